@@ -1,0 +1,1 @@
+"""Pure layout math: paper and component presets, imposition into slots, print marks."""
