@@ -13,8 +13,8 @@ class PnpError(click.ClickException):
     exit_code = 1
 
 
-class DataError(PnpError):
-    """card_data (or another user input) is malformed; carries every problem found."""
+class ProblemsError(PnpError):
+    """An error that carries every problem found, so the user fixes them in one go."""
 
     def __init__(self, problems: Iterable[str] | str) -> None:
         if isinstance(problems, str):
@@ -25,13 +25,17 @@ class DataError(PnpError):
         super().__init__(head + ":\n" + "\n".join(f"  - {p}" for p in self.problems))
 
 
+class DataError(ProblemsError):
+    """card_data (or another user input) is malformed."""
+
+
 class FontError(DataError):
     """A character the chosen font face cannot print."""
 
 
-class BuildError(PnpError):
+class BuildError(ProblemsError):
     """Rendering failed for a reason the designer can fix (e.g. text too long for its box)."""
 
 
-class CheckFailed(PnpError):
+class CheckFailed(ProblemsError):
     """``pnp check`` found differences or lint problems."""

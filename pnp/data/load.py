@@ -104,10 +104,10 @@ def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
             "credits", "rules")
     top = r.mapping(r.doc.value, (), keys, required=("slug", "name", "source_lang", "version",
                                                      "date", "players"))
-    slug = r.string(top, "slug", ("slug",), pattern=IDENT, what="a lower-case identifier")
+    slug = r.string(top, "slug", (), pattern=IDENT, what="a lower-case identifier")
     if slug and slug != slug_from_dir:
         r.fail(("slug",), f"slug {slug!r} must match its folder name {slug_from_dir!r}")
-    source_lang = r.string(top, "source_lang", ("source_lang",))
+    source_lang = r.string(top, "source_lang", ())
     if source_lang and source_lang not in LANGS:
         r.fail(("source_lang",), f"expected one of {', '.join(LANGS)}, got {source_lang!r}")
     date = top.get("date", "")
@@ -118,9 +118,9 @@ def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
         date = ""
     players = r.mapping(top.get("players", {}), ("players",), ("min", "max", "common"),
                         required=("min", "max"))
-    low = r.integer(players, "min", ("players", "min"), minimum=1)
-    high = r.integer(players, "max", ("players", "max"), minimum=1)
-    common = r.integer(players, "common", ("players", "common"), default=low, minimum=1)
+    low = r.integer(players, "min", ("players",), minimum=1)
+    high = r.integer(players, "max", ("players",), minimum=1)
+    common = r.integer(players, "common", ("players",), default=low, minimum=1)
     if low > high:
         r.fail(("players",), f"min ({low}) is greater than max ({high})")
     elif not low <= common <= high:
@@ -137,13 +137,13 @@ def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
         slug=slug,
         name=_text(r, top, "name", ()),
         source_lang=source_lang,
-        version=r.string(top, "version", ("version",)),
+        version=r.string(top, "version", ()),
         date=date,
         players_min=low,
         players_max=high,
         players_common=common,
-        minutes=r.string(top, "minutes", ("minutes",), default=""),
-        age=r.string(top, "age", ("age",), default=""),
+        minutes=r.string(top, "minutes", (), default=""),
+        age=r.string(top, "age", (), default=""),
         credits=credits,
         rules=frozen_mapping(rules),
         where=r.where(()),

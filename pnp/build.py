@@ -1,0 +1,156 @@
+"""Build orchestration: load -> validate -> render in memory -> write atomically.
+
+Nothing reaches the disk until every requested game and language has rendered without a
+single problem; then each file is written beside its target and renamed into place, so a
+failed build never leaves a half-written PDF nor removes a good earlier one.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pnp.data.load import load_game
+from pnp.data.model import LANGS, Game
+from pnp.errors import BuildError, DataError, FontError, PnpError
+from pnp.fonts import load_family
+from pnp.i18n import Converter, make_converter
+from pnp.layout.impose import ImposeError
+from pnp.layout.presets import SHEETS
+from pnp.render.glyphs import GlyphCheck
+from pnp.render.rulebook_pdf import render_rulebook
+from pnp.render.sheets import render_components
+from pnp.rulebook import parse_markdown, render_markdown, template_path
+from pnp.units import MM
+from pnp.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """One output file, rendered in memory and not yet written."""
+
+    path: Path  # relative to the output root
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Written:
+    path: Path
+    size: int
+
+
+def resolve_games(workspace: Workspace, name: str) -> list[str]:
+    slugs = workspace.game_slugs()
+    if name == "all":
+        return slugs
+    if name not in slugs:
+        known = ", ".join(slugs) or "none"
+        raise PnpError(f"unknown game {name!r} (games in {workspace.card_data}: {known})")
+    return [name]
+
+
+def resolve_langs(lang: str) -> list[str]:
+    return list(LANGS) if lang == "all" else [lang]
+
+
+def load_games(workspace: Workspace, slugs: Sequence[str]) -> list[Game]:
+    """Every game loaded; problems of all games reported together."""
+    games, problems = [], []
+    for slug in slugs:
+        try:
+            games.append(load_game(workspace.game_dir(slug)))
+        except DataError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise DataError(problems)
+    return games
+
+
+def converter_for(game: Game, lang: str) -> Converter:
+    return make_converter(game.info.source_lang, lang, game.glossary)
+
+
+def _check_template_glyphs(workspace: Workspace, game: Game, convert: Converter,
+                           glyphs: GlyphCheck) -> None:
+    """Check the template line by line, so a missing glyph is reported with its line."""
+    path = template_path(workspace.templates, game.slug)
+    if not path.is_file():
+        return
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        text = convert(line)
+        where = f"{path}:{number}"
+        glyphs.check(text, False, where)
+        if "**" in line or line.lstrip().startswith("#"):
+            glyphs.check(text, True, where)
+
+
+def render_game(workspace: Workspace, game: Game, lang: str, paper: str) -> list[Artifact]:
+    spec = SHEETS[paper]
+    fonts = load_family(workspace.fonts, lang)
+    convert = converter_for(game, lang)
+    glyphs = GlyphCheck(fonts)
+    base = Path(game.slug) / lang
+    try:
+        components = render_components(game, lang, spec, fonts, convert, glyphs)
+    except ImposeError as exc:
+        raise BuildError(str(exc)) from None
+    artifacts = [Artifact(base / "components.pdf", components.data)]
+    source = template_path(workspace.templates, game.slug)
+    if source.is_file():
+        _check_template_glyphs(workspace, game, convert, glyphs)
+        if not glyphs.missing:
+            markdown = convert(render_markdown(workspace.templates, game))
+            blocks = parse_markdown(markdown)
+            rulebook = render_rulebook(game, lang, blocks, fonts, convert, glyphs, str(source),
+                                       (spec.width * MM, spec.height * MM))
+            artifacts.append(Artifact(base / "rulebook.pdf", rulebook))
+    if glyphs.missing:
+        raise FontError(glyphs.problems)
+    if glyphs.overflows:
+        raise BuildError(glyphs.overflows)
+    log.info("rendered %s %s: %d sheets", game.slug, lang, components.sheets)
+    return artifacts
+
+
+def write_atomically(root: Path, artifacts: Sequence[Artifact]) -> list[Written]:
+    written = []
+    for artifact in artifacts:
+        target = root / artifact.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(artifact.data)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        written.append(Written(target, len(artifact.data)))
+    return written
+
+
+def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
+          out: Path | None = None) -> list[Written]:
+    """Render every requested game and language, then write them all; or write nothing."""
+    if paper not in SHEETS:
+        raise PnpError(f"unknown paper {paper!r} (expected one of: {', '.join(SHEETS)})")
+    games = load_games(workspace, resolve_games(workspace, game))
+    artifacts: list[Artifact] = []
+    problems: list[str] = []
+    font_problem = False
+    for loaded in games:
+        for target in resolve_langs(lang):
+            try:
+                artifacts.extend(render_game(workspace, loaded, target, paper))
+            except (BuildError, DataError) as exc:
+                problems.extend(exc.problems)
+                font_problem = font_problem or isinstance(exc, FontError)
+    if problems:
+        raise (FontError if font_problem else BuildError)(problems)
+    return write_atomically(out or workspace.output, artifacts)

@@ -1,0 +1,88 @@
+"""The ``pnp`` command: parses options, calls one core function, prints the result."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import click
+
+from pnp import __version__
+from pnp.workspace import Workspace, find_workspace
+
+LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])
+
+
+class Context:
+    def __init__(self, root: Path | None) -> None:
+        self._root = root
+
+    @property
+    def workspace(self) -> Workspace:
+        return find_workspace(self._root)
+
+
+pass_context = click.make_pass_decorator(Context)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pnp")
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path),
+              help="Workspace root (default: walk up from the current folder to card_data/).")
+@click.option("-v", "--verbose", is_flag=True, help="Log what pnp is doing to stderr.")
+@click.pass_context
+def cli(ctx: click.Context, root: Path | None, verbose: bool) -> None:
+    """pnp: print-and-play sheets, bilingual rulebooks and rules checks for Chinese tabletop games."""
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    ctx.obj = Context(root)
+
+
+@cli.command("list")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@pass_context
+def list_games(context: Context, fmt: str) -> None:
+    """List the games in card_data/ with their components and counts."""
+    from pnp.catalog import catalog
+
+    games = catalog(context.workspace)
+    if fmt == "json":
+        click.echo(json.dumps({"games": games}, ensure_ascii=False, indent=2))
+        return
+    for game in games:
+        players = f"{game['players']['min']}–{game['players']['max']}"
+        click.echo(f"{game['slug']}  {game['name']}  ({players} players, source {game['source_lang']}, "
+                   f"version {game['version']})")
+        for component in game["components"]:
+            click.echo(f"    {component['count']:>4} × {component['name']} ({component['id']})")
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--lang", type=LANG_CHOICE, default="all", show_default=True,
+              help="Script to build.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Output root instead of output/ (files go to DIR/<game>/<lang>/).")
+@pass_context
+def build(context: Context, game: str, lang: str, paper: str, out: Path | None) -> None:
+    """Build print-ready PDFs for GAME (or all): components.pdf and rulebook.pdf per script."""
+    from pnp.build import build as run_build
+
+    workspace = context.workspace
+    for item in run_build(workspace, game, lang, paper, out):
+        try:
+            shown = item.path.relative_to(Path.cwd())
+        except ValueError:
+            shown = item.path
+        click.echo(f"wrote {shown} ({item.size / 1024:.0f} KiB)")
+
+
+def main() -> None:
+    cli(prog_name="pnp")
+
+
+if __name__ == "__main__":
+    main()

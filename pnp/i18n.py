@@ -1,0 +1,86 @@
+"""One-source script conversion (zh-Hans <-> zh-Hant) and script-purity checks.
+
+The game's glossary is applied first: text is cut at glossary terms (longest match wins),
+the terms are written as the glossary says, and only the stretches between them go through
+OpenCC's variant-level config (s2tw / tw2s). This keeps game words such as 大局 out of
+OpenCC's phrase tables (每局限用 would otherwise become 每侷限用).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import hanzidentifier
+import opencc
+
+from pnp.data.model import LANGS, GlossaryTerm
+
+_CONFIGS = {("zh-Hans", "zh-Hant"): "s2tw", ("zh-Hant", "zh-Hans"): "tw2s"}
+# Taiwan writes corner brackets where the mainland writes curly quotes; OpenCC leaves both.
+_QUOTES = {
+    ("zh-Hans", "zh-Hant"): str.maketrans("“”‘’", "「」『』"),
+    ("zh-Hant", "zh-Hans"): str.maketrans("「」『』", "“”‘’"),
+}
+
+
+@lru_cache(maxsize=None)
+def _converter(config: str) -> opencc.OpenCC:
+    return opencc.OpenCC(config)
+
+
+@dataclass(frozen=True)
+class Converter:
+    """Converts text from a game's source script into a target script."""
+
+    source: str
+    target: str
+    terms: tuple[tuple[str, str], ...]  # (source form, target form), longest source first
+
+    def __call__(self, text: str) -> str:
+        if self.source == self.target or not text:
+            return text
+        config = _converter(_CONFIGS[(self.source, self.target)])
+        out: list[str] = []
+        pending_start = 0
+        i = 0
+        while i < len(text):
+            for src, dst in self.terms:
+                if text.startswith(src, i):
+                    out.append(config.convert(text[pending_start:i]))
+                    out.append(dst)
+                    i += len(src)
+                    pending_start = i
+                    break
+            else:
+                i += 1
+        out.append(config.convert(text[pending_start:]))
+        return "".join(out).translate(_QUOTES[(self.source, self.target)])
+
+
+def make_converter(source: str, target: str, glossary: Iterable[GlossaryTerm] = ()) -> Converter:
+    if source not in LANGS or target not in LANGS:
+        raise ValueError(f"unknown language: {source!r} -> {target!r} (expected {LANGS})")
+    pairs: dict[str, str] = {}
+    for term in glossary:
+        src, dst = (term.hans, term.hant) if source == "zh-Hans" else (term.hant, term.hans)
+        pairs.setdefault(src, dst)
+    ordered = tuple(sorted(pairs.items(), key=lambda kv: (-len(kv[0]), kv[0])))
+    return Converter(source, target, ordered)
+
+
+def foreign_characters(text: str, lang: str) -> list[str]:
+    """Characters of ``text`` that only the other script uses, in order of first appearance.
+
+    Classification is per character, by hanzidentifier's CC-CEDICT sets: characters both
+    scripts share (后 里 干 台 只 面) are fine in either.
+    """
+    unwanted = hanzidentifier.SIMPLIFIED if lang == "zh-Hant" else hanzidentifier.TRADITIONAL
+    seen: dict[str, None] = {}
+    for ch in text:
+        if ch in seen or ord(ch) < 0x2E80:
+            continue
+        if hanzidentifier.identify(ch) == unwanted:
+            seen[ch] = None
+    return list(seen)

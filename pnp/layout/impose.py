@@ -1,0 +1,214 @@
+"""Imposition: pure math that puts pieces onto sheets and says where every crop mark goes.
+
+Pieces of one size form a block: a grid whose bleed boxes touch, so a cutter follows one
+trim line across the whole block. Blocks stack down the sheet with a gutter between them;
+crop marks sit in the margins and gutters, outside every bleed box, so no mark ever lands
+on a neighbouring piece. A block turns its pieces a quarter turn when that fits more of them
+on a sheet. Backs are the same slots mirrored left-right, for long-edge duplex printing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from pnp.layout.presets import SheetSpec
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One physical copy to print: trim size in mm, with its bleed."""
+
+    component: str
+    card: str
+    copy: int
+    width: float
+    height: float
+    bleed: float
+    double_sided: bool
+    marks: bool = True  # crop marks; nets carry their own cut lines instead
+
+    @property
+    def size_key(self) -> tuple[float, float, float, bool]:
+        return (self.width, self.height, self.bleed, self.marks)
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.width
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.height
+
+    def shifted(self, dy: float) -> Rect:
+        return replace(self, y=self.y + dy)
+
+    def overlaps(self, other: Rect, eps: float = 1e-6) -> bool:
+        return (self.x < other.right - eps and other.x < self.right - eps
+                and self.y < other.bottom - eps and other.y < self.bottom - eps)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where one piece lands on a sheet (top-left origin, mm); ``rotated`` = quarter turn."""
+
+    piece: Piece
+    bleed_box: Rect
+    rotated: bool
+
+    @property
+    def trim_box(self) -> Rect:
+        b = self.piece.bleed
+        return Rect(self.bleed_box.x + b, self.bleed_box.y + b,
+                    self.bleed_box.width - 2 * b, self.bleed_box.height - 2 * b)
+
+
+@dataclass(frozen=True)
+class Segment:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+@dataclass(frozen=True)
+class Block:
+    slots: tuple[Slot, ...]
+    columns: int
+    rows: int
+    box: Rect  # the union of the grid's bleed boxes
+
+
+@dataclass(frozen=True)
+class SheetPlan:
+    number: int
+    spec: SheetSpec
+    blocks: tuple[Block, ...]
+
+    @property
+    def slots(self) -> tuple[Slot, ...]:
+        return tuple(slot for block in self.blocks for slot in block.slots)
+
+    @property
+    def components(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(slot.piece.component for slot in self.slots))
+
+    def back_slots(self) -> tuple[Slot, ...]:
+        """The double-sided slots mirrored left-right, turned the other way round."""
+        return tuple(
+            Slot(slot.piece,
+                 replace(slot.bleed_box, x=self.spec.width - slot.bleed_box.right),
+                 slot.rotated)
+            for slot in self.slots if slot.piece.double_sided
+        )
+
+
+class ImposeError(ValueError):
+    """A piece cannot fit on the chosen paper at all."""
+
+
+def _capacity(spec: SheetSpec, width: float, height: float) -> tuple[int, int]:
+    usable_w = spec.width - 2 * spec.margin_x
+    usable_h = spec.height - 2 * spec.margin_y
+    return int((usable_w + 1e-9) // width), int((usable_h + 1e-9) // height)
+
+
+def _orientation(spec: SheetSpec, piece: Piece) -> tuple[bool, float, float, int]:
+    """(rotated, slot width, slot height, columns) that fits most pieces on a whole sheet."""
+    w = piece.width + 2 * piece.bleed
+    h = piece.height + 2 * piece.bleed
+    best: tuple[int, bool, float, float, int] | None = None
+    for rotated, sw, sh in ((False, w, h), (True, h, w)):
+        cols, rows = _capacity(spec, sw, sh)
+        if cols and rows and (best is None or cols * rows > best[0]):
+            best = (cols * rows, rotated, sw, sh, cols)
+    if best is None:
+        raise ImposeError(
+            f"{piece.component}/{piece.card}: {piece.width:g}×{piece.height:g} mm with "
+            f"{piece.bleed:g} mm bleed does not fit on {spec.name} paper"
+        )
+    return best[1], best[2], best[3], best[4]
+
+
+def _runs(pieces: list[Piece]) -> list[list[Piece]]:
+    runs: list[list[Piece]] = []
+    for piece in pieces:
+        if runs and runs[-1][0].size_key == piece.size_key:
+            runs[-1].append(piece)
+        else:
+            runs.append([piece])
+    return runs
+
+
+def impose(pieces: list[Piece], spec: SheetSpec) -> list[SheetPlan]:
+    """Stack same-size blocks down sheets, in the pieces' order; centre each sheet's stack."""
+    sheets: list[list[Block]] = [[]]
+    top = spec.margin_y
+    bottom = spec.height - spec.margin_y
+    cursor = top
+    for run in _runs(pieces):
+        rotated, sw, sh, cols = _orientation(spec, run[0])
+        queue = list(run)
+        while queue:
+            start = cursor + (spec.gutter if sheets[-1] else 0.0)
+            rows_fit = int((bottom - start + 1e-9) // sh)
+            if rows_fit < 1:
+                sheets.append([])
+                cursor = top
+                continue
+            take = queue[: rows_fit * cols]
+            queue = queue[len(take):]
+            used_cols = min(cols, len(take))
+            rows = math.ceil(len(take) / cols)
+            x0 = (spec.width - used_cols * sw) / 2
+            slots = tuple(
+                Slot(piece, Rect(x0 + (i % cols) * sw, start + (i // cols) * sh, sw, sh), rotated)
+                for i, piece in enumerate(take)
+            )
+            box = Rect(x0, start, used_cols * sw, rows * sh)
+            sheets[-1].append(Block(slots, used_cols, rows, box))
+            cursor = box.bottom
+    plans = []
+    for number, blocks in enumerate((b for b in sheets if b), start=1):
+        used_bottom = blocks[-1].box.bottom
+        dy = (bottom - used_bottom) / 2  # centre the stack between the top and bottom margins
+        centred = tuple(
+            Block(tuple(Slot(s.piece, s.bleed_box.shifted(dy), s.rotated) for s in block.slots),
+                  block.columns, block.rows, block.box.shifted(dy))
+            for block in blocks
+        )
+        plans.append(SheetPlan(number, spec, centred))
+    return plans
+
+
+def crop_marks(plan: SheetPlan) -> list[Segment]:
+    """Trim-line extensions around each block, in the margins and gutters only."""
+    spec = plan.spec
+    near, far = spec.mark_offset, spec.mark_offset + spec.mark_length
+    segments: list[Segment] = []
+    for block in plan.blocks:
+        if not block.slots[0].piece.marks:
+            continue
+        box = block.box
+        xs = sorted({round(v, 4) for s in block.slots for v in (s.trim_box.x, s.trim_box.right)})
+        ys = sorted({round(v, 4) for s in block.slots for v in (s.trim_box.y, s.trim_box.bottom)})
+        for x in xs:
+            segments.append(Segment(x, box.y - far, x, box.y - near))
+            segments.append(Segment(x, box.bottom + near, x, box.bottom + far))
+        for y in ys:
+            segments.append(Segment(box.x - far, y, box.x - near, y))
+            segments.append(Segment(box.right + near, y, box.right + far, y))
+    return segments
+
+
+def mirror_segments(plan: SheetPlan, segments: list[Segment]) -> list[Segment]:
+    width = plan.spec.width
+    return [Segment(width - s.x1, s.y1, width - s.x2, s.y2) for s in segments]

@@ -1,0 +1,1 @@
+"""The only code that draws with reportlab: component sheets and rulebooks."""

@@ -1,0 +1,342 @@
+"""Drawing one component face (a layout filled with a card's fields) on a reportlab canvas.
+
+A face is drawn in its own coordinate system: origin at the bottom-left of the bleed box,
+points as units. Layout coordinates are millimetres from the top-left of the trim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp.data.model import Component, Element, Layout, PrintedTable, Text
+from pnp.data.schema import FIELD_REF, font_size, resolve_coord
+from pnp.fonts import FontFamily
+from pnp.layout.nets import Net
+from pnp.render.glyphs import GlyphCheck
+from pnp.textlayout import Fit, Run, break_lines, fit_text
+from pnp.units import MM
+
+EM_ASCENT = 0.88  # ideographic em box of Noto CJK: 880 above the baseline, 120 below
+
+
+@dataclass(frozen=True)
+class FaceContext:
+    """What drawing a face needs besides its layout: size, text, fonts and tables."""
+
+    component: Component
+    card_id: str
+    fields: Mapping[str, Text]
+    width: float  # trim, mm
+    height: float
+    bleed: float
+    fonts: FontFamily
+    convert: Callable[[str], str]
+    tables: Mapping[str, PrintedTable]
+    glyphs: GlyphCheck
+
+    def font(self, bold: bool) -> str:
+        return self.fonts.bold.name if bold else self.fonts.regular.name
+
+    def measure(self, text: str, bold: bool, size: float) -> float:
+        return stringWidth(text, self.font(bold), size)
+
+    def x(self, mm_from_left: float) -> float:
+        return (self.bleed + mm_from_left) * MM
+
+    def y(self, mm_from_top: float) -> float:
+        return (self.bleed + self.height - mm_from_top) * MM
+
+    def substitute(self, value: str) -> str:
+        return FIELD_REF.sub(lambda m: self.fields[m.group(1)].value, value)
+
+    def text_of(self, element: Element, key: str = "text") -> Text:
+        """The converted text of an element and where its words came from."""
+        raw = element.props[key]
+        refs = FIELD_REF.findall(raw)
+        where = self.fields[refs[0]].where if len(refs) == 1 and raw == "{" + refs[0] + "}" \
+            else f"{element.where}.{key}"
+        return Text(self.convert(self.substitute(raw)), where)
+
+    def describe(self) -> str:
+        return f"component {self.component.id!r}, card {self.card_id!r}"
+
+
+def _color(ctx: FaceContext, value: str | None) -> Any:
+    return None if value is None else HexColor(ctx.substitute(value))
+
+
+def _box(ctx: FaceContext, element: Element) -> tuple[float, float, float, float]:
+    x, y, w, h = element.get("box")
+    return (resolve_coord(x, ctx.width), resolve_coord(y, ctx.height),
+            resolve_coord(w, ctx.width), resolve_coord(h, ctx.height))
+
+
+def _point(ctx: FaceContext, point: list[Any]) -> tuple[float, float]:
+    return ctx.x(resolve_coord(point[0], ctx.width)), ctx.y(resolve_coord(point[1], ctx.height))
+
+
+def _stroke_fill(canvas: Canvas, ctx: FaceContext, element: Element) -> tuple[int, int]:
+    fill = _color(ctx, element.get("fill"))
+    stroke = _color(ctx, element.get("stroke"))
+    if fill is not None:
+        canvas.setFillColor(fill)
+    if stroke is not None:
+        canvas.setStrokeColor(stroke)
+        canvas.setLineWidth(float(element.get("stroke_width", 0.5)) * MM)
+    return int(stroke is not None), int(fill is not None)
+
+
+def draw_fitted(canvas: Canvas, ctx: FaceContext, fit: Fit, box: tuple[float, float, float, float],
+                align: str, valign: str, color: Any, where: str) -> None:
+    """Draw already-fitted lines inside a box given in trim millimetres."""
+    x, y, w, h = box
+    size_mm = fit.size / MM
+    leading_mm = fit.leading / MM
+    block = (len(fit.lines) - 1) * leading_mm + size_mm
+    top = {"top": y, "middle": y + (h - block) / 2, "bottom": y + h - block}[valign]
+    canvas.setFillColor(color)
+    for index, line in enumerate(fit.lines):
+        width = sum(ctx.measure(run.text, run.bold, fit.size) for run in line) / MM
+        left = {"left": x, "center": x + (w - width) / 2, "right": x + w - width}[align]
+        baseline = top + index * leading_mm + size_mm * EM_ASCENT
+        cursor = ctx.x(left)
+        for run in line:
+            ctx.glyphs.check(run.text, run.bold, where)
+            canvas.setFont(ctx.font(run.bold), fit.size)
+            canvas.drawString(cursor, ctx.y(baseline), run.text)
+            cursor += ctx.measure(run.text, run.bold, fit.size)
+
+
+def fit_or_fail(ctx: FaceContext, text: Text, bold: bool, box_w: float, box_h: float,
+                size: float, min_size: float, what: str) -> Fit:
+    """The fitted text; below ``min_size`` a problem is recorded and the text overflows."""
+    runs = [Run(text.value, bold)]
+    fit = fit_text(runs, box_w * MM, box_h * MM, size, min_size, ctx.measure)
+    if fit is None:
+        ctx.glyphs.overflow(
+            f"{text.where}: {what} {text.value!r} does not fit its {box_w:g}×{box_h:g} mm box "
+            f"even at the smallest allowed size {min_size:g}pt ({ctx.describe()}); "
+            "shorten the text, enlarge the box or lower min_size"
+        )
+        lines = break_lines(runs, box_w * MM, min_size, ctx.measure)
+        fit = Fit(min_size, min_size * 1.3, tuple(lines))
+    return fit
+
+
+def _draw_text(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
+    box = _box(ctx, element)
+    size = font_size(element.get("size"))
+    min_size = font_size(element.get("min_size", size))
+    bold = bool(element.get("bold", False))
+    text = ctx.text_of(element)
+    fit = fit_or_fail(ctx, text, bold, box[2], box[3], size, min_size, "text")
+    draw_fitted(canvas, ctx, fit, box, element.get("align", "left"), element.get("valign", "top"),
+                _color(ctx, element.get("color", "#000000")), text.where)
+
+
+def _draw_boxes(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
+    x, y, w, h = _box(ctx, element)
+    labels = [Text(ctx.convert(ctx.substitute(label)), f"{element.where}.labels")
+              for label in element.get("labels")]
+    gap = 1.0
+    cell = (w - gap * (len(labels) - 1)) / len(labels)
+    size = font_size(element.get("size"))
+    min_size = font_size(element.get("min_size", size))
+    fits = [fit_or_fail(ctx, label, True, cell - 1, h - 1, size, min_size, "box label")
+            for label in labels]
+    common = min(fit.size for fit in fits)
+    fits = [fit_or_fail(ctx, label, True, cell - 1, h - 1, common, common, "box label")
+            for label in labels]
+    for index, fit in enumerate(fits):
+        left = x + index * (cell + gap)
+        stroke, fill = _stroke_fill(canvas, ctx, element)
+        canvas.roundRect(ctx.x(left), ctx.y(y + h), cell * MM, h * MM, 0.8 * MM,
+                         stroke=stroke, fill=fill)
+        draw_fitted(canvas, ctx, fit, (left + 0.5, y + 0.5, cell - 1, h - 1), "center", "middle",
+                    _color(ctx, element.get("color", "#000000")), labels[index].where)
+
+
+def _draw_table(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
+    table = ctx.tables[element.get("table")]
+    x, y, w, h = _box(ctx, element)
+    header = [Text(ctx.convert(c.label.value), c.label.where) for c in table.columns]
+    body = [[Text(str(row[c.key]), where) for c in table.columns]
+            for row, where in zip(table.rows, table.row_where, strict=True)]
+    # The table is printed transposed when it has more rows than columns (a card is narrow).
+    grid = [header, *body]
+    transposed = len(grid) > len(header)
+    if transposed:
+        grid = [list(col) for col in zip(*grid, strict=True)]
+    n_rows, n_cols = len(grid), len(grid[0])
+    label_w = w * 0.4 if transposed else w / n_cols
+    other_w = (w - label_w) / max(1, n_cols - 1)
+    col_w = [label_w] + [other_w] * (n_cols - 1)
+    row_h = h / n_rows
+    size = font_size(element.get("size"))
+    min_size = font_size(element.get("min_size", size))
+    def fits_at(candidate: float) -> bool:
+        return all(
+            fit_text([Run(cell.value, r == 0 or c == 0)], (col_w[c] - 1.2) * MM,
+                     (row_h - 0.8) * MM, candidate, candidate, ctx.measure) is not None
+            for r, row in enumerate(grid) for c, cell in enumerate(row)
+        )
+
+    chosen = size
+    while chosen > min_size and not fits_at(chosen):
+        chosen = round(chosen - 0.25, 4)
+    fits = [[fit_or_fail(ctx, cell, r == 0 or c == 0, col_w[c] - 1.2, row_h - 0.8,
+                         chosen, chosen, "table cell")
+             for c, cell in enumerate(row)] for r, row in enumerate(grid)]
+    stroke = _color(ctx, element.get("stroke", "#000000"))
+    header_fill = _color(ctx, element.get("header_fill"))
+    text_color = _color(ctx, element.get("color", "#000000"))
+    header_color = _color(ctx, element.get("header_color")) or text_color
+    for r in range(n_rows):
+        left = x
+        for c in range(n_cols):
+            is_header = (c == 0) if transposed else (r == 0)
+            top = y + r * row_h
+            canvas.setStrokeColor(stroke)
+            canvas.setLineWidth(0.25 * MM)
+            if is_header and header_fill is not None:
+                canvas.setFillColor(header_fill)
+                canvas.rect(ctx.x(left), ctx.y(top + row_h), col_w[c] * MM, row_h * MM, stroke=1, fill=1)
+            else:
+                canvas.rect(ctx.x(left), ctx.y(top + row_h), col_w[c] * MM, row_h * MM, stroke=1, fill=0)
+            draw_fitted(canvas, ctx, fits[r][c], (left + 0.6, top + 0.4, col_w[c] - 1.2, row_h - 0.8),
+                        "center", "middle", header_color if is_header else text_color,
+                        grid[r][c].where)
+            left += col_w[c]
+
+
+def _draw_element(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
+    canvas.saveState()
+    if element.kind == "rect":
+        x, y, w, h = _box(ctx, element)
+        stroke, fill = _stroke_fill(canvas, ctx, element)
+        radius = resolve_coord(element.get("radius", 0), min(ctx.width, ctx.height))
+        canvas.roundRect(ctx.x(x), ctx.y(y + h), w * MM, h * MM, radius * MM, stroke=stroke, fill=fill)
+    elif element.kind == "circle":
+        cx, cy = _point(ctx, element.get("center"))
+        radius = resolve_coord(element.get("r"), min(ctx.width, ctx.height))
+        stroke, fill = _stroke_fill(canvas, ctx, element)
+        canvas.circle(cx, cy, radius * MM, stroke=stroke, fill=fill)
+    elif element.kind == "line":
+        _stroke_fill(canvas, ctx, element)
+        canvas.setLineCap(1)
+        canvas.setLineJoin(1)
+        if element.get("dash"):
+            canvas.setDash([d * MM for d in element.get("dash")])
+        path = canvas.beginPath()
+        points = [_point(ctx, p) for p in element.get("points")]
+        path.moveTo(*points[0])
+        for point in points[1:]:
+            path.lineTo(*point)
+        canvas.drawPath(path, stroke=1, fill=0)
+    elif element.kind == "text":
+        _draw_text(canvas, ctx, element)
+    elif element.kind == "boxes":
+        _draw_boxes(canvas, ctx, element)
+    elif element.kind == "table":
+        _draw_table(canvas, ctx, element)
+    canvas.restoreState()
+
+
+def draw_background(canvas: Canvas, ctx: FaceContext, layout: Layout, round_shape: bool) -> None:
+    canvas.setFillColor(_color(ctx, layout.background))
+    full_w = (ctx.width + 2 * ctx.bleed) * MM
+    full_h = (ctx.height + 2 * ctx.bleed) * MM
+    if round_shape:
+        canvas.circle(full_w / 2, full_h / 2, min(full_w, full_h) / 2, stroke=0, fill=1)
+    else:
+        canvas.rect(0, 0, full_w, full_h, stroke=0, fill=1)
+
+
+def draw_layout(canvas: Canvas, ctx: FaceContext, layout: Layout, round_shape: bool = False) -> None:
+    """Background into the bleed, then every element in order."""
+    canvas.saveState()
+    draw_background(canvas, ctx, layout, round_shape)
+    for element in layout.elements:
+        _draw_element(canvas, ctx, element)
+    canvas.restoreState()
+
+
+def draw_net(canvas: Canvas, ctx: FaceContext, net: Net) -> None:
+    """A dice net: coloured faces, grey glue tabs, solid cut lines and dashed fold lines."""
+    style = ctx.component.net_style
+    fill = HexColor(style.get("fill", "#ffffff"))
+    stroke = HexColor(style.get("stroke", "#000000"))
+    ink = HexColor(style.get("color", "#000000"))
+
+    def poly(points: tuple[tuple[float, float], ...], color: Any) -> None:
+        path = canvas.beginPath()
+        path.moveTo(ctx.x(points[0][0]), ctx.y(points[0][1]))
+        for px, py in points[1:]:
+            path.lineTo(ctx.x(px), ctx.y(py))
+        path.close()
+        canvas.setFillColor(color)
+        canvas.drawPath(path, stroke=0, fill=1)
+
+    canvas.saveState()
+    for face in net.faces:
+        poly(face, fill)
+    for tab in net.tabs:
+        poly(tab, HexColor("#d9d4c8"))
+    canvas.setStrokeColor(stroke)
+    canvas.setLineWidth(0.3 * MM)
+    for (x1, y1), (x2, y2) in net.cuts:
+        canvas.line(ctx.x(x1), ctx.y(y1), ctx.x(x2), ctx.y(y2))
+    canvas.setDash([1.2 * MM, 1.0 * MM])
+    canvas.setLineWidth(0.2 * MM)
+    for (x1, y1), (x2, y2) in net.folds:
+        canvas.line(ctx.x(x1), ctx.y(y1), ctx.x(x2), ctx.y(y2))
+    canvas.setDash([])
+    canvas.setFillColor(ink)
+    for label in net.labels:
+        size = label.size * MM / EM_ASCENT
+        text = ctx.convert(label.text)
+        ctx.glyphs.check(text, True, ctx.component.where + ": faces")
+        canvas.saveState()
+        canvas.translate(ctx.x(label.x), ctx.y(label.y))
+        canvas.rotate(label.angle)
+        canvas.setFont(ctx.font(True), size)
+        # Centre on the em box so the figure sits in the middle of its face.
+        canvas.drawCentredString(0, -size * (EM_ASCENT - 0.5), text)
+        canvas.restoreState()
+    canvas.restoreState()
+
+
+def draw_fold_line(canvas: Canvas, ctx: FaceContext, y_mm: float) -> None:
+    canvas.saveState()
+    canvas.setStrokeColor(HexColor("#9a9080"))
+    canvas.setLineWidth(0.25 * MM)
+    canvas.setDash([2 * MM, 1.5 * MM])
+    canvas.line(0, ctx.y(y_mm), (ctx.width + 2 * ctx.bleed) * MM, ctx.y(y_mm))
+    canvas.restoreState()
+
+
+def draw_fold(canvas: Canvas, ctx: FaceContext, outer: Layout, inner: Layout) -> None:
+    """A screen strip: the outer panel below the fold, the inner one above it turned half round
+    so that both read upright once the strip is folded into a standing tent."""
+    panel_h = ctx.height / 2
+    panel = replace(ctx, height=panel_h)
+    full_w = (ctx.width + 2 * ctx.bleed) * MM
+    full_h = (ctx.height + 2 * ctx.bleed) * MM
+    fold = (ctx.bleed + panel_h) * MM
+    for layout, low, high, turned in ((outer, 0.0, fold, False), (inner, fold, full_h, True)):
+        canvas.saveState()
+        clip = canvas.beginPath()
+        clip.rect(0, low, full_w, high - low)
+        canvas.clipPath(clip, stroke=0, fill=0)
+        if turned:
+            canvas.translate(full_w, full_h)
+            canvas.rotate(180)
+        draw_layout(canvas, panel, layout)
+        canvas.restoreState()
+    draw_fold_line(canvas, ctx, panel_h)

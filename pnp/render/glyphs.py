@@ -1,0 +1,41 @@
+"""Problems found while drawing: missing glyphs and text that does not fit its box.
+
+Every string is checked against the face that will print it, as it is drawn. Problems are
+collected rather than raised so that one build reports all of them at once; nothing is
+written while any are found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pnp.fonts import FontFamily, missing_characters
+
+
+@dataclass
+class GlyphCheck:
+    fonts: FontFamily
+    missing: list[str] = field(default_factory=list)
+    overflows: list[str] = field(default_factory=list)
+    _seen: set[tuple[str, str, str]] = field(default_factory=set)
+
+    def check(self, text: str, bold: bool, where: str) -> None:
+        face = self.fonts.bold if bold else self.fonts.regular
+        for ch in missing_characters(text, face):
+            key = (ch, face.name, where)
+            if key in self._seen:
+                continue
+            self._seen.add(key)
+            self.missing.append(
+                f"{where}: character {ch!r} (U+{ord(ch):04X}) is not in the font {face.name} "
+                f"({self.fonts.lang}); add it to fonts/extra-chars.txt and run "
+                "python scripts/build_fonts.py, or use another character"
+            )
+
+    def overflow(self, message: str) -> None:
+        if message not in self.overflows:
+            self.overflows.append(message)
+
+    @property
+    def problems(self) -> list[str]:
+        return self.missing + self.overflows

@@ -1,0 +1,228 @@
+"""Typesetting rulebook blocks into a PDF with Chinese line breaking, outline and page numbers."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Spacer, Table, TableStyle
+
+from pnp.data.model import Game
+from pnp.fonts import FontFamily
+from pnp.render.glyphs import GlyphCheck
+from pnp.rulebook import Block
+from pnp.strings import ui
+from pnp.textlayout import Line, Run, break_lines
+from pnp.units import MM
+
+INK = HexColor("#231f2b")
+ACCENT = HexColor("#6b2d3a")
+QUOTE_BG = HexColor("#f3eee4")
+RULE = HexColor("#b9ad98")
+EM_ASCENT = 0.88
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    size: float
+    leading: float
+    color: object = INK
+    bold: bool = False
+    space_before: float = 0.0
+    space_after: float = 4.0
+
+
+BODY = TextStyle(10.5, 17.5)
+H1 = TextStyle(22, 30, ACCENT, True, 0, 10)
+H2 = TextStyle(15, 22, ACCENT, True, 14, 6)
+H3 = TextStyle(12, 18, INK, True, 8, 3)
+
+
+class CJKParagraph(Flowable):
+    """A paragraph broken by UAX #14 units; splits across pages between lines."""
+
+    def __init__(self, runs: Sequence[Run], style: TextStyle, fonts: FontFamily,
+                 glyphs: GlyphCheck, where: str, indent: float = 0.0, marker: str = "",
+                 bar: bool = False, outline: tuple[str, int, str] | None = None,
+                 lines: tuple[Line, ...] | None = None, first: bool = True) -> None:
+        super().__init__()
+        self.runs = tuple(Run(r.text, r.bold or style.bold) for r in runs)
+        self.style = style
+        self.fonts = fonts
+        self.glyphs = glyphs
+        self.where = where
+        self.indent = indent
+        self.marker = marker
+        self.bar = bar
+        self.outline = outline  # (title, level, key) for headings
+        self.lines = lines
+        self.first = first
+        self.spaceBefore = style.space_before if first else 0
+        self.spaceAfter = style.space_after
+        if outline:
+            self.keepWithNext = True
+
+    def _measure(self, text: str, bold: bool, size: float) -> float:
+        return stringWidth(text, self.fonts.bold.name if bold else self.fonts.regular.name, size)
+
+    def _pad(self) -> float:
+        return 6.0 if self.bar else 0.0
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.width = avail_width
+        if self.lines is None:
+            usable = avail_width - self.indent - 2 * self._pad()
+            self.lines = tuple(break_lines(self.runs, usable, self.style.size, self._measure))
+        self.height = len(self.lines) * self.style.leading + (2 * self._pad() if self.bar else 0)
+        return avail_width, self.height
+
+    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
+        self.wrap(avail_width, avail_height)
+        assert self.lines is not None
+        fit = int((avail_height - 2 * self._pad()) // self.style.leading)
+        if fit < 2 or len(self.lines) < 4 or len(self.lines) - fit < 2:
+            return []  # keep at least two lines on each side of a break
+        head = CJKParagraph(self.runs, self.style, self.fonts, self.glyphs, self.where,
+                            self.indent, self.marker, self.bar, self.outline, self.lines[:fit], self.first)
+        tail = CJKParagraph(self.runs, self.style, self.fonts, self.glyphs, self.where,
+                            self.indent, "", self.bar, None, self.lines[fit:], False)
+        head.spaceAfter = 0
+        return [head, tail]
+
+    def draw(self) -> None:
+        canvas = self.canv
+        assert self.lines is not None
+        if self.outline:
+            title, level, key = self.outline
+            canvas.bookmarkPage(key)
+            canvas.addOutlineEntry(title, key, level=level, closed=False)
+        pad = self._pad()
+        if self.bar:
+            canvas.setFillColor(QUOTE_BG)
+            canvas.rect(0, 0, self.width, self.height, stroke=0, fill=1)
+            canvas.setFillColor(ACCENT)
+            canvas.rect(0, 0, 2.2, self.height, stroke=0, fill=1)
+        size, leading = self.style.size, self.style.leading
+        top = self.height - pad
+        for index, line in enumerate(self.lines):
+            baseline = top - index * leading - (leading - size) / 2 - size * EM_ASCENT
+            x = self.indent + pad * 2
+            if index == 0 and self.marker:
+                canvas.setFillColor(ACCENT)
+                canvas.setFont(self.fonts.bold.name, size)
+                canvas.drawRightString(self.indent + pad * 2 - 4, baseline, self.marker)
+            canvas.setFillColor(self.style.color)
+            for run in line:
+                self.glyphs.check(run.text, run.bold, self.where)
+                font = self.fonts.bold.name if run.bold else self.fonts.regular.name
+                canvas.setFont(font, size)
+                canvas.drawString(x, baseline, run.text)
+                x += self._measure(run.text, run.bold, size)
+
+
+@dataclass
+class _Builder:
+    game: Game
+    lang: str
+    fonts: FontFamily
+    convert: Callable[[str], str]
+    glyphs: GlyphCheck
+    source: str
+    headings: int = 0
+
+    def where(self, block: Block) -> str:
+        return f"{self.source} (rendered Markdown line {block.line})"
+
+    def para(self, runs: Sequence[Run], style: TextStyle, block: Block, **kw: object) -> CJKParagraph:
+        return CJKParagraph(runs, style, self.fonts, self.glyphs, self.where(block), **kw)
+
+    def flowables(self, blocks: Sequence[Block], in_quote: bool = False) -> list[Flowable]:
+        out: list[Flowable] = []
+        for block in blocks:
+            if block.kind == "heading":
+                style = {1: H1, 2: H2}.get(block.level, H3)
+                title = "".join(r.text for r in block.runs)
+                self.headings += 1
+                outline = (title, max(0, block.level - 1), f"h{self.headings}")
+                out.append(self.para(block.runs, style, block, outline=outline))
+            elif block.kind == "paragraph":
+                out.append(self.para(block.runs, BODY, block, bar=in_quote))
+            elif block.kind in ("bullets", "numbers"):
+                for n, item in enumerate(block.items, start=1):
+                    marker = f"{n}." if block.kind == "numbers" else "•"
+                    style = TextStyle(BODY.size, BODY.leading, space_after=2)
+                    out.append(self.para(item, style, block, indent=16, marker=marker, bar=in_quote))
+                out.append(Spacer(1, 3))
+            elif block.kind == "quote":
+                out.extend(self.flowables(block.children, in_quote=True))
+                out.append(Spacer(1, 4))
+            elif block.kind == "table":
+                out.append(self.table(block))
+        return out
+
+    def table(self, block: Block) -> Flowable:
+        table = self.game.tables[block.table]
+        header = [Run(self.convert(c.label.value), True) for c in table.columns]
+        cell_style = TextStyle(9.5, 14, space_after=0)
+        head_style = TextStyle(9.5, 14, HexColor("#ffffff"), True, space_after=0)
+        rows: list[list[Flowable]] = [[
+            CJKParagraph([run], head_style, self.fonts, self.glyphs, f"{c.label.where}")
+            for run, c in zip(header, table.columns, strict=True)
+        ]]
+        for row, where in zip(table.rows, table.row_where, strict=True):
+            rows.append([CJKParagraph([Run(str(row[c.key]))], cell_style, self.fonts, self.glyphs, where)
+                         for c in table.columns])
+        width = 150 * MM
+        flowable = Table(rows, colWidths=[width / len(table.columns)] * len(table.columns),
+                         hAlign="LEFT", repeatRows=1)
+        flowable.setStyle(TableStyle([
+            ("FONT", (0, 0), (-1, -1), self.fonts.regular.name, 9.5),
+            ("BACKGROUND", (0, 0), (-1, 0), ACCENT),
+            ("GRID", (0, 0), (-1, -1), 0.5, RULE),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("TOPPADDING", (0, 0), (-1, -1), 3),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+        ]))
+        flowable.spaceBefore = 4
+        flowable.spaceAfter = 8
+        return flowable
+
+
+def render_rulebook(game: Game, lang: str, blocks: Sequence[Block], fonts: FontFamily,
+                    convert: Callable[[str], str], glyphs: GlyphCheck, source: str,
+                    pagesize: tuple[float, float]) -> bytes:
+    """The rulebook PDF: A4/Letter, running header, page numbers, an outline of headings."""
+    buffer = io.BytesIO()
+    title = convert(game.info.name.value)
+    margin = 20 * MM
+    doc = BaseDocTemplate(
+        buffer, pagesize=pagesize, invariant=1, lang=lang, title=title, author="pnp",
+        subject=f"{title} {game.info.version}", creator=f"pnp {game.slug}",
+        initialFontName=fonts.regular.name, pageCompression=1,
+        leftMargin=margin, rightMargin=margin, topMargin=margin, bottomMargin=margin,
+    )
+    width, height = pagesize
+
+    def furniture(canvas, document) -> None:  # noqa: ANN001 - reportlab's callback signature
+        canvas.saveState()
+        canvas.setFont(fonts.regular.name, 8)
+        canvas.setFillColor(HexColor("#7a6f60"))
+        page = ui(lang, "page", number=document.page)
+        running = f"{title} {ui(lang, 'sep')} {ui(lang, 'version', version=game.info.version, date=game.info.date)}"
+        glyphs.check(page + running, False, "pnp/strings.py: page furniture")
+        canvas.drawCentredString(width / 2, 11 * MM, page)
+        canvas.drawString(margin, height - 12 * MM, running)
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.4)
+        canvas.line(margin, height - 13.5 * MM, width - margin, height - 13.5 * MM)
+        canvas.restoreState()
+
+    frame = Frame(margin, margin, width - 2 * margin, height - 2 * margin, id="body")
+    doc.addPageTemplates([PageTemplate("page", [frame], onPage=furniture)])
+    builder = _Builder(game, lang, fonts, convert, glyphs, source)
+    story = builder.flowables(blocks)
+    doc.build(story)
+    return buffer.getvalue()

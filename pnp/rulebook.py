@@ -1,0 +1,155 @@
+"""Rulebook source: a Jinja2 template (StrictUndefined) rendered to Markdown, parsed to blocks.
+
+The template is written once, in the game's source script. Tables are never typed into it:
+``{{ table("setup") }}`` leaves a marker that the PDF stage replaces with the printed table
+from card_data, so a rule edit and ``pnp tables --update`` keep the rulebook right.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import jinja2
+from markdown_it import MarkdownIt
+
+from pnp.data.model import Game
+from pnp.errors import DataError
+from pnp.textlayout import Run
+
+TABLE_MARKER = re.compile(r"^@@table:([a-z0-9_]+)@@$")
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: str  # heading | paragraph | bullets | numbers | quote | table
+    runs: tuple[Run, ...] = ()
+    level: int = 0
+    items: tuple[tuple[Run, ...], ...] = ()
+    children: tuple[Block, ...] = field(default_factory=tuple)
+    table: str = ""
+    line: int = 0  # line in the rendered Markdown, for error messages
+
+
+def template_path(templates: Path, slug: str) -> Path:
+    return templates / slug / "rulebook.md.j2"
+
+
+def _environment(templates: Path) -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def template_context(game: Game) -> dict[str, Any]:
+    info = game.info
+
+    def table(name: str) -> str:
+        if name not in game.tables:
+            raise jinja2.UndefinedError(f"unknown table {name!r}")
+        return f"\n\n@@table:{name}@@\n\n"
+
+    components = [
+        SimpleNamespace(id=c.id, name=c.name.value, count=c.count, note=c.note.value)
+        for c in game.components
+    ]
+    tables = {name: [dict(row) for row in t.rows] for name, t in game.tables.items()}
+    return {
+        "game": SimpleNamespace(
+            name=info.name.value, slug=info.slug, version=info.version, date=info.date,
+            players_min=info.players_min, players_max=info.players_max,
+            players_common=info.players_common, minutes=info.minutes, age=info.age,
+            credits=[c.value for c in info.credits],
+        ),
+        "components": components,
+        "tables": tables,
+        "table": table,
+    }
+
+
+def render_markdown(templates: Path, game: Game) -> str:
+    """The rulebook as Markdown in the game's source script."""
+    path = template_path(templates, game.slug)
+    if not path.is_file():
+        raise DataError(f"{path}: rulebook template not found")
+    env = _environment(templates)
+    try:
+        template = env.get_template(f"{game.slug}/rulebook.md.j2")
+        return template.render(**template_context(game))
+    except jinja2.TemplateSyntaxError as exc:
+        raise DataError(f"{exc.filename or path}:{exc.lineno}: template syntax error: {exc.message}") from None
+    except jinja2.UndefinedError as exc:
+        raise DataError(f"{path}: template uses something undefined: {exc.message}") from None
+
+
+def _inline_runs(token: Any) -> tuple[Run, ...]:
+    runs: list[Run] = []
+    bold = 0
+    for child in token.children or []:
+        if child.type == "strong_open":
+            bold += 1
+        elif child.type == "strong_close":
+            bold -= 1
+        elif child.type in ("text", "code_inline"):
+            runs.append(Run(child.content, bold > 0))
+        elif child.type == "softbreak":
+            continue  # Chinese lines join without a space
+        elif child.type == "hardbreak":
+            runs.append(Run("\n", bold > 0))
+    merged: list[Run] = []
+    for run in runs:
+        if merged and merged[-1].bold == run.bold:
+            merged[-1] = Run(merged[-1].text + run.text, run.bold)
+        else:
+            merged.append(run)
+    return tuple(merged)
+
+
+def parse_markdown(markdown: str) -> list[Block]:
+    """Headings, paragraphs, bullet and numbered lists, quotes and table markers."""
+    tokens = MarkdownIt("commonmark").parse(markdown)
+    root: list[Block] = []
+    stack: list[list[Block]] = [root]
+    list_stack: list[tuple[str, list[tuple[Run, ...]], int]] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        line = (tok.map[0] + 1) if tok.map else 0
+        if tok.type == "heading_open":
+            level = int(tok.tag[1])
+            stack[-1].append(Block("heading", _inline_runs(tokens[i + 1]), level=level, line=line))
+            i += 3
+            continue
+        if tok.type in ("bullet_list_open", "ordered_list_open"):
+            list_stack.append(("bullets" if tok.type == "bullet_list_open" else "numbers", [], line))
+        elif tok.type in ("bullet_list_close", "ordered_list_close"):
+            kind, items, start = list_stack.pop()
+            if list_stack:  # a nested list continues its parent's items
+                list_stack[-1][1].extend(items)
+            else:
+                stack[-1].append(Block(kind, items=tuple(items), line=start))
+        elif tok.type == "blockquote_open":
+            stack.append([])
+        elif tok.type == "blockquote_close":
+            children = stack.pop()
+            stack[-1].append(Block("quote", children=tuple(children), line=line))
+        elif tok.type == "inline":
+            runs = _inline_runs(tok)
+            text = "".join(r.text for r in runs).strip()
+            marker = TABLE_MARKER.match(text)
+            if list_stack:
+                list_stack[-1][1].append(runs)
+            elif marker:
+                stack[-1].append(Block("table", table=marker.group(1), line=line))
+            elif text:
+                stack[-1].append(Block("paragraph", runs, line=line))
+        i += 1
+    return root

@@ -1,0 +1,40 @@
+"""The tool's own words printed on sheets and rulebooks, in both scripts.
+
+Game text comes from card_data in one source script; these few labels belong to pnp itself,
+so they are written once per script here and covered by the script-purity tests.
+"""
+
+from __future__ import annotations
+
+STRINGS: dict[str, dict[str, str]] = {
+    "zh-Hant": {
+        "front": "正面",
+        "back": "背面",
+        "sheet": "第 {number} 張，共 {total} 張",
+        "version": "版本 {version}（{date}）",
+        "ruler": "50 mm：量得不是 50 mm 時請以「實際大小」重印",
+        "no_backs": "本張沒有背面內容，雙面列印時保持空白",
+        "page": "第 {number} 頁",
+        "contents": "目錄",
+        "fold": "沿虛線對折",
+        "sep": "・",
+        "list_sep": "、",
+    },
+    "zh-Hans": {
+        "front": "正面",
+        "back": "背面",
+        "sheet": "第 {number} 张，共 {total} 张",
+        "version": "版本 {version}（{date}）",
+        "ruler": "50 mm：量得不是 50 mm 时请以“实际大小”重印",
+        "no_backs": "本张没有背面内容，双面打印时保持空白",
+        "page": "第 {number} 页",
+        "contents": "目录",
+        "fold": "沿虚线对折",
+        "sep": "・",
+        "list_sep": "、",
+    },
+}
+
+
+def ui(lang: str, key: str, **values: object) -> str:
+    return STRINGS[lang][key].format(**values)

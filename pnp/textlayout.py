@@ -1,0 +1,134 @@
+"""Chinese line breaking and shrink-to-fit, as pure functions over a width measure.
+
+Break opportunities come from the Unicode line-breaking algorithm (UAX #14, via uniseg):
+no line starts with closing punctuation or ends with opening punctuation, …… and ——
+stay whole, and Latin words and numbers are never split (unless a single one is wider
+than the whole line, where breaking it is the only way to print it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from uniseg.linebreak import line_break_units
+
+
+@dataclass(frozen=True)
+class Run:
+    """A stretch of text in one style."""
+
+    text: str
+    bold: bool = False
+
+
+Line = tuple[Run, ...]
+# measure(text, bold, size) -> width in points
+Measure = Callable[[str, bool, float], float]
+
+
+def _unit_runs(runs: Sequence[Run]) -> list[list[Run]]:
+    """Split styled runs at UAX #14 break opportunities of their joined text."""
+    text = "".join(run.text for run in runs)
+    styles = [run.bold for run in runs for _ in run.text]
+    units: list[list[Run]] = []
+    pos = 0
+    for unit in line_break_units(text):
+        pieces: list[Run] = []
+        for offset, ch in enumerate(unit):
+            bold = styles[pos + offset]
+            if pieces and pieces[-1].bold == bold:
+                pieces[-1] = Run(pieces[-1].text + ch, bold)
+            else:
+                pieces.append(Run(ch, bold))
+        units.append(pieces)
+        pos += len(unit)
+    return units
+
+
+def _width(pieces: Sequence[Run], size: float, measure: Measure) -> float:
+    return sum(measure(p.text, p.bold, size) for p in pieces)
+
+
+def _strip_trailing(pieces: list[Run]) -> list[Run]:
+    while pieces and not pieces[-1].text.rstrip(" \n"):
+        pieces.pop()
+    if pieces:
+        last = pieces[-1]
+        pieces[-1] = Run(last.text.rstrip(" \n"), last.bold)
+    return pieces
+
+
+def _merge(line: list[Run]) -> Line:
+    merged: list[Run] = []
+    for run in line:
+        if not run.text:
+            continue
+        if merged and merged[-1].bold == run.bold:
+            merged[-1] = Run(merged[-1].text + run.text, run.bold)
+        else:
+            merged.append(run)
+    return tuple(merged)
+
+
+def _split_long(pieces: list[Run], width: float, size: float, measure: Measure) -> list[list[Run]]:
+    """Character by character, for a single unit wider than a whole line."""
+    chunks: list[list[Run]] = [[]]
+    for piece in pieces:
+        for ch in piece.text:
+            candidate = [*chunks[-1], Run(ch, piece.bold)]
+            if chunks[-1] and _width(candidate, size, measure) > width:
+                chunks.append([Run(ch, piece.bold)])
+            else:
+                chunks[-1] = candidate
+    return chunks
+
+
+def break_lines(runs: Sequence[Run], width: float, size: float, measure: Measure) -> list[Line]:
+    """Greedy fill of UAX #14 units into lines no wider than ``width``; '\\n' forces a break."""
+    lines: list[list[Run]] = []
+    current: list[Run] = []
+    current_width = 0.0
+    for unit in _unit_runs(runs):
+        hard = unit[-1].text.endswith("\n")
+        visible = _strip_trailing(list(unit))
+        unit_width = _width(visible, size, measure)
+        if current and current_width + unit_width > width + 1e-6:
+            lines.append(_strip_trailing(current))
+            current, current_width = [], 0.0
+        if not current and unit_width > width + 1e-6:
+            chunks = _split_long(list(unit), width, size, measure)
+            lines.extend(chunks[:-1])
+            current = chunks[-1]
+        else:
+            current.extend(unit)
+        current_width = _width(current, size, measure)
+        if hard:
+            lines.append(_strip_trailing(current))
+            current, current_width = [], 0.0
+    if current:
+        lines.append(_strip_trailing(current))
+    return [_merge(line) for line in lines]
+
+
+@dataclass(frozen=True)
+class Fit:
+    size: float
+    leading: float
+    lines: tuple[Line, ...]
+
+
+def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_size: float,
+             measure: Measure, leading_ratio: float = 1.3, step: float = 0.25) -> Fit | None:
+    """The largest size from ``size`` down to ``min_size`` at which the text fits the box."""
+    current = size
+    while current >= min_size - 1e-9:
+        lines = break_lines(runs, width, current, measure)
+        leading = current * leading_ratio
+        # The last line needs only its glyph height, not a whole leading.
+        needed = (len(lines) - 1) * leading + current
+        widest = max((_width(line, current, measure) for line in lines), default=0.0)
+        if needed <= height + 1e-6 and widest <= width + 1e-6:
+            return Fit(current, leading, tuple(lines))
+        current = round(current - step, 4)
+    return None

@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def workspace_copy(tmp_path: Path) -> Path:
+    """A private copy of the workspace (card data, templates, fonts) to mutate."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    shutil.copytree(ROOT / "card_data", root / "card_data")
+    shutil.copytree(ROOT / "templates", root / "templates")
+    (root / "fonts").symlink_to(ROOT / "fonts")
+    return root
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")

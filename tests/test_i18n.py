@@ -1,0 +1,44 @@
+"""One-source conversion through the glossary, and the script-purity check."""
+
+from __future__ import annotations
+
+from pnp.data.model import GlossaryTerm
+from pnp.i18n import foreign_characters, make_converter
+
+
+def test_glossary_terms_win_over_opencc_phrases():
+    plain = make_converter("zh-Hans", "zh-Hant")
+    assert plain("每局限用两个标记") == "每侷限用兩個標記"  # the trap the glossary exists for
+    guarded = make_converter("zh-Hans", "zh-Hant", [GlossaryTerm("局限", "局限", "test")])
+    assert guarded("每局限用两个标记") == "每局限用兩個標記"
+
+
+def test_longest_glossary_term_wins():
+    terms = [GlossaryTerm("问题", "問題", "a"), GlossaryTerm("问题标记", "提問標記", "b")]
+    convert = make_converter("zh-Hans", "zh-Hant", terms)
+    assert convert("打出问题标记问问题") == "打出提問標記問問題"
+
+
+def test_reverse_direction_uses_the_traditional_side_of_the_glossary():
+    convert = make_converter("zh-Hant", "zh-Hans", [GlossaryTerm("邱比特", "邱比特", "x")])
+    assert convert("邱比特的頭髮很乾淨") == "邱比特的头发很干净"
+
+
+def test_quotes_follow_each_regions_habit():
+    assert make_converter("zh-Hans", "zh-Hant")("他说“好”") == "他說「好」"
+    assert make_converter("zh-Hant", "zh-Hans")("他說「好」") == "他说“好”"
+
+
+def test_variant_config_keeps_taiwan_forms_without_phrase_rewrites():
+    to_hans = make_converter("zh-Hant", "zh-Hans")
+    to_hant = make_converter("zh-Hans", "zh-Hant")
+    assert to_hans("遮蔽板") == "遮蔽板"  # tw2sp would say 屏蔽板
+    assert to_hant("面包") == "麵包"
+    assert to_hant("里面") == "裡面"
+
+
+def test_purity_flags_only_characters_of_the_other_script():
+    assert foreign_characters("這是后里干台只面", "zh-Hant") == []
+    assert foreign_characters("这是後", "zh-Hant") == ["这"]
+    assert foreign_characters("这里后面", "zh-Hans") == []
+    assert foreign_characters("這裡後", "zh-Hans") == ["這", "裡", "後"]

@@ -1,0 +1,67 @@
+"""Chinese line breaking (UAX #14) and shrink-to-fit, with a fixed-width measure."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pnp.textlayout import Run, break_lines, fit_text
+
+CLOSING = set("，。、；：？！）」』》〉…”’")  # a dash pair may start a line
+OPENING = set("（「『《〈“‘")
+
+
+def mono(text: str, bold: bool, size: float) -> float:
+    return len(text) * size
+
+
+def plain(lines) -> list[str]:
+    return ["".join(run.text for run in line) for line in lines]
+
+
+SAMPLE = "本盒內含：遮蔽板8塊、「你要抓BC嗎？」他說……然後——結束。reportlab，價格NT$300元。"
+
+
+def test_breaks_follow_chinese_rules():
+    lines = plain(break_lines([Run(SAMPLE)], 5 * 10, 10, mono))
+    assert "".join(lines) == SAMPLE
+    for line in lines:
+        assert line[0] not in CLOSING, line
+        assert line[-1] not in OPENING, line
+    joined = "|".join(lines)
+    assert "…|…" not in joined and "—|—" not in joined
+    assert "BC" in lines[3] and lines[3].endswith("BC")
+
+
+def test_latin_words_and_numbers_stay_whole_when_they_fit():
+    lines = plain(break_lines([Run("價格NT$300元，reportlab很好用")], 10 * 10, 10, mono))
+    assert any("NT$300" in line for line in lines)
+    assert any("reportlab" in line for line in lines)
+
+
+def test_explicit_newline_forces_a_break():
+    assert plain(break_lines([Run("第一行\n第二行")], 100, 10, mono)) == ["第一行", "第二行"]
+
+
+def test_bold_runs_survive_breaking():
+    lines = break_lines([Run("一般"), Run("粗體字", True), Run("一般")], 40, 10, mono)
+    assert [r.bold for line in lines for r in line] == [False, True, True, False]
+
+
+def test_fit_shrinks_then_gives_up_below_the_floor():
+    text = [Run("一二三四五六七八")]
+    fit = fit_text(text, 40, 10, 10, 4, mono)
+    assert fit is not None and fit.size == 5 and len(fit.lines) == 1
+    assert fit_text(text, 40, 10, 10, 6, mono) is None
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(alphabet="遮蔽板替死鬼碟仙，。「」！？……——ABC 123", min_size=1, max_size=60),
+       st.integers(3, 12))
+def test_breaking_keeps_every_character_and_respects_width(text, chars):
+    width = chars * 10
+    lines = break_lines([Run(text)], width, 10, mono)
+    rebuilt = "".join(plain(lines))
+    assert rebuilt.replace(" ", "") == text.replace(" ", "").rstrip("\n")
+    for line in plain(lines):
+        assert mono(line, False, 10) <= width or len(line) == 1
