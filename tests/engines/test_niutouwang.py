@@ -1,0 +1,347 @@
+"""niutouwang engine: the seed's worked example, heads by hand, SP punishment, invariants."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pnp.engines import niutouwang as nt
+from pnp.engines.base import RulesError
+
+RULES = nt.rules_from_mapping({})
+
+
+def row_heads(rows: nt.Rows) -> list[int]:
+    return [nt.total_heads(RULES, row) for row in rows]
+
+
+# ------------------------------------------------------------------ the seed's worked example
+
+SEED_ROWS: nt.Rows = ((2, 4, 7, 11, 19), (3, 6, 12), (8, 10), (66,))
+MIMI, XIAOGAO, KID = 0, 1, 2
+
+
+def test_seed_example_step_by_step() -> None:
+    rows = SEED_ROWS
+    assert row_heads(rows) == [9, 3, 4, 5]
+
+    # 米米 plays 1: lower than every row end, takes the row with fewest heads (3, 6, 12).
+    rows, p = nt.place(RULES, rows, MIMI, 1)
+    assert p == nt.Placement(MIMI, 1, 1, (3, 6, 12))
+    assert rows == ((2, 4, 7, 11, 19), (1,), (8, 10), (66,))
+    assert row_heads(rows) == [9, 1, 4, 5]
+
+    # 小高 plays 18: 10 is the highest end below 18.
+    rows, p = nt.place(RULES, rows, XIAOGAO, 18)
+    assert p == nt.Placement(XIAOGAO, 18, 2, ())
+    assert rows == ((2, 4, 7, 11, 19), (1,), (8, 10, 18), (66,))
+    assert row_heads(rows) == [9, 1, 5, 5]
+
+    # Kid plays 21 on 19 as the 6th card and takes the five below it (9 heads).
+    rows, p = nt.place(RULES, rows, KID, 21)
+    assert p == nt.Placement(KID, 21, 0, (2, 4, 7, 11, 19))
+    assert nt.total_heads(RULES, p.took) == 9
+    assert rows == ((21,), (1,), (8, 10, 18), (66,))
+    assert row_heads(rows) == [1, 1, 5, 5]
+
+
+def test_seed_example_as_one_turn() -> None:
+    rows, placements = nt.resolve_turn(RULES, SEED_ROWS, [1, 18, 21])
+    assert [(p.seat, p.card, p.row) for p in placements] == [(0, 1, 1), (1, 18, 2), (2, 21, 0)]
+    assert [nt.total_heads(RULES, p.took) for p in placements] == [3, 0, 9]
+    assert rows == ((21,), (1,), (8, 10, 18), (66,))
+
+
+def test_resolution_goes_lowest_card_first_whatever_the_seat() -> None:
+    _, placements = nt.resolve_turn(RULES, SEED_ROWS, [21, 1, 18])
+    assert [(p.seat, p.card) for p in placements] == [(1, 1), (2, 18), (0, 21)]
+
+
+def test_low_card_chooser_picks_the_row() -> None:
+    seen: list[tuple[int, int]] = []
+
+    def chooser(seat: int, card: int, rows: nt.Rows) -> int:
+        seen.append((seat, card))
+        return 3
+
+    rows, placements = nt.resolve_turn(RULES, SEED_ROWS, [1, 18, 21], chooser)
+    assert seen == [(0, 1)]
+    assert placements[0].took == (66,)
+    # 18 now goes on 12 (the highest end below it), no longer on 10.
+    assert rows == ((21,), (3, 6, 12, 18), (8, 10), (1,))
+
+
+def test_bot_low_card_tie_takes_lowest_index() -> None:
+    rows: nt.Rows = ((20,), (30,), (40,), (12,))  # 3, 3, 3 and 1 head
+    assert nt.fewest_heads_row(RULES, rows) == 3
+    rows = ((20,), (30,), (40,), (50,))  # all 3 heads
+    assert nt.fewest_heads_row(RULES, rows) == 0
+
+
+# ------------------------------------------------------------------ heads and tables
+
+
+@pytest.mark.parametrize(
+    ("card", "expected"),
+    [(55, 7), (11, 5), (10, 3), (5, 2), (1, 1), (100, 3), (99, 5), (66, 5), (104, 1)],
+)
+def test_heads_by_hand(card: int, expected: int) -> None:
+    assert nt.heads(RULES, card) == expected
+
+
+@pytest.mark.parametrize("card", [0, 105, -3])
+def test_heads_outside_deck(card: int) -> None:
+    with pytest.raises(ValueError, match="not in the deck"):
+        nt.heads(RULES, card)
+
+
+def test_tables_by_hand() -> None:
+    # By hand: 55 → 7 (1 card); 11 22 33 44 66 77 88 99 → 5 (8); 10 … 100 → 3 (10);
+    # 5 15 … 95 without 55 → 2 (9); the other 104 − 28 = 76 → 1.
+    # 76 + 2·9 + 3·10 + 5·8 + 7 = 76 + 18 + 30 + 40 + 7 = 171.
+    tables = nt.compute_tables(RULES)
+    assert set(tables) == {"heads", "heads_summary"}
+    assert len(tables["heads"]) == 104
+    assert all(set(row) == {"card", "heads"} for row in tables["heads"])
+    assert [row["card"] for row in tables["heads"]] == list(range(1, 105))
+    assert sum(row["heads"] for row in tables["heads"]) == 171
+    assert tables["heads_summary"] == [
+        {"heads": 1, "cards": 76},
+        {"heads": 2, "cards": 9},
+        {"heads": 3, "cards": 10},
+        {"heads": 5, "cards": 8},
+        {"heads": 7, "cards": 1},
+    ]
+
+
+# ------------------------------------------------------------------ SP punishment
+
+
+def test_punish_with_tie() -> None:
+    # Order (penalty, seat): s2 3, s0 5, s1 12, s3 12 (tie: seat 1 counts as lower).
+    # k-th lowest is hit by the k-th highest's penalty: s2 ← 12 (s3), s0 ← 12 (s1),
+    # s1 ← 5 (s0), s3 ← 3 (s2).
+    assert nt.punish(RULES, [5, 12, 3, 12]) == [
+        {"seat": 0, "penalty": 5, "hits": 12, "hitter": None, "tie": False},
+        {"seat": 1, "penalty": 12, "hits": 5, "hitter": None, "tie": True},
+        {"seat": 2, "penalty": 3, "hits": 12, "hitter": None, "tie": False},
+        {"seat": 3, "penalty": 12, "hits": 3, "hitter": None, "tie": True},
+    ]
+
+
+def test_punish_paired_even() -> None:
+    result = nt.punish(RULES, [5, 12, 3, 12], paired=True)
+    assert [r["hitter"] for r in result] == [1, 0, 3, 2]
+    assert [r["hits"] for r in result] == [12, 5, 12, 3]
+
+
+def test_punish_paired_odd_count_with_base() -> None:
+    # Order: s1 2, s0 7, s2 9; base 2. s1 ← 9·2 by s2; middle s0 ← own 7·2, picks hitter;
+    # s2 ← 2·2 by s1.
+    assert nt.punish(RULES, [7, 2, 9], base=2, paired=True) == [
+        {"seat": 0, "penalty": 7, "hits": 14, "hitter": None, "tie": False},
+        {"seat": 1, "penalty": 2, "hits": 18, "hitter": 2, "tie": False},
+        {"seat": 2, "penalty": 9, "hits": 4, "hitter": 1, "tie": False},
+    ]
+
+
+def test_punish_all_equal() -> None:
+    # Three-way tie: seat order decides; everyone is hit 4 times; middle seat 1 picks.
+    result = nt.punish(RULES, [4, 4, 4], paired=True)
+    assert [r["hits"] for r in result] == [4, 4, 4]
+    assert [r["hitter"] for r in result] == [2, None, 0]
+    assert all(r["tie"] for r in result)
+
+
+def test_punish_uses_rules_defaults() -> None:
+    rules = nt.rules_from_mapping({"punishment": {"base": 3, "paired": True}})
+    assert nt.punish(rules, [1, 2]) == [
+        {"seat": 0, "penalty": 1, "hits": 6, "hitter": 1, "tie": False},
+        {"seat": 1, "penalty": 2, "hits": 3, "hitter": 0, "tie": False},
+    ]
+
+
+@pytest.mark.parametrize(("penalties", "base"), [([1, -1], 1), ([1, 2], 0), ([1.5], 1)])
+def test_punish_rejects_bad_input(penalties: list[Any], base: int) -> None:
+    with pytest.raises(ValueError):
+        nt.punish(RULES, penalties, base=base)
+
+
+# ------------------------------------------------------------------ games and invariants
+
+
+def walk_turns(log: dict[str, Any]) -> list[list[int]]:
+    """Every card's place (rows, hands, piles, box) after the deal and after each turn."""
+    hands = [list(h) for h in log["hands"]]
+    piles: list[list[int]] = [[] for _ in hands]
+    states = [[c for r in log["rows"] for c in r] + sum(hands, []) + log["box"]]
+    for turn in log["turns"]:
+        for seat, card in enumerate(turn["plays"]):
+            hands[seat].remove(card)
+        for p in turn["placements"]:
+            piles[p["seat"]].extend(p["took"])
+        rows = [c for r in turn["rows"] for c in r]
+        states.append(rows + sum(hands, []) + sum(piles, []) + log["box"])
+    return states
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.integers(2, 10),
+    bots=st.lists(st.sampled_from(nt.BOTS), min_size=10, max_size=10),
+)
+def test_conservation_every_turn(seed: int, players: int, bots: list[str]) -> None:
+    log = nt.play(RULES, players, random.Random(seed), seed, bots=bots[:players])
+    assert len(log["turns"]) == 100 // players
+    for cards in walk_turns(log):
+        assert sorted(cards) == list(range(1, 105))
+        assert nt.total_heads(RULES, cards) == 171
+    assert sum(log["penalties"]) == sum(
+        nt.total_heads(RULES, p["took"]) for t in log["turns"] for p in t["placements"]
+    )
+
+
+def test_many_seeds_replay_clean() -> None:
+    for seed in range(120):
+        players = 2 + seed % 9
+        bots = [nt.BOTS[(seed + s) % 2] for s in range(players)]
+        log = nt.play(RULES, players, random.Random(seed), seed, bots=bots)
+        assert nt.replay(RULES, log) == [], seed
+
+
+def test_same_seed_same_game() -> None:
+    a = nt.play(RULES, 5, random.Random(7), 7, bots=["random"] * 5)
+    b = nt.play(RULES, 5, random.Random(7), 7, bots=["random"] * 5)
+    assert a == b
+    assert a["winners"] == [s for s, p in enumerate(a["penalties"]) if p == min(a["penalties"])]
+    assert a["punishment"] == nt.punish(RULES, a["penalties"])
+
+
+def test_replay_catches_tampering() -> None:
+    log = nt.play(RULES, 4, random.Random(3), 3)
+    turn = next(t for t in log["turns"] if any(p["took"] for p in t["placements"]))
+    bad = copy.deepcopy(log)
+    bad_turn = bad["turns"][log["turns"].index(turn)]
+    taker = next(p for p in bad_turn["placements"] if p["took"])
+    taker["took"] = taker["took"][:-1]
+    assert any("placements" in p for p in nt.replay(RULES, bad))
+
+    bad = copy.deepcopy(log)
+    bad["penalties"][0] += 1
+    assert any(p.startswith("penalties") for p in nt.replay(RULES, bad))
+
+    bad = copy.deepcopy(log)
+    bad["turns"][0]["rows"][0].append(999)
+    assert any(".rows" in p for p in nt.replay(RULES, bad))
+
+    bad = copy.deepcopy(log)
+    bad["turns"][0]["plays"][0] = bad["hands"][1][0]
+    assert any("not in their hand" in p for p in nt.replay(RULES, bad))
+
+
+def test_replay_accepts_a_human_low_card_choice() -> None:
+    # A person may take any row for a low card: rebuild a game where every low card takes
+    # the last row instead of the bots' pick; the log is still legal.
+    log = nt.play(RULES, 6, random.Random(11), 11, bots=["random"] * 6)
+    rows = tuple(tuple(r) for r in log["rows"])
+    penalties = [0] * 6
+    for turn in log["turns"]:
+        rows, placements = nt.resolve_turn(RULES, rows, turn["plays"], lambda *_: 3)
+        turn["placements"] = [p.as_log() for p in placements]
+        turn["rows"] = [list(r) for r in rows]
+        for p in placements:
+            penalties[p.seat] += nt.total_heads(RULES, p.took)
+    differs = penalties != log["penalties"]
+    log["penalties"] = penalties
+    log["winners"] = [s for s, p in enumerate(penalties) if p == min(penalties)]
+    log["punishment"] = nt.punish(RULES, penalties)
+    assert differs
+    assert nt.replay(RULES, log) == []
+
+
+def test_official_variant_plays_to_66() -> None:
+    for seed in range(15):
+        log = nt.play(RULES, 2 + seed % 9, random.Random(seed), seed, variant="official")
+        assert log["variant"] == "official" and log["end"] == "reached"
+        totals = [0] * log["players"]
+        for number, rnd in enumerate(log["rounds"], 1):
+            assert rnd["round"] == number
+            assert all(len(h) == 10 for h in rnd["hands"]) and len(rnd["turns"]) == 10
+            for cards in walk_turns(rnd):
+                assert sorted(cards) == list(range(1, 105))
+            totals = [a + b for a, b in zip(totals, rnd["penalties"], strict=True)]
+            assert rnd["totals"] == totals
+            if number < len(log["rounds"]):
+                assert max(totals) < 66
+        assert max(totals) >= 66 and log["penalties"] == totals
+        assert nt.replay(RULES, log) == [], seed
+
+
+def test_play_rejects_bad_player_counts() -> None:
+    for players in (1, 11):
+        with pytest.raises(ValueError, match="players"):
+            nt.play(RULES, players, random.Random(1))
+
+
+# ------------------------------------------------------------------ rules mapping and lint
+
+
+def test_default_rules_and_mapping_round_trip() -> None:
+    assert nt.NiutouwangRules() == RULES
+    mapping = {
+        "deck": {"lowest": 1, "highest": 104},
+        "rows": 4,
+        "row_limit": 6,
+        "players": {"min": 2, "max": 10, "default": 5},
+        "heads": {"default": 1, "overrides": [
+            {"multiple_of": 55, "heads": 7}, {"multiple_of": 11, "heads": 5},
+            {"multiple_of": 10, "heads": 3}, {"multiple_of": 5, "heads": 2},
+        ]},
+        "punishment": {"base": 1, "paired": False},
+        "variants": {"official": {"hand_size": 10, "end_at": 66}},
+    }
+    assert nt.rules_from_mapping(mapping) == RULES
+    assert nt.rules_from_mapping(mapping, variant="official").hand_size(4) == 10
+    assert RULES.hand_size(7) == 14
+
+
+def test_rules_error_lists_every_problem() -> None:
+    with pytest.raises(RulesError) as info:
+        nt.rules_from_mapping(
+            {"rows": "four", "players": {"min": 6, "max": 3}, "colour": 1,
+             "heads": {"overrides": [{"multiple_of": 0, "heads": 2}]}},
+            variant="deluxe",
+        )
+    problems = info.value.problems
+    assert len(problems) == 5
+    assert any(p.startswith("rows:") for p in problems)
+    assert any(p.startswith("colour:") for p in problems)
+    assert any("multiple_of" in p for p in problems)
+    assert any(p.startswith("players:") for p in problems)
+    assert any(p.startswith("variant:") for p in problems)
+
+
+def test_default_rules_lint_clean() -> None:
+    assert nt.lint(RULES) == []
+
+
+def test_lint_small_deck_and_head_rule_problems() -> None:
+    small = nt.rules_from_mapping({"deck": {"highest": 12}})
+    codes = {f.code for f in nt.lint(small)}
+    assert {"deal-empty-hands", "official-deal-short", "head-rule-unused"} <= codes
+
+    reordered = nt.rules_from_mapping({"heads": {"overrides": [
+        {"multiple_of": 11, "heads": 5}, {"multiple_of": 5, "heads": 2},
+        {"multiple_of": 10, "heads": 3},
+    ]}})
+    findings = nt.lint(reordered)
+    overlap = [f for f in findings if f.code == "head-rule-overlap"]
+    assert any("[55]" in f.message for f in overlap)
+    unused = [f for f in findings if f.code == "head-rule-unused"]
+    assert [f.where for f in unused] == ["rules.heads.overrides[2]"]

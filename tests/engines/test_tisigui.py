@@ -1,0 +1,592 @@
+"""tisigui engine: the seed's worked example, hand-worked tables, lint, play/replay invariants."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pnp.engines.base import RulesError
+from pnp.engines.tisigui import (
+    CLASSIC_RULES,
+    DEFAULT_RULES,
+    ENGINE,
+    compute_tables,
+    default_players,
+    expected_big_rounds,
+    first_big_die,
+    ghost_points,
+    lint,
+    naming_points,
+    no_targets_points,
+    play,
+    replay,
+    rules_from_mapping,
+    small_round_values,
+)
+
+FIXTURES = Path(__file__).parent / "fixtures"
+A, B, C, D, E = range(5)
+
+
+# --------------------------------------------------------------------------------------------
+# The seed's worked example (七、范例), as a hand-written event log
+
+
+def act(
+    kind: str,
+    named: list[int] | None = None,
+    answer: bool | None = False,
+    points: int = 0,
+    **extra: Any,
+) -> dict[str, Any]:
+    return {"kind": kind, "named": named or [], "answer": answer, "points": points, **extra}
+
+
+def turn(small_round: int, value: int, seat: int, *actions: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "small_round": small_round,
+        "round_value": value,
+        "seat": seat,
+        "actions": list(actions),
+    }
+
+
+ONLY_ONE = {"asks": "target_count", "value": 1}  # "你只抓一人吗？"
+MIXED = {"asks": "other", "text": "你抓的人有男有女吗？"}  # no rule can check this one
+THREE = {"asks": "target_count", "value": 3}  # "你要抓三个人吗？"
+ARE_YOU_A = {"asks": "is_ghost", "about": A}  # "请问你是A吗？"
+
+
+def worked_example_big_round() -> dict[str, Any]:
+    """A is the ghost and means to take B, C and D; B starts; the big die shows 5."""
+    return {
+        "big_die": 5,
+        "ghost": A,
+        "targets": [B, C, D],
+        "start": B,
+        "turns": [
+            # "将小局骰转到3，本区为3分"
+            turn(1, 3, B, act("question", question=ONLY_ONE)),
+            turn(1, 3, C, act("question", answer=True, question=MIXED)),
+            turn(1, 3, D, act("name", [A, B])),  # X: A is no target, even though B is
+            turn(1, 3, E, act("no_targets")),
+            turn(1, 3, A, act("name", [B, C], truth=True)),  # right, but the ghost lies
+            # "将小局骰转到2，本区为2分"
+            turn(2, 2, B, act("question", answer=True, question=THREE)),
+            turn(2, 2, C, act("name", [D], answer=True, points=2)),  # C gets 2
+            turn(2, 2, D, act("name", [A])),
+            turn(2, 2, E, act("question", answer=True, question=ARE_YOU_A)),
+            turn(2, 2, A, act("pass", answer=None)),
+            # "将小局骰转到1，本区为1分"
+            turn(3, 1, B, act("name", [B, C], answer=True, points=2)),  # B gets 1 x 2 = 2
+        ],
+        "confirmed": [D, B, C],
+        "end": "all_confirmed",
+        "ghost_points": 0,  # every target found before the small rounds ran out
+        "roll": None,  # the d4 cannot beat 5
+    }
+
+
+def worked_example_log() -> dict[str, Any]:
+    """The example's big round, then two short ones of our own so the game ends legally.
+
+    Die 4: E is the ghost and takes nobody; B asks "no targets?" first and scores 5; no roll
+    (a d4 cannot beat 4). Die 3: D is the ghost and takes nobody; C asks first and scores 5;
+    the d4 rolls 4 > 3 and the game ends. B and C tie on 7: C started the last big round, so
+    C ranks first, then clockwise D, E, A, B.
+    """
+    return {
+        "game": "tisigui",
+        "seed": 0,
+        "players": 5,
+        "variant": None,
+        "big_rounds": [
+            worked_example_big_round(),
+            {
+                "big_die": 4,
+                "ghost": E,
+                "targets": [],
+                "start": B,
+                "turns": [turn(1, 3, B, act("no_targets", answer=True, points=5))],
+                "confirmed": [],
+                "end": "no_targets",
+                "ghost_points": 0,
+                "roll": None,
+            },
+            {
+                "big_die": 3,
+                "ghost": D,
+                "targets": [],
+                "start": C,
+                "turns": [turn(1, 3, C, act("no_targets", answer=True, points=5))],
+                "confirmed": [],
+                "end": "no_targets",
+                "ghost_points": 0,
+                "roll": 4,
+            },
+        ],
+        "scores": [0, 7, 7, 0, 0],
+        "ranking": [C, B, D, E, A],
+    }
+
+
+def test_worked_example_replays_clean() -> None:
+    assert replay(DEFAULT_RULES, worked_example_log()) == []
+
+
+def test_worked_example_through_the_scoring_helpers() -> None:
+    rules = DEFAULT_RULES
+    assert first_big_die(rules, 5) == 5  # "此时大局骰为5，因为总玩家数为5"
+    assert small_round_values(rules, 5) == (3, 2, 1)
+    assert naming_points(rules, 2, 1) == 2  # C names D in the 2-point round
+    assert naming_points(rules, 1, 2) == 2  # B names B and C in the 1-point round: 1 x 2
+    # The example's own sums: C 2, B 2, the ghost nothing.
+    big_round = worked_example_big_round()
+    totals = [0] * 5
+    for t in big_round["turns"]:
+        for a in t["actions"]:
+            totals[t["seat"]] += a["points"]
+    assert totals == [0, 2, 2, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "expected"),
+    [
+        # C's naming was worth 2, not the 3 of the first small round
+        (
+            ("big_rounds", 0, "turns", 6, "actions", 0, "points"),
+            3,
+            "big_rounds[0].turns[6].actions[0].points",
+        ),
+        # B's double naming scores 1 x 2; forgetting the multiplier is caught
+        (
+            ("big_rounds", 0, "turns", 10, "actions", 0, "points"),
+            1,
+            "big_rounds[0].turns[10].actions[0].points",
+        ),
+        # a human may not lie: "no targets?" had to be answered X
+        (
+            ("big_rounds", 0, "turns", 3, "actions", 0, "answer"),
+            True,
+            "big_rounds[0].turns[3].actions[0].answer",
+        ),
+        # the ghost's own naming never scores
+        (
+            ("big_rounds", 0, "turns", 4, "actions", 0, "points"),
+            2,
+            "big_rounds[0].turns[4].actions[0].points",
+        ),
+        (("big_rounds", 0, "end"), "rounds_out", "big_rounds[0].end"),
+        (("big_rounds", 0, "ghost_points"), 2, "big_rounds[0].ghost_points"),
+        (("big_rounds", 0, "roll"), 3, "big_rounds[0].roll"),  # no roll at 5
+        (("big_rounds", 0, "big_die"), 6, "big_rounds[0].big_die"),
+        (("big_rounds", 1, "big_die"), 5, "big_rounds[1].big_die"),  # must go down by 1
+        (("big_rounds", 2, "roll"), 2, "big_rounds[2]"),  # 2 <= 3: the game would go on
+        (("big_rounds", 0, "confirmed"), [B, C, D], "big_rounds[0].confirmed"),
+        (("scores",), [0, 7, 7, 0, 1], "scores"),
+        (("ranking",), [B, C, D, E, A], "ranking"),  # ties go clockwise from C, not seat order
+    ],
+)
+def test_replay_catches_each_wrong_step(path: tuple[Any, ...], value: Any, expected: str) -> None:
+    log = worked_example_log()
+    target: Any = log
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    problems = replay(DEFAULT_RULES, log)
+    assert any(p.startswith(expected + ":") for p in problems), problems
+
+
+def test_replay_catches_turns_out_of_order_and_after_the_end() -> None:
+    log = worked_example_log()
+    turns = log["big_rounds"][0]["turns"]
+    turns[0], turns[1] = turns[1], turns[0]
+    assert any("turns[0].seat" in p for p in replay(DEFAULT_RULES, log))
+
+    log = worked_example_log()
+    log["big_rounds"][0]["turns"].append(turn(3, 1, C, act("question")))
+    assert any("after the big round ended" in p for p in replay(DEFAULT_RULES, log))
+
+    log = worked_example_log()
+    del log["big_rounds"][2]  # the game cannot stop after a big round played at 4
+    assert any("log stops" in p for p in replay(DEFAULT_RULES, log))
+
+
+def test_replay_survives_garbage() -> None:
+    assert replay(DEFAULT_RULES, {"game": "tisigui"})
+    log = worked_example_log()
+    log["big_rounds"][0]["turns"][0]["actions"] = "nonsense"
+    assert replay(DEFAULT_RULES, log)
+
+
+# --------------------------------------------------------------------------------------------
+# Printed tables, against values worked by hand
+
+
+def test_setup_table() -> None:
+    assert compute_tables(DEFAULT_RULES)["setup"] == [
+        {"players": 3, "big_die": 3, "small_rounds": 2, "question_markers": 2},
+        {"players": 4, "big_die": 4, "small_rounds": 2, "question_markers": 2},
+        {"players": 5, "big_die": 5, "small_rounds": 3, "question_markers": 3},
+        {"players": 6, "big_die": 6, "small_rounds": 4, "question_markers": 5},
+    ]
+
+
+def test_naming_score_table() -> None:
+    rows = compute_tables(DEFAULT_RULES)["naming_score"]
+    points = {(r["round_value"], r["named"]): r["points"] for r in rows}
+    assert len(rows) == 4 * 6  # round values 1–4, named 1–6
+    assert points[(3, 1)] == 3  # "如小局骰为3，指认正确可得3分"
+    assert points[(3, 2)] == 6  # "指认AB皆对，得分ｘ2"
+    assert points[(3, 3)] == 9  # "指认ABC皆对，得分ｘ3"
+    assert points[(1, 2)] == 2
+    assert points[(4, 6)] == 24
+
+
+def test_ghost_score_table() -> None:
+    rows = compute_tables(DEFAULT_RULES)["ghost_score"]
+    points = {(r["players"], r["confirmed"]): r["points"] for r in rows}
+    assert len(rows) == 4 + 5 + 6 + 7  # confirmed 0..players for 3–6 players
+    assert points[(5, 2)] == 3  # "总玩家数为5，已被指认对象为2，则碟仙得分为5－2＝3"
+    assert points[(3, 0)] == 3
+    assert points[(6, 1)] == 5
+    assert points[(6, 6)] == 0
+
+
+def test_game_length_table() -> None:
+    assert compute_tables(DEFAULT_RULES)["game_length"] == [
+        {"players": 3, "expected_big_rounds": "17/8"},
+        {"players": 4, "expected_big_rounds": "25/8"},
+        {"players": 5, "expected_big_rounds": "33/8"},
+        {"players": 6, "expected_big_rounds": "41/8"},
+    ]
+    # By hand for 3 players: die 3 -> roll 4 ends (1/4); die 2 -> 3 or 4 ends (1/2); die 1 ends.
+    # 1 x 1/4 + 2 x (3/4 x 1/2) + 3 x (3/4 x 1/2) = 2/8 + 6/8 + 9/8 = 17/8
+    assert expected_big_rounds(DEFAULT_RULES, 3) == Fraction(17, 8)
+
+
+def test_classic_tables() -> None:
+    tables = compute_tables(CLASSIC_RULES)
+    assert [r["expected_big_rounds"] for r in tables["game_length"]] == ["3", "4", "5", "6"]
+    assert {r["round_value"] for r in tables["naming_score"]} == {1, 2, 3}
+    assert {r["small_rounds"] for r in tables["setup"]} == {3}
+    assert small_round_values(CLASSIC_RULES, 4) == (3, 2, 1)
+
+
+def test_helpers_reject_impossible_arguments() -> None:
+    with pytest.raises(ValueError):
+        naming_points(DEFAULT_RULES, 3, 0)
+    with pytest.raises(ValueError):
+        ghost_points(DEFAULT_RULES, 5, 6)
+    with pytest.raises(ValueError):
+        small_round_values(DEFAULT_RULES, 7)
+    assert no_targets_points(DEFAULT_RULES, 4) == 4  # "如总玩家数为4，得分便为4"
+
+
+# --------------------------------------------------------------------------------------------
+# Rules mapping
+
+
+SNIPPET = """
+players: {min: 3, max: 6}
+setup:
+  - {players: 3, big_die: 3, small_rounds: 2, question_markers: 2}
+  - {players: 4, big_die: 4, small_rounds: 2, question_markers: 2}
+  - {players: 5, big_die: 5, small_rounds: 3, question_markers: 3}
+  - {players: 6, big_die: 6, small_rounds: 4, question_markers: 5}
+big_die_sides: 6
+small_die_sides: 4
+use_question_markers: true
+question_marker_supply: 30
+actions_per_turn: {min: 1, max: 2}
+max_named_per_action: null
+scoring: {naming_times_named: true, no_targets_per_player: 1, ghost_per_player: 1,
+          ghost_per_confirmed: 1}
+ghost: {may_pass: true, own_naming: free}
+start_player: ghost_picks
+end_roll: true
+ties: clockwise_from_last_start
+count_down_before_first: {small_round: false, big_round: false}
+variants:
+  classic:
+    setup:
+      - {players: 3, big_die: 3, small_rounds: 3}
+      - {players: 4, big_die: 4, small_rounds: 3}
+      - {players: 5, big_die: 5, small_rounds: 3}
+      - {players: 6, big_die: 6, small_rounds: 3}
+    small_die_sides: 6
+    use_question_markers: false
+    actions_per_turn: {min: 1, max: 1}
+    ghost: {may_pass: false, own_naming: always_no}
+    start_player: rolled
+    end_roll: false
+    ties: shared
+"""
+
+
+def test_spelled_out_defaults_equal_the_rulings() -> None:
+    mapping = yaml.safe_load(SNIPPET)
+    assert rules_from_mapping(mapping) == DEFAULT_RULES
+    assert rules_from_mapping(mapping, "classic") == CLASSIC_RULES
+    assert rules_from_mapping({}) == DEFAULT_RULES
+    assert rules_from_mapping(None, "classic") == CLASSIC_RULES
+
+
+def test_parameters_change_the_engine() -> None:
+    scoring = {"no_targets_per_player": 2, "naming_times_named": False}
+    rules = rules_from_mapping({"scoring": scoring})
+    assert no_targets_points(rules, 5) == 10
+    assert naming_points(rules, 3, 2) == 3
+    rules = rules_from_mapping({"end_roll": False})
+    assert expected_big_rounds(rules, 4) == 4
+
+
+def test_every_problem_is_listed() -> None:
+    mapping = {
+        "players": {"min": "three", "max": 6},
+        "setup": [{"players": 3, "small_rounds": 0, "question_markers": 2, "colour": "red"}],
+        "ghost": {"own_naming": "sometimes"},
+        "actions_per_turn": {"min": 2, "max": 1},
+        "typo_key": 1,
+        "variants": {"classic": {"end_roll": "no"}, "deluxe": {}},
+    }
+    with pytest.raises(RulesError) as caught:
+        rules_from_mapping(mapping)
+    problems = caught.value.problems
+    for where in (
+        "players.min:",
+        "setup[0].big_die: missing",
+        "setup[0].small_rounds:",
+        "setup[0].colour: unknown key",
+        "ghost.own_naming:",
+        "actions_per_turn:",
+        "typo_key: unknown key",
+        "variants.classic.end_roll:",
+        "variants.deluxe: unknown variant",
+    ):
+        assert any(p.startswith(where) for p in problems), (where, problems)
+    with pytest.raises(RulesError, match="unknown variant"):
+        rules_from_mapping({}, "deluxe")
+
+
+# --------------------------------------------------------------------------------------------
+# Lint
+
+
+def codes(rules: Any) -> list[str]:
+    return [f.code for f in lint(rules)]
+
+
+def test_rulings_lint_clean() -> None:
+    assert lint(DEFAULT_RULES) == []
+    assert lint(CLASSIC_RULES) == []
+
+
+def test_lint_finds_every_contradiction_rulings_lists_in_the_seed() -> None:
+    mapping = yaml.safe_load((FIXTURES / "tisigui_seed_rules.yaml").read_text(encoding="utf-8"))
+    findings = lint(rules_from_mapping(mapping))
+    by_code: dict[str, list[str]] = {}
+    for f in findings:
+        by_code.setdefault(f.code, []).append(f.message)
+
+    def found(code: str, *words: str) -> bool:
+        return any(all(w in m for w in words) for m in by_code.get(code, []))
+
+    # "The setup table covers 3 players while the outline line says 4–6"
+    assert found("stated-players-vs-setup", "4–6", "column for 3 players")
+    # '"2~3 small rounds per big round" contradicts the table's 4 for six players'
+    assert found("stated-small-rounds-range", "2–3", "4 for 6 players")
+    # '"after 3 small rounds" contradicts the table's 2 (3–4 players) and 4 (6 players)'
+    assert found(
+        "stated-small-rounds-before-ghost-scores",
+        "2 for 3 players",
+        "2 for 4 players",
+        "4 for 6 players",
+    )
+    assert not found("stated-small-rounds-before-ghost-scores", "for 5 players")
+    # '"−1 at the start of each small round / big round" would make the first rounds worth
+    # one less than the table, which the seed's own worked example contradicts'
+    assert found("example-vs-rules", "3, 2, 1", "2, 1, 0")
+    assert found("example-vs-rules", "big die at 5", "give 4")
+    assert found("round-value-nonpositive", "worth 0")
+    assert all(f.where for f in findings)
+
+
+@pytest.mark.parametrize(
+    ("mapping", "code"),
+    [
+        ({"players": {"min": 4, "max": 6}}, "players-vs-setup"),
+        ({"players": {"min": 3, "max": 7}}, "players-vs-setup"),
+        ({"big_die_sides": 4}, "big-die-face"),  # 5 and 6 players start above a d4's faces
+        (
+            {
+                "setup": [{"players": 3, "big_die": 0, "small_rounds": 2, "question_markers": 2}],
+                "players": {"min": 3, "max": 3},
+            },
+            "big-die-face",
+        ),
+        ({"small_die_sides": 3}, "small-die-face"),  # 6 players' first round is worth 4
+        ({"question_marker_supply": 29}, "marker-supply"),  # 6 x 5 = 30
+        ({"count_down_before_first": {"small_round": True}}, "round-value-nonpositive"),
+        ({"scoring": {"ghost_per_confirmed": 2}}, "ghost-score-negative"),
+    ],
+)
+def test_lint_checks(mapping: dict[str, Any], code: str) -> None:
+    assert code in codes(rules_from_mapping(mapping))
+
+
+def test_lint_start_roll_on_a_small_die() -> None:
+    rules = rules_from_mapping({"variants": {"classic": {"small_die_sides": 4}}}, "classic")
+    assert "start-roll-face" in codes(rules)
+    assert lint(rules)[0].where.startswith("variants.classic.")
+
+
+# --------------------------------------------------------------------------------------------
+# Play and replay
+
+
+def test_engine_object() -> None:
+    assert ENGINE.slug == "tisigui"
+    assert ENGINE.variants == ("classic",)
+    rules = ENGINE.rules_from_mapping({})
+    assert ENGINE.player_range(rules) == (3, 6)
+    assert ENGINE.default_players(rules) == 5 == default_players(rules)
+    log = ENGINE.play(rules, 4, random.Random(7), seed=7)
+    assert log["game"] == "tisigui" and log["seed"] == 7 and log["variant"] is None
+    assert ENGINE.replay(rules, log) == []
+    assert ENGINE.lint(rules) == []
+    assert set(ENGINE.compute_tables(rules)) >= {
+        "setup",
+        "naming_score",
+        "ghost_score",
+        "game_length",
+    }
+
+
+def test_same_seed_same_game() -> None:
+    one = play(DEFAULT_RULES, 5, random.Random(3), 3)
+    two = play(DEFAULT_RULES, 5, random.Random(3), 3)
+    assert json.dumps(one) == json.dumps(two)
+
+
+def test_play_refuses_what_it_cannot_play() -> None:
+    with pytest.raises(ValueError):
+        play(DEFAULT_RULES, 7, random.Random(1))
+    with pytest.raises(ValueError):
+        play(DEFAULT_RULES, 5, random.Random(1), variant="classic")
+    with pytest.raises(ValueError):
+        play(DEFAULT_RULES, 3, random.Random(1), bots=["greedy", "random"])
+
+
+def test_classic_shares_ties() -> None:
+    # Search a few seeds for a shared first place; replay checks places and winners too.
+    for seed in range(200):
+        log = play(CLASSIC_RULES, 3, random.Random(seed), seed)
+        top = max(log["scores"])
+        if log["scores"].count(top) > 1:
+            assert len(log["winners"]) > 1
+            assert all(log["places"][s] == 1 for s in log["winners"])
+            assert replay(CLASSIC_RULES, log) == []
+            return
+    pytest.fail("no shared first place in 200 classic games")
+
+
+GAME = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[Any, dict[str, Any]]:
+    rules = draw(st.sampled_from([DEFAULT_RULES, CLASSIC_RULES]))
+    players = draw(st.integers(3, 6))
+    seed = draw(st.integers(0, 2**32 - 1))
+    bots = draw(st.lists(st.sampled_from(["greedy", "random"]), min_size=players, max_size=players))
+    return rules, play(rules, players, random.Random(seed), seed, bots=bots)
+
+
+@GAME
+@given(games())
+def test_every_game_replays_clean(game: tuple[Any, dict[str, Any]]) -> None:
+    rules, log = game
+    assert replay(rules, json.loads(json.dumps(log))) == []
+
+
+@GAME
+@given(games())
+def test_game_invariants(game: tuple[Any, dict[str, Any]]) -> None:
+    rules, log = game
+    n = log["players"]
+    big_rounds = log["big_rounds"]
+    action_points = sum(a["points"] for br in big_rounds for t in br["turns"] for a in t["actions"])
+    assert sum(log["scores"]) == action_points + sum(br["ghost_points"] for br in big_rounds)
+
+    dice = [br["big_die"] for br in big_rounds]
+    assert dice == list(range(first_big_die(rules, n), first_big_die(rules, n) - len(dice), -1))
+    for br in big_rounds[:-1]:
+        assert br["big_die"] > 1 and (br["roll"] is None or br["roll"] <= br["big_die"])
+    last = big_rounds[-1]
+    assert last["big_die"] == 1 or (last["roll"] is not None and last["roll"] > last["big_die"])
+    if rules.variant == "classic":
+        assert len(big_rounds) == n
+
+    for br in big_rounds:
+        values = small_round_values(rules, n)
+        for t in br["turns"]:
+            for a in t["actions"]:
+                if t["seat"] == br["ghost"]:
+                    # the ghost's own actions never score or confirm anyone
+                    assert a["points"] == 0 and not a.get("confirms")
+                    if rules.variant == "classic" and a["kind"] in ("name", "no_targets"):
+                        assert a["answer"] is False
+                else:
+                    assert a["answer"] == a["truth"]  # only the ghost lies
+                if t["seat"] != br["ghost"] and a["kind"] == "name" and a["answer"]:
+                    assert a["points"] == t["round_value"] * len(a["named"])
+                    assert t["round_value"] == values[t["small_round"] - 1]
+        if br["end"] == "rounds_out":
+            assert br["ghost_points"] == n - len(br["confirmed"])
+        else:
+            assert br["ghost_points"] == 0
+        assert set(br["confirmed"]) <= set(br["targets"])
+
+
+@GAME
+@given(games(), st.data())
+def test_replay_catches_a_bumped_score(
+    game: tuple[Any, dict[str, Any]], data: st.DataObject
+) -> None:
+    rules, log = game
+    log = copy.deepcopy(log)
+    actions = [a for br in log["big_rounds"] for t in br["turns"] for a in t["actions"]]
+    action = data.draw(st.sampled_from(actions))
+    action["points"] += data.draw(st.integers(1, 5))
+    assert replay(rules, log)
+
+
+@given(st.integers(1, 4), st.integers(1, 6))
+def test_naming_formula(round_value: int, named: int) -> None:
+    assert naming_points(DEFAULT_RULES, round_value, named) == round_value * named
+    assert naming_points(CLASSIC_RULES, round_value, named) == round_value * named
+
+
+@given(st.integers(3, 6), st.data())
+def test_ghost_formula(players: int, data: st.DataObject) -> None:
+    confirmed = data.draw(st.integers(0, players))
+    assert ghost_points(DEFAULT_RULES, players, confirmed) == players - confirmed
+    assert ghost_points(CLASSIC_RULES, players, confirmed) == players - confirmed
+
+
+@pytest.mark.parametrize("rules", [DEFAULT_RULES, CLASSIC_RULES], ids=["rev2", "classic"])
+def test_two_hundred_seeds_replay_clean(rules: Any) -> None:
+    for seed in range(200):
+        players = 3 + seed % 4
+        log = play(rules, players, random.Random(seed), seed)
+        assert replay(rules, json.loads(json.dumps(log))) == [], (seed, players)

@@ -1,0 +1,512 @@
+"""wurenshenghuan engine: tables and scores by hand, a hand-built night/day scenario,
+lint on the seed as printed, and invariants over many played games."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pnp.engines import wurenshenghuan as w
+from pnp.engines.base import RulesError
+
+RULES = w.rules_from_mapping({})
+FIXTURE = Path(__file__).parent / "fixtures" / "wurenshenghuan_seed_rules.yaml"
+DECK = Counter({**{f"W{k}": 4 for k in range(1, 11)}, "KEY": 1})
+
+# Written out by hand from the seed's score list (RULINGS: 9 → 5, 10 unreachable).
+BAND_BY_HAND = {0: 0, 1: 1, 2: 1, 3: 1, 4: 2, 5: 2, 6: 3, 7: 3, 8: 4, 9: 5}
+
+
+# ------------------------------------------------------------------ rules mapping
+
+
+def test_empty_mapping_gives_the_rulings() -> None:
+    assert w.WurenshenghuanRules() == RULES
+    assert (RULES.min_players, RULES.max_players) == (2, 10)
+    assert RULES.letters == tuple("ABCDEFGHIJ")
+    assert RULES.deck_size == 41 and RULES.pile_size == 11
+    assert Counter(RULES.deck()) == DECK
+    assert w.rules_from_mapping(None) == RULES
+
+
+def test_seed_fixture_reads_like_the_rulings_except_the_last_band() -> None:
+    seed = w.rules_from_mapping(yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))["rules"])
+    assert seed.murderer_bands[-1] == w.ScoreBand(9, 10, 5)
+    assert dataclasses.replace(seed, murderer_bands=RULES.murderer_bands) == RULES
+
+
+def test_rules_mapping_reports_every_problem_at_once() -> None:
+    with pytest.raises(RulesError) as caught:
+        w.rules_from_mapping({
+            "players": {"min": 1, "mx": 3},
+            "days": "five",
+            "murderer_bands": [{"kills_min": 3, "kills_max": 1, "points": 1}, {"kills_min": 1}],
+            "guess_points": [5, -1],
+            "colour": "red",
+        }, variant="fast")
+    text = "\n".join(caught.value.problems)
+    for needle in ("variant", "days:", "players.mx", "murderer_bands[0]",
+                   "murderer_bands[1].kills_max", "murderer_bands[1].points",
+                   "guess_points[1]", "colour", "players.min"):
+        assert needle in text, needle
+
+
+def test_more_players_than_characters_is_refused() -> None:
+    with pytest.raises(RulesError, match="players.max"):
+        w.rules_from_mapping({"characters": 6})
+
+
+# ------------------------------------------------------------------ printed tables by hand
+
+
+def test_allowances_by_hand() -> None:
+    # alive: (searches = half rounded down, prisoners = a third rounded down)
+    by_hand = {1: (0, 0), 2: (1, 0), 3: (1, 1), 4: (2, 1), 5: (2, 1),
+               6: (3, 2), 7: (3, 2), 8: (4, 2), 9: (4, 3), 10: (5, 3)}
+    table = w.compute_tables(RULES)["allowances"]
+    assert table == [{"alive": a, "searches": s, "prisoners": p}
+                     for a, (s, p) in by_hand.items()]
+    # The seed's own example: seven alive allow three looks or two prisoners.
+    assert (w.search_allowance(RULES, 7), w.prison_allowance(RULES, 7)) == (3, 2)
+
+
+def test_murderer_bands_by_hand() -> None:
+    table = w.compute_tables(RULES)["murderer_score"]
+    assert table == [{"kills": k, "points": p} for k, p in BAND_BY_HAND.items()]
+    for kills, points in BAND_BY_HAND.items():
+        assert w.murderer_points(RULES, kills) == points
+    with pytest.raises(ValueError):
+        w.murderer_points(RULES, 10)  # only 9 characters besides the murderer's own
+
+
+def test_guess_points_by_hand() -> None:
+    assert w.compute_tables(RULES)["guess_score"] == [
+        {"day": 1, "points": 5}, {"day": 2, "points": 4}, {"day": 3, "points": 3},
+        {"day": 4, "points": 2}, {"day": 5, "points": 1}]
+    with pytest.raises(ValueError):
+        w.guess_points(RULES, 6)
+    with pytest.raises(ValueError):
+        w.guess_points(RULES, 0)
+
+
+def test_tables_have_exactly_the_issue_columns() -> None:
+    tables = w.compute_tables(RULES)
+    assert set(tables) == {"allowances", "murderer_score", "guess_score"}
+    assert {tuple(row) for row in tables["allowances"]} == {("alive", "searches", "prisoners")}
+    assert {tuple(row) for row in tables["murderer_score"]} == {("kills", "points")}
+    assert {tuple(row) for row in tables["guess_score"]} == {("day", "points")}
+
+
+# ------------------------------------------------------------------ player scores by hand
+
+
+@pytest.mark.parametrize(("facts", "points"), [
+    ({"role": "murderer", "kills": 0}, 0),
+    ({"role": "murderer", "kills": 5}, 2),
+    ({"role": "murderer", "kills": 9}, 5),
+    ({"role": "murderer", "kills": 3, "alive_at_end": True}, 1),  # no survival bonus
+    ({"role": "innocent"}, 0),  # dead, no guess
+    ({"role": "innocent", "alive_at_end": True}, 2),
+    ({"role": "innocent", "guess_correct": True, "guess_day": 2, "alive_at_end": True}, 6),
+    ({"role": "innocent", "guess_correct": False, "guess_day": 1, "alive_at_end": True}, 2),
+    # Correct on day 1, killed on night 3: the guess came first, so they count as alive.
+    ({"role": "innocent", "guess_correct": True, "guess_day": 1,
+      "guessed_before_death": True}, 7),
+    # Correct on day 3 after being killed on night 2: allowed, but no survival bonus.
+    ({"role": "innocent", "guess_correct": True, "guess_day": 3}, 3),
+    # A wrong guess before death saves nobody.
+    ({"role": "innocent", "guess_correct": False, "guess_day": 1,
+      "guessed_before_death": True}, 0),
+    ({"role": "innocent", "guess_correct": True, "guess_day": 5, "alive_at_end": True,
+      "guessed_before_death": True}, 3),  # the bonus is paid once
+])
+def test_player_score_by_hand(facts: dict[str, Any], points: int) -> None:
+    assert w.player_score(RULES, **facts) == points
+
+
+def test_score_parts_split() -> None:
+    parts = w.score_parts(RULES, role="innocent", guess_correct=True, guess_day=4,
+                          guessed_before_death=True)
+    assert (parts.murderer, parts.guess, parts.survival, parts.total) == (0, 2, 2, 4)
+
+
+@pytest.mark.parametrize("facts", [
+    {"role": "murderer", "guess_day": 1},
+    {"role": "murderer", "kills": 10},
+    {"role": "innocent", "kills": 2},
+    {"role": "innocent", "guess_correct": True},
+    {"role": "innocent", "guessed_before_death": True},
+    {"role": "innocent", "guess_correct": True, "guess_day": 6},
+    {"role": "ghost"},
+])
+def test_player_score_refuses_impossible_facts(facts: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        w.player_score(RULES, **facts)
+
+
+# ------------------------------------------------------------------ lint
+
+
+def test_default_rules_lint_clean() -> None:
+    assert w.lint(RULES) == []
+
+
+def test_lint_finds_the_unreachable_ten_in_the_seed() -> None:
+    seed = w.rules_from_mapping(yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))["rules"])
+    findings = w.lint(seed)
+    assert [f.code for f in findings] == ["unreachable_band"]
+    assert findings[0].where == "rules.murderer_bands[4]"
+    assert "kills 10 can never happen" in findings[0].message
+
+
+def test_lint_overlaps_gaps_tables_and_supply() -> None:
+    bands = [{"kills_min": 1, "kills_max": 3, "points": 1},
+             {"kills_min": 3, "kills_max": 5, "points": 2},
+             {"kills_min": 8, "kills_max": 9, "points": 4}]
+    rules = w.rules_from_mapping({"murderer_bands": bands, "days": 4})
+    codes = {f.code: f for f in w.lint(rules)}
+    assert set(codes) == {"band_overlap", "band_gap", "guess_table_length"}
+    assert codes["band_overlap"].message.startswith("kills 3 fall in murderer_bands[0]")
+    assert "6–7" in codes["band_gap"].message
+
+    short = w.rules_from_mapping({"copies_per_weapon": 2})  # 21 items for 30 places
+    assert "item_supply" in {f.code for f in w.lint(short)}
+
+    # 29 kinds × 1 + key = 30: nothing left to refill, so only 3 kills are ever possible.
+    bare = w.rules_from_mapping({"weapon_kinds": 29, "copies_per_weapon": 1})
+    found = w.lint(bare)
+    assert {f.code for f in found} == {"item_supply", "unreachable_band"}
+    assert sum(f.code == "unreachable_band" for f in found) == 4
+
+
+# ------------------------------------------------------------------ a hand-built scenario
+
+
+def make_state(rows: dict[str, list[str]], pile_top: list[str], murderer: str,
+               rules: w.WurenshenghuanRules = RULES) -> w.State:
+    """Rows given for some characters, the rest filled in from what is left, pile last."""
+    left = Counter(rules.deck())
+    left.subtract(Counter(item for row in rows.values() for item in row))
+    left.subtract(Counter(pile_top))
+    assert all(v >= 0 for v in left.values())
+    spare = sorted(left.elements())
+    deck: list[str] = []
+    for letter in rules.letters:
+        if letter in rows:
+            deck += rows[letter]
+        else:
+            deck += spare[:3]
+            spare = spare[3:]
+    return w.new_state(rules, deck + pile_top + spare, murderer)
+
+
+def scenario() -> w.State:
+    return make_state({"A": ["W3", "W3", "W4"], "B": ["W5", "W6", "W7"],
+                       "C": ["W1", "KEY", "W2"], "D": ["W8", "W8", "W9"],
+                       "E": ["W9", "W10", "W10"]},
+                      ["W4", "W5", "W6", "W7"], murderer="C")
+
+
+def test_kill_with_the_key_discarded_alongside() -> None:
+    state = scenario()
+    after, night = w.apply_night(RULES, state, w.Kill(("A", "B"), ("W1", "KEY", "W2")))
+    assert night.action == "kill" and night.killed == ("A", "B") and not night.feigned
+    assert night.key  # held when acting
+    assert night.discarded == ("W1", "KEY", "W2")  # all shown at daybreak
+    assert night.drawn == ("W4", "W5", "W6") and after.items("C") == ("W4", "W5", "W6")
+    assert after.pile[0] == "W7" and len(after.pile) == 8
+    assert after.dead == {"A", "B"} and after.real_kills == 2
+    assert after.inventory() == DECK
+
+    # Daybreak: eight known alive → four looks or two prisoners.
+    assert len(after.alive) == 8
+    searched, day = w.apply_day(RULES, after, w.Search((w.Look("A"), w.Look("D", 2),
+                                                       w.Look("E", 0))))
+    assert [look.cards for look in day.looks] == [("W3", "W3", "W4"), ("W9",), ("W9",)]
+    assert (day.searches, day.prisoners) == (4, 2)
+    too_many = w.Search(tuple(w.Look("D", 0) for _ in range(5)))
+    assert w.day_problems(RULES, after, too_many)
+    assert w.day_problems(RULES, after, w.Search((w.Look("D"),)))  # alive: one card, which?
+    assert w.day_problems(RULES, after, w.Search((w.Look("A", 0),)))  # dead: all at once
+
+    # The murderer is locked up and has given the key away: nothing tonight but rest.
+    jailed, _ = w.apply_day(RULES, after, w.Imprison(("C", "D")))
+    assert jailed.imprisoned == {"C", "D"}
+    assert w.day_problems(RULES, after, w.Imprison(("C", "D", "E")))
+    assert any("imprisoned" in p for p in
+               w.night_problems(RULES, jailed, w.Kill(("E",), ("W4",))))
+    assert w.night_problems(RULES, jailed, w.Frame("E", 0, "W4"))
+    assert w.night_problems(RULES, jailed, w.Idle()) == []
+    # Imprisonment lasts until the next decision: a search sets everyone free.
+    freed, _ = w.apply_day(RULES, jailed, w.Search())
+    assert freed.imprisoned == frozenset()
+
+
+def test_the_key_ignores_every_imprisonment() -> None:
+    state = dataclasses.replace(scenario(), imprisoned=frozenset({"C", "D"}))
+    assert w.night_problems(RULES, state, w.Kill(("D",), ("W1",))) == []
+    assert w.night_problems(RULES, state, w.Frame("D", 2, "W2")) == []
+    # Giving the key away in the very swap still works: it was held when acting.
+    assert w.night_problems(RULES, state, w.Frame("D", 0, "KEY")) == []
+
+    keyless = make_state({"C": ["W1", "W2", "W2"], "D": ["W8", "W8", "W9"],
+                          "E": ["KEY", "W10", "W10"]}, [], murderer="C")
+    keyless = dataclasses.replace(keyless, imprisoned=frozenset({"D"}))
+    assert any("imprisoned" in p for p in
+               w.night_problems(RULES, keyless, w.Kill(("D",), ("W1",))))
+    assert w.night_problems(RULES, keyless, w.Frame("D", 0, "W1"))
+    assert w.night_problems(RULES, keyless, w.Kill(("E",), ("W1",))) == []
+
+
+def test_frame_swaps_in_place() -> None:
+    state = scenario()
+    after, night = w.apply_night(RULES, state, w.Frame("E", 1, "W1"))
+    assert night.action == "frame" and night.killed == ()
+    assert night.swap == w.Swap("E", 1, "W1", "W10")
+    assert after.items("E") == ("W9", "W1", "W10")
+    assert after.items("C") == ("W10", "KEY", "W2")
+    assert after.pile == state.pile and after.inventory() == DECK
+    # The murderer may lay out their own row as they like, but only their own items.
+    placed, _ = w.apply_night(RULES, state, w.Frame("E", 1, "W1", ("KEY", "W2", "W10")))
+    assert placed.items("C") == ("KEY", "W2", "W10")
+    assert w.night_problems(RULES, state, w.Frame("E", 1, "W1", ("W1", "W2", "W10")))
+    assert w.night_problems(RULES, state, w.Frame("C", 0, "W1"))  # not with oneself
+    assert w.night_problems(RULES, state, w.Frame("E", 3, "W1"))  # no fourth card
+    assert w.night_problems(RULES, state, w.Frame("E", 0, "W9"))  # C holds no W9
+
+
+def test_feigned_death() -> None:
+    state = scenario()
+    after, night = w.apply_night(RULES, state, w.Kill(("C", "E"), ("W1", "W2")))
+    assert night.feigned and night.killed == ("C", "E")
+    assert after.real_kills == 1  # the murderer's own death is not a kill
+    assert len(after.alive) == 8  # but the table counts C as dead
+    assert after.items("C") == ("KEY", "W4", "W5")
+    # A dead murderer still acts at night; a search sees all of C's cards.
+    assert w.night_problems(RULES, after, w.Kill(("D",), ("W4",))) == []
+    _, day = w.apply_day(RULES, after, w.Search((w.Look("C"),)))
+    assert day.looks[0].cards == ("KEY", "W4", "W5")
+
+
+def test_illegal_kills() -> None:
+    state = scenario()
+    problems = w.night_problems
+    assert problems(RULES, state, w.Kill((), ("KEY",)))  # the key kills nobody
+    assert problems(RULES, state, w.Kill(("A",), ("W1", "W2")))  # two items, one victim
+    assert problems(RULES, state, w.Kill(("A", "A"), ("W1", "W2")))
+    assert problems(RULES, state, w.Kill(("A",), ("W3",)))  # not the murderer's item
+    assert problems(RULES, state, w.Kill(("Z",), ("W1",)))
+    dead = dataclasses.replace(state, dead=frozenset({"A"}))
+    assert problems(RULES, dead, w.Kill(("A",), ("W1",)))
+    with pytest.raises(w.IllegalAction):
+        w.apply_night(RULES, state, w.Kill(("A",), ("W1", "W2")))
+
+
+def test_an_empty_pile_leaves_the_row_short() -> None:
+    state = dataclasses.replace(scenario(), pile=("W4",))
+    state = dataclasses.replace(state, discards=tuple((DECK - state.inventory()).elements()))
+    assert state.inventory() == DECK
+    after, night = w.apply_night(RULES, state, w.Kill(("A", "B"), ("W1", "W2")))
+    assert night.drawn == ("W4",) and after.items("C") == ("KEY", "W4")
+    after, night = w.apply_night(RULES, after, w.Kill(("D",), ("W4",)))
+    assert night.drawn == () and after.items("C") == ("KEY",)
+    assert w.night_problems(RULES, after, w.Kill(("E",), ("KEY",)))
+
+
+# ------------------------------------------------------------------ invariants
+
+
+@st.composite
+def night_actions(draw: st.DrawFn, state: w.State) -> w.NightAction:
+    """Any action at all, legal or not: the engine must refuse the illegal ones cleanly."""
+    letters = st.sampled_from(state.letters)
+    row = state.items(state.murderer)
+    kind = draw(st.sampled_from(["kill", "frame", "none"]))
+    if kind == "kill":
+        discard = draw(st.lists(st.sampled_from(row or ("KEY",)), max_size=4))
+        targets = draw(st.lists(letters, max_size=4))
+        return w.Kill(tuple(targets), tuple(discard))
+    if kind == "frame":
+        return w.Frame(draw(letters), draw(st.integers(0, 3)),
+                       draw(st.sampled_from(row or ("KEY",))))
+    return w.Idle()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_items_are_conserved_through_any_actions(data: st.DataObject) -> None:
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    state = w.deal(RULES, rng, data.draw(st.sampled_from(RULES.letters)))
+    for _ in range(8):
+        action = data.draw(night_actions(state))
+        before = state
+        try:
+            state, _ = w.apply_night(RULES, state, action)
+        except w.IllegalAction as refused:
+            assert refused.problems and state is before
+        assert state.inventory() == DECK
+        assert all(len(row) <= 3 for row in state.rows)
+        prisoners = data.draw(st.lists(st.sampled_from(RULES.letters), max_size=3,
+                                       unique=True))
+        if not w.day_problems(RULES, state, w.Imprison(tuple(prisoners))):
+            state, _ = w.apply_day(RULES, state, w.Imprison(tuple(prisoners)))
+        assert state.inventory() == DECK
+
+
+def table_counts(log: dict[str, Any]) -> list[Counter[str]]:
+    """Items on the table + discards + the untouched pile, after every night of a log."""
+    counts = []
+    discards: list[str] = []
+    drawn = 0
+    for night in log["nights"]:
+        discards += night["discarded"]
+        drawn += len(night["drawn"])
+        total = Counter(discards) + Counter(log["setup"]["pile"][drawn:])
+        for row in night["table"].values():
+            total.update(row)
+        counts.append(total)
+    return counts
+
+
+def check_played_game(log: dict[str, Any]) -> None:
+    assert w.replay(RULES, log) == []
+    assert all(count == DECK for count in table_counts(log))
+    murderer = log["characters"][log["murderer"]]
+    died = {c: n["night"] for n in log["nights"] for c in n["killed"]}
+    kills = len(set(died) - {murderer})
+    assert log["kills"] == kills
+    final = {row["seat"]: row for row in log["final"]}
+    assert final[log["murderer"]]["points"] == BAND_BY_HAND[kills]
+    guesses = {g["seat"]: g for g in log["guesses"]}
+    for seat, letter in enumerate(log["characters"]):
+        if seat == log["murderer"]:
+            continue
+        guess = guesses.get(seat)
+        correct = guess is not None and guess["character"] == murderer
+        points = 6 - guess["day"] if correct else 0
+        if letter not in died or (correct and guess["day"] < died[letter]):
+            points += 2
+        assert final[seat]["points"] == points
+    if log["end"] == "all_dead":
+        assert len(died) == 10 and len(log["days"]) == len(log["nights"]) - 1
+    else:
+        assert len(log["nights"]) == len(log["days"]) == 5
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 10**9), players=st.integers(2, 10), bot=st.sampled_from(w.BOTS))
+def test_played_games_replay_clean(seed: int, players: int, bot: str) -> None:
+    log = w.play(RULES, players, random.Random(seed), seed, bot=bot)
+    check_played_game(json.loads(json.dumps(log)))  # as a program would read it back
+
+
+def test_many_seeds_replay_clean() -> None:
+    ends: Counter[str] = Counter()
+    for seed in range(200):
+        for bot in w.BOTS:
+            log = w.play(RULES, 2 + seed % 9, random.Random(seed), seed, bot=bot)
+            check_played_game(log)
+            ends[log["end"]] += 1
+    assert ends["days_out"] and ends["all_dead"]
+
+
+def test_logs_have_the_issue_fields_and_are_deterministic() -> None:
+    log = w.play(RULES, 5, random.Random(7), 7)
+    assert log == w.play(RULES, 5, random.Random(7), 7)
+    assert {"game", "seed", "players", "murderer", "characters", "nights", "days",
+            "guesses", "final"} <= set(log)
+    assert log["game"] == "wurenshenghuan" and log["seed"] == 7 and log["players"] == 5
+    assert len(log["characters"]) == 5 and len(set(log["characters"])) == 5
+    for night in log["nights"]:
+        assert night["action"] in {"kill", "frame", "none"} and "killed" in night
+    for day in log["days"]:
+        assert day["decision"] in {"search", "imprison"}
+    for guess in log["guesses"]:
+        assert set(guess) >= {"seat", "character", "day"}
+    assert [row["seat"] for row in log["final"]] == list(range(5))
+    with pytest.raises(ValueError):
+        w.play(RULES, 11, random.Random(1))
+
+
+# ------------------------------------------------------------------ replay catches cheating
+
+
+def find_log(predicate: Any) -> dict[str, Any]:
+    for seed in range(500):
+        log = w.play(RULES, 6, random.Random(seed), seed)
+        if predicate(log):
+            return log
+    raise AssertionError("no seed found")
+
+
+def test_replay_catches_tampering() -> None:
+    log = find_log(lambda lg: lg["nights"][0]["action"] == "kill"
+                   and lg["days"][0]["decision"] == "search")
+
+    bad = copy.deepcopy(log)
+    bad["final"][0]["points"] += 1
+    assert any("final seat 0" in p for p in w.replay(RULES, bad))
+
+    bad = copy.deepcopy(log)
+    bad["setup"]["deal"]["A"][0] = "W99"
+    assert any("41-item deck" in p for p in w.replay(RULES, bad))
+
+    bad = copy.deepcopy(log)
+    first = bad["days"][0]["looks"][0]
+    bad["days"][0]["looks"] = [first] * (bad["days"][0]["searches"] + 1)
+    assert any("allow" in p for p in w.replay(RULES, bad))
+
+    bad = copy.deepcopy(log)
+    bad["days"][0]["looks"][0]["cards"] = ["KEY", "KEY"]
+    assert any("looks" in p for p in w.replay(RULES, bad))
+
+    bad = copy.deepcopy(log)
+    bad["nights"][0]["drawn"] = list(reversed(bad["nights"][0]["drawn"])) + ["W1"]
+    assert any("drawn" in p for p in w.replay(RULES, bad))
+
+    bad = copy.deepcopy(log)
+    bad["guesses"].append({"seat": log["murderer"], "character": "A", "day": 1})
+    assert any("murderer" in p for p in w.replay(RULES, bad))
+
+    bad = copy.deepcopy(log)
+    del bad["nights"][-1]
+    del bad["days"][-1]
+    assert w.replay(RULES, bad)
+
+    assert w.replay(RULES, {"game": "wurenshenghuan"})  # malformed, not a crash
+
+
+def test_replay_catches_an_imprisoned_murderer_killing() -> None:
+    def keyless_kill_on_night_two(lg: dict[str, Any]) -> bool:
+        night = lg["nights"][1] if len(lg["nights"]) > 1 else None
+        return (night is not None and night["action"] == "kill" and not night["key"]
+                and lg["days"][0]["prisoners"] >= 1)
+
+    log = find_log(keyless_kill_on_night_two)
+    murderer = log["characters"][log["murderer"]]
+    bad = copy.deepcopy(log)
+    bad["days"][0].update(decision="imprison", looks=[], imprisoned=[murderer])
+    bad["nights"][1].update(imprisoned=[murderer], murderer_imprisoned=True)
+    assert any("imprisoned without the key" in p for p in w.replay(RULES, bad))
+
+
+def test_engine_object_follows_the_protocol() -> None:
+    engine = w.ENGINE
+    assert engine.slug == "wurenshenghuan" and engine.variants == ()
+    rules = engine.rules_from_mapping({})
+    assert engine.player_range(rules) == (2, 10)
+    assert engine.default_players(rules) == 6
+    assert engine.compute_tables(rules) == w.compute_tables(rules)
+    log = engine.play(rules, 4, random.Random(2), 2)
+    assert engine.replay(rules, log) == []
+    assert engine.lint(rules) == []
