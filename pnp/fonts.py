@@ -1,0 +1,202 @@
+"""The CJK fonts at run time: register them with reportlab and check text against them.
+
+The fonts are pre-built TrueType subsets of Noto Sans CJK (see fonts/README.md), made by
+``python scripts/build_fonts.py``. A character outside them would print as a blank box with
+no error from reportlab, so every string must be checked with :func:`missing_characters`
+before it is drawn.
+"""
+
+from __future__ import annotations
+
+import threading
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from fontTools.ttLib import TTFont as _ToolsFont
+from fontTools.ttLib import TTLibError
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+from pnp.errors import FontError
+
+__all__ = [
+    "BUILD_COMMAND",
+    "EXTRA_CHARS_FILE",
+    "FACE_FILES",
+    "FontFace",
+    "FontFamily",
+    "check_text",
+    "coverage",
+    "describe_missing",
+    "load_family",
+    "missing_characters",
+]
+
+BUILD_COMMAND = "python scripts/build_fonts.py"
+EXTRA_CHARS_FILE = "fonts/extra-chars.txt"
+
+# lang -> (regular file, bold file). zh-Hant must use the TC faces and zh-Hans the SC faces:
+# they draw many shared code points differently (骨 角 述 草 ...) and place ，。 differently.
+FACE_FILES: dict[str, tuple[str, str]] = {
+    "zh-Hant": ("PnpSansTC-Regular.ttf", "PnpSansTC-Bold.ttf"),
+    "zh-Hans": ("PnpSansSC-Regular.ttf", "PnpSansSC-Bold.ttf"),
+}
+
+# Characters that are never drawn as glyphs, so a font need not have them.
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+_VARIATION_SELECTORS = frozenset(range(0xFE00, 0xFE10)) | frozenset(range(0xE0100, 0xE01F0))
+
+
+@dataclass(frozen=True)
+class FontFace:
+    """One registered font file; ``name`` is both its reportlab name and its PostScript name."""
+
+    name: str
+    path: Path
+    bold: bool
+
+
+@dataclass(frozen=True)
+class FontFamily:
+    """The regular and bold faces for one written language (``zh-Hant`` or ``zh-Hans``)."""
+
+    regular: FontFace
+    bold: FontFace
+    lang: str
+
+    @property
+    def family_name(self) -> str:
+        """The name registered with ``registerFontFamily`` (e.g. ``PnpSansTC``)."""
+        return self.regular.name.rsplit("-", 1)[0]
+
+    def face(self, bold: bool = False) -> FontFace:
+        return self.bold if bold else self.regular
+
+
+_families: dict[tuple[Path, str], FontFamily] = {}
+_lock = threading.Lock()
+
+
+def _regenerate_hint() -> str:
+    return f"run {BUILD_COMMAND} to regenerate the fonts"
+
+
+def load_family(fonts_dir: Path, lang: str) -> FontFamily:
+    """Register the regular and bold faces for ``lang`` with reportlab, once per process.
+
+    Calling it again with the same (resolved) folder and language returns the same object
+    without touching reportlab. Raises :class:`FontError` for an unknown language, a missing
+    or unreadable file, or a file whose PostScript name is not the expected one.
+    """
+    key = (Path(fonts_dir).resolve(), lang)
+    with _lock:
+        cached = _families.get(key)
+        if cached is not None:
+            return cached
+        if lang not in FACE_FILES:
+            known = ", ".join(sorted(FACE_FILES))
+            raise FontError(f"no fonts for language {lang!r} (known: {known})")
+        folder = key[0]
+        regular_file, bold_file = FACE_FILES[lang]
+        paths = [folder / regular_file, folder / bold_file]
+        missing = [
+            f"font file {p} is missing; {_regenerate_hint()}" for p in paths if not p.is_file()
+        ]
+        if missing:
+            raise FontError(missing)
+        regular = _register(paths[0], bold=False)
+        bold = _register(paths[1], bold=True)
+        family = FontFamily(regular=regular, bold=bold, lang=lang)
+        pdfmetrics.registerFontFamily(
+            family.family_name,
+            normal=regular.name,
+            bold=bold.name,
+            italic=regular.name,
+            boldItalic=bold.name,
+        )
+        _families[key] = family
+        return family
+
+
+def _register(path: Path, bold: bool) -> FontFace:
+    name = path.stem  # the build script names each file after its PostScript name
+    registered = pdfmetrics._fonts.get(name)  # reportlab has no public lookup
+    if registered is not None:
+        other = Path(getattr(registered.face, "filename", "")).resolve()
+        if other != path and not _same_bytes(other, path):
+            raise FontError(
+                f"font {name} is already registered from {other}; cannot also use {path} "
+                "(reportlab keeps the first font of a name)"
+            )
+        return FontFace(name=name, path=path, bold=bold)
+    try:
+        font = TTFont(name, str(path))
+    except (TTFError, OSError) as exc:
+        raise FontError(f"cannot read font {path}: {exc}; {_regenerate_hint()}") from exc
+    ps_name = (
+        font.face.name.decode("latin-1") if isinstance(font.face.name, bytes) else font.face.name
+    )
+    if ps_name != name:
+        # reportlab would silently reuse another font registered under the same PS name.
+        raise FontError(
+            f"font {path} has PostScript name {ps_name!r}, expected {name!r}; {_regenerate_hint()}"
+        )
+    pdfmetrics.registerFont(font)
+    return FontFace(name=name, path=path, bold=bold)
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    try:
+        return a.stat().st_size == b.stat().st_size and a.read_bytes() == b.read_bytes()
+    except OSError:
+        return False
+
+
+@cache
+def coverage(face: FontFace) -> frozenset[int]:
+    """The code points the face's cmap maps to a glyph (read once per face)."""
+    try:
+        font = _ToolsFont(str(face.path), lazy=True)
+    except (OSError, TTLibError) as exc:
+        raise FontError(f"cannot read font {face.path}: {exc}; {_regenerate_hint()}") from exc
+    try:
+        cmap = font.getBestCmap() or {}
+        return frozenset(cmap)
+    finally:
+        font.close()
+
+
+def _needs_glyph(ch: str) -> bool:
+    if ch.isspace() or ord(ch) in _VARIATION_SELECTORS:
+        return False
+    return unicodedata.category(ch) not in _INVISIBLE_CATEGORIES
+
+
+def missing_characters(text: str, face: FontFace) -> list[str]:
+    """Distinct characters of ``text`` the face cannot draw, in order of first appearance.
+
+    Whitespace, control and format characters (``\\n``, ``\\t``, spaces, U+200B ...) and
+    variation selectors are ignored: they are never drawn as glyphs.
+    """
+    covered = coverage(face)
+    missing: dict[str, None] = {}
+    for ch in text:
+        if ord(ch) not in covered and ch not in missing and _needs_glyph(ch):
+            missing[ch] = None
+    return list(missing)
+
+
+def describe_missing(ch: str, where: str, face: FontFace | str) -> str:
+    """One problem line for a character the face lacks, saying how to add it."""
+    face_name = face.name if isinstance(face, FontFace) else face
+    return (
+        f"{where}: character {ch!r} (U+{ord(ch):04X}) is not in the font {face_name}; "
+        f"add it to {EXTRA_CHARS_FILE} and run {BUILD_COMMAND}"
+    )
+
+
+def check_text(text: str, face: FontFace, where: str) -> list[str]:
+    """Problem lines (see :func:`describe_missing`) for every character ``face`` lacks."""
+    return [describe_missing(ch, where, face) for ch in missing_characters(text, face)]
