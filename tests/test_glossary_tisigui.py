@@ -1,0 +1,80 @@
+"""Golden terms for 替死鬼's glossary (card_data/tisigui/glossary.yaml), both directions.
+
+Independent of pnp's conversion module: it reads the glossary as data and checks the traps
+that justify it against plain OpenCC.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import opencc
+import pytest
+import yaml
+
+from pnp.workspace import find_workspace
+
+# zh-Hans -> zh-Hant, written by hand.
+GOLDEN = {
+    "替死鬼": "替死鬼",
+    "大局": "大局",
+    "小局": "小局",
+    "大局值": "大局值",
+    "大局骰": "大局骰",
+    "小局骰": "小局骰",
+    "碟仙": "碟仙",
+    "碟子": "碟子",
+    "替身": "替身",
+    "遮蔽板": "遮蔽板",
+    "是非板": "是非板",
+    "身份牌": "身份牌",
+    "问题标记": "問題標記",
+    "分数标记": "分數標記",
+    "小方块": "小方塊",
+    "号码格": "號碼格",
+    "起始玩家": "起始玩家",
+    "指认": "指認",
+    "确认": "確認",
+    "局限": "局限",
+    "一周": "一周",
+}
+
+
+@pytest.fixture(scope="module")
+def terms() -> list[dict[str, str]]:
+    path = find_workspace(Path(__file__).parent).game_dir("tisigui") / "glossary.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return data["terms"]
+
+
+def test_entries_are_well_formed_and_unambiguous(terms):
+    assert all(set(t) == {"zh-Hans", "zh-Hant"} for t in terms)
+    hans = [t["zh-Hans"] for t in terms]
+    hant = [t["zh-Hant"] for t in terms]
+    assert len(hans) == len(set(hans)), "a zh-Hans term is listed twice"
+    assert len(hant) == len(set(hant)), "two zh-Hans terms share a zh-Hant form: tw2s is ambiguous"
+
+
+@pytest.mark.parametrize(("hans", "hant"), sorted(GOLDEN.items()))
+def test_golden_term_both_ways(terms, hans, hant):
+    to_hant = {t["zh-Hans"]: t["zh-Hant"] for t in terms}
+    to_hans = {t["zh-Hant"]: t["zh-Hans"] for t in terms}
+    assert to_hant.get(hans) == hant
+    assert to_hans.get(hant) == hans
+
+
+def test_plain_s2tw_falls_into_the_traps_the_glossary_pins(terms):
+    s2tw = opencc.OpenCC("s2tw")
+    # 局 (a round) + 限 (limited to) is read as 局限 "limitation" and becomes 侷限.
+    assert s2tw.convert("每局限用两个问题标记") == "每侷限用兩個問題標記"
+    assert s2tw.convert("每个大局限用") == "每個大侷限用"
+    # 一周 (once around the table) is read as a week.
+    assert s2tw.convert("绕桌一周") == "繞桌一週"
+    pinned = {(t["zh-Hans"], t["zh-Hant"]) for t in terms}
+    assert {("局限", "局限"), ("大局", "大局"), ("一周", "一周")} <= pinned
+
+
+def test_plain_tw2s_brings_the_pinned_forms_back():
+    tw2s = opencc.OpenCC("tw2s")
+    for hans, hant in GOLDEN.items():
+        assert tw2s.convert(hant) == hans
