@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import hanzidentifier
 import opencc
@@ -25,7 +25,7 @@ _QUOTES = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _converter(config: str) -> opencc.OpenCC:
     return opencc.OpenCC(config)
 

@@ -51,8 +51,8 @@ def _no_overlaps(plan) -> None:
 def _marks_outside_every_piece(plan) -> None:
     for s in crop_marks(plan):
         mark = Rect(min(s.x1, s.x2), min(s.y1, s.y2), abs(s.x2 - s.x1), abs(s.y2 - s.y1))
-        assert 0 <= mark.x and mark.right <= plan.spec.width
-        assert 0 <= mark.y and mark.bottom <= plan.spec.height
+        assert mark.x >= 0 and mark.right <= plan.spec.width
+        assert mark.y >= 0 and mark.bottom <= plan.spec.height
         for slot in plan.slots:
             assert not mark.overlaps(slot.bleed_box), (s, slot)
 

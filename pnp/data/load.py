@@ -156,7 +156,8 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
     tables: dict[str, PrintedTable] = {}
     for name, raw in tables_raw.items():
         path: PathKey = ("tables", name)
-        table = r.mapping(raw, path, ("title", "columns", "rows"), required=("columns", "rows"))
+        table = r.mapping(raw, path, ("title", "columns", "rows", "pivot"),
+                          required=("columns", "rows"))
         columns: list[Column] = []
         for i, col in enumerate(r.sequence(table.get("columns", []), (*path, "columns"))):
             cpath = (*path, "columns", i)
@@ -173,9 +174,19 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
                     r.fail((*rpath, key), f"expected a number or text, got {describe(value)}")
             rows.append(frozen_mapping(row))
             row_where.append(r.where(rpath))
+        pivot = None
+        if "pivot" in table:
+            spec = r.mapping(table["pivot"], (*path, "pivot"), ("down", "across", "value"),
+                             required=("down", "across", "value"))
+            picked = tuple(str(spec.get(k, "")) for k in ("down", "across", "value"))
+            for key, value in zip(("down", "across", "value"), picked, strict=True):
+                if key in spec and value not in keys:
+                    r.fail((*path, "pivot", key), f"unknown column {value!r} (columns: {', '.join(keys)})")
+            if len(spec) == 3 and all(v in keys for v in picked):
+                pivot = picked
         tables[name] = PrintedTable(
             name, _text(r, table, "title", path, default=name), tuple(columns), tuple(rows),
-            r.where(path), tuple(row_where),
+            r.where(path), tuple(row_where), pivot,
         )
     return tables
 

@@ -95,6 +95,7 @@ class PrintedTable:
     rows: tuple[Mapping[str, Any], ...]
     where: str
     row_where: tuple[str, ...] = ()
+    pivot: tuple[str, str, str] | None = None  # (down, across, value) column keys for display
 
 
 @dataclass(frozen=True)

@@ -48,9 +48,6 @@ class Rect:
     def bottom(self) -> float:
         return self.y + self.height
 
-    def shifted(self, dy: float) -> Rect:
-        return replace(self, y=self.y + dy)
-
     def overlaps(self, other: Rect, eps: float = 1e-6) -> bool:
         return (self.x < other.right - eps and other.x < self.right - eps
                 and self.y < other.bottom - eps and other.y < self.bottom - eps)
@@ -148,45 +145,82 @@ def _runs(pieces: list[Piece]) -> list[list[Piece]]:
     return runs
 
 
+@dataclass
+class _Shelf:
+    """A band of the sheet holding blocks side by side, each with a gutter between."""
+
+    y: float
+    height: float
+    blocks: list[Block]
+
+    @property
+    def right(self) -> float:
+        return self.blocks[-1].box.right if self.blocks else 0.0
+
+
 def impose(pieces: list[Piece], spec: SheetSpec) -> list[SheetPlan]:
-    """Stack same-size blocks down sheets, in the pieces' order; centre each sheet's stack."""
-    sheets: list[list[Block]] = [[]]
-    top = spec.margin_y
-    bottom = spec.height - spec.margin_y
-    cursor = top
+    """Pack same-size blocks into shelves down the sheets, in the pieces' order.
+
+    A block joins the current shelf, to the right of the blocks already there, when it fits
+    in the shelf's height and the width left; otherwise it opens a new shelf below. Each
+    shelf is then centred across the sheet and the whole stack between top and bottom.
+    """
+    sheets: list[list[_Shelf]] = [[]]
+    left, top = spec.margin_x, spec.margin_y
+    right, bottom = spec.width - spec.margin_x, spec.height - spec.margin_y
     for run in _runs(pieces):
         rotated, sw, sh, cols = _orientation(spec, run[0])
         queue = list(run)
         while queue:
-            start = cursor + (spec.gutter if sheets[-1] else 0.0)
-            rows_fit = int((bottom - start + 1e-9) // sh)
-            if rows_fit < 1:
-                sheets.append([])
-                cursor = top
-                continue
-            take = queue[: rows_fit * cols]
+            shelves = sheets[-1]
+            shelf = shelves[-1] if shelves else None
+            fits_beside = 0
+            if shelf is not None and sh <= shelf.height + 1e-9:
+                room = right - (shelf.right + spec.gutter)
+                fits_beside = max(0, int((room + 1e-9) // sw)) * int((shelf.height + 1e-9) // sh)
+            if shelf is not None and fits_beside:
+                x0, y0 = shelf.right + spec.gutter, shelf.y
+                width_cols = int((right - x0 + 1e-9) // sw)
+                take = queue[:fits_beside]
+            else:
+                start = (shelf.y + shelf.height + spec.gutter) if shelf else top
+                rows_fit = int((bottom - start + 1e-9) // sh)
+                if rows_fit < 1:
+                    sheets.append([])
+                    continue
+                take = queue[: rows_fit * cols]
+                x0, y0, width_cols = left, start, cols
+                shelf = _Shelf(start, 0.0, [])
+                shelves.append(shelf)
             queue = queue[len(take):]
-            used_cols = min(cols, len(take))
-            rows = math.ceil(len(take) / cols)
-            x0 = (spec.width - used_cols * sw) / 2
+            used_cols = min(width_cols, len(take))
+            rows = math.ceil(len(take) / width_cols)
             slots = tuple(
-                Slot(piece, Rect(x0 + (i % cols) * sw, start + (i // cols) * sh, sw, sh), rotated)
+                Slot(piece, Rect(x0 + (i % width_cols) * sw, y0 + (i // width_cols) * sh, sw, sh),
+                     rotated)
                 for i, piece in enumerate(take)
             )
-            box = Rect(x0, start, used_cols * sw, rows * sh)
-            sheets[-1].append(Block(slots, used_cols, rows, box))
-            cursor = box.bottom
+            block = Block(slots, used_cols, rows, Rect(x0, y0, used_cols * sw, rows * sh))
+            shelf.blocks.append(block)
+            shelf.height = max(shelf.height, block.box.height)
     plans = []
-    for number, blocks in enumerate((b for b in sheets if b), start=1):
-        used_bottom = blocks[-1].box.bottom
-        dy = (bottom - used_bottom) / 2  # centre the stack between the top and bottom margins
-        centred = tuple(
-            Block(tuple(Slot(s.piece, s.bleed_box.shifted(dy), s.rotated) for s in block.slots),
-                  block.columns, block.rows, block.box.shifted(dy))
-            for block in blocks
-        )
-        plans.append(SheetPlan(number, spec, centred))
+    for number, shelves in enumerate((s for s in sheets if s), start=1):
+        last = shelves[-1]
+        dy = (bottom - (last.y + last.height)) / 2
+        blocks = []
+        for shelf in shelves:
+            dx = (right - shelf.right) / 2
+            blocks.extend(_moved(block, dx, dy) for block in shelf.blocks)
+        plans.append(SheetPlan(number, spec, tuple(blocks)))
     return plans
+
+
+def _moved(block: Block, dx: float, dy: float) -> Block:
+    def move(rect: Rect) -> Rect:
+        return Rect(rect.x + dx, rect.y + dy, rect.width, rect.height)
+
+    slots = tuple(Slot(s.piece, move(s.bleed_box), s.rotated) for s in block.slots)
+    return Block(slots, block.columns, block.rows, move(block.box))
 
 
 def crop_marks(plan: SheetPlan) -> list[Segment]:

@@ -19,6 +19,7 @@ from pnp.data.schema import FIELD_REF, font_size, resolve_coord
 from pnp.fonts import FontFamily
 from pnp.layout.nets import Net
 from pnp.render.glyphs import GlyphCheck
+from pnp.render.grid import display_grid
 from pnp.textlayout import Fit, Run, break_lines, fit_text
 from pnp.units import MM
 
@@ -165,11 +166,9 @@ def _draw_boxes(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
 def _draw_table(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     table = ctx.tables[element.get("table")]
     x, y, w, h = _box(ctx, element)
-    header = [Text(ctx.convert(c.label.value), c.label.where) for c in table.columns]
-    body = [[Text(str(row[c.key]), where) for c in table.columns]
-            for row, where in zip(table.rows, table.row_where, strict=True)]
-    # The table is printed transposed when it has more rows than columns (a card is narrow).
-    grid = [header, *body]
+    grid = display_grid(table, ctx.convert)
+    header = grid[0]
+    # A card is narrow: a table with more rows than columns is printed turned on its side.
     transposed = len(grid) > len(header)
     if transposed:
         grid = [list(col) for col in zip(*grid, strict=True)]

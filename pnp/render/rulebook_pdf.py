@@ -8,11 +8,20 @@ from dataclasses import dataclass
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    PageTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from pnp.data.model import Game
 from pnp.fonts import FontFamily
 from pnp.render.glyphs import GlyphCheck
+from pnp.render.grid import display_grid
 from pnp.rulebook import Block
 from pnp.strings import ui
 from pnp.textlayout import Line, Run, break_lines
@@ -164,19 +173,15 @@ class _Builder:
         return out
 
     def table(self, block: Block) -> Flowable:
-        table = self.game.tables[block.table]
-        header = [Run(self.convert(c.label.value), True) for c in table.columns]
+        grid = display_grid(self.game.tables[block.table], self.convert)
         cell_style = TextStyle(9.5, 14, space_after=0)
         head_style = TextStyle(9.5, 14, HexColor("#ffffff"), True, space_after=0)
-        rows: list[list[Flowable]] = [[
-            CJKParagraph([run], head_style, self.fonts, self.glyphs, f"{c.label.where}")
-            for run, c in zip(header, table.columns, strict=True)
-        ]]
-        for row, where in zip(table.rows, table.row_where, strict=True):
-            rows.append([CJKParagraph([Run(str(row[c.key]))], cell_style, self.fonts, self.glyphs, where)
-                         for c in table.columns])
+        rows = [[CJKParagraph([Run(cell.value)], head_style if r == 0 else cell_style, self.fonts,
+                              self.glyphs, cell.where) for cell in row]
+                for r, row in enumerate(grid)]
+        columns = len(grid[0])
         width = 150 * MM
-        flowable = Table(rows, colWidths=[width / len(table.columns)] * len(table.columns),
+        flowable = Table(rows, colWidths=[width / columns] * columns,
                          hAlign="LEFT", repeatRows=1)
         flowable.setStyle(TableStyle([
             ("FONT", (0, 0), (-1, -1), self.fonts.regular.name, 9.5),
