@@ -9,6 +9,7 @@ from typing import Any
 
 from pnp.data.model import (
     LANGS,
+    Acknowledged,
     Card,
     Column,
     Component,
@@ -101,7 +102,7 @@ def _text(reader: Reader, obj: dict[str, Any], key: str, path: PathKey,
 
 def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
     keys = ("slug", "name", "source_lang", "version", "date", "players", "minutes", "age",
-            "credits", "rules")
+            "credits", "rules", "acknowledged")
     top = r.mapping(r.doc.value, (), keys, required=("slug", "name", "source_lang", "version",
                                                      "date", "players"))
     slug = r.string(top, "slug", (), pattern=IDENT, what="a lower-case identifier")
@@ -133,7 +134,15 @@ def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
     if not isinstance(rules, dict):
         r.fail(("rules",), f"expected a mapping, got {describe(rules)}")
         rules = {}
+    acknowledged = []
+    for i, item in enumerate(r.sequence(top.get("acknowledged", []), ("acknowledged",))):
+        path = ("acknowledged", i)
+        item = r.mapping(item, path, ("code", "reason"), required=("code", "reason"))
+        if item:
+            acknowledged.append(Acknowledged(r.string(item, "code", path), r.string(item, "reason", path),
+                                             r.where(path)))
     return GameInfo(
+        acknowledged=tuple(acknowledged),
         slug=slug,
         name=_text(r, top, "name", ()),
         source_lang=source_lang,

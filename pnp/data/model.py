@@ -106,6 +106,15 @@ class GlossaryTerm:
 
 
 @dataclass(frozen=True)
+class Acknowledged:
+    """A rules-lint finding the designer has reviewed and accepts, with the reason why."""
+
+    code: str
+    reason: str
+    where: str
+
+
+@dataclass(frozen=True)
 class GameInfo:
     slug: str
     name: Text
@@ -120,6 +129,7 @@ class GameInfo:
     credits: tuple[Text, ...]
     rules: Mapping[str, Any]
     where: str
+    acknowledged: tuple[Acknowledged, ...] = ()
 
 
 @dataclass(frozen=True)
