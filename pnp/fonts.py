@@ -101,9 +101,7 @@ def load_family(fonts_dir: Path, lang: str) -> FontFamily:
         folder = key[0]
         regular_file, bold_file = FACE_FILES[lang]
         paths = [folder / regular_file, folder / bold_file]
-        missing = [
-            f"font file {p} is missing; {_regenerate_hint()}" for p in paths if not p.is_file()
-        ]
+        missing = [f"font file {p} is missing; {_regenerate_hint()}" for p in paths if not p.is_file()]
         if missing:
             raise FontError(missing)
         regular = _register(paths[0], bold=False)
@@ -135,14 +133,10 @@ def _register(path: Path, bold: bool) -> FontFace:
         font = TTFont(name, str(path))
     except (TTFError, OSError) as exc:
         raise FontError(f"cannot read font {path}: {exc}; {_regenerate_hint()}") from exc
-    ps_name = (
-        font.face.name.decode("latin-1") if isinstance(font.face.name, bytes) else font.face.name
-    )
+    ps_name = font.face.name.decode("latin-1") if isinstance(font.face.name, bytes) else font.face.name
     if ps_name != name:
         # reportlab would silently reuse another font registered under the same PS name.
-        raise FontError(
-            f"font {path} has PostScript name {ps_name!r}, expected {name!r}; {_regenerate_hint()}"
-        )
+        raise FontError(f"font {path} has PostScript name {ps_name!r}, expected {name!r}; {_regenerate_hint()}")
     pdfmetrics.registerFont(font)
     return FontFace(name=name, path=path, bold=bold)
 

@@ -184,11 +184,7 @@ def wanted_codepoints(extra: Iterable[str]) -> tuple[set[int], dict[str, int]]:
 def open_face(collection_path: Path, family: str) -> TTFont:
     """The face of a .ttc whose name ID 1 is ``family`` (fully loadable, not lazy)."""
     collection = TTCollection(str(collection_path), lazy=True)
-    matches = [
-        index
-        for index, font in enumerate(collection.fonts)
-        if font["name"].getDebugName(1) == family
-    ]
+    matches = [index for index, font in enumerate(collection.fonts) if font["name"].getDebugName(1) == family]
     if len(matches) != 1:
         found = sorted({font["name"].getDebugName(1) for font in collection.fonts})
         raise SystemExit(
@@ -313,9 +309,7 @@ class BuildResult:
     sha256: str
 
 
-def build_face(
-    spec: FaceSpec, source_dir: Path, out_dir: Path, codepoints: set[int]
-) -> BuildResult:
+def build_face(spec: FaceSpec, source_dir: Path, out_dir: Path, codepoints: set[int]) -> BuildResult:
     started = time.perf_counter()
     font = open_face(source_dir / spec.source_file, spec.source_family)
     subset_face(font, codepoints)
@@ -400,8 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     for spec in FACES:
         if not (args.source_dir / spec.source_file).is_file():
             raise SystemExit(
-                f"{args.source_dir / spec.source_file} not found: "
-                f"install it with `apt-get install {DEBIAN_PACKAGE}`"
+                f"{args.source_dir / spec.source_file} not found: install it with `apt-get install {DEBIAN_PACKAGE}`"
             )
     extra = read_extra_chars(args.extra_chars) if args.extra_chars.is_file() else []
     if not args.extra_chars.is_file() and args.extra_chars != DEFAULT_EXTRA_CHARS:
@@ -415,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
             listed = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in absent)
             raise SystemExit(
                 f"{args.extra_chars}: {spec.source_family} {spec.style} has no glyph for "
-                f"{listed}; remove them (no Noto Sans CJK face can print them)"
+                f"{listed}; remove them from that file and use other characters"
             )
 
     codepoints, breakdown = wanted_codepoints(extra)

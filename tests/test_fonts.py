@@ -82,12 +82,8 @@ def test_families_register_with_reportlab(tc: FontFamily, sc: FontFamily) -> Non
     for family, lang, prefix in ((tc, "zh-Hant", "PnpSansTC"), (sc, "zh-Hans", "PnpSansSC")):
         assert family.lang == lang
         assert family.family_name == prefix
-        assert family.regular == FontFace(
-            f"{prefix}-Regular", (FONTS_DIR / f"{prefix}-Regular.ttf").resolve(), False
-        )
-        assert family.bold == FontFace(
-            f"{prefix}-Bold", (FONTS_DIR / f"{prefix}-Bold.ttf").resolve(), True
-        )
+        assert family.regular == FontFace(f"{prefix}-Regular", (FONTS_DIR / f"{prefix}-Regular.ttf").resolve(), False)
+        assert family.bold == FontFace(f"{prefix}-Bold", (FONTS_DIR / f"{prefix}-Bold.ttf").resolve(), True)
         assert {family.regular.name, family.bold.name} <= registered
         for face in (family.regular, family.bold):
             assert pdfmetrics.getFont(face.name).face.name.decode() == face.name
@@ -136,9 +132,7 @@ def test_rare_character_is_reported_with_its_code_point(tc: FontFamily) -> None:
         "PnpSansTC-Regular; add it to fonts/extra-chars.txt and run python scripts/build_fonts.py"
     )
     assert describe_missing(RARE, "w", "PnpSansSC-Bold").startswith("w: character")
-    assert "character 'é' (U+00E9) is not in the font PnpSansSC-Bold;" in describe_missing(
-        "é", "w", "PnpSansSC-Bold"
-    )
+    assert "character 'é' (U+00E9) is not in the font PnpSansSC-Bold;" in describe_missing("é", "w", "PnpSansSC-Bold")
     assert check_text(text, tc.regular, "w")[0] == describe_missing(RARE, "w", tc.regular)
 
 
@@ -148,9 +142,7 @@ def test_missing_characters_keeps_first_appearance_order(tc: FontFamily) -> None
     assert missing_characters(text, tc.regular) == [rare2, RARE]
 
 
-def test_load_family_is_cached_and_does_not_reregister(
-    tc: FontFamily, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_load_family_is_cached_and_does_not_reregister(tc: FontFamily, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[object] = []
     monkeypatch.setattr(fonts.pdfmetrics, "registerFont", calls.append)
     monkeypatch.setattr(fonts.pdfmetrics, "registerFontFamily", lambda *a, **k: calls.append(a))
@@ -252,9 +244,7 @@ def _build_script(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     return module
 
 
-def test_extra_chars_file_parses_and_fonts_are_up_to_date(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_extra_chars_file_parses_and_fonts_are_up_to_date(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build_fonts = _build_script(monkeypatch)
     sample = tmp_path / "extra.txt"
     sample.write_text("# comment ○\n堃 喆#犇\n  U+5CEF 菓菓\n\n", encoding="utf-8")

@@ -1,0 +1,79 @@
+"""Reading built PDFs back: which faces sit on which page, fonts, text, sizes.
+
+Tests assert on what is really in the files, never on the data that produced them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+from pypdf import PdfReader
+
+FACE_DO = re.compile(rb"/FormXob\.(face-[A-Za-z0-9_-]+?)-(front|back) Do")
+
+
+def face_counts(path: Path) -> Counter[tuple[str, str]]:
+    """(face name without side, side) -> how many times a page places it."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for page in PdfReader(path).pages:
+        data = page.get_contents().get_data()
+        for name, side in FACE_DO.findall(data):
+            counts[(name.decode(), side.decode())] += 1
+    return counts
+
+
+def component_counts(path: Path, component: str, side: str = "front") -> int:
+    prefix = f"face-{component}-"
+    return sum(n for (name, s), n in face_counts(path).items() if s == side and name.startswith(prefix))
+
+
+def page_sizes(path: Path) -> set[tuple[float, float]]:
+    return {(round(float(p.mediabox.width), 1), round(float(p.mediabox.height), 1))
+            for p in PdfReader(path).pages}
+
+
+def fonts(path: Path) -> dict[str, bool]:
+    """BaseFont name -> embedded (has a font file), for every font pages and forms use."""
+    found: dict[str, bool] = {}
+    seen: set[int] = set()
+
+    def visit(resources) -> None:  # noqa: ANN001 - a pypdf dictionary
+        if resources is None:
+            return
+        resources = resources.get_object()
+        for font in (resources.get("/Font") or {}).values():
+            font = font.get_object()
+            descriptor = font.get("/FontDescriptor")
+            embedded = descriptor is not None and any(
+                key in descriptor.get_object() for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+            found[str(font["/BaseFont"])] = embedded
+        for ref in (resources.get("/XObject") or {}).values():
+            key = getattr(ref, "idnum", None)
+            if key in seen:
+                continue
+            seen.add(key)
+            visit(ref.get_object().get("/Resources"))
+
+    for page in PdfReader(path).pages:
+        visit(page.get("/Resources"))
+    return found
+
+
+def text(path: Path) -> str:
+    return "\n".join(page.extract_text() or "" for page in PdfReader(path).pages)
+
+
+def outline_titles(path: Path) -> list[str]:
+    titles: list[str] = []
+
+    def walk(items: list) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item)
+            else:
+                titles.append(item.title)
+
+    walk(PdfReader(path).outline)
+    return titles

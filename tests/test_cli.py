@@ -1,0 +1,144 @@
+"""The pnp command as a designer meets it: exit codes, messages, and an untouched output/."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp import __version__
+from pnp.cli import cli
+from tests.conftest import ROOT, edit
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The real console entry point in a fresh process, as a user runs it."""
+    return subprocess.run([sys.executable, "-m", "pnp.cli", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=300)
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def built_copy(workspace_copy: Path) -> Path:
+    """A workspace copy with an earlier good build in output/, which a failed build must keep."""
+    result = CliRunner().invoke(cli, ["--root", str(workspace_copy), "build", "tisigui", "--lang", "zh-Hans"])
+    assert result.exit_code == 0, result.output
+    return workspace_copy
+
+
+def assert_clean_failure(result: subprocess.CompletedProcess[str], *needles: str) -> None:
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert "Error:" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    for needle in needles:
+        assert needle in result.stderr, (needle, result.stderr)
+
+
+def test_version_and_help():
+    runner = CliRunner()
+    assert __version__ in runner.invoke(cli, ["--version"]).output
+    for args in ([], ["build"], ["list"]):
+        result = runner.invoke(cli, [*args, "--help"])
+        assert result.exit_code == 0 and "Usage" in result.output
+
+
+def test_list_text_and_json():
+    runner = CliRunner()
+    result = runner.invoke(cli, ["--root", str(ROOT), "list", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    games = {g["slug"]: g for g in json.loads(result.output)["games"]}
+    counts = {c["id"]: c["count"] for c in games["tisigui"]["components"]}
+    assert counts["score"] == 43 and counts["question"] == 30 and counts["shield"] == 6
+    text = runner.invoke(cli, ["--root", str(ROOT), "list"]).output
+    assert "tisigui" in text and "替死鬼" in text and "43 × 分数标记" in text
+
+
+def test_build_writes_output_under_out(tmp_path):
+    result = CliRunner().invoke(cli, ["--root", str(ROOT), "build", "tisigui", "--lang", "zh-Hant",
+                                      "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "tisigui" / "zh-Hant").iterdir()) == [
+        "components.pdf", "rulebook.pdf"]
+
+
+def test_usage_errors_are_exit_2():
+    result = CliRunner().invoke(cli, ["--root", str(ROOT), "build", "tisigui", "--lang", "en"])
+    assert result.exit_code == 2
+
+
+def test_unknown_game_is_a_clear_error():
+    result = run("--root", str(ROOT), "build", "nosuchgame")
+    assert_clean_failure(result, "unknown game 'nosuchgame'", "tisigui")
+
+
+def test_malformed_yaml(built_copy):
+    before = snapshot(built_copy / "output")
+    path = built_copy / "card_data/tisigui/components.yaml"
+    edit(path, "    count: 36\n", "    count: [36\n")
+    result = run("--root", str(built_copy), "build", "tisigui")
+    assert_clean_failure(result, f"{path}:", "malformed YAML")
+    assert snapshot(built_copy / "output") == before
+
+
+def test_unknown_key(built_copy):
+    before = snapshot(built_copy / "output")
+    path = built_copy / "card_data/tisigui/components.yaml"
+    edit(path, "  - id: board\n", "  - id: board\n    colour: red\n")
+    result = run("--root", str(built_copy), "build", "tisigui")
+    assert_clean_failure(result, f"{path}:", "colour: unknown key 'colour'")
+    assert snapshot(built_copy / "output") == before
+
+
+def test_negative_count(built_copy):
+    before = snapshot(built_copy / "output")
+    path = built_copy / "card_data/tisigui/components.yaml"
+    edit(path, "    count: 30\n", "    count: -30\n")
+    result = run("--root", str(built_copy), "build", "tisigui")
+    assert_clean_failure(result, f"{path}:", "count: must be at least 1, got -30")
+    assert snapshot(built_copy / "output") == before
+
+
+def test_character_the_font_lacks(built_copy):
+    before = snapshot(built_copy / "output")
+    path = built_copy / "card_data/tisigui/components.yaml"
+    edit(path, "title: 活人,", "title: 活人\U0002A6D6,")
+    result = run("--root", str(built_copy), "build", "tisigui")
+    assert_clean_failure(result, "U+2A6D6", f"{path}:", "cards[1].fields.title", "PnpSans")
+    assert snapshot(built_copy / "output") == before
+
+
+def test_character_the_font_lacks_in_the_rulebook_names_the_template_line(built_copy):
+    path = built_copy / "templates/tisigui/rulebook.md.j2"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[4] = lines[4].rstrip("\n") + "\u4DC0\n"  # a hexagram sign: not in Big5 or GB2312
+    path.write_text("".join(lines), encoding="utf-8")
+    result = run("--root", str(built_copy), "build", "tisigui", "--lang", "zh-Hant")
+    assert_clean_failure(result, "U+4DC0", f"{path}:5")
+
+
+def test_text_too_long_for_its_box_names_card_and_field(built_copy):
+    before = snapshot(built_copy / "output")
+    path = built_copy / "card_data/tisigui/components.yaml"
+    edit(path, "role: 找出碟仙的替身，指认正确就得分", "role: " + "找出碟仙的替身，指认正确就得分" * 8)
+    result = run("--root", str(built_copy), "build", "tisigui")
+    assert_clean_failure(result, "does not fit", "card 'human'", "cards[1].fields.role")
+    assert snapshot(built_copy / "output") == before
+
+
+def test_workspace_is_found_from_a_subfolder(tmp_path):
+    shutil.copytree(ROOT / "card_data" / "tisigui", tmp_path / "card_data" / "tisigui")
+    result = run("list", cwd=tmp_path / "card_data" / "tisigui")
+    assert result.returncode == 0 and "tisigui" in result.stdout
+
+
+def test_no_workspace_is_a_clear_error(tmp_path):
+    result = run("list", cwd=tmp_path)
+    assert_clean_failure(result, "no pnp workspace found")
