@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pnp.fonts import FontFamily, missing_characters
+from pnp.fonts import FontFamily, describe_missing, missing_characters
 
 
 @dataclass
@@ -26,11 +26,7 @@ class GlyphCheck:
             if key in self._seen:
                 continue
             self._seen.add(key)
-            self.missing.append(
-                f"{where}: character {ch!r} (U+{ord(ch):04X}) is not in the font {face.name} "
-                f"({self.fonts.lang}); add it to fonts/extra-chars.txt and run "
-                "python scripts/build_fonts.py, or use another character"
-            )
+            self.missing.append(describe_missing(ch, where, face))
 
     def overflow(self, message: str) -> None:
         if message not in self.overflows:
