@@ -23,4 +23,5 @@ def get_engine(slug: str) -> Engine:
     if slug not in ENGINE_MODULES:
         raise KeyError(f"no rules engine for game {slug!r}")
     module: Any = importlib.import_module(ENGINE_MODULES[slug])
-    return module.ENGINE
+    # An engine is either an ENGINE object or the module itself implementing the protocol.
+    return getattr(module, "ENGINE", module)
