@@ -3,6 +3,8 @@
 The template is written once, in the game's source script. Tables are never typed into it:
 ``{{ table("setup") }}`` leaves a marker that the PDF stage replaces with the printed table
 from card_data, so a rule edit and ``pnp tables --update`` keep the rulebook right.
+``{{ figure("name") }}`` does the same for a figure of figures.yaml: miniatures of the real
+card faces, drawn by the code that draws the cards.
 """
 
 from __future__ import annotations
@@ -21,16 +23,18 @@ from pnp.errors import DataError
 from pnp.textlayout import Run
 
 TABLE_MARKER = re.compile(r"^@@table:([a-z0-9_]+)@@$")
+FIGURE_MARKER = re.compile(r"^@@figure:([a-z0-9][a-z0-9_-]*)@@$")
 
 
 @dataclass(frozen=True)
 class Block:
-    kind: str  # heading | paragraph | bullets | numbers | quote | table
+    kind: str  # heading | paragraph | bullets | numbers | quote | table | figure
     runs: tuple[Run, ...] = ()
     level: int = 0
     items: tuple[tuple[Run, ...], ...] = ()
     children: tuple[Block, ...] = field(default_factory=tuple)
     table: str = ""
+    figure: str = ""
     line: int = 0  # line in the rendered Markdown, for error messages
 
 
@@ -57,6 +61,12 @@ def template_context(game: Game) -> dict[str, Any]:
             raise jinja2.UndefinedError(f"unknown table {name!r}")
         return f"\n\n@@table:{name}@@\n\n"
 
+    def figure(name: str) -> str:
+        if name not in game.figures:
+            known = ", ".join(game.figures) or "none; add them to figures.yaml"
+            raise jinja2.UndefinedError(f"unknown figure {name!r} (figures: {known})")
+        return f"\n\n@@figure:{name}@@\n\n"
+
     components = [
         SimpleNamespace(id=c.id, name=c.name.value, count=c.count, note=c.note.value)
         for c in game.components
@@ -72,6 +82,7 @@ def template_context(game: Game) -> dict[str, Any]:
         "components": components,
         "tables": tables,
         "table": table,
+        "figure": figure,
     }
 
 
@@ -114,7 +125,7 @@ def _inline_runs(token: Any) -> tuple[Run, ...]:
 
 
 def parse_markdown(markdown: str) -> list[Block]:
-    """Headings, paragraphs, bullet and numbered lists, quotes and table markers."""
+    """Headings, paragraphs, bullet and numbered lists, quotes, table and figure markers."""
     tokens = MarkdownIt("commonmark").parse(markdown)
     root: list[Block] = []
     stack: list[list[Block]] = [root]
@@ -145,10 +156,13 @@ def parse_markdown(markdown: str) -> list[Block]:
             runs = _inline_runs(tok)
             text = "".join(r.text for r in runs).strip()
             marker = TABLE_MARKER.match(text)
+            figure = FIGURE_MARKER.match(text)
             if list_stack:
                 list_stack[-1][1].append(runs)
             elif marker:
                 stack[-1].append(Block("table", table=marker.group(1), line=line))
+            elif figure:
+                stack[-1].append(Block("figure", figure=figure.group(1), line=line))
             elif text:
                 stack[-1].append(Block("paragraph", runs, line=line))
         i += 1

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +15,14 @@ from pnp.data.model import (
     Column,
     Component,
     Element,
+    Figure,
     Game,
     GameInfo,
     GlossaryTerm,
     Layout,
     PrintedTable,
+    Symbol,
+    SymbolPath,
     Text,
     frozen_mapping,
 )
@@ -34,14 +38,17 @@ from pnp.data.schema import (
     font_size_error,
     resolve_coord,
 )
+from pnp.data.svgpath import PathSyntaxError, parse_path
 from pnp.data.yamlmarks import Located, PathKey, load_yaml
 from pnp.errors import DataError
+from pnp.layout.icons import capacity, place_icons
 from pnp.layout.presets import CARD_SIZES, MAX_BOARD, SAFE_ZONE, SHAPES
 
 GAME_FILE = "game.yaml"
 COMPONENTS_FILE = "components.yaml"
 TABLES_FILE = "tables.yaml"
 GLOSSARY_FILE = "glossary.yaml"
+FIGURES_FILE = "figures.yaml"
 
 _COLORS = ("fill", "stroke", "color", "header_fill", "header_color")
 _ALIGN = ("left", "center", "right")
@@ -64,15 +71,25 @@ ELEMENT_PROPS: dict[str, dict[str, str]] = {
     "table": {"box": "req box", "table": "req name", "size": "req fontsize",
               "min_size": "fontsize", "color": "color", "header_fill": "color",
               "header_color": "color", "stroke": "color"},
+    "symbol": {"box": "req box", "symbol": "req symbol", "fill": "color", "stroke": "color"},
+    "icons": {"box": "req box", "symbol": "req symbol", "count": "req count", "size": "req mm",
+              "gap": "number", "fill": "color", "stroke": "color"},
+    "grid": {"box": "req box", "rows": "req rows", "columns": "req texts", "row_labels": "texts",
+             "column_widths": "weights", "header_height": "mm", "size": "req fontsize",
+             "min_size": "fontsize", "stroke": "color", "stroke_width": "number",
+             "header_fill": "color", "header_color": "color", "color": "color"},
 }
-TEXT_ELEMENTS = ("text", "boxes", "table")
+TEXT_ELEMENTS = ("text", "boxes", "table", "grid")
+SYMBOL_ELEMENTS = ("symbol", "icons")
+ICON_GAP = 1.0  # mm between icons when the layout gives no gap
+GENERATE_LIMIT = 1000  # cards one generate block may make; more is surely a typo
 
 
 def load_game(game_dir: Path) -> Game:
     """Load and validate one game; raise DataError listing every problem found."""
     problems = Problems()
     docs: dict[str, Located] = {}
-    for name in (GAME_FILE, COMPONENTS_FILE, TABLES_FILE, GLOSSARY_FILE):
+    for name in (GAME_FILE, COMPONENTS_FILE, TABLES_FILE, GLOSSARY_FILE, FIGURES_FILE):
         path = game_dir / name
         if not path.is_file():
             if name in (GAME_FILE, COMPONENTS_FILE):
@@ -88,10 +105,14 @@ def load_game(game_dir: Path) -> Game:
     info = _read_game_info(Reader(docs[GAME_FILE], problems), game_dir.name)
     tables = _read_tables(Reader(docs[TABLES_FILE], problems)) if TABLES_FILE in docs else {}
     glossary = _read_glossary(Reader(docs[GLOSSARY_FILE], problems)) if GLOSSARY_FILE in docs else ()
-    components, layouts = _read_components(Reader(docs[COMPONENTS_FILE], problems), tables)
+    components, layouts, symbols, incomplete = _read_components(Reader(docs[COMPONENTS_FILE], problems),
+                                                                tables)
+    figures = _read_figures(Reader(docs[FIGURES_FILE], problems), components, incomplete) \
+        if FIGURES_FILE in docs else {}
     if problems:
         raise DataError(problems.items)
-    return Game(info, components, frozen_mapping(layouts), frozen_mapping(tables), glossary)
+    return Game(info, components, frozen_mapping(layouts), frozen_mapping(tables), glossary,
+                frozen_mapping(symbols), frozen_mapping(figures))
 
 
 def _text(reader: Reader, obj: dict[str, Any], key: str, path: PathKey,
@@ -231,16 +252,20 @@ def _size(r: Reader, value: Any, path: PathKey) -> tuple[float, float] | None:
 
 
 _COMPONENT_KEYS = ("id", "name", "note", "shape", "size", "front", "back", "inner", "count",
-                   "cards", "faces", "net_style")
+                   "cards", "generate", "faces", "net_style")
 _CARD_KEYS = ("id", "count", "size", "fields")
 
 
 def _read_components(r: Reader, tables: dict[str, PrintedTable]
-                     ) -> tuple[tuple[Component, ...], dict[str, Layout]]:
-    top = r.mapping(r.doc.value, (), ("components", "layouts"), required=("components",))
-    layouts = _read_layouts(r, top.get("layouts", {}) or {}, tables)
+                     ) -> tuple[tuple[Component, ...], dict[str, Layout], dict[str, Symbol], set[str]]:
+    """Components, layouts and symbols, and the ids of components whose cards could not all
+    be made (so that figures do not report their missing cards a second time)."""
+    top = r.mapping(r.doc.value, (), ("components", "layouts", "symbols"), required=("components",))
+    symbols = _read_symbols(r, {} if top.get("symbols") is None else top["symbols"])
+    layouts = _read_layouts(r, top.get("layouts", {}) or {}, tables, symbols)
     components: list[Component] = []
     seen: set[str] = set()
+    incomplete: set[str] = set()
     for i, raw in enumerate(r.sequence(top.get("components", []), ("components",))):
         path: PathKey = ("components", i)
         comp = r.mapping(raw, path, _COMPONENT_KEYS, required=("id", "name"))
@@ -275,29 +300,35 @@ def _read_components(r: Reader, tables: dict[str, PrintedTable]
             faces = tuple(Text(str(f), r.where((*path, "faces", j))) for j, f in enumerate(raw_faces))
         net_style = r.mapping(comp.get("net_style", {}), (*path, "net_style"), ("fill", "stroke", "color"))
         r.check_each((((*path, "net_style", k), v) for k, v in net_style.items()), color_error)
-        cards = _read_cards(r, comp, path, default_size, cid)
+        before = len(r.problems.items)
+        cards = _read_cards(r, comp, path, default_size, cid, tables)
+        if len(r.problems.items) > before:
+            incomplete.add(cid)
         component = Component(
             id=cid, name=_text(r, comp, "name", path), note=_text(r, comp, "note", path, ""),
             shape=shape, front=refs["front"], back=refs["back"], inner=refs["inner"],
             cards=cards, faces=faces, net_style=frozen_mapping(net_style), where=r.where(path),
         )
-        _check_component_layouts(r, component, layouts, tables)
+        _check_component_layouts(r, component, layouts, symbols)
         components.append(component)
-    return tuple(components), layouts
+    return tuple(components), layouts, symbols, incomplete
 
 
 def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
-                default_size: tuple[float, float] | None, cid: str) -> tuple[Card, ...]:
-    if "cards" in comp and "count" in comp:
-        r.fail((*path, "count"), "give either 'count' (one design) or 'cards' (a list), not both")
-    if "cards" not in comp:
+                default_size: tuple[float, float] | None, cid: str,
+                tables: dict[str, PrintedTable]) -> tuple[Card, ...]:
+    listed = "cards" in comp or "generate" in comp
+    if listed and "count" in comp:
+        r.fail((*path, "count"), "give either 'count' (one design) or 'cards' / 'generate' (several), "
+                                 "not both")
+    if not listed:
         if default_size is None and "size" not in comp:
             r.fail(path, "missing required field 'size'")
         count = r.integer(comp, "count", path, default=1, minimum=1)
         return (Card(cid, count, frozen_mapping({}), default_size or (0, 0), r.where(path)),)
     cards = []
     ids: set[str] = set()
-    for j, raw in enumerate(r.sequence(comp["cards"], (*path, "cards"))):
+    for j, raw in enumerate(r.sequence(comp.get("cards", []), (*path, "cards"))):
         cpath = (*path, "cards", j)
         card = r.mapping(raw, cpath, _CARD_KEYS, required=("id",))
         if not card:
@@ -319,12 +350,231 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
                 continue
             fields[key] = Text(str(value), r.where((*cpath, "fields", key)))
         cards.append(Card(card_id, count, frozen_mapping(fields), size or (0, 0), r.where(cpath)))
-    if not cards:
+    if "generate" in comp:
+        if default_size is None and "size" not in comp:
+            r.fail(path, "missing required field 'size' (generated cards take the component's size)")
+        for card in _generate_cards(r, comp["generate"], (*path, "generate"), default_size or (0, 0),
+                                    tables):
+            if card.id in ids:
+                r.fail((*path, "generate", "id"), f"duplicate card id {card.id!r}")
+            ids.add(card.id)
+            cards.append(card)
+    if not cards and "generate" not in comp:
         r.fail((*path, "cards"), "a component needs at least one card")
     return tuple(cards)
 
 
-def _read_layouts(r: Reader, raw: Any, tables: dict[str, PrintedTable]) -> dict[str, Layout]:
+_GENERATE_KEYS = ("range", "id", "count", "fields")
+_N_REF = re.compile(r"\{([^{}]*)\}")
+
+
+def _n_template(r: Reader, value: Any, path: PathKey) -> str | None:
+    """A generate template; None (and a problem) unless its only placeholder is {n}."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        r.fail(path, f"expected text (a template over {{n}}), a lookup or a map, got {describe(value)}")
+        return None
+    text = str(value)
+    unknown = [ref for ref in _N_REF.findall(text) if ref != "n"]
+    if unknown:
+        r.fail(path, f"unknown placeholder {{{unknown[0]}}} (generate templates know only {{n}}; "
+                     "use {field: ..., map: ...} to derive one field from another)")
+        return None
+    return text
+
+
+def _generate_cards(r: Reader, raw: Any, path: PathKey, size: tuple[float, float],
+                    tables: dict[str, PrintedTable]) -> list[Card]:
+    """The cards of a ``generate:`` block: one per n in the range, fields from templates,
+    printed-table lookups and maps of other fields."""
+    spec = r.mapping(raw, path, _GENERATE_KEYS, required=("range", "id"))
+    if not spec:
+        return []
+    bounds = spec.get("range")
+    numbers: list[int] = []
+    if (isinstance(bounds, list) and len(bounds) == 2
+            and all(isinstance(b, int) and not isinstance(b, bool) for b in bounds)):
+        low, high = bounds
+        if low > high:
+            r.fail((*path, "range"), f"the first number ({low}) is greater than the last ({high})")
+        elif high - low + 1 > GENERATE_LIMIT:
+            r.fail((*path, "range"), f"{high - low + 1} cards is more than the {GENERATE_LIMIT} one "
+                                     "generate block may make")
+        else:
+            numbers = list(range(low, high + 1))
+    elif "range" in spec:
+        r.fail((*path, "range"), f"expected [first, last], two whole numbers, got {bounds!r}")
+    id_template = _n_template(r, spec.get("id", ""), (*path, "id")) if "id" in spec else None
+    if id_template is not None and len(numbers) > 1 and "{n}" not in id_template:
+        r.fail((*path, "id"), f"the id template {id_template!r} needs {{n}}, or every card gets the same id")
+        id_template = None
+    count = r.integer(spec, "count", path, default=1, minimum=1)
+
+    # Each field is made by one rule: ("text", template) | ("lookup", table, key, value) |
+    # ("map", field, {value: result}); maps run last so they can read any other field.
+    rules: dict[str, tuple[Any, ...]] = {}
+    fields_raw = spec.get("fields", {})
+    fields_raw = r.mapping(fields_raw, (*path, "fields"),
+                           allowed=fields_raw if isinstance(fields_raw, dict) else ())
+    for key, value in fields_raw.items():
+        fpath = (*path, "fields", key)
+        if not isinstance(value, dict):
+            template = _n_template(r, value, fpath)
+            if template is not None:
+                rules[key] = ("text", template)
+        elif "table" in value:
+            rule = _lookup_rule(r, value, fpath, tables)
+            if rule is not None:
+                rules[key] = rule
+        elif "map" in value or "field" in value:
+            rule = _map_rule(r, value, fpath)
+            if rule is not None:
+                rules[key] = rule
+        else:
+            r.fail(fpath, "expected a template over {n}, a lookup {table: ..., key: ..., value: ...} "
+                          f"or a map {{field: ..., map: {{...}}}}, got {describe(value)}")
+    for key, rule in rules.items():
+        if rule[0] == "map" and rule[1] not in fields_raw:
+            r.fail((*path, "fields", key, "field"),
+                   f"unknown field {rule[1]!r} (generated fields: {', '.join(fields_raw) or 'none'})")
+    if id_template is None or len(rules) != len(fields_raw) \
+            or any(rule[0] == "map" and rule[1] not in rules for rule in rules.values()):
+        return []
+
+    where = r.where(path)
+    cards = []
+    for n in numbers:
+        card_id = id_template.replace("{n}", str(n))
+        if not IDENT.match(card_id):
+            r.fail((*path, "id"), f"generated card id {card_id!r} is not a lower-case identifier")
+            continue
+        fields: dict[str, Text] = {}
+        for key, rule in rules.items():
+            fpath = (*path, "fields", key)
+            if rule[0] == "text":
+                fields[key] = Text(rule[1].replace("{n}", str(n)), r.where(fpath))
+            elif rule[0] == "lookup":
+                _, name, column, value = rule
+                table = tables[name]
+                hit = next((i for i, row in enumerate(table.rows) if str(row.get(column)) == str(n)), None)
+                if hit is None:
+                    r.fail(fpath, f"card {card_id!r}: printed table {name!r} has no row whose "
+                                  f"{column!r} is {n}")
+                    continue
+                fields[key] = Text(str(table.rows[hit][value]), table.row_where[hit])
+        for key, rule in rules.items():
+            if rule[0] != "map":
+                continue
+            fpath = (*path, "fields", key)
+            _, source, mapping = rule
+            if source not in fields:
+                continue  # its own problem (a lookup miss) was reported
+            found = fields[source].value
+            if found not in mapping:
+                r.fail(fpath, f"card {card_id!r}: {source} = {found!r} is not in the map "
+                              f"(it maps: {', '.join(mapping) or 'nothing'})")
+                continue
+            fields[key] = Text(mapping[found], r.where((*fpath, "map", found)))
+        if len(fields) == len(rules):
+            cards.append(Card(card_id, count, frozen_mapping(fields), size, f"{where} (card {card_id!r})"))
+    return cards
+
+
+def _lookup_rule(r: Reader, value: dict[str, Any], path: PathKey,
+                 tables: dict[str, PrintedTable]) -> tuple[Any, ...] | None:
+    spec = r.mapping(value, path, ("table", "key", "value"), required=("table", "key", "value"))
+    if len(spec) != 3 or not all(isinstance(v, str) for v in spec.values()):
+        if len(spec) == 3:
+            r.fail(path, "table, key and value must be names")
+        return None
+    name, key, column = spec["table"], spec["key"], spec["value"]
+    if name not in tables:
+        r.fail((*path, "table"), f"unknown table {name!r} (tables.yaml defines: {', '.join(tables) or 'none'})")
+        return None
+    keys = [c.key for c in tables[name].columns]
+    ok = True
+    for prop, col in (("key", key), ("value", column)):
+        if col not in keys:
+            r.fail((*path, prop), f"table {name!r} has no column {col!r} (columns: {', '.join(keys)})")
+            ok = False
+    return ("lookup", name, key, column) if ok else None
+
+
+def _map_rule(r: Reader, value: dict[str, Any], path: PathKey) -> tuple[Any, ...] | None:
+    spec = r.mapping(value, path, ("field", "map"), required=("field", "map"))
+    if len(spec) != 2:
+        return None
+    source = spec["field"]
+    if not isinstance(source, str):
+        r.fail((*path, "field"), f"expected a field name, got {describe(source)}")
+        return None
+    mapping = spec["map"]
+    if not isinstance(mapping, dict) or not mapping:
+        r.fail((*path, "map"), f"expected a mapping of values to results, got {describe(mapping)}")
+        return None
+    out: dict[str, str] = {}
+    for key, result in mapping.items():
+        if isinstance(result, bool) or not isinstance(result, str | int | float):
+            r.fail((*path, "map", key), f"expected text, got {describe(result)}")
+            continue
+        out[str(key)] = str(result)
+    return ("map", source, out) if len(out) == len(mapping) else None
+
+
+def _read_symbols(r: Reader, raw: Any) -> dict[str, Symbol]:
+    symbols: dict[str, Symbol] = {}
+    raw = r.mapping(raw, ("symbols",), allowed=raw if isinstance(raw, dict) else ())
+    for name, body in raw.items():
+        path: PathKey = ("symbols", name)
+        if not IDENT.match(name):
+            r.fail(path, f"symbol name {name!r} is not a lower-case identifier")
+            continue
+        body = r.mapping(body, path, ("viewbox", "paths"), required=("viewbox", "paths"))
+        if not body:
+            continue
+        box = body.get("viewbox")
+        viewbox = None
+        if isinstance(box, list) and len(box) == 4:
+            numbers = [r.number(v, (*path, "viewbox", i)) for i, v in enumerate(box)]
+            if numbers[2] <= 0 or numbers[3] <= 0:
+                r.fail((*path, "viewbox"), f"width and height must be positive, got {box!r}")
+            else:
+                viewbox = (numbers[0], numbers[1], numbers[2], numbers[3])
+        elif "viewbox" in body:
+            r.fail((*path, "viewbox"), f"expected [x, y, width, height], got {box!r}")
+        paths = []
+        raw_paths = r.sequence(body.get("paths", []), (*path, "paths"))
+        if "paths" in body and isinstance(body["paths"], list) and not raw_paths:
+            r.fail((*path, "paths"), "a symbol needs at least one path")
+        for i, item in enumerate(raw_paths):
+            ppath = (*path, "paths", i)
+            item = r.mapping(item, ppath, ("d", "fill", "stroke", "stroke_width", "fill_rule"),
+                             required=("d",))
+            rule = item.get("fill_rule", "nonzero")
+            if rule not in ("nonzero", "evenodd"):
+                r.fail((*ppath, "fill_rule"), f"expected nonzero or evenodd, got {rule!r}")
+            if "d" not in item:
+                continue
+            for key in ("fill", "stroke"):
+                if key in item and not (isinstance(item[key], str) and COLOR.match(item[key])):
+                    r.fail((*ppath, key), f"expected a colour '#rrggbb', got {item[key]!r}")
+            width = r.number(item["stroke_width"], (*ppath, "stroke_width"), minimum=0) \
+                if "stroke_width" in item else 1.0
+            if "fill" not in item and "stroke" not in item:
+                r.fail(ppath, "a path needs a fill or a stroke colour, or it draws nothing")
+            try:
+                segments = parse_path(str(item["d"]))
+            except PathSyntaxError as exc:
+                r.fail((*ppath, "d"), f"bad path: {exc}")
+                continue
+            paths.append(SymbolPath(segments, item.get("fill"), item.get("stroke"), width,
+                                    rule == "evenodd"))
+        # A broken symbol is still known, so its uses are not reported as unknown too.
+        symbols[name] = Symbol(name, viewbox or (0.0, 0.0, 1.0, 1.0), tuple(paths), r.where(path))
+    return symbols
+
+
+def _read_layouts(r: Reader, raw: Any, tables: dict[str, PrintedTable],
+                  symbols: dict[str, Symbol]) -> dict[str, Layout]:
     layouts: dict[str, Layout] = {}
     raw = r.mapping(raw, ("layouts",), allowed=raw if isinstance(raw, dict) else ())
     for name, body in raw.items():
@@ -335,14 +585,15 @@ def _read_layouts(r: Reader, raw: Any, tables: dict[str, PrintedTable]) -> dict[
             r.fail((*path, "background"), color_error(background) or "")
         elements = []
         for i, item in enumerate(r.sequence(body.get("elements", []), (*path, "elements"))):
-            element = _read_element(r, item, (*path, "elements", i), tables)
+            element = _read_element(r, item, (*path, "elements", i), tables, symbols)
             if element is not None:
                 elements.append(element)
         layouts[name] = Layout(name, str(background), tuple(elements), r.where(path))
     return layouts
 
 
-def _prop_error(kind: str, value: Any, tables: dict[str, PrintedTable]) -> str | None:
+def _prop_error(kind: str, value: Any, tables: dict[str, PrintedTable],
+                symbols: dict[str, Symbol]) -> str | None:
     def listed(check: Callable[[Any], str | None], size: int | None, what: str) -> str | None:
         if not isinstance(value, list) or (size is not None and len(value) != size):
             return f"expected {what}, got {value!r}"
@@ -361,9 +612,29 @@ def _prop_error(kind: str, value: Any, tables: dict[str, PrintedTable]) -> str |
         ok = isinstance(item, int | float) and not isinstance(item, bool) and item >= 0
         return None if ok else f"expected a non-negative number, got {item!r}"
 
+    def positive_error(item: Any) -> str | None:
+        ok = isinstance(item, int | float) and not isinstance(item, bool) and item > 0
+        return None if ok else f"expected a positive number, got {item!r}"
+
     def text_error(item: Any) -> str | None:
         ok = isinstance(item, str | int | float) and not isinstance(item, bool)
         return None if ok else f"expected text, got {describe(item)}"
+
+    def symbol_error() -> str | None:
+        if isinstance(value, str) and (value in symbols or FIELD_REF.fullmatch(value)):
+            return None
+        return f"unknown symbol {value!r} (components.yaml symbols: {', '.join(symbols) or 'none'})"
+
+    def count_error() -> str | None:
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return None
+        if isinstance(value, str) and FIELD_REF.fullmatch(value):
+            return None
+        return f"expected a whole number of icons or a {{field}} holding one, got {value!r}"
+
+    def rows_error() -> str | None:
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= 1
+        return None if ok else f"expected a whole number of rows (at least 1), got {value!r}"
 
     checks: dict[str, Callable[[], str | None]] = {
         "box": lambda: listed(coord_error, 4, "a box [x, y, width, height]"),
@@ -373,6 +644,8 @@ def _prop_error(kind: str, value: Any, tables: dict[str, PrintedTable]) -> str |
         "coord": lambda: coord_error(value),
         "number": lambda: number_error(value),
         "numbers": lambda: listed(number_error, None, "a list of numbers"),
+        "mm": lambda: positive_error(value),
+        "weights": lambda: listed(positive_error, None, "a list of relative widths"),
         "color": lambda: color_error(value),
         "text": lambda: text_error(value),
         "texts": lambda: listed(text_error, None, "a list of labels"),
@@ -382,12 +655,15 @@ def _prop_error(kind: str, value: Any, tables: dict[str, PrintedTable]) -> str |
         "valign": lambda: None if value in _VALIGN else f"expected one of {', '.join(_VALIGN)}, got {value!r}",
         "name": lambda: None if value in tables else
         f"unknown table {value!r} (tables.yaml defines: {', '.join(tables) or 'none'})",
+        "symbol": symbol_error,
+        "count": count_error,
+        "rows": rows_error,
     }
     return checks[kind]()
 
 
-def _read_element(r: Reader, raw: Any, path: PathKey,
-                  tables: dict[str, PrintedTable]) -> Element | None:
+def _read_element(r: Reader, raw: Any, path: PathKey, tables: dict[str, PrintedTable],
+                  symbols: dict[str, Symbol]) -> Element | None:
     if not isinstance(raw, dict) or "type" not in raw:
         r.fail(path, f"expected an element mapping with a 'type', got {describe(raw)}")
         return None
@@ -402,46 +678,106 @@ def _read_element(r: Reader, raw: Any, path: PathKey,
     for key, value in raw.items():
         if key == "type" or key not in spec:
             continue
-        message = _prop_error(spec[key].removeprefix("req "), value, tables)
+        message = _prop_error(spec[key].removeprefix("req "), value, tables, symbols)
         if message:
             r.fail((*path, key), message)
             ok = False
     if not ok or any(k not in raw for k in required):
         return None
+    if kind == "grid":
+        ok = _check_grid_shape(r, raw, path)
+    if not ok:
+        return None
     props = {k: v for k, v in raw.items() if k != "type"}
     if "text" in props:
         props["text"] = str(props["text"])
-    if "labels" in props:
-        props["labels"] = [str(v) for v in props["labels"]]
+    for key in ("labels", "columns", "row_labels"):
+        if key in props:
+            props[key] = [str(v) for v in props[key]]
     return Element(kind, frozen_mapping(props), r.where(path))
+
+
+def _check_grid_shape(r: Reader, raw: dict[str, Any], path: PathKey) -> bool:
+    """Row labels and column widths must match the grid they describe."""
+    ok = True
+    columns = raw["columns"]
+    if not columns:
+        r.fail((*path, "columns"), "a grid needs at least one column")
+        ok = False
+    if "row_labels" in raw and len(raw["row_labels"]) != raw["rows"]:
+        r.fail((*path, "row_labels"), f"{len(raw['row_labels'])} row labels for {raw['rows']} rows")
+        ok = False
+    if "column_widths" in raw and len(raw["column_widths"]) != len(columns):
+        r.fail((*path, "column_widths"), f"{len(raw['column_widths'])} widths for {len(columns)} columns")
+        ok = False
+    return ok
 
 
 def field_refs(text: str) -> list[str]:
     return FIELD_REF.findall(text)
 
 
+class _PerCard:
+    """Problems that repeat card after card (a 104-card deck sharing one layout) are
+    reported once, naming the first card and how many others share the problem."""
+
+    def __init__(self, r: Reader, comp: Component) -> None:
+        self.r = r
+        self.comp = comp
+        self.found: dict[str, tuple[str, list[str]]] = {}
+
+    def add(self, key: str, card: Card, message: str) -> None:
+        if key in self.found:
+            self.found[key][1].append(card.id)
+        else:
+            self.found[key] = (message, [])
+
+    def flush(self) -> None:
+        for message, others in self.found.values():
+            if others:
+                more = f"{len(others)} more card" + ("s" if len(others) > 1 else "")
+                message += f" (and {more} of component {self.comp.id!r}: {_brief(others)})"
+            self.r.problems.add_raw(message)
+
+
+def _brief(ids: list[str]) -> str:
+    return ", ".join(ids) if len(ids) <= 4 else f"{', '.join(ids[:3])}, …, {ids[-1]}"
+
+
+def _element_strings(element: Element) -> Iterator[tuple[str, str]]:
+    for key, value in element.props.items():
+        if isinstance(value, str):
+            yield value, f"{element.where}.{key}"
+        elif isinstance(value, list):
+            yield from ((item, f"{element.where}.{key}") for item in value if isinstance(item, str))
+
+
+def substitute(text: str, card: Card) -> str:
+    return FIELD_REF.sub(lambda m: card.fields[m.group(1)].value if m.group(1) in card.fields
+                         else m.group(0), text)
+
+
 def _check_component_layouts(r: Reader, comp: Component, layouts: dict[str, Layout],
-                             tables: dict[str, PrintedTable]) -> None:
-    """Per card: every {field} a layout uses exists, colours resolve, text is in the safe zone."""
+                             symbols: dict[str, Symbol]) -> None:
+    """Per card: every {field} a layout uses exists, colours resolve, text is in the safe zone,
+    symbols exist and icons fit."""
     used = [layouts[ref] for ref in (comp.front, comp.back, comp.inner) if ref in layouts]
+    report = _PerCard(r, comp)
     for card in comp.cards:
         for layout in used:
             strings: list[tuple[str, str]] = [(layout.background, layout.where + ": background")]
             for element in layout.elements:
-                for key, value in element.props.items():
-                    if isinstance(value, str):
-                        strings.append((value, f"{element.where}.{key}"))
-                for label in element.get("labels", []):
-                    strings.append((label, f"{element.where}.labels"))
+                strings.extend(_element_strings(element))
                 if element.kind in TEXT_ELEMENTS:
-                    _check_safe_zone(r, comp, card, element)
+                    _check_safe_zone(report, comp, card, element)
+            missing = False
             for value, where in strings:
                 for ref in field_refs(value):
                     if ref not in card.fields:
-                        r.problems.add_raw(
-                            f"{where}: field {{{ref}}} is not defined by card {card.id!r} of "
-                            f"component {comp.id!r} ({card.where})"
-                        )
+                        missing = True
+                        report.add(f"{where}/{ref}", card,
+                                   f"{where}: field {{{ref}}} is not defined by card {card.id!r} of "
+                                   f"component {comp.id!r} ({card.where})")
             for key in _COLORS:
                 for element in layout.elements:
                     ref = element.get(key)
@@ -449,6 +785,47 @@ def _check_component_layouts(r: Reader, comp: Component, layouts: dict[str, Layo
                         _check_field_color(r, card, ref, f"{element.where}.{key}")
             if FIELD_REF.fullmatch(layout.background):
                 _check_field_color(r, card, layout.background, f"{layout.where}: background")
+            if not missing:
+                for element in layout.elements:
+                    if element.kind in SYMBOL_ELEMENTS:
+                        _check_symbol_element(report, comp, card, element, symbols)
+    report.flush()
+
+
+def _check_symbol_element(report: _PerCard, comp: Component, card: Card, element: Element,
+                          symbols: dict[str, Symbol]) -> None:
+    """The symbol a card names exists, its icon count is a number, and that many fit."""
+    on_card = f"on card {card.id!r} of component {comp.id!r}"
+    name = substitute(element.get("symbol"), card)
+    if name not in symbols:
+        report.r.problems.add_raw(
+            f"{element.where}.symbol: unknown symbol {name!r} {on_card} "
+            f"(components.yaml symbols: {', '.join(symbols) or 'none'})")
+        return
+    if element.kind != "icons":
+        return
+    raw = element.get("count")
+    count: int | None = raw if isinstance(raw, int) else None
+    if count is None:
+        text = substitute(raw, card).strip()
+        source = card.fields[raw[1:-1]]
+        if not text.isdigit():
+            report.r.problems.add_raw(
+                f"{source.where}: icon count {raw} must be a whole number, got {text!r} {on_card} "
+                f"(used at {element.where}.count)")
+            return
+        count = int(text)
+    x, y, w, h = element.get("box")
+    box_w, box_h = resolve_coord(w, card.size[0]), resolve_coord(h, card.size[1])
+    size = float(element.get("size"))
+    gap = float(element.get("gap", ICON_GAP))
+    icon_w = size * symbols[name].aspect
+    if place_icons(count, box_w, box_h, icon_w, size, gap) is None:
+        most = capacity(box_w, box_h, icon_w, size, gap)
+        report.add(f"{element.where}/icons/{count}", card,
+                   f"{element.where}: {count} icons of {icon_w:.3g}×{size:g} mm (gap {gap:g} mm) do not fit "
+                   f"the {box_w:g}×{box_h:g} mm box {on_card}: it holds {most}; "
+                   "enlarge the box or lower size or gap")
 
 
 def _check_field_color(r: Reader, card: Card, ref: str, where: str) -> None:
@@ -458,7 +835,7 @@ def _check_field_color(r: Reader, card: Card, ref: str, where: str) -> None:
                            f"(used at {where}), got {card.fields[name].value!r}")
 
 
-def _check_safe_zone(r: Reader, comp: Component, card: Card, element: Element) -> None:
+def _check_safe_zone(report: _PerCard, comp: Component, card: Card, element: Element) -> None:
     width, height = card.size
     x, y, w, h = element.get("box")
     left, top = resolve_coord(x, width), resolve_coord(y, height)
@@ -466,8 +843,72 @@ def _check_safe_zone(r: Reader, comp: Component, card: Card, element: Element) -
     eps = 1e-6
     if (left < SAFE_ZONE - eps or top < SAFE_ZONE - eps or right > width - SAFE_ZONE + eps
             or bottom > height - SAFE_ZONE + eps):
-        r.problems.add_raw(
+        report.add(
+            f"{element.where}/safe/{left}/{top}/{right}/{bottom}/{width}/{height}", card,
             f"{element.where}.box: text box [{left:g}, {top:g}, {right - left:g}, {bottom - top:g}] mm "
             f"leaves the safe zone ({SAFE_ZONE:g} mm inside the {width:g}×{height:g} mm trim) "
             f"on card {card.id!r} of component {comp.id!r}"
         )
+
+
+_FIGURE_KEYS = ("caption", "component", "side", "rows", "labels", "card_height")
+FIGURE_CARD_HEIGHT = 25.0  # mm, when a figure does not say
+
+
+def _read_figures(r: Reader, components: tuple[Component, ...], incomplete: set[str]) -> dict[str, Figure]:
+    top = r.mapping(r.doc.value, (), ("figures",), required=("figures",))
+    raw = top.get("figures", {})
+    raw = r.mapping(raw, ("figures",), allowed=raw if isinstance(raw, dict) else ())
+    by_id = {c.id: c for c in components}
+    figures: dict[str, Figure] = {}
+    for name, body in raw.items():
+        path: PathKey = ("figures", name)
+        if not IDENT.match(name):
+            r.fail(path, f"figure name {name!r} is not a lower-case identifier")
+            continue
+        body = r.mapping(body, path, _FIGURE_KEYS, required=("component", "rows"))
+        if not body:
+            continue
+        ok = True
+        cid = r.string(body, "component", path)
+        component = by_id.get(cid)
+        if component is None and "component" in body:
+            r.fail((*path, "component"), f"unknown component {cid!r} (components: {', '.join(by_id) or 'none'})")
+            ok = False
+        side = r.string(body, "side", path, default="front")
+        if side not in ("front", "back"):
+            r.fail((*path, "side"), f"expected front or back, got {side!r}")
+            ok = False
+        elif side == "back" and component is not None and component.back is None:
+            r.fail((*path, "side"), f"component {cid!r} has no back")
+            ok = False
+        card_ids = {card.id for card in component.cards} if component else set()
+        rows: list[tuple[str, ...]] = []
+        for i, row in enumerate(r.sequence(body.get("rows", []), (*path, "rows"))):
+            ids = r.sequence(row, (*path, "rows", i))
+            if not ids:
+                r.fail((*path, "rows", i), "a row needs at least one card")
+                ok = False
+            for j, card_id in enumerate(ids):
+                if component is not None and str(card_id) not in card_ids and cid not in incomplete:
+                    r.fail((*path, "rows", i, j), f"component {cid!r} has no card {card_id!r}"
+                                                  f" (cards: {_brief(sorted(card_ids))})")
+                    ok = False
+            rows.append(tuple(str(card_id) for card_id in ids))
+        if "rows" in body and isinstance(body["rows"], list) and not rows:
+            r.fail((*path, "rows"), "a figure needs at least one row")
+            ok = False
+        labels: tuple[Text, ...] = ()
+        if "labels" in body:
+            raw_labels = r.sequence(body["labels"], (*path, "labels"))
+            labels = tuple(Text(str(v), r.where((*path, "labels", i))) for i, v in enumerate(raw_labels))
+            if len(labels) != len(rows):
+                r.fail((*path, "labels"), f"{len(labels)} labels for {len(rows)} rows (one per row)")
+                ok = False
+        height = FIGURE_CARD_HEIGHT
+        if "card_height" in body:
+            height = r.number(body["card_height"], (*path, "card_height"), minimum=5)
+        caption = _text(r, body, "caption", path) if "caption" in body else None
+        if ok and component is not None:
+            figures[name] = Figure(name, caption, cid, side, tuple(rows), labels, height, r.where(path))
+    return figures

@@ -133,12 +133,63 @@ class GameInfo:
 
 
 @dataclass(frozen=True)
+class PathSegment:
+    """One drawing command of a symbol path in absolute viewbox units (y points down).
+
+    ``op`` is M (move), L (line), C (cubic curve: two control points then the end) or Z.
+    """
+
+    op: str
+    points: tuple[tuple[float, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class SymbolPath:
+    segments: tuple[PathSegment, ...]
+    fill: str | None  # "#rrggbb"; None leaves the shape unfilled
+    stroke: str | None
+    stroke_width: float  # viewbox units
+    even_odd: bool = False  # fill rule; SVG's default is nonzero
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A vector shape defined once and drawn by ``symbol`` and ``icons`` elements."""
+
+    name: str
+    viewbox: tuple[float, float, float, float]  # x, y, width, height
+    paths: tuple[SymbolPath, ...]
+    where: str
+
+    @property
+    def aspect(self) -> float:
+        """Width over height."""
+        return self.viewbox[2] / self.viewbox[3]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """Miniatures of real card faces for the rulebook, in rows with optional row labels."""
+
+    name: str
+    caption: Text | None
+    component: str
+    side: str  # front | back
+    rows: tuple[tuple[str, ...], ...]  # card ids of ``component``
+    labels: tuple[Text, ...]  # one per row, or none
+    card_height: float  # mm of each miniature's trim
+    where: str
+
+
+@dataclass(frozen=True)
 class Game:
     info: GameInfo
     components: tuple[Component, ...]
     layouts: Mapping[str, Layout]
     tables: Mapping[str, PrintedTable]
     glossary: tuple[GlossaryTerm, ...]
+    symbols: Mapping[str, Symbol] = field(default_factory=lambda: MappingProxyType({}))
+    figures: Mapping[str, Figure] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def slug(self) -> str:
@@ -149,6 +200,12 @@ class Game:
             if component.id == component_id:
                 return component
         raise KeyError(component_id)
+
+    def card(self, component_id: str, card_id: str) -> Card:
+        for card in self.component(component_id).cards:
+            if card.id == card_id:
+                return card
+        raise KeyError(card_id)
 
 
 def frozen_mapping(mapping: Mapping[str, Any]) -> Mapping[str, Any]:

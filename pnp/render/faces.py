@@ -17,9 +17,11 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.data.model import Component, Element, Layout, PrintedTable, Text
 from pnp.data.schema import FIELD_REF, font_size, resolve_coord
 from pnp.fonts import FontFamily
+from pnp.layout.icons import place_icons
 from pnp.layout.nets import Net
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.grid import display_grid
+from pnp.render.symbols import SymbolForms
 from pnp.textlayout import Fit, Run, break_lines, fit_text
 from pnp.units import MM
 
@@ -40,6 +42,7 @@ class FaceContext:
     convert: Callable[[str], str]
     tables: Mapping[str, PrintedTable]
     glyphs: GlyphCheck
+    symbols: SymbolForms | None = None  # needed by faces with symbol / icons elements
 
     def font(self, bold: bool) -> str:
         return self.fonts.bold.name if bold else self.fonts.regular.name
@@ -214,6 +217,92 @@ def _draw_table(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
             left += col_w[c]
 
 
+def _symbol_colors(ctx: FaceContext, element: Element) -> tuple[str | None, str | None]:
+    fill, stroke = element.get("fill"), element.get("stroke")
+    return (ctx.substitute(fill) if fill else None, ctx.substitute(stroke) if stroke else None)
+
+
+def _draw_symbol(ctx: FaceContext, element: Element) -> None:
+    assert ctx.symbols is not None, "faces with symbols need FaceContext.symbols"
+    x, y, w, h = _box(ctx, element)
+    fill, stroke = _symbol_colors(ctx, element)
+    ctx.symbols.place(ctx.substitute(element.get("symbol")), ctx.x(x), ctx.y(y + h), w * MM, h * MM,
+                      fill, stroke)
+
+
+def _draw_icons(ctx: FaceContext, element: Element) -> None:
+    """``count`` copies of a symbol, wrapped and centred exactly as validation placed them."""
+    assert ctx.symbols is not None, "faces with icons need FaceContext.symbols"
+    x, y, w, h = _box(ctx, element)
+    name = ctx.substitute(element.get("symbol"))
+    raw = element.get("count")
+    count = raw if isinstance(raw, int) else int(ctx.substitute(raw).strip())
+    size = float(element.get("size"))
+    icon_w = size * ctx.symbols.symbols[name].aspect
+    spots = place_icons(count, w, h, icon_w, size, float(element.get("gap", 1.0)))
+    assert spots is not None, f"{element.where}: icons that do not fit passed validation"
+    fill, stroke = _symbol_colors(ctx, element)
+    for left, top in spots:
+        ctx.symbols.place(name, ctx.x(x + left), ctx.y(y + top + size), icon_w * MM, size * MM,
+                          fill, stroke)
+
+
+def _draw_grid(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
+    """A blank form: a header row of column labels, optional row labels down the first column."""
+    x, y, w, h = _box(ctx, element)
+    columns = [Text(ctx.convert(ctx.substitute(label)), f"{element.where}.columns")
+               for label in element.get("columns")]
+    row_labels = [Text(ctx.convert(ctx.substitute(label)), f"{element.where}.row_labels")
+                  for label in element.get("row_labels", [])]
+    rows = int(element.get("rows"))
+    weights = element.get("column_widths") or [1] * len(columns)
+    col_w = [w * float(weight) / sum(weights) for weight in weights]
+    header_h = float(element.get("header_height", h / (rows + 1)))
+    row_h = (h - header_h) / rows
+    cells = [(label, True, 0, c) for c, label in enumerate(columns)]
+    cells += [(label, False, r + 1, 0) for r, label in enumerate(row_labels)]
+    cells = [cell for cell in cells if cell[0].value]
+
+    def box_of(r: int, c: int) -> tuple[float, float, float, float]:
+        top = y if r == 0 else y + header_h + (r - 1) * row_h
+        return (x + sum(col_w[:c]) + 0.6, top + 0.4, col_w[c] - 1.2, (header_h if r == 0 else row_h) - 0.8)
+
+    size = font_size(element.get("size"))
+    min_size = font_size(element.get("min_size", size))
+
+    def fits_at(candidate: float) -> bool:
+        return all(fit_text([Run(label.value, bold)], box_of(r, c)[2] * MM, box_of(r, c)[3] * MM,
+                            candidate, candidate, ctx.measure) is not None
+                   for label, bold, r, c in cells)
+
+    # One size for every label: a form whose headings shrink one by one looks broken.
+    chosen = size
+    while chosen > min_size and not fits_at(chosen):
+        chosen = max(min_size, round(chosen - 0.25, 4))
+    header_fill = _color(ctx, element.get("header_fill"))
+    if header_fill is not None:
+        canvas.setFillColor(header_fill)
+        canvas.rect(ctx.x(x), ctx.y(y + header_h), w * MM, header_h * MM, stroke=0, fill=1)
+    canvas.setStrokeColor(_color(ctx, element.get("stroke", "#000000")))
+    canvas.setLineWidth(float(element.get("stroke_width", 0.25)) * MM)
+    canvas.rect(ctx.x(x), ctx.y(y + h), w * MM, h * MM, stroke=1, fill=0)
+    for r in range(rows):  # under the header, then between body rows
+        line_y = y + header_h + r * row_h
+        canvas.line(ctx.x(x), ctx.y(line_y), ctx.x(x + w), ctx.y(line_y))
+    left = x
+    for width in col_w[:-1]:
+        left += width
+        canvas.line(ctx.x(left), ctx.y(y), ctx.x(left), ctx.y(y + h))
+    text_color = _color(ctx, element.get("color", "#000000"))
+    header_color = _color(ctx, element.get("header_color")) or text_color
+    for label, bold, r, c in cells:
+        box = box_of(r, c)
+        fit = fit_or_fail(ctx, label, bold, box[2], box[3], chosen, chosen,
+                          "grid column label" if r == 0 else "grid row label")
+        draw_fitted(canvas, ctx, fit, box, "center", "middle", header_color if r == 0 else text_color,
+                    label.where)
+
+
 def _draw_element(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     canvas.saveState()
     if element.kind == "rect":
@@ -244,6 +333,12 @@ def _draw_element(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
         _draw_boxes(canvas, ctx, element)
     elif element.kind == "table":
         _draw_table(canvas, ctx, element)
+    elif element.kind == "symbol":
+        _draw_symbol(ctx, element)
+    elif element.kind == "icons":
+        _draw_icons(ctx, element)
+    elif element.kind == "grid":
+        _draw_grid(canvas, ctx, element)
     canvas.restoreState()
 
 

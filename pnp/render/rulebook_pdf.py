@@ -18,10 +18,11 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from pnp.data.model import Game
+from pnp.data.model import Figure, Game, Text
 from pnp.fonts import FontFamily
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.grid import display_grid
+from pnp.render.sheets import FaceForms, face_geometry
 from pnp.rulebook import Block
 from pnp.strings import ui
 from pnp.textlayout import Line, Run, break_lines
@@ -132,6 +133,112 @@ class CJKParagraph(Flowable):
                 x += self._measure(run.text, run.bold, size)
 
 
+FIGURE_GAP = 2.5 * MM  # between miniatures, and between rows
+HEADING_ROOM = 48.0  # points: an H2 with its spacing
+LABEL_STYLE = TextStyle(10.5, 14, INK, True)
+CAPTION_STYLE = TextStyle(9, 13, HexColor("#5d5348"))
+
+
+class FigureFlowable(Flowable):
+    """Rows of card-face miniatures drawn from the cards' own PDF forms, a label at the end
+    of each row and a caption below; shrunk as a whole if a row is wider than the page."""
+
+    def __init__(self, figure: Figure, builder: _Builder) -> None:
+        super().__init__()
+        self.figure = figure
+        self.builder = builder
+        game = builder.game
+        self.component = game.component(figure.component)
+        self.labels = [Text(builder.convert(t.value), t.where) for t in figure.labels]
+        self.caption = Text(builder.convert(figure.caption.value), figure.caption.where) \
+            if figure.caption else None
+        self.spaceBefore = 6
+        self.spaceAfter = 10
+        self.scale = 1.0
+
+    def _cards(self, row: tuple[str, ...]) -> list[tuple[str, float, float, float]]:
+        """(card id, trim width, trim height, bleed) of each card in a row, in points at full size."""
+        out = []
+        for card_id in row:
+            width, height, bleed, _ = face_geometry(self.component, self.builder.game.card(self.component.id,
+                                                                                            card_id))
+            out.append((card_id, width * MM, height * MM, bleed * MM))
+        return out
+
+    def _miniature_width(self, row: tuple[str, ...]) -> float:
+        target = self.figure.card_height * MM
+        cards = self._cards(row)
+        return sum(w * target / h for _, w, h, _ in cards) + FIGURE_GAP * (len(cards) - 1)
+
+    def _label_width(self) -> float:
+        font = self.builder.fonts.bold.name
+        return max((stringWidth(t.value, font, LABEL_STYLE.size) for t in self.labels), default=0.0)
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        rows_w = max(self._miniature_width(row) for row in self.figure.rows)
+        label_w = self._label_width()
+        natural = rows_w + (FIGURE_GAP * 2 + label_w if label_w else 0)
+        count = len(self.figure.rows)
+        caption_h = CAPTION_STYLE.leading + 3 if self.caption else 0.0
+        natural_h = count * self.figure.card_height * MM + (count - 1) * FIGURE_GAP
+        # A figure never splits, so one taller than a whole page must shrink to fit one,
+        # leaving room for the heading that keeps with it.
+        room = self.builder.frame_height - caption_h - self.spaceBefore - self.spaceAfter - HEADING_ROOM
+        self.scale = min(1.0, avail_width / natural, room / natural_h)
+        self.rows_width = rows_w * self.scale
+        self.block_width = natural * self.scale
+        self.width = avail_width
+        row_h = self.figure.card_height * MM * self.scale
+        self.height = count * row_h + (count - 1) * FIGURE_GAP * self.scale + caption_h
+        return avail_width, self.height
+
+    def draw(self) -> None:
+        canvas = self.canv
+        builder = self.builder
+        forms = builder.face_forms(canvas)
+        scale = self.scale
+        row_h = self.figure.card_height * MM * scale
+        left = (self.width - self.block_width) / 2
+        top = self.height
+        for index, row in enumerate(self.figure.rows):
+            bottom = top - row_h
+            x = left
+            for card_id, width, height, bleed in self._cards(row):
+                factor = row_h / height
+                card = builder.game.card(self.component.id, card_id)
+                name = forms.face(self.component, card, self.figure.side)
+                canvas.saveState()
+                clip = canvas.beginPath()
+                if self.component.shape == "round":
+                    clip.circle(x + width * factor / 2, bottom + row_h / 2, min(width, height) * factor / 2)
+                else:
+                    clip.roundRect(x, bottom, width * factor, row_h, 1.2 * MM * scale)
+                canvas.clipPath(clip, stroke=0, fill=0)
+                canvas.translate(x - bleed * factor, bottom - bleed * factor)
+                canvas.scale(factor, factor)
+                canvas.doForm(name)
+                canvas.restoreState()
+                canvas.saveState()
+                canvas.setStrokeColor(RULE)
+                canvas.setLineWidth(0.5)
+                canvas.drawPath(clip, stroke=1, fill=0)
+                canvas.restoreState()
+                x += width * factor + FIGURE_GAP * scale
+            if self.labels:
+                label = self.labels[index]
+                builder.glyphs.check(label.value, True, label.where)
+                canvas.setFillColor(LABEL_STYLE.color)
+                canvas.setFont(builder.fonts.bold.name, LABEL_STYLE.size)
+                baseline = bottom + row_h / 2 - LABEL_STYLE.size * (EM_ASCENT - 0.5)
+                canvas.drawString(left + self.rows_width + FIGURE_GAP * 2 * scale, baseline, label.value)
+            top = bottom - FIGURE_GAP * scale
+        if self.caption:
+            builder.glyphs.check(self.caption.value, False, self.caption.where)
+            canvas.setFillColor(CAPTION_STYLE.color)
+            canvas.setFont(builder.fonts.regular.name, CAPTION_STYLE.size)
+            canvas.drawCentredString(self.width / 2, CAPTION_STYLE.size * (1 - EM_ASCENT) + 1, self.caption.value)
+
+
 @dataclass
 class _Builder:
     game: Game
@@ -140,7 +247,15 @@ class _Builder:
     convert: Callable[[str], str]
     glyphs: GlyphCheck
     source: str
+    frame_height: float = 0.0  # points: the tallest a flowable that never splits may be
     headings: int = 0
+    _forms: FaceForms | None = None
+
+    def face_forms(self, canvas: object) -> FaceForms:
+        """The face forms of the rulebook's canvas, made when the first figure is drawn."""
+        if self._forms is None or self._forms.canvas is not canvas:
+            self._forms = FaceForms(canvas, self.game, self.fonts, self.convert, self.glyphs)  # type: ignore[arg-type]
+        return self._forms
 
     def where(self, block: Block) -> str:
         return f"{self.source} (rendered Markdown line {block.line})"
@@ -170,6 +285,8 @@ class _Builder:
                 out.append(Spacer(1, 4))
             elif block.kind == "table":
                 out.append(self.table(block))
+            elif block.kind == "figure":
+                out.append(FigureFlowable(self.game.figures[block.figure], self))
         return out
 
     def table(self, block: Block) -> Flowable:
@@ -227,7 +344,8 @@ def render_rulebook(game: Game, lang: str, blocks: Sequence[Block], fonts: FontF
 
     frame = Frame(margin, margin, width - 2 * margin, height - 2 * margin, id="body")
     doc.addPageTemplates([PageTemplate("page", [frame], onPage=furniture)])
-    builder = _Builder(game, lang, fonts, convert, glyphs, source)
+    builder = _Builder(game, lang, fonts, convert, glyphs, source,
+                       frame.height - frame.topPadding - frame.bottomPadding)
     story = builder.flowables(blocks)
     doc.build(story)
     return buffer.getvalue()

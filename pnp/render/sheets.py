@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.data.model import Component, Game
+from pnp.data.model import Card, Component, Game
 from pnp.fonts import FontFamily
 from pnp.layout.impose import Piece, SheetPlan, Slot, crop_marks, impose, mirror_segments
 from pnp.layout.nets import Net, build_net
 from pnp.layout.presets import SheetSpec
 from pnp.render.faces import FaceContext, draw_fold, draw_layout, draw_net
 from pnp.render.glyphs import GlyphCheck
+from pnp.render.symbols import SymbolForms
 from pnp.strings import ui
 from pnp.textlayout import Run, fit_text
 from pnp.units import MM
@@ -65,34 +66,63 @@ def pieces_for(game: Game) -> list[Piece]:
     return pieces
 
 
-def _define_faces(canvas: Canvas, game: Game, fonts: FontFamily, convert: Callable[[str], str],
-                  glyphs: GlyphCheck) -> None:
-    for component in game.components:
+def face_geometry(component: Component, card: Card) -> tuple[float, float, float, Net | None]:
+    """Trim width, height and bleed (mm) of a card's face form, and its net if it is one."""
+    width, height = card.size
+    if component.shape == "fold":
+        height *= 2
+    net = _net_for(component) if component.shape.endswith("_net") else None
+    if net is not None:
+        width, height = net.width, net.height
+    return width, height, 0.0 if net else 3.0, net
+
+
+@dataclass
+class FaceForms:
+    """The face forms of one canvas, each drawn once on first use.
+
+    The components PDF defines them all up front; a rulebook figure defines only the faces
+    it shows, with this same code, so a miniature is always the real card.
+    """
+
+    canvas: Canvas
+    game: Game
+    fonts: FontFamily
+    convert: Callable[[str], str]
+    glyphs: GlyphCheck
+    symbols: SymbolForms = field(init=False)
+    defined: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.symbols = SymbolForms(self.canvas, self.game.symbols)
+
+    def face(self, component: Component, card: Card, side: str) -> str:
+        name = face_name(component.id, card.id, side)
+        if name in self.defined:
+            return name
+        self.defined.add(name)
+        width, height, bleed, net = face_geometry(component, card)
+        ctx = FaceContext(component, card.id, card.fields, width, height, bleed, self.fonts,
+                          self.convert, self.game.tables, self.glyphs, self.symbols)
+        layouts = self.game.layouts
+        canvas = self.canvas
+        canvas.beginForm(name, 0, 0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM)
+        if net is not None:
+            draw_net(canvas, ctx, net)
+        elif component.shape == "fold" and side == "front":
+            draw_fold(canvas, ctx, layouts[component.front], layouts[component.inner])
+        else:
+            layout_id = component.front if side == "front" else component.back
+            draw_layout(canvas, ctx, layouts[layout_id], round_shape=component.shape == "round")
+        canvas.endForm()
+        return name
+
+
+def _define_faces(forms: FaceForms) -> None:
+    for component in forms.game.components:
         for card in component.cards:
-            width, height = card.size
-            if component.shape == "fold":
-                height *= 2
-            net = _net_for(component) if component.shape.endswith("_net") else None
-            if net is not None:
-                width, height = net.width, net.height
-            bleed = 0.0 if net else 3.0
-            ctx = FaceContext(component, card.id, card.fields, width, height, bleed, fonts,
-                              convert, game.tables, glyphs)
-            sides = [("front", component.front)]
-            if component.back:
-                sides.append(("back", component.back))
-            for side, layout_id in sides:
-                canvas.beginForm(face_name(component.id, card.id, side), 0, 0,
-                                 (width + 2 * bleed) * MM, (height + 2 * bleed) * MM)
-                if net is not None:
-                    draw_net(canvas, ctx, net)
-                elif component.shape == "fold" and side == "front":
-                    draw_fold(canvas, ctx, game.layouts[component.front],
-                              game.layouts[component.inner])
-                else:
-                    draw_layout(canvas, ctx, game.layouts[layout_id],
-                                round_shape=component.shape == "round")
-                canvas.endForm()
+            for side in ("front", "back") if component.back else ("front",):
+                forms.face(component, card, side)
 
 
 def _place(canvas: Canvas, spec: SheetSpec, slot: Slot, name: str, back: bool) -> None:
@@ -186,7 +216,7 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
     canvas.setAuthor("pnp")
     canvas.setSubject(title)
     canvas.setCreator(f"pnp {game.slug}")
-    _define_faces(canvas, game, fonts, convert, glyphs)
+    _define_faces(FaceForms(canvas, game, fonts, convert, glyphs))
     log: list[str] = []
     for plan in plans:
         for back in (False, True):

@@ -1,0 +1,276 @@
+"""The layout vocabulary's newer words: generated cards, symbols and icons, grids, figures.
+
+A small fixture game (tests/fixtures/vocab_game) uses each of them; its PDFs are read back
+with pypdf so the tests check what is printed, not what the code meant to print.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from pnp.build import build
+from pnp.data.load import load_game
+from pnp.data.svgpath import PathSyntaxError, parse_path
+from pnp.errors import BuildError, DataError
+from pnp.layout.icons import place_icons
+from pnp.rulebook import render_markdown
+from pnp.workspace import Workspace
+from tests.conftest import ROOT, edit
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SLUG = "vocab_game"
+LANG = "zh-Hant"
+
+
+def make_workspace(root: Path) -> Path:
+    """A workspace holding only the fixture game, its rulebook template and the fonts."""
+    root.mkdir(parents=True)
+    shutil.copytree(FIXTURES / SLUG, root / "card_data" / SLUG)
+    shutil.copytree(FIXTURES / "vocab_templates" / SLUG, root / "templates" / SLUG)
+    (root / "fonts").symlink_to(ROOT / "fonts")
+    return root
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = make_workspace(tmp_path_factory.mktemp("vocab") / "ws")
+    build(Workspace(root), SLUG, LANG)
+    return root / "output" / SLUG / LANG
+
+
+@pytest.fixture
+def game_dir(tmp_path: Path) -> Path:
+    return make_workspace(tmp_path / "ws") / "card_data" / SLUG
+
+
+def forms_of(pdf: Path) -> dict[str, bytes]:
+    """Every form XObject placed on a page, by name, with its content stream."""
+    forms = {}
+    for page in pypdf.PdfReader(pdf).pages:
+        xobjects = page.get("/Resources", {}).get("/XObject", {})
+        for name, ref in xobjects.items():
+            forms[name] = ref.get_object().get_data()
+    return forms
+
+
+def problems_of(game_dir: Path) -> list[str]:
+    with pytest.raises(DataError) as caught:
+        load_game(game_dir)
+    return caught.value.problems
+
+
+def line_of(path: Path, needle: str) -> int:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, start=1) if needle in line)
+
+
+# -- generated cards -----------------------------------------------------------------------
+
+def test_generated_cards_take_lookups_and_maps():
+    game = load_game(FIXTURES / SLUG)
+    deck = game.component("deck")
+    assert [card.id for card in deck.cards] == [f"card-{n}" for n in range(1, 13)]
+    card = game.card("deck", "card-11")
+    assert (card.fields["number"].value, card.fields["pips"].value, card.fields["color"].value) \
+        == ("11", "7", "#6b2d3a")
+    # A looked-up value remembers the table row it came from, for glyph and overflow errors.
+    assert "tables.yaml" in card.fields["pips"].where and "tables.pips.rows[10]" in card.fields["pips"].where
+
+
+def test_icon_count_per_card_is_the_table_value(built):
+    forms = forms_of(built / "components.pdf")
+    pips = {row["card"]: row["pips"] for row in load_game(FIXTURES / SLUG).tables["pips"].rows}
+    for n, expected in pips.items():
+        content = forms[f"/FormXob.face-deck-card-{n}-front"]
+        assert content.count(b"/FormXob.sym-star Do") == expected, n
+    assert "/FormXob.sym-star" not in forms  # placed inside faces, never directly on a sheet
+
+
+def test_symbol_with_colour_override_is_its_own_form(built):
+    back = forms_of(built / "components.pdf")["/FormXob.face-deck-card-1-back"]
+    assert back.count(b"/FormXob.sym-ring.ff6efe1 Do") == 1
+    reader = pypdf.PdfReader(built / "components.pdf")
+    names: set[str] = set()
+    for page in reader.pages:
+        for ref in page["/Resources"].get("/XObject", {}).values():
+            names.update(ref.get_object().get("/Resources", {}).get("/XObject", {}).keys())
+    assert {"/FormXob.sym-star", "/FormXob.sym-ring.ff6efe1"} <= names
+
+
+# -- grid -----------------------------------------------------------------------------------
+
+def test_grid_labels_are_printed(built):
+    reader = pypdf.PdfReader(built / "components.pdf")
+    text = "".join(page.extract_text() for page in reader.pages)
+    for label in ("甲", "乙", "丙", "第一輪", "第七輪", "合計"):
+        assert label in text
+
+
+def test_grid_label_outside_the_safe_zone_is_refused(game_dir):
+    edit(game_dir / "components.yaml", "box: [5, 18, 90, 97]", "box: [1, 18, 94, 97]")
+    text = "\n".join(problems_of(game_dir))
+    assert "leaves the safe zone" in text and "card 'pad'" in text
+
+
+def test_grid_shape_problems(game_dir):
+    path = game_dir / "components.yaml"
+    edit(path, "column_widths: [1.4, 1, 1, 1]", "column_widths: [1.4, 1, 1]")
+    edit(path, "第七輪, 合計]", "合計]")
+    text = "\n".join(problems_of(game_dir))
+    assert "column_widths: 3 widths for 4 columns" in text
+    assert "row_labels: 7 row labels for 8 rows" in text
+
+
+def test_grid_label_too_long_is_a_build_error_naming_the_card(tmp_path):
+    root = make_workspace(tmp_path / "ws")
+    edit(root / "card_data" / SLUG / "components.yaml", 'columns: ["", 甲, 乙, 丙]',
+         'columns: ["", 甲甲甲甲甲甲甲甲甲甲甲甲甲甲甲甲甲甲甲甲甲甲甲甲, 乙, 丙]')
+    with pytest.raises(BuildError) as caught:
+        build(Workspace(root), SLUG, LANG)
+    text = "\n".join(caught.value.problems)
+    assert "grid column label" in text and "card 'pad'" in text and "columns" in text
+    assert not (root / "output").exists()
+
+
+# -- rulebook figures -----------------------------------------------------------------------
+
+def test_figure_draws_the_real_card_faces(built):
+    reader = pypdf.PdfReader(built / "rulebook.pdf")
+    page = next(p for p in reader.pages if "/XObject" in p.get("/Resources", {}))
+    placed = set(re.findall(rb"/(FormXob\.[\w.-]+) Do", page.get_contents().get_data()))
+    assert placed == {f"FormXob.face-deck-card-{n}-front".encode() for n in (1, 5, 11, 10, 3)}
+    face = page["/Resources"]["/XObject"]["/FormXob.face-deck-card-11-front"].get_object()
+    assert face.get_data().count(b"/FormXob.sym-star Do") == 7  # the card itself, not a copy
+    text = page.extract_text()
+    assert "9 顆星" in text and "7 顆星" in text and "兩列牌的例子" in text
+
+
+def test_unknown_figure_in_a_template(tmp_path):
+    root = make_workspace(tmp_path / "ws")
+    edit(root / "templates" / SLUG / "rulebook.md.j2", 'figure("hand")', 'figure("hands")')
+    with pytest.raises(DataError) as caught:
+        render_markdown(root / "templates", load_game(root / "card_data" / SLUG))
+    assert "unknown figure 'hands'" in str(caught.value)
+
+
+def test_figure_problems(game_dir):
+    path = game_dir / "figures.yaml"
+    edit(path, "[card-10, card-3]", "[card-10, card-13]")
+    edit(path, 'labels: ["9 顆星", "7 顆星"]', 'labels: ["9 顆星"]\n    size: 3')
+    problems = problems_of(game_dir)
+    text = "\n".join(problems)
+    assert len(problems) == 3, text
+    assert f"{path}:{line_of(path, 'card-13')}: figures.hand.rows[1][1]: component 'deck' has no card 'card-13'" \
+        in text
+    assert "figures.hand.labels: 1 labels for 2 rows" in text
+    assert "figures.hand.size: unknown key 'size'" in text
+
+
+# -- validation of generate / symbols / icons ----------------------------------------------
+
+def test_lookup_miss_names_the_card(game_dir):
+    edit(game_dir / "tables.yaml", "{card: 7, pips: 1}", "{card: 70, pips: 1}")
+    path = game_dir / "components.yaml"
+    (problem,) = problems_of(game_dir)
+    assert problem.startswith(f"{path}:{line_of(path, 'pips: {table: pips')}: "
+                              "components[0].generate.fields.pips: card 'card-7':")
+    assert "no row whose 'card' is 7" in problem
+
+
+def test_map_miss_names_the_card(game_dir):
+    edit(game_dir / "tables.yaml", "{card: 9, pips: 1}", "{card: 9, pips: 4}")
+    (problem,) = problems_of(game_dir)
+    assert "components[0].generate.fields.color: card 'card-9': pips = '4' is not in the map" in problem
+
+
+def test_unknown_symbol_and_table_references(game_dir):
+    path = game_dir / "components.yaml"
+    edit(path, "symbol: star", "symbol: stars")
+    edit(path, "{table: pips, key: card", "{table: pip, key: card")
+    edit(path, "{field: pips, map:", "{field: pipz, map:")
+    text = "\n".join(problems_of(game_dir))
+    assert f"{path}:{line_of(path, 'symbol: stars')}: layouts.deck_front.elements[2].symbol: " \
+           "unknown symbol 'stars'" in text
+    assert "generate.fields.pips.table: unknown table 'pip'" in text
+    assert "generate.fields.color.field: unknown field 'pipz'" in text
+
+
+def test_icons_that_do_not_fit_name_the_card(game_dir):
+    path = game_dir / "components.yaml"
+    edit(path, "size: 9, gap: 1.5", "size: 12, gap: 1.5")
+    problems = problems_of(game_dir)
+    text = "\n".join(problems)
+    # 34×30 mm holds 2×2 icons of 12 mm: the 5- and 7-icon cards fail, each named once.
+    assert len(problems) == 2, text
+    line = line_of(path, "type: icons")
+    assert f"{path}:{line}: layouts.deck_front.elements[2]: 5 icons" in text and "card 'card-10'" in text
+    assert "7 icons" in text and "card 'card-11'" in text and "it holds 4" in text
+
+
+def test_field_icon_count_must_be_a_number(game_dir):
+    edit(game_dir / "tables.yaml", "{card: 2, pips: 1}", "{card: 2, pips: many}")
+    edit(game_dir / "components.yaml", 'map: {"1"', 'map: {"many": "#000000", "1"')
+    text = "\n".join(problems_of(game_dir))
+    assert "icon count {pips} must be a whole number, got 'many' on card 'card-2'" in text
+    assert "tables.pips.rows[1]" in text  # pointed at the table row the value came from
+
+
+def test_every_new_problem_is_reported_at_once(game_dir):
+    path = game_dir / "components.yaml"
+    edit(path, "range: [1, 12]", "range: [1, 12]\n      ranges: 3")
+    edit(path, 'id: "card-{n}"', 'id: "card-{m}"')
+    edit(path, "fill_rule: evenodd", "fill_rule: odd")
+    edit(path, 'd: "M 50 4 L 61 38', 'd: "M 50 4 X 61 38')
+    edit(path, "count: \"{pips}\"", "count: -1")
+    edit(path, "rows: 8,", "rows: eight,")
+    problems = problems_of(game_dir)
+    text = "\n".join(problems)
+    assert len(problems) == 6, text
+    assert "components[0].generate.ranges: unknown key 'ranges'" in text
+    assert "components[0].generate.id: unknown placeholder {m}" in text
+    assert "symbols.ring.paths[0].fill_rule: expected nonzero or evenodd" in text
+    assert "symbols.star.paths[0].d: bad path: unexpected 'X 61 38" in text
+    assert "layouts.deck_front.elements[2].count: expected a whole number of icons" in text
+    assert "layouts.pad_front.elements[1].rows: expected a whole number of rows" in text
+    for problem in problems:
+        assert problem.startswith(f"{path}:")
+
+
+def test_repeated_problems_are_reported_once_per_element(game_dir):
+    edit(game_dir / "components.yaml", 'text: "{number}"', 'text: "{numbr}"')
+    (problem,) = problems_of(game_dir)
+    assert "field {numbr} is not defined by card 'card-1'" in problem
+    assert "and 11 more cards of component 'deck'" in problem
+
+
+# -- pure helpers ---------------------------------------------------------------------------
+
+def test_path_parser_handles_the_subset():
+    segments = parse_path("m10,10 h 5 v5 H0 V0 l1 1 c 1 1 2 2 3 3 Q 10 0 20 10 z M1 1 2 2")
+    ops = [(s.op, s.points) for s in segments]
+    assert ops[:5] == [("M", ((10, 10),)), ("L", ((15, 10),)), ("L", ((15, 15),)),
+                       ("L", ((0, 15),)), ("L", ((0, 0),))]
+    assert ops[5] == ("L", ((1, 1),))
+    assert ops[6] == ("C", ((2, 2), (3, 3), (4, 4)))
+    op, (c1, c2, end) = ops[7]
+    assert op == "C" and end == (20, 10)
+    assert c1 == pytest.approx((4 + 2 / 3 * 6, 4 - 2 / 3 * 4)) and c2 == pytest.approx((20 - 20 / 3, 10 - 20 / 3))
+    assert ops[8:] == [("Z", ()), ("M", ((1, 1),)), ("L", ((2, 2),))]
+    for bad in ("L 1 1", "M 1", "M 1 1 Z 2", "M 1 1 A 2 2"):
+        with pytest.raises(PathSyntaxError):
+            parse_path(bad)
+
+
+def test_icons_wrap_into_balanced_centred_rows():
+    spots = place_icons(7, 34, 30, 9, 9, 1.5)
+    assert spots is not None
+    rows = sorted({round(y, 6) for _, y in spots})
+    assert [sum(1 for _, y in spots if round(y, 6) == row) for row in rows] == [3, 2, 2]
+    assert min(x for x, _ in spots) == pytest.approx(34 - max(x for x, _ in spots) - 9)  # centred
+    assert place_icons(13, 34, 30, 9, 9, 1.5) is None  # only 3 × 3 fit
+    assert place_icons(0, 1, 1, 9, 9, 1) == []
