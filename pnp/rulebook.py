@@ -121,7 +121,31 @@ def _inline_runs(token: Any) -> tuple[Run, ...]:
             merged[-1] = Run(merged[-1].text + run.text, run.bold)
         else:
             merged.append(run)
-    return tuple(merged)
+    return _drop_spaces_between_chinese(merged)
+
+
+def _is_chinese(ch: str) -> bool:
+    code = ord(ch)
+    return (0x3000 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0xFF00 <= code <= 0xFFEF
+            or code >= 0x20000)
+
+
+def _drop_spaces_between_chinese(runs: list[Run]) -> tuple[Run, ...]:
+    """Chinese sets no spaces between characters; Markdown sources often need one around
+    ``**bold**``, so a space with Chinese on both sides (even across styles) is removed."""
+    chars = [(ch, run.bold) for run in runs for ch in run.text]
+    kept = [
+        (ch, bold) for i, (ch, bold) in enumerate(chars)
+        if not (ch == " " and 0 < i < len(chars) - 1
+                and _is_chinese(chars[i - 1][0]) and _is_chinese(chars[i + 1][0]))
+    ]
+    out: list[Run] = []
+    for ch, bold in kept:
+        if out and out[-1].bold == bold:
+            out[-1] = Run(out[-1].text + ch, bold)
+        else:
+            out.append(Run(ch, bold))
+    return tuple(out)
 
 
 def parse_markdown(markdown: str) -> list[Block]:

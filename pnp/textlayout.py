@@ -85,30 +85,57 @@ def _split_long(pieces: list[Run], width: float, size: float, measure: Measure) 
 
 
 def break_lines(runs: Sequence[Run], width: float, size: float, measure: Measure) -> list[Line]:
-    """Greedy fill of UAX #14 units into lines no wider than ``width``; '\\n' forces a break."""
-    lines: list[list[Run]] = []
-    current: list[Run] = []
-    current_width = 0.0
+    """Greedy fill of UAX #14 units into lines no wider than ``width``; '\n' forces a break.
+
+    A paragraph whose last line would hold a character or two (「分。」 alone) takes units
+    down from the line above, as a typesetter would, so no line is left stranded.
+    """
+    lines: list[list[list[Run]]] = []  # line -> its units
+    hard_end: list[bool] = []
+    current: list[list[Run]] = []
+
+    def flush(hard: bool) -> None:
+        lines.append(current)
+        hard_end.append(hard)
+
+    def line_width(units: list[list[Run]]) -> float:
+        return _width(_strip_trailing([p for u in units for p in u]), size, measure)
+
     for unit in _unit_runs(runs):
         hard = unit[-1].text.endswith("\n")
-        visible = _strip_trailing(list(unit))
-        unit_width = _width(visible, size, measure)
-        if current and current_width + unit_width > width + 1e-6:
-            lines.append(_strip_trailing(current))
-            current, current_width = [], 0.0
+        unit_width = _width(_strip_trailing(list(unit)), size, measure)
+        if current and line_width([*current, unit]) > width + 1e-6:
+            flush(False)
+            current = []
         if not current and unit_width > width + 1e-6:
             chunks = _split_long(list(unit), width, size, measure)
-            lines.extend(chunks[:-1])
-            current = chunks[-1]
+            for chunk in chunks[:-1]:
+                current = [chunk]
+                flush(False)
+            current = [chunks[-1]]
         else:
-            current.extend(unit)
-        current_width = _width(current, size, measure)
+            current.append(unit)
         if hard:
-            lines.append(_strip_trailing(current))
-            current, current_width = [], 0.0
+            flush(True)
+            current = []
     if current:
-        lines.append(_strip_trailing(current))
-    return [_merge(line) for line in lines]
+        flush(True)
+    _avoid_stranded_last_line(lines, hard_end, size, width, line_width)
+    return [_merge(_strip_trailing([p for u in line for p in u])) for line in lines]
+
+
+def _avoid_stranded_last_line(lines: list[list[list[Run]]], hard_end: list[bool], size: float,
+                              width: float, line_width: Callable[[list[list[Run]]], float]) -> None:
+    for index in range(1, len(lines)):
+        if not hard_end[index] and index != len(lines) - 1:
+            continue
+        if hard_end[index - 1]:
+            continue  # the line above ends its own paragraph
+        last, above = lines[index], lines[index - 1]
+        while (line_width(last) < 2.5 * size and len(above) > 2
+               and line_width(above[-1:] + last) <= width + 1e-6
+               and line_width(above[:-1]) >= width / 2):
+            last.insert(0, above.pop())
 
 
 @dataclass(frozen=True)

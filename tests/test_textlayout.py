@@ -65,3 +65,9 @@ def test_breaking_keeps_every_character_and_respects_width(text, chars):
     assert rebuilt.replace(" ", "") == text.replace(" ", "").rstrip("\n")
     for line in plain(lines):
         assert mono(line, False, 10) <= width or len(line) == 1
+
+
+def test_a_last_line_of_one_character_takes_a_unit_from_the_line_above():
+    lines = plain(break_lines([Run("一二三四五六七八九十分。")], 100, 10, mono))
+    assert lines == ["一二三四五六七八九", "十分。"]
+    assert all(mono(line, False, 10) <= 100 for line in lines)

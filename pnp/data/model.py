@@ -44,6 +44,19 @@ class Layout:
     elements: tuple[Element, ...]
     where: str
 
+    @property
+    def uses_fields(self) -> bool:
+        """Whether any card field shows on this face: if not, every card's face is the same."""
+        def refers(value: Any) -> bool:
+            if isinstance(value, str):
+                return "{" in value
+            if isinstance(value, list | tuple):
+                return any(refers(item) for item in value)
+            return False
+
+        return refers(self.background) or any(
+            refers(value) for element in self.elements for value in element.props.values())
+
 
 @dataclass(frozen=True)
 class Card:

@@ -16,7 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.data.model import Card, Component, Game
 from pnp.fonts import FontFamily
-from pnp.layout.impose import Piece, SheetPlan, Slot, crop_marks, impose, mirror_segments
+from pnp.layout.impose import Piece, Segment, SheetPlan, Slot, crop_marks, impose, mirror_segments
 from pnp.layout.nets import Net, build_net
 from pnp.layout.presets import SheetSpec
 from pnp.render.faces import FaceContext, draw_fold, draw_layout, draw_net
@@ -97,7 +97,7 @@ class FaceForms:
         self.symbols = SymbolForms(self.canvas, self.game.symbols)
 
     def face(self, component: Component, card: Card, side: str) -> str:
-        name = face_name(component.id, card.id, side)
+        name = face_name(component.id, self._face_key(component, card, side), side)
         if name in self.defined:
             return name
         self.defined.add(name)
@@ -116,6 +116,23 @@ class FaceForms:
             draw_layout(canvas, ctx, layouts[layout_id], round_shape=component.shape == "round")
         canvas.endForm()
         return name
+
+
+    def _face_key(self, component: Component, card: Card, side: str) -> str:
+        """The card id, or ``_all`` when every card of the component shows the same face.
+
+        A deck's shared back is then one form, not one per card (104 of them for a deck).
+        """
+        layout_ids = [component.front, component.inner] if side == "front" else [component.back]
+        layouts = [self.game.layouts[lid] for lid in layout_ids if lid]
+        sizes = {face_geometry(component, other)[:3] for other in component.cards}
+        shared = (
+            len(component.cards) > 1
+            and not component.shape.endswith("_net")
+            and len(sizes) == 1
+            and not any(layout.uses_fields for layout in layouts)
+        )
+        return "_all" if shared else card.id
 
 
 def _define_faces(forms: FaceForms) -> None:
@@ -144,7 +161,7 @@ def _place(canvas: Canvas, spec: SheetSpec, slot: Slot, name: str, back: bool) -
     canvas.restoreState()
 
 
-def _marks(canvas: Canvas, plan: SheetPlan, back: bool) -> None:
+def _marks(canvas: Canvas, plan: SheetPlan, back: bool) -> list[Segment]:
     segments = crop_marks(plan)
     if back:
         segments = mirror_segments(plan, segments)
@@ -155,12 +172,13 @@ def _marks(canvas: Canvas, plan: SheetPlan, back: bool) -> None:
     for s in segments:
         canvas.line(s.x1 * MM, (height - s.y1) * MM, s.x2 * MM, (height - s.y2) * MM)
     canvas.restoreState()
+    return segments
 
 
 def _furniture(canvas: Canvas, plan: SheetPlan, total: int, game: Game, lang: str,
                fonts: FontFamily, convert: Callable[[str], str], glyphs: GlyphCheck,
-               back: bool) -> None:
-    """The margin label (left, read bottom to top) and the 50 mm scale ruler (right)."""
+               back: bool, segments: list[Segment]) -> None:
+    """The margin label (left, read bottom to top) and the 50 mm scale ruler."""
     spec = plan.spec
     sep = ui(lang, "sep")
     names = ui(lang, "list_sep").join(convert(game.component(c).name.value) for c in plan.components)
@@ -183,24 +201,58 @@ def _furniture(canvas: Canvas, plan: SheetPlan, total: int, game: Game, lang: st
     canvas.drawString(0, 0, label)
     canvas.restoreState()
 
-    ruler = ui(lang, "ruler")
-    glyphs.check(ruler, False, "pnp/strings.py: ruler")
-    x = (spec.width - 5.0) * MM
-    bottom = spec.margin_y * MM
-    top = bottom + spec.ruler_length * MM
+    _ruler(canvas, plan, segments, fonts, lang, glyphs)
+
+
+def _ruler_spot(plan: SheetPlan, segments: list[Segment]) -> tuple[float, float] | None:
+    """Left end and height (mm, from the top) of a horizontal ruler in the bottom or top margin,
+    in a stretch between crop marks wide enough for the bar and its label; None if none."""
+    spec = plan.spec
+    need = spec.ruler_length + 14.0
+    lowest = max(slot.bleed_box.bottom for slot in plan.slots)
+    highest = min(slot.bleed_box.y for slot in plan.slots)
+    bands = (
+        (lowest, spec.height, lambda s: min(s.y1, s.y2) >= lowest - 1e-6),
+        (0.0, highest, lambda s: max(s.y1, s.y2) <= highest + 1e-6),
+    )
+    for top, bottom, in_band in bands:
+        xs = sorted(x for s in segments if in_band(s) for x in (s.x1, s.x2))
+        edges = [spec.margin_x, *xs, spec.width - spec.margin_x]
+        clearance = 1.5
+        for left, right in zip(edges, edges[1:], strict=False):
+            if right - left - 2 * clearance >= need:
+                middle = (top + bottom) / 2
+                # Stay clear of the paper edge, which many printers cannot reach.
+                y = max(5.5, min(spec.height - 5.5, middle))
+                return left + clearance, y
+    return None
+
+
+def _ruler(canvas: Canvas, plan: SheetPlan, segments: list[Segment], fonts: FontFamily, lang: str,
+           glyphs: GlyphCheck) -> None:
+    """A 50 mm bar with 5 mm ticks to check the print scale, never across a crop mark."""
+    spec = plan.spec
+    label = ui(lang, "ruler")
+    glyphs.check(label, False, "pnp/strings.py: ruler")
+    spot = _ruler_spot(plan, segments)
     canvas.saveState()
     canvas.setStrokeColor(MARK_COLOR)
-    canvas.setLineWidth(0.4)
-    canvas.line(x, bottom, x, top)
-    for tick in range(0, int(spec.ruler_length) + 1, 5):
-        half = 1.2 if tick % 10 == 0 else 0.6
-        y = bottom + tick * MM
-        canvas.line(x - half * MM, y, x + half * MM, y)
     canvas.setFillColor(LABEL_COLOR)
+    canvas.setLineWidth(0.4)
     canvas.setFont(fonts.regular.name, 5)
-    canvas.translate(x - 2.2 * MM, bottom)
-    canvas.rotate(90)
-    canvas.drawString(0, 0, ruler)
+    length = spec.ruler_length * MM
+    if spot is not None:
+        x0, y_mm = spot
+        canvas.translate(x0 * MM, (spec.height - y_mm) * MM)
+    else:
+        # No room below or above: run up the right margin, beside the crop marks.
+        canvas.translate((spec.width - 4.5) * MM, spec.margin_y * MM)
+        canvas.rotate(90)
+    canvas.line(0, 0, length, 0)
+    for tick in range(0, int(spec.ruler_length) + 1, 5):
+        half = 1.0 if tick % 10 == 0 else 0.5
+        canvas.line(tick * MM, -half * MM, tick * MM, half * MM)
+    canvas.drawString(length + 1.5 * MM, -0.6 * MM, label)
     canvas.restoreState()
 
 
@@ -216,21 +268,23 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
     canvas.setAuthor("pnp")
     canvas.setSubject(title)
     canvas.setCreator(f"pnp {game.slug}")
-    _define_faces(FaceForms(canvas, game, fonts, convert, glyphs))
+    forms = FaceForms(canvas, game, fonts, convert, glyphs)
+    _define_faces(forms)
     log: list[str] = []
     for plan in plans:
         for back in (False, True):
             slots = plan.back_slots() if back else plan.slots
             side = "back" if back else "front"
             for slot in slots:
-                name = face_name(slot.piece.component, slot.piece.card, side)
+                component = game.component(slot.piece.component)
+                name = forms.face(component, game.card(component.id, slot.piece.card), side)
                 _place(canvas, spec, slot, name, back)
                 box = slot.bleed_box
                 log.append(f"sheet {plan.number} {side}: {name} #{slot.piece.copy} at "
                            f"({box.x:.2f}, {box.y:.2f}) {box.width:.2f}x{box.height:.2f} mm"
                            f"{' turned' if slot.rotated else ''}")
-            _marks(canvas, plan, back)
-            _furniture(canvas, plan, len(plans), game, lang, fonts, convert, glyphs, back)
+            segments = _marks(canvas, plan, back)
+            _furniture(canvas, plan, len(plans), game, lang, fonts, convert, glyphs, back, segments)
             canvas.showPage()
     canvas.save()
     return ComponentsPdf(buffer.getvalue(), len(plans), tuple(log))
