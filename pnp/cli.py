@@ -80,6 +80,13 @@ def build(context: Context, game: str, lang: str, paper: str, out: Path | None) 
         click.echo(f"wrote {shown} ({item.size / 1024:.0f} KiB)")
 
 
+from pnp.cli_rules import calc, check, tables  # noqa: E402  (the rules commands: check, tables, calc)
+
+cli.add_command(check)
+cli.add_command(tables)
+cli.add_command(calc)
+
+
 def main() -> None:
     cli(prog_name="pnp")
 
