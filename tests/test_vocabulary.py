@@ -92,7 +92,8 @@ def test_icon_count_per_card_is_the_table_value(built):
 
 
 def test_symbol_with_colour_override_is_its_own_form(built):
-    back = forms_of(built / "components.pdf")["/FormXob.face-deck-_all-back"  # one back form serves the whole deck]
+    # One back form serves the whole deck: the back layout shows no card field.
+    back = forms_of(built / "components.pdf")["/FormXob.face-deck-_all-back"]
     assert back.count(b"/FormXob.sym-ring.ff6efe1 Do") == 1
     reader = pypdf.PdfReader(built / "components.pdf")
     names: set[str] = set()
