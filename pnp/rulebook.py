@@ -80,6 +80,8 @@ def template_context(game: Game) -> dict[str, Any]:
             credits=[c.value for c in info.credits],
         ),
         "components": components,
+        # The rules parameters of game.yaml, so prose can quote a number instead of typing it.
+        "rules": dict(game.info.rules),
         "tables": tables,
         "table": table,
         "figure": figure,

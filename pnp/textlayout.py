@@ -148,8 +148,13 @@ class Fit:
 def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_size: float,
              measure: Measure, leading_ratio: float = 1.3, step: float = 0.25) -> Fit | None:
     """The largest size from ``size`` down to ``min_size`` at which the text fits the box."""
+    units = [_strip_trailing(list(unit)) for unit in _unit_runs(runs)]
     current = size
     while current >= min_size - 1e-9:
+        # Shrinking must never cost a word or number its wholeness ("10" split as 1/0).
+        if any(_width(unit, current, measure) > width + 1e-6 for unit in units):
+            current = round(current - step, 4)
+            continue
         lines = break_lines(runs, width, current, measure)
         leading = current * leading_ratio
         # The last line needs only its glyph height, not a whole leading.

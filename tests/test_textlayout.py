@@ -71,3 +71,9 @@ def test_a_last_line_of_one_character_takes_a_unit_from_the_line_above():
     lines = plain(break_lines([Run("一二三四五六七八九十分。")], 100, 10, mono))
     assert lines == ["一二三四五六七八九", "十分。"]
     assert all(mono(line, False, 10) <= 100 for line in lines)
+
+
+def test_fitting_shrinks_rather_than_split_a_number():
+    fit = fit_text([Run("10")], 15, 30, 10, 5, mono)
+    assert fit is not None and fit.size == 7.5 and plain(fit.lines) == ["10"]
+    assert fit_text([Run("10")], 15, 30, 10, 8, mono) is None

@@ -12,6 +12,7 @@ from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
     Frame,
+    KeepTogether,
     PageTemplate,
     Spacer,
     Table,
@@ -57,7 +58,8 @@ class CJKParagraph(Flowable):
     def __init__(self, runs: Sequence[Run], style: TextStyle, fonts: FontFamily,
                  glyphs: GlyphCheck, where: str, indent: float = 0.0, marker: str = "",
                  bar: bool = False, outline: tuple[str, int, str] | None = None,
-                 lines: tuple[Line, ...] | None = None, first: bool = True) -> None:
+                 lines: tuple[Line, ...] | None = None, first: bool = True,
+                 pad: tuple[float, float] = (0.0, 0.0)) -> None:
         super().__init__()
         self.runs = tuple(Run(r.text, r.bold or style.bold) for r in runs)
         self.style = style
@@ -67,6 +69,9 @@ class CJKParagraph(Flowable):
         self.indent = indent
         self.marker = marker
         self.bar = bar
+        # Inner space above and below the lines; consecutive paragraphs of one quote share a
+        # background, so only the first pads its top and only the last its bottom.
+        self.pad_top, self.pad_bottom = pad if bar else (0.0, 0.0)
         self.outline = outline  # (title, level, key) for headings
         self.lines = lines
         self.first = first
@@ -78,28 +83,31 @@ class CJKParagraph(Flowable):
     def _measure(self, text: str, bold: bool, size: float) -> float:
         return stringWidth(text, self.fonts.bold.name if bold else self.fonts.regular.name, size)
 
-    def _pad(self) -> float:
+    def _inset(self) -> float:
         return 6.0 if self.bar else 0.0
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
         self.width = avail_width
         if self.lines is None:
-            usable = avail_width - self.indent - 2 * self._pad()
+            usable = avail_width - self.indent - 2 * self._inset()
             self.lines = tuple(break_lines(self.runs, usable, self.style.size, self._measure))
-        self.height = len(self.lines) * self.style.leading + (2 * self._pad() if self.bar else 0)
+        self.height = len(self.lines) * self.style.leading + self.pad_top + self.pad_bottom
         return avail_width, self.height
 
     def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
         self.wrap(avail_width, avail_height)
         assert self.lines is not None
-        fit = int((avail_height - 2 * self._pad()) // self.style.leading)
+        fit = int((avail_height - self.pad_top) // self.style.leading)
         if fit < 2 or len(self.lines) < 4 or len(self.lines) - fit < 2:
             return []  # keep at least two lines on each side of a break
         head = CJKParagraph(self.runs, self.style, self.fonts, self.glyphs, self.where,
-                            self.indent, self.marker, self.bar, self.outline, self.lines[:fit], self.first)
+                            self.indent, self.marker, self.bar, self.outline, self.lines[:fit], self.first,
+                            (self.pad_top, 4.0))
         tail = CJKParagraph(self.runs, self.style, self.fonts, self.glyphs, self.where,
-                            self.indent, "", self.bar, None, self.lines[fit:], False)
+                            self.indent, "", self.bar, None, self.lines[fit:], False,
+                            (4.0, self.pad_bottom))
         head.spaceAfter = 0
+        tail.spaceAfter = self.spaceAfter
         return [head, tail]
 
     def draw(self) -> None:
@@ -109,21 +117,21 @@ class CJKParagraph(Flowable):
             title, level, key = self.outline
             canvas.bookmarkPage(key)
             canvas.addOutlineEntry(title, key, level=level, closed=False)
-        pad = self._pad()
+        inset = self._inset()
         if self.bar:
             canvas.setFillColor(QUOTE_BG)
             canvas.rect(0, 0, self.width, self.height, stroke=0, fill=1)
             canvas.setFillColor(ACCENT)
             canvas.rect(0, 0, 2.2, self.height, stroke=0, fill=1)
         size, leading = self.style.size, self.style.leading
-        top = self.height - pad
+        top = self.height - self.pad_top
         for index, line in enumerate(self.lines):
             baseline = top - index * leading - (leading - size) / 2 - size * EM_ASCENT
-            x = self.indent + pad * 2
+            x = self.indent + inset * 2
             if index == 0 and self.marker:
                 canvas.setFillColor(ACCENT)
                 canvas.setFont(self.fonts.bold.name, size)
-                canvas.drawRightString(self.indent + pad * 2 - 4, baseline, self.marker)
+                canvas.drawRightString(self.indent + inset * 2 - 4, baseline, self.marker)
             canvas.setFillColor(self.style.color)
             for run in line:
                 self.glyphs.check(run.text, run.bold, self.where)
@@ -239,6 +247,18 @@ class FigureFlowable(Flowable):
             canvas.drawCentredString(self.width / 2, CAPTION_STYLE.size * (1 - EM_ASCENT) + 1, self.caption.value)
 
 
+def _one_box(flowables: list[Flowable]) -> list[Flowable]:
+    """Join a quote's paragraphs into one continuous shaded box."""
+    boxed = [f for f in flowables if isinstance(f, CJKParagraph) and f.bar]
+    for index, paragraph in enumerate(boxed):
+        last = index == len(boxed) - 1
+        paragraph.pad_top = 6.0 if index == 0 else 0.0
+        paragraph.pad_bottom = 6.0 if last else 4.0
+        paragraph.spaceBefore = 0
+        paragraph.spaceAfter = paragraph.spaceAfter if last else 0
+    return flowables
+
+
 @dataclass
 class _Builder:
     game: Game
@@ -279,9 +299,10 @@ class _Builder:
                     marker = f"{n}." if block.kind == "numbers" else "•"
                     style = TextStyle(BODY.size, BODY.leading, space_after=2)
                     out.append(self.para(item, style, block, indent=16, marker=marker, bar=in_quote))
-                out.append(Spacer(1, 3))
+                if not in_quote:
+                    out.append(Spacer(1, 3))
             elif block.kind == "quote":
-                out.extend(self.flowables(block.children, in_quote=True))
+                out.extend(_one_box(self.flowables(block.children, in_quote=True)))
                 out.append(Spacer(1, 4))
             elif block.kind == "table":
                 out.append(self.table(block))
@@ -310,7 +331,8 @@ class _Builder:
         ]))
         flowable.spaceBefore = 4
         flowable.spaceAfter = 8
-        return flowable
+        # A short table reads as one thing: move it whole rather than split it across pages.
+        return KeepTogether([flowable]) if len(rows) <= 16 else flowable
 
 
 def render_rulebook(game: Game, lang: str, blocks: Sequence[Block], fonts: FontFamily,
