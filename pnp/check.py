@@ -279,16 +279,15 @@ def _diff_finding(diff: CellDiff, places: _Places) -> Finding:
     where = places.rel(diff.where)
     extra: dict[str, Any] = {"table": diff.table, "row": diff.row, "column": diff.column,
                              "printed": diff.printed, "computed": diff.computed}
-    if diff.column == "*" and diff.printed == "table" and diff.computed is None:
-        where = where.split(" (", 1)[0]
+    if diff.kind == "table-not-computed":
         return Finding("table", "table-not-computed",
                        f"table {diff.table!r} is printed but the rules engine computes no such table",
                        where, {"table": diff.table})
-    if diff.column == "*" and diff.printed is None:
+    if diff.kind == "row-missing":
         return Finding("table", "row-missing",
                        f"table {diff.table!r}, row {diff.row + 1}: not printed; the rules give "
                        f"{diff.computed!r}", where, extra)
-    if diff.column == "*":
+    if diff.kind == "row-extra":
         return Finding("table", "row-extra",
                        f"table {diff.table!r}, row {diff.row + 1}: printed {diff.printed!r}, but "
                        "the rules give no such row", where, extra)

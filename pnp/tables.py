@@ -23,14 +23,23 @@ from pnp.errors import DataError
 
 @dataclass(frozen=True)
 class CellDiff:
+    """One disagreement between a printed table and the engine.
+
+    ``kind`` is ``cell`` (one value differs), ``row-missing`` / ``row-extra`` (whole rows;
+    ``column`` is ``*``) or ``table-not-computed`` (the engine has no such table).
+    """
+
     table: str
     row: int  # 0-based index into the table's rows
     column: str
     printed: Any
     computed: Any
     where: str
+    kind: str = "cell"
 
     def describe(self) -> str:
+        if self.kind == "table-not-computed":
+            return f"{self.where}: table {self.table!r} is printed but the engine computes no such table"
         return (f"{self.where}: table {self.table!r}, row {self.row + 1}, column {self.column!r}: "
                 f"printed {self.printed!r}, the rules give {self.computed!r}")
 
@@ -56,17 +65,16 @@ def diff_tables(game: Game) -> list[CellDiff]:
     diffs: list[CellDiff] = []
     for name, printed in game.tables.items():
         if name not in computed:
-            diffs.append(CellDiff(name, 0, "*", "table", None,
-                                  f"{printed.where} (the engine computes no table {name!r})"))
+            diffs.append(CellDiff(name, 0, "*", None, None, printed.where, "table-not-computed"))
             continue
         expected = computed[name]
         for index in range(max(len(printed.rows), len(expected))):
             where = printed.row_where[index] if index < len(printed.row_where) else printed.where
             if index >= len(printed.rows):
-                diffs.append(CellDiff(name, index, "*", None, dict(expected[index]), where))
+                diffs.append(CellDiff(name, index, "*", None, dict(expected[index]), where, "row-missing"))
                 continue
             if index >= len(expected):
-                diffs.append(CellDiff(name, index, "*", dict(printed.rows[index]), None, where))
+                diffs.append(CellDiff(name, index, "*", dict(printed.rows[index]), None, where, "row-extra"))
                 continue
             for column in printed.columns:
                 have = printed.rows[index].get(column.key)
@@ -88,8 +96,8 @@ def _flow_row(row: dict[str, Any], keys: list[str]) -> str:
 def update_tables(game_dir: Path, game: Game) -> list[str]:
     """Rewrite the rows of every printed table from the engine; returns the tables changed."""
     computed = computed_tables(game)
-    changed = [name for name in game.tables
-               if name in computed and {d.table for d in diff_tables(game)} & {name}]
+    stale = {diff.table for diff in diff_tables(game) if diff.kind != "table-not-computed"}
+    changed = [name for name in game.tables if name in stale]
     if not changed:
         return []
     path = game_dir / TABLES_FILE
