@@ -52,6 +52,7 @@ FIGURES_FILE = "figures.yaml"
 
 _COLORS = ("fill", "stroke", "color", "header_fill", "header_color")
 _ALIGN = ("left", "center", "right")
+COLUMN_FORMATS = ("", "thousands")
 _VALIGN = ("top", "middle", "bottom")
 
 # What each element type accepts; "req" marks required props.
@@ -191,8 +192,11 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
         columns: list[Column] = []
         for i, col in enumerate(r.sequence(table.get("columns", []), (*path, "columns"))):
             cpath = (*path, "columns", i)
-            col = r.mapping(col, cpath, ("key", "label"), required=("key", "label"))
-            columns.append(Column(r.string(col, "key", cpath), _text(r, col, "label", cpath)))
+            col = r.mapping(col, cpath, ("key", "label", "format"), required=("key", "label"))
+            fmt = r.string(col, "format", cpath, default="")
+            if fmt not in COLUMN_FORMATS:
+                r.fail((*cpath, "format"), f"expected one of {', '.join(COLUMN_FORMATS[1:])}, got {fmt!r}")
+            columns.append(Column(r.string(col, "key", cpath), _text(r, col, "label", cpath), fmt))
         keys = [c.key for c in columns]
         rows = []
         row_where = []

@@ -96,6 +96,7 @@ class Component:
 class Column:
     key: str
     label: Text
+    format: str = ""  # "" prints the value as it is; "thousands" groups digits: 20,000
 
 
 @dataclass(frozen=True)
