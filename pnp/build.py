@@ -90,7 +90,8 @@ def _check_template_glyphs(workspace: Workspace, game: Game, convert: Converter,
             glyphs.check(text, True, where)
 
 
-def render_game(workspace: Workspace, game: Game, lang: str, paper: str) -> list[Artifact]:
+def render_game(workspace: Workspace, game: Game, lang: str, paper: str,
+                png: bool = False) -> list[Artifact]:
     spec = SHEETS[paper]
     fonts = load_family(workspace.fonts, lang)
     convert = converter_for(game, lang)
@@ -101,6 +102,11 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str) -> list
     except ImposeError as exc:
         raise BuildError(str(exc)) from None
     artifacts = [Artifact(base / "components.pdf", components.data)]
+    if png:
+        from pnp.render.png import render_face_pngs  # PDFium loads only when PNGs are asked for
+
+        artifacts += [Artifact(base / "png" / name, data)
+                      for name, data in render_face_pngs(game, fonts, convert, glyphs).items()]
     source = template_path(workspace.templates, game.slug)
     if source.is_file():
         _check_template_glyphs(workspace, game, convert, glyphs)
@@ -136,7 +142,7 @@ def write_atomically(root: Path, artifacts: Sequence[Artifact]) -> list[Written]
 
 
 def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
-          out: Path | None = None) -> list[Written]:
+          out: Path | None = None, png: bool = False) -> list[Written]:
     """Render every requested game and language, then write them all; or write nothing."""
     if paper not in SHEETS:
         raise PnpError(f"unknown paper {paper!r} (expected one of: {', '.join(SHEETS)})")
@@ -147,7 +153,7 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
     for loaded in games:
         for target in resolve_langs(lang):
             try:
-                artifacts.extend(render_game(workspace, loaded, target, paper))
+                artifacts.extend(render_game(workspace, loaded, target, paper, png))
             except (BuildError, DataError) as exc:
                 problems.extend(exc.problems)
                 font_problem = font_problem or isinstance(exc, FontError)

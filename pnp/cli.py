@@ -66,18 +66,26 @@ def list_games(context: Context, fmt: str) -> None:
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Output root instead of output/ (files go to DIR/<game>/<lang>/).")
+@click.option("--png", is_flag=True, help="Also write a 300 dpi PNG of every card face, with bleed, under png/.")
 @pass_context
-def build(context: Context, game: str, lang: str, paper: str, out: Path | None) -> None:
+def build(context: Context, game: str, lang: str, paper: str, out: Path | None, png: bool) -> None:
     """Build print-ready PDFs for GAME (or all): components.pdf and rulebook.pdf per script."""
     from pnp.build import build as run_build
 
     workspace = context.workspace
-    for item in run_build(workspace, game, lang, paper, out):
+    written = run_build(workspace, game, lang, paper, out, png)
+    pngs = [item for item in written if item.path.suffix == ".png"]
+    for item in written:
+        if item.path.suffix == ".png":
+            continue
         try:
             shown = item.path.relative_to(Path.cwd())
         except ValueError:
             shown = item.path
         click.echo(f"wrote {shown} ({item.size / 1024:.0f} KiB)")
+    if pngs:
+        folders = sorted({str(item.path.parent) for item in pngs})
+        click.echo(f"wrote {len(pngs)} PNG faces in {', '.join(folders)}")
 
 
 from pnp.cli_rules import calc, check, tables  # noqa: E402  (the rules commands: check, tables, calc)
@@ -85,6 +93,11 @@ from pnp.cli_rules import calc, check, tables  # noqa: E402  (the rules commands
 cli.add_command(check)
 cli.add_command(tables)
 cli.add_command(calc)
+
+from pnp.cli_play import sample, simulate  # noqa: E402  (the sample-game commands)
+
+cli.add_command(sample)
+cli.add_command(simulate)
 
 
 def main() -> None:

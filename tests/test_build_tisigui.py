@@ -142,3 +142,19 @@ def test_layout_log_matches_the_reviewed_golden(lang):
         golden.parent.mkdir(parents=True, exist_ok=True)
         golden.write_text(actual, encoding="utf-8")
     assert actual == golden.read_text(encoding="utf-8")
+
+
+def test_png_faces_at_300_dpi_with_bleed(tmp_path):
+    from PIL import Image
+
+    build(Workspace(ROOT), "tisigui", "zh-Hans", "a4", tmp_path, png=True)
+    folder = tmp_path / "tisigui" / "zh-Hans" / "png"
+    names = sorted(p.name for p in folder.iterdir())
+    assert "identity-ghost-front.png" in names and "identity-back.png" in names
+    assert "shield-shield-6-front.png" in names and len(names) == 28
+    with Image.open(folder / "identity-ghost-front.png") as image:
+        # 63×88 mm plus 3 mm bleed each side is 69×94 mm: 815×1110.2 px at 300 dpi.
+        assert image.size == (815, 1111)
+        assert round(image.info["dpi"][0]) == 300
+        # The bleed is printed: the corner pixel carries the card's dark background.
+        assert image.convert("RGB").getpixel((2, 2)) == (0x2A, 0x22, 0x38)

@@ -1,0 +1,58 @@
+"""One PNG per card face, at 300 dpi with bleed, for designers who proof on screen or send
+faces to a print shop one by one.
+
+Each face is drawn by the same FaceForms code as the sheets, on a page exactly its bleed box,
+and rasterised with PDFium; the pixels are the PDF's pixels.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+
+import pypdfium2 as pdfium
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp.data.model import Game
+from pnp.fonts import FontFamily
+from pnp.render.glyphs import GlyphCheck
+from pnp.render.sheets import FaceForms, face_geometry
+from pnp.units import MM
+
+DPI = 300
+
+
+def _rasterise(pdf: bytes, dpi: int) -> bytes:
+    document = pdfium.PdfDocument(pdf)
+    try:
+        image = document[0].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil()
+        out = io.BytesIO()
+        # A fixed dpi note and no timestamps keep the bytes the same from run to run.
+        image.save(out, format="PNG", dpi=(dpi, dpi), optimize=False)
+        return out.getvalue()
+    finally:
+        document.close()
+
+
+def render_face_pngs(game: Game, fonts: FontFamily, convert: Callable[[str], str],
+                     glyphs: GlyphCheck, dpi: int = DPI) -> dict[str, bytes]:
+    """``<component>-<card>-<side>.png`` -> PNG bytes for every distinct face of the game."""
+    pngs: dict[str, bytes] = {}
+    for component in game.components:
+        sides = ("front", "back") if component.back else ("front",)
+        for card in component.cards:
+            width, height, bleed, _ = face_geometry(component, card)
+            size = ((width + 2 * bleed) * MM, (height + 2 * bleed) * MM)
+            for side in sides:
+                buffer = io.BytesIO()
+                canvas = Canvas(buffer, pagesize=size, invariant=1, initialFontName=fonts.regular.name)
+                name = FaceForms(canvas, game, fonts, convert, glyphs).face(component, card, side)
+                # A face every card shares is named for its component alone (identity-back.png).
+                file_name = name.removeprefix("face-").replace("-_all-", "-") + ".png"
+                if file_name in pngs:
+                    continue  # a face every card shares (a deck's back) is written once
+                canvas.doForm(name)
+                canvas.showPage()
+                canvas.save()
+                pngs[file_name] = _rasterise(buffer.getvalue(), dpi)
+    return pngs
