@@ -196,7 +196,8 @@ class _Places:
         return self.rel(doc.where(path))
 
     def rules(self, field_path: str) -> str:
-        """``setup[2].small_rounds`` or ``rules.setup[2]...`` -> game.yaml:line: rules.setup[2]..."""
+        """``rules.setup[2].small_rounds`` (a lint finding's ``where``) or ``setup[2]...`` (a
+        RulesError problem's field) -> ``game.yaml:line: rules.setup[2].small_rounds``."""
         return self.game_yaml(("rules", *parse_path(field_path.removeprefix("rules."))))
 
 
@@ -373,7 +374,7 @@ def _lint_findings(game: Game, engine: Engine,
             rules = engine.rules_from_mapping(mapping, variant)
         except RulesError:
             continue  # reported with the canonical rules
-        for item in engine.lint(rules):  # type: ignore[attr-defined]
+        for item in engine.lint(rules):
             key = (item.code, item.where, item.message)
             if key in seen:
                 continue

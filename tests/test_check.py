@@ -234,7 +234,7 @@ def test_check_finds_every_contradiction_rulings_lists_for_the_seeds(lint_ws: Pa
 
     wuren = lint_ws / "card_data/wurenshenghuan/game.yaml"
     [band] = findings(report, "wurenshenghuan")
-    assert band["code"] == "unreachable_band" and band["kind"] == "lint"
+    assert band["code"] == "unreachable-band" and band["kind"] == "lint"
     assert band["where"] == (f"card_data/wurenshenghuan/game.yaml:"
                              f"{line_of(wuren, 'kills_min: 9, kills_max: 10')}: rules.murderer_bands[4]")
     assert "kills 10 can never happen" in band["message"]
@@ -244,28 +244,28 @@ def test_acknowledged_findings_are_hidden_and_stale_ones_reported(lint_ws: Path)
     game = lint_ws / "card_data/wurenshenghuan/game.yaml"
     game.write_text(game.read_text(encoding="utf-8") + (
         "acknowledged:\n"
-        "  - {code: unreachable_band, reason: 照原文印 9～10，提醒玩家 10 不可能}\n"
-        "  - {code: band_gap, reason: 舊的例外}\n"), encoding="utf-8")
+        "  - {code: unreachable-band, reason: 照原文印 9～10，提醒玩家 10 不可能}\n"
+        "  - {code: band-gap, reason: 舊的例外}\n"), encoding="utf-8")
     code, report = check_json(lint_ws, "wurenshenghuan")
     assert code == 1
     [stale] = findings(report, "wurenshenghuan")
-    assert stale["code"] == "stale-acknowledgement" and stale["acknowledged"] == "band_gap"
-    assert stale["where"].startswith(f"card_data/wurenshenghuan/game.yaml:{line_of(game, 'band_gap')}")
+    assert stale["code"] == "stale-acknowledgement" and stale["acknowledged"] == "band-gap"
+    assert stale["where"].startswith(f"card_data/wurenshenghuan/game.yaml:{line_of(game, 'band-gap')}")
     acks = report["games"]["wurenshenghuan"]["acknowledged"]
     assert [{k: v for k, v in a.items() if k != "findings"} for a in acks] == [
-        {"code": "unreachable_band", "reason": "照原文印 9～10，提醒玩家 10 不可能",
-         "where": f"card_data/wurenshenghuan/game.yaml:{line_of(game, 'unreachable_band')}: "
+        {"code": "unreachable-band", "reason": "照原文印 9～10，提醒玩家 10 不可能",
+         "where": f"card_data/wurenshenghuan/game.yaml:{line_of(game, 'unreachable-band')}: "
                   "acknowledged[0]", "covered": 1},
-        {"code": "band_gap", "reason": "舊的例外",
-         "where": f"card_data/wurenshenghuan/game.yaml:{line_of(game, 'band_gap')}: acknowledged[1]",
+        {"code": "band-gap", "reason": "舊的例外",
+         "where": f"card_data/wurenshenghuan/game.yaml:{line_of(game, 'band-gap')}: acknowledged[1]",
          "covered": 0},
     ]
-    assert [f["code"] for f in acks[0]["findings"]] == ["unreachable_band"]
+    assert [f["code"] for f in acks[0]["findings"]] == ["unreachable-band"]
     assert acks[1]["findings"] == []
     text = run(lint_ws, "check", "wurenshenghuan").stdout
-    assert "  acknowledged unreachable_band: card_data/wurenshenghuan/game.yaml:" in text
+    assert "  acknowledged unreachable-band: card_data/wurenshenghuan/game.yaml:" in text
     assert "      because: 照原文印 9～10，提醒玩家 10 不可能" in text
-    edit(game, "  - {code: band_gap, reason: 舊的例外}\n", "")
+    edit(game, "  - {code: band-gap, reason: 舊的例外}\n", "")
     assert run(lint_ws, "check", "wurenshenghuan").exit_code == 0
 
 

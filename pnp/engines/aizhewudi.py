@@ -57,6 +57,7 @@ Discard reasons: "withdrew", "aimed_at_withdrawn", "rushed", "out" (its player w
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -527,6 +528,7 @@ class _Game:
         self.plays: list[_Play] = []
         self.hits: Counter[int] = Counter()
         self.round_over = False
+        self.history: list[dict[str, Any]] = []  # the records of the rounds played so far
 
     # -- helpers
     def ins(self) -> list[_Seat]:
@@ -561,7 +563,7 @@ class _Game:
     # -- the game
     def run(self, limit: int | None = None) -> dict[str, Any]:
         """Play to the end, or only ``limit`` rounds (a scripted example: end "unfinished")."""
-        rounds = []
+        rounds = self.history
         end = "rounds"
         last = self.rules.rounds if limit is None else min(limit, self.rules.rounds)
         for number in range(1, last + 1):
@@ -872,7 +874,17 @@ class _Policy:
 
 
 class _Bots(_Policy):
-    """Seated bots: "random" (any legal choice) and "greedy" (a simple heuristic)."""
+    """Seated bots: "random" (any legal choice) and "greedy" (a simple heuristic).
+
+    The greedy bot decides only from what a player at the table knows: the bills and markers
+    in front of everyone, the aims, and the cards each set has shown face up so far (not the
+    cards thrown away unseen, nor anyone's hand). It weighs a withdrawal's certain cost (one
+    花心, worth ``fickle_penalty`` at the end, and this round's share) against the chance that
+    the flowers aimed at it put it out (every 搶婚 and 嫁給我吧 the aimers may still hold)
+    times what it would lose (its money and the rounds still to come); it spends its 搶婚 and
+    嫁給我吧 on players one marker from going out, on rich tables, or when its hand holds
+    nothing else; it aims at players close to going out or with the most money.
+    """
 
     def __init__(self, bots: Sequence[str], rng: random.Random, deck: list[int]) -> None:
         self.bots = list(bots)
@@ -892,26 +904,91 @@ class _Bots(_Policy):
     def arm(self, g: _Game, seat: int, ability: str) -> bool:
         return self.greedy(seat) or self.rng.random() < 0.3
 
-    def weakest(self, g: _Game, seat: int) -> int:
-        """The other player nearest to going out, then the richest, then the next clockwise."""
-        n = len(g.seats)
+    # -- what everyone at the table knows
+    @staticmethod
+    def _origin(g: _Game, seat: int, hand: int) -> tuple[int, int]:
+        """Where a set started: 千面人's second set is the first set of the player it was
+        taken from."""
+        if hand:
+            for rec in g.history:
+                for e in rec["abilities"]:
+                    if e["ability"] == "many_faces" and e["event"] == "took" \
+                            and e["seat"] == seat:
+                        return (e["from"], 0)
+        return (seat, hand)
+
+    def shown(self, g: _Game, seat: int, hand: int) -> Counter[str]:
+        """The cards of a set seen face up in the rounds played so far."""
+        key = self._origin(g, seat, hand)
+        seen: Counter[str] = Counter()
+        for rec in g.history:
+            unseen = {(d["seat"], d["hand"]) for d in rec["discarded"]}
+            for pl in rec["plays"]:
+                if (pl["seat"], pl["hand"]) not in unseen and \
+                        self._origin(g, pl["seat"], pl["hand"]) == key:
+                    seen[pl["card"]] += 1
+            for e in rec["abilities"]:
+                if e["ability"] == "robber_logic" and e["event"] == "used" and \
+                        self._origin(g, e["seat"], e["hand"]) == key:
+                    seen["rush"] -= 1  # back in the hand
+                    seen[e["discarded"]] += 1
+        return +seen
+
+    def hit_chance(self, g: _Game, seat: int, hand: int) -> float:
+        """The chance that the card this set plays now is a 搶婚 or 嫁給我吧, as the table sees
+        it: the set's cards not yet seen face up, the one in play among them."""
+        mix = Counter({c.id: c.per_player for c in g.rules.action_cards})
+        unseen = mix - self.shown(g, seat, hand)
+        total = sum(unseen.values())
+        return (unseen["rush"] + unseen["propose"]) / total if total else 0.0
+
+    @staticmethod
+    def round_income(g: _Game) -> float:
+        """What one player still in may expect from the bills of one round."""
+        deck = g.rules.deck
+        per_round = sum(deck) / len(deck) * g.rules.bills_per_round if deck else 0.0
+        return per_round / max(1, len(g.ins()))
+
+    def stake(self, g: _Game, p: _Seat) -> float:
+        """What going out costs: the money in hand and what the rounds to come may bring
+        (a player out cannot win, so it never counts for less than one 花心)."""
+        net = sum(p.bills) + p.bank - g.rules.fickle_penalty * p.fickle
+        future = (g.rules.rounds - g.round) * self.round_income(g)
+        return max(net, 0) + future + g.rules.fickle_penalty
+
+    # -- decisions
+    def choose_target(self, g: _Game, seat: int) -> int:
+        """Another player, the more likely the closer to going out and the richer."""
+        income = self.round_income(g)
+
+        def worth(p: _Seat) -> float:
+            room = g.public_limit(p) - p.loved
+            closeness = 3 * income if room <= 1 else income * (g.public_limit(p) - room)
+            return sum(p.bills) + closeness + self.rng.random() * income
+
         others = [p for p in g.ins() if p.seat != seat]
-        return min(others, key=lambda p: (g.public_limit(p) - p.loved, -sum(p.bills),
-                                          (p.seat - seat) % n)).seat
+        return max(others, key=worth).seat
 
     def card(self, g: _Game, seat: int, hand: int) -> str:
         cards = g.seats[seat].hands[hand]
         if not self.greedy(seat):
             return self.rng.choice(sorted(cards.elements()))
-        target = self.weakest(g, seat)
+        target = self.choose_target(g, seat)
         self.plan[(seat, hand)] = target
         t = g.seats[target]
-        if cards["rush"] and g.public_limit(t) - t.loved <= 1:
-            return "rush"
-        for card in ("propose", "flee", "rush"):
-            if cards[card]:
-                return card
-        raise Illegal(f"seat {seat} has no card in set {hand}")
+        hits = cards["rush"] + cards["propose"]
+        left = sum(cards.values())
+        if not left:
+            raise Illegal(f"seat {seat} has no card in set {hand}")
+        if hits and g.public_limit(t) - t.loved <= 1:
+            return "rush" if cards["rush"] else "propose"  # it may put them out
+        # Spend the flowers that hit on rich tables, and never keep them past the last round.
+        table = sum(g.table) / max(1.0, self.round_income(g) * len(g.ins()))
+        if hits and (hits >= left or self.rng.random() < hits / left * table):
+            return "propose" if cards["propose"] else "rush"
+        if cards["flee"]:
+            return "flee"
+        return "propose" if cards["propose"] else "rush"
 
     def target(self, g: _Game, seat: int, hand: int, last: bool) -> int:
         others = [p.seat for p in g.ins() if p.seat != seat]
@@ -922,7 +999,8 @@ class _Bots(_Policy):
             aimed = Counter(pl.target for pl in g.plays if pl.target >= 0 and pl.seat != seat)
             if aimed:
                 return min(others, key=lambda s: (-aimed[s], s))
-        return self.plan.get((seat, hand), others[0])
+        planned = self.plan.get((seat, hand))
+        return planned if planned in others else others[0]
 
     def swap(self, g: _Game, seat: int, hand: int) -> str | None:
         pl = next(pl for pl in g.plays if pl.seat == seat and pl.hand == hand)
@@ -939,8 +1017,28 @@ class _Bots(_Policy):
         p = g.seats[seat]
         if not self.greedy(seat):
             return self.rng.random() < 0.15
-        aimed = sum(pl.target == seat for pl in g.plays)
-        return p.loved + aimed >= g.limit(p)
+        aims = [pl for pl in g.plays if pl.target == seat and pl.state == "pending"]
+        # How many of the flowers aimed at me hit: one chance per aimer's set.
+        hits = [1.0]
+        for pl in aims:
+            chance = self.hit_chance(g, pl.seat, pl.hand)
+            hits = [a * (1 - chance) + b * chance for a, b in zip([*hits, 0.0], [0.0, *hits],
+                                                                  strict=True)]
+        if p.ability == "queen":
+            hits = [hits[0], 1 - hits[0]]  # at most one marker a round
+        room = g.limit(p) - p.loved
+        out = sum(hits[room:])
+        if out < 0.1:
+            return False  # withdraw only when going out is a real risk this round
+        # Staying in and untouched pays this round's share (the table split among me and
+        # the others likely to stay standing); going out costs the stake.
+        standing = 1.0
+        for q in g.ins():
+            if q.seat != seat:
+                standing += math.prod(1 - self.hit_chance(g, pl.seat, pl.hand)
+                                      for pl in g.plays if pl.target == q.seat)
+        share = split(g.table, max(1, round(standing)), g.rules).share
+        return out * self.stake(g, p) > g.rules.fickle_penalty + hits[0] * share
 
     def robber(self, g: _Game, seat: int, hand: int) -> str | None:
         cards = g.seats[seat].hands[hand]
@@ -1249,3 +1347,41 @@ def lint(rules: AizhewudiRules) -> list[Finding]:
             "rules.players.max",
         ))
     return findings
+
+
+# --------------------------------------------------------------------------- the registry's object
+
+
+class AizhewudiEngine:
+    """``pnp.engines.base.Engine`` for 愛者無敵, delegating to this module's functions."""
+
+    slug = slug
+    variants = variants
+    BOTS = BOTS
+
+    def rules_from_mapping(self, mapping: Mapping[str, Any] | None,
+                           variant: str | None = None) -> AizhewudiRules:
+        return rules_from_mapping(mapping, variant)
+
+    def compute_tables(self, rules: AizhewudiRules) -> dict[str, Table]:
+        return compute_tables(rules)
+
+    def player_range(self, rules: AizhewudiRules) -> tuple[int, int]:
+        return player_range(rules)
+
+    def default_players(self, rules: AizhewudiRules) -> int:
+        return default_players(rules)
+
+    def play(self, rules: AizhewudiRules, players: int, rng: random.Random, seed: int = 1,
+             abilities: bool | None = None,
+             bots: Sequence[str] | None = None) -> dict[str, Any]:
+        return play(rules, players, rng, seed, abilities, bots)
+
+    def replay(self, rules: AizhewudiRules, log: Mapping[str, Any]) -> list[str]:
+        return replay(rules, log)
+
+    def lint(self, rules: AizhewudiRules) -> list[Finding]:
+        return lint(rules)
+
+
+ENGINE = AizhewudiEngine()

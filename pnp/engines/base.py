@@ -24,7 +24,31 @@ class RulesError(ValueError):
         super().__init__("; ".join(problems))
 
 
+class LintFinding(Protocol):
+    """One problem an engine's lint finds in a set of rules (each engine has its own frozen
+    ``Finding`` dataclass of this shape)."""
+
+    @property
+    def code(self) -> str:
+        """Stable kebab-case code, e.g. ``unreachable-band`` (what game.yaml acknowledges)."""
+
+    @property
+    def message(self) -> str:
+        """One sentence for the designer, naming the numbers involved."""
+
+    @property
+    def where(self) -> str:
+        """The rules field at fault as a path from the ``rules:`` mapping, always starting
+        with ``rules.``: ``rules.murderer_bands[4]``, ``rules.variants.classic.setup[0]``."""
+
+
 class Engine(Protocol):
+    """A game's rules engine: its module's ``ENGINE`` object, found through registry.py.
+
+    An engine with several bots may also name them in ``BOTS`` and take ``bots=[name per
+    seat]`` in ``play``; ``pnp check`` then simulates marker supplies with every bot mix.
+    """
+
     slug: str
     variants: tuple[str, ...]  # named rule variants besides the canonical rules ("" = canonical)
 
@@ -43,3 +67,13 @@ class Engine(Protocol):
 
     def replay(self, rules: Any, log: Mapping[str, Any]) -> list[str]:
         """Check a log step by step against the rules; return problems (empty = legal)."""
+
+    def lint(self, rules: Any) -> list[LintFinding]:
+        """Problems in the rules themselves (contradictions, unreachable or unused entries,
+        supplies that run short), found from the parameters alone; empty = clean.
+
+        Each finding has a kebab-case ``code``, a ``message`` and a ``where`` path that starts
+        with ``rules.`` (a variant's field: ``rules.variants.<name>.<field>``). ``pnp check``
+        reports them, minus the codes acknowledged in game.yaml; a code ending in
+        ``-markers-worst-case`` makes it simulate games for that marker supply.
+        """

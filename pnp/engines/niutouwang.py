@@ -314,14 +314,19 @@ def punish(
     base: int | None = None,
     paired: bool | None = None,
 ) -> list[dict[str, Any]]:
-    """SP ending per seat (0-based, seat order); base/paired default to the rules' own."""
+    """SP ending per seat (0-based, seat order); base/paired default to the rules' own.
+
+    Error messages name seats from 1, as the people at the table count them.
+    """
     base = rules.base if base is None else base
     paired = rules.paired if paired is None else paired
     if isinstance(base, bool) or not isinstance(base, int) or base < 1:
         raise ValueError(f"base must be a whole number of at least 1, got {base!r}")
     for seat, p in enumerate(penalties):
         if isinstance(p, bool) or not isinstance(p, int) or p < 0:
-            raise ValueError(f"penalty of seat {seat} must be a whole number ≥ 0, got {p!r}")
+            # People read this (pnp calc): name the seat as the table counts it.
+            raise ValueError(f"penalty of seat {seat + 1} (counting from 1) must be a whole "
+                             f"number ≥ 0, got {p!r}")
     n = len(penalties)
     # Equal penalties: the lower seat counts as the lower penalty (RULINGS).
     order = sorted(range(n), key=lambda s: (penalties[s], s))
@@ -680,3 +685,40 @@ def lint(rules: NiutouwangRules) -> list[Finding]:
             f"rules.heads.overrides[{first}]",
         ))
     return findings
+
+
+# --------------------------------------------------------------------------- the registry's object
+
+
+class NiutouwangEngine:
+    """``pnp.engines.base.Engine`` for 誰是牛頭王 SP, delegating to this module's functions."""
+
+    slug = slug
+    variants = variants
+    BOTS = BOTS
+
+    def rules_from_mapping(self, mapping: Mapping[str, Any] | None,
+                           variant: str | None = None) -> NiutouwangRules:
+        return rules_from_mapping(mapping, variant)
+
+    def compute_tables(self, rules: NiutouwangRules) -> dict[str, Table]:
+        return compute_tables(rules)
+
+    def player_range(self, rules: NiutouwangRules) -> tuple[int, int]:
+        return player_range(rules)
+
+    def default_players(self, rules: NiutouwangRules) -> int:
+        return default_players(rules)
+
+    def play(self, rules: NiutouwangRules, players: int, rng: random.Random, seed: int = 1,
+             variant: str | None = None, bots: Sequence[str] | None = None) -> dict[str, Any]:
+        return play(rules, players, rng, seed, variant, bots)
+
+    def replay(self, rules: NiutouwangRules, log: Mapping[str, Any]) -> list[str]:
+        return replay(rules, log)
+
+    def lint(self, rules: NiutouwangRules) -> list[Finding]:
+        return lint(rules)
+
+
+ENGINE = NiutouwangEngine()

@@ -1,4 +1,8 @@
-"""Which engine plays which game: the one place that maps a slug to its engine module."""
+"""Which engine plays which game: the one place that maps a slug to its engine module.
+
+Each engine module defines ``ENGINE``, an object following ``pnp.engines.base.Engine`` that
+delegates to the module's functions (which calculators and narration also call directly).
+"""
 
 from __future__ import annotations
 
@@ -23,5 +27,5 @@ def get_engine(slug: str) -> Engine:
     if slug not in ENGINE_MODULES:
         raise KeyError(f"no rules engine for game {slug!r}")
     module: Any = importlib.import_module(ENGINE_MODULES[slug])
-    # An engine is either an ENGINE object or the module itself implementing the protocol.
-    return getattr(module, "ENGINE", module)
+    engine: Engine = module.ENGINE  # AttributeError: an engine module without its object
+    return engine

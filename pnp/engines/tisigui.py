@@ -500,7 +500,7 @@ def _counts(seq: Iterable[int]) -> str:
 def lint(rules: TisiguiRules) -> list[Finding]:
     """Problems in the rules visible from the parameters alone (no simulation needed)."""
     findings: list[Finding] = []
-    prefix = f"variants.{rules.variant}." if rules.variant else ""
+    prefix = f"rules.variants.{rules.variant}." if rules.variant else "rules."
 
     def add(code: str, where: str, message: str) -> None:
         findings.append(Finding(code, message, prefix + where))

@@ -316,7 +316,8 @@ def score_parts(
       character is alive at the end or when a *correct* guess came before the death.
 
     Raises ``ValueError`` for facts that cannot go together (a murderer's guess, an
-    innocent's kills, a correct guess without its day, a day outside the game).
+    innocent's kills, a correct guess without its day, a day outside the game, a character
+    alive at the end whose guess came "before its death": it was never killed).
     """
     if role == MURDERER:
         if guess_correct or guess_day is not None or guessed_before_death:
@@ -326,6 +327,9 @@ def score_parts(
         raise ValueError(f"role must be {MURDERER!r} or {INNOCENT!r}, got {role!r}")
     if kills:
         raise ValueError("only the murderer kills; an innocent player's kills must be 0")
+    if alive_at_end and guessed_before_death:
+        raise ValueError("alive_at_end and guessed_before_death contradict: a character alive "
+                         "at the end was never killed, so no guess came before its death")
     if guess_day is None:
         if guess_correct or guessed_before_death:
             raise ValueError("a guess needs the day it was handed in (guess_day)")
@@ -406,13 +410,13 @@ def lint(rules: WurenshenghuanRules) -> list[Finding]:
     need = rules.characters * rules.items_per_character
     if rules.deck_size < need:
         findings.append(Finding(
-            "item_supply",
+            "item-supply",
             f"{rules.deck_size} items cannot deal {rules.items_per_character} under each of "
             f"{rules.characters} characters ({need} needed)",
             "rules.weapon_kinds"))
     elif rules.pile_size == 0:
         findings.append(Finding(
-            "item_supply",
+            "item-supply",
             "no items are left for the murderer's draw pile: after the first kill the "
             "murderer's row shrinks and gives the murderer away",
             "rules.weapon_kinds"))
@@ -424,7 +428,7 @@ def lint(rules: WurenshenghuanRules) -> list[Finding]:
         if band.kills_max > top:
             never = _ranges(list(range(max(band.kills_min, top + 1), band.kills_max + 1)))
             findings.append(Finding(
-                "unreachable_band",
+                "unreachable-band",
                 f"band {band.kills_min}–{band.kills_max} → {band.points}: kills {never} can "
                 f"never happen, at most {top} real kills: {cap}",
                 where))
@@ -437,20 +441,20 @@ def lint(rules: WurenshenghuanRules) -> list[Finding]:
             overlaps.setdefault((covered[kills][0], other), []).append(kills)
     for (first, other), kills_list in overlaps.items():
         findings.append(Finding(
-            "band_overlap",
+            "band-overlap",
             f"kills {_ranges(kills_list)} fall in murderer_bands[{first}] and "
             f"murderer_bands[{other}]; the first one counts",
             f"rules.murderer_bands[{other}]"))
     gaps = [k for k in range(1, top + 1) if k not in covered]
     if gaps:
         findings.append(Finding(
-            "band_gap",
+            "band-gap",
             f"no band covers {_ranges(gaps)} kills: the murderer would score 0",
             "rules.murderer_bands"))
 
     if len(rules.guess_points) != rules.days:
         findings.append(Finding(
-            "guess_table_length",
+            "guess-table-length",
             f"the guess table has {len(rules.guess_points)} entries for {rules.days} days",
             "rules.guess_points"))
 
@@ -458,7 +462,7 @@ def lint(rules: WurenshenghuanRules) -> list[Finding]:
                                 ("imprison_divisor", rules.imprison_divisor, "imprisonment")):
         if rules.characters // divisor == 0:
             findings.append(Finding(
-                "allowance_never",
+                "allowance-never",
                 f"with {rules.characters} characters at most, a {what} never allows anything",
                 f"rules.{name}"))
     return findings

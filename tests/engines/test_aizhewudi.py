@@ -597,3 +597,97 @@ def test_play_rejects_bad_player_counts() -> None:
     for players in (3, 7):
         with pytest.raises(ValueError, match="players"):
             az.play(RULES, players, random.Random(1))
+
+
+# ------------------------------------------------------------------ the bots
+
+
+def test_greedy_bots_keep_fickle_markers_within_the_supply() -> None:
+    # All-greedy games used to end with every player withdrawing every round from round 3
+    # on (30 花心 in every 5-player game); a sensible table seldom needs more than the 14.
+    supply = RULES.fickle_markers
+    peaks = []
+    for seed in range(1, 61):
+        log = az.play(RULES, 5, random.Random(seed), seed, bots=["greedy"] * 5)
+        peaks.append(az.markers_in_use(log)["fickle"])
+        rounds = log["rounds"]
+        assert not all(len(r["withdrew"]) == 5 for r in rounds[2:]), seed
+    within = sum(peak <= supply for peak in peaks)
+    assert within >= 54, peaks  # 90%
+    assert sum(peaks) / len(peaks) <= supply / 2, peaks
+
+
+def test_greedy_games_follow_the_seed() -> None:
+    for abilities in (False, True):
+        a = az.play(RULES, 6, random.Random(11), 11, abilities=abilities, bots=["greedy"] * 6)
+        b = az.play(RULES, 6, random.Random(11), 11, abilities=abilities, bots=["greedy"] * 6)
+        assert a == b and az.replay(RULES, a) == []
+
+
+def mean_scores(players: int, seeds: range, abilities: bool = False) -> dict[str, float]:
+    """Mean final score per bot kind (a player out scores 0), both seatings of each seed."""
+    scores: dict[str, list[int]] = {"greedy": [], "random": []}
+    for seed in seeds:
+        for first in (0, 1):
+            bots = [az.BOTS[(s + first) % 2] for s in range(players)]
+            log = az.play(RULES, players, random.Random(seed), seed, abilities=abilities,
+                          bots=bots)
+            for f in log["final"]:
+                scores[bots[f["seat"]]].append(f["score"] or 0)
+    return {bot: sum(s) / len(s) for bot, s in scores.items()}
+
+
+@pytest.mark.parametrize("abilities", [False, True])
+def test_greedy_beats_random_on_average(abilities: bool) -> None:
+    # Greedy and random seated alternately, each seed both ways round.
+    pooled = {"greedy": 0.0, "random": 0.0}
+    for players in (4, 5, 6):
+        means = mean_scores(players, range(1, 41), abilities)
+        assert means["greedy"] > means["random"], (players, means)
+        for bot in pooled:
+            pooled[bot] += means[bot]
+    assert pooled["greedy"] > 1.15 * pooled["random"], pooled
+
+
+def bot_game(rounds: list[dict[str, Any]], players: int = 4) -> tuple[az._Game, az._Bots]:
+    """A game after scripted rounds, with greedy bots to ask about the next one."""
+    log = scripted(players, rounds)
+    bots = az._Bots(["greedy"] * players, random.Random(1), [])
+    game = az._Game(RULES, players, [None] * players, az._FromLog(log))
+    game.run(limit=len(rounds))
+    game.policy = bots
+    return game, bots
+
+
+def aim_at(game: az._Game, target: int, *aimers: int) -> None:
+    game.round += 1
+    game.plays = [az._Play(seat, 0, "flee", target) for seat in aimers]
+
+
+def test_greedy_withdraws_only_when_a_hit_can_still_come() -> None:
+    # Round 1-2: seat 0 takes two proposals from seat 1 (now 2 被愛, one from out); seat 1
+    # has shown both its 嫁給我吧 and seat 2 has shown nothing.
+    r = rnd([(0, "flee", 1), (1, "propose", 0), (2, "flee", 0), (3, "flee", 0)])
+    game, bots = bot_game([r, r])
+    assert game.seats[0].loved == 2
+    # Seat 1 still holds its 搶婚 (1 hit in 6 unseen cards): a 1-in-6 risk to lose all.
+    aim_at(game, 0, 1)
+    assert bots.hit_chance(game, 1, 0) == pytest.approx(1 / 6)
+    # Seat 2 has shown only its two 逃婚: 3 hits in 6 unseen cards, a coin flip.
+    aim_at(game, 0, 2)
+    assert bots.hit_chance(game, 2, 0) == pytest.approx(3 / 6)
+    assert bots.withdraw(game, 0)
+    # Nobody aims at seat 3 and at 0 被愛 nobody can put seat 3 out: it stays.
+    aim_at(game, 1, 3)
+    assert not bots.withdraw(game, 3)
+
+
+def test_greedy_does_not_withdraw_from_a_player_with_no_hits_left() -> None:
+    r1 = rnd([(0, "flee", 1), (1, "propose", 0), (2, "flee", 0), (3, "flee", 0)])
+    r2 = rnd([(0, "flee", 1), (1, "rush", 0), (2, "flee", 0), (3, "flee", 0)])
+    r3 = rnd([(0, "flee", 1), (1, "propose", 2), (2, "flee", 0), (3, "flee", 0)])
+    game, bots = bot_game([r1, r2, r3])
+    assert game.seats[0].loved == 2 and not game.seats[0].out
+    aim_at(game, 0, 1)
+    assert bots.hit_chance(game, 1, 0) == 0
+    assert not bots.withdraw(game, 0)

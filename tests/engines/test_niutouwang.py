@@ -166,10 +166,16 @@ def test_punish_uses_rules_defaults() -> None:
     ]
 
 
-@pytest.mark.parametrize(("penalties", "base"), [([1, -1], 1), ([1, 2], 0), ([1.5], 1)])
-def test_punish_rejects_bad_input(penalties: list[Any], base: int) -> None:
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize(("penalties", "base", "message"), [
+    ([1, -1], 1, "penalty of seat 2 (counting from 1) must be a whole number ≥ 0, got -1"),
+    ([1, 2], 0, "base must be"),
+    ([1.5], 1, "penalty of seat 1 (counting from 1) must be"),
+])
+def test_punish_rejects_bad_input(penalties: list[Any], base: int, message: str) -> None:
+    # A person sees these (pnp calc niutouwang punish): seats count from 1, as at the table.
+    with pytest.raises(ValueError) as info:
         nt.punish(RULES, penalties, base=base)
+    assert message in str(info.value)
 
 
 # ------------------------------------------------------------------ games and invariants

@@ -418,7 +418,7 @@ def test_lint_finds_every_contradiction_rulings_lists_in_the_seed() -> None:
     assert found("example-vs-rules", "3, 2, 1", "2, 1, 0")
     assert found("example-vs-rules", "big die at 5", "give 4")
     assert found("round-value-nonpositive", "worth 0")
-    assert all(f.where for f in findings)
+    assert all(f.where.startswith("rules.") for f in findings)
 
 
 @pytest.mark.parametrize(
@@ -447,7 +447,7 @@ def test_lint_checks(mapping: dict[str, Any], code: str) -> None:
 def test_lint_start_roll_on_a_small_die() -> None:
     rules = rules_from_mapping({"variants": {"classic": {"small_die_sides": 4}}}, "classic")
     assert "start-roll-face" in codes(rules)
-    assert lint(rules)[0].where.startswith("variants.classic.")
+    assert lint(rules)[0].where == "rules.variants.classic.start_player"
 
 
 # --------------------------------------------------------------------------------------------

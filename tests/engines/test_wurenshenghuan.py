@@ -127,8 +127,6 @@ def test_tables_have_exactly_the_issue_columns() -> None:
     # A wrong guess before death saves nobody.
     ({"role": "innocent", "guess_correct": False, "guess_day": 1,
       "guessed_before_death": True}, 0),
-    ({"role": "innocent", "guess_correct": True, "guess_day": 5, "alive_at_end": True,
-      "guessed_before_death": True}, 3),  # the bonus is paid once
 ])
 def test_player_score_by_hand(facts: dict[str, Any], points: int) -> None:
     assert w.player_score(RULES, **facts) == points
@@ -146,6 +144,12 @@ def test_score_parts_split() -> None:
     {"role": "innocent", "kills": 2},
     {"role": "innocent", "guess_correct": True},
     {"role": "innocent", "guessed_before_death": True},
+    # Handed in "before the death" of a character that was never killed: RULINGS pays +2
+    # for a character alive at the end, or for a correct guess that came before the death.
+    {"role": "innocent", "guess_correct": True, "guess_day": 5, "alive_at_end": True,
+     "guessed_before_death": True},
+    {"role": "innocent", "guess_correct": False, "guess_day": 2, "alive_at_end": True,
+     "guessed_before_death": True},
     {"role": "innocent", "guess_correct": True, "guess_day": 6},
     {"role": "ghost"},
 ])
@@ -164,7 +168,7 @@ def test_default_rules_lint_clean() -> None:
 def test_lint_finds_the_unreachable_ten_in_the_seed() -> None:
     seed = w.rules_from_mapping(yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))["rules"])
     findings = w.lint(seed)
-    assert [f.code for f in findings] == ["unreachable_band"]
+    assert [f.code for f in findings] == ["unreachable-band"]
     assert findings[0].where == "rules.murderer_bands[4]"
     assert "kills 10 can never happen" in findings[0].message
 
@@ -175,18 +179,18 @@ def test_lint_overlaps_gaps_tables_and_supply() -> None:
              {"kills_min": 8, "kills_max": 9, "points": 4}]
     rules = w.rules_from_mapping({"murderer_bands": bands, "days": 4})
     codes = {f.code: f for f in w.lint(rules)}
-    assert set(codes) == {"band_overlap", "band_gap", "guess_table_length"}
-    assert codes["band_overlap"].message.startswith("kills 3 fall in murderer_bands[0]")
-    assert "6–7" in codes["band_gap"].message
+    assert set(codes) == {"band-overlap", "band-gap", "guess-table-length"}
+    assert codes["band-overlap"].message.startswith("kills 3 fall in murderer_bands[0]")
+    assert "6–7" in codes["band-gap"].message
 
     short = w.rules_from_mapping({"copies_per_weapon": 2})  # 21 items for 30 places
-    assert "item_supply" in {f.code for f in w.lint(short)}
+    assert "item-supply" in {f.code for f in w.lint(short)}
 
     # 29 kinds × 1 + key = 30: nothing left to refill, so only 3 kills are ever possible.
     bare = w.rules_from_mapping({"weapon_kinds": 29, "copies_per_weapon": 1})
     found = w.lint(bare)
-    assert {f.code for f in found} == {"item_supply", "unreachable_band"}
-    assert sum(f.code == "unreachable_band" for f in found) == 4
+    assert {f.code for f in found} == {"item-supply", "unreachable-band"}
+    assert sum(f.code == "unreachable-band" for f in found) == 4
 
 
 # ------------------------------------------------------------------ a hand-built scenario

@@ -1,0 +1,104 @@
+"""Every engine in the registry is a proper ``Engine`` object, and its lint speaks one dialect:
+kebab-case codes, ``where`` paths that start at ``rules.``."""
+
+from __future__ import annotations
+
+import inspect
+import random
+import re
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from pnp.engines.base import Engine
+from pnp.engines.registry import ENGINE_MODULES, get_engine
+
+FIXTURES = Path(__file__).parent / "fixtures"
+KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+PROTOCOL = ("rules_from_mapping", "compute_tables", "player_range", "default_players", "play",
+            "replay", "lint")
+
+
+def test_the_protocol_names_lint() -> None:
+    assert "lint" in Engine.__dict__
+    assert Engine.lint.__doc__ and "rules." in Engine.lint.__doc__
+    assert list(inspect.signature(Engine.lint).parameters) == ["self", "rules"]
+
+
+@pytest.mark.parametrize("slug", sorted(ENGINE_MODULES))
+def test_every_engine_is_an_engine_object(slug: str) -> None:
+    engine = get_engine(slug)
+    assert not isinstance(engine, types.ModuleType), f"{slug} registers its module, not ENGINE"
+    assert engine.slug == slug
+    assert isinstance(engine.variants, tuple)
+    for name in PROTOCOL:
+        assert callable(getattr(engine, name, None)), f"{slug} engine lacks {name}"
+    rules = engine.rules_from_mapping({})
+    low, high = engine.player_range(rules)
+    assert low <= engine.default_players(rules) <= high
+    assert isinstance(engine.compute_tables(rules), dict)
+    log = engine.play(rules, engine.default_players(rules), random.Random(3), 3)
+    assert log["game"] == slug and engine.replay(rules, log) == []
+    for variant in ("", *engine.variants):
+        findings = engine.lint(engine.rules_from_mapping({}, variant or None))
+        assert isinstance(findings, list)
+        assert all(isinstance(f.code, str) and isinstance(f.message, str)
+                   and isinstance(f.where, str) for f in findings)
+
+
+def _seed(name: str) -> dict[str, Any]:
+    data = yaml.safe_load((FIXTURES / name).read_text(encoding="utf-8"))
+    return data.get("rules", data)  # the wurenshenghuan fixture nests it under rules:
+
+
+# Rules that make each engine report (nearly) every kind of finding it has.
+LINTED: list[tuple[str, dict[str, Any], str | None]] = [
+    ("tisigui", _seed("tisigui_seed_rules.yaml"), None),
+    ("tisigui", {"variants": {"classic": {"small_die_sides": 4}}}, "classic"),
+    ("tisigui", {"big_die_sides": 4, "question_marker_supply": 29,
+                 "scoring": {"ghost_per_confirmed": 2}, "players": {"min": 3, "max": 7}}, None),
+    ("wurenshenghuan", _seed("wurenshenghuan_seed_rules.yaml"), None),
+    ("wurenshenghuan", {"weapon_kinds": 2, "days": 4, "search_divisor": 11,
+                        "murderer_bands": [{"kills_min": 1, "kills_max": 3, "points": 1},
+                                           {"kills_min": 3, "kills_max": 5, "points": 2}]},
+     None),
+    ("wurenshenghuan", {"murderer_bands": [{"kills_min": 1, "kills_max": 3, "points": 1},
+                                           {"kills_min": 6, "kills_max": 9, "points": 2}]},
+     None),
+    ("niutouwang", {"deck": {"lowest": 1, "highest": 20}, "players": {"min": 2, "max": 30},
+                    "heads": {"overrides": [{"multiple_of": 5, "heads": 2},
+                                            {"multiple_of": 55, "heads": 7},
+                                            {"multiple_of": 2, "heads": 3}]}}, None),
+    ("aizhewudi", {"bills_per_round": 6, "princess_eliminated_at": 3, "abilities": True,
+                   "players": {"max": 13, "default": 5},
+                   "action_cards": [{"id": "rush", "per_player": 1}]}, None),
+    ("aizhewudi", {"bills_per_round": 4}, None),
+]
+
+
+@pytest.mark.parametrize(("slug", "mapping", "variant"), LINTED)
+def test_lint_codes_are_kebab_case_and_paths_start_at_rules(
+    slug: str, mapping: dict[str, Any], variant: str | None
+) -> None:
+    engine = get_engine(slug)
+    findings = engine.lint(engine.rules_from_mapping(mapping, variant))
+    assert findings, (slug, mapping)
+    for finding in findings:
+        assert KEBAB.match(finding.code), (slug, finding.code)
+        assert finding.where == "rules" or finding.where.startswith("rules."), \
+            (slug, finding.code, finding.where)
+        assert finding.message
+
+
+def test_wurenshenghuan_codes_are_the_kebab_forms() -> None:
+    engine = get_engine("wurenshenghuan")
+    found = {f.code for _, mapping, _ in LINTED[4:6]
+             for f in engine.lint(engine.rules_from_mapping(mapping))}
+    assert found >= {"item-supply", "band-overlap", "band-gap", "guess-table-length",
+                     "allowance-never"}
+    seed = engine.rules_from_mapping(_seed("wurenshenghuan_seed_rules.yaml"))
+    assert [f.code for f in engine.lint(seed)] == ["unreachable-band"]
