@@ -8,9 +8,10 @@ OpenCC's phrase tables (每局限用 would otherwise become 每侷限用).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 import hanzidentifier
 import opencc
@@ -38,24 +39,26 @@ class Converter:
     target: str
     terms: tuple[tuple[str, str], ...]  # (source form, target form), longest source first
 
+    @cached_property
+    def _pattern(self) -> re.Pattern[str] | None:
+        # Alternatives in longest-first order make the regex take the longest term at a spot.
+        if not self.terms:
+            return None
+        return re.compile("|".join(re.escape(src) for src, _ in self.terms))
+
     def __call__(self, text: str) -> str:
         if self.source == self.target or not text:
             return text
         config = _converter(_CONFIGS[(self.source, self.target)])
+        targets = dict(self.terms)
         out: list[str] = []
-        pending_start = 0
-        i = 0
-        while i < len(text):
-            for src, dst in self.terms:
-                if text.startswith(src, i):
-                    out.append(config.convert(text[pending_start:i]))
-                    out.append(dst)
-                    i += len(src)
-                    pending_start = i
-                    break
-            else:
-                i += 1
-        out.append(config.convert(text[pending_start:]))
+        position = 0
+        if self._pattern is not None:
+            for match in self._pattern.finditer(text):
+                out.append(config.convert(text[position:match.start()]))
+                out.append(targets[match.group()])
+                position = match.end()
+        out.append(config.convert(text[position:]))
         return "".join(out).translate(_QUOTES[(self.source, self.target)])
 
 
