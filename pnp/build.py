@@ -24,7 +24,7 @@ from pnp.layout.presets import SHEETS
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.rulebook_pdf import render_rulebook
 from pnp.render.sheets import render_components
-from pnp.rulebook import parse_markdown, render_markdown, template_path
+from pnp.rulebook import parse_markdown, rulebook_markdown, template_path
 from pnp.units import MM
 from pnp.workspace import Workspace
 
@@ -111,7 +111,7 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str,
     if source.is_file():
         _check_template_glyphs(workspace, game, convert, glyphs)
         if not glyphs.missing:
-            markdown = convert(render_markdown(workspace.templates, game))
+            markdown = convert(rulebook_markdown(workspace, game))
             blocks = parse_markdown(markdown)
             rulebook = render_rulebook(game, lang, blocks, fonts, convert, glyphs, str(source),
                                        (spec.width * MM, spec.height * MM))

@@ -40,7 +40,7 @@ from pnp.engines.registry import get_engine, has_engine
 from pnp.errors import DataError, PnpError
 from pnp.fonts import FontFamily, load_family, missing_characters
 from pnp.i18n import foreign_characters
-from pnp.rulebook import render_markdown, template_path
+from pnp.rulebook import rulebook_markdown, template_path
 from pnp.tables import CellDiff, computed_tables, diff_tables
 from pnp.workspace import Workspace
 
@@ -324,7 +324,7 @@ def _reference_findings(workspace: Workspace, game: Game, computed: Mapping[str,
                 name = next(group for group in match.groups() if group)
                 unknown(name, "the rulebook uses", f"{places.rel(str(source))}:{number}")
         try:
-            render_markdown(workspace.templates, game)
+            rulebook_markdown(workspace, game)
         except DataError as exc:
             shown = places.rel(str(source))
             for problem in exc.problems:
@@ -554,7 +554,7 @@ def _rulebook_texts(workspace: Workspace, game: Game, places: _Places) -> list[T
     if not source.is_file():
         return []
     try:
-        markdown = render_markdown(workspace.templates, game)
+        markdown = rulebook_markdown(workspace, game)
     except DataError:
         return []  # reported as a reference finding
     template = source.read_text(encoding="utf-8").splitlines()

@@ -10,6 +10,7 @@ card faces, drawn by the code that draws the cards.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,6 +22,7 @@ from markdown_it import MarkdownIt
 from pnp.data.model import Game
 from pnp.errors import DataError
 from pnp.textlayout import Run
+from pnp.workspace import Workspace
 
 TABLE_MARKER = re.compile(r"^@@table:([a-z0-9_]+)@@$")
 FIGURE_MARKER = re.compile(r"^@@figure:([a-z0-9][a-z0-9_-]*)@@$")
@@ -53,8 +55,13 @@ def _environment(templates: Path) -> jinja2.Environment:
     )
 
 
-def template_context(game: Game) -> dict[str, Any]:
+def template_context(game: Game, example: Callable[[], str] | None = None) -> dict[str, Any]:
     info = game.info
+
+    def worked_example() -> str:
+        if example is None:
+            raise jinja2.UndefinedError("example() needs `example: {seed, players}` in game.yaml")
+        return f"\n\n{example()}\n\n"
 
     def table(name: str) -> str:
         if name not in game.tables:
@@ -78,17 +85,35 @@ def template_context(game: Game) -> dict[str, Any]:
             players_min=info.players_min, players_max=info.players_max,
             players_common=info.players_common, minutes=info.minutes, age=info.age,
             credits=[c.value for c in info.credits],
+            example_seed=info.example.seed if info.example else None,
+            example_players=info.example.players if info.example else None,
         ),
         "components": components,
         # The rules parameters of game.yaml, so prose can quote a number instead of typing it.
         "rules": dict(game.info.rules),
         "tables": tables,
         "table": table,
+        # example(): the seeded sample game of game.yaml's `example:`, narrated, so the worked
+        # example is replayed by the engine on every build and cannot go stale.
+        "example": worked_example,
         "figure": figure,
     }
 
 
-def render_markdown(templates: Path, game: Game) -> str:
+def rulebook_markdown(workspace: Workspace, game: Game) -> str:
+    """The game's rulebook as Markdown in its source script, worked example included."""
+    spec = game.info.example
+
+    def example() -> str:
+        from pnp.narrate import example_markdown  # narration needs the engines; load late
+
+        assert spec is not None
+        return example_markdown(workspace, game, None, spec.seed, spec.players, spec.variant)
+
+    return render_markdown(workspace.templates, game, example if spec else None)
+
+
+def render_markdown(templates: Path, game: Game, example: Callable[[], str] | None = None) -> str:
     """The rulebook as Markdown in the game's source script."""
     path = template_path(templates, game.slug)
     if not path.is_file():
@@ -96,7 +121,7 @@ def render_markdown(templates: Path, game: Game) -> str:
     env = _environment(templates)
     try:
         template = env.get_template(f"{game.slug}/rulebook.md.j2")
-        return template.render(**template_context(game))
+        return template.render(**template_context(game, example))
     except jinja2.TemplateSyntaxError as exc:
         raise DataError(f"{exc.filename or path}:{exc.lineno}: template syntax error: {exc.message}") from None
     except jinja2.UndefinedError as exc:

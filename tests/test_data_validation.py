@@ -88,3 +88,23 @@ def test_printed_table_rows_must_have_their_columns(workspace_copy):
     text = "\n".join(problems_of(path.parent))
     assert "tables.setup.rows[0].questions: unknown key" in text
     assert "tables.setup.rows[0]: missing required field 'question_markers'" in text
+
+
+def test_example_game_must_be_playable(workspace_copy):
+    path = workspace_copy / "card_data/tisigui/game.yaml"
+    edit(path, "example: {seed: 16, players: 4}", "example: {seed: -1, players: 9, sead: 3}")
+    text = "\n".join(problems_of(path.parent))
+    assert "example.seed: must be at least 0, got -1" in text
+    assert "example.players: must be at most 6, got 9" in text
+    assert "example.sead: unknown key 'sead'" in text
+
+
+def test_rulebook_example_is_the_seeded_sample_game():
+    from pnp.narrate import example_markdown
+    from pnp.rulebook import rulebook_markdown
+    from pnp.workspace import Workspace
+
+    game = load_game(ROOT / "card_data" / "tisigui")
+    markdown = rulebook_markdown(Workspace(ROOT), game)
+    excerpt = example_markdown(Workspace(ROOT), game, None, game.info.example.seed, game.info.example.players)
+    assert excerpt.strip() and excerpt.strip() in markdown

@@ -15,6 +15,7 @@ from pnp.data.model import (
     Column,
     Component,
     Element,
+    ExampleGame,
     Figure,
     Game,
     GameInfo,
@@ -124,7 +125,7 @@ def _text(reader: Reader, obj: dict[str, Any], key: str, path: PathKey,
 
 def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
     keys = ("slug", "name", "source_lang", "version", "date", "players", "minutes", "age",
-            "credits", "rules", "acknowledged")
+            "credits", "rules", "acknowledged", "example")
     top = r.mapping(r.doc.value, (), keys, required=("slug", "name", "source_lang", "version",
                                                      "date", "players"))
     slug = r.string(top, "slug", (), pattern=IDENT, what="a lower-case identifier")
@@ -163,7 +164,17 @@ def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
         if item:
             acknowledged.append(Acknowledged(r.string(item, "code", path), r.string(item, "reason", path),
                                              r.where(path)))
+    example = None
+    if "example" in top:
+        spec = r.mapping(top["example"], ("example",), ("seed", "players", "variant"),
+                         required=("seed", "players"))
+        if spec:
+            seed = r.integer(spec, "seed", ("example",), minimum=0)
+            count = r.integer(spec, "players", ("example",), minimum=low, maximum=high)
+            variant = r.string(spec, "variant", ("example",), default="") or None
+            example = ExampleGame(seed, count, variant)
     return GameInfo(
+        example=example,
         acknowledged=tuple(acknowledged),
         slug=slug,
         name=_text(r, top, "name", ()),

@@ -129,6 +129,15 @@ class Acknowledged:
 
 
 @dataclass(frozen=True)
+class ExampleGame:
+    """The seeded sample game a rulebook tells as its worked example."""
+
+    seed: int
+    players: int
+    variant: str | None = None
+
+
+@dataclass(frozen=True)
 class GameInfo:
     slug: str
     name: Text
@@ -144,6 +153,7 @@ class GameInfo:
     rules: Mapping[str, Any]
     where: str
     acknowledged: tuple[Acknowledged, ...] = ()
+    example: ExampleGame | None = None
 
 
 @dataclass(frozen=True)
