@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,20 @@ def _shown(path: Path) -> Path:
         return path
 
 
+def play_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--variant, --abilities and --bots: how the games are played, shared by sample and simulate."""
+    for option in reversed((
+        click.option("--variant", help="Rules variant: tisigui classic, niutouwang official, "
+                     "aizhewudi abilities."),
+        click.option("--abilities", is_flag=True, help="aizhewudi: deal the ability cards "
+                     "(same as --variant abilities)."),
+        click.option("--bots", type=BOT_CHOICE, default="greedy", show_default=True,
+                     help="The engine's bots at every seat."),
+    )):
+        command = option(command)
+    return command
+
+
 def _json_text(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
@@ -68,12 +83,7 @@ def _json_text(data: Any) -> str:
 @click.option("--format", "fmt", type=click.Choice(["md", "json", "pdf"]), default="md",
               show_default=True, help="md: narrated transcript; json: the engine's event log; "
               "pdf: the transcript typeset like the rulebook.")
-@click.option("--variant", help="Rules variant: tisigui classic, niutouwang official, "
-              "aizhewudi abilities.")
-@click.option("--abilities", is_flag=True, help="aizhewudi: deal the ability cards "
-              "(same as --variant abilities).")
-@click.option("--bots", type=BOT_CHOICE, default="greedy", show_default=True,
-              help="The engine's bots at every seat.")
+@play_options
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper size of --format pdf.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
@@ -114,12 +124,7 @@ def sample(ctx: click.Context, game: str, players: int | None, seed: int, lang: 
               help="Seed of the first game; game i uses seed + i.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
-@click.option("--variant", help="Rules variant: tisigui classic, niutouwang official, "
-              "aizhewudi abilities.")
-@click.option("--abilities", is_flag=True, help="aizhewudi: deal the ability cards "
-              "(same as --variant abilities).")
-@click.option("--bots", type=BOT_CHOICE, default="greedy", show_default=True,
-              help="The engine's bots at every seat.")
+@play_options
 @click.option("--jobs", type=click.IntRange(min=1),
               help="Worker processes (default: one per CPU; the report never depends on it).")
 @click.pass_context

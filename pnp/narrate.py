@@ -19,7 +19,6 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -28,6 +27,7 @@ import jinja2
 
 from pnp.data.model import LANGS, Game
 from pnp.errors import DataError, PnpError
+from pnp.templating import markdown_environment
 from pnp.workspace import Workspace
 
 logger = logging.getLogger(__name__)
@@ -780,28 +780,6 @@ def template_path(templates: Path, slug: str) -> Path:
     return templates / slug / TEMPLATE_NAME
 
 
-@cache
-def _environment(templates: Path) -> jinja2.Environment:
-    """One environment per templates folder: compiling a narration template costs far more
-    than rendering it, and Jinja's loader still notices an edited template by its mtime."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates)),
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.filters["money"] = _money
-    env.filters["thousands"] = lambda value: f"{value:,}"
-    return env
-
-
-def _money(value: int) -> str:
-    """20000 -> "$20,000"; negative amounts get a real minus sign."""
-    return f"−${-value:,}" if value < 0 else f"${value:,}"
-
-
 def source_markdown(workspace: Workspace, sample: Sample, excerpt: bool = False) -> str:
     """The narration as Markdown in the game's source script."""
     slug = sample.game.slug
@@ -819,7 +797,7 @@ def source_markdown(workspace: Workspace, sample: Sample, excerpt: bool = False)
         "facts": FACTS[slug](sample),
         "log": sample.log,
     }
-    env = _environment(workspace.templates)
+    env = markdown_environment(workspace.templates)
     try:
         text = env.get_template(f"{slug}/{TEMPLATE_NAME}").render(**context)
     except jinja2.TemplateSyntaxError as exc:

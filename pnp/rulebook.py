@@ -21,6 +21,7 @@ from markdown_it import MarkdownIt
 
 from pnp.data.model import Game
 from pnp.errors import DataError
+from pnp.templating import markdown_environment
 from pnp.textlayout import Run
 from pnp.workspace import Workspace
 
@@ -42,17 +43,6 @@ class Block:
 
 def template_path(templates: Path, slug: str) -> Path:
     return templates / slug / "rulebook.md.j2"
-
-
-def _environment(templates: Path) -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates)),
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
 
 
 def template_context(game: Game, example: Callable[[], str] | None = None) -> dict[str, Any]:
@@ -118,7 +108,7 @@ def render_markdown(templates: Path, game: Game, example: Callable[[], str] | No
     path = template_path(templates, game.slug)
     if not path.is_file():
         raise DataError(f"{path}: rulebook template not found")
-    env = _environment(templates)
+    env = markdown_environment(templates)
     try:
         template = env.get_template(f"{game.slug}/rulebook.md.j2")
         return template.render(**template_context(game, example))
