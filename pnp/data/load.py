@@ -286,10 +286,7 @@ def _read_components(r: Reader, tables: dict[str, PrintedTable]
         comp = r.mapping(raw, path, _COMPONENT_KEYS, required=("id", "name"))
         if not comp:
             continue
-        cid = r.string(comp, "id", path, pattern=IDENT, what="a lower-case identifier")
-        if cid in seen:
-            r.fail((*path, "id"), f"duplicate component id {cid!r}")
-        seen.add(cid)
+        cid = _unique_id(r, comp, path, seen, "component")
         shape = r.string(comp, "shape", path, default="rect")
         if shape not in SHAPES:
             r.fail((*path, "shape"), f"expected one of {', '.join(SHAPES)}, got {shape!r}")
@@ -329,6 +326,15 @@ def _read_components(r: Reader, tables: dict[str, PrintedTable]
     return tuple(components), layouts, symbols, incomplete
 
 
+def _unique_id(r: Reader, obj: dict[str, Any], path: PathKey, seen: set[str], what: str) -> str:
+    """The object's id, reporting a malformed id or one already used by a sibling."""
+    value = r.string(obj, "id", path, pattern=IDENT, what="a lower-case identifier")
+    if value in seen:
+        r.fail((*path, "id"), f"duplicate {what} id {value!r}")
+    seen.add(value)
+    return value
+
+
 def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
                 default_size: tuple[float, float] | None, cid: str,
                 tables: dict[str, PrintedTable]) -> tuple[Card, ...]:
@@ -348,10 +354,7 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
         card = r.mapping(raw, cpath, _CARD_KEYS, required=("id",))
         if not card:
             continue
-        card_id = r.string(card, "id", cpath, pattern=IDENT, what="a lower-case identifier")
-        if card_id in ids:
-            r.fail((*cpath, "id"), f"duplicate card id {card_id!r}")
-        ids.add(card_id)
+        card_id = _unique_id(r, card, cpath, ids, "card")
         count = r.integer(card, "count", cpath, default=1, minimum=1)
         size = _size(r, card["size"], (*cpath, "size")) if "size" in card else default_size
         if size is None and "size" not in card:
