@@ -35,6 +35,8 @@ class Block:
     runs: tuple[Run, ...] = ()
     level: int = 0
     items: tuple[tuple[Run, ...], ...] = ()
+    markers: tuple[str, ...] = ()  # per item: "•", "◦" or "3." — nested lists keep their own
+    levels: tuple[int, ...] = ()  # per item: 0 for the outer list, 1 for a list inside it, …
     children: tuple[Block, ...] = field(default_factory=tuple)
     table: str = ""
     figure: str = ""
@@ -170,7 +172,8 @@ def parse_markdown(markdown: str) -> list[Block]:
     tokens = MarkdownIt("commonmark").parse(markdown)
     root: list[Block] = []
     stack: list[list[Block]] = [root]
-    list_stack: list[tuple[str, list[tuple[Run, ...]], int]] = []
+    # Open lists, innermost last: (kind, start line, [(runs, marker, level)], items so far).
+    list_stack: list[tuple[str, int, list[tuple[tuple[Run, ...], str, int]], list[int]]] = []
     i = 0
     while i < len(tokens):
         tok = tokens[i]
@@ -181,13 +184,16 @@ def parse_markdown(markdown: str) -> list[Block]:
             i += 3
             continue
         if tok.type in ("bullet_list_open", "ordered_list_open"):
-            list_stack.append(("bullets" if tok.type == "bullet_list_open" else "numbers", [], line))
+            kind = "bullets" if tok.type == "bullet_list_open" else "numbers"
+            list_stack.append((kind, line, [], [0]))
         elif tok.type in ("bullet_list_close", "ordered_list_close"):
-            kind, items, start = list_stack.pop()
-            if list_stack:  # a nested list continues its parent's items
-                list_stack[-1][1].extend(items)
+            kind, start, entries, _ = list_stack.pop()
+            if list_stack:  # a nested list's items follow the parent item they belong to
+                list_stack[-1][2].extend(entries)
             else:
-                stack[-1].append(Block(kind, items=tuple(items), line=start))
+                stack[-1].append(Block(
+                    kind, items=tuple(e[0] for e in entries), markers=tuple(e[1] for e in entries),
+                    levels=tuple(e[2] for e in entries), line=start))
         elif tok.type == "blockquote_open":
             stack.append([])
         elif tok.type == "blockquote_close":
@@ -198,8 +204,15 @@ def parse_markdown(markdown: str) -> list[Block]:
             text = "".join(r.text for r in runs).strip()
             marker = TABLE_MARKER.match(text)
             figure = FIGURE_MARKER.match(text)
-            if list_stack:
-                list_stack[-1][1].append(runs)
+            if list_stack and tokens[i - 2].type == "list_item_open":  # an item's first paragraph
+                kind, _, entries, count = list_stack[-1]
+                count[0] += 1
+                depth = len(list_stack) - 1
+                marker = f"{count[0]}." if kind == "numbers" else ("•" if depth == 0 else "◦")
+                entries.append((runs, marker, depth))
+            elif list_stack:
+                # A second paragraph of one item continues it, unmarked.
+                list_stack[-1][2].append((runs, "", len(list_stack) - 1))
             elif marker:
                 stack[-1].append(Block("table", table=marker.group(1), line=line))
             elif figure:

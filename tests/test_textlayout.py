@@ -77,3 +77,11 @@ def test_fitting_shrinks_rather_than_split_a_number():
     fit = fit_text([Run("10")], 15, 30, 10, 5, mono)
     assert fit is not None and fit.size == 7.5 and plain(fit.lines) == ["10"]
     assert fit_text([Run("10")], 15, 30, 10, 8, mono) is None
+
+
+def test_nested_lists_keep_their_level_and_numbering():
+    from pnp.rulebook import parse_markdown
+
+    (bullets, numbers) = parse_markdown("- 甲\n  - 甲一\n- 乙\n\n  乙續\n\n1. 一\n2. 二\n   1. 二之一\n")
+    assert list(zip(bullets.markers, bullets.levels, strict=True)) == [("•", 0), ("◦", 1), ("•", 0), ("", 0)]
+    assert list(zip(numbers.markers, numbers.levels, strict=True)) == [("1.", 0), ("2.", 0), ("1.", 1)]

@@ -295,16 +295,19 @@ class _Builder:
             elif block.kind == "paragraph":
                 out.append(self.para(block.runs, BODY, block, bar=in_quote))
             elif block.kind in ("bullets", "numbers"):
-                for n, item in enumerate(block.items, start=1):
-                    marker = f"{n}." if block.kind == "numbers" else "•"
+                for item, marker, level in zip(block.items, block.markers, block.levels, strict=True):
                     style = TextStyle(BODY.size, BODY.leading, space_after=2)
-                    out.append(self.para(item, style, block, indent=16, marker=marker, bar=in_quote))
+                    out.append(self.para(item, style, block, indent=16 + 16 * level, marker=marker,
+                                         bar=in_quote))
                 if not in_quote:
                     out.append(Spacer(1, 3))
             elif block.kind == "quote":
                 out.extend(_one_box(self.flowables(block.children, in_quote=True)))
                 out.append(Spacer(1, 4))
             elif block.kind == "table":
+                # The sentence that introduces a table ("見下表") travels with it to a new page.
+                if out and isinstance(out[-1], CJKParagraph):
+                    out[-1].keepWithNext = True
                 out.append(self.table(block))
             elif block.kind == "figure":
                 out.append(FigureFlowable(self.game.figures[block.figure], self))
