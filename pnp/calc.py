@@ -188,7 +188,7 @@ def punish(rules: niutouwang.NiutouwangRules, penalties: Sequence[str], base: in
     players = [{"seat": r["seat"] + 1, "penalty": r["penalty"], "hits": r["hits"],
                 "hitter": None if r["hitter"] is None else r["hitter"] + 1, "tie": r["tie"]}
                for r in rows]
-    lines = ["座位  罰分  挨打  打人者"]
+    lines = ["座位  扣分  挨打  打人者"]
     for p in players:
         hitter = "自選" if p["hitter"] is None else f"{p['hitter']} 號"
         tie = "  同分" if p["tie"] else ""
