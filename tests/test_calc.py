@@ -142,7 +142,7 @@ def test_punish_ties_by_hand(ws: Path) -> None:
 
 def test_punish_text_counts_seats_from_1(ws: Path) -> None:
     lines = calc(ws, "niutouwang", "punish", "3", "7", "1", "--paired").stdout.splitlines()
-    assert lines == ["座位  罰分  挨打  打人者", "   1     3     3  自選", "   2     7     1  3 號",
+    assert lines == ["座位  扣分  挨打  打人者", "   1     3     3  自選", "   2     7     1  3 號",
                      "   3     1     7  2 號"]
 
 
