@@ -7,15 +7,12 @@ pinned pair are proved here, not just asserted in a comment.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import opencc
 import pytest
-import yaml
 
 from pnp.data.model import GlossaryTerm
 from pnp.i18n import make_converter
-from pnp.workspace import find_workspace
+from tests.glossary_support import assert_pair_both_ways, assert_well_formed, glossary_terms
 
 # zh-Hant -> zh-Hans, written by hand.
 GOLDEN = {
@@ -71,17 +68,11 @@ TW2S_TRAPS = {"專案": "专案", "列印": "列印", "塑膠花": "塑胶花", 
 
 @pytest.fixture(scope="module")
 def terms() -> list[dict[str, str]]:
-    path = find_workspace(Path(__file__).parent).game_dir("aizhewudi") / "glossary.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return data["terms"]
+    return glossary_terms("aizhewudi")
 
 
 def test_entries_are_well_formed_and_unambiguous(terms):
-    assert all(set(t) == {"zh-Hans", "zh-Hant"} for t in terms)
-    hans = [t["zh-Hans"] for t in terms]
-    hant = [t["zh-Hant"] for t in terms]
-    assert len(hans) == len(set(hans)), "a zh-Hans term is listed twice"
-    assert len(hant) == len(set(hant)), "a zh-Hant term is listed twice: tw2s is ambiguous"
+    assert_well_formed(terms)
 
 
 def test_every_glossary_term_has_a_golden_pair(terms):
@@ -90,10 +81,7 @@ def test_every_glossary_term_has_a_golden_pair(terms):
 
 @pytest.mark.parametrize(("hant", "hans"), sorted(GOLDEN.items()))
 def test_golden_term_both_ways(terms, hant, hans):
-    to_hans = {t["zh-Hant"]: t["zh-Hans"] for t in terms}
-    to_hant = {t["zh-Hans"]: t["zh-Hant"] for t in terms}
-    assert to_hans.get(hant) == hans
-    assert to_hant.get(hans) == hant
+    assert_pair_both_ways(terms, hant=hant, hans=hans)
 
 
 def test_plain_opencc_falls_into_the_traps_the_glossary_pins(terms):

@@ -7,13 +7,10 @@ with tw2s; every pair must also hold the other way (s2tw), as in every game's gl
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import opencc
 import pytest
-import yaml
 
-from pnp.workspace import find_workspace
+from tests.glossary_support import assert_pair_both_ways, assert_well_formed, glossary_terms
 
 # zh-Hant (the source) -> zh-Hans, written by hand.
 GOLDEN = {
@@ -42,17 +39,11 @@ GOLDEN = {
 
 @pytest.fixture(scope="module")
 def terms() -> list[dict[str, str]]:
-    path = find_workspace(Path(__file__).parent).game_dir("niutouwang") / "glossary.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return data["terms"]
+    return glossary_terms("niutouwang")
 
 
 def test_entries_are_well_formed_and_unambiguous(terms):
-    assert all(set(t) == {"zh-Hans", "zh-Hant"} for t in terms)
-    hans = [t["zh-Hans"] for t in terms]
-    hant = [t["zh-Hant"] for t in terms]
-    assert len(hans) == len(set(hans)), "a zh-Hans term is listed twice"
-    assert len(hant) == len(set(hant)), "a zh-Hant term is listed twice"
+    assert_well_formed(terms)
 
 
 def test_golden_covers_the_glossary(terms):
@@ -61,10 +52,7 @@ def test_golden_covers_the_glossary(terms):
 
 @pytest.mark.parametrize(("hant", "hans"), sorted(GOLDEN.items()))
 def test_golden_term_both_ways(terms, hant, hans):
-    to_hans = {t["zh-Hant"]: t["zh-Hans"] for t in terms}
-    to_hant = {t["zh-Hans"]: t["zh-Hant"] for t in terms}
-    assert to_hans.get(hant) == hans
-    assert to_hant.get(hans) == hant
+    assert_pair_both_ways(terms, hant=hant, hans=hans)
 
 
 def test_plain_s2tw_falls_into_the_traps_the_glossary_pins(terms):

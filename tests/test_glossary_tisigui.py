@@ -6,13 +6,10 @@ that justify it against plain OpenCC.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import opencc
 import pytest
-import yaml
 
-from pnp.workspace import find_workspace
+from tests.glossary_support import assert_pair_both_ways, assert_well_formed, glossary_terms
 
 # zh-Hans -> zh-Hant, written by hand.
 GOLDEN = {
@@ -47,25 +44,16 @@ GOLDEN = {
 
 @pytest.fixture(scope="module")
 def terms() -> list[dict[str, str]]:
-    path = find_workspace(Path(__file__).parent).game_dir("tisigui") / "glossary.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return data["terms"]
+    return glossary_terms("tisigui")
 
 
 def test_entries_are_well_formed_and_unambiguous(terms):
-    assert all(set(t) == {"zh-Hans", "zh-Hant"} for t in terms)
-    hans = [t["zh-Hans"] for t in terms]
-    hant = [t["zh-Hant"] for t in terms]
-    assert len(hans) == len(set(hans)), "a zh-Hans term is listed twice"
-    assert len(hant) == len(set(hant)), "two zh-Hans terms share a zh-Hant form: tw2s is ambiguous"
+    assert_well_formed(terms)
 
 
 @pytest.mark.parametrize(("hans", "hant"), sorted(GOLDEN.items()))
 def test_golden_term_both_ways(terms, hans, hant):
-    to_hant = {t["zh-Hans"]: t["zh-Hant"] for t in terms}
-    to_hans = {t["zh-Hant"]: t["zh-Hans"] for t in terms}
-    assert to_hant.get(hans) == hant
-    assert to_hans.get(hant) == hans
+    assert_pair_both_ways(terms, hant=hant, hans=hans)
 
 
 def test_plain_s2tw_falls_into_the_traps_the_glossary_pins(terms):

@@ -7,13 +7,10 @@ build converts with tw2s; the pairs must also hold the other way round.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import opencc
 import pytest
-import yaml
 
-from pnp.workspace import find_workspace
+from tests.glossary_support import assert_pair_both_ways, assert_well_formed, glossary_terms
 
 # zh-Hant -> zh-Hans, written by hand.
 GOLDEN = {
@@ -82,25 +79,16 @@ TW2S_TRAPS = {
 
 @pytest.fixture(scope="module")
 def terms() -> list[dict[str, str]]:
-    path = find_workspace(Path(__file__).parent).game_dir("wurenshenghuan") / "glossary.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return data["terms"]
+    return glossary_terms("wurenshenghuan")
 
 
 def test_entries_are_well_formed_and_unambiguous(terms):
-    assert all(set(t) == {"zh-Hans", "zh-Hant"} for t in terms)
-    hans = [t["zh-Hans"] for t in terms]
-    hant = [t["zh-Hant"] for t in terms]
-    assert len(hant) == len(set(hant)), "a zh-Hant term is listed twice"
-    assert len(hans) == len(set(hans)), "two zh-Hant terms share a zh-Hans form: s2tw is ambiguous"
+    assert_well_formed(terms)
 
 
 @pytest.mark.parametrize(("hant", "hans"), sorted(GOLDEN.items()))
 def test_golden_term_both_ways(terms, hant, hans):
-    to_hans = {t["zh-Hant"]: t["zh-Hans"] for t in terms}
-    to_hant = {t["zh-Hans"]: t["zh-Hant"] for t in terms}
-    assert to_hans.get(hant) == hans
-    assert to_hant.get(hans) == hant
+    assert_pair_both_ways(terms, hant=hant, hans=hans)
 
 
 def test_every_glossary_term_has_a_golden_entry(terms):
