@@ -59,13 +59,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from pnp.engines.base import Table
+from pnp.engines.base import ModuleEngine, Table
 from pnp.engines.params import Params, raise_problems
 
 slug = "aizhewudi"
@@ -1352,36 +1353,4 @@ def lint(rules: AizhewudiRules) -> list[Finding]:
 # --------------------------------------------------------------------------- the registry's object
 
 
-class AizhewudiEngine:
-    """``pnp.engines.base.Engine`` for 愛者無敵, delegating to this module's functions."""
-
-    slug = slug
-    variants = variants
-    BOTS = BOTS
-
-    def rules_from_mapping(self, mapping: Mapping[str, Any] | None,
-                           variant: str | None = None) -> AizhewudiRules:
-        return rules_from_mapping(mapping, variant)
-
-    def compute_tables(self, rules: AizhewudiRules) -> dict[str, Table]:
-        return compute_tables(rules)
-
-    def player_range(self, rules: AizhewudiRules) -> tuple[int, int]:
-        return player_range(rules)
-
-    def default_players(self, rules: AizhewudiRules) -> int:
-        return default_players(rules)
-
-    def play(self, rules: AizhewudiRules, players: int, rng: random.Random, seed: int = 1,
-             abilities: bool | None = None,
-             bots: Sequence[str] | None = None) -> dict[str, Any]:
-        return play(rules, players, rng, seed, abilities, bots)
-
-    def replay(self, rules: AizhewudiRules, log: Mapping[str, Any]) -> list[str]:
-        return replay(rules, log)
-
-    def lint(self, rules: AizhewudiRules) -> list[Finding]:
-        return lint(rules)
-
-
-ENGINE = AizhewudiEngine()
+ENGINE = ModuleEngine(sys.modules[__name__])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any, Protocol
 
 # A printed table: a list of row objects, each mapping a column name to a value.
@@ -77,3 +78,40 @@ class Engine(Protocol):
         reports them, minus the codes acknowledged in game.yaml; a code ending in
         ``-markers-worst-case`` makes it simulate games for that marker supply.
         """
+
+
+class ModuleEngine:
+    """An ``Engine`` made of the functions of one engine module.
+
+    Engines are written as plain module functions (which calculators and narration also call
+    directly); this object gives the registry the protocol without a hand-written delegate
+    per game.
+    """
+
+    def __init__(self, module: ModuleType) -> None:
+        self._module = module
+        self.slug: str = module.slug
+        self.variants: tuple[str, ...] = tuple(module.variants)
+        self.BOTS: tuple[str, ...] = tuple(getattr(module, "BOTS", ()))
+
+    def rules_from_mapping(self, mapping: Mapping[str, Any] | None, variant: str | None = None) -> Any:
+        return self._module.rules_from_mapping(mapping, variant)
+
+    def compute_tables(self, rules: Any) -> dict[str, Table]:
+        return self._module.compute_tables(rules)
+
+    def player_range(self, rules: Any) -> tuple[int, int]:
+        return self._module.player_range(rules)
+
+    def default_players(self, rules: Any) -> int:
+        return self._module.default_players(rules)
+
+    def play(self, rules: Any, players: int, rng: random.Random, seed: int = 1, *args: Any,
+             **kwargs: Any) -> dict[str, Any]:
+        return self._module.play(rules, players, rng, seed, *args, **kwargs)
+
+    def replay(self, rules: Any, log: Mapping[str, Any]) -> list[str]:
+        return self._module.replay(rules, log)
+
+    def lint(self, rules: Any) -> list[Any]:
+        return self._module.lint(rules)

@@ -41,12 +41,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pnp.engines.base import Table
+from pnp.engines.base import ModuleEngine, Table
 from pnp.engines.params import Params, raise_problems
 
 slug = "niutouwang"
@@ -690,35 +691,4 @@ def lint(rules: NiutouwangRules) -> list[Finding]:
 # --------------------------------------------------------------------------- the registry's object
 
 
-class NiutouwangEngine:
-    """``pnp.engines.base.Engine`` for 誰是牛頭王 SP, delegating to this module's functions."""
-
-    slug = slug
-    variants = variants
-    BOTS = BOTS
-
-    def rules_from_mapping(self, mapping: Mapping[str, Any] | None,
-                           variant: str | None = None) -> NiutouwangRules:
-        return rules_from_mapping(mapping, variant)
-
-    def compute_tables(self, rules: NiutouwangRules) -> dict[str, Table]:
-        return compute_tables(rules)
-
-    def player_range(self, rules: NiutouwangRules) -> tuple[int, int]:
-        return player_range(rules)
-
-    def default_players(self, rules: NiutouwangRules) -> int:
-        return default_players(rules)
-
-    def play(self, rules: NiutouwangRules, players: int, rng: random.Random, seed: int = 1,
-             variant: str | None = None, bots: Sequence[str] | None = None) -> dict[str, Any]:
-        return play(rules, players, rng, seed, variant, bots)
-
-    def replay(self, rules: NiutouwangRules, log: Mapping[str, Any]) -> list[str]:
-        return replay(rules, log)
-
-    def lint(self, rules: NiutouwangRules) -> list[Finding]:
-        return lint(rules)
-
-
-ENGINE = NiutouwangEngine()
+ENGINE = ModuleEngine(sys.modules[__name__])
