@@ -11,7 +11,8 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-FACE_DO = re.compile(rb"/FormXob\.(face-[A-Za-z0-9_-]+?)-(front|back) Do")
+# A tile of a board larger than a sheet is a face of its own: face-board-board~r1c2-front.
+FACE_DO = re.compile(rb"/FormXob\.(face-[A-Za-z0-9_~-]+?)-(front|back) Do")
 
 
 def face_counts(path: Path) -> Counter[tuple[str, str]]:

@@ -43,7 +43,7 @@ from pnp.data.svgpath import PathSyntaxError, parse_path
 from pnp.data.yamlmarks import Located, PathKey, load_yaml
 from pnp.errors import DataError
 from pnp.layout.icons import capacity, place_icons
-from pnp.layout.presets import CARD_SIZES, MAX_BOARD, SAFE_ZONE, SHAPES
+from pnp.layout.presets import CARD_SIZES, MAX_BOARD, MAX_TILED_BOARD, SAFE_ZONE, SHAPES
 
 GAME_FILE = "game.yaml"
 COMPONENTS_FILE = "components.yaml"
@@ -249,7 +249,7 @@ def _read_glossary(r: Reader) -> tuple[GlossaryTerm, ...]:
     return tuple(terms)
 
 
-def _size(r: Reader, value: Any, path: PathKey) -> tuple[float, float] | None:
+def _size(r: Reader, value: Any, path: PathKey, shape: Any) -> tuple[float, float] | None:
     if isinstance(value, str):
         if value in CARD_SIZES:
             return CARD_SIZES[value]
@@ -258,9 +258,16 @@ def _size(r: Reader, value: Any, path: PathKey) -> tuple[float, float] | None:
     if isinstance(value, list) and len(value) == 2:
         width = r.number(value[0], (*path, 0), minimum=5)
         height = r.number(value[1], (*path, 1), minimum=5)
-        if width > MAX_BOARD[0] or height > MAX_BOARD[1]:
+        if shape == "rect":
+            # A board larger than a sheet is tiled, so only its overall size is bounded.
+            if width > MAX_TILED_BOARD[0] or height > MAX_TILED_BOARD[1]:
+                r.fail(path, f"{width:g}×{height:g} mm is larger than the largest board "
+                             f"{MAX_TILED_BOARD[0]:g}×{MAX_TILED_BOARD[1]:g} mm (boards larger than "
+                             "a sheet print in tiles up to that size)")
+        elif width > MAX_BOARD[0] or height > MAX_BOARD[1]:
             r.fail(path, f"{width:g}×{height:g} mm is larger than the largest printable piece "
-                         f"{MAX_BOARD[0]:g}×{MAX_BOARD[1]:g} mm")
+                         f"{MAX_BOARD[0]:g}×{MAX_BOARD[1]:g} mm (only shape rect tiles across "
+                         "sheets)")
         return (width, height)
     r.fail(path, f"expected a size preset or [width, height] in mm, got {describe(value)}")
     return None
@@ -290,7 +297,7 @@ def _read_components(r: Reader, tables: dict[str, PrintedTable]
         shape = r.string(comp, "shape", path, default="rect")
         if shape not in SHAPES:
             r.fail((*path, "shape"), f"expected one of {', '.join(SHAPES)}, got {shape!r}")
-        default_size = _size(r, comp["size"], (*path, "size")) if "size" in comp else None
+        default_size = _size(r, comp["size"], (*path, "size"), shape) if "size" in comp else None
         refs = {}
         for key in ("front", "back", "inner"):
             ref = comp.get(key)
@@ -356,7 +363,8 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
             continue
         card_id = _unique_id(r, card, cpath, ids, "card")
         count = r.integer(card, "count", cpath, default=1, minimum=1)
-        size = _size(r, card["size"], (*cpath, "size")) if "size" in card else default_size
+        size = _size(r, card["size"], (*cpath, "size"), comp.get("shape", "rect")) if "size" in card \
+            else default_size
         if size is None and "size" not in card:
             r.fail(cpath, "missing required field 'size' (on the card or its component)")
         fields_raw = r.mapping(card.get("fields", {}), (*cpath, "fields"),

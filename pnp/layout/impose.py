@@ -5,14 +5,19 @@ trim line across the whole block. Blocks stack down the sheet with a gutter betw
 crop marks sit in the margins and gutters, outside every bleed box, so no mark ever lands
 on a neighbouring piece. A block turns its pieces a quarter turn when that fits more of them
 on a sheet. Backs are the same slots mirrored left-right, for long-edge duplex printing.
+A board larger than a sheet arrives as its tiles (pnp.layout.tiles), pieces like any other.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from pnp.layout.presets import SheetSpec
+
+if TYPE_CHECKING:
+    from pnp.layout.tiles import Tile
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,9 @@ class Piece:
     bleed: float
     double_sided: bool
     marks: bool = True  # crop marks; nets carry their own cut lines instead
+    # One tile of a board larger than a sheet (its size is the tile's); None for a whole piece.
+    # The imposer treats a tile like any piece: all tiles of a board are the same size.
+    tile: Tile | None = None
 
     @property
     def size_key(self) -> tuple[float, float, float, bool]:
@@ -116,6 +124,12 @@ def _capacity(spec: SheetSpec, width: float, height: float) -> tuple[int, int]:
     usable_w = spec.width - 2 * spec.margin_x
     usable_h = spec.height - 2 * spec.margin_y
     return int((usable_w + 1e-9) // width), int((usable_h + 1e-9) // height)
+
+
+def fits_on_sheet(spec: SheetSpec, width: float, height: float) -> bool:
+    """Whether one slot of this size (bleed included) fits the sheet's usable area, either way
+    round: the same test the imposer applies, so a tile that passes it is always placed."""
+    return any(all(_capacity(spec, w, h)) for w, h in ((width, height), (height, width)))
 
 
 def _orientation(spec: SheetSpec, piece: Piece) -> tuple[bool, float, float, int]:

@@ -2,7 +2,9 @@
 faces to a print shop one by one.
 
 Each face is drawn by the same FaceForms code as the sheets, on a page exactly its bleed box,
-and rasterised with PDFium; the pixels are the PDF's pixels.
+and rasterised with PDFium; the pixels are the PDF's pixels. A board that the sheets print in
+tiles is one PNG of the whole board (a print shop prints it in one piece; 600×600 mm at 300 dpi
+is about 7100 px square).
 """
 
 from __future__ import annotations

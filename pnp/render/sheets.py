@@ -3,6 +3,11 @@
 Each face is a PDF form XObject named ``face-<component>-<card>-<side>``; a sheet places
 it once per copy. Identical copies cost nothing extra, and the PDF itself says which face
 sits where, so tests can count cards from the file instead of trusting the code.
+
+A board larger than a sheet is placed as tiles (pnp.layout.tiles): each tile is its own form,
+``face-<component>-<card>~r<row>c<col>-<side>``, which shows the board's whole face form
+clipped to the tile, plus the tile's glue marks. The whole face is drawn once; the tiles only
+place it, so a tiled board is drawn by the same code as every other face.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from pnp.fonts import FontFamily
 from pnp.layout.impose import Piece, Segment, SheetPlan, Slot, crop_marks, impose, mirror_segments
 from pnp.layout.nets import Net, build_net
 from pnp.layout.presets import SheetSpec
-from pnp.render.faces import FaceContext, draw_fold, draw_layout, draw_net
+from pnp.layout.tiles import GLUE_LINE_WIDTH, LABEL_PAD, Tile, plan_tiles, tile_marks
+from pnp.render.faces import EM_ASCENT, FaceContext, draw_fold, draw_layout, draw_net
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.symbols import SymbolForms
 from pnp.strings import ui
@@ -28,6 +34,7 @@ from pnp.units import MM
 
 MARK_COLOR = HexColor("#000000")
 LABEL_COLOR = HexColor("#555555")
+PAPER_COLOR = HexColor("#ffffff")
 
 
 @dataclass(frozen=True)
@@ -46,8 +53,16 @@ def _net_for(component: Component) -> Net:
     return build_net(component.shape, face, tuple(t.value for t in component.faces))
 
 
-def pieces_for(game: Game) -> list[Piece]:
-    """Every physical copy of every component, in the order of components.yaml."""
+def tile_name(component: str, card: str, tile: Tile, side: str) -> str:
+    """``~`` never occurs in an id, so a tile's form cannot clash with another card's."""
+    return face_name(component, f"{card}~{tile.key}", side)
+
+
+def pieces_for(game: Game, spec: SheetSpec | None = None) -> list[Piece]:
+    """Every physical copy of every component, in the order of components.yaml.
+
+    Given the paper, a rect piece too large for one sheet becomes its tiles, copy by copy.
+    """
     pieces = []
     for component in game.components:
         net = _net_for(component) if component.shape.endswith("_net") else None
@@ -57,10 +72,20 @@ def pieces_for(game: Game) -> list[Piece]:
                 height *= 2
             if net is not None:
                 width, height = net.width, net.height
+            bleed = 0.0 if net else 3.0
+            tiling = plan_tiles(width, height, spec, bleed) \
+                if spec is not None and component.shape == "rect" else None
             for copy in range(card.count):
+                if tiling is not None and tiling.tiled:
+                    pieces.extend(
+                        Piece(component=component.id, card=card.id, copy=copy, width=tile.width,
+                              height=tile.height, bleed=bleed, double_sided=component.double_sided,
+                              tile=tile)
+                        for tile in tiling.tiles)
+                    continue
                 pieces.append(Piece(
                     component=component.id, card=card.id, copy=copy, width=width, height=height,
-                    bleed=0.0 if net else 3.0, double_sided=component.double_sided,
+                    bleed=bleed, double_sided=component.double_sided,
                     marks=net is None,
                 ))
     return pieces
@@ -117,6 +142,80 @@ class FaceForms:
         canvas.endForm()
         return name
 
+    def tile_face(self, component: Component, card: Card, side: str, tile: Tile) -> str:
+        """One tile of a board: the board's face form clipped to the tile, with glue marks."""
+        whole = self.face(component, card, side)
+        name = tile_name(component.id, self._face_key(component, card, side), tile, side)
+        if name in self.defined:
+            return name
+        self.defined.add(name)
+        width, height, bleed, _ = face_geometry(component, card)
+        full_w, full_h = (tile.width + 2 * bleed) * MM, (tile.height + 2 * bleed) * MM
+        # The tile's bleed box, in the whole face form's coordinates (origin bottom-left of
+        # the board's bleed box): the back shows the mirrored columns, see Tile.back_x.
+        x = tile.x if side == "front" else tile.back_x(width)
+        bottom = height - tile.y - tile.height
+        canvas = self.canvas
+        canvas.beginForm(name, 0, 0, full_w, full_h)
+        canvas.saveState()
+        clip = canvas.beginPath()
+        clip.rect(0, 0, full_w, full_h)
+        canvas.clipPath(clip, stroke=0, fill=0)
+        canvas.translate(-x * MM, -bottom * MM)
+        canvas.doForm(whole)
+        canvas.restoreState()
+        if side == "front":  # the glue strip is on the front; its back is part of the board
+            self._glue_marks(component, tile, bleed)
+        canvas.endForm()
+        return name
+
+    def _glue_marks(self, component: Component, tile: Tile, bleed: float) -> None:
+        """Dashed glue lines, alignment triangles and the tile's coordinate, each drawn dark
+        on a white edge so they show on any board art."""
+        canvas = self.canvas
+        marks = tile_marks(tile, bleed)
+
+        def at(point: tuple[float, float]) -> tuple[float, float]:
+            return (bleed + point[0]) * MM, (bleed + tile.height - point[1]) * MM
+
+        canvas.saveState()
+        canvas.setLineCap(0)
+        for width, color, dash in ((GLUE_LINE_WIDTH, PAPER_COLOR, None),
+                                   (GLUE_LINE_WIDTH / 2, MARK_COLOR, [2.0, 1.5])):
+            canvas.setLineWidth(width * MM)
+            canvas.setStrokeColor(color)
+            canvas.setDash([d * MM for d in dash] if dash else [])
+            for start, end in marks.glue_lines:
+                canvas.line(*at(start), *at(end))
+        canvas.setDash([])
+        canvas.setLineWidth(0.25 * MM)
+        canvas.setStrokeColor(PAPER_COLOR)
+        canvas.setFillColor(MARK_COLOR)
+        for triangle in marks.triangles:
+            path = canvas.beginPath()
+            path.moveTo(*at(triangle[0]))
+            for point in triangle[1:]:
+                path.lineTo(*at(point))
+            path.close()
+            canvas.drawPath(path, stroke=1, fill=1)
+        font = self.fonts.regular.name
+        for label in marks.labels:
+            self.glyphs.check(label.text, False, f"{component.where}: tile label")
+            size = label.size * MM / EM_ASCENT
+            text_w = canvas.stringWidth(label.text, font, size)
+            pad = LABEL_PAD * label.size * MM
+            canvas.saveState()
+            canvas.translate(*at((label.x, label.y)))
+            canvas.rotate(label.angle)
+            canvas.setFillColor(PAPER_COLOR)
+            canvas.roundRect(-text_w / 2 - pad, -label.size * MM / 2 - pad, text_w + 2 * pad,
+                             label.size * MM + 2 * pad, pad, stroke=0, fill=1)
+            canvas.setFillColor(MARK_COLOR)
+            canvas.setFont(font, size)
+            # Centre on the em box, as dice labels do.
+            canvas.drawCentredString(0, -size * (EM_ASCENT - 0.5), label.text)
+            canvas.restoreState()
+        canvas.restoreState()
 
     def _face_key(self, component: Component, card: Card, side: str) -> str:
         """The card id, or ``_all`` when every card of the component shows the same face.
@@ -259,7 +358,7 @@ def _ruler(canvas: Canvas, plan: SheetPlan, segments: list[Segment], fonts: Font
 def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
                       convert: Callable[[str], str], glyphs: GlyphCheck) -> ComponentsPdf:
     """All components on imposed sheets: each front sheet followed by its back sheet."""
-    plans = impose(pieces_for(game), spec)
+    plans = impose(pieces_for(game, spec), spec)
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(spec.width * MM, spec.height * MM), invariant=1,
                     initialFontName=fonts.regular.name, lang=lang, pageCompression=1)
@@ -277,7 +376,10 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
             side = "back" if back else "front"
             for slot in slots:
                 component = game.component(slot.piece.component)
-                name = forms.face(component, game.card(component.id, slot.piece.card), side)
+                card = game.card(component.id, slot.piece.card)
+                tile = slot.piece.tile
+                name = forms.face(component, card, side) if tile is None \
+                    else forms.tile_face(component, card, side, tile)
                 _place(canvas, spec, slot, name, back)
                 box = slot.bleed_box
                 log.append(f"sheet {plan.number} {side}: {name} #{slot.piece.copy} at "
