@@ -4,6 +4,7 @@ purity and glyph coverage, each finding with where it was found; the JSON shapes
 from __future__ import annotations
 
 import difflib
+import inspect
 import json
 import random
 import shutil
@@ -419,3 +420,17 @@ def test_tables_text_and_markdown() -> None:
     assert "| players | big_die | small_rounds | question_markers |\n|---:|---:|---:|---:|\n" \
            "| 3 | 3 | 2 | 2 |" in md
     assert "|---:|---|\n| 3 | 17/8 |" in md
+
+
+def test_supply_simulation_plays_every_bot_mix_of_every_engine():
+    from pnp.check import _bot_mixes
+    from pnp.engines.registry import ENGINE_MODULES, get_engine
+
+    for slug in ENGINE_MODULES:
+        engine = get_engine(slug)
+        labels = {label for label, _ in _bot_mixes(engine)}
+        if "bots" in inspect.signature(engine.play).parameters:
+            # Each bot alone, then both seated alternately.
+            assert {"greedy", "random"} < labels and len(labels) == 3, slug
+        else:
+            assert labels == {"default"}, slug

@@ -84,34 +84,18 @@ class ModuleEngine:
     """An ``Engine`` made of the functions of one engine module.
 
     Engines are written as plain module functions (which calculators and narration also call
-    directly); this object gives the registry the protocol without a hand-written delegate
-    per game.
+    directly); this object hands those same functions to the registry, signatures and all, so
+    callers can see which options a game's ``play`` takes (``bots``, ``variant``, …).
     """
 
     def __init__(self, module: ModuleType) -> None:
-        self._module = module
         self.slug: str = module.slug
         self.variants: tuple[str, ...] = tuple(module.variants)
         self.BOTS: tuple[str, ...] = tuple(getattr(module, "BOTS", ()))
-
-    def rules_from_mapping(self, mapping: Mapping[str, Any] | None, variant: str | None = None) -> Any:
-        return self._module.rules_from_mapping(mapping, variant)
-
-    def compute_tables(self, rules: Any) -> dict[str, Table]:
-        return self._module.compute_tables(rules)
-
-    def player_range(self, rules: Any) -> tuple[int, int]:
-        return self._module.player_range(rules)
-
-    def default_players(self, rules: Any) -> int:
-        return self._module.default_players(rules)
-
-    def play(self, rules: Any, players: int, rng: random.Random, seed: int = 1, *args: Any,
-             **kwargs: Any) -> dict[str, Any]:
-        return self._module.play(rules, players, rng, seed, *args, **kwargs)
-
-    def replay(self, rules: Any, log: Mapping[str, Any]) -> list[str]:
-        return self._module.replay(rules, log)
-
-    def lint(self, rules: Any) -> list[Any]:
-        return self._module.lint(rules)
+        self.rules_from_mapping = module.rules_from_mapping
+        self.compute_tables = module.compute_tables
+        self.player_range = module.player_range
+        self.default_players = module.default_players
+        self.play = module.play
+        self.replay = module.replay
+        self.lint = module.lint

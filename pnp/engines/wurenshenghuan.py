@@ -52,17 +52,37 @@ Rulings beyond shared/RULINGS.md (each where the seed is silent):
 - Guessing is optional; the murderer never guesses and never earns the survival bonus.
 - With overlapping bands the first listed counts; a guess table shorter than the days pays
   0 for the missing days (lint reports both).
+
+Bots (``bot="greedy"``; ``"random"`` is a legal-move fuzzer). All of them reason only from
+public play (``_PublicView``): shown and searched cards, deaths and discards, who was locked
+up, and which nights were quiet. Its suspicion scores add up evidence as rough log-odds
+(a quiet night with the murderer's character locked up, a kill that clears the prisoners, a
+row seen to change or shrink, discards matching cards seen, the dead counting only when
+their death may have been feigned), and ``confidence`` turns them into chances.
+
+- The murderer kills as many as it can with the weapons the table has not seen under its
+  own character (with every weapon seen, one kill with the kind seen most elsewhere), leaves
+  the cards it keeps where they lay, fakes its own death when it is the table's clear top
+  suspect, and frames someone when it cannot kill.
+- The table locks up the likeliest living suspects every day but the last (searching told
+  it less), and searches on the last day.
+- Each other player hands in a guess, for the likeliest suspect, once today's points times
+  its chance beat tomorrow's points times a somewhat better chance (how much better differs
+  from player to player), guarding the survival bonus against tonight's kills too; everyone
+  guesses on the last day or when the game may end tonight.
 """
 
 from __future__ import annotations
 
+import math
 import random
+import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from pnp.engines.base import RulesError, Table
+from pnp.engines.base import ModuleEngine, RulesError, Table
 from pnp.engines.params import Params, is_integer, raise_problems
 
 SLUG = "wurenshenghuan"
@@ -868,6 +888,12 @@ class _PublicView:
     imprisoned: frozenset[str] = frozenset()
     kills: list[_KillMemory] = field(default_factory=list)
     key_seen_at: str | None = None
+    # Nights nobody died while these characters were locked up, shared among the prisoners.
+    quiet: dict[str, float] = field(default_factory=dict)
+    # Looks that found a card other than the one seen there before: the row was reached.
+    changed: dict[str, int] = field(default_factory=dict)
+    # Characters killed while they were the table's top suspect: a feigned death fits.
+    died_suspected: set[str] = field(default_factory=set)
 
     @classmethod
     def at_setup(cls, rules: WurenshenghuanRules, state: State) -> _PublicView:
@@ -881,6 +907,17 @@ class _PublicView:
         return view
 
     def observe_night(self, night: int, result: NightResult, sizes: dict[str, int]) -> None:
+        if result.killed:
+            before = self.suspicion()
+            living = [c for c in self.rules.letters if c not in self.dead]
+            top = max(before[c] for c in living)
+            runner_up = max((before[c] for c in living if before[c] < top), default=top)
+            self.died_suspected |= {c for c in result.killed
+                                    if before[c] == top and top > 0 and top > runner_up}
+        elif result.imprisoned:
+            # The murderer kills whenever they can, so a quiet night points at the prisoners.
+            for letter in result.imprisoned:
+                self.quiet[letter] = self.quiet.get(letter, 0.0) + 1 / len(result.imprisoned)
         if result.killed:
             weapons = tuple(i for i in result.discarded if i != KEY)
             self.kills.append(_KillMemory(
@@ -899,34 +936,63 @@ class _PublicView:
     def observe_day(self, result: DayResult) -> None:
         self.imprisoned = frozenset(result.imprisoned)
         for look in result.looks:
+            seen = self.seen[look.character]
+            cards = dict(enumerate(look.cards)) if look.position is None else {
+                look.position: look.cards[0]}
+            if any(seen.get(i, item) != item for i, item in cards.items()):
+                # Only the murderer's own row and a framed row ever change.
+                self.changed[look.character] = self.changed.get(look.character, 0) + 1
             if look.position is None:
-                self.seen[look.character] = dict(enumerate(look.cards))
+                self.seen[look.character] = cards
             else:
-                self.seen[look.character][look.position] = look.cards[0]
+                seen.update(cards)
             if KEY in look.cards:
                 self.key_seen_at = look.character
 
+    def feigned_plausible(self, letter: str) -> bool:
+        """Could ``letter``'s public death be the murderer's feigned one?
+
+        Yes when it died as the table's clear top suspect (the murderer's reason to fake
+        it), or when its row changed afterwards or is short (the dead hold still).
+        """
+        return (letter in self.died_suspected or self.changed.get(letter, 0) > 0
+                or self.sizes[letter] < self.rules.items_per_character)
+
     def suspicion(self) -> dict[str, float]:
-        """Higher = more likely the murderer's character, from public evidence only."""
+        """Log-odds-like scores: higher = likelier the murderer's character (public only).
+
+        Each piece of evidence adds roughly the log of how much likelier it is if the
+        character is the murderer's: so ``confidence`` can turn the scores into chances.
+        """
         used = {w for memory in self.kills for w in memory.weapons}
         scores: dict[str, float] = {}
         for letter in self.rules.letters:
             score = 0.0
             for memory in self.kills:
                 before = memory.seen_before.get(letter, ())
-                score += 2 * _overlap(memory.weapons, before)
+                # A weak hint: a careful murderer kills with cards nobody has seen.
+                score += 0.5 * _overlap(memory.weapons, before)
                 if memory.key_discarded and KEY in before:
                     score += 3
                 # An imprisoned murderer cannot kill unless they hold the key.
                 if letter in memory.imprisoned and memory.key_seen_at != letter:
-                    score -= 4
-            score += sum(1 for item in self.seen[letter].values() if item in used)
+                    score -= 3
+            score += 0.25 * sum(1 for item in self.seen[letter].values() if item in used)
             if self.sizes[letter] < self.rules.items_per_character:
-                score += 50  # only the murderer's row ever shrinks
+                score += 10  # only the murderer's row ever shrinks
+            score += QUIET_WEIGHT * self.quiet.get(letter, 0.0)
+            score += CHANGED_WEIGHT * self.changed.get(letter, 0)
             if letter in self.dead:
-                score -= 1  # a feigned death is possible but uncommon
+                # The dead do not kill, unless the death was feigned.
+                score -= 1.5 if self.feigned_plausible(letter) else 5
             scores[letter] = score
         return scores
+
+
+# A quiet night is about ten times likelier with the murderer among the prisoners (a free
+# murderer kills whenever they can); a row seen to change is the murderer's or a framed one.
+QUIET_WEIGHT = 2.3
+CHANGED_WEIGHT = 1.5
 
 
 def _ranked(scores: Mapping[str, float], rng: random.Random,
@@ -947,18 +1013,31 @@ def _murderer_greedy(rules: WurenshenghuanRules, state: State, view: _PublicView
     targets = [c for c in state.alive if c != own and state.free(c)]
     scores = view.suspicion()
     if weapons and targets:
-        count = min(len(weapons), rules.max_kills_per_night, len(targets))
+        # Kill with the weapons the table has not seen under the murderer's own character,
+        # so what is shown at daybreak points elsewhere; with every weapon seen, kill with
+        # one only, of the kind seen under the most other characters.
+        seen_here = Counter(view.seen[own].values())
+        unseen = list(weapons)
+        for item, count in seen_here.items():
+            for _ in range(count):
+                if item in unseen:
+                    unseen.remove(item)
+        if unseen:
+            discard = unseen[: rules.max_kills_per_night]
+        else:
+            elsewhere = Counter(item for c in state.letters if c != own
+                                for item in view.seen[c].values())
+            discard = [max(weapons, key=lambda item: (elsewhere[item], rng.random()))]
+        count = min(len(discard), len(targets))
+        discard = discard[:count]
         chosen = rng.sample(targets, count)
         ranked = _ranked(scores, rng, rules.letters)
         # The table's top suspect fakes their own death, if a kill slot can spare it.
         if (count >= 2 and own in state.alive and state.free(own) and ranked[0] == own
-                and scores[own] > 0 and scores[own] > scores[ranked[1]]):
+                and scores[own] >= scores[ranked[1]] + 1):
             chosen[-1] = own
-        # Discard the weapons the table has not seen under the murderer's own character,
-        # so what is revealed at daybreak points elsewhere.
-        shown = set(view.seen[own].values())
-        order = sorted(weapons, key=lambda item: (item in shown, rng.random()))
-        return Kill(tuple(chosen), tuple(order[:count]))
+        return Kill(tuple(chosen), tuple(discard), _keep_places(rules, row, discard,
+                                                                state.pile))
     others = [c for c in state.letters if c != own and state.free(c) and state.items(c)]
     if not others or not row:
         return Idle()
@@ -977,6 +1056,24 @@ def _murderer_greedy(rules: WurenshenghuanRules, state: State, view: _PublicView
             return Idle()
         position = rng.choice(choices)
     return Frame(target, position, give)
+
+
+def _keep_places(rules: WurenshenghuanRules, row: Sequence[str], discard: Sequence[str],
+                 pile: Sequence[str]) -> tuple[str, ...]:
+    """The murderer's row after a kill with every kept card left where it lay and the drawn
+    cards in the gaps, so that a card the table saw there is still there."""
+    rest = _without(row, discard) or ()
+    drawn = list(_refill(rules, rest, pile)[0])
+    gone = Counter(discard)
+    arranged: list[str] = []
+    for item in row:
+        if gone[item]:
+            gone[item] -= 1
+            if drawn:
+                arranged.append(drawn.pop(0))
+        else:
+            arranged.append(item)
+    return tuple(arranged + drawn)
 
 
 def _murderer_random(rules: WurenshenghuanRules, state: State,
@@ -1018,9 +1115,14 @@ def _table_greedy(rules: WurenshenghuanRules, state: State, view: _PublicView, d
     prisoners = prison_allowance(rules, len(alive))
     scores = view.suspicion()
     ranked = _ranked(scores, rng, rules.letters)
-    # Locking someone up only matters if another night follows.
-    if day < rules.days and prisoners and scores[ranked[0]] > 0:
-        return Imprison(tuple(c for c in ranked[:prisoners] if scores[c] > 0))
+    # Locking up the likeliest living suspects stops the murderer if they are among them,
+    # and the night tells: a quiet one points at the prisoners, a kill clears them. It
+    # only matters if another night follows.
+    # (In seeded games this beat searching at every player count: a careful murderer kills
+    # with cards nobody has seen, so looks find little.)
+    suspects = [c for c in ranked if c in alive]
+    if day < rules.days and prisoners and suspects:
+        return Imprison(tuple(suspects[:prisoners]))
     looks: list[Look] = []
     dead_unseen = [c for c in rules.letters if c in view.dead
                    and len(view.seen[c]) < view.sizes[c]]
@@ -1067,18 +1169,51 @@ def _table_random(rules: WurenshenghuanRules, state: State,
     return Search(tuple(looks))
 
 
-def _guess_greedy(rules: WurenshenghuanRules, own: str, view: _PublicView, day: int,
-                  alive: int, rng: random.Random) -> str | None:
+def confidence(view: _PublicView, own: str) -> tuple[list[str], dict[str, float]]:
+    """Suspects for a player holding ``own``, likeliest first, with the chance of each.
+
+    The chances are a softmax of the public suspicion scores (one point of score is worth a
+    factor e), which matched how often the top suspect really was the murderer in seeded
+    games. A publicly dead character is no suspect unless its death may have been feigned.
+    """
     scores = view.suspicion()
-    ranked = _ranked(scores, rng, [c for c in rules.letters if c != own])
-    top = scores[ranked[0]]
-    second = scores[ranked[1]] if len(ranked) > 1 else float("-inf")
-    # Guess early when one suspect stands out, and in any case before the game can end:
-    # on the last day or when tonight's kills could leave nobody alive.
-    if (day >= rules.days or alive <= rules.max_kills_per_night
-            or (top >= 4 and top - second >= 2)):
-        return ranked[0]
-    return None
+    letters = [c for c in view.rules.letters if c != own
+               and (c not in view.dead or view.feigned_plausible(c))]
+    if not letters:
+        return [], {}
+    top = max(scores[c] for c in letters)
+    weights = {c: math.exp(scores[c] - top) for c in letters}
+    total = sum(weights.values())
+    chances = {c: weights[c] / total for c in letters}
+    return sorted(letters, key=lambda c: (-chances[c], c)), chances
+
+
+def _guess_greedy(rules: WurenshenghuanRules, own: str, view: _PublicView, day: int,
+                  alive: int, patience: float) -> str | None:
+    """Hand in a guess once waiting a day no longer looks worth it.
+
+    Guessing today pays ``p`` × today's points; waiting pays tomorrow's points with a
+    sharper guess, ``p + patience``. A player whose character still lives also guards the
+    survival bonus by guessing before tonight's kills (a correct guess handed in before
+    one's death keeps it). Everyone guesses on the last day, or when tonight's kills could
+    leave nobody alive.
+    """
+    ranked, chances = confidence(view, own)
+    if not ranked:
+        return None
+    best = ranked[0]
+    if day >= rules.days or alive <= rules.max_kills_per_night:
+        return best
+    p = chances[best]
+    risk = 0.0
+    if own not in view.dead:
+        risk = min(1.0, EXPECTED_KILLS / max(1, alive)) * rules.survival_bonus
+    now = p * (guess_points(rules, day) + risk)
+    later = min(1.0, p + patience) * guess_points(rules, day + 1)
+    return best if now >= later else None
+
+
+EXPECTED_KILLS = 2.0  # what a player expects the murderer to kill in a night
 
 
 # --------------------------------------------------------------------------------------
@@ -1173,6 +1308,8 @@ def play(rules: WurenshenghuanRules, players: int, rng: random.Random, seed: int
     guesses: dict[int, tuple[str, int]] = {}
     # Each random innocent settles in advance on the day they will guess.
     guess_day = {seat: rng.randint(1, rules.days) for seat in range(players)}
+    # How much sharper each greedy player expects a guess to get by waiting a day.
+    patience = {seat: rng.uniform(0.1, 0.3) for seat in range(players)}
     end = "days_out"
     for day in range(1, rules.days + 1):
         if bot == "greedy":
@@ -1198,7 +1335,8 @@ def play(rules: WurenshenghuanRules, players: int, rng: random.Random, seed: int
             if seat == murderer_seat or seat in guesses:
                 continue
             if bot == "greedy":
-                pick = _guess_greedy(rules, letter, view, day, len(state.alive), rng)
+                pick = _guess_greedy(rules, letter, view, day, len(state.alive),
+                                     patience[seat])
             else:
                 others = [c for c in rules.letters if c != letter]
                 pick = rng.choice(others) if guess_day[seat] == day else None
@@ -1443,34 +1581,4 @@ def _replay_day(rules: WurenshenghuanRules, state: State, entry: Mapping[str, An
 # --------------------------------------------------------------------------------------
 
 
-class WurenshenghuanEngine:
-    """``pnp.engines.base.Engine`` for 無人生還, delegating to this module's functions."""
-
-    slug = SLUG
-    variants: tuple[str, ...] = ()
-
-    def rules_from_mapping(self, mapping: Mapping[str, Any] | None,
-                           variant: str | None = None) -> WurenshenghuanRules:
-        return rules_from_mapping(mapping, variant)
-
-    def compute_tables(self, rules: WurenshenghuanRules) -> dict[str, Table]:
-        return compute_tables(rules)
-
-    def player_range(self, rules: WurenshenghuanRules) -> tuple[int, int]:
-        return player_range(rules)
-
-    def default_players(self, rules: WurenshenghuanRules) -> int:
-        return default_players(rules)
-
-    def play(self, rules: WurenshenghuanRules, players: int, rng: random.Random,
-             seed: int = 1, *, bot: str = "greedy") -> dict[str, Any]:
-        return play(rules, players, rng, seed, bot=bot)
-
-    def replay(self, rules: WurenshenghuanRules, log: Mapping[str, Any]) -> list[str]:
-        return replay(rules, log)
-
-    def lint(self, rules: WurenshenghuanRules) -> list[Finding]:
-        return lint(rules)
-
-
-ENGINE = WurenshenghuanEngine()
+ENGINE = ModuleEngine(sys.modules[__name__])
