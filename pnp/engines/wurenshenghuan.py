@@ -361,20 +361,9 @@ def score_parts(
     return Score(guess=points, survival=rules.survival_bonus if survived else 0)
 
 
-def player_score(
-    rules: WurenshenghuanRules,
-    *,
-    role: Role,
-    kills: int = 0,
-    guess_correct: bool = False,
-    guess_day: int | None = None,
-    alive_at_end: bool = False,
-    guessed_before_death: bool = False,
-) -> int:
-    """Total points of one player; see ``score_parts`` for the facts it takes."""
-    return score_parts(rules, role=role, kills=kills, guess_correct=guess_correct,
-                       guess_day=guess_day, alive_at_end=alive_at_end,
-                       guessed_before_death=guessed_before_death).total
+def player_score(rules: WurenshenghuanRules, **facts: Any) -> int:
+    """Total points of one player, from the same facts ``score_parts`` takes."""
+    return score_parts(rules, **facts).total
 
 
 def compute_tables(rules: WurenshenghuanRules) -> dict[str, Table]:
