@@ -7,6 +7,7 @@ failed build never leaves a half-written PDF nor removes a good earlier one.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import os
 import tempfile
@@ -51,7 +52,9 @@ def resolve_games(workspace: Workspace, name: str) -> list[str]:
         return slugs
     if name not in slugs:
         known = ", ".join(slugs) or "none"
-        raise PnpError(f"unknown game {name!r} (games in {workspace.card_data}: {known})")
+        close = difflib.get_close_matches(name, slugs, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise PnpError(f"unknown game {name!r} (games in {workspace.card_data}: {known}){hint}")
     return [name]
 
 
@@ -124,16 +127,32 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str,
     return artifacts
 
 
+def _file_mode() -> int:
+    """The mode an ordinary new file gets under the user's umask (mkstemp would give 0600)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def write_atomically(root: Path, artifacts: Sequence[Artifact]) -> list[Written]:
+    """Write each file beside its target and rename it into place."""
     written = []
+    mode = _file_mode()
     for artifact in artifacts:
         target = root / artifact.path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        except OSError as exc:
+            raise PnpError(f"{target}: cannot write here: {exc.strerror or exc}") from None
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(artifact.data)
+            os.chmod(tmp, mode)
             os.replace(tmp, target)
+        except OSError as exc:
+            Path(tmp).unlink(missing_ok=True)
+            raise PnpError(f"{target}: cannot write here: {exc.strerror or exc}") from None
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
@@ -158,5 +177,6 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
                 problems.extend(exc.problems)
                 font_problem = font_problem or isinstance(exc, FontError)
     if problems:
-        raise (FontError if font_problem else BuildError)(problems)
+        # Both scripts often hit the same problem in the same words: say it once.
+        raise (FontError if font_problem else BuildError)(list(dict.fromkeys(problems)))
     return write_atomically(out or workspace.output, artifacts)

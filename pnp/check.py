@@ -142,8 +142,10 @@ class CheckReport:
     def summary(self) -> str:
         bad = [game for game in self.games if not game.ok]
         n = self.count
+        if len(bad) == 1:
+            return f"check found {n} problem{'s' if n != 1 else ''} in {bad[0].slug}"
         names = ", ".join(f"{game.slug} ({len(game.findings)})" for game in bad)
-        return f"check found {n} problem{'s' if n != 1 else ''} in {names}"
+        return f"check found {n} problems: {names}"
 
 
 def engine_tables(workspace: Workspace, name: str) -> tuple[Game, dict[str, Table]]:
@@ -247,6 +249,8 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
 def _engine_and_rules(game: Game, places: _Places,
                       findings: list[Finding]) -> tuple[Engine | None, Any]:
     if not has_engine(game.slug):
+        if not game.tables and not game.info.rules:
+            return None, None  # nothing printed needs the rules: texts are still checked
         findings.append(Finding("engine", "no-engine",
                                 f"no rules engine for game {game.slug!r}: its printed tables and "
                                 "rules cannot be checked", places.game_yaml(())))

@@ -63,7 +63,8 @@ def list_games(context: Context, fmt: str) -> None:
 @click.argument("game")
 @click.option("--lang", type=LANG_CHOICE, default="all", show_default=True,
               help="Script to build.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
+              show_default=True)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Output root instead of output/ (files go to DIR/<game>/<lang>/).")
 @click.option("--png", is_flag=True, help="Also write a 300 dpi PNG of every card face, with bleed, under png/.")

@@ -84,7 +84,7 @@ def _json_text(data: Any) -> str:
               show_default=True, help="md: narrated transcript; json: the engine's event log; "
               "pdf: the transcript typeset like the rulebook.")
 @play_options
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4", show_default=True,
               help="Paper size of --format pdf.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write to FILE instead of stdout (pdf default: "

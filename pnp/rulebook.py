@@ -95,6 +95,13 @@ def template_context(game: Game, example: Callable[[], str] | None = None) -> di
 def rulebook_markdown(workspace: Workspace, game: Game) -> str:
     """The game's rulebook as Markdown in its source script, worked example included."""
     spec = game.info.example
+    if spec is not None:
+        from pnp.engines.registry import has_engine
+
+        if not has_engine(game.slug):
+            raise DataError(f"{game.info.where}: example: the worked example is a sample game, which "
+                            f"needs a rules engine for {game.slug!r}; add one (see README, how to "
+                            "add a game) or remove `example:` and the template's example() call")
 
     def example() -> str:
         from pnp.narrate import example_markdown  # narration needs the engines; load late

@@ -113,7 +113,7 @@ def test_list_shows_every_game():
     import json
 
     games = {g["slug"]: {c["id"]: c["count"] for c in g["components"]} for g in json.loads(result.output)["games"]}
-    assert set(games) == set(GAMES)
+    assert set(GAMES) <= set(games)  # a designer's own new game may sit beside them
     assert games["niutouwang"]["cards"] == 104
     assert games["aizhewudi"]["bill"] == 40 and games["aizhewudi"]["action"] == 48
     assert games["wurenshenghuan"]["item"] == 41

@@ -151,7 +151,9 @@ def test_png_faces_at_300_dpi_with_bleed(tmp_path):
     folder = tmp_path / "tisigui" / "zh-Hans" / "png"
     names = sorted(p.name for p in folder.iterdir())
     assert "identity-ghost-front.png" in names and "identity-back.png" in names
-    assert "shield-shield-6-front.png" in names and len(names) == 28
+    assert "shield-shield-6-front.png" in names and len(names) == 21
+    # Tokens printed alike on both sides (cubes, markers, the plate) have one PNG, not two.
+    assert "cube-cube-front.png" in names and "cube-cube-back.png" not in names
     with Image.open(folder / "identity-ghost-front.png") as image:
         # 63×88 mm plus 3 mm bleed each side is 69×94 mm: 815×1110.2 px at 300 dpi.
         assert image.size == (815, 1111)

@@ -108,7 +108,7 @@ def test_a_changed_printed_number_is_reported_by_table_row_and_column(tisigui_ws
     assert text.exit_code == 1
     assert "tisigui: 1 finding" in text.stdout
     assert f"tables.yaml:{line}: tables.ghost_score.rows[5].points" in text.stdout
-    assert "Error: check found 1 problem in tisigui (1)" in text.stderr
+    assert "Error: check found 1 problem in tisigui" in text.stderr
 
 
 def test_a_changed_rules_parameter_reports_the_stale_tables_and_update_fixes_only_rows(
@@ -434,3 +434,25 @@ def test_supply_simulation_plays_every_bot_mix_of_every_engine():
             assert {"greedy", "random"} < labels and len(labels) == 3, slug
         else:
             assert labels == {"default"}, slug
+
+
+def test_a_data_only_game_without_tables_or_rules_passes_check(tmp_path: Path) -> None:
+    """Nothing printed depends on rules, so there is nothing an engine could prove; texts are
+    still checked for script purity and glyphs."""
+    root = tmp_path / "ws"
+    shutil.copytree(ROOT / "card_data" / "tisigui", root / "card_data" / "mygame")
+    (root / "fonts").symlink_to(ROOT / "fonts")
+    game = root / "card_data/mygame"
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    text = text.replace("slug: tisigui", "slug: mygame").split("\nrules:")[0] + "\n"
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("example:")) + "\n"
+    (game / "game.yaml").write_text(text, encoding="utf-8")
+    (game / "tables.yaml").unlink()
+    components = (game / "components.yaml").read_text(encoding="utf-8")
+    start = components.index("  reference_front:")
+    end = components.index("  reference_back:")
+    components = components[:start] + components[end:]
+    components = components.replace("    front: reference_front\n", "    front: reference_back\n")
+    (game / "components.yaml").write_text(components, encoding="utf-8")
+    code, report = check_json(root, "mygame")
+    assert (code, findings(report, "mygame")) == (0, [])

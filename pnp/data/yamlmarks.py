@@ -31,7 +31,16 @@ class Located:
         while probe and probe not in self.lines:
             probe = probe[:-1]
         line = self.lines.get(probe, 1)
-        return f"{self.file}:{line}: {format_path(path)}" if path else f"{self.file}:{line}"
+        shown = display_path(self.file)
+        return f"{shown}:{line}: {format_path(path)}" if path else f"{shown}:{line}"
+
+
+def display_path(file: Path) -> Path:
+    """A file as the user would type it: relative to the current folder when inside it."""
+    try:
+        return file.resolve().relative_to(Path.cwd())
+    except ValueError:
+        return file
 
 
 def format_path(path: PathKey) -> str:
@@ -52,9 +61,9 @@ def _load_nodes(text: str, file: Path) -> yaml.Node | None:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         reason = exc.problem or str(exc)
-        raise DataError(f"{file}:{line}: malformed YAML: {reason}") from None
+        raise DataError(f"{display_path(file)}:{line}: malformed YAML: {reason}") from None
     except yaml.YAMLError as exc:
-        raise DataError(f"{file}: malformed YAML: {exc}") from None
+        raise DataError(f"{display_path(file)}: malformed YAML: {exc}") from None
 
 
 def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],

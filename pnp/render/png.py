@@ -41,7 +41,10 @@ def render_face_pngs(game: Game, fonts: FontFamily, convert: Callable[[str], str
     """``<component>-<card>-<side>.png`` -> PNG bytes for every distinct face of the game."""
     pngs: dict[str, bytes] = {}
     for component in game.components:
-        sides = ("front", "back") if component.back else ("front",)
+        # A back drawn from the front's own layout (a token printed the same on both sides) is
+        # the front again: one PNG says it.
+        two_faced = component.back and component.back != component.front
+        sides = ("front", "back") if two_faced else ("front",)
         for card in component.cards:
             width, height, bleed, _ = face_geometry(component, card)
             size = ((width + 2 * bleed) * MM, (height + 2 * bleed) * MM)
