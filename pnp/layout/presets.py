@@ -9,8 +9,9 @@ from dataclasses import dataclass
 class SheetSpec:
     """A paper size and the print furniture around the imposed block.
 
-    The side margins hold the sheet label and the scale ruler (rotated), so they are wider
-    than the top and bottom ones, which only carry crop marks.
+    The left margin holds the sheet label (rotated), so the side margins are wider than the
+    top and bottom ones; the scale ruler goes in the bottom or top margin between crop marks
+    (or, with no room there, up the right margin).
     """
 
     name: str
