@@ -42,3 +42,11 @@ def test_purity_flags_only_characters_of_the_other_script():
     assert foreign_characters("这是後", "zh-Hant") == ["这"]
     assert foreign_characters("这里后面", "zh-Hans") == []
     assert foreign_characters("這裡後", "zh-Hans") == ["這", "裡", "後"]
+
+
+def test_the_tools_own_words_exist_in_both_scripts_and_are_pure():
+    from pnp.strings import STRINGS
+
+    assert set(STRINGS["zh-Hant"]) == set(STRINGS["zh-Hans"])
+    for lang, words in STRINGS.items():
+        assert foreign_characters("".join(words.values()), lang) == [], lang
