@@ -65,14 +65,8 @@ def pieces_for(game: Game, spec: SheetSpec | None = None) -> list[Piece]:
     """
     pieces = []
     for component in game.components:
-        net = _net_for(component) if component.shape.endswith("_net") else None
         for card in component.cards:
-            width, height = card.size
-            if component.shape == "fold":
-                height *= 2
-            if net is not None:
-                width, height = net.width, net.height
-            bleed = 0.0 if net else 3.0
+            width, height, bleed, net = face_geometry(component, card)
             tiling = plan_tiles(width, height, spec, bleed) \
                 if spec is not None and component.shape == "rect" else None
             for copy in range(card.count):
@@ -224,7 +218,8 @@ class FaceForms:
         """
         layout_ids = [component.front, component.inner] if side == "front" else [component.back]
         layouts = [self.game.layouts[lid] for lid in layout_ids if lid]
-        sizes = {face_geometry(component, other)[:3] for other in component.cards}
+        # A face's geometry follows from the component's shape and the card's size alone.
+        sizes = {other.size for other in component.cards}
         shared = (
             len(component.cards) > 1
             and not component.shape.endswith("_net")
