@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pnp.data.load import load_game
 from pnp.data.model import LANGS, Game
+from pnp.data.textfile import read_text
 from pnp.errors import BuildError, DataError, FontError, PnpError
 from pnp.fonts import load_family
 from pnp.i18n import Converter, make_converter
@@ -85,7 +86,7 @@ def _check_template_glyphs(workspace: Workspace, game: Game, convert: Converter,
     path = template_path(workspace.templates, game.slug)
     if not path.is_file():
         return
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
         text = convert(line)
         where = f"{path}:{number}"
         glyphs.check(text, False, where)

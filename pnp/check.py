@@ -34,6 +34,7 @@ from pnp.build import converter_for, resolve_games
 from pnp.data.load import COMPONENTS_FILE, GAME_FILE, load_game
 from pnp.data.model import LANGS, Game
 from pnp.data.schema import COLOR, FIELD_REF
+from pnp.data.textfile import read_text
 from pnp.data.yamlmarks import Located, PathKey, load_yaml
 from pnp.engines.base import Engine, RulesError, Table
 from pnp.engines.registry import get_engine, has_engine
@@ -323,7 +324,7 @@ def _reference_findings(workspace: Workspace, game: Game, computed: Mapping[str,
 
     source = template_path(workspace.templates, game.slug)
     if source.is_file():
-        for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), start=1):
+        for number, line in enumerate(read_text(source).splitlines(), start=1):
             for match in _TEMPLATE_TABLE.finditer(line):
                 name = next(group for group in match.groups() if group)
                 unknown(name, "the rulebook uses", f"{places.rel(str(source))}:{number}")
@@ -347,7 +348,7 @@ def _reference_findings(workspace: Workspace, game: Game, computed: Mapping[str,
     # Other `table:` keys (e.g. a generated card's field looked up in a table), found by line.
     path = places.game_dir / COMPONENTS_FILE
     if path.is_file():
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        for number, line in enumerate(read_text(path).splitlines(), start=1):
             if line.lstrip().startswith("#"):
                 continue
             for match in _TABLE_KEY.finditer(line):
@@ -561,7 +562,7 @@ def _rulebook_texts(workspace: Workspace, game: Game, places: _Places) -> list[T
         markdown = rulebook_markdown(workspace, game)
     except DataError:
         return []  # reported as a reference finding
-    template = source.read_text(encoding="utf-8").splitlines()
+    template = read_text(source).splitlines()
     fragments = [_literal_fragments(line) for line in template]
     shown = places.rel(str(source))
     items = []

@@ -23,11 +23,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import jinja2
-
 from pnp.data.model import LANGS, Game
 from pnp.errors import DataError, PnpError
-from pnp.templating import markdown_environment
+from pnp.templating import render_template
 from pnp.workspace import Workspace
 
 logger = logging.getLogger(__name__)
@@ -797,14 +795,7 @@ def source_markdown(workspace: Workspace, sample: Sample, excerpt: bool = False)
         "facts": FACTS[slug](sample),
         "log": sample.log,
     }
-    env = markdown_environment(workspace.templates)
-    try:
-        text = env.get_template(f"{slug}/{TEMPLATE_NAME}").render(**context)
-    except jinja2.TemplateSyntaxError as exc:
-        raise DataError(f"{exc.filename or path}:{exc.lineno}: template syntax error: "
-                        f"{exc.message}") from None
-    except jinja2.UndefinedError as exc:
-        raise DataError(f"{path}: template uses something undefined: {exc.message}") from None
+    text = render_template(workspace.templates, f"{slug}/{TEMPLATE_NAME}", context)
     return _tidy(text)
 
 

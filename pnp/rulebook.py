@@ -21,7 +21,7 @@ from markdown_it import MarkdownIt
 
 from pnp.data.model import Game
 from pnp.errors import DataError
-from pnp.templating import markdown_environment
+from pnp.templating import render_template
 from pnp.textlayout import Run
 from pnp.workspace import Workspace
 
@@ -117,14 +117,7 @@ def render_markdown(templates: Path, game: Game, example: Callable[[], str] | No
     path = template_path(templates, game.slug)
     if not path.is_file():
         raise DataError(f"{path}: rulebook template not found")
-    env = markdown_environment(templates)
-    try:
-        template = env.get_template(f"{game.slug}/rulebook.md.j2")
-        return template.render(**template_context(game, example))
-    except jinja2.TemplateSyntaxError as exc:
-        raise DataError(f"{exc.filename or path}:{exc.lineno}: template syntax error: {exc.message}") from None
-    except jinja2.UndefinedError as exc:
-        raise DataError(f"{path}: template uses something undefined: {exc.message}") from None
+    return render_template(templates, f"{game.slug}/rulebook.md.j2", template_context(game, example))
 
 
 def _inline_runs(token: Any) -> tuple[Run, ...]:

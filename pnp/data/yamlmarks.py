@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from pnp.data.textfile import read_text, shown
 from pnp.errors import DataError
 
 PathKey = tuple[str | int, ...]
@@ -35,12 +36,7 @@ class Located:
         return f"{shown}:{line}: {format_path(path)}" if path else f"{shown}:{line}"
 
 
-def display_path(file: Path) -> Path:
-    """A file as the user would type it: relative to the current folder when inside it."""
-    try:
-        return file.resolve().relative_to(Path.cwd())
-    except ValueError:
-        return file
+display_path = shown
 
 
 def format_path(path: PathKey) -> str:
@@ -50,13 +46,33 @@ def format_path(path: PathKey) -> str:
     return out or "(top)"
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """SafeLoader that rejects duplicate keys, which PyYAML otherwise silently overwrites."""
+# Only YAML's plain types: a game folder is data, so a tag that would build a Python object
+# (``!!python/object``) or an unknown local tag is refused instead of constructed.
+PLAIN_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "binary")
+)
+# Limits that keep a hostile file from hanging a build: an alias bomb expands nine-fold per
+# level, so the budget counts values after expansion; real card data stays far below both.
+MAX_VALUES = 200_000
+MAX_DEPTH = 64
+
+try:  # libyaml's parser is several times faster; the pure-Python one gives the same nodes
+    _Parser: type = yaml.CSafeLoader  # type: ignore[attr-defined]
+except AttributeError:  # pragma: no cover - wheels without libyaml
+    _Parser = yaml.SafeLoader
+
+_SCALARS = yaml.SafeLoader("")
+
+
+class _Budget:
+    def __init__(self) -> None:
+        self.values = 0
 
 
 def _load_nodes(text: str, file: Path) -> yaml.Node | None:
     try:
-        return yaml.compose(text, Loader=_StrictLoader)
+        return yaml.compose(text, Loader=_Parser)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
@@ -64,47 +80,75 @@ def _load_nodes(text: str, file: Path) -> yaml.Node | None:
         raise DataError(f"{display_path(file)}:{line}: malformed YAML: {reason}") from None
     except yaml.YAMLError as exc:
         raise DataError(f"{display_path(file)}: malformed YAML: {exc}") from None
+    except RecursionError:
+        raise DataError(f"{display_path(file)}: nested too deeply (at most {MAX_DEPTH} levels)") from None
+
+
+class _Refused(Exception):
+    def __init__(self, message: str) -> None:
+        self.message = message
 
 
 def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
-               problems: list[str], file: Path) -> Any:
-    lines[path] = node.start_mark.line + 1
+               problems: list[str], file: Path, budget: _Budget) -> Any:
+    line = node.start_mark.line + 1
+    where = f"{display_path(file)}:{line}"
+    budget.values += 1
+    if budget.values > MAX_VALUES:
+        raise _Refused(f"{where}: {format_path(path)}: more than {MAX_VALUES:,} values once aliases "
+                       "are expanded (an alias bomb?); pnp stops here")
+    if len(path) > MAX_DEPTH:
+        raise _Refused(f"{where}: {format_path(path)}: nested more than {MAX_DEPTH} levels deep "
+                       "(or an alias that contains itself)")
+    if node.tag not in PLAIN_TAGS:
+        problems.append(f"{where}: {format_path(path)}: the tag {node.tag!r} is not allowed; game "
+                        "files hold plain YAML values only (text, numbers, true/false, lists, mappings)")
+        return None
+    lines[path] = line
     if isinstance(node, yaml.MappingNode):
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                problems.append(f"{file}:{key_node.start_mark.line + 1}: mapping keys must be plain")
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in PLAIN_TAGS:
+                problems.append(f"{display_path(file)}:{key_node.start_mark.line + 1}: mapping keys must be plain")
                 continue
             key = key_node.value
+            if key == "<<":
+                problems.append(f"{display_path(file)}:{key_node.start_mark.line + 1}: "
+                                f"{format_path(path)}: merge keys (<<) are not supported; write the keys out")
+                continue
             if key in result:
                 problems.append(
-                    f"{file}:{key_node.start_mark.line + 1}: "
+                    f"{display_path(file)}:{key_node.start_mark.line + 1}: "
                     f"{format_path((*path, key))}: duplicate key {key!r}"
                 )
                 continue
-            result[key] = _to_python(value_node, (*path, key), lines, problems, file)
+            result[key] = _to_python(value_node, (*path, key), lines, problems, file, budget)
             lines[(*path, key)] = key_node.start_mark.line + 1
         return result
     if isinstance(node, yaml.SequenceNode):
         return [
-            _to_python(item, (*path, index), lines, problems, file)
+            _to_python(item, (*path, index), lines, problems, file, budget)
             for index, item in enumerate(node.value)
         ]
-    return _StrictLoader("").construct_object(node, deep=True)
+    try:
+        return _SCALARS.construct_object(node, deep=True)
+    except (yaml.YAMLError, ValueError, OverflowError) as exc:
+        problems.append(f"{where}: {format_path(path)}: {node.value!r} is not a valid value ({exc})")
+        return None
 
 
 def load_yaml(file: Path) -> Located:
     """Load one YAML file; malformed YAML or duplicate keys raise DataError naming the line."""
-    try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError(f"{file}: file not found") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{file}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    text = read_text(file)
     node = _load_nodes(text, file)
     lines: dict[PathKey, int] = {}
     problems: list[str] = []
-    value = {} if node is None else _to_python(node, (), lines, problems, file)
+    try:
+        value = {} if node is None else _to_python(node, (), lines, problems, file, _Budget())
+    except _Refused as refused:
+        raise DataError(refused.message) from None
+    except RecursionError:
+        raise DataError(f"{display_path(file)}: nested too deeply (at most {MAX_DEPTH} levels)") from None
     if problems:
         raise DataError(problems)
     return Located(file, value, lines)

@@ -1,0 +1,115 @@
+"""The hostile-input corpus (tests/hostile/*.yaml): every case exits with a located error,
+no traceback, nothing written to output/, within a wall-clock limit. See tests/hostile/README.md."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "tests" / "hostile"
+# A hostile case must fail fast: a hang or a slow refusal is a failure, not a wait.
+TIME_LIMIT_S = 30
+
+
+def _cases() -> list[Any]:
+    cases = []
+    for file in sorted(CORPUS.glob("*.yaml")):
+        for case in yaml.safe_load(file.read_text(encoding="utf-8")):
+            cases.append(pytest.param(case, id=f"{file.stem}:{case['id']}"))
+    return cases
+
+
+def _substitute(value: Any, tmp: Path) -> Any:
+    if isinstance(value, str):
+        return value.replace("{tmp}", str(tmp))
+    if isinstance(value, list):
+        return [_substitute(item, tmp) for item in value]
+    if isinstance(value, dict):
+        return {key: _substitute(item, tmp) for key, item in value.items()}
+    return value
+
+
+def _apply(root: Path, rel: str, op: dict[str, Any]) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if "append" in op:
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(op["append"])
+    elif "replace" in op:
+        old, new = op["replace"]
+        text = path.read_text(encoding="utf-8")
+        assert old in text, f"case edit: {old!r} not in {rel}"
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    elif "text" in op:
+        path.unlink(missing_ok=True)
+        path.write_bytes(op["text"].encode(op.get("encoding", "utf-8")))
+    elif "bytes_hex" in op:
+        path.unlink(missing_ok=True)
+        path.write_bytes(bytes.fromhex(op["bytes_hex"]))
+    elif "symlink" in op:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink(missing_ok=True)
+        target = Path(op["symlink"])
+        path.symlink_to(target if target.is_absolute() else root / target)
+    elif op.get("remove"):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink(missing_ok=True)
+    elif op.get("mkdir"):
+        path.unlink(missing_ok=True)
+        path.mkdir(parents=True, exist_ok=True)
+    else:
+        raise AssertionError(f"unknown file operation {op!r}")
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    if not folder.exists():
+        return {}
+    if folder.is_file():
+        return {".": folder.read_bytes()}
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_hostile_case(case: dict[str, Any], tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    shutil.copytree(ROOT / "card_data", root / "card_data")
+    shutil.copytree(ROOT / "templates", root / "templates")
+    (root / "fonts").symlink_to(ROOT / "fonts")
+    (root / "output").mkdir()
+    (root / "output" / "sentinel.txt").write_text("untouched\n", encoding="utf-8")
+    case = _substitute(case, tmp_path)
+    for rel, op in (case.get("files") or {}).items():
+        _apply(root, rel, op)
+    before = _snapshot(root / "output")
+    # PYTHONPATH: the pnp of this checkout, whatever is installed.
+    env = {**os.environ, "PYTHONHASHSEED": "0", "COLUMNS": "200", "PYTHONPATH": str(ROOT)}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "pnp", *[str(arg) for arg in case["run"]]],
+            cwd=root, env=env, capture_output=True, text=True, timeout=TIME_LIMIT_S,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{case['id']}: no answer within {TIME_LIMIT_S} s (a hang)")
+    output = done.stdout + done.stderr
+    assert "Traceback (most recent call last)" not in output, output
+    assert done.returncode == case["exit"], output
+    assert ("Error:" if case["exit"] == 1 else "Usage:") in output, output
+    for fragment in case.get("message", []):
+        assert fragment in output, f"{fragment!r} not in:\n{output}"
+    assert _snapshot(root / "output") == before, "output/ was changed"
+    for name in case.get("forbid", []):
+        assert not list(tmp_path.rglob(name)), f"{name} was created: the input ran code"
