@@ -92,7 +92,7 @@ class _Refused(Exception):
 def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
                problems: list[str], file: Path, budget: _Budget) -> Any:
     line = node.start_mark.line + 1
-    where = f"{display_path(file)}:{line}"
+    where = f"{file}:{line}"  # ``file`` arrives already shown relative to the current folder
     budget.values += 1
     if budget.values > MAX_VALUES:
         raise _Refused(f"{where}: {format_path(path)}: more than {MAX_VALUES:,} values once aliases "
@@ -109,16 +109,16 @@ def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in PLAIN_TAGS:
-                problems.append(f"{display_path(file)}:{key_node.start_mark.line + 1}: mapping keys must be plain")
+                problems.append(f"{file}:{key_node.start_mark.line + 1}: mapping keys must be plain")
                 continue
             key = key_node.value
             if key == "<<":
-                problems.append(f"{display_path(file)}:{key_node.start_mark.line + 1}: "
+                problems.append(f"{file}:{key_node.start_mark.line + 1}: "
                                 f"{format_path(path)}: merge keys (<<) are not supported; write the keys out")
                 continue
             if key in result:
                 problems.append(
-                    f"{display_path(file)}:{key_node.start_mark.line + 1}: "
+                    f"{file}:{key_node.start_mark.line + 1}: "
                     f"{format_path((*path, key))}: duplicate key {key!r}"
                 )
                 continue
@@ -144,7 +144,7 @@ def load_yaml(file: Path) -> Located:
     lines: dict[PathKey, int] = {}
     problems: list[str] = []
     try:
-        value = {} if node is None else _to_python(node, (), lines, problems, file, _Budget())
+        value = {} if node is None else _to_python(node, (), lines, problems, display_path(file), _Budget())
     except _Refused as refused:
         raise DataError(refused.message) from None
     except RecursionError:
