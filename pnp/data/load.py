@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime
+import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +35,26 @@ from pnp.data.schema import (
     Problems,
     Reader,
     color_error,
-    coord_error,
     describe,
-    font_size_error,
     resolve_coord,
 )
+from pnp.data.spec import (
+    ELEMENTS,
+    MAX_COPIES,
+    MAX_CREDITS,
+    MAX_FIGURE_CARD_MM,
+    MAX_GENERATE,
+    MAX_PIECES,
+    MAX_PLAYERS,
+    MAX_TABLE_COLUMNS,
+    MAX_TABLE_ROWS,
+    MAX_TEXT_CHARS,
+    MAX_VIEWBOX,
+    SYMBOL_ELEMENTS,
+    TEXT_ELEMENTS,
+    prop_error,
+)
+from pnp.data.spec import Context as SpecContext
 from pnp.data.svgpath import PathSyntaxError, parse_path
 from pnp.data.yamlmarks import Located, PathKey, load_yaml
 from pnp.errors import DataError
@@ -52,39 +68,9 @@ GLOSSARY_FILE = "glossary.yaml"
 FIGURES_FILE = "figures.yaml"
 
 _COLORS = ("fill", "stroke", "color", "header_fill", "header_color")
-_ALIGN = ("left", "center", "right")
 COLUMN_FORMATS = ("", "thousands")
-_VALIGN = ("top", "middle", "bottom")
-
-# What each element type accepts; "req" marks required props.
-ELEMENT_PROPS: dict[str, dict[str, str]] = {
-    "rect": {"box": "req box", "radius": "coord", "fill": "color", "stroke": "color",
-             "stroke_width": "number"},
-    "circle": {"center": "req point", "r": "req coord", "fill": "color", "stroke": "color",
-               "stroke_width": "number"},
-    "line": {"points": "req points", "stroke": "color", "stroke_width": "number",
-             "dash": "numbers"},
-    "text": {"box": "req box", "text": "req text", "size": "req fontsize",
-             "min_size": "fontsize", "bold": "bool", "color": "color", "align": "align",
-             "valign": "valign"},
-    "boxes": {"box": "req box", "labels": "req texts", "size": "req fontsize",
-              "min_size": "fontsize", "fill": "color", "stroke": "color",
-              "stroke_width": "number", "color": "color"},
-    "table": {"box": "req box", "table": "req name", "size": "req fontsize",
-              "min_size": "fontsize", "color": "color", "header_fill": "color",
-              "header_color": "color", "stroke": "color"},
-    "symbol": {"box": "req box", "symbol": "req symbol", "fill": "color", "stroke": "color"},
-    "icons": {"box": "req box", "symbol": "req symbol", "count": "req count", "size": "req mm",
-              "gap": "number", "fill": "color", "stroke": "color"},
-    "grid": {"box": "req box", "rows": "req rows", "columns": "req texts", "row_labels": "texts",
-             "column_widths": "weights", "header_height": "mm", "size": "req fontsize",
-             "min_size": "fontsize", "stroke": "color", "stroke_width": "number",
-             "header_fill": "color", "header_color": "color", "color": "color"},
-}
-TEXT_ELEMENTS = ("text", "boxes", "table", "grid")
-SYMBOL_ELEMENTS = ("symbol", "icons")
-ICON_GAP = 1.0  # mm between icons when the layout gives no gap
-GENERATE_LIMIT = 1000  # cards one generate block may make; more is surely a typo
+ICON_GAP = ELEMENTS["icons"].prop("gap").default  # mm between icons when the layout gives no gap
+GENERATE_LIMIT = MAX_GENERATE
 
 
 def load_game(game_dir: Path) -> Game:
@@ -134,25 +120,17 @@ def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
     source_lang = r.string(top, "source_lang", ())
     if source_lang and source_lang not in LANGS:
         r.fail(("source_lang",), f"expected one of {', '.join(LANGS)}, got {source_lang!r}")
-    date = top.get("date", "")
-    if isinstance(date, datetime.date):
-        date = date.isoformat()
-    elif not isinstance(date, str):
-        r.fail(("date",), f"expected a date such as '2026-11-29', got {describe(date)}")
-        date = ""
+    date = _read_date(r, top.get("date", ""))
     players = r.mapping(top.get("players", {}), ("players",), ("min", "max", "common"),
                         required=("min", "max"))
-    low = r.integer(players, "min", ("players",), minimum=1)
-    high = r.integer(players, "max", ("players",), minimum=1)
-    common = r.integer(players, "common", ("players",), default=low, minimum=1)
+    low = r.integer(players, "min", ("players",), minimum=1, maximum=MAX_PLAYERS)
+    high = r.integer(players, "max", ("players",), minimum=1, maximum=MAX_PLAYERS)
+    common = r.integer(players, "common", ("players",), default=low, minimum=1, maximum=MAX_PLAYERS)
     if low > high:
         r.fail(("players",), f"min ({low}) is greater than max ({high})")
     elif not low <= common <= high:
         r.fail(("players", "common"), f"must lie between min {low} and max {high}, got {common}")
-    credits = tuple(
-        Text(str(item), r.where(("credits", i)))
-        for i, item in enumerate(r.sequence(top.get("credits", []), ("credits",)))
-    )
+    credits = _read_credits(r, top.get("credits", []))
     rules = top.get("rules", {})
     if not isinstance(rules, dict):
         r.fail(("rules",), f"expected a mapping, got {describe(rules)}")
@@ -192,6 +170,51 @@ def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
     )
 
 
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _read_date(r: Reader, value: Any) -> str:
+    """An ISO date: YAML's own date, or text holding a real calendar date."""
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, str) and _DATE.match(value):
+        try:
+            return datetime.date.fromisoformat(value).isoformat()
+        except ValueError as exc:
+            r.fail(("date",), f"{value!r} is not a calendar date ({exc})")
+            return ""
+    r.fail(("date",), f"expected a date such as '2026-11-29', got {describe(value)}")
+    return ""
+
+
+def _read_credits(r: Reader, value: Any) -> tuple[Text, ...]:
+    """Credit lines: each one text, so that a nested list is not printed as its repr."""
+    items = r.sequence(value, ("credits",))
+    if len(items) > MAX_CREDITS:
+        r.fail(("credits",), f"at most {MAX_CREDITS} entries (the limit for credits), got {len(items)}")
+        return ()
+    credits = []
+    for i, item in enumerate(items):
+        text = r.string({"item": item}, "item", ("credits", i)) if _plain_text(item) else None
+        if text is None:
+            r.fail(("credits", i), f"expected one line of text, got {describe(item)}")
+        elif _text_limit(r, text, ("credits", i)):
+            credits.append(Text(text, r.where(("credits", i))))
+    return tuple(credits)
+
+
+def _plain_text(value: Any) -> bool:
+    return isinstance(value, str | int | float) and not isinstance(value, bool) \
+        and not (isinstance(value, float) and not math.isfinite(value))
+
+
+def _text_limit(r: Reader, text: str, path: PathKey) -> bool:
+    if len(text) > MAX_TEXT_CHARS:
+        r.fail(path, f"text of {len(text)} characters is longer than the limit of {MAX_TEXT_CHARS}")
+        return False
+    return True
+
+
 def _read_tables(r: Reader) -> dict[str, PrintedTable]:
     top = r.mapping(r.doc.value, (), ("tables",), required=("tables",))
     tables_raw = r.mapping(top.get("tables", {}), ("tables",), allowed=top.get("tables", {}) or ())
@@ -201,7 +224,13 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
         table = r.mapping(raw, path, ("title", "columns", "rows", "pivot"),
                           required=("columns", "rows"))
         columns: list[Column] = []
-        for i, col in enumerate(r.sequence(table.get("columns", []), (*path, "columns"))):
+        raw_columns = r.sequence(table.get("columns", []), (*path, "columns"))
+        raw_rows = r.sequence(table.get("rows", []), (*path, "rows"))
+        if len(raw_columns) > MAX_TABLE_COLUMNS or len(raw_rows) > MAX_TABLE_ROWS:
+            r.fail(path, f"{len(raw_rows)} rows of {len(raw_columns)} columns is more than the limit of "
+                         f"{MAX_TABLE_ROWS} rows and {MAX_TABLE_COLUMNS} columns for a printed table")
+            continue
+        for i, col in enumerate(raw_columns):
             cpath = (*path, "columns", i)
             col = r.mapping(col, cpath, ("key", "label", "format"), required=("key", "label"))
             fmt = r.string(col, "format", cpath, default="")
@@ -211,12 +240,14 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
         keys = [c.key for c in columns]
         rows = []
         row_where = []
-        for i, row in enumerate(r.sequence(table.get("rows", []), (*path, "rows"))):
+        for i, row in enumerate(raw_rows):
             rpath = (*path, "rows", i)
             row = r.mapping(row, rpath, keys, required=keys)
             for key, value in row.items():
-                if isinstance(value, bool) or not isinstance(value, int | float | str):
+                if not _plain_text(value):
                     r.fail((*rpath, key), f"expected a number or text, got {describe(value)}")
+                elif isinstance(value, str):
+                    _text_limit(r, value, (*rpath, key))
             rows.append(frozen_mapping(row))
             row_where.append(r.where(rpath))
         pivot = None
@@ -330,6 +361,10 @@ def _read_components(r: Reader, tables: dict[str, PrintedTable]
         )
         _check_component_layouts(r, component, layouts, symbols)
         components.append(component)
+    pieces = sum(card.count for component in components for card in component.cards)
+    if pieces > MAX_PIECES:
+        r.fail(("components",), f"{pieces} printed pieces is more than the limit of {MAX_PIECES} for one game "
+                                "(lower the counts)")
     return tuple(components), layouts, symbols, incomplete
 
 
@@ -352,7 +387,7 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
     if not listed:
         if default_size is None and "size" not in comp:
             r.fail(path, "missing required field 'size'")
-        count = r.integer(comp, "count", path, default=1, minimum=1)
+        count = r.integer(comp, "count", path, default=1, minimum=1, maximum=MAX_COPIES)
         return (Card(cid, count, frozen_mapping({}), default_size or (0, 0), r.where(path)),)
     cards = []
     ids: set[str] = set()
@@ -362,7 +397,7 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
         if not card:
             continue
         card_id = _unique_id(r, card, cpath, ids, "card")
-        count = r.integer(card, "count", cpath, default=1, minimum=1)
+        count = r.integer(card, "count", cpath, default=1, minimum=1, maximum=MAX_COPIES)
         size = _size(r, card["size"], (*cpath, "size"), comp.get("shape", "rect")) if "size" in card \
             else default_size
         if size is None and "size" not in card:
@@ -371,10 +406,11 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
                                allowed=card.get("fields", {}) or ())
         fields = {}
         for key, value in fields_raw.items():
-            if isinstance(value, bool) or not isinstance(value, str | int | float):
+            if not _plain_text(value):
                 r.fail((*cpath, "fields", key), f"expected text, got {describe(value)}")
                 continue
-            fields[key] = Text(str(value), r.where((*cpath, "fields", key)))
+            if _text_limit(r, str(value), (*cpath, "fields", key)):
+                fields[key] = Text(str(value), r.where((*cpath, "fields", key)))
         cards.append(Card(card_id, count, frozen_mapping(fields), size or (0, 0), r.where(cpath)))
     if "generate" in comp:
         if default_size is None and "size" not in comp:
@@ -433,7 +469,7 @@ def _generate_cards(r: Reader, raw: Any, path: PathKey, size: tuple[float, float
     if id_template is not None and len(numbers) > 1 and "{n}" not in id_template:
         r.fail((*path, "id"), f"the id template {id_template!r} needs {{n}}, or every card gets the same id")
         id_template = None
-    count = r.integer(spec, "count", path, default=1, minimum=1)
+    count = r.integer(spec, "count", path, default=1, minimum=1, maximum=MAX_COPIES)
 
     # Each field is made by one rule: ("text", template) | ("lookup", table, key, value) |
     # ("map", field, {value: result}); maps run last so they can read any other field.
@@ -561,7 +597,9 @@ def _read_symbols(r: Reader, raw: Any) -> dict[str, Symbol]:
         viewbox = None
         if isinstance(box, list) and len(box) == 4:
             numbers = [r.number(v, (*path, "viewbox", i)) for i, v in enumerate(box)]
-            if numbers[2] <= 0 or numbers[3] <= 0:
+            if any(abs(n) > MAX_VIEWBOX for n in numbers):
+                r.fail((*path, "viewbox"), f"numbers must lie within ±{MAX_VIEWBOX:g}, got {box!r}")
+            elif numbers[2] <= 0 or numbers[3] <= 0:
                 r.fail((*path, "viewbox"), f"width and height must be positive, got {box!r}")
             else:
                 viewbox = (numbers[0], numbers[1], numbers[2], numbers[3])
@@ -583,7 +621,7 @@ def _read_symbols(r: Reader, raw: Any) -> dict[str, Symbol]:
             for key in ("fill", "stroke"):
                 if key in item and not (isinstance(item[key], str) and COLOR.match(item[key])):
                     r.fail((*ppath, key), f"expected a colour '#rrggbb', got {item[key]!r}")
-            width = r.number(item["stroke_width"], (*ppath, "stroke_width"), minimum=0) \
+            width = r.number(item["stroke_width"], (*ppath, "stroke_width"), minimum=0, maximum=MAX_VIEWBOX) \
                 if "stroke_width" in item else 1.0
             if "fill" not in item and "stroke" not in item:
                 r.fail(ppath, "a path needs a fill or a stroke colour, or it draws nothing")
@@ -618,97 +656,27 @@ def _read_layouts(r: Reader, raw: Any, tables: dict[str, PrintedTable],
     return layouts
 
 
-def _prop_error(kind: str, value: Any, tables: dict[str, PrintedTable],
-                symbols: dict[str, Symbol]) -> str | None:
-    def listed(check: Callable[[Any], str | None], size: int | None, what: str) -> str | None:
-        if not isinstance(value, list) or (size is not None and len(value) != size):
-            return f"expected {what}, got {value!r}"
-        for item in value:
-            message = check(item)
-            if message:
-                return message
-        return None
-
-    def point_error(item: Any) -> str | None:
-        if not isinstance(item, list) or len(item) != 2:
-            return f"expected a point [x, y], got {item!r}"
-        return coord_error(item[0]) or coord_error(item[1])
-
-    def number_error(item: Any) -> str | None:
-        ok = isinstance(item, int | float) and not isinstance(item, bool) and item >= 0
-        return None if ok else f"expected a non-negative number, got {item!r}"
-
-    def positive_error(item: Any) -> str | None:
-        ok = isinstance(item, int | float) and not isinstance(item, bool) and item > 0
-        return None if ok else f"expected a positive number, got {item!r}"
-
-    def text_error(item: Any) -> str | None:
-        ok = isinstance(item, str | int | float) and not isinstance(item, bool)
-        return None if ok else f"expected text, got {describe(item)}"
-
-    def symbol_error() -> str | None:
-        if isinstance(value, str) and (value in symbols or FIELD_REF.fullmatch(value)):
-            return None
-        return f"unknown symbol {value!r} (components.yaml symbols: {', '.join(symbols) or 'none'})"
-
-    def count_error() -> str | None:
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            return None
-        if isinstance(value, str) and FIELD_REF.fullmatch(value):
-            return None
-        return f"expected a whole number of icons or a {{field}} holding one, got {value!r}"
-
-    def rows_error() -> str | None:
-        ok = isinstance(value, int) and not isinstance(value, bool) and value >= 1
-        return None if ok else f"expected a whole number of rows (at least 1), got {value!r}"
-
-    checks: dict[str, Callable[[], str | None]] = {
-        "box": lambda: listed(coord_error, 4, "a box [x, y, width, height]"),
-        "point": lambda: point_error(value),
-        "points": lambda: listed(point_error, None, "a list of points [[x, y], ...]")
-        or (None if len(value) >= 2 else "a line needs at least two points"),
-        "coord": lambda: coord_error(value),
-        "number": lambda: number_error(value),
-        "numbers": lambda: listed(number_error, None, "a list of numbers"),
-        "mm": lambda: positive_error(value),
-        "weights": lambda: listed(positive_error, None, "a list of relative widths"),
-        "color": lambda: color_error(value),
-        "text": lambda: text_error(value),
-        "texts": lambda: listed(text_error, None, "a list of labels"),
-        "fontsize": lambda: font_size_error(value),
-        "bool": lambda: None if isinstance(value, bool) else f"expected true or false, got {value!r}",
-        "align": lambda: None if value in _ALIGN else f"expected one of {', '.join(_ALIGN)}, got {value!r}",
-        "valign": lambda: None if value in _VALIGN else f"expected one of {', '.join(_VALIGN)}, got {value!r}",
-        "name": lambda: None if value in tables else
-        f"unknown table {value!r} (tables.yaml defines: {', '.join(tables) or 'none'})",
-        "symbol": symbol_error,
-        "count": count_error,
-        "rows": rows_error,
-    }
-    return checks[kind]()
-
-
 def _read_element(r: Reader, raw: Any, path: PathKey, tables: dict[str, PrintedTable],
                   symbols: dict[str, Symbol]) -> Element | None:
     if not isinstance(raw, dict) or "type" not in raw:
         r.fail(path, f"expected an element mapping with a 'type', got {describe(raw)}")
         return None
     kind = raw["type"]
-    if kind not in ELEMENT_PROPS:
-        r.fail((*path, "type"), f"unknown element type {kind!r} (expected one of: {', '.join(ELEMENT_PROPS)})")
+    if not isinstance(kind, str) or kind not in ELEMENTS:
+        r.fail((*path, "type"), f"unknown element type {kind!r} (expected one of: {', '.join(ELEMENTS)})")
         return None
-    spec = ELEMENT_PROPS[kind]
-    required = [k for k, v in spec.items() if v.startswith("req ")]
-    r.mapping(raw, path, ("type", *spec), required=required)
+    spec = ELEMENTS[kind]
+    r.mapping(raw, path, ("type", *spec.names), required=spec.required)
     ok = True
+    context = SpecContext(tables, symbols)
     for key, value in raw.items():
-        if key == "type" or key not in spec:
+        if key == "type" or key not in spec.names:
             continue
-        message = _prop_error(spec[key].removeprefix("req "), value, tables, symbols)
+        message = prop_error(spec, key, value, context)
         if message:
             r.fail((*path, key), message)
             ok = False
-    if not ok or any(k not in raw for k in required):
+    if not ok or any(k not in raw for k in spec.required):
         return None
     if kind == "grid":
         ok = _check_grid_shape(r, raw, path)
@@ -933,7 +901,8 @@ def _read_figures(r: Reader, components: tuple[Component, ...], incomplete: set[
                 ok = False
         height = FIGURE_CARD_HEIGHT
         if "card_height" in body:
-            height = r.number(body["card_height"], (*path, "card_height"), minimum=5)
+            height = r.number(body["card_height"], (*path, "card_height"), minimum=5,
+                              maximum=MAX_FIGURE_CARD_MM)
         caption = _text(r, body, "caption", path) if "caption" in body else None
         if ok and component is not None:
             figures[name] = Figure(name, caption, cid, side, tuple(rows), labels, height, r.where(path))
