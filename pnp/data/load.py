@@ -522,6 +522,8 @@ def _generate_cards(r: Reader, raw: Any, path: PathKey, size: tuple[float, float
                     r.fail(fpath, f"card {card_id!r}: printed table {name!r} has no row whose "
                                   f"{column!r} is {n}")
                     continue
+                if value not in table.rows[hit]:
+                    continue  # the row lacks the column: reported with tables.yaml
                 fields[key] = Text(str(table.rows[hit][value]), table.row_where[hit])
         for key, rule in rules.items():
             if rule[0] != "map":
