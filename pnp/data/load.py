@@ -28,6 +28,7 @@ from pnp.data.model import (
     Text,
     frozen_mapping,
 )
+from pnp.data.purity import purity_problems
 from pnp.data.schema import (
     COLOR,
     FIELD_REF,
@@ -99,8 +100,12 @@ def load_game(game_dir: Path) -> Game:
         if FIGURES_FILE in docs else {}
     if problems:
         raise DataError(problems.items)
-    return Game(info, components, frozen_mapping(layouts), frozen_mapping(tables), glossary,
+    game = Game(info, components, frozen_mapping(layouts), frozen_mapping(tables), glossary,
                 frozen_mapping(symbols), frozen_mapping(figures))
+    impure = purity_problems(game)
+    if impure:
+        raise DataError(impure)
+    return game
 
 
 def _text(reader: Reader, obj: dict[str, Any], key: str, path: PathKey,
@@ -111,7 +116,7 @@ def _text(reader: Reader, obj: dict[str, Any], key: str, path: PathKey,
 
 def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
     keys = ("slug", "name", "source_lang", "version", "date", "players", "minutes", "age",
-            "credits", "rules", "acknowledged", "example")
+            "credits", "rules", "acknowledged", "example", "script_exceptions")
     top = r.mapping(r.doc.value, (), keys, required=("slug", "name", "source_lang", "version",
                                                      "date", "players"))
     slug = r.string(top, "slug", (), pattern=IDENT, what="a lower-case identifier")
@@ -152,6 +157,7 @@ def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
             variant = r.string(spec, "variant", ("example",), default="") or None
             example = ExampleGame(seed, count, variant)
     return GameInfo(
+        script_exceptions=frozen_mapping(_read_script_exceptions(r, top.get("script_exceptions", []))),
         example=example,
         acknowledged=tuple(acknowledged),
         slug=slug,
@@ -215,6 +221,21 @@ def _text_limit(r: Reader, text: str, path: PathKey) -> bool:
     return True
 
 
+def _read_script_exceptions(r: Reader, value: Any) -> dict[str, str]:
+    """Characters of the other script a source text holds on purpose, each with a reason."""
+    out: dict[str, str] = {}
+    for i, item in enumerate(r.sequence(value, ("script_exceptions",))):
+        path = ("script_exceptions", i)
+        item = r.mapping(item, path, ("chars", "reason"), required=("chars", "reason"))
+        chars = r.string(item, "chars", path) if item else ""
+        reason = r.string(item, "reason", path) if item else ""
+        if item and not reason.strip():
+            r.fail((*path, "reason"), "say why the characters belong in the source text")
+        for ch in chars:
+            out[ch] = reason
+    return out
+
+
 def _read_tables(r: Reader) -> dict[str, PrintedTable]:
     top = r.mapping(r.doc.value, (), ("tables",), required=("tables",))
     tables_raw = r.mapping(top.get("tables", {}), ("tables",), allowed=top.get("tables", {}) or ())
@@ -269,15 +290,44 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
 
 def _read_glossary(r: Reader) -> tuple[GlossaryTerm, ...]:
     top = r.mapping(r.doc.value, (), ("terms",), required=("terms",))
-    terms = []
+    terms: list[tuple[int, GlossaryTerm]] = []
     for i, item in enumerate(r.sequence(top.get("terms", []), ("terms",))):
         path = ("terms", i)
         item = r.mapping(item, path, LANGS, required=LANGS)
         hans = r.string(item, "zh-Hans", path)
         hant = r.string(item, "zh-Hant", path)
-        if hans and hant:
-            terms.append(GlossaryTerm(hans, hant, r.where(path)))
-    return tuple(terms)
+        for lang, form in (("zh-Hans", hans), ("zh-Hant", hant)):
+            if lang in item and not form.strip():
+                r.fail((*path, lang), "empty term: a glossary entry needs text in both scripts")
+        if hans.strip() and hant.strip():
+            terms.append((i, GlossaryTerm(hans, hant, r.where(path))))
+    _check_glossary(r, terms)
+    return tuple(term for _, term in terms)
+
+
+def _check_glossary(r: Reader, terms: list[tuple[int, GlossaryTerm]]) -> None:
+    """Each form converts one way only: no two entries give one form different partners
+    (a conflict), and no entry's target is another entry's source with a different target
+    (a cycle or chain: converting twice would not come back)."""
+    by_form: dict[tuple[str, str], tuple[int, GlossaryTerm]] = {}
+    for i, term in terms:
+        for lang, form, partner in (("zh-Hans", term.hans, term.hant), ("zh-Hant", term.hant, term.hans)):
+            first = by_form.setdefault((lang, form), (i, term))
+            other = first[1].hant if lang == "zh-Hans" else first[1].hans
+            if first[0] != i and other != partner:
+                r.fail(("terms", i), f"conflicts with terms[{first[0]}] ({first[1].where}): {lang} {form!r} "
+                                     f"is given as {other!r} there and {partner!r} here")
+    for i, term in terms:
+        for lang, target, other_lang in (("zh-Hant", term.hant, "zh-Hans"), ("zh-Hans", term.hans, "zh-Hant")):
+            source = term.hans if lang == "zh-Hant" else term.hant
+            hit = by_form.get((other_lang, target))
+            if hit is None or hit[0] == i or target == source:
+                continue
+            onward = hit[1].hant if other_lang == "zh-Hans" else hit[1].hans
+            if onward != target:
+                kind = "a cycle" if onward == source else "a chain"
+                r.fail(("terms", i), f"{lang} {target!r} is also the {other_lang} form of terms[{hit[0]}] "
+                                     f"({hit[1].where}), which turns it into {onward!r}: {kind} of conversions")
 
 
 def _size(r: Reader, value: Any, path: PathKey, shape: Any) -> tuple[float, float] | None:
