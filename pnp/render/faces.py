@@ -191,8 +191,21 @@ def _draw_table(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
         )
 
     chosen = size
-    while chosen > min_size and not fits_at(chosen):
+    fitting = fits_at(chosen)
+    while chosen > min_size and not fitting:
         chosen = round(chosen - 0.25, 4)
+        fitting = fits_at(chosen)
+    if not fitting:
+        # One problem for the table, not one per cell: the cure is a bigger box or a smaller
+        # table, whichever cell overflows first.
+        need_w = sum(max(ctx.measure(row[c].value, r == 0 or c == 0, chosen) for r, row in enumerate(grid))
+                     / MM + 1.2 for c in range(n_cols))
+        need_h = n_rows * (chosen * 1.3 / MM + 0.8)
+        ctx.glyphs.overflow(
+            f"{element.where}: printed table {table.name!r} ({n_rows}×{n_cols} cells) does not fit its "
+            f"{w:g}×{h:g} mm box even at {chosen:g}pt ({ctx.describe()}); it needs about "
+            f"{need_w:.0f}×{need_h:.0f} mm: enlarge the box, lower min_size or shorten the table")
+        return
     fits = [[fit_or_fail(ctx, cell, r == 0 or c == 0, col_w[c] - 1.2, row_h - 0.8,
                          chosen, chosen, "table cell")
              for c, cell in enumerate(row)] for r, row in enumerate(grid)]
