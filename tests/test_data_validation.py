@@ -186,3 +186,61 @@ def test_mutated_card_data_loads_or_raises_data_error(slug, tmp_path_factory):
             assert exc.problems and all(isinstance(p, str) and p for p in exc.problems)
 
     check()
+
+
+# -- glossary and script purity --------------------------------------------------------------
+
+_ANCHOR = "  - zh-Hans: 局限\n    zh-Hant: 局限\n"
+
+
+def _glossary_problems(workspace_copy, extra):
+    edit(workspace_copy / "card_data/tisigui/glossary.yaml", _ANCHOR, _ANCHOR + extra)
+    return problems_of(workspace_copy / "card_data/tisigui")
+
+
+def test_glossary_conflict_names_both_entries(workspace_copy):
+    problems = _glossary_problems(workspace_copy, "  - {zh-Hans: 局限, zh-Hant: 侷限}\n")
+    first = line_of(workspace_copy / "card_data/tisigui/glossary.yaml", "zh-Hans: 局限")
+    assert len(problems) == 1
+    assert "conflicts with terms[0]" in problems[0] and f"glossary.yaml:{first}" in problems[0]
+
+
+def test_glossary_cycle_and_chain(workspace_copy):
+    problems = _glossary_problems(
+        workspace_copy, "  - {zh-Hans: 发型, zh-Hant: 髮型}\n  - {zh-Hans: 髮型, zh-Hant: 发型}\n"
+                        "  - {zh-Hans: 台面, zh-Hant: 檯面}\n  - {zh-Hans: 檯面, zh-Hant: 枱面}\n")
+    assert any("a cycle of conversions" in p for p in problems)
+    assert any("a chain of conversions" in p for p in problems)
+
+
+def test_glossary_empty_term(workspace_copy):
+    problems = _glossary_problems(workspace_copy, "  - {zh-Hans: '', zh-Hant: 大局}\n")
+    assert len(problems) == 1 and "zh-Hans: empty term" in problems[0]
+
+
+def test_simplified_character_in_a_zh_hant_source_is_located(workspace_copy):
+    game_dir = workspace_copy / "card_data/aizhewudi"
+    edit(game_dir / "components.yaml", "fields: {name: 阿凱,", "fields: {name: 阿凯,")
+    problems = problems_of(game_dir)
+    line = line_of(game_dir / "components.yaml", "阿凯")
+    assert len(problems) == 1 and f"components.yaml:{line}:" in problems[0] and "'凯'" in problems[0]
+
+
+def test_script_exceptions_acknowledge_a_character(workspace_copy):
+    game_dir = workspace_copy / "card_data/aizhewudi"
+    edit(game_dir / "components.yaml", "fields: {name: 阿凱,", "fields: {name: 阿凯,")
+    edit(game_dir / "game.yaml", "name: 愛者無敵", "name: 愛者無敵\nscript_exceptions:\n"
+         "  - {chars: 凯, reason: the player's own spelling of the name}")
+    game = load_game(game_dir)
+    assert game.info.script_exceptions == {"凯": "the player's own spelling of the name"}
+
+
+def test_credits_must_be_lines_of_text(workspace_copy):
+    game_dir = workspace_copy / "card_data/tisigui"
+    edit(game_dir / "game.yaml", "credits:\n", "credits:\n  - [a, b]\n  - {who: me}\n")
+    problems = problems_of(game_dir)
+    assert [p.split(": ", 2)[1] for p in problems] == ["credits[0]", "credits[1]"]
+
+
+def line_of(path, needle):
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in line)
