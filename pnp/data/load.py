@@ -5,17 +5,17 @@ from __future__ import annotations
 import datetime
 import math
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pnp.data.generate import generate_cards
+from pnp.data.layouts import brief, check_component_layouts, read_layouts, read_symbols
 from pnp.data.model import (
     LANGS,
     Acknowledged,
     Card,
     Column,
     Component,
-    Element,
     ExampleGame,
     Figure,
     Game,
@@ -24,43 +24,30 @@ from pnp.data.model import (
     Layout,
     PrintedTable,
     Symbol,
-    SymbolPath,
     Text,
     frozen_mapping,
 )
 from pnp.data.purity import purity_problems
 from pnp.data.schema import (
-    COLOR,
-    FIELD_REF,
     IDENT,
     Problems,
     Reader,
     color_error,
     describe,
-    resolve_coord,
 )
 from pnp.data.spec import (
-    ELEMENTS,
     MAX_COPIES,
     MAX_CREDITS,
     MAX_FIGURE_CARD_MM,
-    MAX_GENERATE,
     MAX_PIECES,
     MAX_PLAYERS,
     MAX_TABLE_COLUMNS,
     MAX_TABLE_ROWS,
     MAX_TEXT_CHARS,
-    MAX_VIEWBOX,
-    SYMBOL_ELEMENTS,
-    TEXT_ELEMENTS,
-    prop_error,
 )
-from pnp.data.spec import Context as SpecContext
-from pnp.data.svgpath import PathSyntaxError, parse_path
 from pnp.data.yamlmarks import Located, PathKey, load_yaml
 from pnp.errors import DataError
-from pnp.layout.icons import capacity, place_icons
-from pnp.layout.presets import CARD_SIZES, MAX_BOARD, MAX_TILED_BOARD, SAFE_ZONE, SHAPES
+from pnp.layout.presets import CARD_SIZES, MAX_BOARD, MAX_TILED_BOARD, SHAPES
 
 GAME_FILE = "game.yaml"
 COMPONENTS_FILE = "components.yaml"
@@ -68,10 +55,7 @@ TABLES_FILE = "tables.yaml"
 GLOSSARY_FILE = "glossary.yaml"
 FIGURES_FILE = "figures.yaml"
 
-_COLORS = ("fill", "stroke", "color", "header_fill", "header_color")
 COLUMN_FORMATS = ("", "thousands")
-ICON_GAP = ELEMENTS["icons"].prop("gap").default  # mm between icons when the layout gives no gap
-GENERATE_LIMIT = MAX_GENERATE
 
 
 def load_game(game_dir: Path) -> Game:
@@ -364,8 +348,8 @@ def _read_components(r: Reader, tables: dict[str, PrintedTable]
     """Components, layouts and symbols, and the ids of components whose cards could not all
     be made (so that figures do not report their missing cards a second time)."""
     top = r.mapping(r.doc.value, (), ("components", "layouts", "symbols"), required=("components",))
-    symbols = _read_symbols(r, {} if top.get("symbols") is None else top["symbols"])
-    layouts = _read_layouts(r, top.get("layouts", {}) or {}, tables, symbols)
+    symbols = read_symbols(r, {} if top.get("symbols") is None else top["symbols"])
+    layouts = read_layouts(r, top.get("layouts", {}) or {}, tables, symbols)
     components: list[Component] = []
     seen: set[str] = set()
     incomplete: set[str] = set()
@@ -409,7 +393,7 @@ def _read_components(r: Reader, tables: dict[str, PrintedTable]
             shape=shape, front=refs["front"], back=refs["back"], inner=refs["inner"],
             cards=cards, faces=faces, net_style=frozen_mapping(net_style), where=r.where(path),
         )
-        _check_component_layouts(r, component, layouts, symbols)
+        check_component_layouts(r, component, layouts, symbols)
         components.append(component)
     pieces = sum(card.count for component in components for card in component.cards)
     if pieces > MAX_PIECES:
@@ -465,7 +449,7 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
     if "generate" in comp:
         if default_size is None and "size" not in comp:
             r.fail(path, "missing required field 'size' (generated cards take the component's size)")
-        for card in _generate_cards(r, comp["generate"], (*path, "generate"), default_size or (0, 0),
+        for card in generate_cards(r, comp["generate"], (*path, "generate"), default_size or (0, 0),
                                     tables):
             if card.id in ids:
                 r.fail((*path, "generate", "id"), f"duplicate card id {card.id!r}")
@@ -474,427 +458,6 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
     if not cards and "generate" not in comp:
         r.fail((*path, "cards"), "a component needs at least one card")
     return tuple(cards)
-
-
-_GENERATE_KEYS = ("range", "id", "count", "fields")
-_N_REF = re.compile(r"\{([^{}]*)\}")
-
-
-def _n_template(r: Reader, value: Any, path: PathKey) -> str | None:
-    """A generate template; None (and a problem) unless its only placeholder is {n}."""
-    if isinstance(value, bool) or not isinstance(value, str | int | float):
-        r.fail(path, f"expected text (a template over {{n}}), a lookup or a map, got {describe(value)}")
-        return None
-    text = str(value)
-    unknown = [ref for ref in _N_REF.findall(text) if ref != "n"]
-    if unknown:
-        r.fail(path, f"unknown placeholder {{{unknown[0]}}} (generate templates know only {{n}}; "
-                     "use {field: ..., map: ...} to derive one field from another)")
-        return None
-    return text
-
-
-def _generate_cards(r: Reader, raw: Any, path: PathKey, size: tuple[float, float],
-                    tables: dict[str, PrintedTable]) -> list[Card]:
-    """The cards of a ``generate:`` block: one per n in the range, fields from templates,
-    printed-table lookups and maps of other fields."""
-    spec = r.mapping(raw, path, _GENERATE_KEYS, required=("range", "id"))
-    if not spec:
-        return []
-    bounds = spec.get("range")
-    numbers: list[int] = []
-    if (isinstance(bounds, list) and len(bounds) == 2
-            and all(isinstance(b, int) and not isinstance(b, bool) for b in bounds)):
-        low, high = bounds
-        if low > high:
-            r.fail((*path, "range"), f"the first number ({low}) is greater than the last ({high})")
-        elif high - low + 1 > GENERATE_LIMIT:
-            r.fail((*path, "range"), f"{high - low + 1} cards is more than the {GENERATE_LIMIT} one "
-                                     "generate block may make")
-        else:
-            numbers = list(range(low, high + 1))
-    elif "range" in spec:
-        r.fail((*path, "range"), f"expected [first, last], two whole numbers, got {bounds!r}")
-    id_template = _n_template(r, spec.get("id", ""), (*path, "id")) if "id" in spec else None
-    if id_template is not None and len(numbers) > 1 and "{n}" not in id_template:
-        r.fail((*path, "id"), f"the id template {id_template!r} needs {{n}}, or every card gets the same id")
-        id_template = None
-    count = r.integer(spec, "count", path, default=1, minimum=1, maximum=MAX_COPIES)
-
-    # Each field is made by one rule: ("text", template) | ("lookup", table, key, value) |
-    # ("map", field, {value: result}); maps run last so they can read any other field.
-    rules: dict[str, tuple[Any, ...]] = {}
-    fields_raw = spec.get("fields", {})
-    fields_raw = r.mapping(fields_raw, (*path, "fields"),
-                           allowed=fields_raw if isinstance(fields_raw, dict) else ())
-    for key, value in fields_raw.items():
-        fpath = (*path, "fields", key)
-        if not isinstance(value, dict):
-            template = _n_template(r, value, fpath)
-            if template is not None:
-                rules[key] = ("text", template)
-        elif "table" in value:
-            rule = _lookup_rule(r, value, fpath, tables)
-            if rule is not None:
-                rules[key] = rule
-        elif "map" in value or "field" in value:
-            rule = _map_rule(r, value, fpath)
-            if rule is not None:
-                rules[key] = rule
-        else:
-            r.fail(fpath, "expected a template over {n}, a lookup {table: ..., key: ..., value: ...} "
-                          f"or a map {{field: ..., map: {{...}}}}, got {describe(value)}")
-    for key, rule in rules.items():
-        if rule[0] == "map" and rule[1] not in fields_raw:
-            r.fail((*path, "fields", key, "field"),
-                   f"unknown field {rule[1]!r} (generated fields: {', '.join(fields_raw) or 'none'})")
-    if id_template is None or len(rules) != len(fields_raw) \
-            or any(rule[0] == "map" and rule[1] not in rules for rule in rules.values()):
-        return []
-
-    where = r.where(path)
-    cards = []
-    for n in numbers:
-        card_id = id_template.replace("{n}", str(n))
-        if not IDENT.match(card_id):
-            r.fail((*path, "id"), f"generated card id {card_id!r} is not a lower-case identifier")
-            continue
-        fields: dict[str, Text] = {}
-        for key, rule in rules.items():
-            fpath = (*path, "fields", key)
-            if rule[0] == "text":
-                fields[key] = Text(rule[1].replace("{n}", str(n)), r.where(fpath))
-            elif rule[0] == "lookup":
-                _, name, column, value = rule
-                table = tables[name]
-                hit = next((i for i, row in enumerate(table.rows) if str(row.get(column)) == str(n)), None)
-                if hit is None:
-                    r.fail(fpath, f"card {card_id!r}: printed table {name!r} has no row whose "
-                                  f"{column!r} is {n}")
-                    continue
-                if value not in table.rows[hit]:
-                    continue  # the row lacks the column: reported with tables.yaml
-                fields[key] = Text(str(table.rows[hit][value]), table.row_where[hit])
-        for key, rule in rules.items():
-            if rule[0] != "map":
-                continue
-            fpath = (*path, "fields", key)
-            _, source, mapping = rule
-            if source not in fields:
-                continue  # its own problem (a lookup miss) was reported
-            found = fields[source].value
-            if found not in mapping:
-                r.fail(fpath, f"card {card_id!r}: {source} = {found!r} is not in the map "
-                              f"(it maps: {', '.join(mapping) or 'nothing'})")
-                continue
-            fields[key] = Text(mapping[found], r.where((*fpath, "map", found)))
-        if len(fields) == len(rules):
-            cards.append(Card(card_id, count, frozen_mapping(fields), size, f"{where} (card {card_id!r})"))
-    return cards
-
-
-def _lookup_rule(r: Reader, value: dict[str, Any], path: PathKey,
-                 tables: dict[str, PrintedTable]) -> tuple[Any, ...] | None:
-    spec = r.mapping(value, path, ("table", "key", "value"), required=("table", "key", "value"))
-    if len(spec) != 3 or not all(isinstance(v, str) for v in spec.values()):
-        if len(spec) == 3:
-            r.fail(path, "table, key and value must be names")
-        return None
-    name, key, column = spec["table"], spec["key"], spec["value"]
-    if name not in tables:
-        r.fail((*path, "table"), f"unknown table {name!r} (tables.yaml defines: {', '.join(tables) or 'none'})")
-        return None
-    keys = [c.key for c in tables[name].columns]
-    ok = True
-    for prop, col in (("key", key), ("value", column)):
-        if col not in keys:
-            r.fail((*path, prop), f"table {name!r} has no column {col!r} (columns: {', '.join(keys)})")
-            ok = False
-    return ("lookup", name, key, column) if ok else None
-
-
-def _map_rule(r: Reader, value: dict[str, Any], path: PathKey) -> tuple[Any, ...] | None:
-    spec = r.mapping(value, path, ("field", "map"), required=("field", "map"))
-    if len(spec) != 2:
-        return None
-    source = spec["field"]
-    if not isinstance(source, str):
-        r.fail((*path, "field"), f"expected a field name, got {describe(source)}")
-        return None
-    mapping = spec["map"]
-    if not isinstance(mapping, dict) or not mapping:
-        r.fail((*path, "map"), f"expected a mapping of values to results, got {describe(mapping)}")
-        return None
-    out: dict[str, str] = {}
-    for key, result in mapping.items():
-        if isinstance(result, bool) or not isinstance(result, str | int | float):
-            r.fail((*path, "map", key), f"expected text, got {describe(result)}")
-            continue
-        out[str(key)] = str(result)
-    return ("map", source, out) if len(out) == len(mapping) else None
-
-
-def _read_symbols(r: Reader, raw: Any) -> dict[str, Symbol]:
-    symbols: dict[str, Symbol] = {}
-    raw = r.mapping(raw, ("symbols",), allowed=raw if isinstance(raw, dict) else ())
-    for name, body in raw.items():
-        path: PathKey = ("symbols", name)
-        if not IDENT.match(name):
-            r.fail(path, f"symbol name {name!r} is not a lower-case identifier")
-            continue
-        body = r.mapping(body, path, ("viewbox", "paths"), required=("viewbox", "paths"))
-        if not body:
-            continue
-        box = body.get("viewbox")
-        viewbox = None
-        if isinstance(box, list) and len(box) == 4:
-            numbers = [r.number(v, (*path, "viewbox", i)) for i, v in enumerate(box)]
-            if any(abs(n) > MAX_VIEWBOX for n in numbers):
-                r.fail((*path, "viewbox"), f"numbers must lie within ±{MAX_VIEWBOX:g}, got {box!r}")
-            elif numbers[2] <= 0 or numbers[3] <= 0:
-                r.fail((*path, "viewbox"), f"width and height must be positive, got {box!r}")
-            else:
-                viewbox = (numbers[0], numbers[1], numbers[2], numbers[3])
-        elif "viewbox" in body:
-            r.fail((*path, "viewbox"), f"expected [x, y, width, height], got {box!r}")
-        paths = []
-        raw_paths = r.sequence(body.get("paths", []), (*path, "paths"))
-        if "paths" in body and isinstance(body["paths"], list) and not raw_paths:
-            r.fail((*path, "paths"), "a symbol needs at least one path")
-        for i, item in enumerate(raw_paths):
-            ppath = (*path, "paths", i)
-            item = r.mapping(item, ppath, ("d", "fill", "stroke", "stroke_width", "fill_rule"),
-                             required=("d",))
-            rule = item.get("fill_rule", "nonzero")
-            if rule not in ("nonzero", "evenodd"):
-                r.fail((*ppath, "fill_rule"), f"expected nonzero or evenodd, got {rule!r}")
-            if "d" not in item:
-                continue
-            for key in ("fill", "stroke"):
-                if key in item and not (isinstance(item[key], str) and COLOR.match(item[key])):
-                    r.fail((*ppath, key), f"expected a colour '#rrggbb', got {item[key]!r}")
-            width = r.number(item["stroke_width"], (*ppath, "stroke_width"), minimum=0, maximum=MAX_VIEWBOX) \
-                if "stroke_width" in item else 1.0
-            if "fill" not in item and "stroke" not in item:
-                r.fail(ppath, "a path needs a fill or a stroke colour, or it draws nothing")
-            try:
-                segments = parse_path(str(item["d"]))
-            except PathSyntaxError as exc:
-                r.fail((*ppath, "d"), f"bad path: {exc}")
-                continue
-            paths.append(SymbolPath(segments, item.get("fill"), item.get("stroke"), width,
-                                    rule == "evenodd"))
-        # A broken symbol is still known, so its uses are not reported as unknown too.
-        symbols[name] = Symbol(name, viewbox or (0.0, 0.0, 1.0, 1.0), tuple(paths), r.where(path))
-    return symbols
-
-
-def _read_layouts(r: Reader, raw: Any, tables: dict[str, PrintedTable],
-                  symbols: dict[str, Symbol]) -> dict[str, Layout]:
-    layouts: dict[str, Layout] = {}
-    raw = r.mapping(raw, ("layouts",), allowed=raw if isinstance(raw, dict) else ())
-    for name, body in raw.items():
-        path: PathKey = ("layouts", name)
-        body = r.mapping(body, path, ("background", "elements"), required=("background",))
-        background = body.get("background", "#ffffff")
-        if color_error(background):
-            r.fail((*path, "background"), color_error(background) or "")
-        elements = []
-        for i, item in enumerate(r.sequence(body.get("elements", []), (*path, "elements"))):
-            element = _read_element(r, item, (*path, "elements", i), tables, symbols)
-            if element is not None:
-                elements.append(element)
-        layouts[name] = Layout(name, str(background), tuple(elements), r.where(path))
-    return layouts
-
-
-def _read_element(r: Reader, raw: Any, path: PathKey, tables: dict[str, PrintedTable],
-                  symbols: dict[str, Symbol]) -> Element | None:
-    if not isinstance(raw, dict) or "type" not in raw:
-        r.fail(path, f"expected an element mapping with a 'type', got {describe(raw)}")
-        return None
-    kind = raw["type"]
-    if not isinstance(kind, str) or kind not in ELEMENTS:
-        r.fail((*path, "type"), f"unknown element type {kind!r} (expected one of: {', '.join(ELEMENTS)})")
-        return None
-    spec = ELEMENTS[kind]
-    r.mapping(raw, path, ("type", *spec.names), required=spec.required)
-    ok = True
-    context = SpecContext(tables, symbols)
-    for key, value in raw.items():
-        if key == "type" or key not in spec.names:
-            continue
-        message = prop_error(spec, key, value, context)
-        if message:
-            r.fail((*path, key), message)
-            ok = False
-    if not ok or any(k not in raw for k in spec.required):
-        return None
-    if kind == "grid":
-        ok = _check_grid_shape(r, raw, path)
-    if not ok:
-        return None
-    props = {k: v for k, v in raw.items() if k != "type"}
-    if "text" in props:
-        props["text"] = str(props["text"])
-    for key in ("labels", "columns", "row_labels"):
-        if key in props:
-            props[key] = [str(v) for v in props[key]]
-    return Element(kind, frozen_mapping(props), r.where(path))
-
-
-def _check_grid_shape(r: Reader, raw: dict[str, Any], path: PathKey) -> bool:
-    """Row labels and column widths must match the grid they describe."""
-    ok = True
-    columns = raw["columns"]
-    if not columns:
-        r.fail((*path, "columns"), "a grid needs at least one column")
-        ok = False
-    if "row_labels" in raw and len(raw["row_labels"]) != raw["rows"]:
-        r.fail((*path, "row_labels"), f"{len(raw['row_labels'])} row labels for {raw['rows']} rows")
-        ok = False
-    if "column_widths" in raw and len(raw["column_widths"]) != len(columns):
-        r.fail((*path, "column_widths"), f"{len(raw['column_widths'])} widths for {len(columns)} columns")
-        ok = False
-    return ok
-
-
-def field_refs(text: str) -> list[str]:
-    return FIELD_REF.findall(text)
-
-
-class _PerCard:
-    """Problems that repeat card after card (a 104-card deck sharing one layout) are
-    reported once, naming the first card and how many others share the problem."""
-
-    def __init__(self, r: Reader, comp: Component) -> None:
-        self.r = r
-        self.comp = comp
-        self.found: dict[str, tuple[str, list[str]]] = {}
-
-    def add(self, key: str, card: Card, message: str) -> None:
-        if key in self.found:
-            self.found[key][1].append(card.id)
-        else:
-            self.found[key] = (message, [])
-
-    def flush(self) -> None:
-        for message, others in self.found.values():
-            if others:
-                more = f"{len(others)} more card" + ("s" if len(others) > 1 else "")
-                message += f" (and {more} of component {self.comp.id!r}: {_brief(others)})"
-            self.r.problems.add_raw(message)
-
-
-def _brief(ids: list[str]) -> str:
-    return ", ".join(ids) if len(ids) <= 4 else f"{', '.join(ids[:3])}, …, {ids[-1]}"
-
-
-def _element_strings(element: Element) -> Iterator[tuple[str, str]]:
-    for key, value in element.props.items():
-        if isinstance(value, str):
-            yield value, f"{element.where}.{key}"
-        elif isinstance(value, list):
-            yield from ((item, f"{element.where}.{key}") for item in value if isinstance(item, str))
-
-
-def substitute(text: str, card: Card) -> str:
-    return FIELD_REF.sub(lambda m: card.fields[m.group(1)].value if m.group(1) in card.fields
-                         else m.group(0), text)
-
-
-def _check_component_layouts(r: Reader, comp: Component, layouts: dict[str, Layout],
-                             symbols: dict[str, Symbol]) -> None:
-    """Per card: every {field} a layout uses exists, colours resolve, text is in the safe zone,
-    symbols exist and icons fit."""
-    used = [layouts[ref] for ref in (comp.front, comp.back, comp.inner) if ref in layouts]
-    report = _PerCard(r, comp)
-    for card in comp.cards:
-        for layout in used:
-            strings: list[tuple[str, str]] = [(layout.background, layout.where + ": background")]
-            for element in layout.elements:
-                strings.extend(_element_strings(element))
-                if element.kind in TEXT_ELEMENTS:
-                    _check_safe_zone(report, comp, card, element)
-            missing = False
-            for value, where in strings:
-                for ref in field_refs(value):
-                    if ref not in card.fields:
-                        missing = True
-                        report.add(f"{where}/{ref}", card,
-                                   f"{where}: field {{{ref}}} is not defined by card {card.id!r} of "
-                                   f"component {comp.id!r} ({card.where})")
-            for key in _COLORS:
-                for element in layout.elements:
-                    ref = element.get(key)
-                    if isinstance(ref, str) and FIELD_REF.fullmatch(ref):
-                        _check_field_color(r, card, ref, f"{element.where}.{key}")
-            if FIELD_REF.fullmatch(layout.background):
-                _check_field_color(r, card, layout.background, f"{layout.where}: background")
-            if not missing:
-                for element in layout.elements:
-                    if element.kind in SYMBOL_ELEMENTS:
-                        _check_symbol_element(report, comp, card, element, symbols)
-    report.flush()
-
-
-def _check_symbol_element(report: _PerCard, comp: Component, card: Card, element: Element,
-                          symbols: dict[str, Symbol]) -> None:
-    """The symbol a card names exists, its icon count is a number, and that many fit."""
-    on_card = f"on card {card.id!r} of component {comp.id!r}"
-    name = substitute(element.get("symbol"), card)
-    if name not in symbols:
-        report.r.problems.add_raw(
-            f"{element.where}.symbol: unknown symbol {name!r} {on_card} "
-            f"(components.yaml symbols: {', '.join(symbols) or 'none'})")
-        return
-    if element.kind != "icons":
-        return
-    raw = element.get("count")
-    count: int | None = raw if isinstance(raw, int) else None
-    if count is None:
-        text = substitute(raw, card).strip()
-        source = card.fields[raw[1:-1]]
-        if not text.isdigit():
-            report.r.problems.add_raw(
-                f"{source.where}: icon count {raw} must be a whole number, got {text!r} {on_card} "
-                f"(used at {element.where}.count)")
-            return
-        count = int(text)
-    x, y, w, h = element.get("box")
-    box_w, box_h = resolve_coord(w, card.size[0]), resolve_coord(h, card.size[1])
-    size = float(element.get("size"))
-    gap = float(element.get("gap", ICON_GAP))
-    icon_w = size * symbols[name].aspect
-    if place_icons(count, box_w, box_h, icon_w, size, gap) is None:
-        most = capacity(box_w, box_h, icon_w, size, gap)
-        report.add(f"{element.where}/icons/{count}", card,
-                   f"{element.where}: {count} icons of {icon_w:.3g}×{size:g} mm (gap {gap:g} mm) do not fit "
-                   f"the {box_w:g}×{box_h:g} mm box {on_card}: it holds {most}; "
-                   "enlarge the box or lower size or gap")
-
-
-def _check_field_color(r: Reader, card: Card, ref: str, where: str) -> None:
-    name = ref[1:-1]
-    if name in card.fields and not COLOR.match(card.fields[name].value):
-        r.problems.add_raw(f"{card.fields[name].where}: expected a colour '#rrggbb' for {ref} "
-                           f"(used at {where}), got {card.fields[name].value!r}")
-
-
-def _check_safe_zone(report: _PerCard, comp: Component, card: Card, element: Element) -> None:
-    width, height = card.size
-    x, y, w, h = element.get("box")
-    left, top = resolve_coord(x, width), resolve_coord(y, height)
-    right, bottom = left + resolve_coord(w, width), top + resolve_coord(h, height)
-    eps = 1e-6
-    if (left < SAFE_ZONE - eps or top < SAFE_ZONE - eps or right > width - SAFE_ZONE + eps
-            or bottom > height - SAFE_ZONE + eps):
-        report.add(
-            f"{element.where}/safe/{left}/{top}/{right}/{bottom}/{width}/{height}", card,
-            f"{element.where}.box: text box [{left:g}, {top:g}, {right - left:g}, {bottom - top:g}] mm "
-            f"leaves the safe zone ({SAFE_ZONE:g} mm inside the {width:g}×{height:g} mm trim) "
-            f"on card {card.id!r} of component {comp.id!r}"
-        )
 
 
 _FIGURE_KEYS = ("caption", "component", "side", "rows", "labels", "card_height")
@@ -938,7 +501,7 @@ def _read_figures(r: Reader, components: tuple[Component, ...], incomplete: set[
             for j, card_id in enumerate(ids):
                 if component is not None and str(card_id) not in card_ids and cid not in incomplete:
                     r.fail((*path, "rows", i, j), f"component {cid!r} has no card {card_id!r}"
-                                                  f" (cards: {_brief(sorted(card_ids))})")
+                                                  f" (cards: {brief(sorted(card_ids))})")
                     ok = False
             rows.append(tuple(str(card_id) for card_id in ids))
         if "rows" in body and isinstance(body["rows"], list) and not rows:
