@@ -358,3 +358,11 @@ def test_spec_limits(kind, prop, value, fragment):
 
     message = prop_error(ELEMENTS[kind], prop, value, Context({}, {"star": object()}))
     assert message is not None and fragment in message, message
+
+
+def test_an_icon_count_held_by_a_field_has_the_same_limit(game_dir):
+    """A {field} count is checked per card: 10^9 icons are refused, not placed."""
+    edit(game_dir / "components.yaml", 'number: "{n}"', 'number: "{n}000000000"')
+    edit(game_dir / "components.yaml", 'count: "{pips}"', 'count: "{number}"')
+    problems = problems_of(game_dir)
+    assert any("icon count {number} is 1000000000" in p and "limit of 500" in p for p in problems), problems

@@ -27,6 +27,7 @@ from pnp.data.schema import (
 )
 from pnp.data.spec import (
     ELEMENTS,
+    MAX_ICONS,
     MAX_VIEWBOX,
     SYMBOL_ELEMENTS,
     TEXT_ELEMENTS,
@@ -270,6 +271,11 @@ def _check_symbol_element(report: _PerCard, comp: Component, card: Card, element
                 f"(used at {element.where}.count)")
             return
         count = int(text)
+        if count > MAX_ICONS:
+            report.r.problems.add_raw(
+                f"{source.where}: icon count {raw} is {count} {on_card}, more than the limit of "
+                f"{MAX_ICONS} (used at {element.where}.count)")
+            return
     x, y, w, h = element.get("box")
     box_w, box_h = resolve_coord(w, card.size[0]), resolve_coord(h, card.size[1])
     size = float(element.get("size"))

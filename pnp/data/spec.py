@@ -43,6 +43,7 @@ MAX_GRID_ROWS = 200  # a 600 mm board of 3 mm rows
 MAX_GRID_COLUMNS = 50
 MAX_WEIGHT = 1000.0  # a relative column width; ratios beyond 1000:1 vanish at print
 MAX_ICON_MM = 600.0
+MIN_ICON_MM = 0.5  # smaller is a speck; it also bounds how many icons a box can hold
 MAX_GAP_MM = 100.0
 
 # Component-level limits, used by the loader.
@@ -184,6 +185,8 @@ def _bounded_number(prop: Prop, positive: bool) -> Callable[[Any], str | None]:
     def check(item: Any) -> str | None:
         if not _is_number(item):
             return f"expected a {'positive' if positive else 'non-negative'} number, got {item!r}"
+        if prop.minimum is not None:
+            return _finite_error(item) or _range_error(float(item), prop.minimum, prop.maximum, "")
         return _finite_error(item) or _range_error(float(item), 0.0, prop.maximum, "",
                                                    low_inclusive=not positive)
     return check
@@ -254,7 +257,10 @@ _TEXT_SCHEMA: dict[str, Any] = {"anyOf": [{"type": "string", "maxLength": MAX_TE
 
 def _number_schema(prop: Prop, positive: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "number"}
-    out["exclusiveMinimum" if positive else "minimum"] = 0
+    if prop.minimum is not None:
+        out["minimum"] = prop.minimum
+    else:
+        out["exclusiveMinimum" if positive else "minimum"] = 0
     if prop.maximum is not None:
         out["maximum"] = prop.maximum
     return out
@@ -379,7 +385,7 @@ ELEMENTS: dict[str, ElementSpec] = {e.kind: e for e in (
         _box(), Prop("symbol", "symbol", "the symbol", required=True),
         Prop("count", "count", "how many icons", required=True, maximum=MAX_ICONS),
         Prop("size", "mm", "one icon's height in mm; its width follows the viewbox", required=True,
-             maximum=MAX_ICON_MM),
+             minimum=MIN_ICON_MM, maximum=MAX_ICON_MM),
         Prop("gap", "number", "mm between icons", default=1.0, maximum=MAX_GAP_MM),
         Prop("fill", "color", "replaces the fill of every filled path"),
         Prop("stroke", "color", "replaces the stroke of every stroked path")), uses_symbol=True),
@@ -433,6 +439,8 @@ def _default_text(value: Any) -> str:
 
 def _limit_text(p: Prop) -> str:
     parts = []
+    if p.minimum is not None:
+        parts.append(f"≥ {p.minimum:g}")
     if p.maximum is not None:
         parts.append(f"≤ {p.maximum:g}")
     if p.max_items is not None:
