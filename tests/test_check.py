@@ -304,15 +304,17 @@ def test_marker_supply_short_only_by_chance_is_simulated() -> None:
 # (e) script purity and (f) glyph coverage
 
 
-def test_a_simplified_character_in_a_zh_hant_game_is_a_purity_finding(lint_ws: Path) -> None:
+def test_a_simplified_character_in_a_zh_hant_game_is_a_data_error(lint_ws: Path) -> None:
+    """The source text itself is checked when the game loads (pnp/data/purity.py), so every
+    command refuses it at its line, not only check."""
     components = lint_ws / "card_data/wurenshenghuan/components.yaml"
     edit(components, "note: 十張，每張一個字母", "note: 十張，每张一個字母")
     code, report = check_json(lint_ws, "wurenshenghuan")
     assert code == 1
-    [purity] = findings(report, "wurenshenghuan", "purity")
-    assert purity["lang"] == "zh-Hant" and purity["char"] == "张" and purity["codepoint"] == "U+5F20"
-    assert purity["where"] == f"card_data/wurenshenghuan/components.yaml:{line_of(components, 'note:')}: " \
-                              "components[0].note"
+    [data] = findings(report, "wurenshenghuan", "data")
+    assert "'张' (U+5F20) is Simplified-only" in data["message"]
+    assert data["where"] == f"card_data/wurenshenghuan/components.yaml:{line_of(components, 'note:')}: " \
+                            "components[0].note"
 
 
 def test_a_traditional_character_in_a_zh_hans_rulebook_is_a_purity_finding(tisigui_ws: Path) -> None:

@@ -275,3 +275,94 @@ def test_icons_wrap_into_balanced_centred_rows():
     assert min(x for x, _ in spots) == pytest.approx(34 - max(x for x, _ in spots) - 9)  # centred
     assert place_icons(13, 34, 30, 9, 9, 1.5) is None  # only 3 × 3 fit
     assert place_icons(0, 1, 1, 9, 9, 1) == []
+
+
+# -- the element spec and the documents generated from it ------------------------------------
+
+def test_generated_documents_are_current():
+    """docs/layout-vocabulary.md's element reference and docs/components.schema.json are what
+    ``python -m pnp.data.spec`` writes from the spec; rerun it after changing the spec."""
+    from pnp.data import spec
+
+    assert spec.render_doc(spec.DOC.read_text(encoding="utf-8")) == spec.DOC.read_text(encoding="utf-8")
+    assert spec.SCHEMA.read_text(encoding="utf-8") == spec.render_schema()
+
+
+def _schema_validator():
+    import json
+
+    import jsonschema
+
+    schema = json.loads((ROOT / "docs" / "components.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+@pytest.mark.parametrize("path", sorted([*ROOT.glob("card_data/*/components.yaml"),
+                                         FIXTURES / SLUG / "components.yaml"]), ids=lambda p: p.parent.name)
+def test_shipped_components_validate_against_the_schema(path):
+    import yaml
+
+    errors = [f"{list(e.absolute_path)}: {e.message}"
+              for e in _schema_validator().iter_errors(yaml.safe_load(path.read_text(encoding="utf-8")))]
+    assert errors == []
+
+
+def test_schema_refuses_what_the_loader_refuses():
+    """The schema is not a rubber stamp: the same mistakes the loader reports, it reports too."""
+    import yaml
+
+    doc = yaml.safe_load((ROOT / "card_data" / "tisigui" / "components.yaml").read_text(encoding="utf-8"))
+    validator = _schema_validator()
+    layout = next(iter(doc["layouts"].values()))
+    for bad in ({"type": "text", "box": [0, 0, 1, 1], "text": "x", "size": "1000pt"},
+                {"type": "rect", "box": [0, 0, 1, 1], "stroke_width": 50},
+                {"type": "rect", "box": [0, 0, 1], "fill": "#000000"},
+                {"type": "blob"},
+                {"type": "grid", "box": [0, 0, 1, 1], "rows": 10 ** 9, "columns": ["a"], "size": "9pt"},
+                {"type": "text", "box": [0, 0, 1, 1], "text": "x", "size": "9pt", "colour": "#000000"}):
+        layout["elements"].append(bad)
+        assert list(validator.iter_errors(doc)), bad
+        layout["elements"].pop()
+    doc["components"][0]["count"] = 10 ** 9
+    assert list(validator.iter_errors(doc))
+
+
+def test_every_spec_kind_has_a_drawer():
+    from pnp.data.spec import ELEMENTS
+    from pnp.render.faces import DRAWERS
+
+    assert set(DRAWERS) == set(ELEMENTS)
+    for spec in ELEMENTS.values():
+        assert spec.description and all(p.description for p in spec.props), spec.kind
+
+
+@pytest.mark.parametrize(("kind", "prop", "value", "fragment"), [
+    ("text", "size", "1000000000pt", "at most 300 pt"),
+    ("text", "size", float("inf"), "font size"),
+    ("text", "size", float("nan"), "font size"),
+    ("rect", "box", [0, 0, float("nan"), 3], "finite"),
+    ("rect", "radius", float("inf"), "finite"),
+    ("rect", "stroke_width", float("nan"), "finite"),
+    ("rect", "stroke_width", 21, "at most 20"),
+    ("circle", "center", [float("-inf"), 0], "finite"),
+    ("line", "points", [[0, 0]] * 1001, "at most 1000 items"),
+    ("grid", "rows", 10 ** 9, "at most 200"),
+    ("icons", "count", 10 ** 9, "at most 500"),
+    ("icons", "size", float("inf"), "finite"),
+    ("text", "text", "字" * 1001, "limit of 1000"),
+    ("rect", "box", [0, 0, "5000%", 3], "at most 200%"),
+])
+def test_spec_limits(kind, prop, value, fragment):
+    from pnp.data.spec import ELEMENTS, Context, prop_error
+
+    message = prop_error(ELEMENTS[kind], prop, value, Context({}, {"star": object()}))
+    assert message is not None and fragment in message, message
+
+
+def test_an_icon_count_held_by_a_field_has_the_same_limit(game_dir):
+    """A {field} count is checked per card: 10^9 icons are refused, not placed."""
+    edit(game_dir / "components.yaml", 'number: "{n}"', 'number: "{n}000000000"')
+    edit(game_dir / "components.yaml", 'count: "{pips}"', 'count: "{number}"')
+    problems = problems_of(game_dir)
+    assert any("icon count {number} is 1000000000" in p and "limit of 500" in p for p in problems), problems

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import datetime
+import math
 import re
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from pnp.data.generate import generate_cards
+from pnp.data.layouts import brief, check_component_layouts, read_layouts, read_symbols
 from pnp.data.model import (
     LANGS,
     Acknowledged,
     Card,
     Column,
     Component,
-    Element,
     ExampleGame,
     Figure,
     Game,
@@ -23,27 +24,30 @@ from pnp.data.model import (
     Layout,
     PrintedTable,
     Symbol,
-    SymbolPath,
     Text,
     frozen_mapping,
 )
+from pnp.data.purity import purity_problems
 from pnp.data.schema import (
-    COLOR,
-    FIELD_REF,
     IDENT,
     Problems,
     Reader,
     color_error,
-    coord_error,
     describe,
-    font_size_error,
-    resolve_coord,
 )
-from pnp.data.svgpath import PathSyntaxError, parse_path
+from pnp.data.spec import (
+    MAX_COPIES,
+    MAX_CREDITS,
+    MAX_FIGURE_CARD_MM,
+    MAX_PIECES,
+    MAX_PLAYERS,
+    MAX_TABLE_COLUMNS,
+    MAX_TABLE_ROWS,
+    MAX_TEXT_CHARS,
+)
 from pnp.data.yamlmarks import Located, PathKey, load_yaml
 from pnp.errors import DataError
-from pnp.layout.icons import capacity, place_icons
-from pnp.layout.presets import CARD_SIZES, MAX_BOARD, MAX_TILED_BOARD, SAFE_ZONE, SHAPES
+from pnp.layout.presets import CARD_SIZES, MAX_BOARD, MAX_TILED_BOARD, SHAPES
 
 GAME_FILE = "game.yaml"
 COMPONENTS_FILE = "components.yaml"
@@ -51,40 +55,7 @@ TABLES_FILE = "tables.yaml"
 GLOSSARY_FILE = "glossary.yaml"
 FIGURES_FILE = "figures.yaml"
 
-_COLORS = ("fill", "stroke", "color", "header_fill", "header_color")
-_ALIGN = ("left", "center", "right")
 COLUMN_FORMATS = ("", "thousands")
-_VALIGN = ("top", "middle", "bottom")
-
-# What each element type accepts; "req" marks required props.
-ELEMENT_PROPS: dict[str, dict[str, str]] = {
-    "rect": {"box": "req box", "radius": "coord", "fill": "color", "stroke": "color",
-             "stroke_width": "number"},
-    "circle": {"center": "req point", "r": "req coord", "fill": "color", "stroke": "color",
-               "stroke_width": "number"},
-    "line": {"points": "req points", "stroke": "color", "stroke_width": "number",
-             "dash": "numbers"},
-    "text": {"box": "req box", "text": "req text", "size": "req fontsize",
-             "min_size": "fontsize", "bold": "bool", "color": "color", "align": "align",
-             "valign": "valign"},
-    "boxes": {"box": "req box", "labels": "req texts", "size": "req fontsize",
-              "min_size": "fontsize", "fill": "color", "stroke": "color",
-              "stroke_width": "number", "color": "color"},
-    "table": {"box": "req box", "table": "req name", "size": "req fontsize",
-              "min_size": "fontsize", "color": "color", "header_fill": "color",
-              "header_color": "color", "stroke": "color"},
-    "symbol": {"box": "req box", "symbol": "req symbol", "fill": "color", "stroke": "color"},
-    "icons": {"box": "req box", "symbol": "req symbol", "count": "req count", "size": "req mm",
-              "gap": "number", "fill": "color", "stroke": "color"},
-    "grid": {"box": "req box", "rows": "req rows", "columns": "req texts", "row_labels": "texts",
-             "column_widths": "weights", "header_height": "mm", "size": "req fontsize",
-             "min_size": "fontsize", "stroke": "color", "stroke_width": "number",
-             "header_fill": "color", "header_color": "color", "color": "color"},
-}
-TEXT_ELEMENTS = ("text", "boxes", "table", "grid")
-SYMBOL_ELEMENTS = ("symbol", "icons")
-ICON_GAP = 1.0  # mm between icons when the layout gives no gap
-GENERATE_LIMIT = 1000  # cards one generate block may make; more is surely a typo
 
 
 def load_game(game_dir: Path) -> Game:
@@ -113,8 +84,12 @@ def load_game(game_dir: Path) -> Game:
         if FIGURES_FILE in docs else {}
     if problems:
         raise DataError(problems.items)
-    return Game(info, components, frozen_mapping(layouts), frozen_mapping(tables), glossary,
+    game = Game(info, components, frozen_mapping(layouts), frozen_mapping(tables), glossary,
                 frozen_mapping(symbols), frozen_mapping(figures))
+    impure = purity_problems(game)
+    if impure:
+        raise DataError(impure)
+    return game
 
 
 def _text(reader: Reader, obj: dict[str, Any], key: str, path: PathKey,
@@ -125,7 +100,7 @@ def _text(reader: Reader, obj: dict[str, Any], key: str, path: PathKey,
 
 def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
     keys = ("slug", "name", "source_lang", "version", "date", "players", "minutes", "age",
-            "credits", "rules", "acknowledged", "example")
+            "credits", "rules", "acknowledged", "example", "script_exceptions")
     top = r.mapping(r.doc.value, (), keys, required=("slug", "name", "source_lang", "version",
                                                      "date", "players"))
     slug = r.string(top, "slug", (), pattern=IDENT, what="a lower-case identifier")
@@ -134,25 +109,17 @@ def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
     source_lang = r.string(top, "source_lang", ())
     if source_lang and source_lang not in LANGS:
         r.fail(("source_lang",), f"expected one of {', '.join(LANGS)}, got {source_lang!r}")
-    date = top.get("date", "")
-    if isinstance(date, datetime.date):
-        date = date.isoformat()
-    elif not isinstance(date, str):
-        r.fail(("date",), f"expected a date such as '2026-11-29', got {describe(date)}")
-        date = ""
+    date = _read_date(r, top.get("date", ""))
     players = r.mapping(top.get("players", {}), ("players",), ("min", "max", "common"),
                         required=("min", "max"))
-    low = r.integer(players, "min", ("players",), minimum=1)
-    high = r.integer(players, "max", ("players",), minimum=1)
-    common = r.integer(players, "common", ("players",), default=low, minimum=1)
+    low = r.integer(players, "min", ("players",), minimum=1, maximum=MAX_PLAYERS)
+    high = r.integer(players, "max", ("players",), minimum=1, maximum=MAX_PLAYERS)
+    common = r.integer(players, "common", ("players",), default=low, minimum=1, maximum=MAX_PLAYERS)
     if low > high:
         r.fail(("players",), f"min ({low}) is greater than max ({high})")
     elif not low <= common <= high:
         r.fail(("players", "common"), f"must lie between min {low} and max {high}, got {common}")
-    credits = tuple(
-        Text(str(item), r.where(("credits", i)))
-        for i, item in enumerate(r.sequence(top.get("credits", []), ("credits",)))
-    )
+    credits = _read_credits(r, top.get("credits", []))
     rules = top.get("rules", {})
     if not isinstance(rules, dict):
         r.fail(("rules",), f"expected a mapping, got {describe(rules)}")
@@ -174,6 +141,7 @@ def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
             variant = r.string(spec, "variant", ("example",), default="") or None
             example = ExampleGame(seed, count, variant)
     return GameInfo(
+        script_exceptions=frozen_mapping(_read_script_exceptions(r, top.get("script_exceptions", []))),
         example=example,
         acknowledged=tuple(acknowledged),
         slug=slug,
@@ -192,6 +160,66 @@ def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
     )
 
 
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _read_date(r: Reader, value: Any) -> str:
+    """An ISO date: YAML's own date, or text holding a real calendar date."""
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, str) and _DATE.match(value):
+        try:
+            return datetime.date.fromisoformat(value).isoformat()
+        except ValueError as exc:
+            r.fail(("date",), f"{value!r} is not a calendar date ({exc})")
+            return ""
+    r.fail(("date",), f"expected a date such as '2026-11-29', got {describe(value)}")
+    return ""
+
+
+def _read_credits(r: Reader, value: Any) -> tuple[Text, ...]:
+    """Credit lines: each one text, so that a nested list is not printed as its repr."""
+    items = r.sequence(value, ("credits",))
+    if len(items) > MAX_CREDITS:
+        r.fail(("credits",), f"at most {MAX_CREDITS} entries (the limit for credits), got {len(items)}")
+        return ()
+    credits = []
+    for i, item in enumerate(items):
+        text = r.string({"item": item}, "item", ("credits", i)) if _plain_text(item) else None
+        if text is None:
+            r.fail(("credits", i), f"expected one line of text, got {describe(item)}")
+        elif _text_limit(r, text, ("credits", i)):
+            credits.append(Text(text, r.where(("credits", i))))
+    return tuple(credits)
+
+
+def _plain_text(value: Any) -> bool:
+    return isinstance(value, str | int | float) and not isinstance(value, bool) \
+        and not (isinstance(value, float) and not math.isfinite(value))
+
+
+def _text_limit(r: Reader, text: str, path: PathKey) -> bool:
+    if len(text) > MAX_TEXT_CHARS:
+        r.fail(path, f"text of {len(text)} characters is longer than the limit of {MAX_TEXT_CHARS}")
+        return False
+    return True
+
+
+def _read_script_exceptions(r: Reader, value: Any) -> dict[str, str]:
+    """Characters of the other script a source text holds on purpose, each with a reason."""
+    out: dict[str, str] = {}
+    for i, item in enumerate(r.sequence(value, ("script_exceptions",))):
+        path = ("script_exceptions", i)
+        item = r.mapping(item, path, ("chars", "reason"), required=("chars", "reason"))
+        chars = r.string(item, "chars", path) if item else ""
+        reason = r.string(item, "reason", path) if item else ""
+        if item and not reason.strip():
+            r.fail((*path, "reason"), "say why the characters belong in the source text")
+        for ch in chars:
+            out[ch] = reason
+    return out
+
+
 def _read_tables(r: Reader) -> dict[str, PrintedTable]:
     top = r.mapping(r.doc.value, (), ("tables",), required=("tables",))
     tables_raw = r.mapping(top.get("tables", {}), ("tables",), allowed=top.get("tables", {}) or ())
@@ -201,7 +229,13 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
         table = r.mapping(raw, path, ("title", "columns", "rows", "pivot"),
                           required=("columns", "rows"))
         columns: list[Column] = []
-        for i, col in enumerate(r.sequence(table.get("columns", []), (*path, "columns"))):
+        raw_columns = r.sequence(table.get("columns", []), (*path, "columns"))
+        raw_rows = r.sequence(table.get("rows", []), (*path, "rows"))
+        if len(raw_columns) > MAX_TABLE_COLUMNS or len(raw_rows) > MAX_TABLE_ROWS:
+            r.fail(path, f"{len(raw_rows)} rows of {len(raw_columns)} columns is more than the limit of "
+                         f"{MAX_TABLE_ROWS} rows and {MAX_TABLE_COLUMNS} columns for a printed table")
+            continue
+        for i, col in enumerate(raw_columns):
             cpath = (*path, "columns", i)
             col = r.mapping(col, cpath, ("key", "label", "format"), required=("key", "label"))
             fmt = r.string(col, "format", cpath, default="")
@@ -211,12 +245,14 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
         keys = [c.key for c in columns]
         rows = []
         row_where = []
-        for i, row in enumerate(r.sequence(table.get("rows", []), (*path, "rows"))):
+        for i, row in enumerate(raw_rows):
             rpath = (*path, "rows", i)
             row = r.mapping(row, rpath, keys, required=keys)
             for key, value in row.items():
-                if isinstance(value, bool) or not isinstance(value, int | float | str):
+                if not _plain_text(value):
                     r.fail((*rpath, key), f"expected a number or text, got {describe(value)}")
+                elif isinstance(value, str):
+                    _text_limit(r, value, (*rpath, key))
             rows.append(frozen_mapping(row))
             row_where.append(r.where(rpath))
         pivot = None
@@ -238,15 +274,44 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
 
 def _read_glossary(r: Reader) -> tuple[GlossaryTerm, ...]:
     top = r.mapping(r.doc.value, (), ("terms",), required=("terms",))
-    terms = []
+    terms: list[tuple[int, GlossaryTerm]] = []
     for i, item in enumerate(r.sequence(top.get("terms", []), ("terms",))):
         path = ("terms", i)
         item = r.mapping(item, path, LANGS, required=LANGS)
         hans = r.string(item, "zh-Hans", path)
         hant = r.string(item, "zh-Hant", path)
-        if hans and hant:
-            terms.append(GlossaryTerm(hans, hant, r.where(path)))
-    return tuple(terms)
+        for lang, form in (("zh-Hans", hans), ("zh-Hant", hant)):
+            if lang in item and not form.strip():
+                r.fail((*path, lang), "empty term: a glossary entry needs text in both scripts")
+        if hans.strip() and hant.strip():
+            terms.append((i, GlossaryTerm(hans, hant, r.where(path))))
+    _check_glossary(r, terms)
+    return tuple(term for _, term in terms)
+
+
+def _check_glossary(r: Reader, terms: list[tuple[int, GlossaryTerm]]) -> None:
+    """Each form converts one way only: no two entries give one form different partners
+    (a conflict), and no entry's target is another entry's source with a different target
+    (a cycle or chain: converting twice would not come back)."""
+    by_form: dict[tuple[str, str], tuple[int, GlossaryTerm]] = {}
+    for i, term in terms:
+        for lang, form, partner in (("zh-Hans", term.hans, term.hant), ("zh-Hant", term.hant, term.hans)):
+            first = by_form.setdefault((lang, form), (i, term))
+            other = first[1].hant if lang == "zh-Hans" else first[1].hans
+            if first[0] != i and other != partner:
+                r.fail(("terms", i), f"conflicts with terms[{first[0]}] ({first[1].where}): {lang} {form!r} "
+                                     f"is given as {other!r} there and {partner!r} here")
+    for i, term in terms:
+        for lang, target, other_lang in (("zh-Hant", term.hant, "zh-Hans"), ("zh-Hans", term.hans, "zh-Hant")):
+            source = term.hans if lang == "zh-Hant" else term.hant
+            hit = by_form.get((other_lang, target))
+            if hit is None or hit[0] == i or target == source:
+                continue
+            onward = hit[1].hant if other_lang == "zh-Hans" else hit[1].hans
+            if onward != target:
+                kind = "a cycle" if onward == source else "a chain"
+                r.fail(("terms", i), f"{lang} {target!r} is also the {other_lang} form of terms[{hit[0]}] "
+                                     f"({hit[1].where}), which turns it into {onward!r}: {kind} of conversions")
 
 
 def _size(r: Reader, value: Any, path: PathKey, shape: Any) -> tuple[float, float] | None:
@@ -283,8 +348,8 @@ def _read_components(r: Reader, tables: dict[str, PrintedTable]
     """Components, layouts and symbols, and the ids of components whose cards could not all
     be made (so that figures do not report their missing cards a second time)."""
     top = r.mapping(r.doc.value, (), ("components", "layouts", "symbols"), required=("components",))
-    symbols = _read_symbols(r, {} if top.get("symbols") is None else top["symbols"])
-    layouts = _read_layouts(r, top.get("layouts", {}) or {}, tables, symbols)
+    symbols = read_symbols(r, {} if top.get("symbols") is None else top["symbols"])
+    layouts = read_layouts(r, top.get("layouts", {}) or {}, tables, symbols)
     components: list[Component] = []
     seen: set[str] = set()
     incomplete: set[str] = set()
@@ -328,8 +393,12 @@ def _read_components(r: Reader, tables: dict[str, PrintedTable]
             shape=shape, front=refs["front"], back=refs["back"], inner=refs["inner"],
             cards=cards, faces=faces, net_style=frozen_mapping(net_style), where=r.where(path),
         )
-        _check_component_layouts(r, component, layouts, symbols)
+        check_component_layouts(r, component, layouts, symbols)
         components.append(component)
+    pieces = sum(card.count for component in components for card in component.cards)
+    if pieces > MAX_PIECES:
+        r.fail(("components",), f"{pieces} printed pieces is more than the limit of {MAX_PIECES} for one game "
+                                "(lower the counts)")
     return tuple(components), layouts, symbols, incomplete
 
 
@@ -352,7 +421,7 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
     if not listed:
         if default_size is None and "size" not in comp:
             r.fail(path, "missing required field 'size'")
-        count = r.integer(comp, "count", path, default=1, minimum=1)
+        count = r.integer(comp, "count", path, default=1, minimum=1, maximum=MAX_COPIES)
         return (Card(cid, count, frozen_mapping({}), default_size or (0, 0), r.where(path)),)
     cards = []
     ids: set[str] = set()
@@ -362,7 +431,7 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
         if not card:
             continue
         card_id = _unique_id(r, card, cpath, ids, "card")
-        count = r.integer(card, "count", cpath, default=1, minimum=1)
+        count = r.integer(card, "count", cpath, default=1, minimum=1, maximum=MAX_COPIES)
         size = _size(r, card["size"], (*cpath, "size"), comp.get("shape", "rect")) if "size" in card \
             else default_size
         if size is None and "size" not in card:
@@ -371,15 +440,16 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
                                allowed=card.get("fields", {}) or ())
         fields = {}
         for key, value in fields_raw.items():
-            if isinstance(value, bool) or not isinstance(value, str | int | float):
+            if not _plain_text(value):
                 r.fail((*cpath, "fields", key), f"expected text, got {describe(value)}")
                 continue
-            fields[key] = Text(str(value), r.where((*cpath, "fields", key)))
+            if _text_limit(r, str(value), (*cpath, "fields", key)):
+                fields[key] = Text(str(value), r.where((*cpath, "fields", key)))
         cards.append(Card(card_id, count, frozen_mapping(fields), size or (0, 0), r.where(cpath)))
     if "generate" in comp:
         if default_size is None and "size" not in comp:
             r.fail(path, "missing required field 'size' (generated cards take the component's size)")
-        for card in _generate_cards(r, comp["generate"], (*path, "generate"), default_size or (0, 0),
+        for card in generate_cards(r, comp["generate"], (*path, "generate"), default_size or (0, 0),
                                     tables):
             if card.id in ids:
                 r.fail((*path, "generate", "id"), f"duplicate card id {card.id!r}")
@@ -388,493 +458,6 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
     if not cards and "generate" not in comp:
         r.fail((*path, "cards"), "a component needs at least one card")
     return tuple(cards)
-
-
-_GENERATE_KEYS = ("range", "id", "count", "fields")
-_N_REF = re.compile(r"\{([^{}]*)\}")
-
-
-def _n_template(r: Reader, value: Any, path: PathKey) -> str | None:
-    """A generate template; None (and a problem) unless its only placeholder is {n}."""
-    if isinstance(value, bool) or not isinstance(value, str | int | float):
-        r.fail(path, f"expected text (a template over {{n}}), a lookup or a map, got {describe(value)}")
-        return None
-    text = str(value)
-    unknown = [ref for ref in _N_REF.findall(text) if ref != "n"]
-    if unknown:
-        r.fail(path, f"unknown placeholder {{{unknown[0]}}} (generate templates know only {{n}}; "
-                     "use {field: ..., map: ...} to derive one field from another)")
-        return None
-    return text
-
-
-def _generate_cards(r: Reader, raw: Any, path: PathKey, size: tuple[float, float],
-                    tables: dict[str, PrintedTable]) -> list[Card]:
-    """The cards of a ``generate:`` block: one per n in the range, fields from templates,
-    printed-table lookups and maps of other fields."""
-    spec = r.mapping(raw, path, _GENERATE_KEYS, required=("range", "id"))
-    if not spec:
-        return []
-    bounds = spec.get("range")
-    numbers: list[int] = []
-    if (isinstance(bounds, list) and len(bounds) == 2
-            and all(isinstance(b, int) and not isinstance(b, bool) for b in bounds)):
-        low, high = bounds
-        if low > high:
-            r.fail((*path, "range"), f"the first number ({low}) is greater than the last ({high})")
-        elif high - low + 1 > GENERATE_LIMIT:
-            r.fail((*path, "range"), f"{high - low + 1} cards is more than the {GENERATE_LIMIT} one "
-                                     "generate block may make")
-        else:
-            numbers = list(range(low, high + 1))
-    elif "range" in spec:
-        r.fail((*path, "range"), f"expected [first, last], two whole numbers, got {bounds!r}")
-    id_template = _n_template(r, spec.get("id", ""), (*path, "id")) if "id" in spec else None
-    if id_template is not None and len(numbers) > 1 and "{n}" not in id_template:
-        r.fail((*path, "id"), f"the id template {id_template!r} needs {{n}}, or every card gets the same id")
-        id_template = None
-    count = r.integer(spec, "count", path, default=1, minimum=1)
-
-    # Each field is made by one rule: ("text", template) | ("lookup", table, key, value) |
-    # ("map", field, {value: result}); maps run last so they can read any other field.
-    rules: dict[str, tuple[Any, ...]] = {}
-    fields_raw = spec.get("fields", {})
-    fields_raw = r.mapping(fields_raw, (*path, "fields"),
-                           allowed=fields_raw if isinstance(fields_raw, dict) else ())
-    for key, value in fields_raw.items():
-        fpath = (*path, "fields", key)
-        if not isinstance(value, dict):
-            template = _n_template(r, value, fpath)
-            if template is not None:
-                rules[key] = ("text", template)
-        elif "table" in value:
-            rule = _lookup_rule(r, value, fpath, tables)
-            if rule is not None:
-                rules[key] = rule
-        elif "map" in value or "field" in value:
-            rule = _map_rule(r, value, fpath)
-            if rule is not None:
-                rules[key] = rule
-        else:
-            r.fail(fpath, "expected a template over {n}, a lookup {table: ..., key: ..., value: ...} "
-                          f"or a map {{field: ..., map: {{...}}}}, got {describe(value)}")
-    for key, rule in rules.items():
-        if rule[0] == "map" and rule[1] not in fields_raw:
-            r.fail((*path, "fields", key, "field"),
-                   f"unknown field {rule[1]!r} (generated fields: {', '.join(fields_raw) or 'none'})")
-    if id_template is None or len(rules) != len(fields_raw) \
-            or any(rule[0] == "map" and rule[1] not in rules for rule in rules.values()):
-        return []
-
-    where = r.where(path)
-    cards = []
-    for n in numbers:
-        card_id = id_template.replace("{n}", str(n))
-        if not IDENT.match(card_id):
-            r.fail((*path, "id"), f"generated card id {card_id!r} is not a lower-case identifier")
-            continue
-        fields: dict[str, Text] = {}
-        for key, rule in rules.items():
-            fpath = (*path, "fields", key)
-            if rule[0] == "text":
-                fields[key] = Text(rule[1].replace("{n}", str(n)), r.where(fpath))
-            elif rule[0] == "lookup":
-                _, name, column, value = rule
-                table = tables[name]
-                hit = next((i for i, row in enumerate(table.rows) if str(row.get(column)) == str(n)), None)
-                if hit is None:
-                    r.fail(fpath, f"card {card_id!r}: printed table {name!r} has no row whose "
-                                  f"{column!r} is {n}")
-                    continue
-                fields[key] = Text(str(table.rows[hit][value]), table.row_where[hit])
-        for key, rule in rules.items():
-            if rule[0] != "map":
-                continue
-            fpath = (*path, "fields", key)
-            _, source, mapping = rule
-            if source not in fields:
-                continue  # its own problem (a lookup miss) was reported
-            found = fields[source].value
-            if found not in mapping:
-                r.fail(fpath, f"card {card_id!r}: {source} = {found!r} is not in the map "
-                              f"(it maps: {', '.join(mapping) or 'nothing'})")
-                continue
-            fields[key] = Text(mapping[found], r.where((*fpath, "map", found)))
-        if len(fields) == len(rules):
-            cards.append(Card(card_id, count, frozen_mapping(fields), size, f"{where} (card {card_id!r})"))
-    return cards
-
-
-def _lookup_rule(r: Reader, value: dict[str, Any], path: PathKey,
-                 tables: dict[str, PrintedTable]) -> tuple[Any, ...] | None:
-    spec = r.mapping(value, path, ("table", "key", "value"), required=("table", "key", "value"))
-    if len(spec) != 3 or not all(isinstance(v, str) for v in spec.values()):
-        if len(spec) == 3:
-            r.fail(path, "table, key and value must be names")
-        return None
-    name, key, column = spec["table"], spec["key"], spec["value"]
-    if name not in tables:
-        r.fail((*path, "table"), f"unknown table {name!r} (tables.yaml defines: {', '.join(tables) or 'none'})")
-        return None
-    keys = [c.key for c in tables[name].columns]
-    ok = True
-    for prop, col in (("key", key), ("value", column)):
-        if col not in keys:
-            r.fail((*path, prop), f"table {name!r} has no column {col!r} (columns: {', '.join(keys)})")
-            ok = False
-    return ("lookup", name, key, column) if ok else None
-
-
-def _map_rule(r: Reader, value: dict[str, Any], path: PathKey) -> tuple[Any, ...] | None:
-    spec = r.mapping(value, path, ("field", "map"), required=("field", "map"))
-    if len(spec) != 2:
-        return None
-    source = spec["field"]
-    if not isinstance(source, str):
-        r.fail((*path, "field"), f"expected a field name, got {describe(source)}")
-        return None
-    mapping = spec["map"]
-    if not isinstance(mapping, dict) or not mapping:
-        r.fail((*path, "map"), f"expected a mapping of values to results, got {describe(mapping)}")
-        return None
-    out: dict[str, str] = {}
-    for key, result in mapping.items():
-        if isinstance(result, bool) or not isinstance(result, str | int | float):
-            r.fail((*path, "map", key), f"expected text, got {describe(result)}")
-            continue
-        out[str(key)] = str(result)
-    return ("map", source, out) if len(out) == len(mapping) else None
-
-
-def _read_symbols(r: Reader, raw: Any) -> dict[str, Symbol]:
-    symbols: dict[str, Symbol] = {}
-    raw = r.mapping(raw, ("symbols",), allowed=raw if isinstance(raw, dict) else ())
-    for name, body in raw.items():
-        path: PathKey = ("symbols", name)
-        if not IDENT.match(name):
-            r.fail(path, f"symbol name {name!r} is not a lower-case identifier")
-            continue
-        body = r.mapping(body, path, ("viewbox", "paths"), required=("viewbox", "paths"))
-        if not body:
-            continue
-        box = body.get("viewbox")
-        viewbox = None
-        if isinstance(box, list) and len(box) == 4:
-            numbers = [r.number(v, (*path, "viewbox", i)) for i, v in enumerate(box)]
-            if numbers[2] <= 0 or numbers[3] <= 0:
-                r.fail((*path, "viewbox"), f"width and height must be positive, got {box!r}")
-            else:
-                viewbox = (numbers[0], numbers[1], numbers[2], numbers[3])
-        elif "viewbox" in body:
-            r.fail((*path, "viewbox"), f"expected [x, y, width, height], got {box!r}")
-        paths = []
-        raw_paths = r.sequence(body.get("paths", []), (*path, "paths"))
-        if "paths" in body and isinstance(body["paths"], list) and not raw_paths:
-            r.fail((*path, "paths"), "a symbol needs at least one path")
-        for i, item in enumerate(raw_paths):
-            ppath = (*path, "paths", i)
-            item = r.mapping(item, ppath, ("d", "fill", "stroke", "stroke_width", "fill_rule"),
-                             required=("d",))
-            rule = item.get("fill_rule", "nonzero")
-            if rule not in ("nonzero", "evenodd"):
-                r.fail((*ppath, "fill_rule"), f"expected nonzero or evenodd, got {rule!r}")
-            if "d" not in item:
-                continue
-            for key in ("fill", "stroke"):
-                if key in item and not (isinstance(item[key], str) and COLOR.match(item[key])):
-                    r.fail((*ppath, key), f"expected a colour '#rrggbb', got {item[key]!r}")
-            width = r.number(item["stroke_width"], (*ppath, "stroke_width"), minimum=0) \
-                if "stroke_width" in item else 1.0
-            if "fill" not in item and "stroke" not in item:
-                r.fail(ppath, "a path needs a fill or a stroke colour, or it draws nothing")
-            try:
-                segments = parse_path(str(item["d"]))
-            except PathSyntaxError as exc:
-                r.fail((*ppath, "d"), f"bad path: {exc}")
-                continue
-            paths.append(SymbolPath(segments, item.get("fill"), item.get("stroke"), width,
-                                    rule == "evenodd"))
-        # A broken symbol is still known, so its uses are not reported as unknown too.
-        symbols[name] = Symbol(name, viewbox or (0.0, 0.0, 1.0, 1.0), tuple(paths), r.where(path))
-    return symbols
-
-
-def _read_layouts(r: Reader, raw: Any, tables: dict[str, PrintedTable],
-                  symbols: dict[str, Symbol]) -> dict[str, Layout]:
-    layouts: dict[str, Layout] = {}
-    raw = r.mapping(raw, ("layouts",), allowed=raw if isinstance(raw, dict) else ())
-    for name, body in raw.items():
-        path: PathKey = ("layouts", name)
-        body = r.mapping(body, path, ("background", "elements"), required=("background",))
-        background = body.get("background", "#ffffff")
-        if color_error(background):
-            r.fail((*path, "background"), color_error(background) or "")
-        elements = []
-        for i, item in enumerate(r.sequence(body.get("elements", []), (*path, "elements"))):
-            element = _read_element(r, item, (*path, "elements", i), tables, symbols)
-            if element is not None:
-                elements.append(element)
-        layouts[name] = Layout(name, str(background), tuple(elements), r.where(path))
-    return layouts
-
-
-def _prop_error(kind: str, value: Any, tables: dict[str, PrintedTable],
-                symbols: dict[str, Symbol]) -> str | None:
-    def listed(check: Callable[[Any], str | None], size: int | None, what: str) -> str | None:
-        if not isinstance(value, list) or (size is not None and len(value) != size):
-            return f"expected {what}, got {value!r}"
-        for item in value:
-            message = check(item)
-            if message:
-                return message
-        return None
-
-    def point_error(item: Any) -> str | None:
-        if not isinstance(item, list) or len(item) != 2:
-            return f"expected a point [x, y], got {item!r}"
-        return coord_error(item[0]) or coord_error(item[1])
-
-    def number_error(item: Any) -> str | None:
-        ok = isinstance(item, int | float) and not isinstance(item, bool) and item >= 0
-        return None if ok else f"expected a non-negative number, got {item!r}"
-
-    def positive_error(item: Any) -> str | None:
-        ok = isinstance(item, int | float) and not isinstance(item, bool) and item > 0
-        return None if ok else f"expected a positive number, got {item!r}"
-
-    def text_error(item: Any) -> str | None:
-        ok = isinstance(item, str | int | float) and not isinstance(item, bool)
-        return None if ok else f"expected text, got {describe(item)}"
-
-    def symbol_error() -> str | None:
-        if isinstance(value, str) and (value in symbols or FIELD_REF.fullmatch(value)):
-            return None
-        return f"unknown symbol {value!r} (components.yaml symbols: {', '.join(symbols) or 'none'})"
-
-    def count_error() -> str | None:
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            return None
-        if isinstance(value, str) and FIELD_REF.fullmatch(value):
-            return None
-        return f"expected a whole number of icons or a {{field}} holding one, got {value!r}"
-
-    def rows_error() -> str | None:
-        ok = isinstance(value, int) and not isinstance(value, bool) and value >= 1
-        return None if ok else f"expected a whole number of rows (at least 1), got {value!r}"
-
-    checks: dict[str, Callable[[], str | None]] = {
-        "box": lambda: listed(coord_error, 4, "a box [x, y, width, height]"),
-        "point": lambda: point_error(value),
-        "points": lambda: listed(point_error, None, "a list of points [[x, y], ...]")
-        or (None if len(value) >= 2 else "a line needs at least two points"),
-        "coord": lambda: coord_error(value),
-        "number": lambda: number_error(value),
-        "numbers": lambda: listed(number_error, None, "a list of numbers"),
-        "mm": lambda: positive_error(value),
-        "weights": lambda: listed(positive_error, None, "a list of relative widths"),
-        "color": lambda: color_error(value),
-        "text": lambda: text_error(value),
-        "texts": lambda: listed(text_error, None, "a list of labels"),
-        "fontsize": lambda: font_size_error(value),
-        "bool": lambda: None if isinstance(value, bool) else f"expected true or false, got {value!r}",
-        "align": lambda: None if value in _ALIGN else f"expected one of {', '.join(_ALIGN)}, got {value!r}",
-        "valign": lambda: None if value in _VALIGN else f"expected one of {', '.join(_VALIGN)}, got {value!r}",
-        "name": lambda: None if value in tables else
-        f"unknown table {value!r} (tables.yaml defines: {', '.join(tables) or 'none'})",
-        "symbol": symbol_error,
-        "count": count_error,
-        "rows": rows_error,
-    }
-    return checks[kind]()
-
-
-def _read_element(r: Reader, raw: Any, path: PathKey, tables: dict[str, PrintedTable],
-                  symbols: dict[str, Symbol]) -> Element | None:
-    if not isinstance(raw, dict) or "type" not in raw:
-        r.fail(path, f"expected an element mapping with a 'type', got {describe(raw)}")
-        return None
-    kind = raw["type"]
-    if kind not in ELEMENT_PROPS:
-        r.fail((*path, "type"), f"unknown element type {kind!r} (expected one of: {', '.join(ELEMENT_PROPS)})")
-        return None
-    spec = ELEMENT_PROPS[kind]
-    required = [k for k, v in spec.items() if v.startswith("req ")]
-    r.mapping(raw, path, ("type", *spec), required=required)
-    ok = True
-    for key, value in raw.items():
-        if key == "type" or key not in spec:
-            continue
-        message = _prop_error(spec[key].removeprefix("req "), value, tables, symbols)
-        if message:
-            r.fail((*path, key), message)
-            ok = False
-    if not ok or any(k not in raw for k in required):
-        return None
-    if kind == "grid":
-        ok = _check_grid_shape(r, raw, path)
-    if not ok:
-        return None
-    props = {k: v for k, v in raw.items() if k != "type"}
-    if "text" in props:
-        props["text"] = str(props["text"])
-    for key in ("labels", "columns", "row_labels"):
-        if key in props:
-            props[key] = [str(v) for v in props[key]]
-    return Element(kind, frozen_mapping(props), r.where(path))
-
-
-def _check_grid_shape(r: Reader, raw: dict[str, Any], path: PathKey) -> bool:
-    """Row labels and column widths must match the grid they describe."""
-    ok = True
-    columns = raw["columns"]
-    if not columns:
-        r.fail((*path, "columns"), "a grid needs at least one column")
-        ok = False
-    if "row_labels" in raw and len(raw["row_labels"]) != raw["rows"]:
-        r.fail((*path, "row_labels"), f"{len(raw['row_labels'])} row labels for {raw['rows']} rows")
-        ok = False
-    if "column_widths" in raw and len(raw["column_widths"]) != len(columns):
-        r.fail((*path, "column_widths"), f"{len(raw['column_widths'])} widths for {len(columns)} columns")
-        ok = False
-    return ok
-
-
-def field_refs(text: str) -> list[str]:
-    return FIELD_REF.findall(text)
-
-
-class _PerCard:
-    """Problems that repeat card after card (a 104-card deck sharing one layout) are
-    reported once, naming the first card and how many others share the problem."""
-
-    def __init__(self, r: Reader, comp: Component) -> None:
-        self.r = r
-        self.comp = comp
-        self.found: dict[str, tuple[str, list[str]]] = {}
-
-    def add(self, key: str, card: Card, message: str) -> None:
-        if key in self.found:
-            self.found[key][1].append(card.id)
-        else:
-            self.found[key] = (message, [])
-
-    def flush(self) -> None:
-        for message, others in self.found.values():
-            if others:
-                more = f"{len(others)} more card" + ("s" if len(others) > 1 else "")
-                message += f" (and {more} of component {self.comp.id!r}: {_brief(others)})"
-            self.r.problems.add_raw(message)
-
-
-def _brief(ids: list[str]) -> str:
-    return ", ".join(ids) if len(ids) <= 4 else f"{', '.join(ids[:3])}, …, {ids[-1]}"
-
-
-def _element_strings(element: Element) -> Iterator[tuple[str, str]]:
-    for key, value in element.props.items():
-        if isinstance(value, str):
-            yield value, f"{element.where}.{key}"
-        elif isinstance(value, list):
-            yield from ((item, f"{element.where}.{key}") for item in value if isinstance(item, str))
-
-
-def substitute(text: str, card: Card) -> str:
-    return FIELD_REF.sub(lambda m: card.fields[m.group(1)].value if m.group(1) in card.fields
-                         else m.group(0), text)
-
-
-def _check_component_layouts(r: Reader, comp: Component, layouts: dict[str, Layout],
-                             symbols: dict[str, Symbol]) -> None:
-    """Per card: every {field} a layout uses exists, colours resolve, text is in the safe zone,
-    symbols exist and icons fit."""
-    used = [layouts[ref] for ref in (comp.front, comp.back, comp.inner) if ref in layouts]
-    report = _PerCard(r, comp)
-    for card in comp.cards:
-        for layout in used:
-            strings: list[tuple[str, str]] = [(layout.background, layout.where + ": background")]
-            for element in layout.elements:
-                strings.extend(_element_strings(element))
-                if element.kind in TEXT_ELEMENTS:
-                    _check_safe_zone(report, comp, card, element)
-            missing = False
-            for value, where in strings:
-                for ref in field_refs(value):
-                    if ref not in card.fields:
-                        missing = True
-                        report.add(f"{where}/{ref}", card,
-                                   f"{where}: field {{{ref}}} is not defined by card {card.id!r} of "
-                                   f"component {comp.id!r} ({card.where})")
-            for key in _COLORS:
-                for element in layout.elements:
-                    ref = element.get(key)
-                    if isinstance(ref, str) and FIELD_REF.fullmatch(ref):
-                        _check_field_color(r, card, ref, f"{element.where}.{key}")
-            if FIELD_REF.fullmatch(layout.background):
-                _check_field_color(r, card, layout.background, f"{layout.where}: background")
-            if not missing:
-                for element in layout.elements:
-                    if element.kind in SYMBOL_ELEMENTS:
-                        _check_symbol_element(report, comp, card, element, symbols)
-    report.flush()
-
-
-def _check_symbol_element(report: _PerCard, comp: Component, card: Card, element: Element,
-                          symbols: dict[str, Symbol]) -> None:
-    """The symbol a card names exists, its icon count is a number, and that many fit."""
-    on_card = f"on card {card.id!r} of component {comp.id!r}"
-    name = substitute(element.get("symbol"), card)
-    if name not in symbols:
-        report.r.problems.add_raw(
-            f"{element.where}.symbol: unknown symbol {name!r} {on_card} "
-            f"(components.yaml symbols: {', '.join(symbols) or 'none'})")
-        return
-    if element.kind != "icons":
-        return
-    raw = element.get("count")
-    count: int | None = raw if isinstance(raw, int) else None
-    if count is None:
-        text = substitute(raw, card).strip()
-        source = card.fields[raw[1:-1]]
-        if not text.isdigit():
-            report.r.problems.add_raw(
-                f"{source.where}: icon count {raw} must be a whole number, got {text!r} {on_card} "
-                f"(used at {element.where}.count)")
-            return
-        count = int(text)
-    x, y, w, h = element.get("box")
-    box_w, box_h = resolve_coord(w, card.size[0]), resolve_coord(h, card.size[1])
-    size = float(element.get("size"))
-    gap = float(element.get("gap", ICON_GAP))
-    icon_w = size * symbols[name].aspect
-    if place_icons(count, box_w, box_h, icon_w, size, gap) is None:
-        most = capacity(box_w, box_h, icon_w, size, gap)
-        report.add(f"{element.where}/icons/{count}", card,
-                   f"{element.where}: {count} icons of {icon_w:.3g}×{size:g} mm (gap {gap:g} mm) do not fit "
-                   f"the {box_w:g}×{box_h:g} mm box {on_card}: it holds {most}; "
-                   "enlarge the box or lower size or gap")
-
-
-def _check_field_color(r: Reader, card: Card, ref: str, where: str) -> None:
-    name = ref[1:-1]
-    if name in card.fields and not COLOR.match(card.fields[name].value):
-        r.problems.add_raw(f"{card.fields[name].where}: expected a colour '#rrggbb' for {ref} "
-                           f"(used at {where}), got {card.fields[name].value!r}")
-
-
-def _check_safe_zone(report: _PerCard, comp: Component, card: Card, element: Element) -> None:
-    width, height = card.size
-    x, y, w, h = element.get("box")
-    left, top = resolve_coord(x, width), resolve_coord(y, height)
-    right, bottom = left + resolve_coord(w, width), top + resolve_coord(h, height)
-    eps = 1e-6
-    if (left < SAFE_ZONE - eps or top < SAFE_ZONE - eps or right > width - SAFE_ZONE + eps
-            or bottom > height - SAFE_ZONE + eps):
-        report.add(
-            f"{element.where}/safe/{left}/{top}/{right}/{bottom}/{width}/{height}", card,
-            f"{element.where}.box: text box [{left:g}, {top:g}, {right - left:g}, {bottom - top:g}] mm "
-            f"leaves the safe zone ({SAFE_ZONE:g} mm inside the {width:g}×{height:g} mm trim) "
-            f"on card {card.id!r} of component {comp.id!r}"
-        )
 
 
 _FIGURE_KEYS = ("caption", "component", "side", "rows", "labels", "card_height")
@@ -918,7 +501,7 @@ def _read_figures(r: Reader, components: tuple[Component, ...], incomplete: set[
             for j, card_id in enumerate(ids):
                 if component is not None and str(card_id) not in card_ids and cid not in incomplete:
                     r.fail((*path, "rows", i, j), f"component {cid!r} has no card {card_id!r}"
-                                                  f" (cards: {_brief(sorted(card_ids))})")
+                                                  f" (cards: {brief(sorted(card_ids))})")
                     ok = False
             rows.append(tuple(str(card_id) for card_id in ids))
         if "rows" in body and isinstance(body["rows"], list) and not rows:
@@ -933,7 +516,8 @@ def _read_figures(r: Reader, components: tuple[Component, ...], incomplete: set[
                 ok = False
         height = FIGURE_CARD_HEIGHT
         if "card_height" in body:
-            height = r.number(body["card_height"], (*path, "card_height"), minimum=5)
+            height = r.number(body["card_height"], (*path, "card_height"), minimum=5,
+                              maximum=MAX_FIGURE_CARD_MM)
         caption = _text(r, body, "caption", path) if "caption" in body else None
         if ok and component is not None:
             figures[name] = Figure(name, caption, cid, side, tuple(rows), labels, height, r.where(path))

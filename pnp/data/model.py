@@ -154,6 +154,9 @@ class GameInfo:
     where: str
     acknowledged: tuple[Acknowledged, ...] = ()
     example: ExampleGame | None = None
+    # Characters of the other script the source text may hold on purpose (game.yaml
+    # script_exceptions), each with the reason the designer gave.
+    script_exceptions: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -76,7 +77,8 @@ class Reader:
         value = obj.get(key, default)
         if value is _MISSING:
             return ""  # missing required fields were reported by mapping()
-        if isinstance(value, bool) or not isinstance(value, str | int | float):
+        if isinstance(value, bool) or not isinstance(value, str | int | float) \
+                or (isinstance(value, float) and not math.isfinite(value)):
             self.fail((*path, key), f"expected text, got {describe(value)}")
             return ""
         text = str(value)
@@ -98,12 +100,19 @@ class Reader:
             self.fail((*path, key), f"must be at most {maximum}, got {value}")
         return value
 
-    def number(self, value: Any, path: PathKey, minimum: float | None = None) -> float:
+    def number(self, value: Any, path: PathKey, minimum: float | None = None,
+               maximum: float | None = None) -> float:
+        """A finite number within the bounds; NaN and infinities are refused."""
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.fail(path, f"expected a number, got {describe(value)}")
             return 0.0
+        if not math.isfinite(value):
+            self.fail(path, f"expected a finite number, got {value!r}")
+            return minimum or 0.0
         if minimum is not None and value < minimum:
-            self.fail(path, f"must be at least {minimum}, got {value}")
+            self.fail(path, f"must be at least {minimum:g}, got {value:g}")
+        if maximum is not None and value > maximum:
+            self.fail(path, f"must be at most {maximum:g} (the limit for this field), got {value:g}")
         return float(value)
 
     def boolean(self, value: Any, path: PathKey) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from pnp.data.model import PathSegment
+from pnp.data.spec import MAX_VIEWBOX
 
 _TOKEN = re.compile(r"\s*(?:([MmLlHhVvCcQqZz])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))\s*,?")
 _ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Q": 4, "Z": 0}
@@ -28,7 +29,14 @@ def _tokens(d: str) -> list[str | float]:
         if not match or match.end() == pos:
             raise PathSyntaxError(f"unexpected {d[pos:pos + 8]!r} at character {pos + 1} "
                                   "(supported: M L H V C Q Z, upper or lower case, and numbers)")
-        out.append(match.group(1) if match.group(1) else float(match.group(2)))
+        if match.group(1):
+            out.append(match.group(1))
+        else:
+            number = float(match.group(2))
+            if not abs(number) <= MAX_VIEWBOX:  # also refuses inf from an exponent like 1e999
+                raise PathSyntaxError(f"number {match.group(2)!r} at character {pos + 1} is beyond "
+                                      f"±{MAX_VIEWBOX:g}")
+            out.append(number)
         pos = match.end()
     return out
 

@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.data.model import Component, Element, Layout, PrintedTable, Text
 from pnp.data.schema import FIELD_REF, font_size, resolve_coord
+from pnp.data.spec import ELEMENTS, prop
 from pnp.fonts import FontFamily
 from pnp.layout.icons import place_icons
 from pnp.layout.nets import Net
@@ -92,7 +93,7 @@ def _stroke_fill(canvas: Canvas, ctx: FaceContext, element: Element) -> tuple[in
         canvas.setFillColor(fill)
     if stroke is not None:
         canvas.setStrokeColor(stroke)
-        canvas.setLineWidth(float(element.get("stroke_width", 0.5)) * MM)
+        canvas.setLineWidth(float(prop(element, "stroke_width")) * MM)
     return int(stroke is not None), int(fill is not None)
 
 
@@ -137,11 +138,11 @@ def _draw_text(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     box = _box(ctx, element)
     size = font_size(element.get("size"))
     min_size = font_size(element.get("min_size", size))
-    bold = bool(element.get("bold", False))
+    bold = bool(prop(element, "bold"))
     text = ctx.text_of(element)
     fit = fit_or_fail(ctx, text, bold, box[2], box[3], size, min_size, "text")
-    draw_fitted(canvas, ctx, fit, box, element.get("align", "left"), element.get("valign", "top"),
-                _color(ctx, element.get("color", "#000000")), text.where)
+    draw_fitted(canvas, ctx, fit, box, prop(element, "align"), prop(element, "valign"),
+                _color(ctx, prop(element, "color")), text.where)
 
 
 def _draw_boxes(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
@@ -163,7 +164,7 @@ def _draw_boxes(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
         canvas.roundRect(ctx.x(left), ctx.y(y + h), cell * MM, h * MM, 0.8 * MM,
                          stroke=stroke, fill=fill)
         draw_fitted(canvas, ctx, fit, (left + 0.5, y + 0.5, cell - 1, h - 1), "center", "middle",
-                    _color(ctx, element.get("color", "#000000")), labels[index].where)
+                    _color(ctx, prop(element, "color")), labels[index].where)
 
 
 def _draw_table(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
@@ -190,14 +191,27 @@ def _draw_table(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
         )
 
     chosen = size
-    while chosen > min_size and not fits_at(chosen):
+    fitting = fits_at(chosen)
+    while chosen > min_size and not fitting:
         chosen = round(chosen - 0.25, 4)
+        fitting = fits_at(chosen)
+    if not fitting:
+        # One problem for the table, not one per cell: the cure is a bigger box or a smaller
+        # table, whichever cell overflows first.
+        need_w = sum(max(ctx.measure(row[c].value, r == 0 or c == 0, chosen) for r, row in enumerate(grid))
+                     / MM + 1.2 for c in range(n_cols))
+        need_h = n_rows * (chosen * 1.3 / MM + 0.8)
+        ctx.glyphs.overflow(
+            f"{element.where}: printed table {table.name!r} ({n_rows}×{n_cols} cells) does not fit its "
+            f"{w:g}×{h:g} mm box even at {chosen:g}pt ({ctx.describe()}); it needs about "
+            f"{need_w:.0f}×{need_h:.0f} mm: enlarge the box, lower min_size or shorten the table")
+        return
     fits = [[fit_or_fail(ctx, cell, r == 0 or c == 0, col_w[c] - 1.2, row_h - 0.8,
                          chosen, chosen, "table cell")
              for c, cell in enumerate(row)] for r, row in enumerate(grid)]
-    stroke = _color(ctx, element.get("stroke", "#000000"))
+    stroke = _color(ctx, prop(element, "stroke"))
     header_fill = _color(ctx, element.get("header_fill"))
-    text_color = _color(ctx, element.get("color", "#000000"))
+    text_color = _color(ctx, prop(element, "color"))
     header_color = _color(ctx, element.get("header_color")) or text_color
     for r in range(n_rows):
         left = x
@@ -239,7 +253,7 @@ def _draw_icons(ctx: FaceContext, element: Element) -> None:
     count = raw if isinstance(raw, int) else int(ctx.substitute(raw).strip())
     size = float(element.get("size"))
     icon_w = size * ctx.symbols.symbols[name].aspect
-    spots = place_icons(count, w, h, icon_w, size, float(element.get("gap", 1.0)))
+    spots = place_icons(count, w, h, icon_w, size, float(prop(element, "gap")))
     assert spots is not None, f"{element.where}: icons that do not fit passed validation"
     fill, stroke = _symbol_colors(ctx, element)
     for left, top in spots:
@@ -283,8 +297,8 @@ def _draw_grid(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     if header_fill is not None:
         canvas.setFillColor(header_fill)
         canvas.rect(ctx.x(x), ctx.y(y + header_h), w * MM, header_h * MM, stroke=0, fill=1)
-    canvas.setStrokeColor(_color(ctx, element.get("stroke", "#000000")))
-    canvas.setLineWidth(float(element.get("stroke_width", 0.25)) * MM)
+    canvas.setStrokeColor(_color(ctx, prop(element, "stroke")))
+    canvas.setLineWidth(float(prop(element, "stroke_width")) * MM)
     canvas.rect(ctx.x(x), ctx.y(y + h), w * MM, h * MM, stroke=1, fill=0)
     for r in range(rows):  # under the header, then between body rows
         line_y = y + header_h + r * row_h
@@ -293,7 +307,7 @@ def _draw_grid(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     for width in col_w[:-1]:
         left += width
         canvas.line(ctx.x(left), ctx.y(y), ctx.x(left), ctx.y(y + h))
-    text_color = _color(ctx, element.get("color", "#000000"))
+    text_color = _color(ctx, prop(element, "color"))
     header_color = _color(ctx, element.get("header_color")) or text_color
     for label, bold, r, c in cells:
         box = box_of(r, c)
@@ -303,42 +317,55 @@ def _draw_grid(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
                     label.where)
 
 
+def _draw_rect(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
+    x, y, w, h = _box(ctx, element)
+    stroke, fill = _stroke_fill(canvas, ctx, element)
+    radius = resolve_coord(prop(element, "radius"), min(ctx.width, ctx.height))
+    canvas.roundRect(ctx.x(x), ctx.y(y + h), w * MM, h * MM, radius * MM, stroke=stroke, fill=fill)
+
+
+def _draw_circle(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
+    cx, cy = _point(ctx, element.get("center"))
+    radius = resolve_coord(element.get("r"), min(ctx.width, ctx.height))
+    stroke, fill = _stroke_fill(canvas, ctx, element)
+    canvas.circle(cx, cy, radius * MM, stroke=stroke, fill=fill)
+
+
+def _draw_line(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
+    _stroke_fill(canvas, ctx, element)
+    canvas.setLineCap(1)
+    canvas.setLineJoin(1)
+    if element.get("dash"):
+        canvas.setDash([d * MM for d in element.get("dash")])
+    path = canvas.beginPath()
+    points = [_point(ctx, p) for p in element.get("points")]
+    path.moveTo(*points[0])
+    for point in points[1:]:
+        path.lineTo(*point)
+    canvas.drawPath(path, stroke=1, fill=0)
+
+
+Draw = Callable[[Canvas, FaceContext, Element], None]
+
+# One drawer per element kind of the spec (pnp/data/spec.py); the check below keeps them in step.
+DRAWERS: dict[str, Draw] = {
+    "rect": _draw_rect,
+    "circle": _draw_circle,
+    "line": _draw_line,
+    "text": _draw_text,
+    "boxes": _draw_boxes,
+    "table": _draw_table,
+    "symbol": lambda canvas, ctx, element: _draw_symbol(ctx, element),
+    "icons": lambda canvas, ctx, element: _draw_icons(ctx, element),
+    "grid": _draw_grid,
+}
+if set(DRAWERS) != set(ELEMENTS):
+    raise ImportError(f"element kinds without a drawer or spec: {sorted(set(DRAWERS) ^ set(ELEMENTS))}")
+
+
 def _draw_element(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     canvas.saveState()
-    if element.kind == "rect":
-        x, y, w, h = _box(ctx, element)
-        stroke, fill = _stroke_fill(canvas, ctx, element)
-        radius = resolve_coord(element.get("radius", 0), min(ctx.width, ctx.height))
-        canvas.roundRect(ctx.x(x), ctx.y(y + h), w * MM, h * MM, radius * MM, stroke=stroke, fill=fill)
-    elif element.kind == "circle":
-        cx, cy = _point(ctx, element.get("center"))
-        radius = resolve_coord(element.get("r"), min(ctx.width, ctx.height))
-        stroke, fill = _stroke_fill(canvas, ctx, element)
-        canvas.circle(cx, cy, radius * MM, stroke=stroke, fill=fill)
-    elif element.kind == "line":
-        _stroke_fill(canvas, ctx, element)
-        canvas.setLineCap(1)
-        canvas.setLineJoin(1)
-        if element.get("dash"):
-            canvas.setDash([d * MM for d in element.get("dash")])
-        path = canvas.beginPath()
-        points = [_point(ctx, p) for p in element.get("points")]
-        path.moveTo(*points[0])
-        for point in points[1:]:
-            path.lineTo(*point)
-        canvas.drawPath(path, stroke=1, fill=0)
-    elif element.kind == "text":
-        _draw_text(canvas, ctx, element)
-    elif element.kind == "boxes":
-        _draw_boxes(canvas, ctx, element)
-    elif element.kind == "table":
-        _draw_table(canvas, ctx, element)
-    elif element.kind == "symbol":
-        _draw_symbol(ctx, element)
-    elif element.kind == "icons":
-        _draw_icons(ctx, element)
-    elif element.kind == "grid":
-        _draw_grid(canvas, ctx, element)
+    DRAWERS[element.kind](canvas, ctx, element)
     canvas.restoreState()
 
 

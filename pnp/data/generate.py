@@ -1,0 +1,178 @@
+"""Generated cards: a component's ``generate:`` block makes one card per number of a range,
+its fields from templates over {n}, printed-table lookups and maps of other fields."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pnp.data.model import (
+    Card,
+    PrintedTable,
+    Text,
+    frozen_mapping,
+)
+from pnp.data.schema import (
+    IDENT,
+    Reader,
+    describe,
+)
+from pnp.data.spec import MAX_COPIES, MAX_GENERATE
+from pnp.data.yamlmarks import PathKey
+
+_GENERATE_KEYS = ("range", "id", "count", "fields")
+_N_REF = re.compile(r"\{([^{}]*)\}")
+
+
+def _n_template(r: Reader, value: Any, path: PathKey) -> str | None:
+    """A generate template; None (and a problem) unless its only placeholder is {n}."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        r.fail(path, f"expected text (a template over {{n}}), a lookup or a map, got {describe(value)}")
+        return None
+    text = str(value)
+    unknown = [ref for ref in _N_REF.findall(text) if ref != "n"]
+    if unknown:
+        r.fail(path, f"unknown placeholder {{{unknown[0]}}} (generate templates know only {{n}}; "
+                     "use {field: ..., map: ...} to derive one field from another)")
+        return None
+    return text
+
+
+def generate_cards(r: Reader, raw: Any, path: PathKey, size: tuple[float, float],
+                    tables: dict[str, PrintedTable]) -> list[Card]:
+    """The cards of a ``generate:`` block: one per n in the range, fields from templates,
+    printed-table lookups and maps of other fields."""
+    spec = r.mapping(raw, path, _GENERATE_KEYS, required=("range", "id"))
+    if not spec:
+        return []
+    bounds = spec.get("range")
+    numbers: list[int] = []
+    if (isinstance(bounds, list) and len(bounds) == 2
+            and all(isinstance(b, int) and not isinstance(b, bool) for b in bounds)):
+        low, high = bounds
+        if low > high:
+            r.fail((*path, "range"), f"the first number ({low}) is greater than the last ({high})")
+        elif high - low + 1 > MAX_GENERATE:
+            r.fail((*path, "range"), f"{high - low + 1} cards is more than the {MAX_GENERATE} one "
+                                     "generate block may make")
+        else:
+            numbers = list(range(low, high + 1))
+    elif "range" in spec:
+        r.fail((*path, "range"), f"expected [first, last], two whole numbers, got {bounds!r}")
+    id_template = _n_template(r, spec.get("id", ""), (*path, "id")) if "id" in spec else None
+    if id_template is not None and len(numbers) > 1 and "{n}" not in id_template:
+        r.fail((*path, "id"), f"the id template {id_template!r} needs {{n}}, or every card gets the same id")
+        id_template = None
+    count = r.integer(spec, "count", path, default=1, minimum=1, maximum=MAX_COPIES)
+
+    # Each field is made by one rule: ("text", template) | ("lookup", table, key, value) |
+    # ("map", field, {value: result}); maps run last so they can read any other field.
+    rules: dict[str, tuple[Any, ...]] = {}
+    fields_raw = spec.get("fields", {})
+    fields_raw = r.mapping(fields_raw, (*path, "fields"),
+                           allowed=fields_raw if isinstance(fields_raw, dict) else ())
+    for key, value in fields_raw.items():
+        fpath = (*path, "fields", key)
+        if not isinstance(value, dict):
+            template = _n_template(r, value, fpath)
+            if template is not None:
+                rules[key] = ("text", template)
+        elif "table" in value:
+            rule = _lookup_rule(r, value, fpath, tables)
+            if rule is not None:
+                rules[key] = rule
+        elif "map" in value or "field" in value:
+            rule = _map_rule(r, value, fpath)
+            if rule is not None:
+                rules[key] = rule
+        else:
+            r.fail(fpath, "expected a template over {n}, a lookup {table: ..., key: ..., value: ...} "
+                          f"or a map {{field: ..., map: {{...}}}}, got {describe(value)}")
+    for key, rule in rules.items():
+        if rule[0] == "map" and rule[1] not in fields_raw:
+            r.fail((*path, "fields", key, "field"),
+                   f"unknown field {rule[1]!r} (generated fields: {', '.join(fields_raw) or 'none'})")
+    if id_template is None or len(rules) != len(fields_raw) \
+            or any(rule[0] == "map" and rule[1] not in rules for rule in rules.values()):
+        return []
+
+    where = r.where(path)
+    cards = []
+    for n in numbers:
+        card_id = id_template.replace("{n}", str(n))
+        if not IDENT.match(card_id):
+            r.fail((*path, "id"), f"generated card id {card_id!r} is not a lower-case identifier")
+            continue
+        fields: dict[str, Text] = {}
+        for key, rule in rules.items():
+            fpath = (*path, "fields", key)
+            if rule[0] == "text":
+                fields[key] = Text(rule[1].replace("{n}", str(n)), r.where(fpath))
+            elif rule[0] == "lookup":
+                _, name, column, value = rule
+                table = tables[name]
+                hit = next((i for i, row in enumerate(table.rows) if str(row.get(column)) == str(n)), None)
+                if hit is None:
+                    r.fail(fpath, f"card {card_id!r}: printed table {name!r} has no row whose "
+                                  f"{column!r} is {n}")
+                    continue
+                if value not in table.rows[hit]:
+                    continue  # the row lacks the column: reported with tables.yaml
+                fields[key] = Text(str(table.rows[hit][value]), table.row_where[hit])
+        for key, rule in rules.items():
+            if rule[0] != "map":
+                continue
+            fpath = (*path, "fields", key)
+            _, source, mapping = rule
+            if source not in fields:
+                continue  # its own problem (a lookup miss) was reported
+            found = fields[source].value
+            if found not in mapping:
+                r.fail(fpath, f"card {card_id!r}: {source} = {found!r} is not in the map "
+                              f"(it maps: {', '.join(mapping) or 'nothing'})")
+                continue
+            fields[key] = Text(mapping[found], r.where((*fpath, "map", found)))
+        if len(fields) == len(rules):
+            cards.append(Card(card_id, count, frozen_mapping(fields), size, f"{where} (card {card_id!r})"))
+    return cards
+
+
+def _lookup_rule(r: Reader, value: dict[str, Any], path: PathKey,
+                 tables: dict[str, PrintedTable]) -> tuple[Any, ...] | None:
+    spec = r.mapping(value, path, ("table", "key", "value"), required=("table", "key", "value"))
+    if len(spec) != 3 or not all(isinstance(v, str) for v in spec.values()):
+        if len(spec) == 3:
+            r.fail(path, "table, key and value must be names")
+        return None
+    name, key, column = spec["table"], spec["key"], spec["value"]
+    if name not in tables:
+        r.fail((*path, "table"), f"unknown table {name!r} (tables.yaml defines: {', '.join(tables) or 'none'})")
+        return None
+    keys = [c.key for c in tables[name].columns]
+    ok = True
+    for prop, col in (("key", key), ("value", column)):
+        if col not in keys:
+            r.fail((*path, prop), f"table {name!r} has no column {col!r} (columns: {', '.join(keys)})")
+            ok = False
+    return ("lookup", name, key, column) if ok else None
+
+
+def _map_rule(r: Reader, value: dict[str, Any], path: PathKey) -> tuple[Any, ...] | None:
+    spec = r.mapping(value, path, ("field", "map"), required=("field", "map"))
+    if len(spec) != 2:
+        return None
+    source = spec["field"]
+    if not isinstance(source, str):
+        r.fail((*path, "field"), f"expected a field name, got {describe(source)}")
+        return None
+    mapping = spec["map"]
+    if not isinstance(mapping, dict) or not mapping:
+        r.fail((*path, "map"), f"expected a mapping of values to results, got {describe(mapping)}")
+        return None
+    out: dict[str, str] = {}
+    for key, result in mapping.items():
+        if isinstance(result, bool) or not isinstance(result, str | int | float):
+            r.fail((*path, "map", key), f"expected text, got {describe(result)}")
+            continue
+        out[str(key)] = str(result)
+    return ("map", source, out) if len(out) == len(mapping) else None

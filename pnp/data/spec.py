@@ -1,0 +1,596 @@
+"""The layout element vocabulary, declared once.
+
+Each element kind (``rect``, ``text``, ``grid`` …) is an :class:`ElementSpec`: its properties,
+what type each takes, its default, its limits and a sentence for designers. The loader
+validates elements with it (:func:`prop_error`), the renderer dispatches on its kinds and
+reads defaults from it (:func:`prop`), and ``python -m pnp.data.spec`` writes the element
+reference in docs/layout-vocabulary.md and docs/components.schema.json from it, so the three
+cannot drift apart. Tests check that the committed documents are current.
+
+Limits are reasoned maxima: each is well beyond what any printable piece needs (the largest
+board is 600×600 mm; the smallest legible print is about 4 pt), so a value past one is a typo
+or a hostile file, and refusing it at load keeps a build from running for hours.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp.data.schema import COLOR, COORD, FIELD_REF, FONT_SIZE, describe
+from pnp.layout.presets import CARD_SIZES, SHAPES
+
+# -- limits (each one documented in docs/layout-vocabulary.md by render_limits) -----------
+
+MAX_COORD_MM = 1000.0  # a 600 mm board with bleed is the largest face; art may overhang it
+MAX_COORD_PERCENT = 200.0  # of the trim; more than twice the piece is off it by a piece
+MIN_FONT_PT = 2.0  # below ~4 pt print is unreadable; 2 pt leaves room for fine print
+MAX_FONT_PT = 300.0  # ~106 mm tall glyphs: one character filling a large board
+MAX_STROKE_MM = 20.0  # a border thicker than 2 cm is a filled shape, not a line
+MAX_DASH_MM = 100.0
+MAX_DASH_ITEMS = 16
+MAX_POINTS = 1000  # a hand-drawn polyline; curves belong in symbols
+MAX_TEXT_CHARS = 1000  # more than a poker card holds at the smallest legible size
+MAX_LABELS = 100  # boxes / grid labels on one face
+MAX_ICONS = 500  # icons of one element: a 600 mm board of 5 mm icons holds fewer
+MAX_GRID_ROWS = 200  # a 600 mm board of 3 mm rows
+MAX_GRID_COLUMNS = 50
+MAX_WEIGHT = 1000.0  # a relative column width; ratios beyond 1000:1 vanish at print
+MAX_ICON_MM = 600.0
+MIN_ICON_MM = 0.5  # smaller is a speck; it also bounds how many icons a box can hold
+MAX_GAP_MM = 100.0
+
+# Component-level limits, used by the loader.
+MAX_COPIES = 1000  # copies of one card design; the largest shipped deck has 104 cards
+MAX_PIECES = 10000  # printed pieces in one game: some 1,100 A4 sheets of mini cards
+MAX_GENERATE = 1000  # cards one generate block may make
+MAX_PLAYERS = 100  # no table seats more; an engine plays every seat
+MAX_CREDITS = 50
+MAX_TABLE_ROWS = 1000
+MAX_TABLE_COLUMNS = 50
+MAX_FIGURE_CARD_MM = 200.0  # a miniature taller than the text column of an A4 page
+MAX_VIEWBOX = 1e6  # symbol geometry in viewbox units; keeps path arithmetic finite
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a property check may consult besides the value."""
+
+    tables: Mapping[str, Any] = field(default_factory=dict)
+    symbols: Mapping[str, Any] = field(default_factory=dict)
+
+
+Check = Callable[[Any, "Prop", Context], "str | None"]
+
+
+@dataclass(frozen=True)
+class ValueType:
+    """One kind of property value: how it is checked, described and written in JSON Schema."""
+
+    name: str
+    check: Check
+    summary: str  # for the reference table
+    schema: Callable[[Prop], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Prop:
+    name: str
+    type: str  # a key of VALUE_TYPES
+    description: str
+    required: bool = False
+    default: Any = None
+    minimum: float | None = None
+    maximum: float | None = None
+    max_items: int | None = None
+
+    @property
+    def value_type(self) -> ValueType:
+        return VALUE_TYPES[self.type]
+
+
+@dataclass(frozen=True)
+class ElementSpec:
+    kind: str
+    description: str
+    props: tuple[Prop, ...]
+    text: bool = False  # prints text: must lie in the safe zone
+    uses_symbol: bool = False  # names a symbol: checked per card
+
+    def prop(self, name: str) -> Prop:
+        return next(p for p in self.props if p.name == name)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.props)
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.props if p.required)
+
+
+# -- value checks ----------------------------------------------------------------------------
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _finite_error(value: float) -> str | None:
+    return None if math.isfinite(value) else f"expected a finite number, got {value!r}"
+
+
+def _range_error(value: float, low: float | None, high: float | None, unit: str,
+                 low_inclusive: bool = True) -> str | None:
+    if low is not None and (value < low if low_inclusive else value <= low):
+        return f"must be {'at least' if low_inclusive else 'more than'} {low:g}{unit}, got {value:g}{unit}"
+    if high is not None and value > high:
+        return f"must be at most {high:g}{unit} (the limit for this field), got {value:g}{unit}"
+    return None
+
+
+def coord_check(value: Any) -> str | None:
+    """A coordinate: a number (mm), 'Nmm' or 'N%' of the trim, finite and within limits."""
+    if _is_number(value):
+        return _finite_error(value) or _range_error(abs(value), None, MAX_COORD_MM, " mm")
+    if isinstance(value, str):
+        match = COORD.match(value)
+        if match:
+            number = abs(float(match.group(1)))
+            if match.group(2) == "%":
+                return _range_error(number, None, MAX_COORD_PERCENT, "%")
+            return _range_error(number, None, MAX_COORD_MM, " mm")
+    if isinstance(value, bool) or not isinstance(value, str):
+        return f"expected a length in mm or a percentage, got {describe(value)}"
+    return f"expected a length in mm (e.g. 12 or '12mm') or a percentage ('50%'), got {value!r}"
+
+
+def font_size_check(value: Any) -> str | None:
+    if _is_number(value):
+        number = float(value)
+        if not math.isfinite(number):
+            return f"expected a font size such as '9pt', got {value!r}"
+    elif isinstance(value, str) and FONT_SIZE.match(value):
+        number = float(FONT_SIZE.match(value).group(1))  # type: ignore[union-attr]
+    else:
+        return f"expected a font size such as '9pt', got {value!r}"
+    return _range_error(number, MIN_FONT_PT, MAX_FONT_PT, " pt")
+
+
+def _listed(value: Any, prop: Prop, what: str, item: Callable[[Any], str | None],
+            length: int | None = None) -> str | None:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        return f"expected {what}, got {value!r}"
+    if prop.max_items is not None and len(value) > prop.max_items:
+        return f"at most {prop.max_items} items (the limit for this field), got {len(value)}"
+    for entry in value:
+        message = item(entry)
+        if message:
+            return message
+    return None
+
+
+def _point(item: Any) -> str | None:
+    if not isinstance(item, list) or len(item) != 2:
+        return f"expected a point [x, y], got {item!r}"
+    return coord_check(item[0]) or coord_check(item[1])
+
+
+def _bounded_number(prop: Prop, positive: bool) -> Callable[[Any], str | None]:
+    def check(item: Any) -> str | None:
+        if not _is_number(item):
+            return f"expected a {'positive' if positive else 'non-negative'} number, got {item!r}"
+        if prop.minimum is not None:
+            return _finite_error(item) or _range_error(float(item), prop.minimum, prop.maximum, "")
+        return _finite_error(item) or _range_error(float(item), 0.0, prop.maximum, "",
+                                                   low_inclusive=not positive)
+    return check
+
+
+def _text_item(item: Any) -> str | None:
+    if not (isinstance(item, str | int | float) and not isinstance(item, bool)):
+        return f"expected text, got {describe(item)}"
+    if isinstance(item, float) and not math.isfinite(item):
+        return f"expected text, got {item!r}"
+    if len(str(item)) > MAX_TEXT_CHARS:
+        return f"text of {len(str(item))} characters is longer than the limit of {MAX_TEXT_CHARS}"
+    return None
+
+
+def _whole(value: Any, low: int, high: int | None, what: str) -> str | None:
+    if not (isinstance(value, int) and not isinstance(value, bool)):
+        return f"expected {what}, got {value!r}"
+    return _range_error(value, low, high, "")
+
+
+def _count(value: Any, prop: Prop, ctx: Context) -> str | None:
+    if isinstance(value, str) and FIELD_REF.fullmatch(value):
+        return None
+    if not (isinstance(value, int) and not isinstance(value, bool)) or value < 0:
+        return f"expected a whole number of icons or a {{field}} holding one, got {value!r}"
+    return _range_error(value, 0, prop.maximum, "")
+
+
+def _symbol(value: Any, prop: Prop, ctx: Context) -> str | None:
+    if isinstance(value, str) and (value in ctx.symbols or FIELD_REF.fullmatch(value)):
+        return None
+    return f"unknown symbol {value!r} (components.yaml symbols: {', '.join(ctx.symbols) or 'none'})"
+
+
+def _table(value: Any, prop: Prop, ctx: Context) -> str | None:
+    if isinstance(value, str) and value in ctx.tables:
+        return None
+    return f"unknown table {value!r} (tables.yaml defines: {', '.join(ctx.tables) or 'none'})"
+
+
+def _choice(options: tuple[str, ...]) -> Check:
+    def check(value: Any, prop: Prop, ctx: Context) -> str | None:
+        return None if value in options else f"expected one of {', '.join(options)}, got {value!r}"
+    return check
+
+
+def color_check(value: Any) -> str | None:
+    if isinstance(value, str) and (COLOR.match(value) or FIELD_REF.fullmatch(value)):
+        return None
+    return f"expected a colour '#rrggbb' (or a {{field}}), got {value!r}"
+
+
+ALIGN = ("left", "center", "right")
+VALIGN = ("top", "middle", "bottom")
+
+# -- JSON Schema fragments ------------------------------------------------------------------
+
+_FIELD_PATTERN = "^\\{[A-Za-z_][A-Za-z0-9_]*\\}$"
+_COORD_SCHEMA: dict[str, Any] = {"anyOf": [
+    {"type": "number", "minimum": -MAX_COORD_MM, "maximum": MAX_COORD_MM},
+    {"type": "string", "pattern": COORD.pattern},
+]}
+_POINT_SCHEMA: dict[str, Any] = {"type": "array", "items": _COORD_SCHEMA, "minItems": 2, "maxItems": 2}
+COLOR_SCHEMA: dict[str, Any] = {"type": "string", "pattern": f"{COLOR.pattern}|{_FIELD_PATTERN}"}
+_TEXT_SCHEMA: dict[str, Any] = {"anyOf": [{"type": "string", "maxLength": MAX_TEXT_CHARS}, {"type": "number"}]}
+
+
+def _number_schema(prop: Prop, positive: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "number"}
+    if prop.minimum is not None:
+        out["minimum"] = prop.minimum
+    else:
+        out["exclusiveMinimum" if positive else "minimum"] = 0
+    if prop.maximum is not None:
+        out["maximum"] = prop.maximum
+    return out
+
+
+def _array(items: dict[str, Any], prop: Prop, min_items: int = 0) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "array", "items": items}
+    if min_items:
+        out["minItems"] = min_items
+    if prop.max_items is not None:
+        out["maxItems"] = prop.max_items
+    return out
+
+
+VALUE_TYPES: dict[str, ValueType] = {t.name: t for t in (
+    ValueType("box", lambda v, p, c: _listed(v, p, "a box [x, y, width, height]", coord_check, 4),
+              "`[x, y, width, height]` coordinates",
+              lambda p: {"type": "array", "items": _COORD_SCHEMA, "minItems": 4, "maxItems": 4}),
+    ValueType("point", lambda v, p, c: _point(v), "`[x, y]` coordinates", lambda p: _POINT_SCHEMA),
+    ValueType("points", lambda v, p, c: _listed(v, p, "a list of points [[x, y], ...]", _point)
+              or (None if len(v) >= 2 else "a line needs at least two points"),
+              "`[[x, y], …]`, at least two", lambda p: _array(_POINT_SCHEMA, p, 2)),
+    ValueType("coord", lambda v, p, c: coord_check(v), "a coordinate (mm, `'12mm'` or `'50%'`)",
+              lambda p: _COORD_SCHEMA),
+    ValueType("number", lambda v, p, c: _bounded_number(p, False)(v), "a number ≥ 0",
+              lambda p: _number_schema(p, False)),
+    ValueType("numbers", lambda v, p, c: _listed(v, p, "a list of numbers", _bounded_number(p, False)),
+              "a list of numbers ≥ 0", lambda p: _array(_number_schema(p, False), p)),
+    ValueType("mm", lambda v, p, c: _bounded_number(p, True)(v), "a length in mm, > 0",
+              lambda p: _number_schema(p, True)),
+    ValueType("weights", lambda v, p, c: _listed(v, p, "a list of relative widths", _bounded_number(p, True)),
+              "a list of relative numbers > 0", lambda p: _array(_number_schema(p, True), p)),
+    ValueType("color", lambda v, p, c: color_check(v), "`'#rrggbb'` or `'{field}'`", lambda p: COLOR_SCHEMA),
+    ValueType("text", lambda v, p, c: _text_item(v), f"text (at most {MAX_TEXT_CHARS} characters)",
+              lambda p: _TEXT_SCHEMA),
+    ValueType("texts", lambda v, p, c: _listed(v, p, "a list of labels", _text_item), "a list of texts",
+              lambda p: _array(_TEXT_SCHEMA, p)),
+    ValueType("fontsize", lambda v, p, c: font_size_check(v),
+              f"a font size, `'9pt'` ({MIN_FONT_PT:g}–{MAX_FONT_PT:g} pt)",
+              lambda p: {"anyOf": [{"type": "number", "minimum": MIN_FONT_PT, "maximum": MAX_FONT_PT},
+                                   # A pattern cannot bound a number; three digits come close.
+                                   {"type": "string", "pattern": "^\\s*\\d{1,3}(?:\\.\\d+)?\\s*pt\\s*$"}]}),
+    ValueType("bool", lambda v, p, c: None if isinstance(v, bool) else f"expected true or false, got {v!r}",
+              "`true` or `false`", lambda p: {"type": "boolean"}),
+    ValueType("align", _choice(ALIGN), " / ".join(ALIGN), lambda p: {"enum": list(ALIGN)}),
+    ValueType("valign", _choice(VALIGN), " / ".join(VALIGN), lambda p: {"enum": list(VALIGN)}),
+    ValueType("table", _table, "a printed table's name (tables.yaml)", lambda p: {"type": "string"}),
+    ValueType("symbol", _symbol, "a symbol's name, or `'{field}'` naming one",
+              lambda p: {"type": "string"}),
+    ValueType("count", _count, "a whole number ≥ 0, or `'{field}'` holding one",
+              lambda p: {"anyOf": [{"type": "integer", "minimum": 0, "maximum": p.maximum},
+                                   {"type": "string", "pattern": _FIELD_PATTERN}]}),
+    ValueType("rows", lambda v, p, c: _whole(v, 1, int(p.maximum or 0) or None, "a whole number of rows (at least 1)"),
+              "a whole number ≥ 1", lambda p: {"type": "integer", "minimum": 1, "maximum": p.maximum}),
+)}
+
+
+# -- the elements ----------------------------------------------------------------------------
+
+def _box(what: str = "where the element goes") -> Prop:
+    return Prop("box", "box", what, required=True)
+
+
+def _fill(default: str | None = None) -> Prop:
+    return Prop("fill", "color", "fill colour", default=default)
+
+
+def _stroke(default: str | None = None) -> Prop:
+    return Prop("stroke", "color", "outline colour", default=default)
+
+
+def _stroke_width(default: float) -> Prop:
+    return Prop("stroke_width", "number", "outline width in mm", default=default, maximum=MAX_STROKE_MM)
+
+
+def _size() -> Prop:
+    return Prop("size", "fontsize", "font size", required=True)
+
+
+def _min_size() -> Prop:
+    return Prop("min_size", "fontsize", "the smallest size shrink-to-fit may use (default: size)")
+
+
+def _color(what: str = "text colour") -> Prop:
+    return Prop("color", "color", what, default="#000000")
+
+
+ELEMENTS: dict[str, ElementSpec] = {e.kind: e for e in (
+    ElementSpec("rect", "A rectangle, optionally with rounded corners.", (
+        _box(), Prop("radius", "coord", "corner radius (a percentage is of the smaller side)", default=0),
+        _fill(), _stroke(), _stroke_width(0.5))),
+    ElementSpec("circle", "A circle.", (
+        Prop("center", "point", "the centre", required=True),
+        Prop("r", "coord", "radius (a percentage is of the smaller side)", required=True),
+        _fill(), _stroke(), _stroke_width(0.5))),
+    ElementSpec("line", "A polyline through the points, round caps and joins.", (
+        Prop("points", "points", "the points, in order", required=True, max_items=MAX_POINTS),
+        _stroke(), _stroke_width(0.5),
+        Prop("dash", "numbers", "dash pattern `[on, off, …]` in mm", maximum=MAX_DASH_MM,
+             max_items=MAX_DASH_ITEMS))),
+    ElementSpec("text", "Text wrapped with Chinese line-breaking rules, shrunk to fit its box.", (
+        _box(), Prop("text", "text", "the text; `{field}` is replaced by the card's field", required=True),
+        _size(), _min_size(), Prop("bold", "bool", "bold weight", default=False), _color(),
+        Prop("align", "align", "horizontal alignment", default="left"),
+        Prop("valign", "valign", "vertical alignment", default="top")), text=True),
+    ElementSpec("boxes", "A strip of equal rounded boxes, one label centred in each.", (
+        _box(), Prop("labels", "texts", "one label per box", required=True, max_items=MAX_LABELS),
+        _size(), _min_size(), _fill(), _stroke(), _stroke_width(0.5), _color()), text=True),
+    ElementSpec("table", "A printed table from tables.yaml; one with more rows than columns prints on "
+                "its side, a `pivot:` table as a matrix.", (
+        _box(), Prop("table", "table", "the printed table's name", required=True),
+        _size(), _min_size(), _color(),
+        Prop("header_fill", "color", "fill of the header cells"),
+        Prop("header_color", "color", "text colour of the header cells (default: color)"),
+        _stroke("#000000")), text=True),
+    ElementSpec("symbol", "One symbol scaled into the box, aspect kept, centred.", (
+        _box(), Prop("symbol", "symbol", "the symbol", required=True),
+        Prop("fill", "color", "replaces the fill of every filled path"),
+        Prop("stroke", "color", "replaces the stroke of every stroked path")), uses_symbol=True),
+    ElementSpec("icons", "`count` copies of a symbol centred in the box, wrapped into as few rows as "
+                "fit, rows balanced, longer rows first; too many to fit is a problem naming the card.", (
+        _box(), Prop("symbol", "symbol", "the symbol", required=True),
+        Prop("count", "count", "how many icons", required=True, maximum=MAX_ICONS),
+        Prop("size", "mm", "one icon's height in mm; its width follows the viewbox", required=True,
+             minimum=MIN_ICON_MM, maximum=MAX_ICON_MM),
+        Prop("gap", "number", "mm between icons", default=1.0, maximum=MAX_GAP_MM),
+        Prop("fill", "color", "replaces the fill of every filled path"),
+        Prop("stroke", "color", "replaces the stroke of every stroked path")), uses_symbol=True),
+    ElementSpec("grid", "A blank form to write on (score pads, record sheets): a header row of column "
+                "labels, optional row labels, all labels at one size.", (
+        _box(), Prop("rows", "rows", "body rows", required=True, maximum=MAX_GRID_ROWS),
+        Prop("columns", "texts", "the header row, one label per column (`\"\"` for an empty cell)",
+             required=True, max_items=MAX_GRID_COLUMNS),
+        Prop("row_labels", "texts", "the first column of the body rows, one per row",
+             max_items=MAX_GRID_ROWS),
+        Prop("column_widths", "weights", "relative widths, one per column (default equal)",
+             maximum=MAX_WEIGHT, max_items=MAX_GRID_COLUMNS),
+        Prop("header_height", "mm", "header row height in mm (default: a body row's)", maximum=MAX_ICON_MM),
+        _size(), _min_size(), _stroke("#000000"), _stroke_width(0.25),
+        Prop("header_fill", "color", "fill of the header row"),
+        Prop("header_color", "color", "text colour of the header row (default: color)"),
+        _color("text colour of the row labels")), text=True),
+)}
+
+TEXT_ELEMENTS = tuple(kind for kind, spec in ELEMENTS.items() if spec.text)
+SYMBOL_ELEMENTS = tuple(kind for kind, spec in ELEMENTS.items() if spec.uses_symbol)
+
+
+def prop_error(spec: ElementSpec, name: str, value: Any, ctx: Context) -> str | None:
+    """None when ``value`` is acceptable for property ``name`` of ``spec``, else why not."""
+    prop = spec.prop(name)
+    return prop.value_type.check(value, prop, ctx)
+
+
+def prop(element: Any, name: str) -> Any:
+    """An element's property, or the spec's default when the layout leaves it out."""
+    value = element.props.get(name)
+    return ELEMENTS[element.kind].prop(name).default if value is None else value
+
+
+# -- documents generated from the spec -------------------------------------------------------
+
+REFERENCE_BEGIN = "<!-- element reference: generated by `python -m pnp.data.spec`; do not edit -->"
+REFERENCE_END = "<!-- end of element reference -->"
+
+
+def _default_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"`{value!r}`" if value.startswith("#") else f"`{value}`"
+    return f"`{value:g}`"
+
+
+def _limit_text(p: Prop) -> str:
+    parts = []
+    if p.minimum is not None:
+        parts.append(f"≥ {p.minimum:g}")
+    if p.maximum is not None:
+        parts.append(f"≤ {p.maximum:g}")
+    if p.max_items is not None:
+        parts.append(f"≤ {p.max_items} items")
+    return ", ".join(parts)
+
+
+def render_reference() -> str:
+    """The element reference (Markdown), one table per element kind."""
+    lines = [REFERENCE_BEGIN]
+    for spec in ELEMENTS.values():
+        lines += ["", f"#### `{spec.kind}`", spec.description, "",
+                  "| property | takes | default | limit | meaning |", "|---|---|---|---|---|"]
+        for p in spec.props:
+            name = f"`{p.name}`" + (" (required)" if p.required else "")
+            lines.append(f"| {name} | {p.value_type.summary} | {_default_text(p.default)} | "
+                         f"{_limit_text(p)} | {p.description} |")
+    lines += ["", "#### Limits", "Every coordinate, size and count has a limit; a value past it is refused "
+              "when the game loads, naming the field and the limit:", "",
+              "| what | limit |", "|---|---|"]
+    for what, limit in LIMITS:
+        lines.append(f"| {what} | {limit} |")
+    lines += ["", "NaN and infinite numbers are refused wherever a number is expected.", REFERENCE_END]
+    return "\n".join(lines) + "\n"
+
+
+LIMITS: tuple[tuple[str, str], ...] = (
+    ("coordinate", f"±{MAX_COORD_MM:g} mm, or ±{MAX_COORD_PERCENT:g}% of the trim"),
+    ("font size", f"{MIN_FONT_PT:g}–{MAX_FONT_PT:g} pt"),
+    ("stroke width", f"{MAX_STROKE_MM:g} mm"),
+    ("one text or label", f"{MAX_TEXT_CHARS} characters"),
+    ("points of a line", str(MAX_POINTS)),
+    ("icons of one element", str(MAX_ICONS)),
+    ("grid", f"{MAX_GRID_ROWS} rows, {MAX_GRID_COLUMNS} columns"),
+    ("copies of one card (`count`)", str(MAX_COPIES)),
+    ("cards of one `generate` block", str(MAX_GENERATE)),
+    ("printed pieces in one game", str(MAX_PIECES)),
+    ("players (`players.max`)", str(MAX_PLAYERS)),
+    ("`credits` entries", str(MAX_CREDITS)),
+    ("printed table", f"{MAX_TABLE_ROWS} rows, {MAX_TABLE_COLUMNS} columns"),
+    ("figure `card_height`", f"5–{MAX_FIGURE_CARD_MM:g} mm"),
+    ("symbol viewbox and stroke numbers", f"±{MAX_VIEWBOX:g}"),
+)
+
+
+def _element_schema(spec: ElementSpec) -> dict[str, Any]:
+    properties: dict[str, Any] = {"type": {"const": spec.kind}}
+    for p in spec.props:
+        properties[p.name] = {**p.value_type.schema(p), "description": p.description}
+    return {"type": "object", "description": spec.description, "properties": properties,
+            "required": ["type", *spec.required], "additionalProperties": False}
+
+
+def components_schema() -> dict[str, Any]:
+    """JSON Schema (draft 2020-12) of components.yaml, for editors and for tests."""
+    ident = {"type": "string", "pattern": "^[a-z0-9][a-z0-9_-]*$"}
+    size = {"anyOf": [{"enum": list(CARD_SIZES)},
+                      {"type": "array", "items": {"type": "number", "minimum": 5, "maximum": 600},
+                       "minItems": 2, "maxItems": 2}]}
+    count = {"type": "integer", "minimum": 1, "maximum": MAX_COPIES}
+    text = {"anyOf": [{"type": "string", "maxLength": MAX_TEXT_CHARS}, {"type": "number"}]}
+    element = {"type": "object", "required": ["type"],
+               "properties": {"type": {"enum": list(ELEMENTS)}},
+               "allOf": [{"if": {"properties": {"type": {"const": kind}}},
+                          "then": {"$ref": f"#/$defs/element_{kind}"}} for kind in ELEMENTS]}
+    defs: dict[str, Any] = {f"element_{kind}": _element_schema(spec) for kind, spec in ELEMENTS.items()}
+    defs["element"] = element
+    card = {"type": "object", "additionalProperties": False, "required": ["id"],
+            "properties": {"id": ident, "count": count, "size": size,
+                           "fields": {"type": "object", "additionalProperties": text}}}
+    generated = {"anyOf": [
+        text,
+        {"type": "object", "additionalProperties": False, "required": ["table", "key", "value"],
+         "properties": {"table": {"type": "string"}, "key": {"type": "string"}, "value": {"type": "string"}}},
+        {"type": "object", "additionalProperties": False, "required": ["field", "map"],
+         "properties": {"field": {"type": "string"}, "map": {"type": "object", "additionalProperties": text}}},
+    ]}
+    generate = {"type": "object", "additionalProperties": False, "required": ["range", "id"],
+                "properties": {"range": {"type": "array", "items": {"type": "integer"}, "minItems": 2,
+                                         "maxItems": 2},
+                               "id": {"type": "string"}, "count": count,
+                               "fields": {"type": "object", "additionalProperties": generated}}}
+    component = {"type": "object", "additionalProperties": False, "required": ["id", "name"],
+                 "properties": {
+                     "id": ident, "name": text, "note": text, "shape": {"enum": list(SHAPES)},
+                     "size": size, "front": {"type": "string"}, "back": {"type": "string"},
+                     "inner": {"type": "string"}, "count": count,
+                     "cards": {"type": "array", "items": card}, "generate": generate,
+                     "faces": {"type": "array", "items": text},
+                     "net_style": {"type": "object", "additionalProperties": False,
+                                   "properties": {k: COLOR_SCHEMA for k in ("fill", "stroke", "color")}}}}
+    finite = {"type": "number", "minimum": -MAX_VIEWBOX, "maximum": MAX_VIEWBOX}
+    symbol = {"type": "object", "additionalProperties": False, "required": ["viewbox", "paths"],
+              "properties": {
+                  "viewbox": {"type": "array", "items": finite, "minItems": 4, "maxItems": 4},
+                  "paths": {"type": "array", "minItems": 1, "items": {
+                      "type": "object", "additionalProperties": False, "required": ["d"],
+                      "properties": {"d": {"type": "string"}, "fill": {"type": "string", "pattern": COLOR.pattern},
+                                     "stroke": {"type": "string", "pattern": COLOR.pattern},
+                                     "stroke_width": {"type": "number", "minimum": 0, "maximum": MAX_VIEWBOX},
+                                     "fill_rule": {"enum": ["nonzero", "evenodd"]}}}}}}
+    layout = {"type": "object", "additionalProperties": False, "required": ["background"],
+              "properties": {"background": COLOR_SCHEMA,
+                             "elements": {"type": "array", "items": {"$ref": "#/$defs/element"}}}}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://pnp.invalid/components.schema.json",
+        "title": "pnp components.yaml",
+        "description": "Components, face layouts and symbols of one game (generated from pnp/data/spec.py).",
+        "type": "object", "additionalProperties": False, "required": ["components"],
+        "properties": {
+            "components": {"type": "array", "items": component},
+            "layouts": {"type": "object", "additionalProperties": layout},
+            "symbols": {"type": "object", "propertyNames": ident, "additionalProperties": symbol},
+        },
+        "$defs": defs,
+    }
+
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "layout-vocabulary.md"
+SCHEMA = ROOT / "docs" / "components.schema.json"
+
+
+def render_schema() -> str:
+    return json.dumps(components_schema(), ensure_ascii=False, indent=2) + "\n"
+
+
+def render_doc(current: str) -> str:
+    """``current`` with its element reference replaced by the one the spec gives."""
+    pattern = re.compile(re.escape(REFERENCE_BEGIN) + ".*?" + re.escape(REFERENCE_END) + "\n", re.S)
+    if not pattern.search(current):
+        raise ValueError(f"{DOC} has no element reference markers")
+    return pattern.sub(lambda _: render_reference(), current, count=1)
+
+
+def main(argv: list[str]) -> int:
+    """Write (or with --check, compare) the generated documents; exit 1 when out of date."""
+    check = "--check" in argv
+    stale = []
+    for path, text in ((DOC, render_doc(DOC.read_text(encoding="utf-8"))), (SCHEMA, render_schema())):
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            continue
+        stale.append(path)
+        if not check:
+            path.write_text(text, encoding="utf-8")
+    for path in stale:
+        print(f"{'out of date' if check else 'wrote'}: {path.relative_to(ROOT)}")
+    return 1 if check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
