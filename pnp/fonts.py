@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -31,7 +32,9 @@ __all__ = [
     "coverage",
     "describe_missing",
     "load_family",
+    "measure_for",
     "missing_characters",
+    "squeeze_for",
 ]
 
 BUILD_COMMAND = "python scripts/build_fonts.py"
@@ -194,3 +197,67 @@ def describe_missing(ch: str, where: str, face: FontFace | str) -> str:
 def check_text(text: str, face: FontFace, where: str) -> list[str]:
     """Problem lines (see :func:`describe_missing`) for every character ``face`` lacks."""
     return [describe_missing(ch, where, face) for ch in missing_characters(text, face)]
+
+
+# Full-width punctuation whose blank side may be given up when a justified line needs room.
+# ！ and ？ keep their space: squeezed, they crowd the next sentence.
+_SQUEEZABLE = "，。、；：「」『』（）《》〈〉【】〔〕“”‘’"
+# Blank a squeezed mark always keeps on each side, and the most it gives up in all, in ems.
+_SQUEEZE_KEEP = 0.06
+_SQUEEZE_MAX = 0.5
+
+
+def measure_for(family: FontFamily) -> Callable[[str, bool, float], float]:
+    """``measure(text, bold, size)``: advance width in points, as reportlab will draw it."""
+    return _measures(family)
+
+
+@cache
+def _measures(family: FontFamily) -> Callable[[str, bool, float], float]:
+    regular, bold = family.regular.name, family.bold.name
+
+    def measure(text: str, is_bold: bool, size: float) -> float:
+        return pdfmetrics.stringWidth(text, bold if is_bold else regular, size)
+
+    return measure
+
+
+@cache
+def squeeze_for(family: FontFamily) -> Callable[[str, bool], tuple[float, float]]:
+    """``squeeze(ch, bold) -> (left, right)``: the blank, in ems, each side of a full-width
+    punctuation mark may give up, read from the glyph's outline (a zh-Hant face centres
+    ，。 where a zh-Hans face sets them to the left, so the blank side differs)."""
+    table = {False: _squeeze_table(family.regular), True: _squeeze_table(family.bold)}
+
+    def squeeze(ch: str, bold: bool) -> tuple[float, float]:
+        return table[bold].get(ch, (0.0, 0.0))
+
+    return squeeze
+
+
+def _squeeze_table(face: FontFace) -> dict[str, tuple[float, float]]:
+    try:
+        font = _ToolsFont(str(face.path), lazy=True)
+    except (OSError, TTLibError) as exc:
+        raise FontError(f"cannot read font {face.path}: {exc}; {_regenerate_hint()}") from exc
+    try:
+        upm = font["head"].unitsPerEm
+        cmap = font.getBestCmap() or {}
+        glyf = font.get("glyf", None)
+        metrics = font["hmtx"].metrics
+        table: dict[str, tuple[float, float]] = {}
+        for ch in _SQUEEZABLE:
+            name = cmap.get(ord(ch))
+            if name is None or glyf is None:
+                continue
+            advance = metrics[name][0]
+            glyph = glyf[name]
+            if advance != upm or not hasattr(glyph, "xMin"):
+                continue  # proportional, or no outline: nothing to take
+            left = max(0.0, glyph.xMin / upm - _SQUEEZE_KEEP)
+            right = max(0.0, (advance - glyph.xMax) / upm - _SQUEEZE_KEEP)
+            scale = min(1.0, _SQUEEZE_MAX / (left + right)) if left + right > 0 else 0.0
+            table[ch] = (left * scale, right * scale)
+        return table
+    finally:
+        font.close()
