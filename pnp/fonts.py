@@ -8,6 +8,7 @@ before it is drawn.
 
 from __future__ import annotations
 
+import struct
 import threading
 import unicodedata
 from collections.abc import Callable
@@ -154,6 +155,12 @@ def _same_bytes(a: Path, b: Path) -> bool:
 @cache
 def coverage(face: FontFace) -> frozenset[int]:
     """The code points the face's cmap maps to a glyph (read once per face)."""
+    registered = pdfmetrics._fonts.get(face.name)
+    if registered is not None and Path(getattr(registered.face, "filename", "")).resolve() == face.path.resolve():
+        # reportlab has parsed this cmap already; fontTools would take half a second more.
+        # Its table also lists the format-4 end marker U+FFFF, mapped to glyph 0 (.notdef).
+        mapping = registered.face.charToGlyph
+        return frozenset(code for code, glyph in mapping.items() if glyph)
     try:
         font = _ToolsFont(str(face.path), lazy=True)
     except (OSError, TTLibError) as exc:
@@ -236,28 +243,33 @@ def squeeze_for(family: FontFamily) -> Callable[[str, bool], tuple[float, float]
 
 
 def _squeeze_table(face: FontFace) -> dict[str, tuple[float, float]]:
+    """Ink extents of the squeezable marks, read from the raw 'glyf' headers (decompiling the
+    font's cmap with fontTools would cost half a second per face; reportlab has parsed it)."""
+    parsed = pdfmetrics.getFont(face.name).face
     try:
         font = _ToolsFont(str(face.path), lazy=True)
-    except (OSError, TTLibError) as exc:
+        try:
+            head, loca, glyf = (font.reader[tag] for tag in ("head", "loca", "glyf"))
+        finally:
+            font.close()
+    except (OSError, TTLibError, KeyError) as exc:
         raise FontError(f"cannot read font {face.path}: {exc}; {_regenerate_hint()}") from exc
-    try:
-        upm = font["head"].unitsPerEm
-        cmap = font.getBestCmap() or {}
-        glyf = font.get("glyf", None)
-        metrics = font["hmtx"].metrics
-        table: dict[str, tuple[float, float]] = {}
-        for ch in _SQUEEZABLE:
-            name = cmap.get(ord(ch))
-            if name is None or glyf is None:
-                continue
-            advance = metrics[name][0]
-            glyph = glyf[name]
-            if advance != upm or not hasattr(glyph, "xMin"):
-                continue  # proportional, or no outline: nothing to take
-            left = max(0.0, glyph.xMin / upm - _SQUEEZE_KEEP)
-            right = max(0.0, (advance - glyph.xMax) / upm - _SQUEEZE_KEEP)
-            scale = min(1.0, _SQUEEZE_MAX / (left + right)) if left + right > 0 else 0.0
-            table[ch] = (left * scale, right * scale)
-        return table
-    finally:
-        font.close()
+    upm = struct.unpack_from(">H", head, 18)[0]
+    long_offsets = struct.unpack_from(">h", head, 50)[0] == 1
+    table: dict[str, tuple[float, float]] = {}
+    for ch in _SQUEEZABLE:
+        gid = parsed.charToGlyph.get(ord(ch))
+        if gid is None or parsed.charWidths.get(ord(ch)) != 1000:
+            continue  # absent, or proportional: nothing to take
+        if long_offsets:
+            start, end = struct.unpack_from(">II", loca, 4 * gid)
+        else:
+            start, end = (2 * v for v in struct.unpack_from(">HH", loca, 2 * gid))
+        if end - start < 10:
+            continue  # no outline
+        x_min, _, x_max = struct.unpack_from(">hhh", glyf, start + 2)
+        left = max(0.0, x_min / upm - _SQUEEZE_KEEP)
+        right = max(0.0, (upm - x_max) / upm - _SQUEEZE_KEEP)
+        scale = min(1.0, _SQUEEZE_MAX / (left + right)) if left + right > 0 else 0.0
+        table[ch] = (left * scale, right * scale)
+    return table

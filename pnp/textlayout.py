@@ -276,15 +276,30 @@ def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
                 out.extend(units[i].visible if visible_last and pos == len(line) - 1 else units[i].pieces)
         return _strip_trailing(out)
 
+    def line_metrics(line: list[int]) -> tuple[float, float]:
+        """(printed width, squeeze) of a line, from the cached unit metrics."""
+        if any(i < 0 for i in line):
+            pieces = pieces_of(line)
+            return _width(pieces, size, measure), _squeeze_of(pieces, squeeze) * size
+        end = len(line)
+        while end and not units[line[end - 1]].visible:
+            end -= 1  # trailing spaces print nothing
+        if not end:
+            return 0.0, 0.0
+        head = line[:end - 1]
+        last = line[end - 1]
+        shown = sum(m.full[i] for i in head) + m.visible[last]
+        give = sum(m.squeeze[i] for i in head) + m.squeeze[last]
+        return shown * size, give * size
+
     def line_width(line: list[int]) -> float:
-        return _width(pieces_of(line), size, measure)
+        return line_metrics(line)[0]
 
     _avoid_stranded_last_line(lines, hard_end, size, width, line_width)
     out = []
     for line, hard in zip(lines, hard_end, strict=True):
-        pieces = pieces_of(line)
-        out.append(SetLine(_merge(pieces), _width(pieces, size, measure),
-                           _squeeze_of(pieces, squeeze) * size, hard))
+        shown, give = line_metrics(line)
+        out.append(SetLine(_merge(pieces_of(line)), shown, give, hard))
     return out
 
 
@@ -319,6 +334,11 @@ class Placed:
     char_space: float
 
 
+@lru_cache(maxsize=65536)
+def _char_width(measure: Measure, ch: str, bold: bool) -> float:
+    return measure(ch, bold, 1.0)
+
+
 def _latin(ch: str) -> bool:
     return ch.isascii() and (ch.isalnum() or ch in "$%.,'-_/+")
 
@@ -336,7 +356,7 @@ def place(line: SetLine, width: float, size: float, measure: Measure, squeeze: S
     chars = [(ch, run.bold) for run in line.runs for ch in run.text]
     if not chars:
         return ()
-    advances = [measure(ch, bold, size) for ch, bold in chars]
+    advances = [_char_width(measure, ch, bold) * size for ch, bold in chars]
     natural = sum(advances)
     left_cut = [0.0] * len(chars)
     right_cut = [0.0] * len(chars)
