@@ -16,11 +16,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from fontTools.ttLib import TTFont as _ToolsFont
-from fontTools.ttLib import TTLibError
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
-
 from pnp.errors import FontError
 
 __all__ = [
@@ -94,6 +89,8 @@ def load_family(fonts_dir: Path, lang: str) -> FontFamily:
     without touching reportlab. Raises :class:`FontError` for an unknown language, a missing
     or unreadable file, or a file whose PostScript name is not the expected one.
     """
+    from reportlab.pdfbase import pdfmetrics  # reportlab loads when fonts are first needed
+
     key = (Path(fonts_dir).resolve(), lang)
     with _lock:
         cached = _families.get(key)
@@ -123,6 +120,9 @@ def load_family(fonts_dir: Path, lang: str) -> FontFamily:
 
 
 def _register(path: Path, bold: bool) -> FontFace:
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
     name = path.stem  # the build script names each file after its PostScript name
     registered = pdfmetrics._fonts.get(name)  # reportlab has no public lookup
     if registered is not None:
@@ -155,6 +155,10 @@ def _same_bytes(a: Path, b: Path) -> bool:
 @cache
 def coverage(face: FontFace) -> frozenset[int]:
     """The code points the face's cmap maps to a glyph (read once per face)."""
+    from fontTools.ttLib import TTFont as _ToolsFont
+    from fontTools.ttLib import TTLibError
+    from reportlab.pdfbase import pdfmetrics
+
     registered = pdfmetrics._fonts.get(face.name)
     if registered is not None and Path(getattr(registered.face, "filename", "")).resolve() == face.path.resolve():
         # reportlab has parsed this cmap already; fontTools would take half a second more.
@@ -221,6 +225,8 @@ def measure_for(family: FontFamily) -> Callable[[str, bool, float], float]:
 
 @cache
 def _measures(family: FontFamily) -> Callable[[str, bool, float], float]:
+    from reportlab.pdfbase import pdfmetrics
+
     regular, bold = family.regular.name, family.bold.name
 
     def measure(text: str, is_bold: bool, size: float) -> float:
@@ -245,6 +251,10 @@ def squeeze_for(family: FontFamily) -> Callable[[str, bool], tuple[float, float]
 def _squeeze_table(face: FontFace) -> dict[str, tuple[float, float]]:
     """Ink extents of the squeezable marks, read from the raw 'glyf' headers (decompiling the
     font's cmap with fontTools would cost half a second per face; reportlab has parsed it)."""
+    from fontTools.ttLib import TTFont as _ToolsFont
+    from fontTools.ttLib import TTLibError
+    from reportlab.pdfbase import pdfmetrics
+
     parsed = pdfmetrics.getFont(face.name).face
     try:
         font = _ToolsFont(str(face.path), lazy=True)

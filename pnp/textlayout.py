@@ -16,8 +16,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from icu4py.breakers import LineBreaker
-
 
 @dataclass(frozen=True)
 class Run:
@@ -42,6 +40,14 @@ _BREAK_LOCALE = "zh"
 SQUEEZE_PER_LINE = 0.5
 
 
+def clear_caches() -> None:
+    """Forget every cached break unit and width (benchmarks time typesetting from scratch)."""
+    break_offsets.cache_clear()
+    _units.cache_clear()
+    _metrics_cache.clear()
+    _char_width.cache_clear()
+
+
 def _no_squeeze(ch: str, bold: bool) -> tuple[float, float]:
     return (0.0, 0.0)
 
@@ -58,6 +64,8 @@ def break_offsets(text: str) -> tuple[int, ...]:
     # A lone surrogate cannot cross into ICU (it is not valid UTF-8); U+FFFD stands in for it
     # with the same length on both sides.
     safe = text.encode("utf-8", "replace").decode("utf-8") if _has_surrogate(text) else text
+    from icu4py.breakers import LineBreaker  # ICU loads on the first text broken, not at import
+
     ends = [end for _, end in LineBreaker(safe, _BREAK_LOCALE).segments()]
     if max(safe) > "\uffff":
         to_index: dict[int, int] = {}
