@@ -136,7 +136,9 @@ def _units(runs: tuple[Run, ...]) -> tuple[_Unit, ...]:
             else:
                 pieces.append(Run(text[at:stop], bold))
             at = stop
-        units.append(_Unit(tuple(pieces), tuple(_strip_trailing(list(pieces))), text[end - 1] == "\n"))
+        whole = tuple(pieces)
+        visible = tuple(_strip_trailing(pieces)) if text[end - 1] in " \n" else whole
+        units.append(_Unit(whole, visible, text[end - 1] == "\n"))
         start = end
     return tuple(units)
 
