@@ -8,16 +8,13 @@ before it is drawn.
 
 from __future__ import annotations
 
+import struct
 import threading
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-
-from fontTools.ttLib import TTFont as _ToolsFont
-from fontTools.ttLib import TTLibError
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from pnp.errors import FontError
 
@@ -31,7 +28,9 @@ __all__ = [
     "coverage",
     "describe_missing",
     "load_family",
+    "measure_for",
     "missing_characters",
+    "squeeze_for",
 ]
 
 BUILD_COMMAND = "python scripts/build_fonts.py"
@@ -90,6 +89,8 @@ def load_family(fonts_dir: Path, lang: str) -> FontFamily:
     without touching reportlab. Raises :class:`FontError` for an unknown language, a missing
     or unreadable file, or a file whose PostScript name is not the expected one.
     """
+    from reportlab.pdfbase import pdfmetrics  # reportlab loads when fonts are first needed
+
     key = (Path(fonts_dir).resolve(), lang)
     with _lock:
         cached = _families.get(key)
@@ -119,6 +120,9 @@ def load_family(fonts_dir: Path, lang: str) -> FontFamily:
 
 
 def _register(path: Path, bold: bool) -> FontFace:
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
     name = path.stem  # the build script names each file after its PostScript name
     registered = pdfmetrics._fonts.get(name)  # reportlab has no public lookup
     if registered is not None:
@@ -151,6 +155,16 @@ def _same_bytes(a: Path, b: Path) -> bool:
 @cache
 def coverage(face: FontFace) -> frozenset[int]:
     """The code points the face's cmap maps to a glyph (read once per face)."""
+    from fontTools.ttLib import TTFont as _ToolsFont
+    from fontTools.ttLib import TTLibError
+    from reportlab.pdfbase import pdfmetrics
+
+    registered = pdfmetrics._fonts.get(face.name)
+    if registered is not None and Path(getattr(registered.face, "filename", "")).resolve() == face.path.resolve():
+        # reportlab has parsed this cmap already; fontTools would take half a second more.
+        # Its table also lists the format-4 end marker U+FFFF, mapped to glyph 0 (.notdef).
+        mapping = registered.face.charToGlyph
+        return frozenset(code for code, glyph in mapping.items() if glyph)
     try:
         font = _ToolsFont(str(face.path), lazy=True)
     except (OSError, TTLibError) as exc:
@@ -194,3 +208,78 @@ def describe_missing(ch: str, where: str, face: FontFace | str) -> str:
 def check_text(text: str, face: FontFace, where: str) -> list[str]:
     """Problem lines (see :func:`describe_missing`) for every character ``face`` lacks."""
     return [describe_missing(ch, where, face) for ch in missing_characters(text, face)]
+
+
+# Full-width punctuation whose blank side may be given up when a justified line needs room.
+# ！ and ？ keep their space: squeezed, they crowd the next sentence.
+_SQUEEZABLE = "，。、；：「」『』（）《》〈〉【】〔〕“”‘’"
+# Blank a squeezed mark always keeps on each side, and the most it gives up in all, in ems.
+_SQUEEZE_KEEP = 0.06
+_SQUEEZE_MAX = 0.5
+
+
+def measure_for(family: FontFamily) -> Callable[[str, bool, float], float]:
+    """``measure(text, bold, size)``: advance width in points, as reportlab will draw it."""
+    return _measures(family)
+
+
+@cache
+def _measures(family: FontFamily) -> Callable[[str, bool, float], float]:
+    from reportlab.pdfbase import pdfmetrics
+
+    regular, bold = family.regular.name, family.bold.name
+
+    def measure(text: str, is_bold: bool, size: float) -> float:
+        return pdfmetrics.stringWidth(text, bold if is_bold else regular, size)
+
+    return measure
+
+
+@cache
+def squeeze_for(family: FontFamily) -> Callable[[str, bool], tuple[float, float]]:
+    """``squeeze(ch, bold) -> (left, right)``: the blank, in ems, each side of a full-width
+    punctuation mark may give up, read from the glyph's outline (a zh-Hant face centres
+    ，。 where a zh-Hans face sets them to the left, so the blank side differs)."""
+    table = {False: _squeeze_table(family.regular), True: _squeeze_table(family.bold)}
+
+    def squeeze(ch: str, bold: bool) -> tuple[float, float]:
+        return table[bold].get(ch, (0.0, 0.0))
+
+    return squeeze
+
+
+def _squeeze_table(face: FontFace) -> dict[str, tuple[float, float]]:
+    """Ink extents of the squeezable marks, read from the raw 'glyf' headers (decompiling the
+    font's cmap with fontTools would cost half a second per face; reportlab has parsed it)."""
+    from fontTools.ttLib import TTFont as _ToolsFont
+    from fontTools.ttLib import TTLibError
+    from reportlab.pdfbase import pdfmetrics
+
+    parsed = pdfmetrics.getFont(face.name).face
+    try:
+        font = _ToolsFont(str(face.path), lazy=True)
+        try:
+            head, loca, glyf = (font.reader[tag] for tag in ("head", "loca", "glyf"))
+        finally:
+            font.close()
+    except (OSError, TTLibError, KeyError) as exc:
+        raise FontError(f"cannot read font {face.path}: {exc}; {_regenerate_hint()}") from exc
+    upm = struct.unpack_from(">H", head, 18)[0]
+    long_offsets = struct.unpack_from(">h", head, 50)[0] == 1
+    table: dict[str, tuple[float, float]] = {}
+    for ch in _SQUEEZABLE:
+        gid = parsed.charToGlyph.get(ord(ch))
+        if gid is None or parsed.charWidths.get(ord(ch)) != 1000:
+            continue  # absent, or proportional: nothing to take
+        if long_offsets:
+            start, end = struct.unpack_from(">II", loca, 4 * gid)
+        else:
+            start, end = (2 * v for v in struct.unpack_from(">HH", loca, 2 * gid))
+        if end - start < 10:
+            continue  # no outline
+        x_min, _, x_max = struct.unpack_from(">hhh", glyf, start + 2)
+        left = max(0.0, x_min / upm - _SQUEEZE_KEEP)
+        right = max(0.0, (upm - x_max) / upm - _SQUEEZE_KEEP)
+        scale = min(1.0, _SQUEEZE_MAX / (left + right)) if left + right > 0 else 0.0
+        table[ch] = (left * scale, right * scale)
+    return table

@@ -12,9 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, cached_property
-
-import hanzidentifier
-import opencc
+from typing import Any
 
 from pnp.data.model import LANGS, GlossaryTerm
 
@@ -27,7 +25,9 @@ _QUOTES = {
 
 
 @cache
-def _converter(config: str) -> opencc.OpenCC:
+def _converter(config: str) -> Any:
+    import opencc  # its dictionaries load only when a text is first converted
+
     return opencc.OpenCC(config)
 
 
@@ -79,6 +79,8 @@ def foreign_characters(text: str, lang: str) -> list[str]:
     Classification is per character, by hanzidentifier's CC-CEDICT sets: characters both
     scripts share (后 里 干 台 只 面) are fine in either.
     """
+    import hanzidentifier  # CC-CEDICT's character sets load on the first check
+
     unwanted = hanzidentifier.SIMPLIFIED if lang == "zh-Hant" else hanzidentifier.TRADITIONAL
     seen: dict[str, None] = {}
     for ch in text:

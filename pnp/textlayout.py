@@ -1,17 +1,20 @@
-"""Chinese line breaking and shrink-to-fit, as pure functions over a width measure.
+"""Chinese line breaking, justification and shrink-to-fit, as pure functions over a width measure.
 
-Break opportunities come from the Unicode line-breaking algorithm (UAX #14, via uniseg):
-no line starts with closing punctuation or ends with opening punctuation, …… and ——
-stay whole, and Latin words and numbers are never split (unless a single one is wider
-than the whole line, where breaking it is the only way to print it).
+Break opportunities come from ICU's line BreakIterator (UAX #14 with CLDR's tailoring, the
+one browsers use): no line starts with closing punctuation or ends with opening punctuation,
+…… and —— stay whole, and Latin words and numbers are never split (unless a single one is
+wider than the whole line, where breaking it is the only way to print it).
+
+A text's break units are computed once and cached by text, so shrink-to-fit's size steps
+and platypus's re-wraps reuse them; widths are measured once per unit at size 1 and scaled,
+which holds because every measure pnp uses (font advance widths) is proportional to size.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-from uniseg.linebreak import line_break_units
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -23,31 +26,79 @@ class Run:
 
 
 Line = tuple[Run, ...]
-# measure(text, bold, size) -> width in points
+# measure(text, bold, size) -> width in points; must be proportional to size
 Measure = Callable[[str, bool, float], float]
+# squeeze(ch, bold) -> (left, right): how much blank, in ems, the glyph's left and right sides
+# may give up when a line is compressed (full-width punctuation); (0, 0) for anything else.
+Squeeze = Callable[[str, bool], tuple[float, float]]
+
+_EPS = 1e-6
+_BREAK_LOCALE = "zh"
+# The most squeeze, in ems, a line may use to take one more unit: enough to close the gap a
+# measure that is not a whole number of ems leaves, little enough that the marks still read
+# as full-width punctuation.
+SQUEEZE_PER_LINE = 0.5
 
 
-def _unit_runs(runs: Sequence[Run]) -> list[list[Run]]:
-    """Split styled runs at UAX #14 break opportunities of their joined text."""
-    text = "".join(run.text for run in runs)
-    styles = [run.bold for run in runs for _ in run.text]
-    units: list[list[Run]] = []
-    pos = 0
-    for unit in line_break_units(text):
-        pieces: list[Run] = []
-        for offset, ch in enumerate(unit):
-            bold = styles[pos + offset]
-            if pieces and pieces[-1].bold == bold:
-                pieces[-1] = Run(pieces[-1].text + ch, bold)
-            else:
-                pieces.append(Run(ch, bold))
-        units.append(pieces)
-        pos += len(unit)
-    return units
+def clear_caches() -> None:
+    """Forget every cached break unit and width (benchmarks time typesetting from scratch)."""
+    break_offsets.cache_clear()
+    _units.cache_clear()
+    _metrics_cache.clear()
+    _char_width.cache_clear()
 
 
-def _width(pieces: Sequence[Run], size: float, measure: Measure) -> float:
-    return sum(measure(p.text, p.bold, size) for p in pieces)
+def _no_squeeze(ch: str, bold: bool) -> tuple[float, float]:
+    return (0.0, 0.0)
+
+
+@lru_cache(maxsize=16384)
+def break_offsets(text: str) -> tuple[int, ...]:
+    """End offsets (Python string indices) of the line-break units of ``text``.
+
+    ICU counts in UTF-16 code units, so a character outside the BMP (𠀀, an emoji) is two
+    units there and one here; the offsets are converted back.
+    """
+    if not text:
+        return ()
+    # A lone surrogate cannot cross into ICU (it is not valid UTF-8); U+FFFD stands in for it
+    # with the same length on both sides.
+    safe = text.encode("utf-8", "replace").decode("utf-8") if _has_surrogate(text) else text
+    from icu4py.breakers import LineBreaker  # ICU loads on the first text broken, not at import
+
+    ends = [end for _, end in LineBreaker(safe, _BREAK_LOCALE).segments()]
+    if max(safe) > "\uffff":
+        to_index: dict[int, int] = {}
+        units = 0
+        for index, ch in enumerate(safe, start=1):
+            units += 2 if ch > "\uffff" else 1
+            to_index[units] = index
+        ends = [to_index[end] for end in ends]
+    return tuple(ends)
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def break_units(text: str) -> list[str]:
+    """The text cut at every line-break opportunity (each unit keeps its trailing spaces)."""
+    start, out = 0, []
+    for end in break_offsets(text):
+        out.append(text[start:end])
+        start = end
+    return out
+
+
+@dataclass(frozen=True)
+class _Unit:
+    pieces: tuple[Run, ...]  # the whole unit, trailing spaces and newline included
+    visible: tuple[Run, ...]  # without them: what a line ending here prints
+    hard: bool  # ends with a newline: a forced break
 
 
 def _strip_trailing(pieces: list[Run]) -> list[Run]:
@@ -59,7 +110,75 @@ def _strip_trailing(pieces: list[Run]) -> list[Run]:
     return pieces
 
 
-def _merge(line: list[Run]) -> Line:
+@lru_cache(maxsize=4096)
+def _units(runs: tuple[Run, ...]) -> tuple[_Unit, ...]:
+    """Styled runs split at the break opportunities of their joined text; cached by runs."""
+    text = "".join(run.text for run in runs)
+    # Style boundaries as (end offset, bold), walked alongside the unit boundaries.
+    bounds: list[tuple[int, bool]] = []
+    pos = 0
+    for run in runs:
+        if run.text:
+            pos += len(run.text)
+            bounds.append((pos, run.bold))
+    units: list[_Unit] = []
+    start, b = 0, 0
+    for end in break_offsets(text):
+        pieces: list[Run] = []
+        at = start
+        while at < end:
+            while bounds[b][0] <= at:
+                b += 1
+            stop = min(end, bounds[b][0])
+            bold = bounds[b][1]
+            if pieces and pieces[-1].bold == bold:
+                pieces[-1] = Run(pieces[-1].text + text[at:stop], bold)
+            else:
+                pieces.append(Run(text[at:stop], bold))
+            at = stop
+        whole = tuple(pieces)
+        visible = tuple(_strip_trailing(pieces)) if text[end - 1] in " \n" else whole
+        units.append(_Unit(whole, visible, text[end - 1] == "\n"))
+        start = end
+    return tuple(units)
+
+
+def _width(pieces: Sequence[Run], size: float, measure: Measure) -> float:
+    return sum(measure(p.text, p.bold, size) for p in pieces)
+
+
+def _squeeze_of(pieces: Sequence[Run], squeeze: Squeeze) -> float:
+    return sum(sum(squeeze(ch, p.bold)) for p in pieces for ch in p.text)
+
+
+@dataclass(frozen=True)
+class _Metrics:
+    """Per unit, at size 1: full width, printed width if a line ends here, and squeeze (ems)."""
+
+    full: tuple[float, ...]
+    visible: tuple[float, ...]
+    squeeze: tuple[float, ...]
+
+
+_metrics_cache: dict[tuple[tuple[Run, ...], Measure, Squeeze], _Metrics] = {}
+
+
+def _metrics(runs: tuple[Run, ...], units: tuple[_Unit, ...], measure: Measure, squeeze: Squeeze) -> _Metrics:
+    key = (runs, measure, squeeze)
+    found = _metrics_cache.get(key)
+    if found is None:
+        if len(_metrics_cache) > 4096:
+            _metrics_cache.clear()
+        full = tuple(_width(u.pieces, 1.0, measure) for u in units)
+        found = _Metrics(full,
+                         tuple(f if u.visible == u.pieces else _width(u.visible, 1.0, measure)
+                               for f, u in zip(full, units, strict=True)),
+                         tuple(_squeeze_of(u.visible, squeeze) for u in units))
+        _metrics_cache[key] = found
+    return found
+
+
+def _merge(line: Sequence[Run]) -> Line:
     merged: list[Run] = []
     for run in line:
         if not run.text:
@@ -71,71 +190,212 @@ def _merge(line: list[Run]) -> Line:
     return tuple(merged)
 
 
-def _split_long(pieces: list[Run], width: float, size: float, measure: Measure) -> list[list[Run]]:
+def _split_long(pieces: Sequence[Run], width: float, size: float, measure: Measure) -> list[list[Run]]:
     """Character by character, for a single unit wider than a whole line."""
     chunks: list[list[Run]] = [[]]
+    used = 0.0
     for piece in pieces:
         for ch in piece.text:
-            candidate = [*chunks[-1], Run(ch, piece.bold)]
-            if chunks[-1] and _width(candidate, size, measure) > width:
-                chunks.append([Run(ch, piece.bold)])
-            else:
-                chunks[-1] = candidate
+            w = measure(ch, piece.bold, size)
+            if chunks[-1] and used + w > width:
+                chunks.append([])
+                used = 0.0
+            chunks[-1].append(Run(ch, piece.bold))
+            used += w
     return chunks
 
 
-def break_lines(runs: Sequence[Run], width: float, size: float, measure: Measure) -> list[Line]:
-    """Greedy fill of UAX #14 units into lines no wider than ``width``; '\n' forces a break.
+@dataclass(frozen=True)
+class SetLine:
+    """A broken line: its runs, natural width, how much its punctuation may give up (points),
+    and whether it ends its paragraph or a forced break (such a line is not justified)."""
 
-    A paragraph whose last line would hold a character or two (「分。」 alone) takes units
-    down from the line above, as a typesetter would, so no line is left stranded.
+    runs: Line
+    width: float
+    squeeze: float
+    last: bool
+
+
+class _Overfull(Exception):
+    """More lines than the caller has room for: stop breaking, the answer is 'does not fit'."""
+
+
+def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
+              squeeze: Squeeze | None = None, max_lines: int | None = None) -> list[SetLine]:
+    """Greedy fill of break units into lines no wider than ``width``; '\\n' forces a break.
+
+    With ``squeeze``, a unit still fits if compressing the line's full-width punctuation makes
+    room for it (the renderer then compresses exactly that much). A paragraph whose last line
+    would hold a character or two (「分。」 alone) takes units down from the line above, as a
+    typesetter would, so no line is left stranded. ``max_lines`` stops early (raising
+    :class:`_Overfull`) once the text needs more lines than that.
     """
-    lines: list[list[list[Run]]] = []  # line -> its units
+    key = tuple(runs)
+    units = _units(key)
+    squeeze = squeeze or _no_squeeze
+    m = _metrics(key, units, measure, squeeze)
+    limit = width + _EPS
+    cap = SQUEEZE_PER_LINE * size
+    lines: list[list[int]] = []  # unit indices per line; -1 marks a chunk of a split unit
+    chunks: dict[int, list[Run]] = {}
     hard_end: list[bool] = []
-    current: list[list[Run]] = []
+    current: list[int] = []
+    full = 0.0  # width of the current line with every unit whole (trailing spaces included)
+    shown = 0.0  # what it prints: the last unit without its trailing spaces
+    give = 0.0  # squeeze available in the current line, in points
 
     def flush(hard: bool) -> None:
+        nonlocal current, full, shown, give
         lines.append(current)
         hard_end.append(hard)
+        if max_lines is not None and len(lines) > max_lines:
+            raise _Overfull
+        current, full, shown, give = [], 0.0, 0.0, 0.0
 
-    def line_width(units: list[list[Run]]) -> float:
-        return _width(_strip_trailing([p for u in units for p in u]), size, measure)
-
-    for unit in _unit_runs(runs):
-        hard = unit[-1].text.endswith("\n")
-        unit_width = _width(_strip_trailing(list(unit)), size, measure)
-        if current and line_width([*current, unit]) > width + 1e-6:
+    for index, unit in enumerate(units):
+        unit_shown = m.visible[index] * size
+        unit_give = m.squeeze[index] * size
+        if current and unit.visible and full + unit_shown - min(give + unit_give, cap) > limit:
             flush(False)
-            current = []
-        if not current and unit_width > width + 1e-6:
-            chunks = _split_long(list(unit), width, size, measure)
-            for chunk in chunks[:-1]:
-                current = [chunk]
+        if not current and unit_shown - min(unit_give, cap) > limit:
+            parts = _split_long(unit.visible, width, size, measure)
+            for part in parts[:-1]:
+                chunks[-len(chunks) - 1] = part
+                current = [-len(chunks)]
                 flush(False)
-            current = [chunks[-1]]
+            chunks[-len(chunks) - 1] = parts[-1]
+            current = [-len(chunks)]
+            full = shown = _width(parts[-1], size, measure)
         else:
-            current.append(unit)
-        if hard:
+            current.append(index)
+            if unit.visible:
+                shown = full + unit_shown
+                give += unit_give
+            full += m.full[index] * size
+        if unit.hard:
             flush(True)
-            current = []
-    if current:
+    if current or not lines:
         flush(True)
+
+    def pieces_of(line: list[int], visible_last: bool = True) -> list[Run]:
+        out: list[Run] = []
+        for pos, i in enumerate(line):
+            if i < 0:
+                out.extend(chunks[i])
+            else:
+                out.extend(units[i].visible if visible_last and pos == len(line) - 1 else units[i].pieces)
+        return _strip_trailing(out)
+
+    def line_metrics(line: list[int]) -> tuple[float, float]:
+        """(printed width, squeeze) of a line, from the cached unit metrics."""
+        if any(i < 0 for i in line):
+            pieces = pieces_of(line)
+            return _width(pieces, size, measure), _squeeze_of(pieces, squeeze) * size
+        end = len(line)
+        while end and not units[line[end - 1]].visible:
+            end -= 1  # trailing spaces print nothing
+        if not end:
+            return 0.0, 0.0
+        head = line[:end - 1]
+        last = line[end - 1]
+        shown = sum(m.full[i] for i in head) + m.visible[last]
+        give = sum(m.squeeze[i] for i in head) + m.squeeze[last]
+        return shown * size, give * size
+
+    def line_width(line: list[int]) -> float:
+        return line_metrics(line)[0]
+
     _avoid_stranded_last_line(lines, hard_end, size, width, line_width)
-    return [_merge(_strip_trailing([p for u in line for p in u])) for line in lines]
+    out = []
+    for line, hard in zip(lines, hard_end, strict=True):
+        shown, give = line_metrics(line)
+        out.append(SetLine(_merge(pieces_of(line)), shown, give, hard))
+    return out
 
 
-def _avoid_stranded_last_line(lines: list[list[list[Run]]], hard_end: list[bool], size: float,
-                              width: float, line_width: Callable[[list[list[Run]]], float]) -> None:
+def break_lines(runs: Sequence[Run], width: float, size: float, measure: Measure) -> list[Line]:
+    """The runs of each line :func:`set_lines` makes (without squeeze)."""
+    return [line.runs for line in set_lines(runs, width, size, measure)]
+
+
+def _avoid_stranded_last_line(lines: list[list[int]], hard_end: list[bool], size: float,
+                              width: float, line_width: Callable[[list[int]], float]) -> None:
     for index in range(1, len(lines)):
         if not hard_end[index] and index != len(lines) - 1:
             continue
         if hard_end[index - 1]:
             continue  # the line above ends its own paragraph
         last, above = lines[index], lines[index - 1]
+        if any(i < 0 for i in above + last):
+            continue  # a word split character by character: nothing sensible to move
         while (line_width(last) < 2.5 * size and len(above) > 2
-               and line_width(above[-1:] + last) <= width + 1e-6
+               and line_width(above[-1:] + last) <= width + _EPS
                and line_width(above[:-1]) >= width / 2):
             last.insert(0, above.pop())
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A stretch of one line drawn with one font at ``x``, ``char_space`` added after each glyph."""
+
+    x: float
+    text: str
+    bold: bool
+    char_space: float
+
+
+@lru_cache(maxsize=65536)
+def _char_width(measure: Measure, ch: str, bold: bool) -> float:
+    return measure(ch, bold, 1.0)
+
+
+def _latin(ch: str) -> bool:
+    return ch.isascii() and (ch.isalnum() or ch in "$%.,'-_/+")
+
+
+def place(line: SetLine, width: float, size: float, measure: Measure, squeeze: Squeeze | None = None,
+          justify: bool = True) -> tuple[Placed, ...]:
+    """Where each stretch of a line goes so that it fills ``width`` exactly.
+
+    A line wider than the measure (it took a unit thanks to squeeze) compresses its full-width
+    punctuation by just what it needs, each mark in proportion to its blank side. A wrapped
+    line shorter than the measure is justified by spacing between characters, never inside a
+    Latin word or number; the last line of a paragraph keeps its natural spacing.
+    """
+    squeeze = squeeze or _no_squeeze
+    chars = [(ch, run.bold) for run in line.runs for ch in run.text]
+    if not chars:
+        return ()
+    advances = [_char_width(measure, ch, bold) * size for ch, bold in chars]
+    natural = sum(advances)
+    left_cut = [0.0] * len(chars)
+    right_cut = [0.0] * len(chars)
+    gaps = [0.0] * len(chars)  # extra space after each character
+    if natural > width + _EPS and line.squeeze > 0:
+        ratio = min(1.0, (natural - width) / line.squeeze)
+        for i, (ch, bold) in enumerate(chars):
+            left, right = squeeze(ch, bold)
+            left_cut[i], right_cut[i] = left * size * ratio, right * size * ratio
+    elif justify and not line.last and natural < width - _EPS:
+        stretchable = [i for i in range(len(chars) - 1)
+                       if not (_latin(chars[i][0]) and _latin(chars[i + 1][0]))]
+        if stretchable:
+            each = (width - natural) / len(stretchable)
+            for i in stretchable:
+                gaps[i] = each
+    out: list[Placed] = []
+    x = 0.0  # the pen: where the next character's advance box begins
+    for i, (ch, bold) in enumerate(chars):
+        glyph_x = x - left_cut[i]
+        last = out[-1] if out else None
+        # Continue the previous stretch when its spacing alone puts this glyph where it goes.
+        if (last is not None and last.bold == bold and abs(last.char_space - gaps[i - 1]) < _EPS
+                and left_cut[i] == 0.0 and right_cut[i - 1] == 0.0):
+            out[-1] = Placed(last.x, last.text + ch, bold, last.char_space)
+        else:
+            out.append(Placed(glyph_x, ch, bold, gaps[i]))
+        x = glyph_x + advances[i] - right_cut[i] + gaps[i]
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -148,19 +408,27 @@ class Fit:
 def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_size: float,
              measure: Measure, leading_ratio: float = 1.3, step: float = 0.25) -> Fit | None:
     """The largest size from ``size`` down to ``min_size`` at which the text fits the box."""
-    units = [_strip_trailing(list(unit)) for unit in _unit_runs(runs)]
+    key = tuple(runs)
+    units = _units(key)
+    m = _metrics(key, units, measure, _no_squeeze)
+    widest_unit = max(m.visible, default=0.0)
     current = size
     while current >= min_size - 1e-9:
         # Shrinking must never cost a word or number its wholeness ("10" split as 1/0).
-        if any(_width(unit, current, measure) > width + 1e-6 for unit in units):
+        if widest_unit * current > width + _EPS:
             current = round(current - step, 4)
             continue
-        lines = break_lines(runs, width, current, measure)
         leading = current * leading_ratio
         # The last line needs only its glyph height, not a whole leading.
+        room = int((height + _EPS - current) // leading) + 1 if height + _EPS >= current else 0
+        try:
+            lines = set_lines(runs, width, current, measure, max_lines=room)
+        except _Overfull:
+            current = round(current - step, 4)
+            continue
         needed = (len(lines) - 1) * leading + current
-        widest = max((_width(line, current, measure) for line in lines), default=0.0)
-        if needed <= height + 1e-6 and widest <= width + 1e-6:
-            return Fit(current, leading, tuple(lines))
+        widest = max((line.width for line in lines), default=0.0)
+        if needed <= height + _EPS and widest <= width + _EPS:
+            return Fit(current, leading, tuple(line.runs for line in lines))
         current = round(current - step, 4)
     return None

@@ -16,7 +16,6 @@ from reportlab.lib.fonts import tt2ps
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
 
-from pnp import fonts
 from pnp.errors import FontError
 from pnp.fonts import (
     FACE_FILES,
@@ -144,8 +143,8 @@ def test_missing_characters_keeps_first_appearance_order(tc: FontFamily) -> None
 
 def test_load_family_is_cached_and_does_not_reregister(tc: FontFamily, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[object] = []
-    monkeypatch.setattr(fonts.pdfmetrics, "registerFont", calls.append)
-    monkeypatch.setattr(fonts.pdfmetrics, "registerFontFamily", lambda *a, **k: calls.append(a))
+    monkeypatch.setattr(pdfmetrics, "registerFont", calls.append)
+    monkeypatch.setattr(pdfmetrics, "registerFontFamily", lambda *a, **k: calls.append(a))
     again = load_family(FONTS_DIR / "." / ".." / FONTS_DIR.name, "zh-Hant")
     assert again == tc
     assert again is tc
@@ -158,7 +157,7 @@ def test_same_fonts_in_another_folder_reuse_the_registration(
     for name in FACE_FILES["zh-Hant"]:
         shutil.copyfile(FONTS_DIR / name, tmp_path / name)
     calls: list[object] = []
-    monkeypatch.setattr(fonts.pdfmetrics, "registerFont", calls.append)
+    monkeypatch.setattr(pdfmetrics, "registerFont", calls.append)
     copy = load_family(tmp_path, "zh-Hant")
     assert calls == []
     assert copy.regular.name == tc.regular.name

@@ -11,13 +11,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from reportlab.lib.colors import HexColor
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.data.model import Component, Element, Layout, PrintedTable, Text
 from pnp.data.schema import FIELD_REF, font_size, resolve_coord
 from pnp.data.spec import ELEMENTS, prop
-from pnp.fonts import FontFamily
+from pnp.fonts import FontFamily, measure_for
 from pnp.layout.icons import place_icons
 from pnp.layout.nets import Net
 from pnp.render.glyphs import GlyphCheck
@@ -48,8 +47,11 @@ class FaceContext:
     def font(self, bold: bool) -> str:
         return self.fonts.bold.name if bold else self.fonts.regular.name
 
-    def measure(self, text: str, bold: bool, size: float) -> float:
-        return stringWidth(text, self.font(bold), size)
+    @property
+    def measure(self) -> Callable[[str, bool, float], float]:
+        # One measure per font family, so break-unit widths cached by textlayout are shared
+        # by every card and sheet that sets the same text.
+        return measure_for(self.fonts)
 
     def x(self, mm_from_left: float) -> float:
         return (self.bleed + mm_from_left) * MM

@@ -20,13 +20,13 @@ from reportlab.platypus import (
 )
 
 from pnp.data.model import Figure, Game, Text
-from pnp.fonts import FontFamily
+from pnp.fonts import FontFamily, measure_for, squeeze_for
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.grid import display_grid
 from pnp.render.sheets import FaceForms, face_geometry
 from pnp.rulebook import Block
 from pnp.strings import ui
-from pnp.textlayout import Line, Run, break_lines
+from pnp.textlayout import Run, SetLine, place, set_lines
 from pnp.units import MM
 
 INK = HexColor("#231f2b")
@@ -52,14 +52,19 @@ H2 = TextStyle(15, 22, ACCENT, True, 14, 6)
 H3 = TextStyle(12, 18, INK, True, 8, 3)
 
 
+# A heading this many lines long is a paragraph typed as a heading: refused, not typeset.
+HEADING_MAX_LINES = 4
+
+
 class CJKParagraph(Flowable):
-    """A paragraph broken by UAX #14 units; splits across pages between lines."""
+    """A paragraph broken at ICU line-break units, justified (inter-character spacing, with
+    punctuation squeezed where that lets a line hold one more unit); splits between lines."""
 
     def __init__(self, runs: Sequence[Run], style: TextStyle, fonts: FontFamily,
                  glyphs: GlyphCheck, where: str, indent: float = 0.0, marker: str = "",
                  bar: bool = False, outline: tuple[str, int, str] | None = None,
-                 lines: tuple[Line, ...] | None = None, first: bool = True,
-                 pad: tuple[float, float] = (0.0, 0.0)) -> None:
+                 lines: tuple[SetLine, ...] | None = None, first: bool = True,
+                 pad: tuple[float, float] = (0.0, 0.0), justify: bool = False) -> None:
         super().__init__()
         self.runs = tuple(Run(r.text, r.bold or style.bold) for r in runs)
         self.style = style
@@ -74,23 +79,36 @@ class CJKParagraph(Flowable):
         self.pad_top, self.pad_bottom = pad if bar else (0.0, 0.0)
         self.outline = outline  # (title, level, key) for headings
         self.lines = lines
+        self._fixed = lines is not None  # the part of a split paragraph: never re-broken
+        self._broken_for = -1.0
         self.first = first
+        self.justify = justify
+        self.measure = measure_for(fonts)
+        self.squeeze = squeeze_for(fonts) if justify else None
         self.spaceBefore = style.space_before if first else 0
         self.spaceAfter = style.space_after
         if outline:
             self.keepWithNext = True
 
-    def _measure(self, text: str, bold: bool, size: float) -> float:
-        return stringWidth(text, self.fonts.bold.name if bold else self.fonts.regular.name, size)
-
     def _inset(self) -> float:
         return 6.0 if self.bar else 0.0
 
+    def _usable(self, avail_width: float) -> float:
+        return avail_width - self.indent - 2 * self._inset()
+
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
         self.width = avail_width
-        if self.lines is None:
-            usable = avail_width - self.indent - 2 * self._inset()
-            self.lines = tuple(break_lines(self.runs, usable, self.style.size, self._measure))
+        usable = self._usable(avail_width)
+        if not self._fixed and usable != self._broken_for:
+            # Break units and their widths are cached by text, so a re-wrap costs one greedy pass.
+            lines = set_lines(self.runs, usable, self.style.size, self.measure, self.squeeze)
+            if self.outline and len(lines) > HEADING_MAX_LINES:
+                self.glyphs.overflow(f"{self.where}: a heading {len(lines)} lines long "
+                                     f"(at most {HEADING_MAX_LINES}); shorten it or make it a paragraph")
+                lines = lines[:HEADING_MAX_LINES]
+            self.lines = tuple(lines)
+            self._broken_for = usable
+        assert self.lines is not None
         self.height = len(self.lines) * self.style.leading + self.pad_top + self.pad_bottom
         return avail_width, self.height
 
@@ -102,10 +120,10 @@ class CJKParagraph(Flowable):
             return []  # keep at least two lines on each side of a break
         head = CJKParagraph(self.runs, self.style, self.fonts, self.glyphs, self.where,
                             self.indent, self.marker, self.bar, self.outline, self.lines[:fit], self.first,
-                            (self.pad_top, 4.0))
+                            (self.pad_top, 4.0), self.justify)
         tail = CJKParagraph(self.runs, self.style, self.fonts, self.glyphs, self.where,
                             self.indent, "", self.bar, None, self.lines[fit:], False,
-                            (4.0, self.pad_bottom))
+                            (4.0, self.pad_bottom), self.justify)
         head.spaceAfter = 0
         tail.spaceAfter = self.spaceAfter
         return [head, tail]
@@ -124,21 +142,33 @@ class CJKParagraph(Flowable):
             canvas.setFillColor(ACCENT)
             canvas.rect(0, 0, 2.2, self.height, stroke=0, fill=1)
         size, leading = self.style.size, self.style.leading
+        usable = self._usable(self.width)
         top = self.height - self.pad_top
+        left = self.indent + inset * 2
         for index, line in enumerate(self.lines):
             baseline = top - index * leading - (leading - size) / 2 - size * EM_ASCENT
-            x = self.indent + inset * 2
             if index == 0 and self.marker:
                 canvas.setFillColor(ACCENT)
                 canvas.setFont(self.fonts.bold.name, size)
-                canvas.drawRightString(self.indent + inset * 2 - 4, baseline, self.marker)
-            canvas.setFillColor(self.style.color)
-            for run in line:
+                canvas.drawRightString(left - 4, baseline, self.marker)
+            for run in line.runs:
                 self.glyphs.check(run.text, run.bold, self.where)
-                font = self.fonts.bold.name if run.bold else self.fonts.regular.name
-                canvas.setFont(font, size)
-                canvas.drawString(x, baseline, run.text)
-                x += self._measure(run.text, run.bold, size)
+            text = canvas.beginText()
+            text.setFillColor(self.style.color)
+            font, char_space = "", 0.0
+            for stretch in place(line, usable, size, self.measure, self.squeeze, self.justify):
+                name = self.fonts.bold.name if stretch.bold else self.fonts.regular.name
+                if name != font:
+                    text.setFont(name, size)
+                    font = name
+                if stretch.char_space != char_space:
+                    text.setCharSpace(stretch.char_space)
+                    char_space = stretch.char_space
+                text.setTextOrigin(left + stretch.x, baseline)
+                text.textOut(stretch.text)
+            if char_space:
+                text.setCharSpace(0)  # Tc outlives the text object; later strings start from 0
+            canvas.drawText(text)
 
 
 FIGURE_GAP = 2.5 * MM  # between miniatures, and between rows
@@ -293,12 +323,12 @@ class _Builder:
                 outline = (title, max(0, block.level - 1), f"h{self.headings}")
                 out.append(self.para(block.runs, style, block, outline=outline))
             elif block.kind == "paragraph":
-                out.append(self.para(block.runs, BODY, block, bar=in_quote))
+                out.append(self.para(block.runs, BODY, block, bar=in_quote, justify=True))
             elif block.kind in ("bullets", "numbers"):
                 for item, marker, level in zip(block.items, block.markers, block.levels, strict=True):
                     style = TextStyle(BODY.size, BODY.leading, space_after=2)
                     out.append(self.para(item, style, block, indent=16 + 16 * level, marker=marker,
-                                         bar=in_quote))
+                                         bar=in_quote, justify=True))
                 if not in_quote:
                     out.append(Spacer(1, 3))
             elif block.kind == "quote":
