@@ -38,7 +38,7 @@ from pnp.manifest import (
     noting_game,
     rulebook_view,
 )
-from pnp.staging import Transaction, Written, locked, prepare_root, remove_stale
+from pnp.staging import Transaction, Written, has_stale, locked, prepare_root, remove_stale
 from pnp.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -294,6 +294,9 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
     report = BuildReport(outcomes=outcomes)
     if all(outcome.status == "up-to-date" for outcome in outcomes):
         log.info("every output is up to date")
+        if root.is_dir() and has_stale(root):
+            with locked(root):
+                report.stale_files = remove_stale(root)
         return report
 
     wanted = sorted({o.output.slug for o in outcomes if o.status != "up-to-date"})

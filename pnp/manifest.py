@@ -22,6 +22,7 @@ import dataclasses
 import hashlib
 import json
 import logging
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -200,6 +201,9 @@ def _relative(workspace: Workspace, path: Path) -> str:
         return str(path)
 
 
+_REFERS = re.compile(r"\{%-?\s*(include|import|extends|from)\b")
+
+
 def template_files(templates: Path, slug: str) -> list[Path]:
     """Every template a game's rulebook can read: its own folder (rulebook, narration of the
     worked example, its includes) and any template elsewhere it names by a fixed name. A name
@@ -217,7 +221,9 @@ def template_files(templates: Path, slug: str) -> list[Path]:
             continue
         seen.add(path)
         try:
-            names = list(meta.find_referenced_templates(env.parse(path.read_text(encoding="utf-8-sig"))))
+            source = path.read_text(encoding="utf-8-sig")
+            # Parsing costs more than all the hashing of a no-op build: only when it can matter.
+            names = list(meta.find_referenced_templates(env.parse(source))) if _REFERS.search(source) else []
         except (OSError, UnicodeDecodeError, jinja2.TemplateSyntaxError):
             continue  # the render reports it; the file's own hash already counts
         if any(name is None for name in names):

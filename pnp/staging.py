@@ -69,22 +69,29 @@ def locked(root: Path) -> Iterator[None]:
         os.close(fd)  # closing releases the lock
 
 
-def remove_stale(root: Path) -> list[Path]:
-    """Delete temporaries and backups a killed writer left under ``root``; call it locked."""
-    removed = []
+def _leftovers(root: Path) -> Iterator[Path]:
     base_depth = len(root.parts)
     for folder, dirs, files in os.walk(root):
         if len(Path(folder).parts) - base_depth >= _SCAN_DEPTH:
             dirs[:] = []
         for name in files:
             match = _OURS.match(name)
-            stale = bool(_LEGACY.match(name)) if match is None else not _alive(int(match.group(1)))
-            if stale:
-                path = Path(folder) / name
-                with contextlib.suppress(OSError):
-                    path.unlink()
-                    removed.append(path)
-                    log.info("removed %s, left by a build that did not finish", path)
+            if (match is None and _LEGACY.match(name)) or (match and not _alive(int(match.group(1)))):
+                yield Path(folder) / name
+
+
+def has_stale(root: Path) -> bool:
+    return next(_leftovers(root), None) is not None
+
+
+def remove_stale(root: Path) -> list[Path]:
+    """Delete temporaries and backups a killed writer left under ``root``; call it locked."""
+    removed = []
+    for path in list(_leftovers(root)):
+        with contextlib.suppress(OSError):
+            path.unlink()
+            removed.append(path)
+            log.info("removed %s, left by a build that did not finish", path)
     return removed
 
 
@@ -189,6 +196,9 @@ class Transaction:
             with contextlib.suppress(OSError):
                 if backup is None:
                     target.unlink()
+                elif target.exists() and os.path.samefile(backup, target):
+                    # Never replaced: renaming one hard link onto another does nothing (POSIX).
+                    backup.unlink()
                 else:
                     os.replace(backup, target)
 
