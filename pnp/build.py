@@ -389,11 +389,10 @@ def _write(root: Path, stale: Sequence[Output], artifacts: dict[Output, list[Art
             made = artifacts.get(output, [])
             files = {}
             for artifact in made:
-                tmp = transaction.stage(artifact.path, artifact.data)
+                transaction.stage(artifact.path, artifact.data)
                 digest = hashlib.sha256(artifact.data).hexdigest()
                 files[artifact.path.as_posix()] = digest
-                st = tmp.stat()
-                cache[str((root / artifact.path).resolve())] = [st.st_size, st.st_mtime_ns, st.st_ino, digest]
+                cache.pop(str((root / artifact.path).resolve()), None)  # written just now: racy
             old = manifest.records.get(output.key)
             obsolete = {Path(p) for p in (old.files if old else {})} - {a.path for a in made}
             if output.kind != "png" and not made:

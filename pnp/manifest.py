@@ -23,6 +23,7 @@ import hashlib
 import json
 import logging
 import re
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -56,6 +57,7 @@ DATA_FILES = {
 LIBRARIES = ("reportlab", "pillow", "fonttools", "opencc", "uniseg", "jinja2", "markdown-it-py",
              "PyYAML", "pypdfium2")
 ABSENT = "absent"
+RACY_NS = 2_000_000_000
 
 
 @dataclass(frozen=True)
@@ -162,8 +164,16 @@ class Hasher:
             digest = str(cached[3])
         else:
             digest = sha256_file(path)
-        self.used[key] = [*stamp, digest]
+        if settled(st.st_mtime_ns):
+            self.used[key] = [*stamp, digest]
         return digest
+
+
+def settled(mtime_ns: int) -> bool:
+    """Whether a file's stamp can stand for its content: one written in the last moments could
+    be written again within the same clock tick at the same size (git's "racy" files), so its
+    hash is not kept and it is read again next time."""
+    return time.time_ns() - mtime_ns > RACY_NS
 
 
 def sha256_file(path: Path) -> str:

@@ -129,6 +129,20 @@ def test_an_option_change_rebuilds(workspace, renders):
     assert "--paper option changed" in {o.reason for o in report.outcomes}
 
 
+def test_an_edit_of_the_same_size_in_the_same_clock_tick_is_seen(workspace, renders):
+    ws = Workspace(workspace)
+    path = workspace / "card_data/tisigui/components.yaml"
+    os.utime(path)  # just saved, as in an editor
+    build(ws, "tisigui", "zh-Hant")
+    stamp = path.stat()
+    edit(path, "找出碟仙的替身", "找出碟仙的替人")  # same length in UTF-8
+    os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (stamp.st_size, stamp.st_mtime_ns)
+    renders.clear()
+    build(ws, "tisigui", "zh-Hant")
+    assert renders == [("tisigui", "zh-Hant", ("components",))]
+
+
 def test_a_rulebook_depends_on_the_card_fields_it_reads():
     game = load_games(Workspace(ROOT), ["tisigui"])[0]
     noted, seen = noting_game(game)
