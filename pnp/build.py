@@ -319,7 +319,7 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
         notify(Progress("write", done=total, total=total))
     _write(root, stale, artifacts, inputs, views, refreshed, hasher, report)
     notify(Progress("done", done=total, total=total))
-    report.outcomes = [_settled(outcome, artifacts, workspace) for outcome in outcomes]
+    report.outcomes = [_settled(outcome, artifacts) for outcome in outcomes]
     return report
 
 
@@ -363,13 +363,12 @@ def _render(workspace: Workspace, games: dict[str, Game], stale: Sequence[Output
     return artifacts, views
 
 
-def _settled(outcome: Outcome, artifacts: dict[Output, list[Artifact]], workspace: Workspace) -> Outcome:
+def _settled(outcome: Outcome, artifacts: dict[Output, list[Artifact]]) -> Outcome:
     """A rulebook that could not be made because its template is missing is said so."""
     output = outcome.output
     if outcome.status != "rebuilt" or output.kind != "rulebook" or artifacts.get(output):
         return outcome
-    template = (workspace.templates / output.slug / "rulebook.md.j2")
-    return Outcome(output, "no-template", f"{template} not found")
+    return Outcome(output, "no-template", f"templates/{output.slug}/rulebook.md.j2 not found")
 
 
 def _write(root: Path, stale: Sequence[Output], artifacts: dict[Output, list[Artifact]],

@@ -214,16 +214,23 @@ def _relative(workspace: Workspace, path: Path) -> str:
 _REFERS = re.compile(r"\{%-?\s*(include|import|extends|from)\b")
 
 
+def _referenced(source: str) -> list[str | None]:
+    """The names a template includes, imports or extends; None for one computed at render time."""
+    import jinja2
+    from jinja2 import meta
+
+    try:
+        return list(meta.find_referenced_templates(jinja2.Environment().parse(source)))
+    except jinja2.TemplateSyntaxError as exc:
+        raise ValueError(str(exc)) from None
+
+
 def template_files(templates: Path, slug: str) -> list[Path]:
     """Every template a game's rulebook can read: its own folder (rulebook, narration of the
     worked example, its includes) and any template elsewhere it names by a fixed name. A name
     computed at render time could be any template, so then the whole folder counts."""
-    import jinja2
-    from jinja2 import meta
-
     own = templates / slug
     found = {p for p in own.rglob("*") if p.is_file()} if own.is_dir() else set()
-    env = jinja2.Environment()
     queue, seen = sorted(found), set()
     while queue:
         path = queue.pop()
@@ -233,8 +240,8 @@ def template_files(templates: Path, slug: str) -> list[Path]:
         try:
             source = path.read_text(encoding="utf-8-sig")
             # Parsing costs more than all the hashing of a no-op build: only when it can matter.
-            names = list(meta.find_referenced_templates(env.parse(source))) if _REFERS.search(source) else []
-        except (OSError, UnicodeDecodeError, jinja2.TemplateSyntaxError):
+            names = _referenced(source) if _REFERS.search(source) else []
+        except (OSError, UnicodeDecodeError, ValueError):
             continue  # the render reports it; the file's own hash already counts
         if any(name is None for name in names):
             return sorted(p for p in templates.rglob("*") if p.is_file())
