@@ -68,13 +68,22 @@ def list_games(context: Context, fmt: str) -> None:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Output root instead of output/ (files go to DIR/<game>/<lang>/).")
 @click.option("--png", is_flag=True, help="Also write a 300 dpi PNG of every card face, with bleed, under png/.")
+@click.option("--force", is_flag=True, help="Rebuild every output, even those whose sources did not change.")
 @pass_context
-def build(context: Context, game: str, lang: str, paper: str, out: Path | None, png: bool) -> None:
-    """Build print-ready PDFs for GAME (or all): components.pdf and rulebook.pdf per script."""
+def build(context: Context, game: str, lang: str, paper: str, out: Path | None, png: bool, force: bool) -> None:
+    """Build print-ready PDFs for GAME (or all): components.pdf and rulebook.pdf per script.
+
+    Only outputs whose sources (data, templates, fonts, options, pnp itself) changed since the
+    last build are rendered again; the record is output/.pnp-build.json.
+    """
     from pnp.build import build as run_build
+    from pnp.progress import BuildProgress
 
     workspace = context.workspace
-    written = run_build(workspace, game, lang, paper, out, png)
+    shown_progress = BuildProgress()
+    report = run_build(workspace, game, lang, paper.lower(), out, png, force=force, progress=shown_progress)
+    shown_progress.summary(report)
+    written = report.written
     pngs = [item for item in written if item.path.suffix == ".png"]
     for item in written:
         if item.path.suffix == ".png":

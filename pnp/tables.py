@@ -2,20 +2,27 @@
 
 card_data keeps each printed table as literal rows, exactly what gets printed. The engine
 recomputes them from the rules parameters in game.yaml; any cell that differs is a
-``CellDiff`` naming the table, row and column. ``update_tables`` rewrites the literal rows
-in tables.yaml (and nothing else in the file) for the designer to review in a diff.
+``CellDiff`` naming the table, row and column. ``update_tables`` rewrites the values that
+differ in tables.yaml, in place (comments, blank lines and layout stay), for the designer to
+review in a diff.
 """
 
 from __future__ import annotations
 
+import codecs
 import json
+import os
+import stat
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from pnp.data.load import TABLES_FILE
 from pnp.data.model import Game
-from pnp.data.yamlmarks import load_yaml
+from pnp.data.textfile import shown
 from pnp.engines.base import RulesError, Table
 from pnp.engines.registry import get_engine, has_engine
 from pnp.errors import DataError
@@ -84,47 +91,153 @@ def diff_tables(game: Game) -> list[CellDiff]:
     return diffs
 
 
-def _flow_row(row: dict[str, Any], keys: list[str]) -> str:
-    parts = []
-    for key in keys:
-        value = row[key]
-        text = json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
-        parts.append(f"{key}: {text}")
-    return "{" + ", ".join(parts) + "}"
+def _scalar(value: Any, flow: bool, style: str = "") -> str:
+    """``value`` as YAML text that reads back as itself, a string in the quotes the file used
+    for it (``style``: "", "'" or '"'): plain only where that reads back the same."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    text = str(value)
+    if style == "'" and "\n" not in text:
+        return "'" + text.replace("'", "''") + "'"
+    if not style and text.strip() == text and text and "\n" not in text:
+        probe = f"[{text}]" if flow else f"k: {text}"
+        try:
+            back = yaml.safe_load(probe)
+        except yaml.YAMLError:
+            back = None
+        if back == ([text] if flow else {"k": text}):
+            return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _flow_row(row: Mapping[str, Any], keys: list[str], styles: Mapping[str, str] | None = None) -> str:
+    styles = styles or {}
+    return "{" + ", ".join(f"{key}: {_scalar(row[key], True, styles.get(key, ''))}" for key in keys) + "}"
+
+
+def _styles(row: yaml.Node) -> dict[str, str]:
+    """How a printed row quotes each of its values, for new rows to follow."""
+    if not isinstance(row, yaml.MappingNode):
+        return {}
+    return {k.value: v.style or "" for k, v in row.value
+            if isinstance(k, yaml.ScalarNode) and isinstance(v, yaml.ScalarNode)}
+
+
+def _value_node(row: yaml.MappingNode, key: str) -> yaml.Node | None:
+    for key_node, value_node in row.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
+            return value_node
+    return None
+
+
+def _line_start(text: str, index: int) -> int:
+    return text.rfind("\n", 0, index) + 1
+
+
+def _line_end(text: str, index: int) -> int:
+    """Just past the line break ending the line that holds ``index``."""
+    end = text.find("\n", index)
+    return len(text) if end < 0 else end + 1
+
+
+def _row_edits(text: str, rows: yaml.Node, printed: tuple[Mapping[str, Any], ...],
+               computed: Table, keys: list[str]) -> list[tuple[int, int, str]]:
+    """(start, end, replacement) spans that turn the printed rows into the computed ones,
+    touching only the values that differ and the rows that are added or dropped."""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    if not isinstance(rows, yaml.SequenceNode) or rows.flow_style or not rows.value:
+        # `rows: []` or a one-line list: the rows become a block list under the key.
+        indent = " " * (_key_column(text, rows) + 2)
+        body = "".join(f"{newline}{indent}- {_flow_row(row, keys)}" for row in computed)
+        return [(rows.start_mark.index, rows.end_mark.index, body)]
+    edits = []
+    items = rows.value
+    for index, item in enumerate(items[:len(computed)]):
+        want = computed[index]
+        if not isinstance(item, yaml.MappingNode):
+            edits.append((item.start_mark.index, item.end_mark.index, _flow_row(want, keys)))
+            continue
+        missing = [key for key in keys if _value_node(item, key) is None]
+        if missing:
+            # A row without some column: write the whole row again, in the file's flow style.
+            edits.append((item.start_mark.index, item.end_mark.index, _flow_row(want, keys)))
+            continue
+        for key in keys:
+            node = _value_node(item, key)
+            assert node is not None
+            if printed[index].get(key) != want.get(key):
+                style = (node.style or "") if isinstance(node, yaml.ScalarNode) else ""
+                edits.append((node.start_mark.index, node.end_mark.index,
+                              _scalar(want.get(key), bool(item.flow_style), style)))
+    for item in items[len(computed):]:  # rows the rules no longer give: their lines go
+        start = _line_start(text, item.start_mark.index)
+        end = _line_end(text, max(item.start_mark.index, item.end_mark.index - 1))
+        edits.append((start, end, ""))
+    if len(computed) > len(items):
+        last = items[-1]
+        dash = _line_start(text, last.start_mark.index)
+        prefix = text[dash:last.start_mark.index]  # "      - " as the file writes it
+        at = _line_end(text, max(last.start_mark.index, last.end_mark.index - 1))
+        lead = "" if text[:at].endswith("\n") else newline
+        styles = _styles(last)
+        added = "".join(f"{prefix}{_flow_row(row, keys, styles)}{newline}" for row in computed[len(items):])
+        edits.append((at, at, lead + added))
+    return edits
+
+
+def _key_column(text: str, node: yaml.Node) -> int:
+    """The column of the key whose value ``node`` is (the start of its line's text)."""
+    start = _line_start(text, node.start_mark.index)
+    line = text[start:node.start_mark.index]
+    return len(line) - len(line.lstrip(" "))
 
 
 def update_tables(game_dir: Path, game: Game) -> list[str]:
-    """Rewrite the rows of every printed table from the engine; returns the tables changed."""
+    """Rewrite the rows of every printed table from the engine; returns the tables changed.
+
+    Only the values that differ change, and rows the rules add or drop: every comment, blank
+    line, key order and quoting style of tables.yaml stays as the designer wrote it. A
+    tables.yaml that is a link is written through, so the file it points to is updated.
+    """
     computed = computed_tables(game)
     stale = {diff.table for diff in diff_tables(game) if diff.kind != "table-not-computed"}
     changed = [name for name in game.tables if name in stale]
     if not changed:
         return []
-    path = game_dir / TABLES_FILE
-    doc = load_yaml(path)
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    # Replace from the bottom up so earlier line numbers stay valid.
-    spans = []
+    path = (game_dir / TABLES_FILE).resolve()
+    raw = path.read_bytes()
+    bom = raw.startswith(codecs.BOM_UTF8)
+    text = raw.decode("utf-8-sig")
+    # The file was loaded and validated just now; composing only finds where each value is.
+    tables_node = _value_node(yaml.compose(text, Loader=yaml.SafeLoader), "tables")
+    edits = []
     for name in changed:
-        start = doc.lines[("tables", name, "rows")] - 1
-        indent = len(lines[start]) - len(lines[start].lstrip())
-        end = start + 1
-        while end < len(lines):
-            stripped = lines[end].strip()
-            if stripped and not stripped.startswith("#") and \
-                    len(lines[end]) - len(lines[end].lstrip()) <= indent:
-                break
-            end += 1
-        while end > start + 1 and not lines[end - 1].strip():
-            end -= 1
+        table_node = _value_node(tables_node, name)
+        rows = _value_node(table_node, "rows")
         keys = [c.key for c in game.tables[name].columns]
-        body = [f"{' ' * indent}rows:\n"] + [
-            f"{' ' * (indent + 2)}- {_flow_row(dict(row), keys)}\n" for row in computed[name]
-        ]
-        spans.append((start, end, body))
-    for start, end, body in sorted(spans, reverse=True):
-        lines[start:end] = body
-    tmp = path.with_suffix(".yaml.tmp")
-    tmp.write_text("".join(lines), encoding="utf-8")
-    tmp.replace(path)
+        edits += _row_edits(text, rows, game.tables[name].rows, computed[name], keys)
+    for start, end, replacement in sorted(edits, reverse=True):
+        text = text[:start] + replacement + text[end:]
+    reread = yaml.safe_load(text)["tables"]
+    for name in changed:
+        if reread[name]["rows"] != [dict(row) for row in computed[name]]:
+            raise DataError(f"{shown(path)}: could not rewrite the rows of table {name!r} in place; "
+                            "nothing was changed (please report this with the file)")
+    _write_in_place(path, (codecs.BOM_UTF8 if bom else b"") + text.encode("utf-8"))
     return changed
+
+
+def _write_in_place(path: Path, data: bytes) -> None:
+    """Replace ``path``'s content atomically, keeping its permissions."""
+    tmp = path.with_name(f".{path.name}.pnp-{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise DataError(f"{shown(path)}: cannot write: {exc.strerror or exc}") from None

@@ -1,0 +1,93 @@
+"""`pnp tables --update` rewrites only the values the rules changed: every comment, blank line
+and layout choice of tables.yaml stays, and a linked tables.yaml is written through."""
+
+from __future__ import annotations
+
+import difflib
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import cli
+from tests.conftest import ROOT, edit
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    shutil.copytree(ROOT / "card_data" / "tisigui", root / "card_data" / "tisigui")
+    (root / "fonts").symlink_to(ROOT / "fonts")
+    return root
+
+
+def changed_lines(before: str, after: str) -> list[str]:
+    return [line for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0)
+            if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+
+
+def update(root: Path) -> str:
+    result = CliRunner().invoke(cli, ["--root", str(root), "tables", "tisigui", "--update"])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_comments_blank_lines_and_layout_survive_an_update(ws: Path) -> None:
+    tables = ws / "card_data/tisigui/tables.yaml"
+    # The designer's own notes, in every place a note can go.
+    edit(tables, "  naming_score:\n", "  # --- 计分 ---\n\n  # 指认的得分，按人数\n  naming_score:\n")
+    edit(tables, "      - {players: 3, confirmed: 0, points: 3}\n",
+         "      # 三人局\n      - {players: 3, confirmed: 0, points: 3}   # 没确认任何人\n\n")
+    edit(tables, '      - {players: 4, expected_big_rounds: "25/8"}\n',
+         "      - players: 4  # block style, as some designers write it\n"
+         "        expected_big_rounds: '25/8'\n")
+    # Wrong values: one in a flow row (with a comment after it), one quoted string in a block row.
+    edit(tables, "{players: 3, confirmed: 0, points: 3}   #", "{players: 3, confirmed: 0, points: 9}   #")
+    edit(tables, "expected_big_rounds: '25/8'", "expected_big_rounds: '99/8'")
+    # A row the rules do not give, and a missing last row.
+    edit(tables, "      - {players: 6, big_die: 6, small_rounds: 4, question_markers: 5}\n",
+         "      - {players: 6, big_die: 6, small_rounds: 4, question_markers: 5}\n"
+         "      - {players: 7, big_die: 7, small_rounds: 4, question_markers: 5}  # 试验\n")
+    edit(tables, '      - {players: 6, expected_big_rounds: "41/8"}\n', "")
+    before = tables.read_text(encoding="utf-8")
+
+    output = update(ws)
+
+    assert "setup" in output and "ghost_score" in output and "game_length" in output
+    after = tables.read_text(encoding="utf-8")
+    assert changed_lines(before, after) == [
+        "-      - {players: 7, big_die: 7, small_rounds: 4, question_markers: 5}  # 试验",
+        "-      - {players: 3, confirmed: 0, points: 9}   # 没确认任何人",
+        "+      - {players: 3, confirmed: 0, points: 3}   # 没确认任何人",
+        "-        expected_big_rounds: '99/8'",
+        "+        expected_big_rounds: '25/8'",
+        "+      - {players: 6, expected_big_rounds: \"41/8\"}",
+    ]
+    again = CliRunner().invoke(cli, ["--root", str(ws), "check", "tisigui"])
+    assert again.exit_code == 0, again.output
+
+
+def test_crlf_and_a_byte_order_mark_are_kept(ws: Path) -> None:
+    tables = ws / "card_data/tisigui/tables.yaml"
+    edit(tables, "{players: 3, confirmed: 0, points: 3}", "{players: 3, confirmed: 0, points: 8}")
+    text = tables.read_text(encoding="utf-8")
+    tables.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))
+    update(ws)
+    data = tables.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf") and b"\r\n" in data and b"\n" not in data.replace(b"\r\n", b"")
+    fixed = text.replace("confirmed: 0, points: 8}", "confirmed: 0, points: 3}", 1)
+    assert data.decode("utf-8-sig").replace("\r\n", "\n") == fixed
+
+
+def test_a_linked_tables_file_is_written_through(ws: Path, tmp_path: Path) -> None:
+    real = tmp_path / "shared" / "tisigui-tables.yaml"
+    real.parent.mkdir()
+    tables = ws / "card_data/tisigui/tables.yaml"
+    shutil.move(tables, real)
+    tables.symlink_to(real)
+    edit(real, "{players: 3, confirmed: 0, points: 3}", "{players: 3, confirmed: 0, points: 7}")
+    update(ws)
+    assert tables.is_symlink() and tables.resolve() == real
+    assert "{players: 3, confirmed: 0, points: 3}" in real.read_text(encoding="utf-8")
+    assert not [p for p in real.parent.iterdir() if p != real]  # no temporary left beside it
