@@ -100,6 +100,11 @@ from pnp.cli_play import sample, simulate  # noqa: E402  (the sample-game comman
 cli.add_command(sample)
 cli.add_command(simulate)
 
+from pnp.cli_loop import LOOP_COMMANDS  # noqa: E402  (export, calibrate, new)
+
+for _command in LOOP_COMMANDS:
+    cli.add_command(_command)
+
 
 def main() -> None:
     cli(prog_name="pnp")
