@@ -95,14 +95,14 @@ def _check_template_glyphs(workspace: Workspace, game: Game, convert: Converter,
 
 
 def render_game(workspace: Workspace, game: Game, lang: str, paper: str,
-                png: bool = False) -> list[Artifact]:
+                png: bool = False, back_offset: tuple[float, float] = (0.0, 0.0)) -> list[Artifact]:
     spec = SHEETS[paper]
     fonts = load_family(workspace.fonts, lang)
     convert = converter_for(game, lang)
     glyphs = GlyphCheck(fonts)
     base = Path(game.slug) / lang
     try:
-        components = render_components(game, lang, spec, fonts, convert, glyphs)
+        components = render_components(game, lang, spec, fonts, convert, glyphs, back_offset)
     except ImposeError as exc:
         raise BuildError(str(exc)) from None
     artifacts = [Artifact(base / "components.pdf", components.data)]
@@ -162,7 +162,8 @@ def write_atomically(root: Path, artifacts: Sequence[Artifact]) -> list[Written]
 
 
 def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
-          out: Path | None = None, png: bool = False) -> list[Written]:
+          out: Path | None = None, png: bool = False,
+          back_offset: tuple[float, float] = (0.0, 0.0)) -> list[Written]:
     """Render every requested game and language, then write them all; or write nothing."""
     if paper not in SHEETS:
         raise PnpError(f"unknown paper {paper!r} (expected one of: {', '.join(SHEETS)})")
@@ -173,7 +174,7 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
     for loaded in games:
         for target in resolve_langs(lang):
             try:
-                artifacts.extend(render_game(workspace, loaded, target, paper, png))
+                artifacts.extend(render_game(workspace, loaded, target, paper, png, back_offset))
             except (BuildError, DataError) as exc:
                 problems.extend(exc.problems)
                 font_problem = font_problem or isinstance(exc, FontError)

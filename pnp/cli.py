@@ -68,13 +68,16 @@ def list_games(context: Context, fmt: str) -> None:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Output root instead of output/ (files go to DIR/<game>/<lang>/).")
 @click.option("--png", is_flag=True, help="Also write a 300 dpi PNG of every card face, with bleed, under png/.")
+@click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
+              help="Move every back sheet X mm right and Y mm down (read off `pnp calibrate`).")
 @pass_context
-def build(context: Context, game: str, lang: str, paper: str, out: Path | None, png: bool) -> None:
+def build(context: Context, game: str, lang: str, paper: str, out: Path | None, png: bool,
+          back_offset: str) -> None:
     """Build print-ready PDFs for GAME (or all): components.pdf and rulebook.pdf per script."""
     from pnp.build import build as run_build
 
     workspace = context.workspace
-    written = run_build(workspace, game, lang, paper, out, png)
+    written = run_build(workspace, game, lang, paper, out, png, parse_offset_option(back_offset))
     pngs = [item for item in written if item.path.suffix == ".png"]
     for item in written:
         if item.path.suffix == ".png":
@@ -100,7 +103,7 @@ from pnp.cli_play import sample, simulate  # noqa: E402  (the sample-game comman
 cli.add_command(sample)
 cli.add_command(simulate)
 
-from pnp.cli_loop import LOOP_COMMANDS  # noqa: E402  (export, calibrate, new)
+from pnp.cli_loop import LOOP_COMMANDS, parse_offset_option  # noqa: E402  (export, calibrate, new)
 
 for _command in LOOP_COMMANDS:
     cli.add_command(_command)

@@ -31,4 +31,68 @@ def export(context: Context, kind: str, game: str, lang: str, out: Path | None) 
     folders = sorted({str(_shown(item.path.parent)) for item in written})
     size = sum(item.size for item in written)
     click.echo(f"wrote {len(written)} files ({size / 1024:.0f} KiB) in {', '.join(folders)}")
-LOOP_COMMANDS = [export]
+
+
+class OffsetType(click.ParamType):
+    """``X,Y`` in millimetres, for --back-offset."""
+
+    name = "X,Y"
+
+    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
+        if isinstance(value, tuple):
+            return value
+        from pnp.calibrate import parse_offset
+        from pnp.errors import PnpError
+
+        try:
+            return parse_offset(str(value))
+        except PnpError as exc:
+            self.fail(exc.message, param, ctx)
+
+
+BACK_OFFSET = OffsetType()
+
+
+def parse_offset_option(value: str) -> tuple[float, float]:
+    """--back-offset of ``pnp build`` (a plain string option there): a usage error if bad."""
+    from pnp.calibrate import parse_offset
+    from pnp.errors import PnpError
+
+    try:
+        return parse_offset(value)
+    except PnpError as exc:
+        raise click.BadParameter(exc.message, param_hint="'--back-offset'") from None
+
+
+def back_offset_option(function):  # type: ignore[no-untyped-def]
+    return click.option("--back-offset", type=BACK_OFFSET, default="0,0", show_default=True,
+                        help="Move every back sheet X mm right and Y mm down (read X,Y off "
+                             "`pnp calibrate`).")(function)
+
+
+@click.command("calibrate")
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
+              show_default=True)
+@click.option("--lang", type=click.Choice(["zh-Hant", "zh-Hans"]), default="zh-Hant", show_default=True,
+              help="Script of the instructions.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="File to write instead of output/calibrate-<paper>.pdf.")
+@back_offset_option
+@pass_context
+def calibrate(context: Context, paper: str, lang: str, out: Path | None,
+              back_offset: tuple[float, float]) -> None:
+    """Write a duplex test sheet that measures how far the printer shifts the back side."""
+    from pnp.build import Artifact, write_atomically
+    from pnp.calibrate import calibration_pdf
+    from pnp.fonts import load_family
+
+    workspace = context.workspace
+    paper = paper.lower()
+    target = out if out is not None else workspace.output / f"calibrate-{paper}.pdf"
+    data = calibration_pdf(paper, load_family(workspace.fonts, lang), lang, back_offset)
+    target = target if target.is_absolute() else Path.cwd() / target
+    written = write_atomically(target.parent, [Artifact(Path(target.name), data)])
+    click.echo(f"wrote {_shown(written[0].path)}: print it double-sided (long-edge flip) at actual size")
+
+
+LOOP_COMMANDS = [export, calibrate]
