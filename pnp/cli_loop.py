@@ -17,17 +17,19 @@ def _shown(path: Path) -> Path:
 
 
 @click.command("export")
-@click.argument("kind", type=click.Choice(["tts", "print-shop", "contact"]))
+@click.argument("kind", type=click.Choice(["tts", "print-shop", "contact", "tuckbox"]))
 @click.argument("game")
 @click.option("--lang", type=LANG_CHOICE, default="all", show_default=True, help="Script to export.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Folder to write instead of output/<game>/<lang>/<kind>/.")
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
+              show_default=True, help="Paper of the tuck boxes.")
 @pass_context
-def export(context: Context, kind: str, game: str, lang: str, out: Path | None) -> None:
-    """Export GAME's faces for Tabletop Simulator (tts), a print shop or a chat (contact)."""
+def export(context: Context, kind: str, game: str, lang: str, out: Path | None, paper: str) -> None:
+    """Export GAME for Tabletop Simulator (tts), a print shop, a chat (contact) or as tuck boxes."""
     from pnp.export import export as run_export
 
-    written = run_export(context.workspace, kind, game, lang, out)
+    written = run_export(context.workspace, kind, game, lang, out, paper.lower())
     folders = sorted({str(_shown(item.path.parent)) for item in written})
     size = sum(item.size for item in written)
     click.echo(f"wrote {len(written)} files ({size / 1024:.0f} KiB) in {', '.join(folders)}")

@@ -1,5 +1,5 @@
 """Exports for the tools around a playtest: Tabletop Simulator deck sheets, print-shop files,
-contact sheets.
+contact sheets and tuck boxes.
 
 Each export renders everything in memory first, writes it into a staging folder beside the
 target and then swaps the folder into place, so a failed export leaves the previous one
@@ -33,7 +33,7 @@ from pnp.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
-KINDS = ("tts", "print-shop", "contact")
+KINDS = ("tts", "print-shop", "contact", "tuckbox")
 MARKER = ".pnp-export"
 # Tabletop Simulator reads a deck sheet of at most 10 columns and 7 rows and at most
 # 4096 px on a side; it shows the sheet's last cell for a card in a hidden hand, so a full
@@ -80,7 +80,7 @@ def _fit(image: Image.Image, cell: tuple[int, int]) -> Image.Image:
     return image if image.size == cell else image.resize(cell, Image.Resampling.LANCZOS)
 
 
-def export_tts(game: Game, renderer: FaceRenderer) -> list[Artifact]:
+def export_tts(game: Game, renderer: FaceRenderer, lang: str, paper: str) -> list[Artifact]:
     decks, artifacts = [], []
     for component in deck_components(game):
         sizes = {card.size for card in component.cards}
@@ -156,7 +156,7 @@ def _deck_pdf(game: Game, component: Component, renderer: FaceRenderer) -> bytes
     return buffer.getvalue()
 
 
-def export_print_shop(game: Game, renderer: FaceRenderer) -> list[Artifact]:
+def export_print_shop(game: Game, renderer: FaceRenderer, lang: str, paper: str) -> list[Artifact]:
     artifacts = []
     for component in deck_components(game):
         artifacts.append(Artifact(Path(f"{component.id}.pdf"), _deck_pdf(game, component, renderer)))
@@ -177,7 +177,7 @@ def export_print_shop(game: Game, renderer: FaceRenderer) -> list[Artifact]:
 # --- Contact sheets ------------------------------------------------------------------------
 
 
-def export_contact(game: Game, renderer: FaceRenderer) -> list[Artifact]:
+def export_contact(game: Game, renderer: FaceRenderer, lang: str, paper: str) -> list[Artifact]:
     """Every distinct face of each component, small, on one PNG: to show a deck in a chat."""
     artifacts = []
     for component in game.components:
@@ -202,7 +202,14 @@ def export_contact(game: Game, renderer: FaceRenderer) -> list[Artifact]:
     return artifacts
 
 
-EXPORTERS = {"tts": export_tts, "print-shop": export_print_shop, "contact": export_contact}
+def export_tuckbox(game: Game, renderer: FaceRenderer, lang: str, paper: str) -> list[Artifact]:
+    from pnp.tuckbox import tuckbox_pdf
+
+    return [Artifact(Path("tuckboxes.pdf"), tuckbox_pdf(game, lang, paper, renderer.fonts, renderer.convert))]
+
+
+EXPORTERS = {"tts": export_tts, "print-shop": export_print_shop, "contact": export_contact,
+             "tuckbox": export_tuckbox}
 
 
 # --- Writing -------------------------------------------------------------------------------
@@ -255,7 +262,7 @@ def _swap_in(staged: Staged) -> list[Written]:
 
 
 def export(workspace: Workspace, kind: str, game: str, lang: str = "all",
-           out: Path | None = None) -> list[Written]:
+           out: Path | None = None, paper: str = "a4") -> list[Written]:
     """Render the export of every requested game and script, then swap each folder in."""
     if kind not in EXPORTERS:
         raise PnpError(f"unknown export {kind!r} (expected one of: {', '.join(KINDS)})")
@@ -275,7 +282,7 @@ def export(workspace: Workspace, kind: str, game: str, lang: str = "all",
             _check_replaceable(target)
             fonts = load_family(workspace.fonts, target_lang)
             renderer = FaceRenderer(loaded, fonts, converter_for(loaded, target_lang))
-            artifacts = EXPORTERS[kind](loaded, renderer)
+            artifacts = EXPORTERS[kind](loaded, renderer, target_lang, paper)
             log.info("exported %s %s %s: %d files", kind, loaded.slug, target_lang, len(artifacts))
             staged.append(Staged(target, tuple(artifacts)))
     written: list[Written] = []
