@@ -97,4 +97,17 @@ def calibrate(context: Context, paper: str, lang: str, out: Path | None,
     click.echo(f"wrote {_shown(written[0].path)}: print it double-sided (long-edge flip) at actual size")
 
 
-LOOP_COMMANDS = [export, calibrate]
+@click.command("new")
+@click.argument("slug")
+@pass_context
+def new(context: Context, slug: str) -> None:
+    """Start a game: card_data/SLUG/ and templates/SLUG/ with a deck, a token, a score pad and a
+    rulebook that build and check at once."""
+    from pnp.scaffold import scaffold
+
+    for path in scaffold(context.workspace, slug):
+        click.echo(f"wrote {_shown(path)}")
+    click.echo(f"next: pnp build {slug} --lang zh-Hant, then look at output/{slug}/zh-Hant/")
+
+
+LOOP_COMMANDS = [export, calibrate, new]
