@@ -37,6 +37,9 @@ def cli(ctx: click.Context, root: Path | None, verbose: bool) -> None:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     ctx.obj = Context(root)
+    from pnp.cli_loop import config_defaults
+
+    ctx.default_map = config_defaults(root)
 
 
 @cli.command("list")

@@ -9,6 +9,19 @@ import click
 from pnp.cli import LANG_CHOICE, Context, pass_context
 
 
+def config_defaults(root: Path | None) -> dict | None:
+    """click's default_map from the workspace's pnp.toml; None outside a workspace."""
+    from pnp.config import default_map
+    from pnp.errors import PnpError
+    from pnp.workspace import find_workspace
+
+    try:
+        workspace = find_workspace(root)
+    except PnpError:
+        return None  # the command itself says there is no workspace, if it needs one
+    return default_map(workspace.root) or None
+
+
 def _shown(path: Path) -> Path:
     try:
         return path.relative_to(Path.cwd())
