@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from pnp.cli import LANG_CHOICE, Context, pass_context
+# The group's context object (pnp.cli.Context) is passed as ``obj``: importing pnp.cli here
+# would be circular when pnp.cli runs as __main__.
+LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])
 
 
 def config_defaults(root: Path | None) -> dict | None:
@@ -37,8 +40,8 @@ def _shown(path: Path) -> Path:
               help="Folder to write instead of output/<game>/<lang>/<kind>/.")
 @click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
               show_default=True, help="Paper of the tuck boxes.")
-@pass_context
-def export(context: Context, kind: str, game: str, lang: str, out: Path | None, paper: str) -> None:
+@click.pass_obj
+def export(context: Any, kind: str, game: str, lang: str, out: Path | None, paper: str) -> None:
     """Export GAME for Tabletop Simulator (tts), a print shop, a chat (contact) or as tuck boxes."""
     from pnp.export import export as run_export
 
@@ -93,8 +96,8 @@ def back_offset_option(function):  # type: ignore[no-untyped-def]
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="File to write instead of output/calibrate-<paper>.pdf.")
 @back_offset_option
-@pass_context
-def calibrate(context: Context, paper: str, lang: str, out: Path | None,
+@click.pass_obj
+def calibrate(context: Any, paper: str, lang: str, out: Path | None,
               back_offset: tuple[float, float]) -> None:
     """Write a duplex test sheet that measures how far the printer shifts the back side."""
     from pnp.build import Artifact, write_atomically
@@ -112,8 +115,8 @@ def calibrate(context: Context, paper: str, lang: str, out: Path | None,
 
 @click.command("new")
 @click.argument("slug")
-@pass_context
-def new(context: Context, slug: str) -> None:
+@click.pass_obj
+def new(context: Any, slug: str) -> None:
     """Start a game: card_data/SLUG/ and templates/SLUG/ with a deck, a token, a score pad and a
     rulebook that build and check at once."""
     from pnp.scaffold import scaffold
