@@ -33,7 +33,7 @@ def _shown(path: Path) -> Path:
 
 
 @click.command("export")
-@click.argument("kind", type=click.Choice(["tts", "print-shop", "contact", "tuckbox"]))
+@click.argument("kind", type=click.Choice(["tts", "print-shop", "contact", "tuckbox"]), metavar="KIND")
 @click.argument("game")
 @click.option("--lang", type=LANG_CHOICE, default="all", show_default=True, help="Script to export.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
