@@ -8,6 +8,7 @@ whole. A folder is only ever replaced if an earlier export made it (it holds ``.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import logging
@@ -184,10 +185,13 @@ def export_contact(game: Game, renderer: FaceRenderer, lang: str, paper: str) ->
         refs = [FaceRef(component, card, side) for side in _sides(component) for card in component.cards]
         tallest = max(face_size_mm(ref)[1] for ref in refs)
         dpi = CONTACT_CELL_PX / tallest * 25.4
+        # Two cards may print the same picture under different forms (backs that name a card's
+        # suit): compare pixels, so each picture shows once.
         seen, images = set(), []
-        for name, image in renderer.images(refs, dpi, trim=True):
-            if name not in seen:
-                seen.add(name)
+        for _, image in renderer.images(refs, dpi, trim=True):
+            key = hashlib.sha256(image.tobytes()).digest() + bytes(str(image.size), "ascii")
+            if key not in seen:
+                seen.add(key)
                 images.append(image)
         columns = min(CONTACT_COLUMNS, len(images))
         rows = math.ceil(len(images) / columns)
