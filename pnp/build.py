@@ -150,9 +150,11 @@ def _check_template_glyphs(workspace: Workspace, game: Game, convert: Converter,
 
 
 def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bool = False,
-                kinds: Sequence[str] | None = None) -> list[Artifact]:
+                kinds: Sequence[str] | None = None,
+                back_offset: tuple[float, float] = (0.0, 0.0)) -> list[Artifact]:
     """Render ``kinds`` (default: components, rulebook, and png if asked) of one game in one
-    script. A game without a rulebook template has no rulebook."""
+    script. A game without a rulebook template has no rulebook. ``back_offset`` (mm, right
+    and down) moves every back sheet to undo a printer's duplex shift."""
     from pnp.fonts import load_family
     from pnp.layout.impose import ImposeError
     from pnp.layout.presets import SHEETS
@@ -172,7 +174,7 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
         from pnp.render.sheets import render_components
 
         try:
-            components = render_components(game, lang, spec, fonts, convert, glyphs)
+            components = render_components(game, lang, spec, fonts, convert, glyphs, back_offset)
         except ImposeError as exc:
             raise BuildError(str(exc)) from None
         artifacts.append(Artifact(base / "components.pdf", components.data))
@@ -272,12 +274,23 @@ def _plan(workspace: Workspace, root: Path, outputs: Sequence[Output], manifest:
     return inputs, outcomes
 
 
+def _options(paper: str, back_offset: tuple[float, float]) -> dict[str, str]:
+    """The build options an output's bytes depend on, as the manifest records them; an option
+    at its default is left out, so adding an option does not rebuild everything."""
+    options = {"paper": paper}
+    if back_offset != (0.0, 0.0):
+        options["back_offset"] = f"{back_offset[0]:g},{back_offset[1]:g}"
+    return options
+
+
 def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
           out: Path | None = None, png: bool = False, force: bool = False,
-          progress: Callback | None = None) -> BuildReport:
+          progress: Callback | None = None,
+          back_offset: tuple[float, float] = (0.0, 0.0)) -> BuildReport:
     """Render every requested output that is out of date, then write them all, or nothing.
 
-    ``force`` renders every output; ``progress`` is called with a :class:`Progress` as each
+    ``force`` renders every output; ``back_offset`` moves back sheets (see render_game);
+    ``progress`` is called with a :class:`Progress` as each
     game and script starts rendering and when the files are written.
     """
     if paper not in PAPERS:
@@ -290,7 +303,7 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
                for kind in kinds]
     manifest, note = load_manifest(root)
     hasher = Hasher(manifest.stat_cache)
-    inputs, outcomes = _plan(workspace, root, outputs, manifest, note, {"paper": paper}, hasher, force)
+    inputs, outcomes = _plan(workspace, root, outputs, manifest, note, _options(paper, back_offset), hasher, force)
     report = BuildReport(outcomes=outcomes)
     if all(outcome.status == "up-to-date" for outcome in outcomes):
         log.info("every output is up to date")
@@ -313,7 +326,7 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
         else:
             outcomes[index] = Outcome(output, "rebuilt", outcome.reason)
     stale = [o.output for o in outcomes if o.status == "rebuilt"]
-    artifacts, views = _render(workspace, games, stale, paper, notify) if stale else ({}, {})
+    artifacts, views = _render(workspace, games, stale, paper, notify, back_offset) if stale else ({}, {})
     total = len({(o.slug, o.lang) for o in stale})
     if stale:
         notify(Progress("write", done=total, total=total))
@@ -331,7 +344,8 @@ def _made_by(artifact: Artifact, slug: str, lang: str, kind: str) -> bool:
 
 
 def _render(workspace: Workspace, games: dict[str, Game], stale: Sequence[Output], paper: str,
-            notify: Callback) -> tuple[dict[Output, list[Artifact]], dict[Output, tuple[str, ...]]]:
+            notify: Callback, back_offset: tuple[float, float]
+            ) -> tuple[dict[Output, list[Artifact]], dict[Output, tuple[str, ...]]]:
     """Render the stale outputs, grouped per game and script; every problem reported at once."""
     groups: dict[tuple[str, str], list[str]] = {}
     for output in stale:
@@ -346,7 +360,8 @@ def _render(workspace: Workspace, games: dict[str, Game], stale: Sequence[Output
         game = games[slug]
         sheets = [kind for kind in group if kind != "rulebook"]
         try:
-            rendered = render_game(workspace, game, lang, paper, kinds=sheets) if sheets else []
+            rendered = (render_game(workspace, game, lang, paper, kinds=sheets, back_offset=back_offset)
+                        if sheets else [])
             if "rulebook" in group:
                 noted, seen = noting_game(game)
                 rendered += render_game(workspace, noted, lang, paper, kinds=["rulebook"])

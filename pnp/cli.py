@@ -37,6 +37,9 @@ def cli(ctx: click.Context, root: Path | None, verbose: bool) -> None:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     ctx.obj = Context(root)
+    from pnp.cli_loop import config_defaults
+
+    ctx.default_map = config_defaults(root)
 
 
 @cli.command("list")
@@ -69,8 +72,11 @@ def list_games(context: Context, fmt: str) -> None:
               help="Output root instead of output/ (files go to DIR/<game>/<lang>/).")
 @click.option("--png", is_flag=True, help="Also write a 300 dpi PNG of every card face, with bleed, under png/.")
 @click.option("--force", is_flag=True, help="Rebuild every output, even those whose sources did not change.")
+@click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
+              help="Move every back sheet X mm right and Y mm down (read off `pnp calibrate`).")
 @pass_context
-def build(context: Context, game: str, lang: str, paper: str, out: Path | None, png: bool, force: bool) -> None:
+def build(context: Context, game: str, lang: str, paper: str, out: Path | None, png: bool, force: bool,
+          back_offset: str) -> None:
     """Build print-ready PDFs for GAME (or all): components.pdf and rulebook.pdf per script.
 
     Only outputs whose sources (data, templates, fonts, options, pnp itself) changed since the
@@ -81,7 +87,8 @@ def build(context: Context, game: str, lang: str, paper: str, out: Path | None, 
 
     workspace = context.workspace
     shown_progress = BuildProgress()
-    report = run_build(workspace, game, lang, paper.lower(), out, png, force=force, progress=shown_progress)
+    report = run_build(workspace, game, lang, paper.lower(), out, png, force=force, progress=shown_progress,
+                       back_offset=parse_offset_option(back_offset))
     shown_progress.summary(report)
     written = report.written
     pngs = [item for item in written if item.path.suffix == ".png"]
@@ -108,6 +115,11 @@ from pnp.cli_play import sample, simulate  # noqa: E402  (the sample-game comman
 
 cli.add_command(sample)
 cli.add_command(simulate)
+
+from pnp.cli_loop import LOOP_COMMANDS, parse_offset_option  # noqa: E402  (export, calibrate, new)
+
+for _command in LOOP_COMMANDS:
+    cli.add_command(_command)
 
 
 def main() -> None:

@@ -259,6 +259,11 @@ def font_files(workspace: Workspace, lang: str) -> list[Path]:
     return [workspace.fonts / name for name in FACE_FILES[lang]]
 
 
+# Which outputs an option changes: faces (png) do not depend on the paper, and only the
+# sheets of components.pdf on how they are imposed and shifted; any other option is a sheet option.
+OPTION_KINDS: dict[str, tuple[str, ...]] = {"paper": ("components", "rulebook", "aid")}
+
+
 def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
               hasher: Hasher) -> dict[str, str]:
     """Every input of one output, by name: file paths relative to the workspace, ``option:…``
@@ -270,7 +275,7 @@ def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
         files += template_files(workspace.templates, output.slug)
     inputs = {_relative(workspace, path): hasher.file(path) for path in files}
     inputs.update({f"option:{name}": value for name, value in options.items()
-                   if not (output.kind == "png" and name == "paper")})  # faces do not depend on paper
+                   if output.kind in OPTION_KINDS.get(name, ("components",))})
     inputs["pnp"] = pnp_fingerprint()
     return inputs
 

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from pnp.data.csvcards import csv_cards
 from pnp.data.generate import generate_cards
 from pnp.data.layouts import brief, check_component_layouts, read_layouts, read_symbols
 from pnp.data.model import (
@@ -425,27 +426,29 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
         return (Card(cid, count, frozen_mapping({}), default_size or (0, 0), r.where(path)),)
     cards = []
     ids: set[str] = set()
-    for j, raw in enumerate(r.sequence(comp.get("cards", []), (*path, "cards"))):
+    # A CSV file's rows come with a reader that locates problems by file:row:column.
+    cr, raw_cards = csv_cards(r, comp.get("cards", []), (*path, "cards"))
+    for j, raw in enumerate([] if raw_cards is None else cr.sequence(raw_cards, (*path, "cards"))):
         cpath = (*path, "cards", j)
-        card = r.mapping(raw, cpath, _CARD_KEYS, required=("id",))
+        card = cr.mapping(raw, cpath, _CARD_KEYS, required=("id",))
         if not card:
             continue
-        card_id = _unique_id(r, card, cpath, ids, "card")
-        count = r.integer(card, "count", cpath, default=1, minimum=1, maximum=MAX_COPIES)
-        size = _size(r, card["size"], (*cpath, "size"), comp.get("shape", "rect")) if "size" in card \
+        card_id = _unique_id(cr, card, cpath, ids, "card")
+        count = cr.integer(card, "count", cpath, default=1, minimum=1, maximum=MAX_COPIES)
+        size = _size(cr, card["size"], (*cpath, "size"), comp.get("shape", "rect")) if "size" in card \
             else default_size
         if size is None and "size" not in card:
-            r.fail(cpath, "missing required field 'size' (on the card or its component)")
-        fields_raw = r.mapping(card.get("fields", {}), (*cpath, "fields"),
+            cr.fail(cpath, "missing required field 'size' (on the card or its component)")
+        fields_raw = cr.mapping(card.get("fields", {}), (*cpath, "fields"),
                                allowed=card.get("fields", {}) or ())
         fields = {}
         for key, value in fields_raw.items():
             if not _plain_text(value):
-                r.fail((*cpath, "fields", key), f"expected text, got {describe(value)}")
+                cr.fail((*cpath, "fields", key), f"expected text, got {describe(value)}")
                 continue
-            if _text_limit(r, str(value), (*cpath, "fields", key)):
-                fields[key] = Text(str(value), r.where((*cpath, "fields", key)))
-        cards.append(Card(card_id, count, frozen_mapping(fields), size or (0, 0), r.where(cpath)))
+            if _text_limit(cr, str(value), (*cpath, "fields", key)):
+                fields[key] = Text(str(value), cr.where((*cpath, "fields", key)))
+        cards.append(Card(card_id, count, frozen_mapping(fields), size or (0, 0), cr.where(cpath)))
     if "generate" in comp:
         if default_size is None and "size" not in comp:
             r.fail(path, "missing required field 'size' (generated cards take the component's size)")
@@ -455,7 +458,7 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
                 r.fail((*path, "generate", "id"), f"duplicate card id {card.id!r}")
             ids.add(card.id)
             cards.append(card)
-    if not cards and "generate" not in comp:
+    if not cards and "generate" not in comp and raw_cards is not None:
         r.fail((*path, "cards"), "a component needs at least one card")
     return tuple(cards)
 

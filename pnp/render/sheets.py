@@ -351,8 +351,13 @@ def _ruler(canvas: Canvas, plan: SheetPlan, segments: list[Segment], fonts: Font
 
 
 def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
-                      convert: Callable[[str], str], glyphs: GlyphCheck) -> ComponentsPdf:
-    """All components on imposed sheets: each front sheet followed by its back sheet."""
+                      convert: Callable[[str], str], glyphs: GlyphCheck,
+                      back_offset: tuple[float, float] = (0.0, 0.0)) -> ComponentsPdf:
+    """All components on imposed sheets: each front sheet followed by its back sheet.
+
+    ``back_offset`` (mm, right and down) moves everything on a back sheet, to undo the shift
+    a duplex printer gives the back side (measured with ``pnp calibrate``).
+    """
     plans = impose(pieces_for(game, spec), spec)
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(spec.width * MM, spec.height * MM), invariant=1,
@@ -369,6 +374,8 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
         for back in (False, True):
             slots = plan.back_slots() if back else plan.slots
             side = "back" if back else "front"
+            if back and back_offset != (0.0, 0.0):
+                canvas.translate(back_offset[0] * MM, -back_offset[1] * MM)
             for slot in slots:
                 component = game.component(slot.piece.component)
                 card = game.card(component.id, slot.piece.card)

@@ -1,0 +1,129 @@
+"""The designer's-loop commands: export, calibrate, new (and the options they share)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+# The group's context object (pnp.cli.Context) is passed as ``obj``: importing pnp.cli here
+# would be circular when pnp.cli runs as __main__.
+LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])
+
+
+def config_defaults(root: Path | None) -> dict | None:
+    """click's default_map from the workspace's pnp.toml; None outside a workspace."""
+    from pnp.config import default_map
+    from pnp.errors import PnpError
+    from pnp.workspace import find_workspace
+
+    try:
+        workspace = find_workspace(root)
+    except PnpError:
+        return None  # the command itself says there is no workspace, if it needs one
+    return default_map(workspace.root) or None
+
+
+def _shown(path: Path) -> Path:
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
+@click.command("export")
+@click.argument("kind", type=click.Choice(["tts", "print-shop", "contact", "tuckbox"]), metavar="KIND")
+@click.argument("game")
+@click.option("--lang", type=LANG_CHOICE, default="all", show_default=True, help="Script to export.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder to write instead of output/<game>/<lang>/<kind>/.")
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
+              show_default=True, help="Paper of the tuck boxes.")
+@click.pass_obj
+def export(context: Any, kind: str, game: str, lang: str, out: Path | None, paper: str) -> None:
+    """Export GAME for Tabletop Simulator (tts), a print shop, a chat (contact) or as tuck boxes."""
+    from pnp.export import export as run_export
+
+    written = run_export(context.workspace, kind, game, lang, out, paper.lower())
+    folders = sorted({str(_shown(item.path.parent)) for item in written})
+    size = sum(item.size for item in written)
+    click.echo(f"wrote {len(written)} files ({size / 1024:.0f} KiB) in {', '.join(folders)}")
+
+
+class OffsetType(click.ParamType):
+    """``X,Y`` in millimetres, for --back-offset."""
+
+    name = "X,Y"
+
+    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
+        if isinstance(value, tuple):
+            return value
+        from pnp.calibrate import parse_offset
+        from pnp.errors import PnpError
+
+        try:
+            return parse_offset(str(value))
+        except PnpError as exc:
+            self.fail(exc.message, param, ctx)
+
+
+BACK_OFFSET = OffsetType()
+
+
+def parse_offset_option(value: str) -> tuple[float, float]:
+    """--back-offset of ``pnp build`` (a plain string option there): a usage error if bad."""
+    from pnp.calibrate import parse_offset
+    from pnp.errors import PnpError
+
+    try:
+        return parse_offset(value)
+    except PnpError as exc:
+        raise click.BadParameter(exc.message, param_hint="'--back-offset'") from None
+
+
+def back_offset_option(function):  # type: ignore[no-untyped-def]
+    return click.option("--back-offset", type=BACK_OFFSET, default="0,0", show_default=True,
+                        help="Move every back sheet X mm right and Y mm down (read X,Y off "
+                             "`pnp calibrate`).")(function)
+
+
+@click.command("calibrate")
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
+              show_default=True)
+@click.option("--lang", type=click.Choice(["zh-Hant", "zh-Hans"]), default="zh-Hant", show_default=True,
+              help="Script of the instructions.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="File to write instead of output/calibrate-<paper>.pdf.")
+@back_offset_option
+@click.pass_obj
+def calibrate(context: Any, paper: str, lang: str, out: Path | None,
+              back_offset: tuple[float, float]) -> None:
+    """Write a duplex test sheet that measures how far the printer shifts the back side."""
+    from pnp.build import Artifact, write_atomically
+    from pnp.calibrate import calibration_pdf
+    from pnp.fonts import load_family
+
+    workspace = context.workspace
+    paper = paper.lower()
+    target = out if out is not None else workspace.output / f"calibrate-{paper}.pdf"
+    data = calibration_pdf(paper, load_family(workspace.fonts, lang), lang, back_offset)
+    target = target if target.is_absolute() else Path.cwd() / target
+    written = write_atomically(target.parent, [Artifact(Path(target.name), data)])
+    click.echo(f"wrote {_shown(written[0].path)}: print it double-sided (long-edge flip) at actual size")
+
+
+@click.command("new")
+@click.argument("slug")
+@click.pass_obj
+def new(context: Any, slug: str) -> None:
+    """Start a game: card_data/SLUG/ and templates/SLUG/ with a deck, a token, a score pad and a
+    rulebook that build and check at once."""
+    from pnp.scaffold import scaffold
+
+    for path in scaffold(context.workspace, slug):
+        click.echo(f"wrote {_shown(path)}")
+    click.echo(f"next: pnp build {slug} --lang zh-Hant, then look at output/{slug}/zh-Hant/")
+
+
+LOOP_COMMANDS = [export, calibrate, new]

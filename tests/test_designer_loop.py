@@ -1,0 +1,226 @@
+"""The designer's loop around a build: duplex calibration and --back-offset, tuck boxes,
+`pnp new`, cards from CSV and pnp.toml defaults — each read back from the files written."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from pnp.cli import cli
+from tests.conftest import ROOT
+from tests.pdfprobe import face_counts
+
+PT_PER_MM = 72 / 25.4
+
+
+def invoke(root: Path, *args: str) -> str:
+    result = CliRunner().invoke(cli, ["--root", str(root), *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def contents(pdf: Path) -> list[bytes]:
+    return [page.get_contents().get_data() for page in PdfReader(pdf).pages]
+
+
+@pytest.fixture
+def bare_workspace(tmp_path: Path) -> Path:
+    """An empty workspace: no games yet, the shipped fonts."""
+    root = tmp_path / "ws"
+    (root / "card_data").mkdir(parents=True)
+    (root / "templates").mkdir()
+    (root / "fonts").symlink_to(ROOT / "fonts")
+    return root
+
+
+# --- calibration -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("paper", "size_mm"), [("a4", (210, 297)), ("letter", (215.9, 279.4))])
+def test_calibrate_writes_a_two_sided_sheet(tmp_path: Path, paper: str, size_mm: tuple[float, float]) -> None:
+    out = tmp_path / f"cal-{paper}.pdf"
+    invoke(ROOT, "calibrate", "--paper", paper, "--out", str(out))
+    reader = PdfReader(out)
+    assert len(reader.pages) == 2
+    for page in reader.pages:
+        assert float(page.mediabox.width) == pytest.approx(size_mm[0] * PT_PER_MM, abs=0.01)
+        assert float(page.mediabox.height) == pytest.approx(size_mm[1] * PT_PER_MM, abs=0.01)
+    # The front's scales are labelled from -4 to +4 mm at each of five spots.
+    text = reader.pages[0].extract_text()
+    for label in ("-4", "+4", "-2", "+2"):
+        assert text.count(label) >= 10, label
+
+
+def test_calibrate_default_path_and_offset_moves_only_the_back(tmp_path: Path, bare_workspace: Path) -> None:
+    invoke(bare_workspace, "calibrate")
+    plain = bare_workspace / "output" / "calibrate-a4.pdf"
+    assert plain.is_file()
+    shifted = tmp_path / "shifted.pdf"
+    invoke(bare_workspace, "calibrate", "--back-offset", "1,-0.5", "--out", str(shifted))
+    front_a, back_a = contents(plain)
+    front_b, back_b = contents(shifted)
+    assert front_a == front_b
+    assert back_a != back_b
+    assert f"1 0 0 1 {PT_PER_MM:.6f} {0.5 * PT_PER_MM:.6f} cm".encode() in back_b
+
+
+def test_build_back_offset_changes_back_sheets_only(tmp_path: Path) -> None:
+    invoke(ROOT, "build", "tisigui", "--lang", "zh-Hant", "--out", str(tmp_path / "plain"))
+    invoke(ROOT, "build", "tisigui", "--lang", "zh-Hant", "--out", str(tmp_path / "moved"), "--back-offset", "1,-0.5")
+    plain = contents(tmp_path / "plain" / "tisigui" / "zh-Hant" / "components.pdf")
+    moved = contents(tmp_path / "moved" / "tisigui" / "zh-Hant" / "components.pdf")
+    assert len(plain) == len(moved) >= 4
+    for number, (a, b) in enumerate(zip(plain, moved, strict=True)):
+        if number % 2 == 0:  # a front sheet: byte for byte the same
+            assert a == b, number
+        else:  # its back sheet: 1 mm right, 0.5 mm up (Y counts down)
+            assert a != b, number
+            assert f"1 0 0 1 {PT_PER_MM:.6f} {0.5 * PT_PER_MM:.6f} cm".encode() in b
+
+
+@pytest.mark.parametrize("bad", ["1", "1,2,3", "x,1", "25,0", "1;2"])
+def test_bad_back_offset_is_a_usage_error(bad: str) -> None:
+    result = CliRunner().invoke(cli, ["--root", str(ROOT), "build", "tisigui", "--back-offset", bad])
+    assert result.exit_code == 2
+    assert "--back-offset" in result.output
+
+
+# --- tuck boxes -----------------------------------------------------------------------------
+
+
+def test_tuck_box_per_deck_sized_to_its_cards(tmp_path: Path) -> None:
+    out = tmp_path / "boxes"
+    invoke(ROOT, "export", "tuckbox", "niutouwang", "--lang", "zh-Hant", "--out", str(out))
+    reader = PdfReader(out / "tuckboxes.pdf")
+    assert len(reader.pages) == 1  # the number cards; the reference card and score pad are no deck
+    text = reader.pages[0].extract_text()
+    # 63×88 mm cards: +3 mm sleeve, +1 mm ease; 104 cards × (0.3 + 0.08) mm + 1 mm ease.
+    assert "67×92×40.5 mm" in text
+    assert "誰是牛頭王" in text and "104 張" in text and "黏貼" in text
+    assert float(reader.pages[0].mediabox.width) == pytest.approx(210 * PT_PER_MM, abs=0.01)
+
+
+def test_tuck_boxes_for_every_deck_in_both_scripts(tmp_path: Path) -> None:
+    invoke(ROOT, "export", "tuckbox", "aizhewudi", "--lang", "all", "--paper", "letter", "--out", str(tmp_path))
+    for lang, word in (("zh-Hant", "張"), ("zh-Hans", "张")):
+        reader = PdfReader(tmp_path / lang / "tuckboxes.pdf")
+        # action 42, bill 40, ability 12, flower 6 copies: four decks.
+        assert len(reader.pages) == 4
+        assert f"40 {word}" in "".join(page.extract_text() for page in reader.pages)
+
+
+# --- pnp new -------------------------------------------------------------------------------
+
+
+def run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pnp.cli", *args], cwd=root, capture_output=True, text=True,
+                          timeout=600)
+
+
+def test_new_game_builds_and_checks_at_once(bare_workspace: Path) -> None:
+    for args in (("new", "demo"), ("build", "demo"), ("check", "demo")):
+        result = run(bare_workspace, *args)
+        assert result.returncode == 0, (args, result.stdout, result.stderr)
+    pdf = bare_workspace / "output" / "demo" / "zh-Hans" / "components.pdf"
+    counts = face_counts(pdf)
+    # 12 action cards with one shared back, 12 markers (alike on both sides), a score pad.
+    assert sum(n for (name, side), n in counts.items() if side == "front" and name.startswith("face-cards-")) == 12
+    assert counts[("face-cards-move", "front")] == 6
+    assert counts[("face-cards-_all", "back")] == 12
+    assert counts[("face-marker-marker", "front")] == 12
+    assert counts[("face-scorepad-scorepad", "front")] == 1
+    assert (bare_workspace / "output" / "demo" / "zh-Hant" / "rulebook.pdf").is_file()
+
+
+@pytest.mark.parametrize(("slug", "needle"), [("Demo", "not a usable game name"), ("../x", "not a usable game name"),
+                                               ("all", "not a usable game name"), ("a-b", "not a usable game name")])
+def test_new_refuses_bad_names(bare_workspace: Path, slug: str, needle: str) -> None:
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "new", slug])
+    assert result.exit_code == 1 and needle in result.output
+    assert not any((bare_workspace / "card_data").iterdir())
+
+
+def test_new_refuses_a_taken_name(bare_workspace: Path) -> None:
+    invoke(bare_workspace, "new", "demo")
+    before = (bare_workspace / "card_data" / "demo" / "game.yaml").read_bytes()
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "new", "demo"])
+    assert result.exit_code == 1 and "already exists" in result.output
+    assert (bare_workspace / "card_data" / "demo" / "game.yaml").read_bytes() == before
+
+
+# --- cards from CSV --------------------------------------------------------------------------
+
+CSV = ("id,count,title,text,color\n"
+       "move,6,前進,把你的標記往前移一格。,#2f6f9f\n"
+       "swap,4,交換,和一位玩家交換一張手牌。,#3f8f5f\n"
+       "score,2,得分,拿一個分數標記。,#b8862f\n")
+
+
+def _csv_deck(root: Path, csv_text: str) -> None:
+    components = root / "card_data" / "demo" / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    start = text.index("    cards:\n      - {id: move")
+    end = text.index("\n\n  - id: marker")
+    components.write_text(text[:start] + "    cards: cards.csv" + text[end:], encoding="utf-8")
+    (root / "card_data" / "demo" / "cards.csv").write_text(csv_text, encoding="utf-8")
+
+
+def test_csv_deck_builds_the_same_faces_as_the_yaml_deck(bare_workspace: Path) -> None:
+    invoke(bare_workspace, "new", "demo")
+    invoke(bare_workspace, "build", "demo", "--lang", "zh-Hant", "--out", str(bare_workspace / "yaml"))
+    _csv_deck(bare_workspace, CSV)
+    invoke(bare_workspace, "build", "demo", "--lang", "zh-Hant", "--out", str(bare_workspace / "csv"))
+    yaml_pdf = (bare_workspace / "yaml" / "demo" / "zh-Hant" / "components.pdf").read_bytes()
+    csv_pdf = (bare_workspace / "csv" / "demo" / "zh-Hant" / "components.pdf").read_bytes()
+    assert yaml_pdf == csv_pdf
+
+
+def test_bad_csv_cells_are_located_by_row_and_column(bare_workspace: Path) -> None:
+    invoke(bare_workspace, "new", "demo")
+    _csv_deck(bare_workspace, CSV.replace("swap,4,", "swap,four,").replace(",#b8862f", ",gold"))
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "build", "demo"])
+    assert result.exit_code == 1
+    assert "cards.csv:3:2: components[0].cards[1].count: expected a whole number" in result.output
+    assert "cards.csv:4:5: components[0].cards[2].fields.color" in result.output
+    assert not (bare_workspace / "output").exists()
+
+
+# --- pnp.toml --------------------------------------------------------------------------------
+
+
+def test_pnp_toml_sets_defaults_and_the_command_line_wins(bare_workspace: Path) -> None:
+    invoke(bare_workspace, "new", "demo")
+    (bare_workspace / "pnp.toml").write_text('paper = "letter"\nlang = "zh-Hans"\nout = "prints"\n',
+                                             encoding="utf-8")
+    invoke(bare_workspace, "build", "demo")
+    built = list((bare_workspace / "prints" / "demo").iterdir())
+    assert [p.name for p in built] == ["zh-Hans"]
+    page = PdfReader(bare_workspace / "prints" / "demo" / "zh-Hans" / "components.pdf").pages[0]
+    assert float(page.mediabox.width) == pytest.approx(215.9 * PT_PER_MM, abs=0.01)
+    invoke(bare_workspace, "build", "demo", "--paper", "a4", "--lang", "zh-Hant")
+    page = PdfReader(bare_workspace / "prints" / "demo" / "zh-Hant" / "components.pdf").pages[0]
+    assert float(page.mediabox.width) == pytest.approx(210 * PT_PER_MM, abs=0.01)
+
+
+def test_tool_pnp_in_pyproject_and_its_errors_are_located(bare_workspace: Path) -> None:
+    (bare_workspace / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.pnp]\npaper = "b5"\n'
+                                                   'back_offset = [1, 99]\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "calibrate"])
+    assert result.exit_code == 1
+    assert "pyproject.toml:5: tool.pnp.paper: expected one of a4, letter" in result.output
+    assert "pyproject.toml:6: tool.pnp.back_offset:" in result.output
+    assert not (bare_workspace / "output").exists()
+
+
+def test_pnp_toml_back_offset_reaches_calibrate(bare_workspace: Path) -> None:
+    (bare_workspace / "pnp.toml").write_text("back_offset = [1, -0.5]\n", encoding="utf-8")
+    invoke(bare_workspace, "calibrate")
+    back = contents(bare_workspace / "output" / "calibrate-a4.pdf")[1]
+    assert f"1 0 0 1 {PT_PER_MM:.6f} {0.5 * PT_PER_MM:.6f} cm".encode() in back
+    shutil.rmtree(bare_workspace / "output")
