@@ -286,7 +286,7 @@ def changed_inputs(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
 
 def describe_change(names: Iterable[str]) -> str:
     names = list(names)
-    shown = [("pnp itself" if n == "pnp" else n.replace("option:", "--") + " option"
+    shown = [("pnp itself" if n == "pnp" else n.replace("option:", "--").replace("_", "-") + " option"
               if n.startswith("option:") else n) for n in names[:3]]
     more = f" and {len(names) - 3} more" if len(names) > 3 else ""
     return ", ".join(shown) + more + " changed"
