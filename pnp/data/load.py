@@ -81,6 +81,11 @@ ELEMENT_PROPS: dict[str, dict[str, str]] = {
              "min_size": "fontsize", "stroke": "color", "stroke_width": "number",
              "header_fill": "color", "header_color": "color", "color": "color"},
 }
+# Every element may be turned half round about the trim's centre ("half"), or drawn both as
+# placed and turned ("both"): a corner index is one element with turn: both.
+TURNS = ("half", "both")
+for _props in ELEMENT_PROPS.values():
+    _props["turn"] = "turn"
 TEXT_ELEMENTS = ("text", "boxes", "table", "grid")
 SYMBOL_ELEMENTS = ("symbol", "icons")
 ICON_GAP = 1.0  # mm between icons when the layout gives no gap
@@ -684,6 +689,7 @@ def _prop_error(kind: str, value: Any, tables: dict[str, PrintedTable],
         "symbol": symbol_error,
         "count": count_error,
         "rows": rows_error,
+        "turn": lambda: None if value in TURNS else f"expected one of {', '.join(TURNS)}, got {value!r}",
     }
     return checks[kind]()
 
