@@ -238,6 +238,7 @@ def _block(grid: _Grid, pieces: list[Piece], x0: float, y0: float, cols: int) ->
     b, gap = grid.bleed, grid.gap
     butted = gap < 2 * b - EPS
     n = len(pieces)
+    used_cols, rows = min(cols, n), math.ceil(n / cols)
     slots = []
     for i, piece in enumerate(pieces):
         col, row = i % cols, i // cols
@@ -246,16 +247,15 @@ def _block(grid: _Grid, pieces: list[Piece], x0: float, y0: float, cols: int) ->
         bleed_box = Rect(trim.x - b, trim.y - b, trim.width + 2 * b, trim.height + 2 * b)
         cell = None
         if butted:
-            # Each side reaches halfway to a neighbour, or the full bleed where there is none.
+            # Each side reaches halfway to the next cell of the grid, or the full bleed on the
+            # block's outside (a short last row's empty cells stay unprinted).
             left = b if col == 0 else gap / 2
             top = b if row == 0 else gap / 2
-            right = b if col == cols - 1 or i + 1 >= n else gap / 2
-            bottom = b if i + cols >= n else gap / 2
+            right = b if col == used_cols - 1 else gap / 2
+            bottom = b if row == rows - 1 else gap / 2
             cell = Rect(trim.x - left, trim.y - top, trim.width + left + right,
                         trim.height + top + bottom)
         slots.append(Slot(piece, bleed_box, grid.rotated, cell))
-    used_cols = min(cols, n)
-    rows = math.ceil(n / cols)
     width, height = grid.size(used_cols, rows)
     return Block(tuple(slots), used_cols, rows, Rect(x0, y0, width, height))
 
@@ -277,8 +277,9 @@ def _positive(rects: list[Rect]) -> list[Rect]:
 def _short_row(block: Block, gutter: float) -> list[Rect]:
     """The empty cells beside a partial last row, inside the block's box."""
     last = block.slots[-1].visible
-    x = last.right + gutter
-    return _positive([Rect(x, last.y, block.box.right - x, block.box.bottom - last.y)])
+    # The row above needs no marks there, but what goes in needs room for its own.
+    x, y = last.right + gutter, last.y + gutter / 2
+    return _positive([Rect(x, y, block.box.right - x, block.box.bottom - y)])
 
 
 def _around(area: Rect, box: Rect, gutter: float) -> list[Rect]:
@@ -408,12 +409,15 @@ def impose(pieces: list[Piece], spec: SheetSpec) -> list[SheetPlan]:
 def _empty_sparse_sheets(spec: SheetSpec, sheets: list[_Sheet]) -> list[_Sheet]:
     """Move the pieces of a nearly empty sheet into the others' free space, if they all fit."""
     page = spec.width * spec.height
-    for sheet in reversed(list(sheets)):
-        if sheet.write_on or sheet.used() >= SPARSE * page:
-            continue
-        others = [_Sheet(list(s.blocks), list(s.free), s.write_on) for s in sheets if s is not sheet]
-        if all(not _backfill(spec, others, list(_runs_of(block))) for block in sheet.blocks):
-            sheets = others
+    index = len(sheets) - 1
+    while index >= 0:
+        sheet = sheets[index]
+        if not sheet.write_on and sheet.used() < SPARSE * page:
+            others = [_Sheet(list(s.blocks), list(s.free), s.write_on)
+                      for i, s in enumerate(sheets) if i != index]
+            if all(not _backfill(spec, others, _runs_of(block)) for block in sheet.blocks):
+                sheets = others
+        index -= 1
     return sheets
 
 
