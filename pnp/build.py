@@ -12,7 +12,7 @@ import logging
 import os
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pnp.data.load import load_game
@@ -95,8 +95,8 @@ def _check_template_glyphs(workspace: Workspace, game: Game, convert: Converter,
 
 
 def render_game(workspace: Workspace, game: Game, lang: str, paper: str,
-                png: bool = False) -> list[Artifact]:
-    spec = SHEETS[paper]
+                png: bool = False, gutter: float | None = None) -> list[Artifact]:
+    spec = replace(SHEETS[paper], card_gutter=gutter)
     fonts = load_family(workspace.fonts, lang)
     convert = converter_for(game, lang)
     glyphs = GlyphCheck(fonts)
@@ -162,7 +162,8 @@ def write_atomically(root: Path, artifacts: Sequence[Artifact]) -> list[Written]
 
 
 def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
-          out: Path | None = None, png: bool = False) -> list[Written]:
+          out: Path | None = None, png: bool = False,
+          gutter: float | None = None) -> list[Written]:
     """Render every requested game and language, then write them all; or write nothing."""
     if paper not in SHEETS:
         raise PnpError(f"unknown paper {paper!r} (expected one of: {', '.join(SHEETS)})")
@@ -173,7 +174,7 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
     for loaded in games:
         for target in resolve_langs(lang):
             try:
-                artifacts.extend(render_game(workspace, loaded, target, paper, png))
+                artifacts.extend(render_game(workspace, loaded, target, paper, png, gutter))
             except (BuildError, DataError) as exc:
                 problems.extend(exc.problems)
                 font_problem = font_problem or isinstance(exc, FontError)

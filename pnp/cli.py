@@ -68,13 +68,18 @@ def list_games(context: Context, fmt: str) -> None:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Output root instead of output/ (files go to DIR/<game>/<lang>/).")
 @click.option("--png", is_flag=True, help="Also write a 300 dpi PNG of every card face, with bleed, under png/.")
+@click.option("--gutter", type=click.FloatRange(0, 20), default=None, metavar="MM",
+              help="Space between the trims of neighbouring cards. 0 butts them on shared cut "
+                   "lines (9 poker cards to an A4 or Letter sheet). Default: each card keeps "
+                   "its own 3 mm bleed.")
 @pass_context
-def build(context: Context, game: str, lang: str, paper: str, out: Path | None, png: bool) -> None:
+def build(context: Context, game: str, lang: str, paper: str, out: Path | None, png: bool,
+          gutter: float | None) -> None:
     """Build print-ready PDFs for GAME (or all): components.pdf and rulebook.pdf per script."""
     from pnp.build import build as run_build
 
     workspace = context.workspace
-    written = run_build(workspace, game, lang, paper, out, png)
+    written = run_build(workspace, game, lang, paper, out, png, gutter=gutter)
     pngs = [item for item in written if item.path.suffix == ".png"]
     for item in written:
         if item.path.suffix == ".png":
