@@ -157,9 +157,20 @@ MIN_FREE = 5.0  # free space narrower than this (mm) holds nothing worth trackin
 TOP_ROOM = 4.0  # mm below the usable area's top edge: room for printable crop marks
 
 
-def usable_area(spec: SheetSpec) -> Rect:
+def usable_area(spec: SheetSpec, bleed: float | None = None) -> Rect:
+    """Where bleed boxes may go; given a piece's bleed, also keeping its trim (all it prints
+    that is kept) inside the hardware margin."""
     left, top, right, bottom = spec.usable
+    if bleed is not None:
+        inset = max(0.0, spec.hardware - bleed - spec.margin)
+        top, right, bottom = top + inset, right - inset, bottom - inset
+        left = max(left, spec.hardware - bleed)
     return Rect(left, top, right - left, bottom - top)
+
+
+def _clip(rect: Rect, area: Rect) -> Rect:
+    x, y = max(rect.x, area.x), max(rect.y, area.y)
+    return Rect(x, y, min(rect.right, area.right) - x, min(rect.bottom, area.bottom) - y)
 
 
 def _gap(spec: SheetSpec, piece: Piece) -> float:
@@ -209,7 +220,7 @@ def fits_on_sheet(spec: SheetSpec, width: float, height: float) -> bool:
 
 def _full_grid(spec: SheetSpec, piece: Piece) -> tuple[_Grid, int, int]:
     """The orientation, columns and rows that fit most pieces on an empty sheet."""
-    area = usable_area(spec)
+    area = usable_area(spec, piece.bleed)
     best: tuple[int, _Grid, int, int] | None = None
     for grid in _grids(spec, piece):
         cols, rows = grid.capacity(area)
@@ -336,20 +347,24 @@ def _backfill(spec: SheetSpec, sheets: list[_Sheet], queue: list[Piece]) -> list
     free space together does, into the roomiest rects one after another. Returns the rest."""
     while queue:
         options = []
+        area = usable_area(spec, queue[0].bleed)
         for sheet in sheets:
             for index, free in enumerate(sheet.free):
-                fit = _fit(spec, queue[0], free, len(queue))
+                room = _clip(free, area)
+                fit = _fit(spec, queue[0], room, len(queue)) \
+                    if room.width > 0 and room.height > 0 else None
                 if fit is not None:
                     grid, cols, take = fit
                     w, h = grid.size(cols, math.ceil(take / cols))
-                    options.append((take, free.width * free.height - w * h, sheet, index, fit))
+                    options.append((take, free.width * free.height - w * h, sheet, index, fit,
+                                    room))
         if not options or sum(o[0] for o in options) < len(queue):
             return queue
         whole = [o for o in options if o[0] == len(queue)]
-        take, _, sheet, index, (grid, cols, _) = (
+        take, _, sheet, index, (grid, cols, _), room = (
             min(whole, key=lambda o: o[1]) if whole else max(options, key=lambda o: (o[0], -o[1])))
         free = sheet.free.pop(index)
-        block = _block(grid, queue[:take], free.x, free.y, cols)
+        block = _block(grid, queue[:take], room.x, room.y, cols)
         sheet.blocks.append(block)
         sheet.free[index:index] = _split(free, block.box, spec.gutter) \
             + _short_row(block, spec.gutter)
@@ -374,15 +389,31 @@ def _write_on_sheet(spec: SheetSpec, piece: Piece) -> _Sheet:
 
 
 def impose(pieces: list[Piece], spec: SheetSpec) -> list[SheetPlan]:
-    """Pack pieces onto sheets run by run; see the module docstring."""
-    area = usable_area(spec)
+    """Pack pieces onto sheets run by run; see the module docstring.
+
+    Largest pieces first, so small ones fill the space the large ones leave: by area, or by
+    longest side, or as listed. Of the three packings, the one with the fewest sheets wins,
+    then the one with the fewest nearly empty sheets (the first on a tie).
+    """
+    runs = _runs(pieces)
+    orders = (sorted(runs, key=lambda run: -run[0].width * run[0].height),
+              sorted(runs, key=lambda run: -max(run[0].width, run[0].height)),
+              runs)
+    page = spec.width * spec.height
+    packings = [_pack(order, spec) for order in orders]
+    sheets = min(packings, key=lambda packed: (
+        len(packed), sum(not s.write_on and s.used() < SPARSE * page for s in packed)))
+    return [SheetPlan(number, spec, tuple(sheet.blocks))
+            for number, sheet in enumerate(sheets, start=1)]
+
+
+def _pack(runs: list[list[Piece]], spec: SheetSpec) -> list[_Sheet]:
     sheets: list[_Sheet] = []
-    # Largest pieces first: small ones then fill the space the large ones leave.
-    runs = sorted(_runs(pieces), key=lambda run: -run[0].width * run[0].height)
     for run in runs:
         if run[0].write_on:
             sheets.extend(_write_on_sheet(spec, piece) for piece in run)
             continue
+        area = usable_area(spec, run[0].bleed)
         grid, cols, rows = _full_grid(spec, run[0])
         full_w, full_h = grid.size(cols, rows)
         # Every sheet this run opens puts its block at the full grid's corner: a partial
@@ -393,17 +424,16 @@ def impose(pieces: list[Piece], spec: SheetSpec) -> list[SheetPlan]:
         queue = list(run)
         while len(queue) >= cols * rows:
             block = _block(grid, queue[:cols * rows], x0, y0, cols)
-            sheets.append(_Sheet([block], _around(area, block.box, spec.gutter)))
+            sheets.append(_Sheet([block], _around(usable_area(spec), block.box, spec.gutter)))
             queue = queue[cols * rows:]
         queue = _backfill(spec, sheets, queue)
         if queue:
             block = _block(grid, queue, x0, y0, cols)
-            sheets.append(_Sheet([block], _around(area, block.box, spec.gutter)
+            sheets.append(_Sheet([block], _around(usable_area(spec), block.box, spec.gutter)
                                  + _short_row(block, spec.gutter)))
     sheets = _empty_sparse_sheets(spec, sheets)
     sheets.sort(key=lambda sheet: sheet.write_on)  # forms to write on after the pieces
-    return [SheetPlan(number, spec, tuple(sheet.blocks))
-            for number, sheet in enumerate(sheets, start=1)]
+    return sheets
 
 
 def _empty_sparse_sheets(spec: SheetSpec, sheets: list[_Sheet]) -> list[_Sheet]:
