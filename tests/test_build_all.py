@@ -119,3 +119,20 @@ def test_list_shows_every_game():
     assert games["niutouwang"]["cards"] == 104
     assert games["aizhewudi"]["bill"] == 40 and games["aizhewudi"]["action"] == 48
     assert games["wurenshenghuan"]["item"] == 41
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_no_a4_sheet_prints_text_within_the_hardware_margin(built, game, lang):
+    from tests.test_build_sheets import HARDWARE, nearest_text
+
+    for page, distance, text in nearest_text(built / game / lang / "components.pdf"):
+        assert distance >= HARDWARE - 1e-3, (page, distance, text)
+
+
+def test_a4_sheet_counts(built):
+    counts = {game: len(PdfReader(built / game / "zh-Hant" / "components.pdf").pages) // 2
+              for game in GAMES}
+    # Before the packer: tisigui 5, wurenshenghuan 12, niutouwang 15, aizhewudi 15. niutouwang
+    # is 13 sheets of 8 cards, the 105th card (the reference) alone, and the score pad's page.
+    assert counts == {"tisigui": 5, "wurenshenghuan": 11, "niutouwang": 15, "aizhewudi": 14}

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from pypdf.generic import ContentStream
 
 from pnp.build import build
 from pnp.workspace import Workspace
@@ -20,21 +21,45 @@ HARDWARE = 6.5  # mm: most printers cannot print nearer the paper edge than this
 CARD_DO = re.compile(rb"/FormXob\.face-cards-card-\d+-front Do")
 
 
+def _times(a: list[float], b: list[float]) -> list[float]:
+    """The PDF matrix product a × b (a applied first)."""
+    return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+            a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
+            a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
+
+
+def page_text_origins(page) -> list[tuple[float, float, str]]:
+    """Where each string drawn by the page itself starts, in page points. Pieces are forms
+    placed inside their trim; what a sheet draws directly is its furniture."""
+    ctm, stack = [1.0, 0, 0, 1.0, 0, 0], []
+    line = [1.0, 0, 0, 1.0, 0, 0]
+    found = []
+    for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            ctm = _times([float(v) for v in operands], ctm)
+        elif op == b"BT":
+            line = [1.0, 0, 0, 1.0, 0, 0]
+        elif op == b"Tm":
+            line = [float(v) for v in operands]
+        elif op in (b"Td", b"TD"):
+            line = _times([1.0, 0, 0, 1.0, float(operands[0]), float(operands[1])], line)
+        elif op in (b"Tj", b"TJ"):
+            origin = _times(line, ctm)
+            found.append((origin[4], origin[5], str(operands[0])[:24]))
+    return found
+
+
 def nearest_text(path: Path) -> list[tuple[int, float, str]]:
-    """For every page, the text run that starts nearest an edge: (page, mm, text)."""
+    """For every page, the string the page draws nearest an edge: (page, mm, text)."""
     found = []
     for number, page in enumerate(PdfReader(path).pages, start=1):
         width, height = float(page.mediabox.width), float(page.mediabox.height)
-        runs: list[tuple[float, str]] = []
-
-        def visit(text, cm, tm, font, size, runs=runs, width=width, height=height):
-            if text.strip():
-                # The run's origin on the page: its text matrix through the current matrix.
-                x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
-                y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
-                runs.append((min(x, width - x, y, height - y) / MM, text.strip()[:24]))
-
-        page.extract_text(visitor_text=visit)
+        runs = [(min(x, width - x, y, height - y) / MM, text)
+                for x, y, text in page_text_origins(page)]
         assert runs, f"page {number} has no text (every sheet carries its label)"
         found.append((number, *min(runs)))
     return found
@@ -93,5 +118,5 @@ def test_write_on_sheets_fill_a_page_alone(butted):
     content = pads[0].get_contents().get_data()
     assert Counter(re.findall(rb"/FormXob\.(face-[a-z]+)-", content)) == {b"face-scorepad": 1}
     # Scaled up to the page (the pad is 140 mm wide; A4 leaves 187 mm inside the furniture).
-    (scale,) = re.findall(rb"([\d.]+) 0 0 \1 0 0 cm\s*/FormXob\.face-scorepad", content)
+    (scale,) = re.findall(rb"([\d.]+) 0 0 \1 [\d.]+ [\d.]+ cm\s*/FormXob\.face-scorepad", content)
     assert float(scale) > 1.3
