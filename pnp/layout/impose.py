@@ -492,6 +492,8 @@ def crop_marks(plan: SheetPlan) -> list[Segment]:
                 end = min(end, limit)
             on_bleed = (end - start) * out < MIN_MARK
             if on_bleed:
+                if inset <= 0:
+                    continue  # no bleed to draw on: the edge itself is the cut
                 start, end = edge - out * inset, edge
             for v in positions:
                 segments.append(Segment(v, start, v, end, on_bleed) if vertical
