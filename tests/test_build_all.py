@@ -126,8 +126,8 @@ def test_list_shows_every_game():
 def test_no_a4_sheet_prints_text_within_the_hardware_margin(built, game, lang):
     from tests.test_build_sheets import HARDWARE, nearest_text
 
-    for page, distance, text in nearest_text(built / game / lang / "components.pdf"):
-        assert distance >= HARDWARE - 1e-3, (page, distance, text)
+    for page, distance, run in nearest_text(built / game / lang / "components.pdf"):
+        assert distance >= HARDWARE - 1e-3, (page, distance, run)
 
 
 def test_a4_sheet_counts(built):
