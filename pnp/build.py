@@ -46,12 +46,23 @@ if TYPE_CHECKING:
     from pnp.i18n import Converter
     from pnp.render.glyphs import GlyphCheck
 
-__all__ = ["Artifact", "BuildReport", "Progress", "Written", "build", "converter_for", "load_games",
-           "render_game", "resolve_games", "resolve_langs", "write_atomically"]
+__all__ = ["DEFAULT_SHEET", "Artifact", "BuildReport", "Progress", "SheetOptions", "Written", "build",
+           "converter_for", "load_games", "render_game", "resolve_games", "resolve_langs", "write_atomically"]
 
 log = logging.getLogger(__name__)
 
 PAPERS = ("a4", "letter")
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    """How component sheets are imposed and printed, beyond the paper size."""
+
+    gutter: float | None = None  # mm between card trims; None: each card keeps its own bleed
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm right and down: undoes a duplex shift
+
+
+DEFAULT_SHEET = SheetOptions()
 
 
 @dataclass(frozen=True)
@@ -150,11 +161,9 @@ def _check_template_glyphs(workspace: Workspace, game: Game, convert: Converter,
 
 
 def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bool = False,
-                kinds: Sequence[str] | None = None,
-                back_offset: tuple[float, float] = (0.0, 0.0)) -> list[Artifact]:
+                kinds: Sequence[str] | None = None, sheet: SheetOptions = DEFAULT_SHEET) -> list[Artifact]:
     """Render ``kinds`` (default: components, rulebook, and png if asked) of one game in one
-    script. A game without a rulebook template has no rulebook. ``back_offset`` (mm, right
-    and down) moves every back sheet to undo a printer's duplex shift."""
+    script. A game without a rulebook template has no rulebook."""
     from pnp.fonts import load_family
     from pnp.layout.impose import ImposeError
     from pnp.layout.presets import SHEETS
@@ -164,7 +173,7 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
 
     if kinds is None:
         kinds = ("components", "rulebook", "png") if png else ("components", "rulebook")
-    spec = SHEETS[paper]
+    spec = dataclasses.replace(SHEETS[paper], card_gutter=sheet.gutter)
     fonts = load_family(workspace.fonts, lang)
     convert = converter_for(game, lang)
     glyphs = GlyphCheck(fonts)
@@ -174,7 +183,7 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
         from pnp.render.sheets import render_components
 
         try:
-            components = render_components(game, lang, spec, fonts, convert, glyphs, back_offset)
+            components = render_components(game, lang, spec, fonts, convert, glyphs, sheet.back_offset)
         except ImposeError as exc:
             raise BuildError(str(exc)) from None
         artifacts.append(Artifact(base / "components.pdf", components.data))
@@ -274,22 +283,23 @@ def _plan(workspace: Workspace, root: Path, outputs: Sequence[Output], manifest:
     return inputs, outcomes
 
 
-def _options(paper: str, back_offset: tuple[float, float]) -> dict[str, str]:
+def _options(paper: str, sheet: SheetOptions) -> dict[str, str]:
     """The build options an output's bytes depend on, as the manifest records them; an option
     at its default is left out, so adding an option does not rebuild everything."""
     options = {"paper": paper}
-    if back_offset != (0.0, 0.0):
-        options["back_offset"] = f"{back_offset[0]:g},{back_offset[1]:g}"
+    if sheet.back_offset != DEFAULT_SHEET.back_offset:
+        options["back_offset"] = f"{sheet.back_offset[0]:g},{sheet.back_offset[1]:g}"
+    if sheet.gutter != DEFAULT_SHEET.gutter:
+        options["gutter"] = f"{sheet.gutter:g}"
     return options
 
 
 def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
           out: Path | None = None, png: bool = False, force: bool = False,
-          progress: Callback | None = None,
-          back_offset: tuple[float, float] = (0.0, 0.0)) -> BuildReport:
+          progress: Callback | None = None, sheet: SheetOptions = DEFAULT_SHEET) -> BuildReport:
     """Render every requested output that is out of date, then write them all, or nothing.
 
-    ``force`` renders every output; ``back_offset`` moves back sheets (see render_game);
+    ``force`` renders every output; ``sheet`` says how component sheets are imposed;
     ``progress`` is called with a :class:`Progress` as each
     game and script starts rendering and when the files are written.
     """
@@ -303,7 +313,7 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
                for kind in kinds]
     manifest, note = load_manifest(root)
     hasher = Hasher(manifest.stat_cache)
-    inputs, outcomes = _plan(workspace, root, outputs, manifest, note, _options(paper, back_offset), hasher, force)
+    inputs, outcomes = _plan(workspace, root, outputs, manifest, note, _options(paper, sheet), hasher, force)
     report = BuildReport(outcomes=outcomes)
     if all(outcome.status == "up-to-date" for outcome in outcomes):
         log.info("every output is up to date")
@@ -326,7 +336,7 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
         else:
             outcomes[index] = Outcome(output, "rebuilt", outcome.reason)
     stale = [o.output for o in outcomes if o.status == "rebuilt"]
-    artifacts, views = _render(workspace, games, stale, paper, notify, back_offset) if stale else ({}, {})
+    artifacts, views = _render(workspace, games, stale, paper, notify, sheet) if stale else ({}, {})
     total = len({(o.slug, o.lang) for o in stale})
     if stale:
         notify(Progress("write", done=total, total=total))
@@ -344,7 +354,7 @@ def _made_by(artifact: Artifact, slug: str, lang: str, kind: str) -> bool:
 
 
 def _render(workspace: Workspace, games: dict[str, Game], stale: Sequence[Output], paper: str,
-            notify: Callback, back_offset: tuple[float, float]
+            notify: Callback, sheet: SheetOptions
             ) -> tuple[dict[Output, list[Artifact]], dict[Output, tuple[str, ...]]]:
     """Render the stale outputs, grouped per game and script; every problem reported at once."""
     groups: dict[tuple[str, str], list[str]] = {}
@@ -360,7 +370,7 @@ def _render(workspace: Workspace, games: dict[str, Game], stale: Sequence[Output
         game = games[slug]
         sheets = [kind for kind in group if kind != "rulebook"]
         try:
-            rendered = (render_game(workspace, game, lang, paper, kinds=sheets, back_offset=back_offset)
+            rendered = (render_game(workspace, game, lang, paper, kinds=sheets, sheet=sheet)
                         if sheets else [])
             if "rulebook" in group:
                 noted, seen = noting_game(game)

@@ -74,21 +74,26 @@ def list_games(context: Context, fmt: str) -> None:
 @click.option("--force", is_flag=True, help="Rebuild every output, even those whose sources did not change.")
 @click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
               help="Move every back sheet X mm right and Y mm down (read off `pnp calibrate`).")
+@click.option("--gutter", type=click.FloatRange(0, 20), default=None, metavar="MM",
+              help="Space between the trims of neighbouring cards. 0 butts them on shared cut "
+                   "lines (9 poker cards to an A4 or Letter sheet). Default: each card keeps "
+                   "its own 3 mm bleed.")
 @pass_context
 def build(context: Context, game: str, lang: str, paper: str, out: Path | None, png: bool, force: bool,
-          back_offset: str) -> None:
+          back_offset: str, gutter: float | None) -> None:
     """Build print-ready PDFs for GAME (or all): components.pdf and rulebook.pdf per script.
 
     Only outputs whose sources (data, templates, fonts, options, pnp itself) changed since the
     last build are rendered again; the record is output/.pnp-build.json.
     """
+    from pnp.build import SheetOptions
     from pnp.build import build as run_build
     from pnp.progress import BuildProgress
 
     workspace = context.workspace
     shown_progress = BuildProgress()
     report = run_build(workspace, game, lang, paper.lower(), out, png, force=force, progress=shown_progress,
-                       back_offset=parse_offset_option(back_offset))
+                       sheet=SheetOptions(gutter, parse_offset_option(back_offset)))
     shown_progress.summary(report)
     written = report.written
     pngs = [item for item in written if item.path.suffix == ".png"]

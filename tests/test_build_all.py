@@ -52,7 +52,7 @@ def _heads_by_the_rule(card: int) -> int:
 
 
 @pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
-def test_niutouwang_fronts_each_show_their_number_once(built, lang):
+def test_niutouwang_fronts_each_show_their_number_three_times(built, lang):
     reader = PdfReader(built / "niutouwang" / lang / "components.pdf")
     seen: Counter[int] = Counter()
     for page in reader.pages:
@@ -61,10 +61,11 @@ def test_niutouwang_fronts_each_show_their_number_once(built, lang):
         if not placed:
             continue
         numbers = [int(line) for line in page.extract_text().splitlines() if line.strip().isdigit()]
-        # The only bare numbers on a sheet of card fronts are the cards' own numbers.
-        assert sorted(numbers) == sorted(placed)
+        # The only bare numbers on a sheet of card fronts are the cards' own numbers: each in
+        # the centre and in two corner indices, so a fanned hand shows them.
+        assert Counter(numbers) == Counter({n: 3 for n in placed})
         seen.update(numbers)
-    assert seen == Counter(range(1, 105))
+    assert seen == Counter({n: 3 for n in range(1, 105)})
 
 
 def test_niutouwang_heads_drawn_on_each_card_follow_the_rule(built):
@@ -77,8 +78,9 @@ def test_niutouwang_heads_drawn_on_each_card_follow_the_rule(built):
             if match:
                 content = ref.get_object().get_data()
                 drawn[int(match.group(1))] = len(re.findall(rb"/FormXob\.sym-[a-z_]+ Do", content))
-    assert drawn == {card: _heads_by_the_rule(card) for card in range(1, 105)}
-    assert sum(drawn.values()) == 171
+    # The heads in the centre and again in each corner index.
+    assert drawn == {card: 3 * _heads_by_the_rule(card) for card in range(1, 105)}
+    assert sum(drawn.values()) == 3 * 171
 
 
 def test_wurenshenghuan_card_fronts(built):
@@ -117,3 +119,20 @@ def test_list_shows_every_game():
     assert games["niutouwang"]["cards"] == 104
     assert games["aizhewudi"]["bill"] == 40 and games["aizhewudi"]["action"] == 48
     assert games["wurenshenghuan"]["item"] == 41
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_no_a4_sheet_prints_text_within_the_hardware_margin(built, game, lang):
+    from tests.test_build_sheets import HARDWARE, nearest_text
+
+    for page, distance, run in nearest_text(built / game / lang / "components.pdf"):
+        assert distance >= HARDWARE - 1e-3, (page, distance, run)
+
+
+def test_a4_sheet_counts(built):
+    counts = {game: len(PdfReader(built / game / "zh-Hant" / "components.pdf").pages) // 2
+              for game in GAMES}
+    # Before the packer: tisigui 5, wurenshenghuan 12, niutouwang 15, aizhewudi 15. niutouwang
+    # is 13 sheets of 8 cards, the 105th card (the reference) alone, and the score pad's page.
+    assert counts == {"tisigui": 5, "wurenshenghuan": 11, "niutouwang": 15, "aizhewudi": 14}

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pnp.layout.impose import ImposeError, Piece, Rect, crop_marks, impose, mirror_segments
 from pnp.layout.nets import d4_net, d6_net
-from pnp.layout.presets import SHEETS
+from pnp.layout.presets import SHEETS, SheetSpec
 
 
 def cards(n: int, w: float = 63, h: float = 88, name: str = "c") -> list[Piece]:
@@ -20,13 +22,77 @@ def test_poker_cards_go_eight_to_an_a4_sheet_turned():
     assert len(plans) == 2
     block = plans[0].blocks[0]
     assert (block.columns, block.rows, block.slots[0].rotated) == (2, 4, True)
-    # 2 × 94 mm wide and 4 × 69 mm tall: the margins that are left are 11 and 10.5 mm.
-    assert block.box == Rect(11.0, 10.5, 188.0, 276.0)
+    # 2 × 94 mm wide, centred between the 10 mm label side and the 4.5 mm right margin
+    # (195.5 mm between them); 4 × 69 mm tall, 4 mm below the 4.5 mm top margin, so that the
+    # crop marks above reach 1.5 mm into the printable area and the rest is one band below.
+    assert block.box == Rect(13.75, 8.5, 188.0, 276.0)
 
 
 def test_letter_takes_six_poker_cards():
     plans = impose(cards(6), SHEETS["letter"])
     assert len(plans) == 1 and len(plans[0].slots) == 6
+
+
+def butted(paper: str) -> SheetSpec:
+    return replace(SHEETS[paper], card_gutter=0.0)
+
+
+def butting_cards(n: int) -> list[Piece]:
+    return [replace(p, butt=True) for p in cards(n)]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_gutter_zero_butts_nine_poker_cards_on_shared_cut_lines(paper):
+    plans = impose(butting_cards(18), butted(paper))
+    assert [len(p.slots) for p in plans] == [9, 9]
+    block = plans[0].blocks[0]
+    assert (block.columns, block.rows, block.slots[0].rotated) == (3, 3, False)
+    # 3 × 63 by 3 × 88 mm of trim, with 3 mm of bleed around the block only.
+    assert (block.box.width, block.box.height) == (195.0, 270.0)
+    trims = [slot.trim_box for slot in block.slots]
+    assert trims[1].x == trims[0].right and trims[3].y == trims[0].bottom
+    # Each face shows only its cell: neighbours' cells meet on the cut line.
+    assert block.slots[0].visible.right == block.slots[1].visible.x == trims[0].right
+    # The second sheet's block starts exactly where the first one's does.
+    assert plans[1].blocks[0].box == block.box
+
+
+def test_niutouwang_deck_fits_twelve_butted_a4_sheets():
+    assert len(impose(butting_cards(104), butted("a4"))) == 12
+
+
+def test_a_partial_last_sheet_starts_at_the_full_sheets_origin():
+    plans = impose(cards(11), SHEETS["a4"])
+    assert len(plans) == 2
+    first, last = plans[0].blocks[0], plans[1].blocks[0]
+    assert (last.box.x, last.box.y) == (first.box.x, first.box.y)
+    assert [s.trim_box for s in last.slots] == [s.trim_box for s in first.slots[:3]]
+
+
+def test_small_pieces_backfill_an_earlier_sheet():
+    # Six Letter cards leave a band below them: ten 17 mm tokens fit there.
+    plans = impose(cards(6) + cards(10, 17, 17, "t"), SHEETS["letter"])
+    assert len(plans) == 1
+    assert {s.piece.component for s in plans[0].slots} == {"c", "t"}
+
+
+def test_a_nearly_empty_sheet_is_emptied_into_free_space():
+    # 9 cards: one sheet of 8 and one card alone; a board that takes most of a sheet
+    # leaves room for that card beside or below it.
+    pieces = cards(1, 150, 100, "board") + cards(9)
+    plans = impose(pieces, SHEETS["a4"])
+    assert len(plans) == 2
+    page = 210 * 297
+    assert all(p.used_area() / page > 0.3 for p in plans)
+
+
+def test_tiny_tokens_butt_only_with_copies_of_their_own_face():
+    red = [replace(p, butt=True, group="t/red") for p in cards(4, 17, 17, "t")]
+    blue = [replace(p, card="blue", butt=True, group="t/blue") for p in cards(4, 17, 17, "t")]
+    plan = impose(red + blue, butted("a4"))[0]
+    assert len(plan.blocks) == 2
+    for block in plan.blocks:
+        assert len({s.piece.card for s in block.slots}) == 1
 
 
 def test_too_big_a_piece_is_an_error():
@@ -37,24 +103,47 @@ def test_too_big_a_piece_is_an_error():
 def _all_inside(plan) -> None:
     spec = plan.spec
     for slot in plan.slots:
-        box = slot.bleed_box
+        box = slot.visible
         assert box.x >= 0 and box.y >= 0 and box.right <= spec.width and box.bottom <= spec.height
+        # What is kept after cutting is all printable.
+        trim = slot.trim_box
+        assert trim.x >= spec.hardware - 1e-6 and trim.right <= spec.width - spec.hardware + 1e-6
+        assert trim.y >= spec.hardware - 1e-6 and trim.bottom <= spec.height - spec.hardware + 1e-6
 
 
 def _no_overlaps(plan) -> None:
     slots = plan.slots
     for i, a in enumerate(slots):
         for b in slots[i + 1:]:
-            assert not a.bleed_box.overlaps(b.bleed_box)
+            assert not a.visible.overlaps(b.visible)
+
+
+def _grown(rect: Rect, by: float) -> Rect:
+    return Rect(rect.x - by, rect.y - by, rect.width + 2 * by, rect.height + 2 * by)
 
 
 def _marks_outside_every_piece(plan) -> None:
+    spec = plan.spec
     for s in crop_marks(plan):
         mark = Rect(min(s.x1, s.x2), min(s.y1, s.y2), abs(s.x2 - s.x1), abs(s.y2 - s.y1))
-        assert mark.x >= 0 and mark.right <= plan.spec.width
-        assert mark.y >= 0 and mark.bottom <= plan.spec.height
+        assert mark.x >= 0 and mark.right <= spec.width
+        assert mark.y >= 0 and mark.bottom <= spec.height
         for slot in plan.slots:
-            assert not mark.overlaps(slot.bleed_box), (s, slot)
+            # No mark comes within half a millimetre of a trim line's piece.
+            assert not mark.overlaps(_grown(slot.trim_box, 0.5)), (s, slot)
+            if not s.on_bleed:
+                assert not mark.overlaps(slot.visible), (s, slot)
+        if s.on_bleed:
+            # On the outer bleed of its own block, which is cut away.
+            assert any(block.box.x - 1e-6 <= mark.x and mark.right <= block.box.right + 1e-6
+                       and block.box.y - 1e-6 <= mark.y and mark.bottom <= block.box.bottom + 1e-6
+                       for block in plan.blocks)
+        else:
+            # Printable: inside the hardware margin, and clear of the label band on the left.
+            assert mark.x >= spec.hardware + spec.label_band - 1e-6
+            assert mark.right <= spec.width - spec.hardware + 1e-6
+            assert mark.y >= spec.hardware - 1e-6
+            assert mark.bottom <= spec.height - spec.hardware + 1e-6
 
 
 sizes = st.sampled_from([(63, 88), (88, 116), (17, 17), (11, 11), (26, 26), (150, 100), (44, 63)])
@@ -62,12 +151,14 @@ sizes = st.sampled_from([(63, 88), (88, 116), (17, 17), (11, 11), (26, 26), (150
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(sizes, st.integers(1, 20)), min_size=1, max_size=6),
-       st.sampled_from(["a4", "letter"]))
-def test_imposition_invariants(groups, paper):
+       st.sampled_from(["a4", "letter"]), st.sampled_from([None, 0.0, 2.0, 8.0]))
+def test_imposition_invariants(groups, paper, gutter):
     pieces = []
     for index, ((w, h), count) in enumerate(groups):
-        pieces += cards(count, w, h, f"g{index}")
-    plans = impose(pieces, SHEETS[paper])
+        # Every third group has no bleed, as a dice net has.
+        pieces += [replace(p, butt=index % 2 == 0, bleed=0.0 if index % 3 == 2 else p.bleed)
+                   for p in cards(count, w, h, f"g{index}")]
+    plans = impose(pieces, replace(SHEETS[paper], card_gutter=gutter))
     placed = [slot.piece for plan in plans for slot in plan.slots]
     assert sorted(placed, key=lambda p: (p.component, p.copy)) == sorted(
         pieces, key=lambda p: (p.component, p.copy))

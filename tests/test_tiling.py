@@ -136,9 +136,18 @@ def test_tiles_impose_with_marks_outside_every_bleed_box(sizes, paper):
         for slot in plan.slots:
             box = slot.bleed_box
             assert box.x >= 0 and box.y >= 0 and box.right <= spec.width and box.bottom <= spec.height
-        for s in crop_marks(plan):
-            mark = Rect(min(s.x1, s.x2), min(s.y1, s.y2), abs(s.x2 - s.x1), abs(s.y2 - s.y1))
-            assert not any(mark.overlaps(slot.bleed_box) for slot in plan.slots)
+        _marks_clear_of_pieces(plan)
+
+
+def _marks_clear_of_pieces(plan) -> None:
+    """A crop mark touches no piece; one drawn on a block's outer bleed (where the paper edge
+    leaves no printable room outside it) still stops 0.5 mm short of every trim."""
+    for s in crop_marks(plan):
+        mark = Rect(min(s.x1, s.x2), min(s.y1, s.y2), abs(s.x2 - s.x1), abs(s.y2 - s.y1))
+        for slot in plan.slots:
+            trim = slot.trim_box
+            assert not mark.overlaps(Rect(trim.x - 0.5, trim.y - 0.5, trim.width + 1, trim.height + 1))
+            assert s.on_bleed or not mark.overlaps(slot.bleed_box)
 
 
 def test_boards_that_fit_a_sheet_are_not_tiled():
@@ -269,14 +278,15 @@ def page_objects(page: pypdf.PageObject) -> tuple[dict[str, list[Rect]], list[Re
 
 
 def test_each_tile_is_one_form_placed_once(built):
-    for paper, size in (("a4", A4), ("letter", LETTER)):
+    # On A4 the card goes into the room a tile leaves; Letter's wider tiles leave none.
+    for paper, size, sheets in (("a4", A4, 2), ("letter", LETTER, 3)):
         pdf = built[paper] / "components.pdf"
         counts = face_counts(pdf)
         assert counts == {("face-board-board~r1c1", "front"): 1, ("face-board-board~r1c2", "front"): 1,
                           ("face-card-card", "front"): 1, ("face-card-card", "back"): 1}
         assert page_sizes(pdf) == {size}
-        # One tile to a sheet, then the card's sheet; each front followed by its back.
-        assert len(pypdf.PdfReader(pdf).pages) == 6
+        # One tile to a sheet; each front followed by its back.
+        assert len(pypdf.PdfReader(pdf).pages) == 2 * sheets
 
 
 WHOLE_DO = re.compile(rb"1 0 0 1 (\S+) (\S+) cm\s+/FormXob\.face-board-board-(front|back) Do")
@@ -302,7 +312,9 @@ def test_a_tile_places_the_whole_board_clipped(built):
 
 def test_no_crop_mark_lies_inside_a_tile(built):
     """From the PDF: every stroked line on a page (crop marks, ruler) against every placed
-    tile's bleed box; and the same for the imposer's own plan of the game."""
+    form's box less the outer 2.5 mm of its 3 mm bleed (where a crop mark may be drawn when
+    the paper edge is too near); and the exact check for the imposer's own plan."""
+    inset = 2.5 * MM
     for paper in ("a4", "letter"):
         reader = pypdf.PdfReader(built[paper] / "components.pdf")
         tiles_seen = 0
@@ -312,8 +324,10 @@ def test_no_crop_mark_lies_inside_a_tile(built):
             for name, boxes in placed.items():
                 for box in boxes:
                     tiles_seen += "~" in name
+                    inner = Rect(box.x + inset, box.y + inset, box.width - 2 * inset,
+                                 box.height - 2 * inset)
                     for line in lines:
-                        assert not line.overlaps(box, eps=0.01), (name, line, box)
+                        assert not line.overlaps(inner, eps=0.01), (name, line, box)
         assert tiles_seen == 2
         game = load_game(FIXTURES / SLUG)
         spec = SHEETS[paper]
@@ -321,9 +335,7 @@ def test_no_crop_mark_lies_inside_a_tile(built):
         tiles = [slot for plan in plans for slot in plan.slots if slot.piece.tile is not None]
         assert [slot.piece.tile.key for slot in tiles] == ["r1c1", "r1c2"]
         for plan in plans:
-            for s in crop_marks(plan):
-                mark = Rect(min(s.x1, s.x2), min(s.y1, s.y2), abs(s.x2 - s.x1), abs(s.y2 - s.y1))
-                assert not any(mark.overlaps(slot.bleed_box) for slot in plan.slots)
+            _marks_clear_of_pieces(plan)
 
 
 def test_png_is_the_whole_board(built):

@@ -14,6 +14,7 @@ or a hostile file, and refusing it at load keeps a build from running for hours.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -242,6 +243,9 @@ def color_check(value: Any) -> str | None:
 
 ALIGN = ("left", "center", "right")
 VALIGN = ("top", "middle", "bottom")
+# An element drawn turned half round about the trim's centre ("half"), or both as placed and
+# turned ("both"): a corner index, readable from either end of a card, is one element.
+TURNS = ("half", "both")
 
 # -- JSON Schema fragments ------------------------------------------------------------------
 
@@ -307,6 +311,7 @@ VALUE_TYPES: dict[str, ValueType] = {t.name: t for t in (
               "`true` or `false`", lambda p: {"type": "boolean"}),
     ValueType("align", _choice(ALIGN), " / ".join(ALIGN), lambda p: {"enum": list(ALIGN)}),
     ValueType("valign", _choice(VALIGN), " / ".join(VALIGN), lambda p: {"enum": list(VALIGN)}),
+    ValueType("turn", _choice(TURNS), " / ".join(TURNS), lambda p: {"enum": list(TURNS)}),
     ValueType("table", _table, "a printed table's name (tables.yaml)", lambda p: {"type": "string"}),
     ValueType("symbol", _symbol, "a symbol's name, or `'{field}'` naming one",
               lambda p: {"type": "string"}),
@@ -404,6 +409,11 @@ ELEMENTS: dict[str, ElementSpec] = {e.kind: e for e in (
         Prop("header_color", "color", "text colour of the header row (default: color)"),
         _color("text colour of the row labels")), text=True),
 )}
+
+_TURN = Prop("turn", "turn", "`half`: drawn turned half round about the trim's centre; `both`: drawn "
+             "as placed and again turned (corner indices)")
+# Every kind may be turned; the prop is added here so no element's list can forget it.
+ELEMENTS = {kind: dataclasses.replace(spec, props=(*spec.props, _TURN)) for kind, spec in ELEMENTS.items()}
 
 TEXT_ELEMENTS = tuple(kind for kind, spec in ELEMENTS.items() if spec.text)
 SYMBOL_ELEMENTS = tuple(kind for kind, spec in ELEMENTS.items() if spec.uses_symbol)

@@ -1,11 +1,19 @@
 """Imposition: pure math that puts pieces onto sheets and says where every crop mark goes.
 
-Pieces of one size form a block: a grid whose bleed boxes touch, so a cutter follows one
-trim line across the whole block. Blocks stack down the sheet with a gutter between them;
-crop marks sit in the margins and gutters, outside every bleed box, so no mark ever lands
-on a neighbouring piece. A block turns its pieces a quarter turn when that fits more of them
-on a sheet. Backs are the same slots mirrored left-right, for long-edge duplex printing.
-A board larger than a sheet arrives as its tiles (pnp.layout.tiles), pieces like any other.
+Pieces of one size form a block: a grid in which a cutter follows one trim line across the
+whole block. By default each piece keeps its own bleed and the bleed boxes touch; with
+``SheetSpec.card_gutter`` 0 the pieces are butted on shared cut lines and only the block has
+bleed around it (each piece's face is clipped to its cell). Crop marks sit outside the block,
+in the margins and gutters; where the paper edge leaves no printable room for them, they are
+drawn on the block's own outer bleed, which is cut away. A block turns its pieces a quarter
+turn when that fits more of them on a sheet. Backs are the same slots mirrored left-right,
+for long-edge duplex printing. A board larger than a sheet arrives as its tiles
+(pnp.layout.tiles), pieces like any other.
+
+Packing, run by run (pieces of one size in a row): whole sheets first, each grid at the same
+origin, so full sheets stack-cut together; then the rest goes into the best-fitting free space
+already opened on earlier sheets, or onto a new sheet at that same origin. A nearly empty
+sheet is emptied into the others' free space when its blocks fit there.
 """
 
 from __future__ import annotations
@@ -35,10 +43,19 @@ class Piece:
     # One tile of a board larger than a sheet (its size is the tile's); None for a whole piece.
     # The imposer treats a tile like any piece: all tiles of a board are the same size.
     tile: Tile | None = None
+    # May share cut lines with its neighbours when the sheet butts pieces (rect faces only:
+    # a round token needs room round it for the scissors).
+    butt: bool = False
+    # Pieces butt only within one group: tiny tokens butt only with copies of the same face,
+    # whose bleeds are the same colour, so a cut a little off the line shows nothing wrong.
+    group: str = ""
+    outline: str = ""  # "round": the renderer draws the trim circle as a thin cut line
+    write_on: bool = False  # a form to write on: printed alone, full page, no bleed or marks
 
     @property
-    def size_key(self) -> tuple[float, float, float, bool]:
-        return (self.width, self.height, self.bleed, self.marks)
+    def size_key(self) -> tuple[float, float, float, bool, bool, str, bool]:
+        return (self.width, self.height, self.bleed, self.marks, self.butt, self.group,
+                self.write_on)
 
 
 @dataclass(frozen=True)
@@ -66,12 +83,18 @@ class Slot:
     """Where one piece lands on a sheet (top-left origin, mm); ``rotated`` = quarter turn."""
 
     piece: Piece
-    bleed_box: Rect
+    bleed_box: Rect  # the face form's box: it overlaps its neighbours' when pieces are butted
     rotated: bool
+    cell: Rect | None = None  # what of the form shows, when less than the bleed box
+    scale: float = 1.0  # a write-on form is scaled to the page
+
+    @property
+    def visible(self) -> Rect:
+        return self.cell if self.cell is not None else self.bleed_box
 
     @property
     def trim_box(self) -> Rect:
-        b = self.piece.bleed
+        b = self.piece.bleed * self.scale
         return Rect(self.bleed_box.x + b, self.bleed_box.y + b,
                     self.bleed_box.width - 2 * b, self.bleed_box.height - 2 * b)
 
@@ -82,6 +105,7 @@ class Segment:
     y1: float
     x2: float
     y2: float
+    on_bleed: bool = False  # drawn over a block's outer bleed: needs a light halo to show
 
 
 @dataclass(frozen=True)
@@ -89,7 +113,7 @@ class Block:
     slots: tuple[Slot, ...]
     columns: int
     rows: int
-    box: Rect  # the union of the grid's bleed boxes
+    box: Rect  # the union of the grid's cells
 
 
 @dataclass(frozen=True)
@@ -109,44 +133,105 @@ class SheetPlan:
     def back_slots(self) -> tuple[Slot, ...]:
         """The double-sided slots mirrored left-right, turned the other way round."""
         return tuple(
-            Slot(slot.piece,
-                 replace(slot.bleed_box, x=self.spec.width - slot.bleed_box.right),
-                 slot.rotated)
+            Slot(slot.piece, _mirror(slot.bleed_box, self.spec.width), slot.rotated,
+                 None if slot.cell is None else _mirror(slot.cell, self.spec.width), slot.scale)
             for slot in self.slots if slot.piece.double_sided
         )
+
+    def used_area(self) -> float:
+        """Trim area of the pieces, mm²."""
+        return sum(s.trim_box.width * s.trim_box.height for s in self.slots)
+
+
+def _mirror(rect: Rect, width: float) -> Rect:
+    return replace(rect, x=width - rect.right)
 
 
 class ImposeError(ValueError):
     """A piece cannot fit on the chosen paper at all."""
 
 
-def _capacity(spec: SheetSpec, width: float, height: float) -> tuple[int, int]:
-    usable_w = spec.width - 2 * spec.margin_x
-    usable_h = spec.height - 2 * spec.margin_y
-    return int((usable_w + 1e-9) // width), int((usable_h + 1e-9) // height)
+EPS = 1e-6
+SPARSE = 0.30  # a sheet less full than this is emptied into the others when its pieces fit
+MIN_FREE = 5.0  # free space narrower than this (mm) holds nothing worth tracking
+TOP_ROOM = 4.0  # mm below the usable area's top edge: room for printable crop marks
+
+
+def usable_area(spec: SheetSpec, bleed: float | None = None) -> Rect:
+    """Where bleed boxes may go; given a piece's bleed, also keeping its trim (all it prints
+    that is kept) inside the hardware margin."""
+    left, top, right, bottom = spec.usable
+    if bleed is not None:
+        inset = max(0.0, spec.hardware - bleed - spec.margin)
+        top, right, bottom = top + inset, right - inset, bottom - inset
+        left = max(left, spec.hardware - bleed)
+    return Rect(left, top, right - left, bottom - top)
+
+
+def _clip(rect: Rect, area: Rect) -> Rect:
+    x, y = max(rect.x, area.x), max(rect.y, area.y)
+    return Rect(x, y, min(rect.right, area.right) - x, min(rect.bottom, area.bottom) - y)
+
+
+def _gap(spec: SheetSpec, piece: Piece) -> float:
+    """Space between neighbouring trims in a block of this piece."""
+    own = 2 * piece.bleed
+    if spec.card_gutter is None or (spec.card_gutter < own and not piece.butt):
+        return own
+    return spec.card_gutter
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """How a run's pieces sit in a block: quarter turn, trim size as placed, bleed, gap."""
+
+    rotated: bool
+    trim_w: float
+    trim_h: float
+    bleed: float
+    gap: float
+
+    def count(self, room: float, trim: float) -> int:
+        return max(0, int((room - 2 * self.bleed + self.gap + EPS) // (trim + self.gap)))
+
+    def capacity(self, rect: Rect) -> tuple[int, int]:
+        return self.count(rect.width, self.trim_w), self.count(rect.height, self.trim_h)
+
+    def size(self, cols: int, rows: int) -> tuple[float, float]:
+        return (cols * self.trim_w + (cols - 1) * self.gap + 2 * self.bleed,
+                rows * self.trim_h + (rows - 1) * self.gap + 2 * self.bleed)
+
+    def turned(self) -> _Grid:
+        return _Grid(not self.rotated, self.trim_h, self.trim_w, self.bleed, self.gap)
+
+
+def _grids(spec: SheetSpec, piece: Piece) -> tuple[_Grid, _Grid]:
+    grid = _Grid(False, piece.width, piece.height, piece.bleed, _gap(spec, piece))
+    return grid, grid.turned()
 
 
 def fits_on_sheet(spec: SheetSpec, width: float, height: float) -> bool:
     """Whether one slot of this size (bleed included) fits the sheet's usable area, either way
     round: the same test the imposer applies, so a tile that passes it is always placed."""
-    return any(all(_capacity(spec, w, h)) for w, h in ((width, height), (height, width)))
+    area = usable_area(spec)
+    return any(w <= area.width + EPS and h <= area.height + EPS
+               for w, h in ((width, height), (height, width)))
 
 
-def _orientation(spec: SheetSpec, piece: Piece) -> tuple[bool, float, float, int]:
-    """(rotated, slot width, slot height, columns) that fits most pieces on a whole sheet."""
-    w = piece.width + 2 * piece.bleed
-    h = piece.height + 2 * piece.bleed
-    best: tuple[int, bool, float, float, int] | None = None
-    for rotated, sw, sh in ((False, w, h), (True, h, w)):
-        cols, rows = _capacity(spec, sw, sh)
+def _full_grid(spec: SheetSpec, piece: Piece) -> tuple[_Grid, int, int]:
+    """The orientation, columns and rows that fit most pieces on an empty sheet."""
+    area = usable_area(spec, piece.bleed)
+    best: tuple[int, _Grid, int, int] | None = None
+    for grid in _grids(spec, piece):
+        cols, rows = grid.capacity(area)
         if cols and rows and (best is None or cols * rows > best[0]):
-            best = (cols * rows, rotated, sw, sh, cols)
+            best = (cols * rows, grid, cols, rows)
     if best is None:
         raise ImposeError(
             f"{piece.component}/{piece.card}: {piece.width:g}×{piece.height:g} mm with "
             f"{piece.bleed:g} mm bleed does not fit on {spec.name} paper"
         )
-    return best[1], best[2], best[3], best[4]
+    return best[1], best[2], best[3]
 
 
 def _runs(pieces: list[Piece]) -> list[list[Piece]]:
@@ -159,104 +244,263 @@ def _runs(pieces: list[Piece]) -> list[list[Piece]]:
     return runs
 
 
+def _block(grid: _Grid, pieces: list[Piece], x0: float, y0: float, cols: int) -> Block:
+    """Pieces row by row from (x0, y0), the block's top-left bleed corner."""
+    b, gap = grid.bleed, grid.gap
+    butted = gap < 2 * b - EPS
+    n = len(pieces)
+    used_cols, rows = min(cols, n), math.ceil(n / cols)
+    slots = []
+    for i, piece in enumerate(pieces):
+        col, row = i % cols, i // cols
+        trim = Rect(x0 + b + col * (grid.trim_w + gap), y0 + b + row * (grid.trim_h + gap),
+                    grid.trim_w, grid.trim_h)
+        bleed_box = Rect(trim.x - b, trim.y - b, trim.width + 2 * b, trim.height + 2 * b)
+        cell = None
+        if butted:
+            # Each side reaches halfway to the next cell of the grid, or the full bleed on the
+            # block's outside (a short last row's empty cells stay unprinted).
+            left = b if col == 0 else gap / 2
+            top = b if row == 0 else gap / 2
+            right = b if col == used_cols - 1 else gap / 2
+            bottom = b if row == rows - 1 else gap / 2
+            cell = Rect(trim.x - left, trim.y - top, trim.width + left + right,
+                        trim.height + top + bottom)
+        slots.append(Slot(piece, bleed_box, grid.rotated, cell))
+    width, height = grid.size(used_cols, rows)
+    return Block(tuple(slots), used_cols, rows, Rect(x0, y0, width, height))
+
+
 @dataclass
-class _Shelf:
-    """A band of the sheet holding blocks side by side, each with a gutter between."""
-
-    y: float
-    height: float
+class _Sheet:
     blocks: list[Block]
+    free: list[Rect]
+    write_on: bool = False
 
-    @property
-    def right(self) -> float:
-        return self.blocks[-1].box.right if self.blocks else 0.0
+    def used(self) -> float:
+        return sum(s.trim_box.width * s.trim_box.height for b in self.blocks for s in b.slots)
+
+
+def _positive(rects: list[Rect]) -> list[Rect]:
+    return [r for r in rects if r.width >= MIN_FREE - EPS and r.height >= MIN_FREE - EPS]
+
+
+def _short_row(block: Block, gutter: float) -> list[Rect]:
+    """The empty cells beside a partial last row, inside the block's box."""
+    last = block.slots[-1].visible
+    # The row above needs no marks there, but what goes in needs room for its own.
+    x, y = last.right + gutter, last.y + gutter / 2
+    return _positive([Rect(x, y, block.box.right - x, block.box.bottom - y)])
+
+
+def _around(area: Rect, box: Rect, gutter: float) -> list[Rect]:
+    """The free space of an empty area once ``box`` is placed in it: bands above and below
+    across the whole width, and the sides beside the box."""
+    return _positive([
+        Rect(area.x, area.y, area.width, box.y - gutter - area.y),
+        Rect(area.x, box.bottom + gutter, area.width, area.bottom - box.bottom - gutter),
+        Rect(area.x, box.y, box.x - gutter - area.x, box.height),
+        Rect(box.right + gutter, box.y, area.right - box.right - gutter, box.height),
+    ])
+
+
+def _split(free: Rect, box: Rect, gutter: float) -> list[Rect]:
+    """Guillotine split of a free rect whose top-left corner now holds ``box``: the cut that
+    leaves the larger single piece of free space."""
+    x, y = box.right + gutter, box.bottom + gutter
+    across = [Rect(x, free.y, free.right - x, box.height),
+              Rect(free.x, y, free.width, free.bottom - y)]
+    down = [Rect(x, free.y, free.right - x, free.height),
+            Rect(free.x, y, box.width, free.bottom - y)]
+
+    def largest(rects: list[Rect]) -> float:
+        return max((r.width * r.height for r in _positive(rects)), default=0.0)
+
+    return _positive(across if largest(across) >= largest(down) else down)
+
+
+def _fit(spec: SheetSpec, piece: Piece, free: Rect, n: int) -> tuple[_Grid, int, int] | None:
+    """The grid, columns and number of pieces (up to n) that best use a free rect: as many
+    pieces as fit, in the block shape that leaves the largest single free rect behind."""
+    best: tuple[tuple[int, float, float], _Grid, int, int] | None = None
+    for grid in _grids(spec, piece):
+        max_cols, max_rows = grid.capacity(free)
+        take = min(n, max_cols * max_rows)
+        if not take:
+            continue
+        for cols in range(1, min(max_cols, take) + 1):
+            rows = math.ceil(take / cols)
+            if rows > max_rows:
+                continue
+            w, h = grid.size(cols, rows)
+            left = _split(free, Rect(free.x, free.y, w, h), spec.gutter)
+            largest = max((r.width * r.height for r in left), default=0.0)
+            key = (take, largest, -(w * h))
+            if best is None or key > best[0]:
+                best = (key, grid, cols, take)
+    return None if best is None else (best[1], best[2], best[3])
+
+
+def _backfill(spec: SheetSpec, sheets: list[_Sheet], queue: list[Piece]) -> list[Piece]:
+    """Put pieces into free space already open on these sheets: all of them into the free
+    rect they fit best (least space left over), or, when no one rect holds them all but the
+    free space together does, into the roomiest rects one after another. Returns the rest."""
+    while queue:
+        options = []
+        area = usable_area(spec, queue[0].bleed)
+        for sheet in sheets:
+            for index, free in enumerate(sheet.free):
+                room = _clip(free, area)
+                fit = _fit(spec, queue[0], room, len(queue)) \
+                    if room.width > 0 and room.height > 0 else None
+                if fit is not None:
+                    grid, cols, take = fit
+                    w, h = grid.size(cols, math.ceil(take / cols))
+                    options.append((take, free.width * free.height - w * h, sheet, index, fit,
+                                    room))
+        if not options or sum(o[0] for o in options) < len(queue):
+            return queue
+        whole = [o for o in options if o[0] == len(queue)]
+        take, _, sheet, index, (grid, cols, _), room = (
+            min(whole, key=lambda o: o[1]) if whole else max(options, key=lambda o: (o[0], -o[1])))
+        free = sheet.free.pop(index)
+        block = _block(grid, queue[:take], room.x, room.y, cols)
+        sheet.blocks.append(block)
+        sheet.free[index:index] = _split(free, block.box, spec.gutter) \
+            + _short_row(block, spec.gutter)
+        queue = queue[take:]
+    return queue
+
+
+def _write_on_sheet(spec: SheetSpec, piece: Piece) -> _Sheet:
+    """A form to write on fills the page inside the furniture, without bleed or marks."""
+    left = spec.hardware + spec.label_band + 1.0
+    area = Rect(left, spec.hardware, spec.width - spec.hardware - left,
+                spec.height - 2 * spec.hardware)
+    rotated = (piece.width > piece.height) != (area.width > area.height)
+    w, h = (piece.height, piece.width) if rotated else (piece.width, piece.height)
+    scale = min(area.width / w, area.height / h)
+    trim = Rect(area.x + (area.width - w * scale) / 2, area.y + (area.height - h * scale) / 2,
+                w * scale, h * scale)
+    b = piece.bleed * scale
+    bleed_box = Rect(trim.x - b, trim.y - b, trim.width + 2 * b, trim.height + 2 * b)
+    slot = Slot(piece, bleed_box, rotated, trim, scale)
+    return _Sheet([Block((slot,), 1, 1, trim)], [], write_on=True)
 
 
 def impose(pieces: list[Piece], spec: SheetSpec) -> list[SheetPlan]:
-    """Pack same-size blocks into shelves down the sheets, in the pieces' order.
+    """Pack pieces onto sheets run by run; see the module docstring.
 
-    A block joins the current shelf, to the right of the blocks already there, when it fits
-    in the shelf's height and the width left; otherwise it opens a new shelf below. Each
-    shelf is then centred across the sheet and the whole stack between top and bottom.
+    Largest pieces first, so small ones fill the space the large ones leave: by area, or by
+    longest side, or as listed. Of the three packings, the one with the fewest sheets wins,
+    then the one with the fewest nearly empty sheets (the first on a tie).
     """
-    sheets: list[list[_Shelf]] = [[]]
-    left, top = spec.margin_x, spec.margin_y
-    right, bottom = spec.width - spec.margin_x, spec.height - spec.margin_y
-    for run in _runs(pieces):
-        rotated, sw, sh, cols = _orientation(spec, run[0])
+    runs = _runs(pieces)
+    orders = (sorted(runs, key=lambda run: -run[0].width * run[0].height),
+              sorted(runs, key=lambda run: -max(run[0].width, run[0].height)),
+              runs)
+    page = spec.width * spec.height
+    packings = [_pack(order, spec) for order in orders]
+    sheets = min(packings, key=lambda packed: (
+        len(packed), sum(not s.write_on and s.used() < SPARSE * page for s in packed)))
+    return [SheetPlan(number, spec, tuple(sheet.blocks))
+            for number, sheet in enumerate(sheets, start=1)]
+
+
+def _pack(runs: list[list[Piece]], spec: SheetSpec) -> list[_Sheet]:
+    sheets: list[_Sheet] = []
+    for run in runs:
+        if run[0].write_on:
+            sheets.extend(_write_on_sheet(spec, piece) for piece in run)
+            continue
+        area = usable_area(spec, run[0].bleed)
+        grid, cols, rows = _full_grid(spec, run[0])
+        full_w, full_h = grid.size(cols, rows)
+        # Every sheet this run opens puts its block at the full grid's corner: a partial
+        # sheet then stack-cuts with the full ones.
+        # Centred across; near the top, so what is left of the sheet is one band below.
+        x0 = area.x + (area.width - full_w) / 2
+        y0 = area.y + min((area.height - full_h) / 2, TOP_ROOM)
         queue = list(run)
-        while queue:
-            shelves = sheets[-1]
-            shelf = shelves[-1] if shelves else None
-            fits_beside = 0
-            if shelf is not None and sh <= shelf.height + 1e-9:
-                room = right - (shelf.right + spec.gutter)
-                fits_beside = max(0, int((room + 1e-9) // sw)) * int((shelf.height + 1e-9) // sh)
-            if shelf is not None and fits_beside:
-                x0, y0 = shelf.right + spec.gutter, shelf.y
-                width_cols = int((right - x0 + 1e-9) // sw)
-                take = queue[:fits_beside]
-            else:
-                start = (shelf.y + shelf.height + spec.gutter) if shelf else top
-                rows_fit = int((bottom - start + 1e-9) // sh)
-                if rows_fit < 1:
-                    sheets.append([])
-                    continue
-                take = queue[: rows_fit * cols]
-                x0, y0, width_cols = left, start, cols
-                shelf = _Shelf(start, 0.0, [])
-                shelves.append(shelf)
-            queue = queue[len(take):]
-            used_cols = min(width_cols, len(take))
-            rows = math.ceil(len(take) / width_cols)
-            slots = tuple(
-                Slot(piece, Rect(x0 + (i % width_cols) * sw, y0 + (i // width_cols) * sh, sw, sh),
-                     rotated)
-                for i, piece in enumerate(take)
-            )
-            block = Block(slots, used_cols, rows, Rect(x0, y0, used_cols * sw, rows * sh))
-            shelf.blocks.append(block)
-            shelf.height = max(shelf.height, block.box.height)
-    plans = []
-    for number, shelves in enumerate((s for s in sheets if s), start=1):
-        last = shelves[-1]
-        dy = (bottom - (last.y + last.height)) / 2
-        blocks = []
-        for shelf in shelves:
-            dx = (right - shelf.right) / 2
-            blocks.extend(_moved(block, dx, dy) for block in shelf.blocks)
-        plans.append(SheetPlan(number, spec, tuple(blocks)))
-    return plans
+        while len(queue) >= cols * rows:
+            block = _block(grid, queue[:cols * rows], x0, y0, cols)
+            sheets.append(_Sheet([block], _around(usable_area(spec), block.box, spec.gutter)))
+            queue = queue[cols * rows:]
+        queue = _backfill(spec, sheets, queue)
+        if queue:
+            block = _block(grid, queue, x0, y0, cols)
+            sheets.append(_Sheet([block], _around(usable_area(spec), block.box, spec.gutter)
+                                 + _short_row(block, spec.gutter)))
+    sheets = _empty_sparse_sheets(spec, sheets)
+    sheets.sort(key=lambda sheet: sheet.write_on)  # forms to write on after the pieces
+    return sheets
 
 
-def _moved(block: Block, dx: float, dy: float) -> Block:
-    def move(rect: Rect) -> Rect:
-        return Rect(rect.x + dx, rect.y + dy, rect.width, rect.height)
+def _empty_sparse_sheets(spec: SheetSpec, sheets: list[_Sheet]) -> list[_Sheet]:
+    """Move the pieces of a nearly empty sheet into the others' free space, if they all fit."""
+    page = spec.width * spec.height
+    index = len(sheets) - 1
+    while index >= 0:
+        sheet = sheets[index]
+        if not sheet.write_on and sheet.used() < SPARSE * page:
+            others = [_Sheet(list(s.blocks), list(s.free), s.write_on)
+                      for i, s in enumerate(sheets) if i != index]
+            if all(not _backfill(spec, others, _runs_of(block)) for block in sheet.blocks):
+                sheets = others
+        index -= 1
+    return sheets
 
-    slots = tuple(Slot(s.piece, move(s.bleed_box), s.rotated) for s in block.slots)
-    return Block(slots, block.columns, block.rows, move(block.box))
+
+def _runs_of(block: Block) -> list[Piece]:
+    return [slot.piece for slot in block.slots]
+
+
+def _mark_limits(spec: SheetSpec) -> tuple[float, float, float, float]:
+    """How far out (left, top, right, bottom; mm from the top-left) a printed mark may reach:
+    the hardware margin, and on the left the sheet label's band too."""
+    return (spec.hardware + spec.label_band + 0.5, spec.hardware,
+            spec.width - spec.hardware, spec.height - spec.hardware)
+
+
+MIN_MARK = 1.5  # a mark shorter than this outside the bleed is drawn on the bleed instead
 
 
 def crop_marks(plan: SheetPlan) -> list[Segment]:
-    """Trim-line extensions around each block, in the margins and gutters only."""
+    """Trim-line extensions around each block: in the margins and gutters, outside every
+    bleed box, as far as the printable area reaches; where it leaves less than MIN_MARK, over
+    the block's own outer bleed instead, stopping short of the trim."""
     spec = plan.spec
     near, far = spec.mark_offset, spec.mark_offset + spec.mark_length
+    lim_left, lim_top, lim_right, lim_bottom = _mark_limits(spec)
     segments: list[Segment] = []
     for block in plan.blocks:
-        if not block.slots[0].piece.marks:
+        piece = block.slots[0].piece
+        if not piece.marks or piece.write_on:
             continue
         box = block.box
+        inset = max(piece.bleed - 1.0, 0.0)  # on the bleed: up to 1 mm short of the trim
         xs = sorted({round(v, 4) for s in block.slots for v in (s.trim_box.x, s.trim_box.right)})
         ys = sorted({round(v, 4) for s in block.slots for v in (s.trim_box.y, s.trim_box.bottom)})
-        for x in xs:
-            segments.append(Segment(x, box.y - far, x, box.y - near))
-            segments.append(Segment(x, box.bottom + near, x, box.bottom + far))
-        for y in ys:
-            segments.append(Segment(box.x - far, y, box.x - near, y))
-            segments.append(Segment(box.right + near, y, box.right + far, y))
+        # (outer edge, direction outwards, limit) for top, bottom, left, right.
+        sides = ((box.y, -1, lim_top, xs, True), (box.bottom, 1, lim_bottom, xs, True),
+                 (box.x, -1, lim_left, ys, False), (box.right, 1, lim_right, ys, False))
+        for edge, out, limit, positions, vertical in sides:
+            start, end = edge + out * near, edge + out * far
+            if out < 0:
+                end = max(end, limit)
+            else:
+                end = min(end, limit)
+            on_bleed = (end - start) * out < MIN_MARK
+            if on_bleed:
+                if inset <= 0:
+                    continue  # no bleed to draw on: the edge itself is the cut
+                start, end = edge - out * inset, edge
+            for v in positions:
+                segments.append(Segment(v, start, v, end, on_bleed) if vertical
+                                else Segment(start, v, end, v, on_bleed))
     return segments
 
 
 def mirror_segments(plan: SheetPlan, segments: list[Segment]) -> list[Segment]:
     width = plan.spec.width
-    return [Segment(width - s.x1, s.y1, width - s.x2, s.y2) for s in segments]
+    return [Segment(width - s.x1, s.y1, width - s.x2, s.y2, s.on_bleed) for s in segments]

@@ -366,6 +366,19 @@ if set(DRAWERS) != set(ELEMENTS):
 
 
 def _draw_element(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
+    turn = element.get("turn")
+    if turn != "half":
+        _draw_one(canvas, ctx, element)
+    if turn in ("half", "both"):
+        # Half a turn about the trim's centre, which is also the bleed box's centre.
+        canvas.saveState()
+        canvas.translate((ctx.width + 2 * ctx.bleed) * MM, (ctx.height + 2 * ctx.bleed) * MM)
+        canvas.rotate(180)
+        _draw_one(canvas, ctx, element)
+        canvas.restoreState()
+
+
+def _draw_one(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     canvas.saveState()
     DRAWERS[element.kind](canvas, ctx, element)
     canvas.restoreState()

@@ -21,7 +21,16 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.data.model import Card, Component, Game
 from pnp.fonts import FontFamily
-from pnp.layout.impose import Piece, Segment, SheetPlan, Slot, crop_marks, impose, mirror_segments
+from pnp.layout.impose import (
+    Piece,
+    Rect,
+    Segment,
+    SheetPlan,
+    Slot,
+    crop_marks,
+    impose,
+    mirror_segments,
+)
 from pnp.layout.nets import Net, build_net
 from pnp.layout.presets import SheetSpec
 from pnp.layout.tiles import GLUE_LINE_WIDTH, LABEL_PAD, Tile, plan_tiles, tile_marks
@@ -80,9 +89,27 @@ def pieces_for(game: Game, spec: SheetSpec | None = None) -> list[Piece]:
                 pieces.append(Piece(
                     component=component.id, card=card.id, copy=copy, width=width, height=height,
                     bleed=bleed, double_sided=component.double_sided,
-                    marks=net is None,
+                    marks=net is None, butt=component.shape == "rect",
+                    group=f"{component.id}/{card.id}" if min(width, height) < TINY else "",
+                    outline="round" if component.shape == "round" else "",
+                    write_on=is_write_on(game, component),
                 ))
     return pieces
+
+
+TINY = 30.0  # mm: a piece this small butts only with copies of its own face
+WRITE_ON_SIZE = 100.0  # mm: a single-sided form at least this big both ways is a sheet
+
+
+def is_write_on(game: Game, component: Component) -> bool:
+    """A record sheet or score pad: a one-sided form (it has a `grid`) the size of a page
+    rather than a slip. It prints full page, with no bleed or crop marks."""
+    if component.back or component.shape != "rect":
+        return False
+    if any(min(card.size) < WRITE_ON_SIZE for card in component.cards):
+        return False
+    layouts = [game.layouts[lid] for lid in (component.front,) if lid]
+    return any(element.kind == "grid" for layout in layouts for element in layout.elements)
 
 
 def face_geometry(component: Component, card: Card) -> tuple[float, float, float, Net | None]:
@@ -241,6 +268,12 @@ def _place(canvas: Canvas, spec: SheetSpec, slot: Slot, name: str, back: bool) -
     x0 = box.x * MM
     y0 = (spec.height - box.bottom) * MM
     canvas.saveState()
+    if slot.cell is not None:
+        # Butted pieces and write-on forms show only their cell of the form.
+        cell = slot.cell
+        clip = canvas.beginPath()
+        clip.rect(cell.x * MM, (spec.height - cell.bottom) * MM, cell.width * MM, cell.height * MM)
+        canvas.clipPath(clip, stroke=0, fill=0)
     if not slot.rotated:
         canvas.translate(x0, y0)
     elif not back:
@@ -251,7 +284,26 @@ def _place(canvas: Canvas, spec: SheetSpec, slot: Slot, name: str, back: bool) -
         # Seen from the back after a long-edge flip, that same edge points right.
         canvas.translate(x0, y0 + box.height * MM)
         canvas.rotate(-90)
+    if slot.scale != 1.0:
+        canvas.scale(slot.scale, slot.scale)
     canvas.doForm(name)
+    canvas.restoreState()
+    if slot.piece.outline == "round":
+        _cut_circle(canvas, spec, slot)
+
+
+CUT_LINE = HexColor("#3a3a3a")
+
+
+def _cut_circle(canvas: Canvas, spec: SheetSpec, slot: Slot) -> None:
+    """The trim circle of a round token as a thin line, so scissors follow the true size and
+    not the edge of the bleed."""
+    trim = slot.trim_box
+    canvas.saveState()
+    canvas.setStrokeColor(CUT_LINE)
+    canvas.setLineWidth(0.2 * MM)
+    canvas.circle((trim.x + trim.width / 2) * MM, (spec.height - trim.y - trim.height / 2) * MM,
+                  trim.width / 2 * MM, stroke=1, fill=0)
     canvas.restoreState()
 
 
@@ -260,20 +312,30 @@ def _marks(canvas: Canvas, plan: SheetPlan, back: bool) -> list[Segment]:
     if back:
         segments = mirror_segments(plan, segments)
     canvas.saveState()
-    canvas.setStrokeColor(MARK_COLOR)
-    canvas.setLineWidth(0.25)
     height = plan.spec.height
-    for s in segments:
-        canvas.line(s.x1 * MM, (height - s.y1) * MM, s.x2 * MM, (height - s.y2) * MM)
+    # A mark on a dark bleed gets a white halo first.
+    for width, color, which in ((1.2, PAPER_COLOR, True), (0.25, MARK_COLOR, None)):
+        canvas.setStrokeColor(color)
+        canvas.setLineWidth(width)
+        for s in segments:
+            if which is None or s.on_bleed:
+                canvas.line(s.x1 * MM, (height - s.y1) * MM, s.x2 * MM, (height - s.y2) * MM)
     canvas.restoreState()
     return segments
 
 
-def _furniture(canvas: Canvas, plan: SheetPlan, total: int, game: Game, lang: str,
-               fonts: FontFamily, convert: Callable[[str], str], glyphs: GlyphCheck,
-               back: bool, segments: list[Segment]) -> None:
-    """The margin label (left, read bottom to top) and the 50 mm scale ruler."""
-    spec = plan.spec
+@dataclass(frozen=True)
+class LabelStyle:
+    """The sheet label's font size, fitted once per build to the longest label."""
+
+    size: float
+
+
+LABEL_MAX, LABEL_MIN = 7.0, 4.0  # pt: the largest fits the label band (2.5 mm)
+
+
+def _label_text(plan: SheetPlan, total: int, game: Game, lang: str,
+                convert: Callable[[str], str], back: bool) -> str:
     sep = ui(lang, "sep")
     names = ui(lang, "list_sep").join(convert(game.component(c).name.value) for c in plan.components)
     parts = [convert(game.info.name.value), ui(lang, "sheet", number=plan.number, total=total),
@@ -281,72 +343,122 @@ def _furniture(canvas: Canvas, plan: SheetPlan, total: int, game: Game, lang: st
              ui(lang, "version", version=game.info.version, date=game.info.date)]
     if back and not plan.back_slots():
         parts.append(ui(lang, "no_backs"))
-    label = f" {sep} ".join(parts)
-    glyphs.check(label, False, f"{game.info.where}: sheet label")
-    length = (spec.height - 2 * spec.margin_y) * MM
-    fit = fit_text([Run(label)], length, 8, 6.5, 4.0,
+    return f" {sep} ".join(parts)
+
+
+def _label_style(canvas: Canvas, spec: SheetSpec, labels: list[str], fonts: FontFamily) -> LabelStyle:
+    """One fit for the whole build: the longest label decides the size all of them use."""
+    length = (spec.height - 2 * spec.hardware) * MM
+    band = min(LABEL_MAX, spec.label_band * MM)
+    longest = max(labels, key=lambda t: canvas.stringWidth(t, fonts.regular.name, 10))
+    fit = fit_text([Run(longest)], length, band, band, LABEL_MIN,
                    lambda t, b, s: canvas.stringWidth(t, fonts.regular.name, s))
-    size = fit.size if fit else 4.0
+    return LabelStyle(fit.size if fit else LABEL_MIN)
+
+
+def _label(canvas: Canvas, spec: SheetSpec, label: str, style: LabelStyle, fonts: FontFamily,
+           back: bool) -> None:
+    """Up the left edge of a front (the right edge of a back), read bottom to top, its glyphs
+    inside the band that starts at the hardware margin."""
+    size = style.size
+    ascent = EM_ASCENT * size / MM  # mm
+    band_start = spec.width - spec.hardware - spec.label_band if back else spec.hardware
     canvas.saveState()
     canvas.setFillColor(LABEL_COLOR)
     canvas.setFont(fonts.regular.name, size)
-    canvas.translate(5.5 * MM, spec.margin_y * MM)
+    # Turned a quarter anticlockwise, a glyph rises towards the left of its baseline.
+    canvas.translate((band_start + ascent) * MM, spec.hardware * MM)
     canvas.rotate(90)
     canvas.drawString(0, 0, label)
     canvas.restoreState()
 
-    _ruler(canvas, plan, segments, fonts, lang, glyphs)
+
+def _obstacles(spec: SheetSpec, slots: tuple[Slot, ...], segments: list[Segment],
+               back: bool) -> list[Rect]:
+    """What furniture must keep clear of: pieces, crop marks and the label band."""
+    rects = [slot.visible for slot in slots]
+    rects += [Rect(min(s.x1, s.x2), min(s.y1, s.y2), abs(s.x2 - s.x1), abs(s.y2 - s.y1))
+              for s in segments]
+    band_x = spec.width - spec.hardware - spec.label_band if back else spec.hardware
+    rects.append(Rect(band_x, 0.0, spec.label_band, spec.height))
+    return rects
 
 
-def _ruler_spot(plan: SheetPlan, segments: list[Segment]) -> tuple[float, float] | None:
-    """Left end and height (mm, from the top) of a horizontal ruler in the bottom or top margin,
-    in a stretch between crop marks wide enough for the bar and its label; None if none."""
-    spec = plan.spec
-    need = spec.ruler_length + 14.0
-    lowest = max(slot.bleed_box.bottom for slot in plan.slots)
-    highest = min(slot.bleed_box.y for slot in plan.slots)
-    bands = (
-        (lowest, spec.height, lambda s: min(s.y1, s.y2) >= lowest - 1e-6),
-        (0.0, highest, lambda s: max(s.y1, s.y2) <= highest + 1e-6),
-    )
-    for top, bottom, in_band in bands:
-        xs = sorted(x for s in segments if in_band(s) for x in (s.x1, s.x2))
-        edges = [spec.margin_x, *xs, spec.width - spec.margin_x]
-        clearance = 1.5
-        for left, right in zip(edges, edges[1:], strict=False):
-            if right - left - 2 * clearance >= need:
-                middle = (top + bottom) / 2
-                # Stay clear of the paper edge, which many printers cannot reach.
-                y = max(5.5, min(spec.height - 5.5, middle))
-                return left + clearance, y
+def _free_spot(spec: SheetSpec, obstacles: list[Rect], width: float, height: float,
+               horizontal: bool) -> tuple[float, float] | None:
+    """Top-left of a width × height box inside the printable area that touches nothing:
+    for a horizontal ruler the lowest such place, for a vertical one the rightmost."""
+    clear = 0.8
+    lo_x, lo_y = spec.hardware, spec.hardware
+    hi_x, hi_y = spec.width - spec.hardware - width, spec.height - spec.hardware - height
+    if horizontal:
+        outer = [lo_y, hi_y] + [o.bottom + clear for o in obstacles] \
+            + [o.y - clear - height for o in obstacles]
+        inner = [lo_x] + [o.right + clear for o in obstacles]
+        bounds, cross = (lo_y, hi_y), (lo_x, hi_x)
+    else:
+        outer = [lo_x, hi_x] + [o.right + clear for o in obstacles] \
+            + [o.x - clear - width for o in obstacles]
+        inner = [lo_y] + [o.bottom + clear for o in obstacles]
+        bounds, cross = (lo_x, hi_x), (lo_y, hi_y)
+    for a in sorted({round(v, 3) for v in outer if bounds[0] - 1e-6 <= v <= bounds[1] + 1e-6},
+                    reverse=True):
+        size_a = height if horizontal else width
+        near = [o for o in obstacles
+                if (o.y if horizontal else o.x) < a + size_a + clear
+                and (o.bottom if horizontal else o.right) > a - clear]
+        for b in sorted({round(v, 3) for v in inner if cross[0] - 1e-6 <= v <= cross[1] + 1e-6}):
+            box = Rect(b, a, width, height) if horizontal else Rect(a, b, width, height)
+            grown = Rect(box.x - clear, box.y - clear, box.width + 2 * clear,
+                         box.height + 2 * clear)
+            if not any(grown.overlaps(o) for o in near):
+                return box.x, box.y
     return None
 
 
-def _ruler(canvas: Canvas, plan: SheetPlan, segments: list[Segment], fonts: FontFamily, lang: str,
-           glyphs: GlyphCheck) -> None:
-    """A 50 mm bar with 5 mm ticks to check the print scale, never across a crop mark."""
-    spec = plan.spec
-    label = ui(lang, "ruler")
-    glyphs.check(label, False, "pnp/strings.py: ruler")
-    spot = _ruler_spot(plan, segments)
+RULER_TEXT = 5.0  # pt
+
+
+def _rulers(canvas: Canvas, spec: SheetSpec, obstacles: list[Rect], fonts: FontFamily,
+            label: str) -> int:
+    """A horizontal 50 mm bar with its caption under it, and a vertical bar, each with 5 mm
+    ticks, wherever the sheet has printable room clear of pieces and marks. Returns how many
+    were drawn."""
+    length = spec.ruler_length
+    text_w = canvas.stringWidth(label, fonts.regular.name, RULER_TEXT) / MM
+    text_h = RULER_TEXT / MM
+    drawn = 0
     canvas.saveState()
     canvas.setStrokeColor(MARK_COLOR)
     canvas.setFillColor(LABEL_COLOR)
     canvas.setLineWidth(0.4)
-    canvas.setFont(fonts.regular.name, 5)
-    length = spec.ruler_length * MM
+    canvas.setFont(fonts.regular.name, RULER_TEXT)
+    spot = _free_spot(spec, obstacles, max(length, text_w), 2.0 + 0.6 + text_h, True)
     if spot is not None:
-        x0, y_mm = spot
-        canvas.translate(x0 * MM, (spec.height - y_mm) * MM)
-    else:
-        # No room below or above: run up the right margin, beside the crop marks.
-        canvas.translate((spec.width - 4.5) * MM, spec.margin_y * MM)
-        canvas.rotate(90)
-    canvas.line(0, 0, length, 0)
-    for tick in range(0, int(spec.ruler_length) + 1, 5):
+        x, y = spot
+        _bar(canvas, spec, x, y + 1.0, vertical=False)
+        canvas.drawString(x * MM, (spec.height - y - 2.6 - EM_ASCENT * text_h) * MM, label)
+        obstacles = [*obstacles, Rect(x, y, max(length, text_w), 2.6 + text_h)]
+        drawn += 1
+    spot = _free_spot(spec, obstacles, 2.0, length, False)
+    if spot is not None:
+        _bar(canvas, spec, spot[0] + 1.0, spot[1], vertical=True)
+        drawn += 1
+    canvas.restoreState()
+    return drawn
+
+
+def _bar(canvas: Canvas, spec: SheetSpec, x: float, y: float, vertical: bool) -> None:
+    """A ruler_length bar from (x, y) (mm from the top-left), right or down, ticked every 5 mm."""
+    length = spec.ruler_length
+    canvas.saveState()
+    canvas.translate(x * MM, (spec.height - y) * MM)
+    if vertical:
+        canvas.rotate(-90)
+    canvas.line(0, 0, length * MM, 0)
+    for tick in range(0, int(length) + 1, 5):
         half = 1.0 if tick % 10 == 0 else 0.5
         canvas.line(tick * MM, -half * MM, tick * MM, half * MM)
-    canvas.drawString(length + 1.5 * MM, -0.6 * MM, label)
     canvas.restoreState()
 
 
@@ -370,6 +482,13 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
     forms = FaceForms(canvas, game, fonts, convert, glyphs)
     _define_faces(forms)
     log: list[str] = []
+    labels = {(plan.number, back): _label_text(plan, len(plans), game, lang, convert, back)
+              for plan in plans for back in (False, True)}
+    for text in dict.fromkeys(labels.values()):
+        glyphs.check(text, False, f"{game.info.where}: sheet label")
+    ruler_label = ui(lang, "ruler")
+    glyphs.check(ruler_label, False, "pnp/strings.py: ruler")
+    style = _label_style(canvas, spec, list(labels.values()), fonts)
     for plan in plans:
         for back in (False, True):
             slots = plan.back_slots() if back else plan.slots
@@ -388,7 +507,11 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
                            f"({box.x:.2f}, {box.y:.2f}) {box.width:.2f}x{box.height:.2f} mm"
                            f"{' turned' if slot.rotated else ''}")
             segments = _marks(canvas, plan, back)
-            _furniture(canvas, plan, len(plans), game, lang, fonts, convert, glyphs, back, segments)
+            _label(canvas, spec, labels[(plan.number, back)], style, fonts, back)
+            if not any(slot.piece.write_on for slot in plan.slots):
+                rulers = _rulers(canvas, spec, _obstacles(spec, slots, segments, back), fonts,
+                                 ruler_label)
+                log.append(f"sheet {plan.number} {side}: {rulers} rulers")
             canvas.showPage()
     canvas.save()
     return ComponentsPdf(buffer.getvalue(), len(plans), tuple(log))

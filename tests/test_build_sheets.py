@@ -1,0 +1,122 @@
+"""Sheets as a home printer and a paper trimmer meet them, read back from built PDFs:
+how many sheets each game takes, 9-up butted cards, and nothing printed too near the edge."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from pnp.build import SheetOptions, build
+from pnp.workspace import Workspace
+from tests.conftest import ROOT
+
+GAMES = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
+MM = 72 / 25.4
+HARDWARE = 6.5  # mm: most printers cannot print nearer the paper edge than this
+CARD_DO = re.compile(rb"/FormXob\.face-cards-card-\d+-front Do")
+
+
+def _times(a: list[float], b: list[float]) -> list[float]:
+    """The PDF matrix product a × b (a applied first)."""
+    return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+            a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
+            a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
+
+
+def page_text_origins(page) -> list[tuple[float, float, str]]:
+    """Where each string drawn by the page itself starts, in page points. Pieces are forms
+    placed inside their trim; what a sheet draws directly is its furniture."""
+    ctm, stack = [1.0, 0, 0, 1.0, 0, 0], []
+    line = [1.0, 0, 0, 1.0, 0, 0]
+    found = []
+    for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            ctm = _times([float(v) for v in operands], ctm)
+        elif op == b"BT":
+            line = [1.0, 0, 0, 1.0, 0, 0]
+        elif op == b"Tm":
+            line = [float(v) for v in operands]
+        elif op in (b"Td", b"TD"):
+            line = _times([1.0, 0, 0, 1.0, float(operands[0]), float(operands[1])], line)
+        elif op in (b"Tj", b"TJ"):
+            origin = _times(line, ctm)
+            found.append((origin[4], origin[5], str(operands[0])[:24]))
+    return found
+
+
+def nearest_text(path: Path) -> list[tuple[int, float, str]]:
+    """For every page, the string the page draws nearest an edge: (page, mm, text)."""
+    found = []
+    for number, page in enumerate(PdfReader(path).pages, start=1):
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        runs = [(min(x, width - x, y, height - y) / MM, text)
+                for x, y, text in page_text_origins(page)]
+        assert runs, f"page {number} has no text (every sheet carries its label)"
+        found.append((number, *min(runs)))
+    return found
+
+
+def sheets(path: Path) -> int:
+    return len(PdfReader(path).pages) // 2  # each sheet: its front page, then its back
+
+
+@pytest.fixture(scope="module")
+def letter(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("letter")
+    build(Workspace(ROOT), "all", "zh-Hans", "letter", out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def butted(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("butted")
+    for paper in ("a4", "letter"):
+        build(Workspace(ROOT), "niutouwang", "zh-Hant", paper, out / paper, sheet=SheetOptions(gutter=0.0))
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_letter_sheet_prints_text_within_the_hardware_margin(letter, game):
+    for page, distance, text in nearest_text(letter / game / "zh-Hans" / "components.pdf"):
+        assert distance >= HARDWARE - 1e-3, (page, distance, text)
+
+
+def test_letter_sheet_counts(letter):
+    counts = {game: sheets(letter / game / "zh-Hans" / "components.pdf") for game in GAMES}
+    # Before the packer: tisigui 6, wurenshenghuan 14, niutouwang 19, aizhewudi 18. Six poker
+    # cards is all a Letter sheet takes with a bleed around each card.
+    assert counts == {"tisigui": 5, "wurenshenghuan": 13, "niutouwang": 19, "aizhewudi": 16}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_gutter_zero_puts_nine_cards_on_every_full_sheet(butted, paper):
+    pdf = butted / paper / "niutouwang" / "zh-Hant" / "components.pdf"
+    reader = PdfReader(pdf)
+    per_sheet = [len(CARD_DO.findall(page.get_contents().get_data())) for page in reader.pages[::2]]
+    cards = [n for n in per_sheet if n]
+    # 104 cards: eleven sheets of nine and the last five, with the reference card beside them.
+    assert cards == [9] * 11 + [5]
+    assert sum(cards) == 104
+    for page, distance, text in nearest_text(pdf):
+        assert distance >= HARDWARE - 1e-3, (page, distance, text)
+
+
+def test_write_on_sheets_fill_a_page_alone(butted):
+    pdf = butted / "a4" / "niutouwang" / "zh-Hant" / "components.pdf"
+    reader = PdfReader(pdf)
+    pads = [page for page in reader.pages if b"face-scorepad-" in page.get_contents().get_data()]
+    assert len(pads) == 1
+    content = pads[0].get_contents().get_data()
+    assert Counter(re.findall(rb"/FormXob\.(face-[a-z]+)-", content)) == {b"face-scorepad": 1}
+    # Scaled up to the page (the pad is 140 mm wide; A4 leaves 187 mm inside the furniture).
+    (scale,) = re.findall(rb"([\d.]+) 0 0 \1 [\d.]+ [\d.]+ cm\s*/FormXob\.face-scorepad", content)
+    assert float(scale) > 1.3
