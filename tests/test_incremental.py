@@ -43,9 +43,9 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, tuple[str, 
     calls: list[tuple[str, str, tuple[str, ...]]] = []
     real = pnp.build.render_game
 
-    def spy(workspace, game, lang, paper, png=False, kinds=None):
+    def spy(workspace, game, lang, paper, png=False, kinds=None, **options):
         calls.append((game.info.slug, lang, tuple(kinds or ())))
-        return real(workspace, game, lang, paper, png, kinds)
+        return real(workspace, game, lang, paper, png, kinds, **options)
 
     monkeypatch.setattr(pnp.build, "render_game", spy)
     return calls
