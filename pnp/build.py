@@ -24,9 +24,9 @@ from pnp.i18n import Converter, make_converter
 from pnp.layout.impose import ImposeError
 from pnp.layout.presets import SHEETS
 from pnp.render.glyphs import GlyphCheck
-from pnp.render.rulebook_pdf import render_rulebook
+from pnp.render.rulebook_pdf import render_aid, render_rulebook
 from pnp.render.sheets import render_components
-from pnp.rulebook import parse_markdown, rulebook_markdown, template_path
+from pnp.rulebook import aid_markdown, parse_markdown, rulebook_markdown, template_path
 from pnp.units import MM
 from pnp.workspace import Workspace
 
@@ -120,6 +120,15 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str,
             rulebook = render_rulebook(game, lang, blocks, fonts, convert, glyphs, str(source),
                                        (spec.width * MM, spec.height * MM))
             artifacts.append(Artifact(base / "rulebook.pdf", rulebook))
+            aid = aid_markdown(workspace, game)
+            if aid is not None:
+                where = workspace.templates / game.slug / "aid.md.j2"
+                data, pages = render_aid(game, lang, parse_markdown(convert(aid)), fonts, convert, glyphs,
+                                         str(where), (spec.width * MM, spec.height * MM))
+                if pages > 2:
+                    raise BuildError(f"{where}: the player aid runs to {pages} pages ({lang}, {paper}); "
+                                     "it must fit one sheet, both sides: shorten it")
+                artifacts.append(Artifact(base / "aid.pdf", data))
     if glyphs.missing:
         raise FontError(glyphs.problems)
     if glyphs.overflows:

@@ -25,6 +25,7 @@ from pnp.templating import render_template
 from pnp.textlayout import Run
 from pnp.workspace import Workspace
 
+AID_TEMPLATE = "aid.md.j2"
 TABLE_MARKER = re.compile(r"^@@table:([a-z0-9_]+)@@$")
 FIGURE_MARKER = re.compile(r"^@@figure:([a-z0-9][a-z0-9_-]*)@@$")
 
@@ -111,6 +112,14 @@ def rulebook_markdown(workspace: Workspace, game: Game) -> str:
         return example_facts(workspace, game)
 
     return render_markdown(workspace.templates, game, example if spec else None)
+
+
+def aid_markdown(workspace: Workspace, game: Game) -> str | None:
+    """The player aid as Markdown in the game's source script, or None for a game without
+    ``templates/<slug>/aid.md.j2``."""
+    if not (workspace.templates / game.slug / AID_TEMPLATE).is_file():
+        return None
+    return render_markdown(workspace.templates, game, None, AID_TEMPLATE)
 
 
 def render_markdown(templates: Path, game: Game, example: Callable[[], dict[str, Any]] | None = None,
