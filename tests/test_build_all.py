@@ -29,13 +29,80 @@ def built(tmp_path_factory) -> Path:
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
 def test_every_game_builds_pure_embedded_a4_pdfs(built, game, lang):
-    for name in ("components.pdf", "rulebook.pdf"):
+    for name in ("components.pdf", "rulebook.pdf", "aid.pdf"):
         path = built / game / lang / name
         assert page_sizes(path) == {(595.3, 841.9)}
         used = fonts(path)
         assert used and all(embedded for embedded in used.values()), used
         assert all(base.lstrip("/").split("+")[1].startswith(FACES[lang]) for base in used), used
         assert foreign_characters(text(path), lang) == [], (game, lang, name)
+
+
+# Chinese characters, for telling a half-width mark inside Chinese text from one in Latin text.
+HAN = r"[\u3400-\u9fff\uf900-\ufaff]"
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_books_are_for_players_not_tool_output(built, game, lang):
+    for name in ("rulebook.pdf", "aid.pdf"):
+        words = text(built / game / lang / name)
+        flat = re.sub(r"\s+", "", words)  # a command broken across lines is still a command
+        assert not re.search(r"pnp(sample|build|check|tables|calc|simulate)", flat), (game, name)
+        assert not re.search(r"种子|種子|seed", flat, re.IGNORECASE), (game, name)
+        assert not re.search(rf"{HAN}[!?]|[!?]{HAN}", words), (game, name)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_player_aid_is_one_sheet_led_by_the_game_name(built, game, lang):
+    aid = built / game / lang / "aid.pdf"
+    reader = PdfReader(aid)
+    assert 1 <= len(reader.pages) <= 2
+    first = reader.pages[0].extract_text()
+    name = text(built / game / lang / "rulebook.pdf").split("\n", 1)[0].strip()
+    assert first.lstrip().startswith(name), (first[:40], name)
+    # The aid carries the printed tables players look things up in.
+    assert re.search(r"表 1", first)
+
+
+def _heading_room(path: Path) -> list[tuple[int, str, int]]:
+    """(page, heading, text lines below it on its page) for every outline heading."""
+    reader = PdfReader(path)
+    headings: list[tuple[int, str]] = []
+
+    def walk(items: list) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item)
+            else:
+                headings.append((reader.get_destination_page_number(item), item.title))
+
+    walk(reader.outline)
+    out = []
+    for number, title in headings:
+        spans: list[tuple[float, str]] = []
+
+        def visit(text, cm, tm, font, size, spans=spans):  # noqa: ANN001 - pypdf's visitor
+            if text.strip():
+                spans.append((tm[5] * cm[3] + cm[5], text.strip()))
+
+        reader.pages[number].extract_text(visitor_text=visit)
+        tops = [y for y, t in spans if t.startswith(title[:6])]
+        assert tops, (path, number, title)
+        # Lines below the heading, above the page number at the foot (11 mm up).
+        below = {round(y) for y, _ in spans if 40 < y < min(tops) - 4}
+        out.append((number, title, len(below)))
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_no_heading_ends_a_page(built, game, lang):
+    for name in ("rulebook.pdf", "aid.pdf"):
+        for page, title, lines in _heading_room(built / game / lang / name):
+            # A heading followed by a table or figure has that under it; by text, two lines.
+            assert lines >= 2, (game, lang, name, page + 1, title, lines)
 
 
 def _heads_by_the_rule(card: int) -> int:

@@ -14,7 +14,6 @@ from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
     Frame,
-    KeepTogether,
     PageTemplate,
     Spacer,
     Table,
@@ -378,7 +377,15 @@ def _column_widths(natural: list[float], floor: list[float], avail: float) -> li
     return [w * avail / sum(widths) for w in widths]
 
 
-def build_table(printed: PrintedTable, builder: _Builder, style: TextStyle) -> Table:
+class WholeTable(Table):
+    """A table that never splits. Not a KeepTogether: reportlab leaves those out of the
+    keep-with-next chains that tie a table to its heading and introduction."""
+
+    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
+        return []
+
+
+def build_table(printed: PrintedTable, builder: _Builder, style: TextStyle, whole: bool = False) -> Table:
     """The printed table sized to its content: numbers right-aligned, headings on one line,
     a ruled diagonal in the corner of a two-way table, rules between rows only."""
     grid = display_grid(printed, builder.convert)
@@ -402,8 +409,10 @@ def build_table(printed: PrintedTable, builder: _Builder, style: TextStyle) -> T
     # Number columns get a little air so a column of one-digit values does not look cramped.
     natural = [max(w, 11 * MM) if numeric[c] else w for c, w in enumerate(natural)]
     widths = _column_widths(natural, floor, builder.text_width)
-    table = Table(cells, colWidths=widths, hAlign="LEFT", repeatRows=1)
+    table = (WholeTable if whole else Table)(cells, colWidths=widths, hAlign="LEFT", repeatRows=1)
     commands: list[tuple] = [
+        # Cells draw their own text; naming the face keeps reportlab from setting Helvetica.
+        ("FONT", (0, 0), (-1, -1), builder.fonts.regular.name, style.size),
         ("BACKGROUND", (0, 0), (-1, 0), ACCENT),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
@@ -515,11 +524,10 @@ class _Builder:
         caption = CJKParagraph([Run(caption_text)], TABLE_CAPTION_STYLE, self.fonts, self.glyphs,
                                printed.title.where)
         caption.keepWithNext = True
-        flowable = build_table(printed, self, self.styles.cell)
+        # A short table reads as one thing: it moves whole rather than splits.
+        whole = len(printed.rows) <= 16 or printed.pivot is not None
+        flowable = build_table(printed, self, self.styles.cell, whole)
         flowable.spaceAfter = 8
-        # A short table reads as one thing: move it whole (caption too) rather than split it.
-        if len(printed.rows) <= 16 or printed.pivot is not None:
-            return [KeepTogether([caption, flowable])]
         return [caption, flowable]
 
 
