@@ -93,7 +93,7 @@ def test_two_way_table_has_a_ruled_corner_numbered_caption_and_right_aligned_num
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     ends = {}
-    for x, y, t in spans:
+    for x, _y, t in spans:
         if t in ("6", "12"):
             ends.setdefault(t, []).append(x + stringWidth(t, fonts.regular.name, 9.5))
     assert any(abs(a - b) < 0.5 for a in ends["6"] for b in ends["12"])
