@@ -197,14 +197,23 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
     if "rulebook" in kinds and source.is_file():
         _check_template_glyphs(workspace, game, convert, glyphs)
         if not glyphs.missing:
-            from pnp.render.rulebook_pdf import render_rulebook
-            from pnp.rulebook import parse_markdown, rulebook_markdown
+            from pnp.render.rulebook_pdf import render_aid, render_rulebook
+            from pnp.rulebook import aid_markdown, parse_markdown, rulebook_markdown
 
             markdown = convert(rulebook_markdown(workspace, game))
             blocks = parse_markdown(markdown)
             rulebook = render_rulebook(game, lang, blocks, fonts, convert, glyphs, str(source),
                                        (spec.width * MM, spec.height * MM))
             artifacts.append(Artifact(base / "rulebook.pdf", rulebook))
+            aid = aid_markdown(workspace, game)
+            if aid is not None:
+                where = workspace.templates / game.slug / "aid.md.j2"
+                data, pages = render_aid(game, lang, parse_markdown(convert(aid)), fonts, convert, glyphs,
+                                         str(where), (spec.width * MM, spec.height * MM))
+                if pages > 2:
+                    raise BuildError(f"{where}: the player aid runs to {pages} pages ({lang}, {paper}); "
+                                     "it must fit one sheet, both sides: shorten it")
+                artifacts.append(Artifact(base / "aid.pdf", data))
     if glyphs.missing:
         raise FontError(glyphs.problems)
     if glyphs.overflows:
@@ -350,6 +359,8 @@ def _made_by(artifact: Artifact, slug: str, lang: str, kind: str) -> bool:
     folder = Path(slug) / lang
     if kind == "png":
         return artifact.path.parent == folder / "png"
+    if kind == "rulebook":  # the player aid is made from the rulebook's sources, with it
+        return artifact.path in (folder / "rulebook.pdf", folder / "aid.pdf")
     return artifact.path == folder / f"{kind}.pdf"
 
 

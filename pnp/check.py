@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from pnp import typography
 from pnp.build import converter_for, resolve_games
 from pnp.data.load import COMPONENTS_FILE, GAME_FILE, load_game
 from pnp.data.model import LANGS, Game
@@ -601,7 +602,8 @@ def _template_line(line: str, fragments: list[list[str]], start: int) -> int | N
 def _text_findings(workspace: Workspace, game: Game, places: _Places) -> list[Finding]:
     items = [TextItem(i.text, places.rel(i.where), i.bold) for i in printed_texts(game)]
     items += _rulebook_texts(workspace, game, places)
-    findings: list[Finding] = []
+    findings = [Finding("typography", p.code, p.message, p.where, p.extra)
+                for p in typography.lint((i.text, i.where) for i in items)]
     for lang in LANGS:
         convert = converter_for(game, lang)
         try:

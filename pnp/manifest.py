@@ -261,7 +261,7 @@ def font_files(workspace: Workspace, lang: str) -> list[Path]:
 
 # Which outputs an option changes: faces (png) do not depend on the paper, and only the
 # sheets of components.pdf on how they are imposed and shifted; any other option is a sheet option.
-OPTION_KINDS: dict[str, tuple[str, ...]] = {"paper": ("components", "rulebook", "aid")}
+OPTION_KINDS: dict[str, tuple[str, ...]] = {"paper": ("components", "rulebook")}
 
 
 def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],

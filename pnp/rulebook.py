@@ -25,6 +25,7 @@ from pnp.templating import render_template
 from pnp.textlayout import Run
 from pnp.workspace import Workspace
 
+AID_TEMPLATE = "aid.md.j2"
 TABLE_MARKER = re.compile(r"^@@table:([a-z0-9_]+)@@$")
 FIGURE_MARKER = re.compile(r"^@@figure:([a-z0-9][a-z0-9_-]*)@@$")
 
@@ -47,13 +48,16 @@ def template_path(templates: Path, slug: str) -> Path:
     return templates / slug / "rulebook.md.j2"
 
 
-def template_context(game: Game, example: Callable[[], str] | None = None) -> dict[str, Any]:
+def template_context(game: Game, example: Callable[[], dict[str, Any]] | None = None) -> dict[str, Any]:
     info = game.info
+    played: list[dict[str, Any]] = []
 
-    def worked_example() -> str:
+    def worked_example() -> dict[str, Any]:
         if example is None:
             raise jinja2.UndefinedError("example() needs `example: {seed, players}` in game.yaml")
-        return f"\n\n{example()}\n\n"
+        if not played:  # one game per render, however often the template asks
+            played.append(example())
+        return played[0]
 
     def table(name: str) -> str:
         if name not in game.tables:
@@ -77,16 +81,15 @@ def template_context(game: Game, example: Callable[[], str] | None = None) -> di
             players_min=info.players_min, players_max=info.players_max,
             players_common=info.players_common, minutes=info.minutes, age=info.age,
             credits=[c.value for c in info.credits],
-            example_seed=info.example.seed if info.example else None,
-            example_players=info.example.players if info.example else None,
         ),
         "components": components,
         # The rules parameters of game.yaml, so prose can quote a number instead of typing it.
         "rules": dict(game.info.rules),
         "tables": tables,
         "table": table,
-        # example(): the seeded sample game of game.yaml's `example:`, narrated, so the worked
-        # example is replayed by the engine on every build and cannot go stale.
+        # example(): the moments of game.yaml's `example:` game, played by the engine on every
+        # build so the worked example cannot go stale (pnp/worked_example.py). Its seed is
+        # deliberately absent: a rulebook is for players, the transcript is `pnp sample`'s.
         "example": worked_example,
         "figure": figure,
     }
@@ -103,21 +106,30 @@ def rulebook_markdown(workspace: Workspace, game: Game) -> str:
                             f"needs a rules engine for {game.slug!r}; add one (see README, how to "
                             "add a game) or remove `example:` and the template's example() call")
 
-    def example() -> str:
-        from pnp.narrate import example_markdown  # narration needs the engines; load late
+    def example() -> dict[str, Any]:
+        from pnp.worked_example import example_facts  # the engines load late
 
-        assert spec is not None
-        return example_markdown(workspace, game, None, spec.seed, spec.players, spec.variant)
+        return example_facts(workspace, game)
 
     return render_markdown(workspace.templates, game, example if spec else None)
 
 
-def render_markdown(templates: Path, game: Game, example: Callable[[], str] | None = None) -> str:
-    """The rulebook as Markdown in the game's source script."""
-    path = template_path(templates, game.slug)
+def aid_markdown(workspace: Workspace, game: Game) -> str | None:
+    """The player aid as Markdown in the game's source script, or None for a game without
+    ``templates/<slug>/aid.md.j2``."""
+    if not (workspace.templates / game.slug / AID_TEMPLATE).is_file():
+        return None
+    return render_markdown(workspace.templates, game, None, AID_TEMPLATE)
+
+
+def render_markdown(templates: Path, game: Game, example: Callable[[], dict[str, Any]] | None = None,
+                    name: str = "rulebook.md.j2") -> str:
+    """The rulebook (or another book template, such as the player aid) as Markdown in the
+    game's source script."""
+    path = templates / game.slug / name
     if not path.is_file():
-        raise DataError(f"{path}: rulebook template not found")
-    return render_template(templates, f"{game.slug}/rulebook.md.j2", template_context(game, example))
+        raise DataError(f"{path}: {name.split('.')[0]} template not found")
+    return render_template(templates, f"{game.slug}/{name}", template_context(game, example))
 
 
 def _inline_runs(token: Any) -> tuple[Run, ...]:

@@ -17,6 +17,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "page": "第 {number} 頁",
         "sep": "・",
         "list_sep": "、",
+        "table_caption": "表 {number}　{title}",
+        "figure_caption": "圖 {number}　{caption}",
+        "aid": "玩家速查卡",
     },
     "zh-Hans": {
         "front": "正面",
@@ -28,6 +31,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "page": "第 {number} 页",
         "sep": "・",
         "list_sep": "、",
+        "table_caption": "表 {number}　{title}",
+        "figure_caption": "图 {number}　{caption}",
+        "aid": "玩家速查卡",
     },
 }
 

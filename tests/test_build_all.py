@@ -29,13 +29,98 @@ def built(tmp_path_factory) -> Path:
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
 def test_every_game_builds_pure_embedded_a4_pdfs(built, game, lang):
-    for name in ("components.pdf", "rulebook.pdf"):
+    for name in ("components.pdf", "rulebook.pdf", "aid.pdf"):
         path = built / game / lang / name
         assert page_sizes(path) == {(595.3, 841.9)}
         used = fonts(path)
         assert used and all(embedded for embedded in used.values()), used
         assert all(base.lstrip("/").split("+")[1].startswith(FACES[lang]) for base in used), used
         assert foreign_characters(text(path), lang) == [], (game, lang, name)
+
+
+# Chinese characters, for telling a half-width mark inside Chinese text from one in Latin text.
+HAN = r"[\u3400-\u9fff\uf900-\ufaff]"
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_books_are_for_players_not_tool_output(built, game, lang):
+    for name in ("rulebook.pdf", "aid.pdf"):
+        words = text(built / game / lang / name)
+        flat = re.sub(r"\s+", "", words)  # a command broken across lines is still a command
+        assert not re.search(r"pnp(sample|build|check|tables|calc|simulate)", flat), (game, name)
+        # A seed line ("隨機種子 53"); the word seed alone may be part of a version name.
+        assert not re.search(r"[种種]子\d|seed\d+(?![\d-])|--seed", flat, re.IGNORECASE), (game, name)
+        assert not re.search(rf"{HAN}[!?]|[!?]{HAN}", words), (game, name)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_player_aid_is_one_sheet_led_by_the_game_name(built, game, lang):
+    aid = built / game / lang / "aid.pdf"
+    reader = PdfReader(aid)
+    assert 1 <= len(reader.pages) <= 2
+    first = reader.pages[0].extract_text()
+    title = str(reader.metadata.title)
+    assert title.endswith("玩家速查卡")
+    name = title.removesuffix("玩家速查卡").strip()
+    assert f"{name}：玩家速查" in first.splitlines(), first[:80]
+    # The aid carries the printed tables players look things up in.
+    assert re.search(r"表 1", first)
+
+
+def _lines(page, columns: int) -> dict[tuple[int, int], str]:  # noqa: ANN001 - a pypdf page
+    """(column, baseline) -> the text on it. A run may be split where the font subset
+    changes, so spans on one baseline (in one column) are joined in reading order."""
+    spans: list[tuple[int, int, float, str]] = []
+    middle = float(page.mediabox.width) / 2
+
+    def visit(text, cm, tm, font, size):  # noqa: ANN001 - pypdf's visitor
+        if text.strip():
+            x, y = tm[4] * cm[0] + cm[4], tm[5] * cm[3] + cm[5]
+            spans.append((int(columns > 1 and x > middle), round(y), x, text.strip()))
+
+    page.extract_text(visitor_text=visit)
+    lines: dict[tuple[int, int], str] = {}
+    for column, y, _, piece in sorted(spans, key=lambda s: (s[0], -s[1], s[2])):
+        lines[(column, y)] = lines.get((column, y), "") + piece
+    return lines
+
+
+def _heading_room(path: Path, columns: int = 1) -> list[tuple[int, str, int]]:
+    """(page, heading, text lines below it on its page) for every outline heading."""
+    reader = PdfReader(path)
+    headings: list[tuple[int, str]] = []
+
+    def walk(items: list) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item)
+            else:
+                headings.append((reader.get_destination_page_number(item), item.title))
+
+    walk(reader.outline)
+    out = []
+    for number, title in headings:
+        lines = _lines(reader.pages[number], columns)
+        # A long heading wraps: its first line starts it.
+        found = [(c, y) for (c, y), text in lines.items()
+                 if text == title or (len(text) >= 4 and title.startswith(text))]
+        assert found, (path, number, title)
+        column, top = found[0]
+        # Lines below the heading in its column, above the page number at the foot.
+        below = {y for (c, y) in lines if c == column and 40 < y < top - 4}
+        out.append((number, title, len(below)))
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_no_heading_ends_a_page(built, game, lang):
+    for name in ("rulebook.pdf", "aid.pdf"):
+        for page, title, lines in _heading_room(built / game / lang / name, 2 if name == "aid.pdf" else 1):
+            # A heading followed by a table or figure has that under it; by text, two lines.
+            assert lines >= 2, (game, lang, name, page + 1, title, lines)
 
 
 def _heads_by_the_rule(card: int) -> int:

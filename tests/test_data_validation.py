@@ -100,14 +100,20 @@ def test_example_game_must_be_playable(workspace_copy):
 
 
 def test_rulebook_example_is_the_seeded_sample_game():
-    from pnp.narrate import example_markdown
+    """The example's numbers are the seeded game's: its final scores, as the engine logs them."""
+    from pnp.narrate import SEAT_NAMES, play_sample
     from pnp.rulebook import rulebook_markdown
     from pnp.workspace import Workspace
 
     game = load_game(ROOT / "card_data" / "tisigui")
     markdown = rulebook_markdown(Workspace(ROOT), game)
-    excerpt = example_markdown(Workspace(ROOT), game, None, game.info.example.seed, game.info.example.players)
-    assert excerpt.strip() and excerpt.strip() in markdown
+    spec = game.info.example
+    log = play_sample(Workspace(ROOT), "tisigui", spec.players, spec.seed, game=game).log
+    section = markdown[markdown.index("## 一整局打下来"):]
+    section = section[:section.index("\n## ")]
+    for seat, points in enumerate(log["scores"]):
+        assert f"{SEAT_NAMES[seat]} {points} 分" in section
+    assert len(log["big_rounds"]) == section.count("个大局（大局值")
 
 
 # -- property test: whatever a careless edit does to the data, the loader answers with a DataError

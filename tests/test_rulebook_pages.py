@@ -1,0 +1,121 @@
+"""Rulebook page flow, tables and the player aid, read back from rendered PDFs with pypdf."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from pnp.build import converter_for
+from pnp.cli import cli
+from pnp.data.load import load_game
+from pnp.fonts import load_family
+from pnp.render.glyphs import GlyphCheck
+from pnp.render.rulebook_pdf import render_aid, render_rulebook
+from pnp.rulebook import parse_markdown
+from pnp.units import MM
+from tests.conftest import ROOT
+
+A4 = (210 * MM, 297 * MM)
+
+
+@pytest.fixture(scope="module")
+def tisigui():
+    game = load_game(ROOT / "card_data" / "tisigui")
+    fonts = load_family(ROOT / "fonts", "zh-Hans")
+    return game, fonts, converter_for(game, "zh-Hans")
+
+
+def _render(tisigui, markdown: str, aid: bool = False) -> PdfReader:
+    game, fonts, convert = tisigui
+    glyphs = GlyphCheck(fonts)
+    blocks = parse_markdown(markdown)
+    if aid:
+        data, pages = render_aid(game, "zh-Hans", blocks, fonts, convert, glyphs, "test", A4)
+        assert pages == len(PdfReader(io.BytesIO(data)).pages)
+    else:
+        data = render_rulebook(game, "zh-Hans", blocks, fonts, convert, glyphs, "test", A4)
+    assert not glyphs.missing
+    return PdfReader(io.BytesIO(data))
+
+
+def _spans(page) -> list[tuple[float, float, str]]:  # noqa: ANN001 - a pypdf page
+    spans: list[tuple[float, float, str]] = []
+
+    def visit(text, cm, tm, font, size):  # noqa: ANN001 - pypdf's visitor
+        if text.strip():
+            spans.append((tm[4] * cm[0] + cm[4], tm[5] * cm[3] + cm[5], text.strip()))
+
+    page.extract_text(visitor_text=visit)
+    return spans
+
+
+FILLER = "碟子在是非板上慢慢滑动，大家屏住呼吸，看它最后停在哪一边。"
+
+
+@pytest.mark.parametrize("filler", range(22, 36))
+def test_a_heading_never_ends_a_page_with_less_than_two_lines_under_it(tisigui, filler):
+    """Slide a heading down the first page line by line: wherever the page breaks, the
+    heading goes with at least two lines of what follows (here one-line list items)."""
+    body = "\n\n".join(f"{FILLER}" for _ in range(filler))
+    markdown = f"# 标题\n\n{body}\n\n## 小节标题\n\n- 第一条。\n- 第二条。\n- 第三条。\n\n{FILLER}\n"
+    reader = _render(tisigui, markdown)
+    for page in reader.pages:
+        spans = _spans(page)
+        heads = [y for _, y, t in spans if t == "小节标题"]
+        if heads:
+            below = {round(y) for _, y, t in spans if 40 < y < heads[0] - 4}
+            assert len(below) >= 2, (filler, sorted(below))
+
+
+def test_a_table_goes_with_the_sentence_that_introduces_it(tisigui):
+    for filler in range(22, 36):
+        body = "\n\n".join(FILLER for _ in range(filler))
+        reader = _render(tisigui, f"{body}\n\n根据人数查下表：\n\n@@table:setup@@\n")
+        pages = [i for i, p in enumerate(reader.pages) if "根据人数查下表" in (p.extract_text() or "")]
+        tables = [i for i, p in enumerate(reader.pages) if "开局设定" in (p.extract_text() or "")]
+        assert pages == tables, filler
+
+
+def test_two_way_table_has_a_ruled_corner_numbered_caption_and_right_aligned_numbers(tisigui):
+    reader = _render(tisigui, "见下表：\n\n@@table:naming_score@@\n\n@@table:setup@@\n")
+    spans = _spans(reader.pages[0])
+    words = [t for _, _, t in spans]
+    assert "表 1　指认得分" in words and "表 2　开局设定" in words
+    # Both headings of the corner are whole, on their own, without a drawn-in slash.
+    assert "指认人数" in words and "小局分值" in words
+    assert not any(mark in "".join(words) for mark in "＼╲\\")
+    # A number column: "6" above "12" in the last column end at the same x (right-aligned).
+    game, fonts, _ = tisigui
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    ends = {}
+    for x, _y, t in spans:
+        if t in ("6", "12"):
+            ends.setdefault(t, []).append(x + stringWidth(t, fonts.regular.name, 9.5))
+    assert any(abs(a - b) < 0.5 for a in ends["6"] for b in ends["12"])
+    # Compact: the table is nowhere near the full 170 mm measure.
+    xs = [x for x, _, t in spans if t in ("1", "2", "3", "4", "5", "6", "24")]
+    assert max(xs) - min(xs) < 110 * MM
+
+
+def test_aid_is_two_columns_on_one_page(tisigui):
+    items = "\n".join(f"- 第 {n} 条：{FILLER}" for n in range(1, 40))
+    reader = _render(tisigui, f"# 替死鬼：玩家速查\n\n## 准备\n\n{items}\n", aid=True)
+    assert len(reader.pages) == 1
+    xs = {round(x) for x, _, t in _spans(reader.pages[0]) if t.startswith("第 ")}
+    assert min(xs) < 100 and max(xs) > 300  # text in the left and in the right column
+
+
+def test_an_aid_longer_than_one_sheet_stops_the_build(workspace_copy: Path):
+    aid = workspace_copy / "templates" / "tisigui" / "aid.md.j2"
+    aid.write_text(aid.read_text(encoding="utf-8") + "\n" + "\n\n".join([FILLER * 3] * 120) + "\n",
+                   encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--root", str(workspace_copy), "build", "tisigui",
+                                      "--lang", "zh-Hans"])
+    assert result.exit_code == 1
+    assert "aid.md.j2: the player aid runs to" in result.output
+    assert not (workspace_copy / "output" / "tisigui" / "zh-Hans" / "aid.pdf").exists()
