@@ -7,7 +7,6 @@ failed build never leaves a half-written PDF nor removes a good earlier one.
 
 from __future__ import annotations
 
-import difflib
 import logging
 import os
 import tempfile
@@ -15,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnp.data.load import load_game
 from pnp.data.model import LANGS, Game
 from pnp.data.textfile import read_text
 from pnp.errors import BuildError, DataError, FontError, PnpError
 from pnp.fonts import load_family
-from pnp.i18n import Converter, make_converter
+from pnp.gameset import converter_for, load_games, resolve_games
+from pnp.i18n import Converter
 from pnp.layout.impose import ImposeError
 from pnp.layout.presets import SHEETS
 from pnp.render.glyphs import GlyphCheck
@@ -47,37 +46,8 @@ class Written:
     size: int
 
 
-def resolve_games(workspace: Workspace, name: str) -> list[str]:
-    slugs = workspace.game_slugs()
-    if name == "all":
-        return slugs
-    if name not in slugs:
-        known = ", ".join(slugs) or "none"
-        close = difflib.get_close_matches(name, slugs, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise PnpError(f"unknown game {name!r} (games in {workspace.card_data}: {known}){hint}")
-    return [name]
-
-
 def resolve_langs(lang: str) -> list[str]:
     return list(LANGS) if lang == "all" else [lang]
-
-
-def load_games(workspace: Workspace, slugs: Sequence[str]) -> list[Game]:
-    """Every game loaded; problems of all games reported together."""
-    games, problems = [], []
-    for slug in slugs:
-        try:
-            games.append(load_game(workspace.game_dir(slug)))
-        except DataError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise DataError(problems)
-    return games
-
-
-def converter_for(game: Game, lang: str) -> Converter:
-    return make_converter(game.info.source_lang, lang, game.glossary)
 
 
 def _check_template_glyphs(workspace: Workspace, game: Game, convert: Converter,

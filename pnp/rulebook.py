@@ -21,6 +21,8 @@ from markdown_it import MarkdownIt
 
 from pnp.data.model import Game
 from pnp.errors import DataError
+from pnp.games.registry import has_game
+from pnp.narrate import example_markdown
 from pnp.templating import render_template
 from pnp.textlayout import Run
 from pnp.workspace import Workspace
@@ -95,17 +97,12 @@ def template_context(game: Game, example: Callable[[], str] | None = None) -> di
 def rulebook_markdown(workspace: Workspace, game: Game) -> str:
     """The game's rulebook as Markdown in its source script, worked example included."""
     spec = game.info.example
-    if spec is not None:
-        from pnp.engines.registry import has_engine
-
-        if not has_engine(game.slug):
-            raise DataError(f"{game.info.where}: example: the worked example is a sample game, which "
-                            f"needs a rules engine for {game.slug!r}; add one (see README, how to "
-                            "add a game) or remove `example:` and the template's example() call")
+    if spec is not None and not has_game(game.slug):
+        raise DataError(f"{game.info.where}: example: the worked example is a sample game, which "
+                        f"needs a rules engine for {game.slug!r}; add one (see README, how to "
+                        "add a game) or remove `example:` and the template's example() call")
 
     def example() -> str:
-        from pnp.narrate import example_markdown  # narration needs the engines; load late
-
         assert spec is not None
         return example_markdown(workspace, game, None, spec.seed, spec.players, spec.variant)
 

@@ -16,9 +16,9 @@ from typing import Any
 from pnp.data.load import TABLES_FILE
 from pnp.data.model import Game
 from pnp.data.yamlmarks import load_yaml
-from pnp.engines.base import RulesError, Table
-from pnp.engines.registry import get_engine, has_engine
-from pnp.errors import DataError
+from pnp.games.base import TableRows
+from pnp.games.registry import get_game, has_game
+from pnp.games.rules import game_rules
 
 
 @dataclass(frozen=True)
@@ -44,19 +44,12 @@ class CellDiff:
                 f"printed {self.printed!r}, the rules give {self.computed!r}")
 
 
-def engine_rules(game: Game) -> Any:
-    engine = get_engine(game.slug)
-    try:
-        return engine.rules_from_mapping(dict(game.info.rules))
-    except RulesError as exc:
-        raise DataError([f"{game.info.where}: rules.{p}" for p in exc.problems]) from None
-
-
-def computed_tables(game: Game) -> dict[str, Table]:
+def computed_tables(game: Game) -> dict[str, TableRows]:
     """Every table the engine computes from the game's rules parameters."""
-    if not has_engine(game.slug):
+    if not has_game(game.slug):
         return {}
-    return get_engine(game.slug).compute_tables(engine_rules(game))
+    plugin = get_game(game.slug)
+    return plugin.compute_tables(game_rules(plugin, game))
 
 
 def diff_tables(game: Game) -> list[CellDiff]:

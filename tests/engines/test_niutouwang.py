@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.engines import niutouwang as nt
-from pnp.engines.base import RulesError
+from pnp.games.base import RulesError
+from pnp.games.niutouwang import engine as nt
 
 RULES = nt.rules_from_mapping({})
 

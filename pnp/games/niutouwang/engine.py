@@ -41,14 +41,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import sys
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pnp.engines.base import ModuleEngine, Table
-from pnp.engines.params import Params, raise_problems
+from pnp.games.base import Table
+from pnp.games.params import Params, raise_problems
 
 slug = "niutouwang"
 variants: tuple[str, ...] = ("official",)
@@ -689,6 +688,3 @@ def lint(rules: NiutouwangRules) -> list[Finding]:
 
 
 # --------------------------------------------------------------------------- the registry's object
-
-
-ENGINE = ModuleEngine(sys.modules[__name__])
