@@ -21,6 +21,7 @@ The checks never render a PDF; they never print (the CLI does).
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import re
@@ -392,12 +393,16 @@ def _lint_findings(game: Game, engine: GamePlugin,
     return findings, tuple(report)
 
 
+def _same_bot(name: str, players: int) -> list[str]:
+    return [name] * players
+
+
 def _bot_mixes(engine: GamePlugin) -> list[tuple[str, Callable[[int], list[str]]]]:
     """(label, players -> each seat's bot): each bot of the game alone, then all of them
     seated alternately."""
     names = engine.bots
     mixes: list[tuple[str, Callable[[int], list[str]]]] = [
-        (name, lambda players, name=name: [name] * players) for name in names]
+        (name, functools.partial(_same_bot, name)) for name in names]
     if len(names) > 1:
         mixes.append(("/".join(names), lambda players: [names[seat % len(names)]
                                                        for seat in range(players)]))
@@ -416,8 +421,8 @@ def supply_simulation(engine: GamePlugin, rules: Any, lint: list[Finding], place
     """
     kinds = {f.code.removesuffix(_WORST_CASE_SUFFIX): f for f in lint
              if f.code.endswith(_WORST_CASE_SUFFIX)}
-    supplies = {kind: getattr(rules, f"{kind}_markers", None) for kind in kinds}
-    supplies = {k: v for k, v in supplies.items() if isinstance(v, int)}
+    found = {kind: getattr(rules, f"{kind}_markers", None) for kind in kinds}
+    supplies: dict[str, int] = {k: v for k, v in found.items() if isinstance(v, int)}
     if not supplies:
         return lint
     low, high = engine.player_range(rules)

@@ -39,7 +39,7 @@ def _supply(game: Game) -> dict[str, Any]:
     """Component counts the report compares peaks with (score tokens, markers)."""
     supply: dict[str, Any] = {}
     for component in game.components:
-        values = []
+        values: list[tuple[int, int]] = []
         for card in component.cards:
             raw = card.fields.get("value")
             text = raw.value.replace(",", "").replace("$", "") if raw is not None else ""

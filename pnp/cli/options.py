@@ -7,7 +7,7 @@ import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 from click.shell_completion import CompletionItem
@@ -142,6 +142,7 @@ def command(name: str | None = None, **settings: Any) -> Callable[[Callable[...,
     """``click.command`` with the options every pnp command takes (-q/-v)."""
 
     def decorate(f: Callable[..., Any]) -> click.Command:
-        return click.command(name, **settings)(verbosity_options(f))
+        make = cast(Callable[[Callable[..., Any]], click.Command], click.command(name, **settings))
+        return make(verbosity_options(f))
 
     return decorate

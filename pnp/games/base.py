@@ -106,7 +106,7 @@ class GamePlugin:
 
     ``variants`` are the names ``--variant`` accepts (besides the canonical rules, None);
     ``rules_from_mapping`` takes each of them. ``bots`` are the bot kinds a seat can take,
-    the first being the default. ``calculators`` builds the click group mounted as
+    the first being the default. ``calculators`` gives the click commands mounted under
     ``pnp calc <slug>`` (None: the game has none).
     """
 
@@ -133,7 +133,7 @@ class GamePlugin:
     ends_per: str = "game"  # what one "end" counts in a report: "game" or e.g. "big_round"
     lower_score_wins: bool = False
     money_scores: bool = False  # scores are sums of money, shown with thousands separators
-    calculators: Callable[[], click.Group] | None = None
+    calculators: Callable[[], Sequence[click.Command]] | None = None
     # Where a designer reads which rules keys the engine takes (named in error messages).
     rules_doc: str = ""
 

@@ -51,14 +51,14 @@ def report_sections(plan: Plan, rules: Any, summaries: Sequence[Summary]) -> dic
     }
     if summaries[0]["roles"]["dealt"]:
         held: Counter[str] = Counter()
-        won: Counter[str] = Counter()
+        won: dict[str, float] = {}
         for s in summaries:
             dealt = s["roles"]["dealt"]
             held.update(dealt)
             for seat in s["winners"]:
-                won[dealt[seat]] += 1 / len(s["winners"])
+                won[dealt[seat]] = won.get(dealt[seat], 0) + 1 / len(s["winners"])
         out["roles"] = {"unit": "ability card",
-                        "win_share_when_held": {a: share(won[a], held[a]) for a in sorted(held)},
+                        "win_share_when_held": {a: share(won.get(a, 0), held[a]) for a in sorted(held)},
                         "fair_win_share": share(1, plan.players)}
     return out
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, cast
 
 import click
 
@@ -12,6 +12,7 @@ from pnp.errors import PnpError
 from pnp.games.wurenshenghuan import engine
 
 SLUG = "wurenshenghuan"
+Role = Literal["murderer", "innocent"]
 
 
 def score(rules: engine.WurenshenghuanRules, *, murderer: bool, kills: int | None,
@@ -34,7 +35,7 @@ def score(rules: engine.WurenshenghuanRules, *, murderer: bool, kills: int | Non
                            "at the end was never killed")
     try:
         parts = engine.score_parts(
-            rules, role=engine.MURDERER if murderer else engine.INNOCENT,
+            rules, role=cast(Role, engine.MURDERER if murderer else engine.INNOCENT),
             kills=kills or 0, guess_correct=correct, guess_day=guess_day,
             alive_at_end=alive, guessed_before_death=guessed_before_death)
     except ValueError as exc:

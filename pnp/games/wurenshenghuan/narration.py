@@ -38,7 +38,8 @@ def _character_names(game: Game, letters: Sequence[str]) -> dict[str, str]:
 def _card_name(card: Any) -> str:
     for key in ("name", "title"):
         if key in card.fields:
-            return card.fields[key].value
+            name: str = card.fields[key].value
+            return name
     return ""
 
 
