@@ -26,10 +26,10 @@ import logging
 import random
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType
+from dataclasses import dataclass
 from typing import Any
 
+from pnp.check_report import Acknowledgement, CheckReport, Finding, GameReport
 from pnp.data.load import COMPONENTS_FILE, GAME_FILE, load_game
 from pnp.data.model import LANGS, Game
 from pnp.data.schema import COLOR, FIELD_REF
@@ -48,107 +48,10 @@ from pnp.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
-KINDS = ("data", "engine", "table", "reference", "lint", "players", "purity", "glyph")
-
 # Simulated games per player count and bot mix when a lint finding says a marker supply runs
 # short only in the worst case (the engine logs each round's peak use as ``peak_<kind>``).
 SUPPLY_GAMES_PER_COUNT = 60
 _WORST_CASE_SUFFIX = "-markers-worst-case"
-
-_EMPTY: Mapping[str, Any] = MappingProxyType({})
-
-
-@dataclass(frozen=True)
-class Finding:
-    kind: str
-    code: str
-    message: str
-    where: str
-    extra: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
-
-    def describe(self) -> str:
-        return f"{self.where}: {self.message}" if self.where else self.message
-
-    def as_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "code": self.code, "message": self.message,
-                "where": self.where, **self.extra}
-
-
-@dataclass(frozen=True)
-class Acknowledgement:
-    """An acknowledged lint code and the findings it covered (hid) in this run."""
-
-    code: str
-    reason: str
-    where: str
-    findings: tuple[Finding, ...] = ()
-
-    @property
-    def covered(self) -> int:
-        return len(self.findings)
-
-    def as_json(self) -> dict[str, Any]:
-        return {"code": self.code, "reason": self.reason, "where": self.where,
-                "covered": self.covered, "findings": [f.as_json() for f in self.findings]}
-
-
-@dataclass(frozen=True)
-class GameReport:
-    slug: str
-    findings: tuple[Finding, ...]
-    acknowledged: tuple[Acknowledgement, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        return not self.findings
-
-    def as_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "findings": [f.as_json() for f in self.findings],
-                "acknowledged": [a.as_json() for a in self.acknowledged]}
-
-
-@dataclass(frozen=True)
-class CheckReport:
-    games: tuple[GameReport, ...]
-
-    @property
-    def ok(self) -> bool:
-        return all(game.ok for game in self.games)
-
-    @property
-    def count(self) -> int:
-        return sum(len(game.findings) for game in self.games)
-
-    def as_json(self) -> dict[str, Any]:
-        return {"games": {game.slug: game.as_json() for game in self.games}, "ok": self.ok}
-
-    def text(self) -> str:
-        """The report grouped by game, one finding a line."""
-        lines: list[str] = []
-        for game in self.games:
-            if game.ok:
-                lines.append(f"{game.slug}: ok")
-            else:
-                n = len(game.findings)
-                lines.append(f"{game.slug}: {n} finding{'s' if n != 1 else ''}")
-                for finding in game.findings:
-                    lines.append(f"  [{finding.kind}] {finding.code}: {finding.describe()}")
-            for ack in game.acknowledged:
-                for finding in ack.findings:
-                    lines.append(f"  acknowledged {finding.code}: {finding.describe()}")
-                    lines.append(f"      because: {ack.reason}")
-        if not self.games:
-            lines.append("no games in card_data/")
-        return "\n".join(lines)
-
-    def summary(self) -> str:
-        bad = [game for game in self.games if not game.ok]
-        n = self.count
-        if len(bad) == 1:
-            return f"check found {n} problem{'s' if n != 1 else ''} in {bad[0].slug}"
-        names = ", ".join(f"{game.slug} ({len(game.findings)})" for game in bad)
-        return f"check found {n} problems: {names}"
-
 
 def engine_tables(workspace: Workspace, name: str) -> tuple[Game, dict[str, TableRows]]:
     """One game and every table its engine computes from its rules (for ``pnp tables``)."""
