@@ -8,6 +8,8 @@ from typing import Any
 
 from pnp.games.base import GamePlugin
 from pnp.games.niutouwang import calc, engine, narration, summary
+from pnp.games.niutouwang.lint import lint
+from pnp.games.niutouwang.replay import replay
 
 
 def _play(rules: Any, players: int, rng: random.Random, *, seed: int, variant: str | None,
@@ -24,8 +26,8 @@ GAME = GamePlugin(
     player_range=engine.player_range,
     default_players=engine.default_players,
     play=_play,
-    replay=engine.replay,
-    lint=engine.lint,
+    replay=replay,
+    lint=lint,
     variants=engine.variants,
     bots=engine.BOTS,
     facts=narration.facts,
