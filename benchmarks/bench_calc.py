@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pnp.engines import aizhewudi
-from pnp.engines.registry import ENGINE_MODULES, get_engine
+from pnp.games.aizhewudi import engine as aizhewudi
+from pnp.games.registry import game_slugs, get_game
 
 
 def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
@@ -48,15 +48,16 @@ def bench_split(repeat: int) -> list[tuple[str, int, float, int]]:
 
 def bench_games(seconds: float) -> list[tuple[str, int, int, float]]:
     rows = []
-    for slug in ENGINE_MODULES:
-        engine = get_engine(slug)
-        rules = engine.rules_from_mapping({})
+    for slug in game_slugs():
+        engine = get_game(slug)
+        rules = engine.rules_from_mapping({}, None)
         players = engine.default_players(rules)
         games, seed = 0, 0
         start = time.perf_counter()
         while (elapsed := time.perf_counter() - start) < seconds:
             seed += 1
-            engine.play(rules, players, random.Random(seed), seed)
+            engine.play(rules, players, random.Random(seed), seed=seed, variant=None,
+                        bots=[engine.bots[0]] * players)
             games += 1
         rows.append((slug, players, games, games / elapsed))
     return rows

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import difflib
 import hashlib
 import logging
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING
 from pnp import __version__
 from pnp.data.model import LANGS
 from pnp.errors import BuildError, DataError, FontError, PnpError
+from pnp.gameset import converter_for, load_games, resolve_games
 from pnp.manifest import (
     COMPONENTS_FILE,
     MANIFEST_NAME,
@@ -102,45 +102,12 @@ class BuildReport:
     stale_files: list[Path] = field(default_factory=list)  # leftovers of an unfinished build
     build_id: str = ""
 
-    def __iter__(self):  # a report reads as the files written, as build() returned before
+    def __iter__(self) -> Iterator[Written]:  # a report reads as the files written, as build() returned before
         return iter(self.written)
-
-
-def resolve_games(workspace: Workspace, name: str) -> list[str]:
-    slugs = workspace.game_slugs()
-    if name == "all":
-        return slugs
-    if name not in slugs:
-        known = ", ".join(slugs) or "none"
-        close = difflib.get_close_matches(name, slugs, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise PnpError(f"unknown game {name!r} (games in {workspace.card_data}: {known}){hint}")
-    return [name]
 
 
 def resolve_langs(lang: str) -> list[str]:
     return list(LANGS) if lang == "all" else [lang]
-
-
-def load_games(workspace: Workspace, slugs: Sequence[str]) -> list[Game]:
-    """Every game loaded; problems of all games reported together."""
-    from pnp.data.load import load_game
-
-    games, problems = [], []
-    for slug in slugs:
-        try:
-            games.append(load_game(workspace.game_dir(slug)))
-        except DataError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise DataError(problems)
-    return games
-
-
-def converter_for(game: Game, lang: str) -> Converter:
-    from pnp.i18n import make_converter
-
-    return make_converter(game.info.source_lang, lang, game.glossary)
 
 
 def _check_template_glyphs(workspace: Workspace, game: Game, convert: Converter,
@@ -366,7 +333,7 @@ def _made_by(artifact: Artifact, slug: str, lang: str, kind: str) -> bool:
 
 def _render(workspace: Workspace, games: dict[str, Game], stale: Sequence[Output], paper: str,
             notify: Callback, sheet: SheetOptions
-            ) -> tuple[dict[Output, list[Artifact]], dict[Output, tuple[str, ...]]]:
+            ) -> tuple[dict[Output, list[Artifact]], dict[Output, tuple[tuple[str, ...], str]]]:
     """Render the stale outputs, grouped per game and script; every problem reported at once."""
     groups: dict[tuple[str, str], list[str]] = {}
     for output in stale:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
@@ -120,7 +122,7 @@ def calibration_pdf(paper: str, fonts: FontFamily, lang: str,
     if paper not in SHEETS:
         raise PnpError(f"unknown paper {paper!r} (expected one of: {', '.join(SHEETS)})")
     spec = SHEETS[paper]
-    words = WORDS[lang]
+    words: Mapping[str, Any] = WORDS[lang]
     width, height = spec.width, spec.height
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(width * MM, height * MM), invariant=1,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.build import load_games
+from pnp.gameset import load_games
 from pnp.workspace import Workspace
 
 

@@ -21,26 +21,27 @@ The checks never render a PDF; they never print (the CLI does).
 
 from __future__ import annotations
 
-import inspect
+import functools
 import logging
 import random
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType
+from dataclasses import dataclass
 from typing import Any
 
 from pnp import typography
-from pnp.build import converter_for, resolve_games
+from pnp.check_report import Acknowledgement, CheckReport, Finding, GameReport
 from pnp.data.load import COMPONENTS_FILE, GAME_FILE, load_game
 from pnp.data.model import LANGS, Game
 from pnp.data.schema import COLOR, FIELD_REF
 from pnp.data.textfile import read_text
 from pnp.data.yamlmarks import Located, PathKey, load_yaml
-from pnp.engines.base import Engine, RulesError, Table
-from pnp.engines.registry import get_engine, has_engine
 from pnp.errors import DataError, PnpError
 from pnp.fonts import FontFamily, load_family, missing_characters
+from pnp.games.base import GamePlugin, RulesError, TableRows
+from pnp.games.registry import get_game, has_game
+from pnp.games.rules import located_problems, parse_path
+from pnp.gameset import converter_for, resolve_games
 from pnp.i18n import foreign_characters
 from pnp.rulebook import rulebook_markdown, template_path
 from pnp.tables import CellDiff, computed_tables, diff_tables
@@ -48,118 +49,21 @@ from pnp.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
-KINDS = ("data", "engine", "table", "reference", "lint", "players", "purity", "glyph")
-
 # Simulated games per player count and bot mix when a lint finding says a marker supply runs
 # short only in the worst case (the engine logs each round's peak use as ``peak_<kind>``).
 SUPPLY_GAMES_PER_COUNT = 60
 _WORST_CASE_SUFFIX = "-markers-worst-case"
 
-_EMPTY: Mapping[str, Any] = MappingProxyType({})
-
-
-@dataclass(frozen=True)
-class Finding:
-    kind: str
-    code: str
-    message: str
-    where: str
-    extra: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
-
-    def describe(self) -> str:
-        return f"{self.where}: {self.message}" if self.where else self.message
-
-    def as_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "code": self.code, "message": self.message,
-                "where": self.where, **self.extra}
-
-
-@dataclass(frozen=True)
-class Acknowledgement:
-    """An acknowledged lint code and the findings it covered (hid) in this run."""
-
-    code: str
-    reason: str
-    where: str
-    findings: tuple[Finding, ...] = ()
-
-    @property
-    def covered(self) -> int:
-        return len(self.findings)
-
-    def as_json(self) -> dict[str, Any]:
-        return {"code": self.code, "reason": self.reason, "where": self.where,
-                "covered": self.covered, "findings": [f.as_json() for f in self.findings]}
-
-
-@dataclass(frozen=True)
-class GameReport:
-    slug: str
-    findings: tuple[Finding, ...]
-    acknowledged: tuple[Acknowledgement, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        return not self.findings
-
-    def as_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "findings": [f.as_json() for f in self.findings],
-                "acknowledged": [a.as_json() for a in self.acknowledged]}
-
-
-@dataclass(frozen=True)
-class CheckReport:
-    games: tuple[GameReport, ...]
-
-    @property
-    def ok(self) -> bool:
-        return all(game.ok for game in self.games)
-
-    @property
-    def count(self) -> int:
-        return sum(len(game.findings) for game in self.games)
-
-    def as_json(self) -> dict[str, Any]:
-        return {"games": {game.slug: game.as_json() for game in self.games}, "ok": self.ok}
-
-    def text(self) -> str:
-        """The report grouped by game, one finding a line."""
-        lines: list[str] = []
-        for game in self.games:
-            if game.ok:
-                lines.append(f"{game.slug}: ok")
-            else:
-                n = len(game.findings)
-                lines.append(f"{game.slug}: {n} finding{'s' if n != 1 else ''}")
-                for finding in game.findings:
-                    lines.append(f"  [{finding.kind}] {finding.code}: {finding.describe()}")
-            for ack in game.acknowledged:
-                for finding in ack.findings:
-                    lines.append(f"  acknowledged {finding.code}: {finding.describe()}")
-                    lines.append(f"      because: {ack.reason}")
-        if not self.games:
-            lines.append("no games in card_data/")
-        return "\n".join(lines)
-
-    def summary(self) -> str:
-        bad = [game for game in self.games if not game.ok]
-        n = self.count
-        if len(bad) == 1:
-            return f"check found {n} problem{'s' if n != 1 else ''} in {bad[0].slug}"
-        names = ", ".join(f"{game.slug} ({len(game.findings)})" for game in bad)
-        return f"check found {n} problems: {names}"
-
-
-def engine_tables(workspace: Workspace, name: str) -> tuple[Game, dict[str, Table]]:
+def engine_tables(workspace: Workspace, name: str) -> tuple[Game, dict[str, TableRows]]:
     """One game and every table its engine computes from its rules (for ``pnp tables``)."""
     if name == "all":
         raise PnpError("pnp tables takes one game, not 'all'")
     slug = resolve_games(workspace, name)[0]
     game = load_game(workspace.game_dir(slug))
-    if not has_engine(slug):
+    if not has_game(slug):
         raise PnpError(f"no rules engine for game {slug!r}")
     try:
-        get_engine(slug)
+        get_game(slug)
     except (AttributeError, ImportError) as exc:
         raise PnpError(f"the rules engine for {slug!r} cannot be loaded ({exc})") from None
     return game, computed_tables(game)
@@ -205,16 +109,6 @@ class _Places:
         return self.game_yaml(("rules", *parse_path(field_path.removeprefix("rules."))))
 
 
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
-
-
-def parse_path(text: str) -> PathKey:
-    """``a.b[2].c`` -> ("a", "b", 2, "c"); the engines' rules field paths."""
-    if text in ("", "rules"):
-        return ()
-    return tuple(int(index) if index else name for name, index in _PATH_PART.findall(text))
-
-
 _PROBLEM = re.compile(r"^(?P<where>.+?:\d+(?:: [^\s:]+)?): (?P<message>.*)$", re.DOTALL)
 
 
@@ -249,8 +143,8 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
 
 
 def _engine_and_rules(game: Game, places: _Places,
-                      findings: list[Finding]) -> tuple[Engine | None, Any]:
-    if not has_engine(game.slug):
+                      findings: list[Finding]) -> tuple[GamePlugin | None, Any]:
+    if not has_game(game.slug):
         if not game.tables and not game.info.rules:
             return None, None  # nothing printed needs the rules: texts are still checked
         findings.append(Finding("engine", "no-engine",
@@ -258,18 +152,18 @@ def _engine_and_rules(game: Game, places: _Places,
                                 "rules cannot be checked", places.game_yaml(())))
         return None, None
     try:
-        engine = get_engine(game.slug)
+        engine = get_game(game.slug)
     except (AttributeError, ImportError) as exc:
         findings.append(Finding("engine", "engine-unavailable",
                                 f"the rules engine for {game.slug!r} cannot be loaded ({exc}); its "
                                 "printed tables and rules were not checked", places.game_yaml(())))
         return None, None
     try:
-        rules = engine.rules_from_mapping(dict(game.info.rules))
+        rules = engine.rules_from_mapping(dict(game.info.rules), None)
     except RulesError as exc:
-        for problem in exc.problems:
-            path, _, message = problem.partition(": ")
-            findings.append(Finding("data", "invalid-rules", message or problem, places.rules(path)))
+        # Located by the same function every command uses, then split into where and what.
+        problems = located_problems(places.game_dir / GAME_FILE, exc.problems)
+        findings.extend(_data_finding(problem, places, "invalid-rules") for problem in problems)
         return engine, None
     return engine, rules
 
@@ -370,7 +264,7 @@ def _line(where: str) -> int:
 # (c) rules lint
 
 
-def _lint_findings(game: Game, engine: Engine,
+def _lint_findings(game: Game, engine: GamePlugin,
                    places: _Places) -> tuple[list[Finding], tuple[Acknowledgement, ...]]:
     mapping = dict(game.info.rules)
     raw: list[Finding] = []
@@ -403,25 +297,23 @@ def _lint_findings(game: Game, engine: Engine,
     return findings, tuple(report)
 
 
-def _bot_mixes(engine: Engine) -> list[tuple[str, Callable[[int], dict[str, Any]]]]:
-    """(label, players -> play() keyword arguments): each bot of the engine alone, then all
-    of them seated alternately; just the default bots when the engine's play takes none."""
-    names = tuple(getattr(engine, "BOTS", ()) or ())
-    try:
-        takes_bots = "bots" in inspect.signature(engine.play).parameters
-    except (TypeError, ValueError):
-        takes_bots = False
-    if not takes_bots or not names:
-        return [("default", lambda players: {})]
-    mixes: list[tuple[str, Callable[[int], dict[str, Any]]]] = [
-        (name, lambda players, name=name: {"bots": [name] * players}) for name in names]
+def _same_bot(name: str, players: int) -> list[str]:
+    return [name] * players
+
+
+def _bot_mixes(engine: GamePlugin) -> list[tuple[str, Callable[[int], list[str]]]]:
+    """(label, players -> each seat's bot): each bot of the game alone, then all of them
+    seated alternately."""
+    names = engine.bots
+    mixes: list[tuple[str, Callable[[int], list[str]]]] = [
+        (name, functools.partial(_same_bot, name)) for name in names]
     if len(names) > 1:
-        mixes.append(("/".join(names), lambda players: {
-            "bots": [names[seat % len(names)] for seat in range(players)]}))
+        mixes.append(("/".join(names), lambda players: [names[seat % len(names)]
+                                                       for seat in range(players)]))
     return mixes
 
 
-def supply_simulation(engine: Engine, rules: Any, lint: list[Finding], places: _Places,
+def supply_simulation(engine: GamePlugin, rules: Any, lint: list[Finding], places: _Places,
                       games_per_count: int = SUPPLY_GAMES_PER_COUNT) -> list[Finding]:
     """Play seeded games for each marker supply that only the worst case exhausts.
 
@@ -433,8 +325,8 @@ def supply_simulation(engine: Engine, rules: Any, lint: list[Finding], places: _
     """
     kinds = {f.code.removesuffix(_WORST_CASE_SUFFIX): f for f in lint
              if f.code.endswith(_WORST_CASE_SUFFIX)}
-    supplies = {kind: getattr(rules, f"{kind}_markers", None) for kind in kinds}
-    supplies = {k: v for k, v in supplies.items() if isinstance(v, int)}
+    found = {kind: getattr(rules, f"{kind}_markers", None) for kind in kinds}
+    supplies: dict[str, int] = {k: v for k, v in found.items() if isinstance(v, int)}
     if not supplies:
         return lint
     low, high = engine.player_range(rules)
@@ -442,11 +334,11 @@ def supply_simulation(engine: Engine, rules: Any, lint: list[Finding], places: _
     games = dict.fromkeys((label for label, _ in mixes), 0)
     short = {kind: dict.fromkeys(games, 0) for kind in supplies}
     try:
-        for label, kwargs in mixes:
+        for label, seat_bots in mixes:
             for players in range(low, high + 1):
                 for seed in range(1, games_per_count + 1):
-                    game_log = engine.play(rules, players, random.Random(seed), seed,
-                                           **kwargs(players))
+                    game_log = engine.play(rules, players, random.Random(seed), seed=seed,
+                                           variant=None, bots=seat_bots(players))
                     games[label] += 1
                     for kind, supply in supplies.items():
                         peak = max((r.get(f"peak_{kind}", 0) for r in game_log.get("rounds", [])),
@@ -484,7 +376,7 @@ def supply_simulation(engine: Engine, rules: Any, lint: list[Finding], places: _
 # (d) player range
 
 
-def _player_findings(game: Game, engine: Engine, rules: Any, places: _Places) -> list[Finding]:
+def _player_findings(game: Game, engine: GamePlugin, rules: Any, places: _Places) -> list[Finding]:
     low, high = engine.player_range(rules)
     info = game.info
     if (info.players_min, info.players_max) == (low, high):

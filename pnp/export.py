@@ -111,9 +111,10 @@ def export_tts(game: Game, renderer: FaceRenderer, lang: str, paper: str) -> lis
             artifacts.append(Artifact(Path(file), png_bytes(_sheet(faces, columns, rows, cell))))
             entry = {"file": file, "columns": columns, "rows": rows, "count": len(faces)}
             if backs and not shared_back:
-                entry["back"] = f"{component.id}-{number}-back.png"
+                back_file = f"{component.id}-{number}-back.png"
+                entry["back"] = back_file
                 back_faces = [_fit(image, cell) for _, image in backs[chunk]]
-                artifacts.append(Artifact(Path(entry["back"]), png_bytes(_sheet(back_faces, columns, rows, cell))))
+                artifacts.append(Artifact(Path(back_file), png_bytes(_sheet(back_faces, columns, rows, cell))))
             sheets.append(entry)
         decks.append({
             "component": component.id, "name": renderer.convert(component.name.value),

@@ -230,7 +230,7 @@ def _measures(family: FontFamily) -> Callable[[str, bool, float], float]:
     regular, bold = family.regular.name, family.bold.name
 
     def measure(text: str, is_bold: bool, size: float) -> float:
-        return pdfmetrics.stringWidth(text, bold if is_bold else regular, size)
+        return float(pdfmetrics.stringWidth(text, bold if is_bold else regular, size))
 
     return measure
 

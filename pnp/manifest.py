@@ -350,10 +350,11 @@ def rulebook_view(game: Game, seen: Iterable[str]) -> str:
     def walk(value: Any, card: str | None = None) -> Any:
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
             here = card
+            named: Any = value  # a Card or Component, recognised by name to keep this module light
             if type(value).__name__ == "Card":
-                here = f"{card}/{value.id}"
+                here = f"{card}/{named.id}"
             if type(value).__name__ == "Component":
-                here = value.id
+                here = named.id
             out: dict[str, Any] = {"": type(value).__name__}
             for item in dataclasses.fields(value):
                 if item.name in ("where", "row_where"):

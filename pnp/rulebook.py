@@ -21,8 +21,10 @@ from markdown_it import MarkdownIt
 
 from pnp.data.model import Game
 from pnp.errors import DataError
+from pnp.games.registry import has_game
 from pnp.templating import render_template
 from pnp.textlayout import Run
+from pnp.worked_example import example_facts
 from pnp.workspace import Workspace
 
 AID_TEMPLATE = "aid.md.j2"
@@ -98,17 +100,12 @@ def template_context(game: Game, example: Callable[[], dict[str, Any]] | None = 
 def rulebook_markdown(workspace: Workspace, game: Game) -> str:
     """The game's rulebook as Markdown in its source script, worked example included."""
     spec = game.info.example
-    if spec is not None:
-        from pnp.engines.registry import has_engine
-
-        if not has_engine(game.slug):
-            raise DataError(f"{game.info.where}: example: the worked example is a sample game, which "
-                            f"needs a rules engine for {game.slug!r}; add one (see README, how to "
-                            "add a game) or remove `example:` and the template's example() call")
+    if spec is not None and not has_game(game.slug):
+        raise DataError(f"{game.info.where}: example: the worked example is a sample game, which "
+                        f"needs a rules engine for {game.slug!r}; add one (see README, how to "
+                        "add a game) or remove `example:` and the template's example() call")
 
     def example() -> dict[str, Any]:
-        from pnp.worked_example import example_facts  # the engines load late
-
         return example_facts(workspace, game)
 
     return render_markdown(workspace.templates, game, example if spec else None)

@@ -16,16 +16,17 @@ import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
 from pnp.data.load import TABLES_FILE
 from pnp.data.model import Game
 from pnp.data.textfile import shown
-from pnp.engines.base import RulesError, Table
-from pnp.engines.registry import get_engine, has_engine
 from pnp.errors import DataError
+from pnp.games.base import TableRows
+from pnp.games.registry import get_game, has_game
+from pnp.games.rules import game_rules
 
 
 @dataclass(frozen=True)
@@ -51,19 +52,12 @@ class CellDiff:
                 f"printed {self.printed!r}, the rules give {self.computed!r}")
 
 
-def engine_rules(game: Game) -> Any:
-    engine = get_engine(game.slug)
-    try:
-        return engine.rules_from_mapping(dict(game.info.rules))
-    except RulesError as exc:
-        raise DataError([f"{game.info.where}: rules.{p}" for p in exc.problems]) from None
-
-
-def computed_tables(game: Game) -> dict[str, Table]:
+def computed_tables(game: Game) -> dict[str, TableRows]:
     """Every table the engine computes from the game's rules parameters."""
-    if not has_engine(game.slug):
+    if not has_game(game.slug):
         return {}
-    return get_engine(game.slug).compute_tables(engine_rules(game))
+    plugin = get_game(game.slug)
+    return plugin.compute_tables(game_rules(plugin, game))
 
 
 def diff_tables(game: Game) -> list[CellDiff]:
@@ -127,11 +121,13 @@ def _styles(row: yaml.Node) -> dict[str, str]:
             if isinstance(k, yaml.ScalarNode) and isinstance(v, yaml.ScalarNode)}
 
 
-def _value_node(row: yaml.MappingNode, key: str) -> yaml.Node | None:
-    for key_node, value_node in row.value:
-        if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
-            return value_node
-    return None
+def _value_node(row: yaml.Node | None, key: str) -> yaml.Node:
+    """The value of ``key`` in a mapping node of a file that was validated just before."""
+    if isinstance(row, yaml.MappingNode):
+        for key_node, value_node in row.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
+                return cast(yaml.Node, value_node)
+    raise DataError(f"tables.yaml changed while pnp was updating it: {key!r} is gone; run again")
 
 
 def _line_start(text: str, index: int) -> int:
@@ -145,7 +141,7 @@ def _line_end(text: str, index: int) -> int:
 
 
 def _row_edits(text: str, rows: yaml.Node, printed: tuple[Mapping[str, Any], ...],
-               computed: Table, keys: list[str]) -> list[tuple[int, int, str]]:
+               computed: TableRows, keys: list[str]) -> list[tuple[int, int, str]]:
     """(start, end, replacement) spans that turn the printed rows into the computed ones,
     touching only the values that differ and the rows that are added or dropped."""
     newline = "\r\n" if "\r\n" in text else "\n"

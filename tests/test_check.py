@@ -4,7 +4,6 @@ purity and glyph coverage, each finding with where it was found; the JSON shapes
 from __future__ import annotations
 
 import difflib
-import inspect
 import json
 import random
 import shutil
@@ -15,9 +14,11 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-from pnp.check import Finding, parse_path, supply_simulation
+from pnp.check import Finding, supply_simulation
 from pnp.cli import cli
-from pnp.engines import aizhewudi
+from pnp.games.aizhewudi import GAME as AIZHEWUDI
+from pnp.games.aizhewudi import engine as aizhewudi
+from pnp.games.rules import parse_path
 from tests.conftest import ROOT, edit
 
 LINT_FIXTURE = ROOT / "tests" / "fixtures" / "lint"
@@ -128,7 +129,7 @@ def test_a_changed_rules_parameter_reports_the_stale_tables_and_update_fixes_onl
 
     updated = run(tisigui_ws, "tables", "tisigui", "--update")
     assert updated.exit_code == 0
-    assert updated.stdout.strip() == "updated card_data/tisigui/tables.yaml: setup"
+    assert updated.stderr.strip() == "updated card_data/tisigui/tables.yaml: setup"
     assert run(tisigui_ws, "check", "tisigui").exit_code == 0
 
     diff = [line for line in difflib.unified_diff(before.splitlines(), tables.read_text(
@@ -137,7 +138,7 @@ def test_a_changed_rules_parameter_reports_the_stale_tables_and_update_fixes_onl
     assert diff == ["-      - {players: 5, big_die: 5, small_rounds: 3, question_markers: 3}",
                     "+      - {players: 5, big_die: 5, small_rounds: 4, question_markers: 3}"]
     again = run(tisigui_ws, "tables", "tisigui", "--update")
-    assert again.stdout.strip() == "card_data/tisigui/tables.yaml is up to date"
+    assert again.stderr.strip() == "card_data/tisigui/tables.yaml is up to date"
 
 
 def test_missing_and_extra_rows_and_tables_the_engine_does_not_compute(tisigui_ws: Path) -> None:
@@ -279,7 +280,7 @@ def test_marker_supply_short_only_by_chance_is_simulated() -> None:
         def rules(self, path: str) -> str:
             return f"game.yaml: rules.{path}"
 
-    out = supply_simulation(aizhewudi, rules, lint, Places(), games_per_count=10)  # type: ignore[arg-type]
+    out = supply_simulation(AIZHEWUDI, rules, lint, Places(), games_per_count=10)  # type: ignore[arg-type]
     # Recount by hand: seeds 1-10 for 4, 5 and 6 players, with each bot mix.
     mixes = {"greedy": lambda n: ["greedy"] * n, "random": lambda n: ["random"] * n,
              "greedy/random": lambda n: ["greedy", "random"] * 3}
@@ -426,16 +427,12 @@ def test_tables_text_and_markdown() -> None:
 
 def test_supply_simulation_plays_every_bot_mix_of_every_engine():
     from pnp.check import _bot_mixes
-    from pnp.engines.registry import ENGINE_MODULES, get_engine
+    from pnp.games.registry import game_slugs, get_game
 
-    for slug in ENGINE_MODULES:
-        engine = get_engine(slug)
-        labels = {label for label, _ in _bot_mixes(engine)}
-        if "bots" in inspect.signature(engine.play).parameters:
-            # Each bot alone, then both seated alternately.
-            assert {"greedy", "random"} < labels and len(labels) == 3, slug
-        else:
-            assert labels == {"default"}, slug
+    for slug in game_slugs():
+        labels = {label for label, _ in _bot_mixes(get_game(slug))}
+        # Each bot alone, then both seated alternately.
+        assert {"greedy", "random"} < labels and len(labels) == 3, slug
 
 
 def test_a_data_only_game_without_tables_or_rules_passes_check(tmp_path: Path) -> None:

@@ -142,3 +142,39 @@ def test_workspace_is_found_from_a_subfolder(tmp_path):
 def test_no_workspace_is_a_clear_error(tmp_path):
     result = run("list", cwd=tmp_path)
     assert_clean_failure(result, "no pnp workspace found")
+
+
+def test_help_imports_no_engine() -> None:
+    """Listing the commands loads none of them, so no game's engine either."""
+    probe = ("import sys\nfrom pnp.cli import main\nsys.argv = ['pnp', '--help']\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\n"
+             "loaded = [m for m in sys.modules if m.startswith(('pnp.games.', 'pnp.cli.')) "
+             "and m not in ('pnp.cli.options',)]\n"
+             "print('LOADED', sorted(loaded))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Commands:" in done.stdout and "simulate" in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "LOADED []"
+
+
+BAD_RULES_COMMANDS = [
+    ("build", "tisigui", "--lang", "zh-Hans"),
+    ("check", "tisigui"),
+    ("tables", "tisigui"),
+    ("calc", "tisigui", "ghost", "--players", "5", "--confirmed", "2"),
+    ("sample", "tisigui"),
+    ("simulate", "tisigui", "--games", "2", "--jobs", "1"),
+]
+
+
+@pytest.mark.parametrize("args", BAD_RULES_COMMANDS, ids=[a[0] for a in BAD_RULES_COMMANDS])
+def test_one_bad_rules_value_is_located_alike_by_every_command(workspace_copy: Path,
+                                                               args: tuple[str, ...]) -> None:
+    game = workspace_copy / "card_data/tisigui/game.yaml"
+    line = game.read_text(encoding="utf-8").splitlines().index("  big_die_sides: 6") + 1
+    edit(game, "  big_die_sides: 6", "  big_die_sides: six")
+    done = run("--root", str(workspace_copy), *args, cwd=workspace_copy)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    where = f"card_data/tisigui/game.yaml:{line}: rules.big_die_sides: expected a whole number"
+    assert where in done.stdout + done.stderr

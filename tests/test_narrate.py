@@ -61,7 +61,7 @@ def games() -> dict[str, Any]:
 
 def _counts(slug: str, rules: Any, seeds: range) -> list[tuple[int, int]]:
     """(seed, players): every playable count in turn, so each count meets many seeds."""
-    playable = narrate.adapter(slug).playable(rules)
+    playable = narrate.plugin(slug).playable_counts(rules)
     return [(seed, playable[seed % len(playable)]) for seed in seeds]
 
 
@@ -72,13 +72,13 @@ def _counts(slug: str, rules: Any, seeds: range) -> list[tuple[int, int]]:
 @pytest.mark.parametrize(("slug", "variant", "bots"), CONFIGS)
 def test_sample_logs_replay_clean(games: dict[str, Any], slug: str, variant: str | None,
                                   bots: str) -> None:
-    engine = narrate.adapter(slug)
+    engine = narrate.plugin(slug)
     rules = narrate.game_rules(games[slug], variant)
     # 200 seeds of each game as shipped; variants and random bots add 100 and 50 more.
     count = REPLAY_SEEDS if bots == "greedy" and variant is None else 100 if bots == "greedy" else 50
     seeds = range(1, count + 1)
     for seed, players in _counts(slug, rules, seeds):
-        log = engine.play(rules, players, seed, variant, bots)
+        log = narrate.play(engine, rules, players, seed, variant, bots)
         # A log goes through JSON on its way to a reader: replay what a reader would get.
         problems = engine.replay(rules, json.loads(json.dumps(log)))
         assert problems == [], f"{slug} seed {seed}, {players} players: {problems[:3]}"
@@ -345,7 +345,7 @@ def test_cli_json_has_the_issue_fields(slug: str) -> None:
     # The log is the engine's own: seats from 0, and it replays.
     game = narrate.load_game_data(WORKSPACE, slug)
     rules = narrate.game_rules(game, None)
-    assert narrate.adapter(slug).replay(rules, log) == []
+    assert narrate.plugin(slug).replay(rules, log) == []
 
 
 def test_cli_same_seed_same_bytes() -> None:
@@ -449,5 +449,5 @@ def test_rules_errors_in_game_yaml_are_user_errors(workspace_copy: Path) -> None
          "  big_die_sides: six")
     result = CliRunner().invoke(cli, ["--root", str(workspace_copy), "sample", "tisigui"])
     assert result.exit_code == 1
-    assert "game.yaml: rules.big_die_sides: expected a whole number" in result.output
+    assert "card_data/tisigui/game.yaml:28: rules.big_die_sides: expected a whole number" in result.output
     assert "Traceback" not in result.output

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from pnp import narrate, simulate
 from pnp.cli import cli
+from pnp.games.tisigui.summary import _min_tokens
 from pnp.workspace import Workspace
 from tests.conftest import ROOT
 
@@ -112,15 +113,15 @@ def test_random_bots_and_variants_run() -> None:
 ])
 def test_fewest_score_tokens(scores: list[int], expected: int | None) -> None:
     supply = [(50, 2), (10, 6), (5, 15), (1, 20)]
-    assert simulate._min_tokens(scores, supply) == expected
+    assert _min_tokens(scores, supply) == expected
 
 
 def test_fewest_score_tokens_when_greedy_overdraws() -> None:
     # Greedy wants three 10s; with two, one player pays 10 with two 5s instead.
     supply = [(10, 2), (5, 4), (1, 0)]
-    assert simulate._min_tokens([10, 10, 10], supply) == 4
-    assert simulate._min_tokens([10, 10, 10, 10], supply) == 6
-    assert simulate._min_tokens([10, 10, 10, 10, 10], supply) is None
+    assert _min_tokens([10, 10, 10], supply) == 4
+    assert _min_tokens([10, 10, 10, 10], supply) == 6
+    assert _min_tokens([10, 10, 10, 10, 10], supply) is None
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.engines import aizhewudi as az
-from pnp.engines.base import RulesError
+from pnp.games.aizhewudi import engine as az
+from pnp.games.base import RulesError
 
 RULES = az.rules_from_mapping({})
 SEED_BILLS = [20000, 10000, 10000, 5000, 5000]

@@ -10,8 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.engines import niutouwang as nt
-from pnp.engines.base import RulesError
+from pnp.games.base import RulesError
+from pnp.games.niutouwang import engine as nt
+from pnp.games.niutouwang.lint import lint as nt_lint
+from pnp.games.niutouwang.replay import replay as nt_replay
 
 RULES = nt.rules_from_mapping({})
 
@@ -218,7 +220,7 @@ def test_many_seeds_replay_clean() -> None:
         players = 2 + seed % 9
         bots = [nt.BOTS[(seed + s) % 2] for s in range(players)]
         log = nt.play(RULES, players, random.Random(seed), seed, bots=bots)
-        assert nt.replay(RULES, log) == [], seed
+        assert nt_replay(RULES, log) == [], seed
 
 
 def test_same_seed_same_game() -> None:
@@ -236,19 +238,19 @@ def test_replay_catches_tampering() -> None:
     bad_turn = bad["turns"][log["turns"].index(turn)]
     taker = next(p for p in bad_turn["placements"] if p["took"])
     taker["took"] = taker["took"][:-1]
-    assert any("placements" in p for p in nt.replay(RULES, bad))
+    assert any("placements" in p for p in nt_replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     bad["penalties"][0] += 1
-    assert any(p.startswith("penalties") for p in nt.replay(RULES, bad))
+    assert any(p.startswith("penalties") for p in nt_replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     bad["turns"][0]["rows"][0].append(999)
-    assert any(".rows" in p for p in nt.replay(RULES, bad))
+    assert any(".rows" in p for p in nt_replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     bad["turns"][0]["plays"][0] = bad["hands"][1][0]
-    assert any("not in their hand" in p for p in nt.replay(RULES, bad))
+    assert any("not in their hand" in p for p in nt_replay(RULES, bad))
 
 
 def test_replay_accepts_a_human_low_card_choice() -> None:
@@ -268,7 +270,7 @@ def test_replay_accepts_a_human_low_card_choice() -> None:
     log["winners"] = [s for s, p in enumerate(penalties) if p == min(penalties)]
     log["punishment"] = nt.punish(RULES, penalties)
     assert differs
-    assert nt.replay(RULES, log) == []
+    assert nt_replay(RULES, log) == []
 
 
 def test_official_variant_plays_to_66() -> None:
@@ -286,7 +288,7 @@ def test_official_variant_plays_to_66() -> None:
             if number < len(log["rounds"]):
                 assert max(totals) < 66
         assert max(totals) >= 66 and log["penalties"] == totals
-        assert nt.replay(RULES, log) == [], seed
+        assert nt_replay(RULES, log) == [], seed
 
 
 def test_play_rejects_bad_player_counts() -> None:
@@ -334,19 +336,19 @@ def test_rules_error_lists_every_problem() -> None:
 
 
 def test_default_rules_lint_clean() -> None:
-    assert nt.lint(RULES) == []
+    assert nt_lint(RULES) == []
 
 
 def test_lint_small_deck_and_head_rule_problems() -> None:
     small = nt.rules_from_mapping({"deck": {"highest": 12}})
-    codes = {f.code for f in nt.lint(small)}
+    codes = {f.code for f in nt_lint(small)}
     assert {"deal-empty-hands", "official-deal-short", "head-rule-unused"} <= codes
 
     reordered = nt.rules_from_mapping({"heads": {"overrides": [
         {"multiple_of": 11, "heads": 5}, {"multiple_of": 5, "heads": 2},
         {"multiple_of": 10, "heads": 3},
     ]}})
-    findings = nt.lint(reordered)
+    findings = nt_lint(reordered)
     overlap = [f for f in findings if f.code == "head-rule-overlap"]
     assert any("[55]" in f.message for f in overlap)
     unused = [f for f in findings if f.code == "head-rule-unused"]

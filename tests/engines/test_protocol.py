@@ -1,4 +1,4 @@
-"""Every engine in the registry is a proper ``Engine`` object, and its lint speaks one dialect:
+"""Every game in the registry is a proper ``GamePlugin``, and its lint speaks one dialect:
 kebab-case codes, ``where`` paths that start at ``rules.``."""
 
 from __future__ import annotations
@@ -6,15 +6,14 @@ from __future__ import annotations
 import inspect
 import random
 import re
-import types
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from pnp.engines.base import Engine
-from pnp.engines.registry import ENGINE_MODULES, get_engine
+from pnp.games.base import GamePlugin, LintFinding, Play
+from pnp.games.registry import game_slugs, get_game
 
 FIXTURES = Path(__file__).parent / "fixtures"
 KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -23,25 +22,32 @@ PROTOCOL = ("rules_from_mapping", "compute_tables", "player_range", "default_pla
             "replay", "lint")
 
 
-def test_the_protocol_names_lint() -> None:
-    assert "lint" in Engine.__dict__
-    assert Engine.lint.__doc__ and "rules." in Engine.lint.__doc__
-    assert list(inspect.signature(Engine.lint).parameters) == ["self", "rules"]
+def test_the_protocol_names_lint_and_one_play_signature() -> None:
+    assert "lint" in GamePlugin.__dataclass_fields__
+    assert LintFinding.where.__doc__ and "rules." in LintFinding.where.__doc__
+    assert list(inspect.signature(Play.__call__).parameters) == [
+        "self", "rules", "players", "rng", "seed", "variant", "bots"]
 
 
-@pytest.mark.parametrize("slug", sorted(ENGINE_MODULES))
-def test_every_engine_is_an_engine_object(slug: str) -> None:
-    engine = get_engine(slug)
-    assert not isinstance(engine, types.ModuleType), f"{slug} registers its module, not ENGINE"
+def test_the_four_games_are_found_by_listing_the_package() -> None:
+    assert set(game_slugs()) >= {"tisigui", "wurenshenghuan", "niutouwang", "aizhewudi"}
+
+
+@pytest.mark.parametrize("slug", sorted(game_slugs()))
+def test_every_game_is_a_plugin(slug: str) -> None:
+    engine = get_game(slug)
+    assert isinstance(engine, GamePlugin)
     assert engine.slug == slug
     assert isinstance(engine.variants, tuple)
     for name in PROTOCOL:
-        assert callable(getattr(engine, name, None)), f"{slug} engine lacks {name}"
-    rules = engine.rules_from_mapping({})
+        assert callable(getattr(engine, name, None)), f"{slug} plugin lacks {name}"
+    rules = engine.rules_from_mapping({}, None)
     low, high = engine.player_range(rules)
-    assert low <= engine.default_players(rules) <= high
+    players = engine.default_players(rules)
+    assert low <= players <= high
     assert isinstance(engine.compute_tables(rules), dict)
-    log = engine.play(rules, engine.default_players(rules), random.Random(3), 3)
+    log = engine.play(rules, players, random.Random(3), seed=3, variant=None,
+                      bots=[engine.bots[0]] * players)
     assert log["game"] == slug and engine.replay(rules, log) == []
     for variant in ("", *engine.variants):
         findings = engine.lint(engine.rules_from_mapping({}, variant or None))
@@ -84,7 +90,7 @@ LINTED: list[tuple[str, dict[str, Any], str | None]] = [
 def test_lint_codes_are_kebab_case_and_paths_start_at_rules(
     slug: str, mapping: dict[str, Any], variant: str | None
 ) -> None:
-    engine = get_engine(slug)
+    engine = get_game(slug)
     findings = engine.lint(engine.rules_from_mapping(mapping, variant))
     assert findings, (slug, mapping)
     for finding in findings:
@@ -95,10 +101,10 @@ def test_lint_codes_are_kebab_case_and_paths_start_at_rules(
 
 
 def test_wurenshenghuan_codes_are_the_kebab_forms() -> None:
-    engine = get_engine("wurenshenghuan")
+    engine = get_game("wurenshenghuan")
     found = {f.code for _, mapping, _ in LINTED[4:6]
-             for f in engine.lint(engine.rules_from_mapping(mapping))}
+             for f in engine.lint(engine.rules_from_mapping(mapping, None))}
     assert found >= {"item-supply", "band-overlap", "band-gap", "guess-table-length",
                      "allowance-never"}
-    seed = engine.rules_from_mapping(_seed("wurenshenghuan_seed_rules.yaml"))
+    seed = engine.rules_from_mapping(_seed("wurenshenghuan_seed_rules.yaml"), None)
     assert [f.code for f in engine.lint(seed)] == ["unreachable-band"]

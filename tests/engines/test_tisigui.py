@@ -15,11 +15,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pnp.engines.base import RulesError
-from pnp.engines.tisigui import (
+from pnp.games.base import RulesError
+from pnp.games.tisigui import GAME as ENGINE
+from pnp.games.tisigui.engine import (
     CLASSIC_RULES,
     DEFAULT_RULES,
-    ENGINE,
     SetupRow,
     compute_tables,
     default_players,
@@ -459,10 +459,10 @@ def test_lint_start_roll_on_a_small_die() -> None:
 def test_engine_object() -> None:
     assert ENGINE.slug == "tisigui"
     assert ENGINE.variants == ("classic",)
-    rules = ENGINE.rules_from_mapping({})
+    rules = ENGINE.rules_from_mapping({}, None)
     assert ENGINE.player_range(rules) == (3, 6)
     assert ENGINE.default_players(rules) == 5 == default_players(rules)
-    log = ENGINE.play(rules, 4, random.Random(7), seed=7)
+    log = ENGINE.play(rules, 4, random.Random(7), seed=7, variant=None, bots=["greedy"] * 4)
     assert log["game"] == "tisigui" and log["seed"] == 7 and log["variant"] is None
     assert ENGINE.replay(rules, log) == []
     assert ENGINE.lint(rules) == []
@@ -672,7 +672,7 @@ def test_no_bot_names_a_set_already_answered_x(rules: Any) -> None:
 
 
 def _event(seat: int, kind: str, answer: bool | None, **kw: Any) -> Any:
-    from pnp.engines.tisigui import Choice, Event, Question
+    from pnp.games.tisigui.engine import Choice, Event, Question
 
     question = kw.pop("question", None)
     choice = Choice(kind, tuple(kw.pop("named", ())), Question(**question) if question else None)
@@ -686,7 +686,7 @@ def _chances(d: Any, viewer: int | None, doubt: float = 0.65) -> list[float]:
 
 
 def test_players_believe_others_only_partly() -> None:
-    from pnp.engines.tisigui import Deductions
+    from pnp.games.tisigui.engine import Deductions
 
     d = Deductions(5)
     d.observe(_event(A, "question", False, question={"asks": "is_target", "about": C}))
@@ -703,7 +703,7 @@ def test_players_believe_others_only_partly() -> None:
 
 
 def test_a_confirmed_naming_clears_its_speaker_and_the_round_going_on_counts() -> None:
-    from pnp.engines.tisigui import Deductions
+    from pnp.games.tisigui.engine import Deductions
 
     d = Deductions(4)
     d.observe(_event(A, "question", False, question={"asks": "any_target", "among": [B, C]}))

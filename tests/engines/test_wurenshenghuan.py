@@ -16,8 +16,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.engines import wurenshenghuan as w
-from pnp.engines.base import RulesError
+from pnp.games.base import RulesError
+from pnp.games.wurenshenghuan import GAME
+from pnp.games.wurenshenghuan import engine as w
 
 RULES = w.rules_from_mapping({})
 FIXTURE = Path(__file__).parent / "fixtures" / "wurenshenghuan_seed_rules.yaml"
@@ -509,13 +510,13 @@ def test_replay_catches_an_imprisoned_murderer_killing() -> None:
 
 
 def test_engine_object_follows_the_protocol() -> None:
-    engine = w.ENGINE
+    engine = GAME
     assert engine.slug == "wurenshenghuan" and engine.variants == ()
-    rules = engine.rules_from_mapping({})
+    rules = engine.rules_from_mapping({}, None)
     assert engine.player_range(rules) == (2, 10)
     assert engine.default_players(rules) == 6
     assert engine.compute_tables(rules) == w.compute_tables(rules)
-    log = engine.play(rules, 4, random.Random(2), 2)
+    log = engine.play(rules, 4, random.Random(2), seed=2, variant=None, bots=["greedy"] * 4)
     assert engine.replay(rules, log) == []
     assert engine.lint(rules) == []
 

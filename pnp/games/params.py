@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pnp.engines.base import RulesError
+from pnp.games.base import RulesError
 
 _ABSENT: Any = object()
 

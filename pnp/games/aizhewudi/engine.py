@@ -59,15 +59,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from pnp.engines.base import ModuleEngine, Table
-from pnp.engines.params import Params, raise_problems
+from pnp.games.base import Table
+from pnp.games.params import Params, raise_problems
 
 slug = "aizhewudi"
 variants: tuple[str, ...] = ()
@@ -1351,6 +1350,3 @@ def lint(rules: AizhewudiRules) -> list[Finding]:
 
 
 # --------------------------------------------------------------------------- the registry's object
-
-
-ENGINE = ModuleEngine(sys.modules[__name__])

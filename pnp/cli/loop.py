@@ -7,29 +7,10 @@ from typing import Any
 
 import click
 
-# The group's context object (pnp.cli.Context) is passed as ``obj``: importing pnp.cli here
-# would be circular when pnp.cli runs as __main__.
+from pnp.cli.options import F, message, shown
+
+# The group's context object (pnp.cli.options.WorkspaceRef) is passed as ``obj``.
 LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])
-
-
-def config_defaults(root: Path | None) -> dict | None:
-    """click's default_map from the workspace's pnp.toml; None outside a workspace."""
-    from pnp.config import default_map
-    from pnp.errors import PnpError
-    from pnp.workspace import find_workspace
-
-    try:
-        workspace = find_workspace(root)
-    except PnpError:
-        return None  # the command itself says there is no workspace, if it needs one
-    return default_map(workspace.root) or None
-
-
-def _shown(path: Path) -> Path:
-    try:
-        return path.relative_to(Path.cwd())
-    except ValueError:
-        return path
 
 
 @click.command("export")
@@ -46,17 +27,18 @@ def export(context: Any, kind: str, game: str, lang: str, out: Path | None, pape
     from pnp.export import export as run_export
 
     written = run_export(context.workspace, kind, game, lang, out, paper.lower())
-    folders = sorted({str(_shown(item.path.parent)) for item in written})
+    folders = sorted({str(shown(item.path.parent)) for item in written})
     size = sum(item.size for item in written)
-    click.echo(f"wrote {len(written)} files ({size / 1024:.0f} KiB) in {', '.join(folders)}")
+    message(f"wrote {len(written)} files ({size / 1024:.0f} KiB) in {', '.join(folders)}")
 
 
-class OffsetType(click.ParamType):
+class OffsetType(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
     """``X,Y`` in millimetres, for --back-offset."""
 
     name = "X,Y"
 
-    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> tuple[float, float]:
         if isinstance(value, tuple):
             return value
         from pnp.calibrate import parse_offset
@@ -71,18 +53,7 @@ class OffsetType(click.ParamType):
 BACK_OFFSET = OffsetType()
 
 
-def parse_offset_option(value: str) -> tuple[float, float]:
-    """--back-offset of ``pnp build`` (a plain string option there): a usage error if bad."""
-    from pnp.calibrate import parse_offset
-    from pnp.errors import PnpError
-
-    try:
-        return parse_offset(value)
-    except PnpError as exc:
-        raise click.BadParameter(exc.message, param_hint="'--back-offset'") from None
-
-
-def back_offset_option(function):  # type: ignore[no-untyped-def]
+def back_offset_option(function: F) -> F:
     return click.option("--back-offset", type=BACK_OFFSET, default="0,0", show_default=True,
                         help="Move every back sheet X mm right and Y mm down (read X,Y off "
                              "`pnp calibrate`).")(function)
@@ -110,7 +81,7 @@ def calibrate(context: Any, paper: str, lang: str, out: Path | None,
     data = calibration_pdf(paper, load_family(workspace.fonts, lang), lang, back_offset)
     target = target if target.is_absolute() else Path.cwd() / target
     written = write_atomically(target.parent, [Artifact(Path(target.name), data)])
-    click.echo(f"wrote {_shown(written[0].path)}: print it double-sided (long-edge flip) at actual size")
+    message(f"wrote {shown(written[0].path)}: print it double-sided (long-edge flip) at actual size")
 
 
 @click.command("new")
@@ -122,8 +93,8 @@ def new(context: Any, slug: str) -> None:
     from pnp.scaffold import scaffold
 
     for path in scaffold(context.workspace, slug):
-        click.echo(f"wrote {_shown(path)}")
-    click.echo(f"next: pnp build {slug} --lang zh-Hant, then look at output/{slug}/zh-Hant/")
+        message(f"wrote {shown(path)}")
+    message(f"next: pnp build {slug} --lang zh-Hant, then look at output/{slug}/zh-Hant/")
 
 
 LOOP_COMMANDS = [export, calibrate, new]

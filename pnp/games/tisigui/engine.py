@@ -78,14 +78,13 @@ sharing first.
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal, Protocol, cast
 
-from pnp.engines.base import ModuleEngine, Table
-from pnp.engines.params import Params, is_integer, is_list, raise_problems
+from pnp.games.base import Table
+from pnp.games.params import Params, is_integer, is_list, raise_problems
 
 SLUG = "tisigui"
 VARIANTS: tuple[str, ...] = ("classic",)
@@ -1798,6 +1797,3 @@ def default_players(rules: TisiguiRules) -> int:
     """Five, the seed's worked example, or the playable count nearest to it."""
     playable = playable_counts(rules) or [rules.min_players]
     return min(playable, key=lambda n: (abs(n - 5), -n))
-
-
-ENGINE = ModuleEngine(sys.modules[__name__])

@@ -76,14 +76,13 @@ from __future__ import annotations
 
 import math
 import random
-import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from pnp.engines.base import ModuleEngine, RulesError, Table
-from pnp.engines.params import Params, is_integer, raise_problems
+from pnp.games.base import RulesError, Table
+from pnp.games.params import Params, is_integer, raise_problems
 
 SLUG = "wurenshenghuan"
 slug = SLUG
@@ -1568,6 +1567,3 @@ def _replay_day(rules: WurenshenghuanRules, state: State, entry: Mapping[str, An
 # --------------------------------------------------------------------------------------
 # The protocol object for the registry
 # --------------------------------------------------------------------------------------
-
-
-ENGINE = ModuleEngine(sys.modules[__name__])

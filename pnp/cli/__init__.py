@@ -1,0 +1,103 @@
+"""The ``pnp`` command: parses options, calls one core function, prints the result.
+
+Each sub-command lives in a module of this package and is imported only when it runs (or
+its help is asked for), so ``pnp --help`` loads no engine. Adding a command is one line in
+``COMMANDS``: its name and ``"module:attribute"`` of its click command.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pnp import __version__
+from pnp.cli.options import WorkspaceRef
+from pnp.errors import PnpError
+from pnp.workspace import find_workspace
+
+# name -> "module:click command", in the order ``pnp --help`` lists them
+COMMANDS: dict[str, str] = {
+    "list": "pnp.cli.catalog:list_games",
+    "build": "pnp.cli.build:build",
+    "check": "pnp.cli.rules:check",
+    "tables": "pnp.cli.rules:tables",
+    "calc": "pnp.cli.calc:calc",
+    "sample": "pnp.cli.play:sample",
+    "simulate": "pnp.cli.play:simulate",
+    "export": "pnp.cli.loop:export",
+    "calibrate": "pnp.cli.loop:calibrate",
+    "new": "pnp.cli.loop:new",
+}
+
+# One-line help of each command for ``pnp --help``, so listing them imports none.
+SUMMARIES: dict[str, str] = {
+    "list": "List the games in card_data/ with their components and counts.",
+    "build": "Build print-ready PDFs for GAME (or all).",
+    "check": "Check GAME (or all): tables, rules lint, script purity, glyphs.",
+    "tables": "Print the tables the rules engine computes for GAME.",
+    "calc": "Playtest-night calculators: pnp calc GAME WHAT ARGS...",
+    "sample": "Play one seeded game of GAME with bots and narrate it.",
+    "simulate": "Play many bot games of GAME and report on them.",
+    "export": "Export GAME's faces for Tabletop Simulator, a print shop, a contact sheet or tuck boxes.",
+    "calibrate": "Write a duplex test sheet that measures how far a printer shifts the back side.",
+    "new": "Start a new game: card_data/SLUG/ and templates/SLUG/ that build and check at once.",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, _, attribute = target.partition(":")
+        command = getattr(importlib.import_module(module), attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{target} is not a click command")
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, SUMMARIES.get(name, "")) for name in COMMANDS]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pnp")
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path),
+              help="Workspace root (default: walk up from the current folder to card_data/).")
+@click.option("-v", "--verbose", is_flag=True, help="Log what pnp is doing to stderr.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the data asked for.")
+@click.pass_context
+def cli(ctx: click.Context, root: Path | None, verbose: bool, quiet: bool) -> None:
+    """pnp: print-and-play sheets, bilingual rulebooks and rules checks for Chinese tabletop games."""
+    level = logging.INFO if verbose else logging.ERROR if quiet else logging.WARNING
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    if quiet:
+        ctx.meta["pnp.quiet"] = True
+    ctx.obj = WorkspaceRef(root)
+    ctx.default_map = config_defaults(root)
+
+
+def config_defaults(root: Path | None) -> dict[str, Any] | None:
+    """click's default_map from the workspace's pnp.toml; None outside a workspace (the
+    command itself says there is no workspace, if it needs one)."""
+    from pnp.config import default_map
+
+    try:
+        found = find_workspace(root)
+    except PnpError:
+        return None
+    return default_map(found.root) or None
+
+
+def main() -> None:
+    cli(prog_name="pnp")

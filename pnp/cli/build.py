@@ -1,0 +1,48 @@
+"""``pnp build``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pnp.build import SheetOptions
+from pnp.build import build as run_build
+from pnp.cli.loop import back_offset_option
+from pnp.cli.options import command, game_argument, lang_option, message, paper_option, shown, workspace
+from pnp.progress import BuildProgress
+
+
+@command()
+@game_argument
+@lang_option()
+@paper_option()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Output root instead of output/ (files go to DIR/<game>/<lang>/).")
+@click.option("--png", is_flag=True, help="Also write a 300 dpi PNG of every card face, with bleed, under png/.")
+@click.option("--force", is_flag=True, help="Rebuild every output, even those whose sources did not change.")
+@back_offset_option
+@click.option("--gutter", type=click.FloatRange(0, 20), default=None, metavar="MM",
+              help="Space between the trims of neighbouring cards. 0 butts them on shared cut "
+                   "lines (9 poker cards to an A4 or Letter sheet). Default: each card keeps "
+                   "its own 3 mm bleed.")
+@click.pass_context
+def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None, png: bool, force: bool,
+          back_offset: tuple[float, float], gutter: float | None) -> None:
+    """Build print-ready PDFs for GAME (or all): components.pdf, rulebook.pdf and aid.pdf per script.
+
+    Only outputs whose sources (data, templates, fonts, options, pnp itself) changed since the
+    last build are rendered again; the record is output/.pnp-build.json.
+    """
+    shown_progress = BuildProgress()
+    report = run_build(workspace(ctx), game, lang, paper.lower(), out, png, force=force, progress=shown_progress,
+                       sheet=SheetOptions(gutter, back_offset))
+    shown_progress.summary(report)
+    written = report.written
+    pngs = [item for item in written if item.path.suffix == ".png"]
+    for item in written:
+        if item.path.suffix != ".png":
+            message(f"wrote {shown(item.path)} ({item.size / 1024:.0f} KiB)")
+    if pngs:
+        folders = sorted({str(item.path.parent) for item in pngs})
+        message(f"wrote {len(pngs)} PNG faces in {', '.join(folders)}")

@@ -1,0 +1,25 @@
+"""``pnp list``."""
+
+from __future__ import annotations
+
+import click
+
+from pnp.catalog import catalog
+from pnp.cli.options import command, echo_data, echo_json, format_option, workspace
+
+
+@command("list")
+@format_option("text", "json")
+@click.pass_context
+def list_games(ctx: click.Context, fmt: str) -> None:
+    """List the games in card_data/ with their components and counts."""
+    games = catalog(workspace(ctx))
+    if fmt == "json":
+        echo_json({"games": games})
+        return
+    for game in games:
+        players = f"{game['players']['min']}–{game['players']['max']}"
+        echo_data(f"{game['slug']}  {game['name']}  ({players} players, source {game['source_lang']}, "
+                  f"version {game['version']})")
+        for component in game["components"]:
+            echo_data(f"    {component['count']:>4} × {component['name']} ({component['id']})")

@@ -1,0 +1,148 @@
+"""What every ``pnp`` command shares: its options, the workspace it runs in, and where its
+output goes (data on stdout, messages such as ``wrote …`` on stderr)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import click
+from click.shell_completion import CompletionItem
+
+from pnp.workspace import Workspace, find_workspace
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+LANGS_OR_ALL = ("zh-Hant", "zh-Hans", "all")
+PAPERS = ("a4", "letter")
+_QUIET = "pnp.quiet"
+
+
+class WorkspaceRef:
+    """The main group's ``--root``, resolved to a workspace when a command first asks."""
+
+    def __init__(self, root: Path | None) -> None:
+        self._root = root
+
+    @property
+    def workspace(self) -> Workspace:
+        return find_workspace(self._root)
+
+
+def workspace(ctx: click.Context | None = None) -> Workspace:
+    """The workspace chosen by the main group (``--root`` or the current folder)."""
+    ctx = ctx or click.get_current_context()
+    ref = ctx.find_root().obj
+    return ref.workspace if isinstance(ref, WorkspaceRef) else find_workspace()
+
+
+# --------------------------------------------------------------------------------------------
+# Output
+
+
+def echo_data(text: str, nl: bool = True) -> None:
+    """What the command was asked for: stdout, whatever -q says."""
+    click.echo(text, nl=nl)
+
+
+def echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def message(text: str) -> None:
+    """A note about what was done (``wrote …``): stderr, silenced by -q."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and ctx.meta.get(_QUIET):
+        return
+    click.echo(text, err=True)
+
+
+def shown(path: Path) -> Path:
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
+# --------------------------------------------------------------------------------------------
+# Options
+
+
+def _complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    try:
+        slugs = workspace(ctx).game_slugs()
+    except Exception:  # completion must never fail loudly
+        return []
+    return [CompletionItem(slug) for slug in [*slugs, "all"] if slug.startswith(incomplete)]
+
+
+def game_argument(f: F) -> F:
+    """GAME, completed from the workspace's card_data/ folders."""
+    return click.argument("game", shell_complete=_complete_game)(f)
+
+
+def lang_option(default: str | None = "all", choices: tuple[str, ...] = LANGS_OR_ALL,
+                help: str = "Script to build.") -> Callable[[F], F]:
+    return click.option("--lang", type=click.Choice(list(choices)), default=default,
+                        show_default=default is not None, help=help)
+
+
+def paper_option(help: str | None = None) -> Callable[[F], F]:
+    return click.option("--paper", type=click.Choice(list(PAPERS), case_sensitive=False),
+                        default="a4", show_default=True, help=help)
+
+
+def format_option(*choices: str, default: str = "text", json_alias: bool = False,
+                  help: str | None = None) -> Callable[[F], F]:
+    """``--format`` (first choices text and json); ``json_alias`` adds ``--json`` for it."""
+
+    def decorate(f: F) -> F:
+        f = click.option("--format", "fmt", type=click.Choice(list(choices or ("text", "json"))),
+                         default=default, show_default=True, help=help)(f)
+        if json_alias:
+            def as_json(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+                if value:
+                    ctx.meta["pnp.json"] = True
+
+            f = click.option("--json", is_flag=True, expose_value=False, callback=as_json,
+                             help="Same as --format json.")(f)
+        return f
+
+    return decorate
+
+
+def chosen_format(fmt: str) -> str:
+    """--format, or json when --json was given."""
+    return "json" if click.get_current_context().meta.get("pnp.json") else fmt
+
+
+def _verbosity(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not value:
+        return
+    if param.name == "quiet":
+        ctx.meta[_QUIET] = True
+        logging.getLogger().setLevel(logging.ERROR)
+    else:
+        logging.getLogger().setLevel(logging.INFO)
+
+
+def verbosity_options(f: F) -> F:
+    """-q/--quiet and -v/--verbose on a command (also accepted before it, on ``pnp``)."""
+    f = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=_verbosity,
+                     help="Print only the data asked for (no 'wrote …' notes).")(f)
+    f = click.option("-v", "--verbose", is_flag=True, expose_value=False, callback=_verbosity,
+                     help="Log what pnp is doing to stderr.")(f)
+    return f
+
+
+def command(name: str | None = None, **settings: Any) -> Callable[[Callable[..., Any]], click.Command]:
+    """``click.command`` with the options every pnp command takes (-q/-v)."""
+
+    def decorate(f: Callable[..., Any]) -> click.Command:
+        make = cast(Callable[[Callable[..., Any]], click.Command], click.command(name, **settings))
+        return make(verbosity_options(f))
+
+    return decorate

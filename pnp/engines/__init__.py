@@ -1,1 +1,0 @@
-"""Pure rules engines, one module per game, found through the registry."""

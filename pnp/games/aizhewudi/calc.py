@@ -1,0 +1,65 @@
+"""aizhewudi's playtest-night calculators (``pnp calc aizhewudi ...``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import click
+
+from pnp.calc import CalcResult, make_result, money, whole_number
+from pnp.cli.calc import JSON_OPTION, NUMBERS, calc_rules, show
+from pnp.errors import PnpError
+from pnp.games.aizhewudi import engine
+
+SLUG = "aizhewudi"
+
+
+def split(rules: engine.AizhewudiRules, sharers: int, bills: Sequence[str]) -> CalcResult:
+    """The largest equal share for ``sharers`` players from the bills on the table."""
+    if sharers < 0:
+        raise PnpError(f"--sharers must be 0 or more, got {sharers}")
+    values = [whole_number(text, "bill") for text in bills]
+    denominations = ", ".join(money(d) for d in sorted(rules.denominations))
+    bad = sorted({v for v in values if v not in rules.denominations})
+    if bad:
+        raise PnpError(f"not a bill of aizhewudi: {', '.join(money(b) for b in bad)} "
+                       f"(its bills are {denominations})")
+    supply = {kind.value: kind.count for kind in rules.bills}
+    for value, count in sorted(Counter(values).items()):
+        if count > supply[value]:
+            raise PnpError(f"{count} bills of {money(value)} given, but the game has only "
+                           f"{supply[value]}")
+    try:
+        result = engine.split(values, sharers, rules)
+    except ValueError as exc:
+        raise PnpError(str(exc)) from None
+    data = result.as_dict()
+    lines: list[str] = []
+    if result.share:
+        lines.append(f"{sharers} 人各分 {money(result.share)}")
+        lines += [f"第 {i} 份：{' + '.join(money(b) for b in group)}"
+                  for i, group in enumerate(result.groups, start=1)]
+    elif sharers == 0:
+        lines.append("沒有人分錢")
+    elif not values:
+        lines.append("桌上沒有鈔票")
+    else:
+        lines.append(f"{sharers} 人分不出相同的金額，沒有人分到錢")
+    carried = " + ".join(money(b) for b in result.carried) if result.carried else "無"
+    lines.append(f"留到下一輪：{carried}")
+    return make_result(data, lines)
+
+
+@click.command("split", context_settings=NUMBERS)
+@click.option("--sharers", "-k", type=int, required=True, help="Players sharing (standing).")
+@click.argument("bills", nargs=-1)
+@JSON_OPTION
+def calc_split(sharers: int, bills: tuple[str, ...], as_json: bool) -> None:
+    """The largest equal share of BILLS for K sharers, one group each; the rest carries."""
+    show(split(calc_rules(SLUG), sharers, bills), as_json)
+
+
+def commands() -> tuple[click.Command, ...]:
+    """The calculators, in the order ``pnp calc aizhewudi --help`` lists them."""
+    return (calc_split,)

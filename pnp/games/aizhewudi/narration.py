@@ -1,0 +1,162 @@
+"""The facts a aizhewudi narration template reads, from a game's event log."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pnp.data.model import Game
+from pnp.games.aizhewudi import engine
+from pnp.games.base import Sample
+
+
+def facts(sample: Sample) -> dict[str, Any]:
+    rules, game_log = sample.rules, sample.log
+    n = game_log["players"]
+    loved = [0] * n
+    fickle = [0] * n
+    money = [0] * n
+    out: list[int] = []
+    rounds = []
+    witness = 0  # seat 0 runs the steps; when out, the next player still in on the left
+    for rnd in game_log["rounds"]:
+        runs_it = witness
+        plays = [dict(p) for p in rnd["plays"]]
+        events = [dict(e) for e in rnd["abilities"]]
+        gained = [rnd["loved"][s] - loved[s] for s in range(n)] if rnd["loved"] else [0] * n
+        for seat, group in zip(rnd["sharers"], rnd["groups"], strict=False):
+            money[seat] += sum(group)
+        discarded = {(d["seat"], d["hand"]): d["reason"] for d in rnd["discarded"]}
+        table = list(rnd["carried_in"]) + list(rnd["revealed"])
+        standing_before = [s for s in range(n) if s not in out]
+        out.extend(rnd["eliminated"])
+        if witness in out:
+            witness = next(((witness + k) % n for k in range(1, n)
+                            if (witness + k) % n not in out), witness)
+        rounds.append({
+            "number": rnd["round"],
+            "witness": runs_it,
+            "next_witness": witness if witness != runs_it and witness not in out else None,
+            "revealed": list(rnd["revealed"]),
+            "revealed_sum": sum(rnd["revealed"]),
+            "carried_in": list(rnd["carried_in"]),
+            "carried_in_sum": sum(rnd["carried_in"]),
+            "table": sorted(table, reverse=True),
+            "table_sum": sum(table),
+            "in_game": standing_before,
+            "plays": [{**p, "fate": discarded.get((p["seat"], p["hand"]), "resolved")}
+                      for p in plays],
+            "withdrew": list(rnd["withdrew"]),
+            "aimed_at_withdrawn": sorted({d["seat"] for d in rnd["discarded"]
+                                          if d["reason"] == "aimed_at_withdrawn"}),
+            "rushes": _with_hands(rnd["rushes"], plays, "rush"),
+            "proposals": _with_hands(rnd["proposals"], plays, "propose"),
+            "flees": _with_hands(rnd["flees"], plays, "flee"),
+            "abilities": events,
+            "armed": [e for e in events if e["event"] == "armed"],
+            "discarded": [dict(d) for d in rnd["discarded"]],
+            "eliminated": list(rnd["eliminated"]),
+            "sharers": list(rnd["sharers"]),
+            "share": rnd["share"],
+            "groups": [list(g) for g in rnd["groups"]],
+            "carried_out": list(rnd["carried_out"]),
+            "carried_out_sum": sum(rnd["carried_out"]),
+            "ended": rnd["ended"],
+            "gained": gained,
+            "loved": list(rnd["loved"]) or list(loved),
+            "fickle_gained": [rnd["fickle"][s] - fickle[s] for s in range(n)] if rnd["fickle"]
+            else [0] * n,
+            "fickle": list(rnd["fickle"]) or list(fickle),
+            "money": list(money),
+            "out": list(out),
+            "cupid": next((e for e in events if e["event"] == "triggered"), None),
+        })
+        loved = rounds[-1]["loved"]
+        fickle = rounds[-1]["fickle"]
+    final = [dict(f) for f in game_log["final"]]
+    for f in final:
+        if f["money"] != money[f["seat"]]:
+            raise ValueError(f"seat {f['seat']}: narrated money {money[f['seat']]} differs from "
+                             f"the log's {f['money']}")
+        f["penalty"] = f["fickle"] * rules.fickle_penalty
+        f["bank_items"] = [b for b in game_log["bank"] if b["seat"] == f["seat"]]
+    standing = [f for f in final if not f["out"]]
+    order = [f["seat"] for f in sorted(standing, key=lambda f: (-f["score"], f["fickle"],
+                                                                  -f["loved"], f["seat"]))]
+    order += [f["seat"] for f in final if f["out"]]
+    names = {c.id: c.name for c in rules.action_cards}
+    return {
+        "ability_names": _ability_names(sample.game),
+        "players": n,
+        "abilities": game_log["abilities"],
+        "dealt": list(game_log.get("dealt") or []),
+        "cards": names,
+        "per_player": {c.id: c.per_player for c in rules.action_cards},
+        "rule": {
+            "rounds": rules.rounds,
+            "bills_per_round": rules.bills_per_round,
+            "eliminated_at": rules.eliminated_at,
+            "princess_at": rules.princess_eliminated_at,
+            "fickle_penalty": rules.fickle_penalty,
+            "bonuses": dict(rules.bonuses),
+        },
+        "rounds": rounds,
+        "lost": list(game_log["lost"]),
+        "lost_sum": sum(game_log["lost"]),
+        "bank": [dict(b) for b in game_log["bank"]],
+        "final": final,
+        "order": order,
+        "end": game_log["end"],
+        "winner": game_log["winner"],
+        "shared": list(game_log.get("shared") or []),
+        "ties": _aizhewudi_ties(standing),
+    }
+
+
+def _with_hands(aims: Sequence[Mapping[str, Any]], plays: Sequence[Mapping[str, Any]],
+                card: str) -> list[dict[str, Any]]:
+    """The resolved aims with the set ("hand") each card came from: 千面人 plays two sets."""
+    unused = [p for p in plays if p["card"] == card]
+    out = []
+    for aim in aims:
+        match = next((p for p in unused if p["seat"] == aim["seat"]
+                      and p["target"] == aim["target"]), None)
+        if match is not None:
+            unused.remove(match)
+        out.append({**aim, "hand": match["hand"] if match is not None else 0})
+    return out
+
+
+def _ability_names(game: Game) -> dict[str, str]:
+    """Ability id -> printed name: card_data's cards (ids written with "-") over the engine's."""
+    names = dict(engine.ABILITY_NAMES)
+    for component in game.components:
+        for card in component.cards:
+            key = card.id.replace("-", "_")
+            if key in names and "name" in card.fields:
+                names[key] = card.fields["name"].value
+    return names
+
+
+def _aizhewudi_ties(standing: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Groups of standing players with the same score, and how the tie-breaks settle them."""
+    by_score: dict[int, list[Mapping[str, Any]]] = {}
+    for f in standing:
+        by_score.setdefault(f["score"], []).append(f)
+    ties = []
+    for score in sorted(by_score, reverse=True):
+        group = by_score[score]
+        if len(group) < 2:
+            continue
+        fickle = Counter(f["fickle"] for f in group)
+        pairs = Counter((f["fickle"], f["loved"]) for f in group)
+        ties.append({
+            "score": score,
+            "seats": [f["seat"] for f in group],
+            "by_fickle": len(fickle) > 1,
+            "by_loved": any(c == 1 for c in pairs.values()) and any(
+                fickle[k[0]] > 1 for k in pairs),
+            "unbroken": any(c > 1 for c in pairs.values()),
+        })
+    return ties

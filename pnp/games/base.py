@@ -1,0 +1,146 @@
+"""The boundary between pnp and a game: the one object a game package exposes.
+
+A game with an engine is a package (``pnp/games/<slug>/`` for the built-in ones, or any
+distribution registering an entry point in the ``pnp.games`` group) whose ``GAME`` is a
+:class:`GamePlugin`. Generic code (build, check, tables, calc, sample, simulate, the CLI)
+asks the plugin for everything game-specific and names no game itself.
+
+Engines are pure: no I/O, no drawing, no printing; randomness only from a passed
+``random.Random``. A designer's rules parameters (the ``rules:`` mapping of
+card_data/<slug>/game.yaml) reach an engine through ``rules_from_mapping``; the engine's
+defaults are the rulings.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import click
+
+from pnp.data.model import Game
+
+# A computed table: a list of row objects, each mapping a column name to a value.
+TableRows = list[dict[str, Any]]
+Table = TableRows  # the older name, kept for the engines' annotations
+
+# One game reduced to the few numbers a simulation report needs (JSON-ready).
+Summary = dict[str, Any]
+
+
+class RulesError(ValueError):
+    """A rules mapping is invalid; ``problems`` lists every problem as 'field: message'."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+class LintFinding(Protocol):
+    """One problem an engine's lint finds in a set of rules (each engine has its own frozen
+    dataclass of this shape)."""
+
+    @property
+    def code(self) -> str:
+        """Stable kebab-case code, e.g. ``unreachable-band`` (what game.yaml acknowledges)."""
+
+    @property
+    def message(self) -> str:
+        """One sentence for the designer, naming the numbers involved."""
+
+    @property
+    def where(self) -> str:
+        """The rules field at fault as a path from the ``rules:`` mapping, always starting
+        with ``rules.``: ``rules.murderer_bands[4]``, ``rules.variants.classic.setup[0]``."""
+
+
+class RulesFactory(Protocol):
+    def __call__(self, mapping: Mapping[str, Any], variant: str | None) -> Any:
+        """Frozen rules from game.yaml's ``rules:`` (missing keys = rulings); RulesError if bad."""
+
+
+class Play(Protocol):
+    def __call__(self, rules: Any, players: int, rng: random.Random, *, seed: int,
+                 variant: str | None, bots: Sequence[str]) -> dict[str, Any]:
+        """One whole game as its JSON event log; ``bots`` names each seat's bot."""
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One seeded game: its data, the rules it was played under and the engine's event log."""
+
+    game: Game
+    rules: Any
+    players: int
+    seed: int
+    variant: str | None
+    log: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a simulation worker needs to play its chunk: plain data, cheap to send to a
+    process."""
+
+    slug: str
+    rules_mapping: Mapping[str, Any]
+    variant: str | None
+    players: int
+    bots: str
+    supply: Mapping[str, Any]
+
+
+def _no_lines(section: Mapping[str, Any]) -> list[str]:
+    return []
+
+
+def _no_sections(plan: Plan, rules: Any, summaries: Sequence[Summary]) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """Everything pnp asks of one game, declared once.
+
+    ``variants`` are the names ``--variant`` accepts (besides the canonical rules, None);
+    ``rules_from_mapping`` takes each of them. ``bots`` are the bot kinds a seat can take,
+    the first being the default. ``calculators`` gives the click commands mounted under
+    ``pnp calc <slug>`` (None: the game has none).
+    """
+
+    slug: str
+    title: str  # the game's name as printed, in its source script
+    rules_from_mapping: RulesFactory
+    compute_tables: Callable[[Any], dict[str, TableRows]]
+    player_range: Callable[[Any], tuple[int, int]]
+    default_players: Callable[[Any], int]
+    play: Play
+    replay: Callable[[Any, Mapping[str, Any]], list[str]]
+    lint: Callable[[Any], Sequence[LintFinding]]
+    variants: tuple[str, ...] = ()
+    bots: tuple[str, ...] = ("greedy", "random")
+    # Player counts the rules can seat (default: every count of player_range).
+    playable: Callable[[Any], list[int]] | None = None
+    # Narration: the facts the game's narration template reads (pnp sample, worked examples).
+    facts: Callable[[Sample], dict[str, Any]] | None = None
+    # The rulebook's worked example: the few moments of those facts it shows, as plain values.
+    example_moments: Callable[[Mapping[str, Any], Sequence[str]], dict[str, Any]] | None = None
+    # Simulation: one game's summary, the game's own report sections and their text lines.
+    summarise: Callable[[Mapping[str, Any], Any, Plan], Summary] | None = None
+    report_sections: Callable[[Plan, Any, Sequence[Summary]], dict[str, Any]] = _no_sections
+    role_lines: Callable[[Mapping[str, Any]], list[str]] = _no_lines
+    supply_lines: Callable[[Mapping[str, Any]], list[str]] = _no_lines
+    ends_per: str = "game"  # what one "end" counts in a report: "game" or e.g. "big_round"
+    lower_score_wins: bool = False
+    money_scores: bool = False  # scores are sums of money, shown with thousands separators
+    calculators: Callable[[], Sequence[click.Command]] | None = None
+    # Where a designer reads which rules keys the engine takes (named in error messages).
+    rules_doc: str = ""
+
+    def playable_counts(self, rules: Any) -> list[int]:
+        if self.playable is not None:
+            return list(self.playable(rules))
+        low, high = self.player_range(rules)
+        return list(range(low, high + 1))

@@ -1,0 +1,76 @@
+"""niutouwang's playtest-night calculators (``pnp calc niutouwang ...``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import click
+
+from pnp.calc import CalcResult, make_result, whole_number
+from pnp.cli.calc import JSON_OPTION, NUMBERS, calc_rules, show
+from pnp.errors import PnpError
+from pnp.games.niutouwang import engine
+
+SLUG = "niutouwang"
+
+
+def heads(rules: engine.NiutouwangRules, card: int) -> CalcResult:
+    try:
+        count = engine.heads(rules, card)
+    except ValueError as exc:
+        raise PnpError(str(exc)) from None
+    return make_result({"card": card, "heads": count}, [f"{card} 號牌：{count} 個牛頭"])
+
+
+def punish(rules: engine.NiutouwangRules, penalties: Sequence[str], base: int | None = None,
+           paired: bool | None = None) -> CalcResult:
+    """The SP ending for penalties given in seat order (seat 1 first)."""
+    values = []
+    for seat, text in enumerate(penalties, start=1):
+        value = whole_number(text, f"penalty of seat {seat}")
+        if value < 0:
+            raise PnpError(f"penalty of seat {seat} must be 0 or more, got {value}")
+        values.append(value)
+    low, high = rules.min_players, rules.max_players
+    if not low <= len(values) <= high:
+        raise PnpError(f"the SP ending is for {low}–{high} players, got {len(values)} penalties")
+    if base is not None and base < 1:
+        raise PnpError(f"--base must be 1 or more, got {base}")
+    try:
+        rows = engine.punish(rules, values, base, paired)
+    except ValueError as exc:
+        raise PnpError(str(exc)) from None
+    players = [{"seat": r["seat"] + 1, "penalty": r["penalty"], "hits": r["hits"],
+                "hitter": None if r["hitter"] is None else r["hitter"] + 1, "tie": r["tie"]}
+               for r in rows]
+    lines = ["座位  扣分  挨打  打人者"]
+    for p in players:
+        hitter = "自選" if p["hitter"] is None else f"{p['hitter']} 號"
+        tie = "  同分" if p["tie"] else ""
+        lines.append(f"{p['seat']:>4}  {p['penalty']:>4}  {p['hits']:>4}  {hitter}{tie}")
+    return make_result({"players": players}, lines)
+
+
+@click.command("heads")
+@click.argument("card", type=int)
+@JSON_OPTION
+def calc_heads(card: int, as_json: bool) -> None:
+    """Bull heads on CARD."""
+    show(heads(calc_rules(SLUG), card), as_json)
+
+
+@click.command("punish", context_settings=NUMBERS)
+@click.argument("penalties", nargs=-1, required=True)
+@click.option("--base", type=int, default=None, help="Hits per penalty point (default: the rules').")
+@click.option("--paired/--unpaired", default=None,
+              help="The k-th highest hits the k-th lowest (default: the rules').")
+@JSON_OPTION
+def calc_punish(penalties: tuple[str, ...], base: int | None, paired: bool | None,
+                as_json: bool) -> None:
+    """The SP ending for PENALTIES given in seat order (seat 1 first)."""
+    show(punish(calc_rules(SLUG), penalties, base, paired), as_json)
+
+
+def commands() -> tuple[click.Command, ...]:
+    """The calculators, in the order ``pnp calc niutouwang --help`` lists them."""
+    return (calc_heads, calc_punish,)

@@ -1,0 +1,66 @@
+"""Which games pnp can play: the built-in packages under pnp/games/ and the ``pnp.games``
+entry-point group.
+
+A built-in game is any sub-package of ``pnp.games`` (found by listing the folder, so adding
+one names it nowhere else); another distribution adds a game by declaring
+
+    [project.entry-points."pnp.games"]
+    mygame = "mygame_pkg:GAME"
+
+where the key is the game's slug (its card_data/ folder) and the object a ``GamePlugin``.
+Plugins load on first use only, so listing the games imports no engine.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
+
+import pnp.games
+from pnp.games.base import GamePlugin
+
+ENTRY_POINT_GROUP = "pnp.games"
+
+
+@cache
+def _builtin() -> dict[str, str]:
+    return {info.name: f"pnp.games.{info.name}"
+            for info in pkgutil.iter_modules(pnp.games.__path__) if info.ispkg}
+
+
+def _entry_points() -> dict[str, EntryPoint]:
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def game_slugs() -> list[str]:
+    """Every game with a plugin, built-in or installed, sorted."""
+    return sorted(set(_builtin()) | set(_entry_points()))
+
+
+def has_game(slug: str) -> bool:
+    return slug in _builtin() or slug in _entry_points()
+
+
+def get_game(slug: str) -> GamePlugin:
+    """The game's plugin; KeyError when no plugin plays ``slug``. A plugin that fails to load
+    raises ImportError or AttributeError (its caller reports it as unavailable)."""
+    return _load(slug)
+
+
+@cache
+def _load(slug: str) -> GamePlugin:
+    plugin: object
+    if slug in _builtin():
+        plugin = importlib.import_module(_builtin()[slug]).GAME
+    else:
+        found = _entry_points().get(slug)
+        if found is None:
+            raise KeyError(f"no game plugin for {slug!r}")
+        plugin = found.load()
+    if not isinstance(plugin, GamePlugin):
+        raise AttributeError(f"{slug}: the plugin is a {type(plugin).__name__}, not a GamePlugin")
+    if plugin.slug != slug:
+        raise AttributeError(f"{slug}: the plugin calls itself {plugin.slug!r}")
+    return plugin

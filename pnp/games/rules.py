@@ -1,0 +1,89 @@
+"""The one way from a game's ``rules:`` mapping to its engine's rules, with located errors.
+
+Every command (build's worked example, check, tables, calc, sample, simulate) builds rules
+through :func:`rules_for`, so one bad rules value is reported alike everywhere:
+``card_data/<slug>/game.yaml:<line>: rules.<field.path>: <message>``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pnp.data.load import GAME_FILE
+from pnp.data.model import Game
+from pnp.data.yamlmarks import Located, PathKey, load_yaml
+from pnp.errors import DataError, PnpError
+from pnp.games.base import GamePlugin, RulesError
+from pnp.workspace import Workspace
+
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def parse_path(text: str) -> PathKey:
+    """``a.b[2].c`` -> ("a", "b", 2, "c"); the engines' rules field paths."""
+    if text in ("", "rules"):
+        return ()
+    return tuple(int(index) if index else name for name, index in _PATH_PART.findall(text))
+
+
+def locate(doc: Located | None, game_file: Path, problem: str) -> str:
+    """``setup[0].players: message`` -> ``game.yaml:line: rules.setup[0].players: message``.
+
+    ``doc`` is game.yaml as read with its line marks (None when it cannot be read: the
+    problem is then placed at the file)."""
+    field, _, message = problem.partition(": ")
+    if not message:
+        field, message = "", problem
+    path: PathKey = ("rules", *parse_path(field.removeprefix("rules.")))
+    if doc is None:
+        return f"{game_file}: {'.'.join(str(p) for p in path)}: {message}"
+    return f"{doc.where(path)}: {message}"
+
+
+def located_problems(game_file: Path, problems: Sequence[str]) -> list[str]:
+    try:
+        doc: Located | None = load_yaml(game_file)
+    except DataError:
+        doc = None
+    return [locate(doc, game_file, problem) for problem in problems]
+
+
+def check_variant(plugin: GamePlugin, variant: str | None) -> str | None:
+    """The variant as the engine takes it ("" = None); an unknown name is the user's error."""
+    variant = variant or None
+    if variant is not None and variant not in plugin.variants:
+        listed = ", ".join(plugin.variants) if plugin.variants else "none"
+        raise PnpError(f"unknown variant {variant!r} for {plugin.slug} (variants: {listed})")
+    return variant
+
+
+def rules_for(plugin: GamePlugin, mapping: Mapping[str, Any], game_file: Path,
+              variant: str | None = None) -> Any:
+    """The engine's rules from ``mapping`` (game.yaml's ``rules:``); every problem located."""
+    variant = check_variant(plugin, variant)
+    try:
+        return plugin.rules_from_mapping(mapping, variant)
+    except RulesError as exc:
+        raise DataError(located_problems(game_file, exc.problems)) from None
+
+
+def game_file(game: Game) -> Path:
+    """game.yaml of a loaded game (its ``where`` is ``<file>:<line>``)."""
+    return Path(re.sub(r":\d+$", "", game.info.where))
+
+
+def game_rules(plugin: GamePlugin, game: Game, variant: str | None = None) -> Any:
+    """The rules of a loaded game."""
+    return rules_for(plugin, dict(game.info.rules), game_file(game), variant)
+
+
+def workspace_rules(plugin: GamePlugin, workspace: Workspace, variant: str | None = None) -> Any:
+    """The rules in the workspace's card_data/<slug>/game.yaml, reading no other file (so a
+    game whose cards are mid-edit still has working calculators)."""
+    path = workspace.game_dir(plugin.slug) / GAME_FILE
+    doc = load_yaml(path)
+    mapping = doc.value.get("rules", {}) if isinstance(doc.value, dict) else {}
+    return rules_for(plugin, mapping if isinstance(mapping, Mapping) else {}, path, variant)

@@ -1,0 +1,94 @@
+"""tisigui's playtest-night calculators (``pnp calc tisigui ...``)."""
+
+from __future__ import annotations
+
+import click
+
+from pnp.calc import CalcResult, make_result
+from pnp.cli.calc import JSON_OPTION, calc_rules, show
+from pnp.errors import PnpError
+from pnp.games.tisigui import engine
+
+SLUG = "tisigui"
+
+
+def _players_in_range(rules: engine.TisiguiRules, players: int) -> None:
+    if not rules.min_players <= players <= rules.max_players:
+        raise PnpError(f"tisigui is played by {rules.min_players}–{rules.max_players} players, "
+                       f"got --players {players}")
+
+
+def naming(rules: engine.TisiguiRules, round_value: int, named: int) -> CalcResult:
+    """Points for a correct naming of ``named`` players in a small round worth ``round_value``."""
+    values = sorted({v for n in engine.playable_counts(rules)
+                     for v in engine.small_round_values(rules, n) if v >= 1})
+    if round_value not in values:
+        shown = ", ".join(map(str, values)) or "none"
+        raise PnpError(f"no small round is worth {round_value} under these rules "
+                       f"(small rounds are worth {shown})")
+    if not 1 <= named <= rules.max_players:
+        raise PnpError(f"a naming names 1–{rules.max_players} players, got --named {named}")
+    try:
+        points = engine.naming_points(rules, round_value, named)
+    except ValueError as exc:
+        raise PnpError(str(exc)) from None
+    if rules.naming_times_named:
+        line = f"指认得分：{round_value} 分 × {named} 人 = {points} 分"
+    else:
+        line = f"指认得分：{round_value} 分（不论指认几人）= {points} 分"
+    return make_result({"round_value": round_value, "named": named, "points": points}, [line])
+
+
+def ghost(rules: engine.TisiguiRules, players: int, confirmed: int) -> CalcResult:
+    """The ghost's score when the small rounds run out with ``confirmed`` targets found."""
+    _players_in_range(rules, players)
+    try:
+        points = engine.ghost_points(rules, players, confirmed)
+    except ValueError as exc:
+        raise PnpError(str(exc)) from None
+    per_player, per_confirmed = rules.ghost_per_player, rules.ghost_per_confirmed
+    if per_player == 1 and per_confirmed == 1:
+        line = f"碟仙得分：{players} 人 − {confirmed} 人已确认 = {points} 分"
+    else:
+        line = (f"碟仙得分：{players} 人 × {per_player} 分 − {confirmed} 人已确认 × "
+                f"{per_confirmed} 分 = {points} 分")
+    return make_result({"players": players, "confirmed": confirmed, "points": points}, [line])
+
+
+def no_targets(rules: engine.TisiguiRules, players: int) -> CalcResult:
+    """Points for asking "no targets at all?" correctly."""
+    _players_in_range(rules, players)
+    points = engine.no_targets_points(rules, players)
+    line = f"无替身得分：{rules.no_targets_per_player} 分 × {players} 人 = {points} 分"
+    return make_result({"players": players, "points": points}, [line])
+
+
+@click.command("naming")
+@click.option("--round-value", type=int, required=True, help="What the small round is worth.")
+@click.option("--named", type=int, required=True, help="Players named (all of them targets).")
+@JSON_OPTION
+def calc_naming(round_value: int, named: int, as_json: bool) -> None:
+    """Points for a correct naming."""
+    show(naming(calc_rules(SLUG), round_value, named), as_json)
+
+
+@click.command("ghost")
+@click.option("--players", type=int, required=True, help="Players at the table.")
+@click.option("--confirmed", type=int, required=True, help="Targets confirmed.")
+@JSON_OPTION
+def calc_ghost(players: int, confirmed: int, as_json: bool) -> None:
+    """The ghost's score when the small rounds run out."""
+    show(ghost(calc_rules(SLUG), players, confirmed), as_json)
+
+
+@click.command("no-targets")
+@click.option("--players", type=int, required=True, help="Players at the table.")
+@JSON_OPTION
+def calc_no_targets(players: int, as_json: bool) -> None:
+    """Points for asking "no targets at all?" correctly."""
+    show(no_targets(calc_rules(SLUG), players), as_json)
+
+
+def commands() -> tuple[click.Command, ...]:
+    """The calculators, in the order ``pnp calc tisigui --help`` lists them."""
+    return (calc_naming, calc_ghost, calc_no_targets,)

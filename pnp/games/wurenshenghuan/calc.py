@@ -1,0 +1,94 @@
+"""wurenshenghuan's playtest-night calculators (``pnp calc wurenshenghuan ...``)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, cast
+
+import click
+
+from pnp.calc import CalcResult, make_result
+from pnp.cli.calc import JSON_OPTION, calc_rules, show
+from pnp.errors import PnpError
+from pnp.games.wurenshenghuan import engine
+
+SLUG = "wurenshenghuan"
+Role = Literal["murderer", "innocent"]
+
+
+def score(rules: engine.WurenshenghuanRules, *, murderer: bool, kills: int | None,
+          guess_day: int | None, correct: bool, alive: bool,
+          guessed_before_death: bool) -> CalcResult:
+    """One player's final score from the facts known at the end of the game."""
+    if murderer:
+        if kills is None:
+            raise PnpError("the murderer's score needs --kills N (characters really killed)")
+        if guess_day is not None or correct or guessed_before_death:
+            raise PnpError("the murderer hands in no guess: drop --guess-day, --correct and "
+                           "--guessed-before-death")
+    else:
+        if kills is not None:
+            raise PnpError("only the murderer kills: --kills needs --murderer")
+        if (correct or guessed_before_death) and guess_day is None:
+            raise PnpError("a guess needs the day written on the slip: --guess-day D")
+        if alive and guessed_before_death:
+            raise PnpError("--alive and --guessed-before-death contradict: a character alive "
+                           "at the end was never killed")
+    try:
+        parts = engine.score_parts(
+            rules, role=cast(Role, engine.MURDERER if murderer else engine.INNOCENT),
+            kills=kills or 0, guess_correct=correct, guess_day=guess_day,
+            alive_at_end=alive, guessed_before_death=guessed_before_death)
+    except ValueError as exc:
+        raise PnpError(str(exc)) from None
+    data: dict[str, Any] = {
+        "role": "murderer" if murderer else "innocent",
+        "kills": kills if murderer else None,
+        "guess": None if guess_day is None else {"day": guess_day, "correct": correct},
+        "alive": alive,
+        "guessed_before_death": guessed_before_death,
+        "breakdown": {"murderer": parts.murderer, "guess": parts.guess,
+                      "survival": parts.survival},
+        "points": parts.total,
+    }
+    lines: list[str] = []
+    if murderer:
+        lines.append(f"兇手：實際殺死 {kills} 個角色 → {parts.murderer} 分")
+        lines.append("兇手不猜測，也沒有存活加分")
+    else:
+        if guess_day is None:
+            lines.append("猜測：沒有交出 → 0 分")
+        else:
+            verdict = "猜中" if correct else "猜錯"
+            lines.append(f"猜測：第 {guess_day} 天交出，{verdict} → {parts.guess} 分")
+        if alive:
+            lines.append(f"存活：角色活到最後 → +{parts.survival} 分")
+        elif parts.survival:
+            lines.append(f"存活：角色被殺前已交出正確的猜測 → +{parts.survival} 分")
+        else:
+            lines.append("存活：角色被殺，被殺前沒有猜中 → 0 分")
+    lines.append(f"合計 {parts.total} 分")
+    return make_result(data, lines)
+
+
+@click.command("score")
+@click.option("--murderer", is_flag=True, help="The player was the murderer.")
+@click.option("--kills", type=int, default=None,
+              help="Murderer: characters really killed (their own feigned death not counted).")
+@click.option("--guess-day", type=int, default=None, help="Day written on the guess slip.")
+@click.option("--correct", is_flag=True, help="The guess named the murderer's character.")
+@click.option("--alive", is_flag=True, help="The player's character was alive at the end.")
+@click.option("--guessed-before-death", is_flag=True,
+              help="The correct guess was handed in before the character was killed.")
+@JSON_OPTION
+def calc_score(murderer: bool, kills: int | None, guess_day: int | None, correct: bool,
+               alive: bool, guessed_before_death: bool, as_json: bool) -> None:
+    """One player's final score, with its breakdown."""
+    result = score(calc_rules(SLUG), murderer=murderer, kills=kills,
+                               guess_day=guess_day, correct=correct, alive=alive,
+                               guessed_before_death=guessed_before_death)
+    show(result, as_json)
+
+
+def commands() -> tuple[click.Command, ...]:
+    """The calculators, in the order ``pnp calc wurenshenghuan --help`` lists them."""
+    return (calc_score,)

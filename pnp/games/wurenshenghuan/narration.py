@@ -1,0 +1,160 @@
+"""The facts a wurenshenghuan narration template reads, from a game's event log."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pnp.data.model import Game
+from pnp.games.base import Sample
+from pnp.games.wurenshenghuan import engine
+
+
+def _item_names(game: Game, rules: Any) -> dict[str, str]:
+    """Item code -> printed name: W1..Wk are the weapon cards in the item deck's order."""
+    for component in game.components:
+        weapons = [c for c in component.cards if c.count == rules.copies_per_weapon]
+        keys = [c for c in component.cards if c.count == rules.keys]
+        if len(weapons) == rules.weapon_kinds and len(component.cards) == rules.weapon_kinds + (
+                1 if rules.keys else 0) and (keys or not rules.keys):
+            names = {engine.weapon(i): _card_name(card) for i, card in enumerate(weapons, 1)}
+            if rules.keys:
+                names[engine.KEY] = _card_name(keys[-1])
+            if all(names.values()):
+                return names
+    return {}
+
+
+def _character_names(game: Game, letters: Sequence[str]) -> dict[str, str]:
+    """Character letter -> printed name, from the component whose cards carry both."""
+    for component in game.components:
+        names = {card.fields["letter"].value: card.fields["name"].value
+                 for card in component.cards if "letter" in card.fields and "name" in card.fields}
+        if set(letters) <= set(names):
+            return {letter: names[letter] for letter in letters}
+    return {}
+
+
+def _card_name(card: Any) -> str:
+    for key in ("name", "title"):
+        if key in card.fields:
+            name: str = card.fields[key].value
+            return name
+    return ""
+
+
+def facts(sample: Sample) -> dict[str, Any]:
+    rules, game_log = sample.rules, sample.log
+    n = game_log["players"]
+    characters = list(game_log["characters"])
+    murderer = game_log["murderer"]
+    own = characters[murderer]
+    holder = {letter: seat for seat, letter in enumerate(characters)}
+    letters = list(rules.letters)
+    days_by_number = {d["day"]: d for d in game_log["days"]}
+    kills = 0
+    dead: list[str] = []
+    days = []
+    for night in game_log["nights"]:
+        d = night["night"]
+        killed = list(night["killed"])
+        real = [c for c in killed if c != own]
+        kills += len(real)
+        dead.extend(killed)
+        day = days_by_number.get(d)
+        table = night["table"]  # every row after the night; the day looks at these rows
+        looks = []
+        if day is not None:
+            for look in day["looks"]:
+                position = look["position"]
+                looks.append({"character": look["character"],
+                              "position": None if position is None else position + 1,
+                              "size": len(table[look["character"]]),
+                              "cards": list(look["cards"]),
+                              "holder": holder.get(look["character"])})
+        swap = night["swap"]
+        days.append({
+            "number": d,
+            "night": {
+                "action": night["action"],
+                "killed": killed,
+                "real": real,
+                "feigned": night["feigned"],
+                "discarded": list(night["discarded"]),
+                "weapons": [x for x in night["discarded"] if x != engine.KEY],
+                "key_discarded": engine.KEY in night["discarded"],
+                "drawn": list(night["drawn"]),
+                "swap": None if swap is None else {
+                    "character": swap["character"], "position": swap["position"] + 1,
+                    "size": len(table[swap["character"]]),
+                    "gave": swap["gave"], "took": swap["took"],
+                    "holder": holder.get(swap["character"])},
+                "key": night["key"],
+                "imprisoned": list(night["imprisoned"]),
+                "murderer_imprisoned": night["murderer_imprisoned"],
+                "pile_left": night["pile_left"],
+                "arranged": list(night["arranged"]),
+                "short": len(night["arranged"]) < rules.items_per_character,
+                "key_mattered": night["key"] and (
+                    night["murderer_imprisoned"]
+                    or any(c in night["imprisoned"] for c in killed)
+                    or (swap is not None and swap["character"] in night["imprisoned"])),
+                "kills_so_far": kills,
+            },
+            "day": None if day is None else {
+                "dead": list(day["dead"]),
+                "alive": day["alive"],
+                "searches": day["searches"],
+                "prisoners": day["prisoners"],
+                "decision": day["decision"],
+                "looks": looks,
+                "imprisoned": list(day["imprisoned"]),
+            },
+            "guesses": [dict(g) for g in game_log["guesses"] if g["day"] == d],
+            "all_dead": len(set(dead)) == len(letters),
+        })
+    guesses = {g["seat"]: g for g in game_log["guesses"]}
+    final = []
+    for entry in game_log["final"]:
+        seat = entry["seat"]
+        guess = guesses.get(seat)
+        before_death = (guess is not None and guess["correct"] and entry["died"] is not None
+                        and guess["day"] < entry["died"])
+        band = None
+        if entry["role"] == engine.MURDERER:
+            band = next(({"min": b.kills_min, "max": b.kills_max, "points": b.points}
+                         for b in rules.murderer_bands if b.covers(entry["kills"])), None)
+        final.append({**entry, "guess": guess, "before_death": before_death, "band": band})
+    points = [f["points"] for f in game_log["final"]]
+    order = sorted(range(n), key=lambda s: (-points[s], s))
+    return {
+        "players": n,
+        "characters": characters,
+        "murderer": murderer,
+        "own": own,
+        "holder": holder,
+        "letters": letters,
+        "unheld": [c for c in letters if c not in holder],
+        "deal": {c: list(game_log["setup"]["deal"][c]) for c in letters},
+        "shown": {c: game_log["setup"]["shown"][c] for c in letters},
+        "pile": len(game_log["setup"]["pile"]),
+        "item_names": _item_names(sample.game, rules),
+        "character_names": _character_names(sample.game, letters),
+        "rule": {
+            "days": rules.days,
+            "search_divisor": rules.search_divisor,
+            "imprison_divisor": rules.imprison_divisor,
+            "max_kills": rules.max_kills_per_night,
+            "survival": rules.survival_bonus,
+            "guess_points": list(rules.guess_points),
+            "per_character": rules.items_per_character,
+        },
+        "days": days,
+        "end": game_log["end"],
+        "kills": game_log["kills"],
+        "final": final,
+        "points": points,
+        "order": order,
+        "places": [1 + sum(1 for p in points if p > points[s]) for s in range(n)],
+        "best": max(points),
+    }
