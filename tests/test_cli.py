@@ -66,7 +66,7 @@ def test_build_writes_output_under_out(tmp_path):
                                       "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "tisigui" / "zh-Hant").iterdir()) == [
-        "components.pdf", "rulebook.pdf"]
+        "aid.pdf", "components.pdf", "rulebook.pdf"]
 
 
 def test_usage_errors_are_exit_2():
