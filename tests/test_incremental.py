@@ -67,7 +67,8 @@ def test_a_no_op_rebuild_renders_and_writes_nothing(workspace, renders):
     assert {(slug, lang) for slug, lang, _ in renders} == {
         (slug, lang) for slug in ("tisigui", "tiling_game") for lang in ("zh-Hant", "zh-Hans")}
     assert (workspace / "output" / MANIFEST_NAME).is_file()
-    assert len(first.written) == 6  # tiling_game has no rulebook template
+    # tisigui: components, rulebook and aid in each script; tiling_game has no rulebook template
+    assert len(first.written) == 8
     before = snapshot(workspace / "output")
     renders.clear()
     again = build(ws, "all")
