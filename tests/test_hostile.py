@@ -4,6 +4,7 @@ no traceback, nothing written to output/, within a wall-clock limit. See tests/h
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -35,6 +36,31 @@ def _substitute(value: Any, tmp: Path) -> Any:
     if isinstance(value, dict):
         return {key: _substitute(item, tmp) for key, item in value.items()}
     return value
+
+
+_LINE = re.compile(r"(?P<file>[\w.-]+):\{line(?P<offset>[+-]\d+)?\}")
+
+
+def _edit_line(root: Path, rel: str, op: dict[str, Any], before: str) -> int:
+    """The line where a case's edit starts in the edited file: what `{line}` stands for, so a
+    case names the line of its own edit without hard-coding where that falls today."""
+    text = (root / rel).read_text(encoding="utf-8")
+    if "replace" in op:
+        start = text.index(op["replace"][1])
+    elif "append" in op:
+        start = len(before) + len(op["append"]) - len(op["append"].lstrip("\n"))
+    else:
+        start = 0
+    return text.count("\n", 0, start) + 1
+
+
+def _resolve_lines(fragment: str, starts: dict[str, int]) -> str:
+    def line(match: re.Match[str]) -> str:
+        name = match.group("file")
+        hits = [start for rel, start in starts.items() if rel.endswith("/" + name) or rel == name]
+        assert len(hits) == 1, f"{{line}} after {name}: the case must edit exactly one such file"
+        return f"{name}:{hits[0] + int(match.group('offset') or 0)}"
+    return _LINE.sub(line, fragment)
 
 
 def _apply(root: Path, rel: str, op: dict[str, Any]) -> None:
@@ -91,8 +117,13 @@ def test_hostile_case(case: dict[str, Any], tmp_path: Path) -> None:
     (root / "output").mkdir()
     (root / "output" / "sentinel.txt").write_text("untouched\n", encoding="utf-8")
     case = _substitute(case, tmp_path)
+    starts: dict[str, int] = {}
     for rel, op in (case.get("files") or {}).items():
+        path = root / rel
+        before = path.read_text(encoding="utf-8") if path.is_file() and ("append" in op or "replace" in op) else ""
         _apply(root, rel, op)
+        if "append" in op or "replace" in op:
+            starts[rel] = _edit_line(root, rel, op, before)
     before = _snapshot(root / "output")
     # PYTHONPATH: the pnp of this checkout, whatever is installed.
     env = {**os.environ, "PYTHONHASHSEED": "0", "COLUMNS": "200", "PYTHONPATH": str(ROOT)}
@@ -108,7 +139,7 @@ def test_hostile_case(case: dict[str, Any], tmp_path: Path) -> None:
     assert "Traceback (most recent call last)" not in output, output
     assert done.returncode == case["exit"], output
     assert ("Error:" if case["exit"] == 1 else "Usage:") in output, output
-    for fragment in case.get("message", []):
+    for fragment in (_resolve_lines(f, starts) for f in case.get("message", [])):
         assert fragment in output, f"{fragment!r} not in:\n{output}"
     assert _snapshot(root / "output") == before, "output/ was changed"
     for name in case.get("forbid", []):
