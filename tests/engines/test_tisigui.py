@@ -713,3 +713,50 @@ def test_a_confirmed_naming_clears_its_speaker_and_the_round_going_on_counts() -
     chances = _chances(d, C)
     assert chances[B] == chances[C] == 0
     assert chances[A] == pytest.approx(1)
+
+
+# --------------------------------------------------------------------------------------------
+# The state machine play and replay share
+
+
+def test_the_typed_log_is_the_json_log() -> None:
+    from pnp.games.tisigui.play import play_log
+
+    for rules in (DEFAULT_RULES, CLASSIC_RULES):
+        typed = play_log(rules, 4, random.Random(11), 11, bots="random")
+        assert typed.to_json() == play(rules, 4, random.Random(11), 11, bots="random")
+
+
+def test_the_game_checks_each_choice_against_the_rules() -> None:
+    from pnp.games.tisigui.state import PASS, Choice, Game, Question
+
+    game = Game(DEFAULT_RULES, 5)
+    game.begin_big_round(A, frozenset({B, C, D}), B)
+    game.begin_turn()
+    assert (game.seat, game.round_value) == (B, 3)
+    assert [p.message for p in game.check(PASS)] == [
+        "only the ghost may pass, and only where the rules allow it"
+    ]
+    assert game.check(Choice("name", (C,))) == []
+    assert game.forced_answer(Choice("name", (C,))) is True  # only the ghost may lie
+    done = game.push(Choice("name", (C,)), True)
+    assert (done.points, done.confirms, game.scores[B]) == (3, (C,), 3)
+    # C is confirmed now: naming C again is illegal, a question is fine
+    assert [p.field for p in game.check(Choice("name", (C, D)))] == ["named"]
+    assert game.check(Choice("question", question=Question("is_target", about=D))) == []
+    game.push(Choice("question", question=Question("is_target", about=D)), True)
+    assert not game.can_act  # two actions is the most a turn holds
+    assert [p.scope for p in game.check(Choice("no_targets"))] == ["turn"]
+    assert game.end_turn() == []
+    game.begin_turn()  # C's turn: C must act at least once
+    assert [p.message for p in game.end_turn()] == ["0 actions, at least 1 required"]
+
+
+def test_replay_lists_a_turn_over_its_cap_once() -> None:
+    log = worked_example_log()
+    extra = act("question", question=ONLY_ONE)
+    log["big_rounds"][0]["turns"][0]["actions"] += [dict(extra), dict(extra)]
+    problems = replay(DEFAULT_RULES, log)
+    assert [p for p in problems if p.startswith("big_rounds[0].turns[0]:")] == [
+        "big_rounds[0].turns[0]: more than 2 actions; at most 2 here"
+    ]

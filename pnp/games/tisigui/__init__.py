@@ -37,5 +37,5 @@ GAME = GamePlugin(
     playable=engine.playable_counts,
     ends_per="big_round",
     calculators=calc.commands,
-    rules_doc="pnp/games/tisigui/engine.py",
+    rules_doc="pnp/games/tisigui/rules.py",
 )

@@ -1,0 +1,528 @@
+"""替死鬼 (tisigui): the game as one state machine, ``Game``, and the typed event log it writes.
+
+``Game`` knows the rules and nothing else: who plays next, what is legal (``check``), what an
+action earns (``push``). It never chooses. Play drives it with bots' choices and replay with a
+log's, so both run exactly the same rules. ``check`` reports problems instead of raising: play
+treats any as a bot bug, replay lists them and goes on, pushing the logged action anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pnp.games.params import is_integer
+from pnp.games.tisigui.rules import (
+    SLUG,
+    End,
+    TisiguiRules,
+    _is_last,
+    _naming_points,
+    _needs_roll,
+    _round_values,
+    first_big_die,
+    ghost_points,
+    no_targets_points,
+    rank,
+    setup_for,
+)
+
+ACTION_KINDS = ("question", "name", "no_targets", "pass")
+QUESTION_KINDS = ("is_target", "any_target", "target_count", "is_ghost", "other")
+
+
+
+
+@dataclass(frozen=True)
+class Question:
+    """An abstract yes/no question; ``other`` stands for one whose answer no rule can check."""
+
+    asks: str
+    about: int | None = None  # is_target, is_ghost: "is seat X a target / the ghost?"
+    among: tuple[int, ...] | None = None  # any_target: "do you take anyone of these?"
+    value: int | None = None  # target_count: "do you take exactly N players?"
+    text: str | None = None  # other: the question in words
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"asks": self.asks}
+        if self.about is not None:
+            out["about"] = self.about
+        if self.among is not None:
+            out["among"] = list(self.among)
+        if self.value is not None:
+            out["value"] = self.value
+        if self.text is not None:
+            out["text"] = self.text
+        return out
+
+
+@dataclass(frozen=True)
+class Choice:
+    kind: str
+    named: tuple[int, ...] = ()
+    question: Question | None = None
+
+
+PASS = Choice("pass")
+NO_TARGETS = Choice("no_targets")
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A big round's secret: who the ghost is and whom it means to take."""
+
+    players: int
+    ghost: int
+    targets: frozenset[int]
+
+
+def _truth(kind: str, named: Sequence[int], question: Question | None, deal: Deal) -> bool | None:
+    targets = deal.targets
+    if kind == "name":
+        return all(s in targets for s in named)
+    if kind == "no_targets":
+        return not targets
+    if kind == "question" and question is not None:
+        if question.asks == "is_target":
+            return question.about in targets
+        if question.asks == "any_target":
+            return any(s in targets for s in question.among or ())
+        if question.asks == "target_count":
+            return len(targets) == question.value
+        if question.asks == "is_ghost":
+            return question.about == deal.ghost
+    return None
+
+
+def _settle(
+    rules: TisiguiRules,
+    deal: Deal,
+    confirmed: Sequence[int],
+    seat: int,
+    round_value: int,
+    kind: str,
+    named: Sequence[int],
+    answer: bool | None,
+) -> tuple[int, list[int], End | None]:
+    """(points, newly confirmed seats, end) for an action whose shown answer is ``answer``.
+
+    The ghost's own actions never score, confirm or end anything: the table cannot trust an
+    answer the ghost may fake.
+    """
+    if seat == deal.ghost or not answer:
+        return 0, [], None
+    if kind == "name":
+        newly = list(named)
+        done = deal.targets <= {*confirmed, *newly}
+        return (
+            _naming_points(rules, round_value, len(named)),
+            newly,
+            ("all_confirmed" if done else None),
+        )
+    if kind == "no_targets":
+        return no_targets_points(rules, deal.players), [], "no_targets"
+    return 0, [], None
+
+
+# --------------------------------------------------------------------------------------------
+# Bots
+
+
+@dataclass(frozen=True)
+class Event:
+    """One action as everyone at the table saw it."""
+
+    seat: int
+    choice: Choice
+    answer: bool | None
+    confirms: tuple[int, ...]
+
+
+
+def _question_ok(q: Question, n: int) -> bool:
+    """Whether a question is well formed; ``other`` always is (its words are not checked)."""
+
+    def seat_ok(s: int | None) -> bool:
+        return is_integer(s) and 0 <= s < n  # type: ignore[operator]
+
+    if q.asks in ("is_target", "is_ghost"):
+        return seat_ok(q.about)
+    if q.asks == "any_target":
+        among = q.among or ()
+        return bool(among) and len(set(among)) == len(among) and all(map(seat_ok, among))
+    if q.asks == "target_count":
+        return is_integer(q.value)
+    return q.asks == "other"
+
+
+# --------------------------------------------------------------------------------------------
+# The event log as typed values; ``to_json`` gives the shape docs/sample-and-simulate.md fixes.
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str
+    named: tuple[int, ...]
+    answer: bool | None  # None for a pass
+    points: int
+    truth: bool | None  # None when unknowable, or a pass
+    question: Question | None = None
+    confirms: tuple[int, ...] | None = None  # namings only
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "named": list(self.named),
+            "answer": self.answer,
+            "points": self.points,
+            "truth": self.truth,
+        }
+        if self.question is not None:
+            out["question"] = self.question.to_json()
+        if self.confirms is not None:
+            out["confirms"] = list(self.confirms)
+        return out
+
+
+PASS_ACTION = Action("pass", (), None, 0, None)
+
+
+@dataclass(frozen=True)
+class Turn:
+    small_round: int
+    round_value: int
+    seat: int
+    actions: tuple[Action, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "small_round": self.small_round,
+            "round_value": self.round_value,
+            "seat": self.seat,
+            "actions": [a.to_json() for a in self.actions],
+        }
+
+
+@dataclass(frozen=True)
+class BigRound:
+    big_die: int
+    ghost: int
+    targets: tuple[int, ...]
+    start: int
+    question_markers: int | None
+    turns: tuple[Turn, ...]
+    confirmed: tuple[int, ...]
+    end: End
+    ghost_points: int
+    roll: int | None
+    scores_after: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "big_die": self.big_die,
+            "ghost": self.ghost,
+            "targets": list(self.targets),
+            "start": self.start,
+            "question_markers": self.question_markers,
+            "turns": [t.to_json() for t in self.turns],
+            "confirmed": list(self.confirmed),
+            "end": self.end,
+            "ghost_points": self.ghost_points,
+            "roll": self.roll,
+            "scores_after": list(self.scores_after),
+        }
+
+
+@dataclass(frozen=True)
+class GameLog:
+    seed: int
+    players: int
+    variant: str | None
+    bots: tuple[str, ...]
+    big_rounds: tuple[BigRound, ...]
+    scores: tuple[int, ...]
+    ranking: tuple[int, ...]
+    places: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": SLUG,
+            "seed": self.seed,
+            "players": self.players,
+            "variant": self.variant,
+            "bots": list(self.bots),
+            "big_rounds": [b.to_json() for b in self.big_rounds],
+            "scores": list(self.scores),
+            "ranking": list(self.ranking),
+            "places": list(self.places),
+            "winners": list(self.winners),
+        }
+
+
+# --------------------------------------------------------------------------------------------
+# The state machine
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A broken rule: on the whole turn, or on one action's ``field`` ("" = the action)."""
+
+    scope: Literal["turn", "action"]
+    field: str
+    message: str
+
+
+class Game:
+    """A whole game: big rounds of turns of actions, each checked and scored as pushed.
+
+    The caller's loop: ``begin_big_round``; while ``next_turn()``: ``begin_turn``, then
+    ``check``/``push`` actions while ``can_act``, then ``end_turn``; ``end_big_round(roll)``;
+    until ``over``. ``deal`` holds the secret; bots see it only through their views.
+    """
+
+    def __init__(self, rules: TisiguiRules, players: int) -> None:
+        self.rules = rules
+        self.n = players
+        self.row = setup_for(rules, players)
+        self.values = _round_values(rules, self.row)
+        self.lo, self.hi = rules.actions_per_turn
+        self.question_markers = self.row.question_markers if rules.use_question_markers else None
+        self.scores = [0] * players
+        self.die = first_big_die(rules, players)
+        self.big_rounds: list[BigRound] = []
+        self.over = False
+        self.last_start = 0
+        # The big round under way
+        self.deal = Deal(players, 0, frozenset())
+        self.start = 0
+        self.markers: list[int] | None = None
+        self.confirmed: list[int] = []
+        self.history: list[Event] = []
+        self.turns: list[Turn] = []
+        self.end: End | None = None
+        self.turn_index = 0
+        # The turn under way
+        self.seat = 0
+        self.small_round = 0
+        self.round_value = self.values[0] if self.values else 0
+        self.actions: list[Action] = []
+        self.markers_at_start: int | None = None
+        self.passed = False
+
+    # -- big rounds -----------------------------------------------------------------------
+
+    @property
+    def needs_roll(self) -> bool:
+        """Whether the big round now being played ends with a roll of the small die."""
+        return _needs_roll(self.rules, self.die)
+
+    def begin_big_round(self, ghost: int, targets: frozenset[int], start: int) -> None:
+        self.deal = Deal(self.n, ghost, targets)
+        self.start = start
+        per = self.row.question_markers or 0
+        self.markers = [per] * self.n if self.rules.use_question_markers else None
+        self.confirmed = []
+        self.history = []
+        self.turns = []
+        self.end = None
+        self.turn_index = 0
+
+    @property
+    def turns_in_full(self) -> int:
+        return len(self.values) * self.n
+
+    def next_turn(self) -> tuple[int, int, int] | None:
+        """(small round, its value, seat) of the next turn, or None once the big round is done."""
+        t = self.turn_index
+        if self.end is not None or t >= self.turns_in_full:
+            return None
+        return t // self.n + 1, self.values[t // self.n], (self.start + t) % self.n
+
+    def end_big_round(self, roll: int | None) -> BigRound:
+        deal = self.deal
+        end: End = self.end or "rounds_out"
+        points = ghost_points(self.rules, self.n, len(self.confirmed)) if self.end is None else 0
+        self.scores[deal.ghost] += points
+        done = BigRound(
+            big_die=self.die,
+            ghost=deal.ghost,
+            targets=tuple(sorted(deal.targets)),
+            start=self.start,
+            question_markers=self.question_markers,
+            turns=tuple(self.turns),
+            confirmed=tuple(self.confirmed),
+            end=end,
+            ghost_points=points,
+            roll=roll,
+            scores_after=tuple(self.scores),
+        )
+        self.big_rounds.append(done)
+        self.last_start = self.start
+        self.over = _is_last(self.rules, self.die, roll)
+        self.die -= 1
+        return done
+
+    def result(self) -> tuple[list[int], list[int], list[int]]:
+        """(ranking, places, winners) on the scores so far."""
+        ranking, places = rank(self.rules, self.scores, self.last_start)
+        return ranking, places, [s for s in range(self.n) if places[s] == 1]
+
+    # -- turns ----------------------------------------------------------------------------
+
+    def begin_turn(self) -> None:
+        turn = self.next_turn()
+        if turn is None:
+            raise ValueError("the big round is over: no turn to begin")
+        self.small_round, self.round_value, self.seat = turn
+        self.turn_index += 1
+        self.actions = []
+        self.markers_at_start = self.markers[self.seat] if self.markers is not None else None
+        self.passed = False
+
+    @property
+    def markers_left(self) -> int | None:
+        return self.markers[self.seat] if self.markers is not None else None
+
+    @property
+    def can_act(self) -> bool:
+        """Whether the player on turn may take (another) action."""
+        return (
+            self.end is None
+            and not self.passed
+            and self.markers_left != 0
+            and len(self.actions) < self.hi
+        )
+
+    @property
+    def can_stop(self) -> bool:
+        return len(self.actions) >= self.lo
+
+    @property
+    def can_pass(self) -> bool:
+        return self.seat == self.deal.ghost and self.rules.ghost_may_pass and not self.actions
+
+    def end_turn(self) -> list[Problem]:
+        problems = []
+        if (
+            self.end is None
+            and not self.passed
+            and self.markers_at_start != 0
+            and len(self.actions) < self.lo
+        ):
+            problems.append(
+                Problem("turn", "", f"{len(self.actions)} actions, at least {self.lo} required")
+            )
+        self.turns.append(
+            Turn(self.small_round, self.round_value, self.seat, tuple(self.actions))
+        )
+        return problems
+
+    # -- actions --------------------------------------------------------------------------
+
+    def check(self, choice: Choice) -> list[Problem]:
+        """Every rule ``choice`` would break if the player on turn took it now."""
+        if self.end is not None:
+            return [Problem("action", "", f"an action after the big round ended ({self.end})")]
+        problems: list[Problem] = []
+        kind = choice.kind
+        if kind == "pass":
+            if not (self.seat == self.deal.ghost and self.rules.ghost_may_pass):
+                problems.append(
+                    Problem("turn", "", "only the ghost may pass, and only where the rules allow it")
+                )
+            elif self.actions:
+                problems.append(Problem("turn", "", "a pass is the whole turn"))
+            return problems
+        if self.passed:
+            problems.append(Problem("turn", "", "a pass is the whole turn"))
+        elif self.markers_at_start == 0:
+            problems.append(Problem("turn", "", "a player with no markers left skips the turn"))
+        else:
+            left = self.markers_at_start
+            cap = self.hi if left is None else min(self.hi, left)
+            if len(self.actions) >= cap:
+                problems.append(Problem("turn", "", f"more than {cap} actions; at most {cap} here"))
+        named = choice.named
+        n = self.n
+        if any(not (is_integer(s) and 0 <= s < n) for s in named) or len(set(named)) != len(
+            named
+        ):
+            problems.append(Problem("action", "named", f"expected distinct seats 0–{n - 1}"))
+        if kind == "name":
+            if not named:
+                problems.append(Problem("action", "named", "a naming names at least one player"))
+            limit = self.rules.max_named_per_action
+            if limit is not None and len(named) > limit:
+                problems.append(
+                    Problem("action", "named", f"at most {limit} players may be named at once")
+                )
+            if again := [s for s in named if s in self.confirmed]:
+                problems.append(Problem("action", "named", f"seats {again} are already confirmed"))
+        elif kind in ("question", "no_targets"):
+            if named:
+                problems.append(Problem("action", "named", f"a {kind} names nobody"))
+            q = choice.question
+            if kind == "question" and q is not None and not _question_ok(q, n):
+                problems.append(Problem("action", "question", "a malformed question"))
+        else:
+            problems.append(Problem("action", "kind", f"unknown kind {kind!r}"))
+        return problems
+
+    def truth(self, choice: Choice) -> bool | None:
+        return _truth(choice.kind, choice.named, choice.question, self.deal)
+
+    def forced_answer(self, choice: Choice) -> bool | None:
+        """The answer the rules dictate for ``choice``, or None where the ghost picks one."""
+        if self.seat != self.deal.ghost:
+            return bool(self.truth(choice))
+        if choice.kind != "question" and self.rules.ghost_own_naming == "always_no":
+            return False
+        return None
+
+    def check_answer(self, choice: Choice, answer: bool) -> tuple[bool, list[Problem]]:
+        """(the answer the table goes on with, problems) for a shown answer."""
+        if self.seat != self.deal.ghost:
+            truth = self.truth(choice)
+            if truth is not None and answer != truth:
+                message = f"only the ghost may lie; the truth is {truth!r}"
+                return truth, [Problem("action", "answer", message)]
+        elif (
+            answer
+            and choice.kind != "question"
+            and self.rules.ghost_own_naming == "always_no"
+        ):
+            return answer, [Problem("action", "answer", "the ghost's own namings are always answered X")]
+        return answer, []
+
+    def push(self, choice: Choice, answer: bool | None) -> Action:
+        """Take ``choice`` with the shown ``answer`` (None for a pass); score it; log it."""
+        if choice.kind == "pass":
+            self.passed = True
+            self.actions.append(PASS_ACTION)
+            return PASS_ACTION
+        seat = self.seat
+        truth = self.truth(choice)
+        points, newly, end = _settle(
+            self.rules, self.deal, self.confirmed, seat, self.round_value,
+            choice.kind, choice.named, answer,
+        )
+        self.confirmed.extend(newly)
+        self.scores[seat] += points
+        if self.markers is not None:
+            self.markers[seat] -= 1
+        action = Action(
+            choice.kind,
+            tuple(choice.named),
+            answer,
+            points,
+            truth,
+            choice.question,
+            tuple(newly) if choice.kind == "name" else None,
+        )
+        self.actions.append(action)
+        self.history.append(Event(seat, choice, answer, tuple(newly)))
+        if end is not None:
+            self.end = end
+        return action

@@ -1,0 +1,49 @@
+"""替死鬼 (tisigui): the printed tables, computed from the rules."""
+
+from __future__ import annotations
+
+from pnp.games.base import Table
+from pnp.games.tisigui.rules import (
+    TisiguiRules,
+    _naming_points,
+    expected_big_rounds,
+    ghost_points,
+    playable_counts,
+    small_round_values,
+)
+
+# Printed tables
+
+
+def compute_tables(rules: TisiguiRules) -> dict[str, Table]:
+    playable = playable_counts(rules)
+    setup: Table = [
+        {
+            "players": row.players,
+            "big_die": row.big_die,
+            "small_rounds": row.small_rounds,
+            "question_markers": row.question_markers,
+        }
+        for row in sorted(rules.setup, key=lambda r: r.players)
+    ]
+    top_value = max(
+        (v for n in playable for v in small_round_values(rules, n)),
+        default=1,
+    )
+    most_named = rules.max_named_per_action or rules.max_players
+    naming: Table = [
+        {"round_value": value, "named": named, "points": _naming_points(rules, value, named)}
+        for value in range(1, top_value + 1)
+        for named in range(1, min(most_named, rules.max_players) + 1)
+    ]
+    ghost: Table = [
+        {"players": n, "confirmed": c, "points": ghost_points(rules, n, c)}
+        for n in range(rules.min_players, rules.max_players + 1)
+        for c in range(n + 1)
+    ]
+    length: Table = [
+        {"players": n, "expected_big_rounds": str(expected_big_rounds(rules, n))} for n in playable
+    ]
+    return {"setup": setup, "naming_score": naming, "ghost_score": ghost, "game_length": length}
+
+
