@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from pnp import __version__
 from pnp.workspace import Workspace, find_workspace
+
+if TYPE_CHECKING:
+    from pnp.build import SheetOptions
 
 LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])
 
@@ -78,22 +82,38 @@ def list_games(context: Context, fmt: str) -> None:
               help="Space between the trims of neighbouring cards. 0 butts them on shared cut "
                    "lines (9 poker cards to an A4 or Letter sheet). Default: each card keeps "
                    "its own 3 mm bleed.")
+@click.option("--watch", is_flag=True, help="Build again after every save in card_data/, templates/ "
+              "or fonts/, until Ctrl-C.")
 @pass_context
 def build(context: Context, game: str, lang: str, paper: str, out: Path | None, png: bool, force: bool,
-          back_offset: str, gutter: float | None) -> None:
+          back_offset: str, gutter: float | None, watch: bool) -> None:
     """Build print-ready PDFs for GAME (or all): components.pdf and rulebook.pdf per script.
 
     Only outputs whose sources (data, templates, fonts, options, pnp itself) changed since the
     last build are rendered again; the record is output/.pnp-build.json.
     """
     from pnp.build import SheetOptions
+
+    workspace = context.workspace
+    sheet = SheetOptions(gutter, parse_offset_option(back_offset))
+    if watch:
+        from pnp.cli_serve import watch_build
+
+        # --force rebuilds everything once; after that each save rebuilds what it changed.
+        watch_build(workspace, lambda changed: _build_once(workspace, game, lang, paper, out, png,
+                                                           force and not changed, sheet))
+        return
+    _build_once(workspace, game, lang, paper, out, png, force, sheet)
+
+
+def _build_once(workspace: Workspace, game: str, lang: str, paper: str, out: Path | None, png: bool,
+                force: bool, sheet: SheetOptions) -> None:
     from pnp.build import build as run_build
     from pnp.progress import BuildProgress
 
-    workspace = context.workspace
     shown_progress = BuildProgress()
     report = run_build(workspace, game, lang, paper.lower(), out, png, force=force, progress=shown_progress,
-                       sheet=SheetOptions(gutter, parse_offset_option(back_offset)))
+                       sheet=sheet)
     shown_progress.summary(report)
     written = report.written
     pngs = [item for item in written if item.path.suffix == ".png"]
@@ -124,6 +144,11 @@ cli.add_command(simulate)
 from pnp.cli_loop import LOOP_COMMANDS, parse_offset_option  # noqa: E402  (export, calibrate, new)
 
 for _command in LOOP_COMMANDS:
+    cli.add_command(_command)
+
+from pnp.cli_serve import SERVE_COMMANDS  # noqa: E402  (serve)
+
+for _command in SERVE_COMMANDS:
     cli.add_command(_command)
 
 
