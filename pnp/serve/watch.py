@@ -85,7 +85,9 @@ class Watcher:
 
         for batch in watch(*self.folders, stop_event=self._stop, step=QUIET_MS, debounce=BURST_MS,
                            raise_interrupt=False):
-            self._batches.put({_relative(self.workspace, path) for _change, path in batch})
+            changed = {_relative(self.workspace, path) for path in _lasting(batch)}
+            if changed:
+                self._batches.put(changed)
 
     def next(self, stop: threading.Event | None = None, poll: float = 0.2) -> tuple[str, ...] | None:
         """Every change since the last call, waiting for one; None once ``stop`` is set.
@@ -103,6 +105,15 @@ class Watcher:
                 except queue.Empty:
                     return tuple(sorted(changed))
         return None
+
+
+def _lasting(batch: Iterable[tuple[object, str]]) -> set[str]:
+    """The paths of a burst without the temporary files an editor (or sed -i) made and removed
+    within it: a path both added and gone is no change to the sources."""
+    from watchfiles import Change
+
+    added = {path for change, path in batch if change == Change.added}
+    return {path for _change, path in batch if path not in added or Path(path).exists()}
 
 
 def affected_games(changed: Iterable[str], slugs: Sequence[str]) -> list[str]:
