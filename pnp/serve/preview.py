@@ -214,6 +214,11 @@ class Preview:
             games = load_games(self.workspace, slugs)
         except PnpError as exc:
             errors[("build", "")] = error_text(exc)
+            # The build reads what check and sample read: their older errors about these games
+            # are out of date, and they run again once the build is good.
+            for step, slug in list(errors):
+                if step in ("check", "sample") and slug in self._memory.pending:
+                    del errors[(step, slug)]
             return False
         errors.pop(("build", ""), None)
         documents: dict[tuple[str, str], tuple[str, dict[str, bytes]]] = {}
