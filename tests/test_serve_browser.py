@@ -67,9 +67,11 @@ def _faces(driver: webdriver.Chrome) -> dict[str, tuple[str, int]]:
     return {face: (src, width) for face, src, width in found}
 
 
-def _all_loaded(driver: webdriver.Chrome) -> bool:
-    faces = _faces(driver)
-    return bool(faces) and all(width > 0 for _, width in faces.values())
+def _all_loaded(driver: webdriver.Chrome, selector: str = "img.face") -> bool:
+    """Every image ``selector`` finds is decoded (and there is at least one)."""
+    widths = driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map(i => i.complete ? i.naturalWidth : 0);", selector)
+    return bool(widths) and all(width > 0 for width in widths)
 
 
 def _idle(driver: webdriver.Chrome) -> bool:
@@ -106,6 +108,7 @@ def test_the_page_shows_the_game_and_follows_each_save(workspace_copy: Path, bro
         pages = browser.find_elements(By.CSS_SELECTOR, "img.page")
         assert len(sheets) == len(PdfReader(built / "components.pdf").pages)
         assert len(pages) >= len(PdfReader(built / "rulebook.pdf").pages)
+        wait.until(lambda d: _all_loaded(d, "img.sheet") and _all_loaded(d, "img.page"))
         assert "tisigui: ok" in browser.find_element(By.CSS_SELECTOR, "pre.check").text
         sample = browser.find_element(By.CSS_SELECTOR, "details.sample")
         assert sample.find_elements(By.TAG_NAME, "h1") and len(sample.text) > 200

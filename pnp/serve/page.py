@@ -99,7 +99,7 @@ pre.check.bad { border-color: #c0392b; background: #fdf3f2; }
 <div class="pages">
 {% for page in document.pages %}
 <a href="/files/{{ document.path }}?v={{ document.stamp }}#page={{ loop.index }}" target="_blank">
-<img class="{{ 'sheet' if document.title == 'Sheets' else 'page' }}" loading="lazy" src="/pages/{{ page }}"
+<img class="{{ 'sheet' if document.title == 'Sheets' else 'page' }}" src="/pages/{{ page }}"
  alt="{{ document.title }} page {{ loop.index }}"></a>
 {% endfor %}
 </div>

@@ -100,7 +100,8 @@ class _Memory:
     sample_notes: dict[str, str] = field(default_factory=dict)
     errors: dict[tuple[str, str], str] = field(default_factory=dict)  # (step, slug) -> text
     pending: set[str] = field(default_factory=set)  # games whose check and sample are owed
-    documents: dict[tuple[str, str], tuple[str, dict[str, bytes]]] = field(default_factory=dict)
+    # (slug, lang, PDF name) -> (digest of the PDF, its page images by key)
+    documents: dict[tuple[str, str, str], tuple[str, dict[str, bytes]]] = field(default_factory=dict)
 
 
 def error_text(exc: PnpError) -> str:
@@ -221,7 +222,7 @@ class Preview:
                     del errors[(step, slug)]
             return False
         errors.pop(("build", ""), None)
-        documents: dict[tuple[str, str], tuple[str, dict[str, bytes]]] = {}
+        documents: dict[tuple[str, str, str], tuple[str, dict[str, bytes]]] = {}
         for game in games:
             scripts = []
             for lang in self.langs:
@@ -239,12 +240,12 @@ class Preview:
                                           samples=memory.samples.get(slug, ()),
                                           sample_note=memory.sample_notes.get(slug, ""))
                       for slug in slugs if slug in memory.views)
-        self._pages = {key: data for (slug, lang), (_, pages) in memory.documents.items()
+        self._pages = {key: data for (slug, lang, _), (_, pages) in memory.documents.items()
                        if slug in slugs and lang in self.langs for key, data in pages.items()}
         return {"games": games, "errors": tuple(memory.errors.values())}
 
     def _documents(self, slug: str, lang: str, folder: Path,
-                   fresh: dict[tuple[str, str], tuple[str, dict[str, bytes]]]) -> tuple[Document, ...]:
+                   fresh: dict[tuple[str, str, str], tuple[str, dict[str, bytes]]]) -> tuple[Document, ...]:
         """The PDFs of one game and script; pages are rasterised again only when a PDF changed."""
         from pnp.facepix import png_bytes
 
@@ -255,7 +256,7 @@ class Preview:
         for pdf in pdfs:
             data = pdf.read_bytes()
             stamp = _digest(data)
-            key = (slug, f"{lang}/{pdf.name}")
+            key = (slug, lang, pdf.name)
             cached = self._memory.documents.get(key)
             if cached is None or cached[0] != stamp:
                 dpi = SHEET_DPI if pdf.name == "components.pdf" else PAGE_DPI
