@@ -47,7 +47,7 @@ def serve(context: Any, game: str, port: int, host: str, lang: str, paper: str) 
     The page follows every save by itself; a broken save shows its error above the last good
     build. Previews are built in output/.serve/, apart from `pnp build`'s outputs.
     """
-    from pnp.serve.preview import Preview
+    from pnp.serve.preview import Preview, State
     from pnp.serve.server import PreviewServer
     from pnp.serve.watch import Round, rebuild_loop
 
@@ -55,12 +55,14 @@ def serve(context: Any, game: str, port: int, host: str, lang: str, paper: str) 
     preview = Preview(workspace, game, lang, paper.lower())
     server = PreviewServer(preview, host, port)
 
-    def run(changed: tuple[str, ...]) -> Any:
+    def run(changed: tuple[str, ...]) -> State:
         _changed(changed)
         return preview.refresh(changed)
 
-    def report(done: Round[Any]) -> None:
+    def report(done: Round[State]) -> None:
         state = done.result
+        if state is None:  # refresh shows a broken save in the page and never raises
+            return
         for error in state.errors:
             click.echo(error, err=True)
         outcome = f"{len(state.errors)} error(s) shown in the page" if state.errors else "page updated"

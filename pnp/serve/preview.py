@@ -16,12 +16,18 @@ import datetime
 import hashlib
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pnp.errors import PnpError
 from pnp.workspace import Workspace
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+    from pnp.data.model import Game
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +169,7 @@ class Preview:
             self._changed.wait_for(lambda: self._state.version != version, timeout=timeout)
             return self._state
 
-    def _publish(self, **changes: object) -> None:
+    def _publish(self, **changes: Any) -> None:
         with self._changed:
             self._state = dataclasses.replace(self._state, version=self._state.version + 1, **changes)
             self._changed.notify_all()
@@ -234,7 +240,7 @@ class Preview:
         self._memory.documents = documents  # a PDF no longer built takes its pages with it
         return True
 
-    def _shown(self, slugs: list[str]) -> dict[str, object]:
+    def _shown(self, slugs: list[str]) -> dict[str, Any]:
         memory = self._memory
         games = tuple(dataclasses.replace(memory.views[slug], check=memory.checks.get(slug),
                                           samples=memory.samples.get(slug, ()),
@@ -300,7 +306,7 @@ class Preview:
         memory.samples[slug] = samples
 
 
-def _rasterise(pdf: bytes, dpi: float):  # type: ignore[no-untyped-def]
+def _rasterise(pdf: bytes, dpi: float) -> Iterator[Image]:
     """Each page of a PDF as a PIL image."""
     import pypdfium2 as pdfium
 
@@ -312,7 +318,7 @@ def _rasterise(pdf: bytes, dpi: float):  # type: ignore[no-untyped-def]
         document.close()
 
 
-def _face_groups(game, folder: Path, lang: str) -> tuple[FaceGroup, ...]:  # type: ignore[no-untyped-def]
+def _face_groups(game: Game, folder: Path, lang: str) -> tuple[FaceGroup, ...]:
     """The PNG faces the build wrote, grouped by component in the data's order, each card's
     front before its back, a face the whole deck shares (its back) last."""
     from pnp.build import converter_for
@@ -340,8 +346,8 @@ def _face_groups(game, folder: Path, lang: str) -> tuple[FaceGroup, ...]:  # typ
         if component.id in grouped:
             faces = tuple(face for _, face in sorted(grouped.pop(component.id), key=lambda item: item[0]))
             groups.append(FaceGroup(f"{convert(component.name.value)} ({component.id})", faces))
-    for rest in grouped.values():
-        groups.append(FaceGroup("other faces", tuple(face for _, face in rest)))
+    for leftover in grouped.values():
+        groups.append(FaceGroup("other faces", tuple(face for _, face in leftover)))
     return tuple(groups)
 
 

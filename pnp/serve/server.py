@@ -96,7 +96,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         return path.read_bytes() if path.is_file() else None
 
     def _host_allowed(self) -> bool:
-        if not _is_loopback(self.server.server_address[0]):
+        if not _is_loopback(str(self.server.server_address[0])):
             return True  # served to the network on purpose (--host): any name may reach it
         host = self.headers.get("Host", "")
         name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
@@ -140,8 +140,8 @@ class PreviewServer:
 
     @property
     def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        shown = f"[{host}]" if ":" in str(host) else host
+        host, port = str(self._server.server_address[0]), int(self._server.server_address[1])
+        shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{port}/"
 
     def start(self) -> PreviewServer:
