@@ -145,3 +145,16 @@ def test_a_taken_port_is_an_error_naming_it(workspace_copy: Path) -> None:
 def test_an_unknown_game_is_an_error_before_serving(workspace_copy: Path) -> None:
     with pytest.raises(PnpError, match="unknown game 'tisigu'.*did you mean 'tisigui'"):
         Preview(Workspace(workspace_copy), "tisigu")
+
+
+def test_pnp_toml_gives_serve_its_port_paper_and_script(workspace_copy: Path) -> None:
+    from click.testing import CliRunner
+
+    from pnp.cli import cli
+
+    (workspace_copy / "pnp.toml").write_text('port = 9999\npaper = "letter"\nlang = "zh-Hans"\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--root", str(workspace_copy), "serve", "--help"])
+    assert result.exit_code == 0, result.output
+    assert "[default: 9999;" in result.output
+    assert "[default: letter]" in result.output
+    assert "[default: zh-Hans]" in result.output
