@@ -2,12 +2,12 @@
 at the workspace root and handed to click as each command's defaults.
 
 ```toml
-paper = "letter"          # build, calibrate, export tuckbox, sample --format pdf
-lang = "zh-Hant"          # build and export: zh-Hant, zh-Hans or all
+paper = "letter"          # build, calibrate, export tuckbox, sample --format pdf, serve
+lang = "zh-Hant"          # build, export and serve: zh-Hant, zh-Hans or all
 out = "prints"            # build's output root, inside the workspace
 back_offset = "1,-0.5"    # build and calibrate, mm (or [1, -0.5])
 gutter = 4                # build --gutter, mm, once the imposition takes one
-port = 8800               # serve --port, once pnp serves a preview
+port = 8800               # serve --port
 ```
 
 An option given on the command line always wins. A bad value is an error naming the file,
@@ -33,8 +33,9 @@ MAX_GUTTER = 30.0
 
 # key -> the commands (and their option names) it sets the default of
 TARGETS: dict[str, tuple[tuple[str, str], ...]] = {
-    "paper": (("build", "paper"), ("calibrate", "paper"), ("export", "paper"), ("sample", "paper")),
-    "lang": (("build", "lang"), ("export", "lang")),
+    "paper": (("build", "paper"), ("calibrate", "paper"), ("export", "paper"), ("sample", "paper"),
+              ("serve", "paper")),
+    "lang": (("build", "lang"), ("export", "lang"), ("serve", "lang")),
     "out": (("build", "out"),),
     "back_offset": (("build", "back_offset"), ("calibrate", "back_offset")),
     "gutter": (("build", "gutter"),),

@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "export": "pnp.cli.loop:export",
     "calibrate": "pnp.cli.loop:calibrate",
     "new": "pnp.cli.loop:new",
+    "serve": "pnp.cli.serve:serve",
 }
 
 # One-line help of each command for ``pnp --help``, so listing them imports none.
@@ -45,6 +46,7 @@ SUMMARIES: dict[str, str] = {
     "export": "Export GAME's faces for Tabletop Simulator, a print shop, a contact sheet or tuck boxes.",
     "calibrate": "Write a duplex test sheet that measures how far a printer shifts the back side.",
     "new": "Start a new game: card_data/SLUG/ and templates/SLUG/ that build and check at once.",
+    "serve": "Preview GAME (or all) in the browser, rebuilt on every save.",
 }
 
 

@@ -11,6 +11,7 @@ from pnp.build import build as run_build
 from pnp.cli.loop import back_offset_option
 from pnp.cli.options import command, game_argument, lang_option, message, paper_option, shown, workspace
 from pnp.progress import BuildProgress
+from pnp.workspace import Workspace
 
 
 @command()
@@ -26,17 +27,32 @@ from pnp.progress import BuildProgress
               help="Space between the trims of neighbouring cards. 0 butts them on shared cut "
                    "lines (9 poker cards to an A4 or Letter sheet). Default: each card keeps "
                    "its own 3 mm bleed.")
+@click.option("--watch", is_flag=True, help="Build, then build again on every save until Ctrl-C.")
 @click.pass_context
 def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None, png: bool, force: bool,
-          back_offset: tuple[float, float], gutter: float | None) -> None:
+          back_offset: tuple[float, float], gutter: float | None, watch: bool) -> None:
     """Build print-ready PDFs for GAME (or all): components.pdf, rulebook.pdf and aid.pdf per script.
 
     Only outputs whose sources (data, templates, fonts, options, pnp itself) changed since the
     last build are rendered again; the record is output/.pnp-build.json.
     """
+    found = workspace(ctx)
+    sheet = SheetOptions(gutter, back_offset)
+    if watch:
+        from pnp.cli.serve import watch_build
+
+        # --force rebuilds everything once; after that each save rebuilds what it changed.
+        watch_build(found, lambda changed: _build_once(found, game, lang, paper, out, png,
+                                                       force and not changed, sheet))
+        return
+    _build_once(found, game, lang, paper, out, png, force, sheet)
+
+
+def _build_once(found: Workspace, game: str, lang: str, paper: str, out: Path | None, png: bool,
+                force: bool, sheet: SheetOptions) -> None:
     shown_progress = BuildProgress()
-    report = run_build(workspace(ctx), game, lang, paper.lower(), out, png, force=force, progress=shown_progress,
-                       sheet=SheetOptions(gutter, back_offset))
+    report = run_build(found, game, lang, paper.lower(), out, png, force=force, progress=shown_progress,
+                       sheet=sheet)
     shown_progress.summary(report)
     written = report.written
     pngs = [item for item in written if item.path.suffix == ".png"]

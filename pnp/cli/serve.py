@@ -1,0 +1,94 @@
+"""The rebuild-on-save commands: ``pnp serve`` and the loop behind ``pnp build --watch``."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from pnp.cli.options import shown
+from pnp.workspace import Workspace
+
+# The group's context object (pnp.cli.options.WorkspaceRef) is passed as ``obj``.
+LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])
+WATCHING = "watching card_data/, templates/ and fonts/ for changes (Ctrl-C to stop)"
+
+
+def _changed(changed: tuple[str, ...]) -> None:
+    if changed:
+        more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
+        click.echo(f"changed: {', '.join(changed[:5])}{more}", err=True)
+
+
+@click.command("serve")
+@click.argument("game", default="all")
+@click.option("--port", type=click.IntRange(0, 65535), default=8800, show_default=True,
+              help="Port to listen on; 0 picks a free one.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Another address than 127.0.0.1 shows your work to the network.")
+@click.option("--lang", type=LANG_CHOICE, default="all", show_default=True, help="Script(s) to preview.")
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
+              show_default=True)
+@click.pass_obj
+def serve(context: Any, game: str, port: int, host: str, lang: str, paper: str) -> None:
+    """Preview GAME (or all) in the browser, rebuilt on every save: card faces and backs, sheets,
+    rulebook and player aid, the `pnp check` report and a sample game.
+
+    The page follows every save by itself; a broken save shows its error above the last good
+    build. Previews are built in output/.serve/, apart from `pnp build`'s outputs.
+    """
+    from pnp.serve.preview import Preview, State
+    from pnp.serve.server import PreviewServer
+    from pnp.serve.watch import Round, rebuild_loop
+
+    workspace = context.workspace
+    preview = Preview(workspace, game, lang, paper.lower())
+    server = PreviewServer(preview, host, port)
+
+    def run(changed: tuple[str, ...]) -> State:
+        _changed(changed)
+        return preview.refresh(changed)
+
+    def report(done: Round[State]) -> None:
+        state = done.result
+        if state is None:  # refresh shows a broken save in the page and never raises
+            return
+        for error in state.errors:
+            click.echo(error, err=True)
+        outcome = f"{len(state.errors)} error(s) shown in the page" if state.errors else "page updated"
+        click.echo(f"{outcome} ({done.seconds:.1f} s)", err=True)
+
+    click.echo(f"serving {server.url} (Ctrl-C to stop); building in {shown(preview.root)}")
+    server.start()
+    try:
+        rebuild_loop(workspace, run, report)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    click.echo("stopped", err=True)
+
+
+def watch_build(workspace: Workspace, build_once: Callable[[tuple[str, ...]], None]) -> None:
+    """``pnp build --watch``: build, then build again after every save, until Ctrl-C.
+
+    ``build_once`` gets the paths that changed (none the first time). A failed build prints
+    its error and the loop waits for the fix.
+    """
+    from pnp.serve.watch import Round, rebuild_loop
+
+    def run(changed: tuple[str, ...]) -> None:
+        _changed(changed)
+        build_once(changed)
+
+    def report(done: Round[None]) -> None:
+        if done.error is not None:
+            click.echo(f"Error: {done.error.format_message()}", err=True)
+        click.echo(f"{'failed' if done.error else 'done'} in {done.seconds:.1f} s", err=True)
+
+    with contextlib.suppress(KeyboardInterrupt):
+        rebuild_loop(workspace, run, report, ready=lambda: click.echo(WATCHING, err=True))
+    click.echo("stopped watching", err=True)
+

@@ -1,0 +1,3 @@
+"""The designer's loop: rebuild on save (:mod:`pnp.serve.watch`) and a live preview in the
+browser (:mod:`pnp.serve.preview` builds what it shows, :mod:`pnp.serve.page` writes the HTML,
+:mod:`pnp.serve.server` serves it)."""

@@ -1,0 +1,358 @@
+"""What ``pnp serve`` shows, refreshed after each save.
+
+A refresh builds the served games incrementally (with PNG faces) into a private output root,
+``output/.serve/``, so it never touches the outputs of ``pnp build``; rasterises the pages of
+every PDF built there (sheets, rulebook, player aid) to small images kept in memory; then runs
+``pnp check`` and plays a sample game for each game the save can have changed.
+
+A step that fails keeps what it showed last (the build writes all or nothing, so the files of
+the last good build stay) and its error is shown above it until a later save fixes it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import hashlib
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pnp.errors import PnpError
+from pnp.workspace import Workspace
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+    from pnp.data.model import Game
+
+log = logging.getLogger(__name__)
+
+FOLDER = ".serve"  # under the workspace's output/
+SHEET_DPI = 36  # a thumbnail of a whole sheet
+PAGE_DPI = 54  # a rulebook page, readable when clicked
+# The documents of one game and script, in the order shown; any other PDF follows by name.
+DOCUMENTS = {"components.pdf": "Sheets", "rulebook.pdf": "Rulebook", "aid.pdf": "Player aid"}
+
+
+@dataclass(frozen=True)
+class Face:
+    path: str  # relative to the preview's build root
+    label: str
+    stamp: str  # a digest of the file: a new face is a new URL
+
+
+@dataclass(frozen=True)
+class FaceGroup:
+    title: str
+    faces: tuple[Face, ...]
+
+
+@dataclass(frozen=True)
+class Document:
+    title: str
+    path: str  # the PDF, relative to the build root
+    stamp: str
+    pages: tuple[str, ...]  # keys of the page images (Preview.page)
+
+
+@dataclass(frozen=True)
+class Script:
+    lang: str
+    groups: tuple[FaceGroup, ...]
+    documents: tuple[Document, ...]
+
+
+@dataclass(frozen=True)
+class Checked:
+    ok: bool
+    text: str
+
+
+@dataclass(frozen=True)
+class GameView:
+    slug: str
+    title: str
+    title_lang: str  # the game's source script, the title's
+    scripts: tuple[Script, ...]
+    check: Checked | None = None
+    samples: tuple[tuple[str, str], ...] = ()  # (lang, HTML of the narration)
+    sample_note: str = ""  # why there is no sample game
+
+
+@dataclass(frozen=True)
+class State:
+    """One published state of the preview; a new ``version`` whenever what is shown changes."""
+
+    version: int = 0
+    activity: str = "starting"  # what the preview is doing now; "" when it waits for a save
+    games: tuple[GameView, ...] = ()
+    errors: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    seconds: float = 0.0
+    finished: str = ""  # UTC time of the last finished refresh
+
+
+@dataclass
+class _Memory:
+    """What a refresh keeps for the next one."""
+
+    views: dict[str, GameView] = field(default_factory=dict)
+    checks: dict[str, Checked] = field(default_factory=dict)
+    samples: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    sample_notes: dict[str, str] = field(default_factory=dict)
+    errors: dict[tuple[str, str], str] = field(default_factory=dict)  # (step, slug) -> text
+    pending: set[str] = field(default_factory=set)  # games whose check and sample are owed
+    # (slug, lang, PDF name) -> (digest of the PDF, its page images by key)
+    documents: dict[tuple[str, str, str], tuple[str, dict[str, bytes]]] = field(default_factory=dict)
+
+
+def error_text(exc: PnpError) -> str:
+    """The words ``pnp`` prints for the error in a terminal."""
+    return f"Error: {exc.format_message()}"
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+class Preview:
+    """The served games' preview; ``refresh`` runs in one thread, readers in any."""
+
+    def __init__(self, workspace: Workspace, game: str = "all", lang: str = "all", paper: str = "a4",
+                 folder: Path | None = None) -> None:
+        from pnp.build import resolve_games, resolve_langs
+
+        resolve_games(workspace, game)  # an unknown game is an error now, not on the page
+        self.workspace = workspace
+        self.game = game
+        self.langs = resolve_langs(lang)
+        self.lang = lang
+        self.paper = paper
+        self.root = folder if folder is not None else workspace.output / FOLDER
+        self._memory = _Memory()
+        self._pages: dict[str, bytes] = {}
+        self._state = State()
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+
+    # ----------------------------------------------------------------------------------------
+    # Reading (HTTP threads)
+
+    @property
+    def state(self) -> State:
+        return self._state
+
+    def page(self, key: str) -> bytes | None:
+        return self._pages.get(key)
+
+    def file(self, relative: str) -> Path | None:
+        """A file of the build root named by a URL path, or None: nothing outside the root, no
+        hidden file (the build record), no symlink out."""
+        if not relative or "\x00" in relative or "\\" in relative:
+            return None
+        parts = relative.split("/")
+        if any(part in ("", ".", "..") or part.startswith(".") for part in parts):
+            return None
+        root = self.root.resolve()
+        target = (root / Path(*parts)).resolve()
+        if not target.is_relative_to(root) or not target.is_file():
+            return None
+        return target
+
+    def wait(self, version: int, timeout: float) -> State:
+        """The state once its version differs from ``version`` (or after ``timeout`` s)."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._state.version != version, timeout=timeout)
+            return self._state
+
+    def _publish(self, **changes: Any) -> None:
+        with self._changed:
+            self._state = dataclasses.replace(self._state, version=self._state.version + 1, **changes)
+            self._changed.notify_all()
+
+    # ----------------------------------------------------------------------------------------
+    # Refreshing (one thread)
+
+    def refresh(self, changed: Sequence[str] = ()) -> State:
+        """Rebuild after ``changed`` (workspace-relative paths; empty: the first build) and
+        publish the new state. A broken save never raises: its error is in the state."""
+        from pnp.serve.watch import affected_games
+
+        started = datetime.datetime.now(datetime.UTC)
+        memory = self._memory
+        slugs = self._slugs()
+        memory.pending |= set(affected_games(changed, slugs) if changed else slugs)
+        self._publish(activity="rebuilding", changed=tuple(changed))
+        try:
+            built = self._build(slugs)
+            if built:
+                self._publish(**self._shown(slugs), activity="checking")
+                for slug in sorted(memory.pending & set(slugs)):
+                    self._check(slug)
+                    self._sample(slug)
+                memory.pending.clear()
+        except Exception as exc:  # a bug must not stop the preview: show it, keep serving
+            log.exception("the preview could not be refreshed")
+            memory.errors[("internal", "")] = f"internal error (the terminal has the details): {exc!r}"
+        seconds = (datetime.datetime.now(datetime.UTC) - started).total_seconds()
+        self._publish(**self._shown(slugs), activity="", seconds=seconds,
+                      finished=datetime.datetime.now(datetime.UTC).strftime("%H:%M:%S UTC"))
+        memory.errors.pop(("internal", ""), None)
+        return self._state
+
+    def _slugs(self) -> list[str]:
+        from pnp.build import resolve_games
+
+        try:
+            return resolve_games(self.workspace, self.game)
+        except PnpError:  # the served game's folder is gone for now: the build says so
+            return [self.game] if self.game != "all" else []
+
+    def _build(self, slugs: list[str]) -> bool:
+        from pnp.build import build, load_games
+
+        errors = self._memory.errors
+        try:
+            build(self.workspace, self.game, self.lang, self.paper, out=self.root, png=True)
+            games = load_games(self.workspace, slugs)
+        except PnpError as exc:
+            errors[("build", "")] = error_text(exc)
+            # The build reads what check and sample read: their older errors about these games
+            # are out of date, and they run again once the build is good.
+            for step, slug in list(errors):
+                if step in ("check", "sample") and slug in self._memory.pending:
+                    del errors[(step, slug)]
+            return False
+        errors.pop(("build", ""), None)
+        documents: dict[tuple[str, str, str], tuple[str, dict[str, bytes]]] = {}
+        for game in games:
+            scripts = []
+            for lang in self.langs:
+                folder = self.root / game.slug / lang
+                scripts.append(Script(lang, _face_groups(game, folder, lang),
+                                      self._documents(game.slug, lang, folder, documents)))
+            self._memory.views[game.slug] = GameView(game.slug, game.info.name.value, game.info.source_lang,
+                                                     tuple(scripts))
+        self._memory.documents = documents  # a PDF no longer built takes its pages with it
+        return True
+
+    def _shown(self, slugs: list[str]) -> dict[str, Any]:
+        memory = self._memory
+        games = tuple(dataclasses.replace(memory.views[slug], check=memory.checks.get(slug),
+                                          samples=memory.samples.get(slug, ()),
+                                          sample_note=memory.sample_notes.get(slug, ""))
+                      for slug in slugs if slug in memory.views)
+        self._pages = {key: data for (slug, lang, _), (_, pages) in memory.documents.items()
+                       if slug in slugs and lang in self.langs for key, data in pages.items()}
+        return {"games": games, "errors": tuple(memory.errors.values())}
+
+    def _documents(self, slug: str, lang: str, folder: Path,
+                   fresh: dict[tuple[str, str, str], tuple[str, dict[str, bytes]]]) -> tuple[Document, ...]:
+        """The PDFs of one game and script; pages are rasterised again only when a PDF changed."""
+        from pnp.facepix import png_bytes
+
+        order = list(DOCUMENTS)
+        pdfs = sorted(folder.glob("*.pdf"),
+                      key=lambda p: (order.index(p.name) if p.name in order else len(order), p.name))
+        documents = []
+        for pdf in pdfs:
+            data = pdf.read_bytes()
+            stamp = _digest(data)
+            key = (slug, lang, pdf.name)
+            cached = self._memory.documents.get(key)
+            if cached is None or cached[0] != stamp:
+                dpi = SHEET_DPI if pdf.name == "components.pdf" else PAGE_DPI
+                images = {f"{slug}/{lang}/{pdf.stem}-{stamp}-{n}.png": png_bytes(image)
+                          for n, image in enumerate(_rasterise(data, dpi), start=1)}
+                cached = (stamp, images)
+            fresh[key] = cached
+            documents.append(Document(DOCUMENTS.get(pdf.name, pdf.stem), f"{slug}/{lang}/{pdf.name}", stamp,
+                                      tuple(cached[1])))
+        return tuple(documents)
+
+    def _check(self, slug: str) -> None:
+        from pnp.check import check
+
+        try:
+            report = check(self.workspace, slug)
+        except PnpError as exc:
+            self._memory.errors[("check", slug)] = f"pnp check {slug}: {error_text(exc)}"
+            return
+        self._memory.errors.pop(("check", slug), None)
+        self._memory.checks[slug] = Checked(report.ok, report.text())
+
+    def _sample(self, slug: str) -> None:
+        from pnp import narrate
+
+        memory = self._memory
+        try:
+            narrate.plugin(slug)
+        except PnpError as exc:  # a game without a rules engine (a new one) has no sample games
+            memory.sample_notes[slug] = exc.format_message()
+            return
+        try:
+            played = narrate.play_sample(self.workspace, slug)
+            samples = tuple((lang, markdown_html(narrate.narration(self.workspace, played, lang)))
+                            for lang in self.langs)
+        except PnpError as exc:
+            memory.errors[("sample", slug)] = f"pnp sample {slug}: {error_text(exc)}"
+            return
+        memory.errors.pop(("sample", slug), None)
+        memory.sample_notes.pop(slug, None)
+        memory.samples[slug] = samples
+
+
+def _rasterise(pdf: bytes, dpi: float) -> Iterator[Image]:
+    """Each page of a PDF as a PIL image."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        for page in document:
+            yield page.render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
+    finally:
+        document.close()
+
+
+def _face_groups(game: Game, folder: Path, lang: str) -> tuple[FaceGroup, ...]:
+    """The PNG faces the build wrote, grouped by component in the data's order, each card's
+    front before its back, a face the whole deck shares (its back) last."""
+    from pnp.build import converter_for
+
+    convert = converter_for(game, lang)
+    files = sorted((folder / "png").glob("*.png"))
+    # The longest id first: a component "deck" must not take "deck-extra"'s files.
+    components = sorted(game.components, key=lambda c: len(c.id), reverse=True)
+    grouped: dict[str, list[tuple[tuple[int, int], Face]]] = {}
+    for file in files:
+        owner = next((c for c in components if file.stem.startswith(c.id + "-")), None)
+        rest = file.stem[len(owner.id) + 1:] if owner else file.stem
+        card, _, side = rest.rpartition("-")
+        cards = [c.id for c in owner.cards] if owner else []
+        index = cards.index(card) if card in cards else len(cards)
+        if not card:
+            label = f"{side} (every card)"
+        else:
+            label = f"{card} (back)" if side == "back" else card
+        data = file.read_bytes()
+        face = Face(f"{game.slug}/{lang}/png/{file.name}", label, _digest(data))
+        grouped.setdefault(owner.id if owner else "", []).append(((index, side == "back"), face))
+    groups = []
+    for component in game.components:
+        if component.id in grouped:
+            faces = tuple(face for _, face in sorted(grouped.pop(component.id), key=lambda item: item[0]))
+            groups.append(FaceGroup(f"{convert(component.name.value)} ({component.id})", faces))
+    for leftover in grouped.values():
+        groups.append(FaceGroup("other faces", tuple(face for _, face in leftover)))
+    return tuple(groups)
+
+
+def markdown_html(text: str) -> str:
+    """A narration as HTML; raw HTML in it is shown as text, never run."""
+    from markdown_it import MarkdownIt
+
+    return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(text))
