@@ -24,11 +24,18 @@ from pnp.games.wurenshenghuan.state import (
     refill,
     without,
 )
-from pnp.games.wurenshenghuan.tables import guess_points, prison_allowance, search_allowance
+from pnp.games.wurenshenghuan.tables import prison_allowance, search_allowance
 
 
 def _overlap(a: Iterable[str], b: Iterable[str]) -> int:
-    return sum((Counter(a) & Counter(b)).values())
+    """How many items ``a`` and ``b`` share, copies counted (both hold at most a row)."""
+    rest = list(b)
+    shared = 0
+    for item in a:
+        if item in rest:
+            rest.remove(item)
+            shared += 1
+    return shared
 
 
 @dataclass
@@ -61,6 +68,13 @@ class PublicView:
     changed: dict[str, int] = field(default_factory=dict)
     # Characters killed while they were the table's top suspect: a feigned death fits.
     died_suspected: set[str] = field(default_factory=set)
+    # What each kill says about each character never changes once made, so it is summed
+    # as the kills happen (in kill order, the same float additions as summing afresh).
+    kill_evidence: dict[str, float] = field(default_factory=dict)
+    used: set[str] = field(default_factory=set)  # weapon kinds seen discarded in a kill
+    # The view changes only through observe_night / observe_day, so the scores are kept
+    # between them: every bot and every guesser asks for them several times a day.
+    _scores: dict[str, float] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def at_setup(cls, rules: WurenshenghuanRules, state: State) -> PublicView:
@@ -87,10 +101,15 @@ class PublicView:
                 self.quiet[letter] = self.quiet.get(letter, 0.0) + 1 / len(result.imprisoned)
         if result.killed:
             weapons = tuple(i for i in result.discarded if i != KEY)
-            self.kills.append(_KillMemory(
+            memory = _KillMemory(
                 night, weapons, KEY in result.discarded, frozenset(result.imprisoned),
                 self.key_seen_at,
-                {c: tuple(s.values()) for c, s in self.seen.items()}))
+                {c: tuple(s.values()) for c, s in self.seen.items()})
+            self.kills.append(memory)
+            self.used.update(weapons)
+            for letter in self.rules.letters:
+                self.kill_evidence[letter] = self._kill_score(
+                    self.kill_evidence.get(letter, 0.0), memory, letter)
             if KEY in result.discarded:
                 self.key_seen_at = None
         self.dead |= set(result.killed)
@@ -99,6 +118,7 @@ class PublicView:
                 # Only the murderer's row changes size, and whatever was seen there is gone.
                 self.seen[letter] = {}
                 self.sizes[letter] = size
+        self._scores = None
 
     def observe_day(self, result: DayResult) -> None:
         self.imprisoned = frozenset(result.imprisoned)
@@ -115,6 +135,7 @@ class PublicView:
                 seen.update(cards)
             if KEY in look.cards:
                 self.key_seen_at = look.character
+        self._scores = None
 
     def feigned_plausible(self, letter: str) -> bool:
         """Could ``letter``'s public death be the murderer's feigned one?
@@ -125,27 +146,35 @@ class PublicView:
         return (letter in self.died_suspected or self.changed.get(letter, 0) > 0
                 or self.sizes[letter] < self.rules.items_per_character)
 
+    @staticmethod
+    def _kill_score(score: float, memory: _KillMemory, letter: str) -> float:
+        """``score`` plus what one kill says about ``letter``."""
+        before = memory.seen_before.get(letter, ())
+        # A weak hint: a careful murderer kills with cards nobody has seen.
+        score += 0.5 * _overlap(memory.weapons, before)
+        if memory.key_discarded and KEY in before:
+            score += 3
+        # An imprisoned murderer cannot kill unless they hold the key.
+        if letter in memory.imprisoned and memory.key_seen_at != letter:
+            score -= 3
+        return score
+
     def suspicion(self) -> dict[str, float]:
         """Log-odds-like scores: higher = likelier the murderer's character (public only).
 
         Each piece of evidence adds roughly the log of how much likelier it is if the
         character is the murderer's: so ``confidence`` can turn the scores into chances.
+        The dict is shared until the view next changes; callers only read it.
         """
-        used = {w for memory in self.kills for w in memory.weapons}
+        if self._scores is not None:
+            return self._scores
+        used = self.used
+        full = self.rules.items_per_character
         scores: dict[str, float] = {}
         for letter in self.rules.letters:
-            score = 0.0
-            for memory in self.kills:
-                before = memory.seen_before.get(letter, ())
-                # A weak hint: a careful murderer kills with cards nobody has seen.
-                score += 0.5 * _overlap(memory.weapons, before)
-                if memory.key_discarded and KEY in before:
-                    score += 3
-                # An imprisoned murderer cannot kill unless they hold the key.
-                if letter in memory.imprisoned and memory.key_seen_at != letter:
-                    score -= 3
+            score = self.kill_evidence.get(letter, 0.0)
             score += 0.25 * sum(1 for item in self.seen[letter].values() if item in used)
-            if self.sizes[letter] < self.rules.items_per_character:
+            if self.sizes[letter] < full:
                 score += 10  # only the murderer's row ever shrinks
             score += QUIET_WEIGHT * self.quiet.get(letter, 0.0)
             score += CHANGED_WEIGHT * self.changed.get(letter, 0)
@@ -153,6 +182,7 @@ class PublicView:
                 # The dead do not kill, unless the death was feigned.
                 score -= 1.5 if self.feigned_plausible(letter) else 5
             scores[letter] = score
+        self._scores = scores
         return scores
 
 
@@ -375,8 +405,12 @@ def guess_greedy(rules: WurenshenghuanRules, own: str, view: PublicView, day: in
     risk = 0.0
     if own not in view.dead:
         risk = min(1.0, EXPECTED_KILLS / max(1, alive)) * rules.survival_bonus
-    now = p * (guess_points(rules, day) + risk)
-    later = min(1.0, p + patience) * guess_points(rules, day + 1)
+    # day < rules.days here, so both days are in the game; a short table pays 0.
+    table = rules.guess_points
+    today = table[day - 1] if day <= len(table) else 0
+    tomorrow = table[day] if day < len(table) else 0
+    now = p * (today + risk)
+    later = min(1.0, p + patience) * tomorrow
     return best if now >= later else None
 
 

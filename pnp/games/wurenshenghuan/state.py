@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from pnp.games.base import RulesError
 from pnp.games.params import is_integer
@@ -24,19 +24,22 @@ class State:
     discards: tuple[str, ...] = ()
     dead: frozenset[str] = frozenset()
     imprisoned: frozenset[str] = frozenset()
+    # letter -> index into rows; derived, kept because every step and bot looks rows up.
+    index: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    # Characters not publicly dead (a feigned death counts as dead), in letter order.
+    alive: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", {c: i for i, c in enumerate(self.letters)})
+        object.__setattr__(self, "alive", tuple(c for c in self.letters if c not in self.dead))
 
     def items(self, letter: str) -> tuple[str, ...]:
-        return self.rows[self.letters.index(letter)]
+        return self.rows[self.index[letter]]
 
     def with_row(self, letter: str, row: Iterable[str]) -> State:
         rows = list(self.rows)
-        rows[self.letters.index(letter)] = tuple(row)
+        rows[self.index[letter]] = tuple(row)
         return replace(self, rows=tuple(rows))
-
-    @property
-    def alive(self) -> tuple[str, ...]:
-        """Characters not publicly dead (a feigned death counts as dead)."""
-        return tuple(c for c in self.letters if c not in self.dead)
 
     @property
     def all_dead(self) -> bool:
@@ -69,6 +72,10 @@ def new_state(rules: WurenshenghuanRules, deck: Sequence[str], murderer: str) ->
         raise ValueError("the deck is not the rules' item deck")
     if murderer not in rules.letters:
         raise ValueError(f"unknown murderer character {murderer!r}")
+    return _lay_out(rules, deck, murderer)
+
+
+def _lay_out(rules: WurenshenghuanRules, deck: Sequence[str], murderer: str) -> State:
     n = rules.items_per_character
     need = rules.characters * n
     if len(deck) < need:
@@ -81,7 +88,10 @@ def new_state(rules: WurenshenghuanRules, deck: Sequence[str], murderer: str) ->
 def deal(rules: WurenshenghuanRules, rng: random.Random, murderer: str) -> State:
     deck = rules.deck()
     rng.shuffle(deck)
-    return new_state(rules, deck, murderer)
+    if murderer not in rules.letters:
+        raise ValueError(f"unknown murderer character {murderer!r}")
+    # A shuffle of the rules' own deck needs no check that it is one.
+    return _lay_out(rules, deck, murderer)
 
 
 @dataclass(frozen=True)
