@@ -7,16 +7,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from pnp.games.base import GamePlugin
-from pnp.games.wurenshenghuan import calc, example, lint, narration, play, rules, summary, tables
+from pnp.games.wurenshenghuan import calc, example, lint, narration, play, replay, rules, summary, tables
 
 
 def _play(rules: Any, players: int, rng: random.Random, *, seed: int, variant: str | None,
           bots: Sequence[str]) -> dict[str, Any]:
-    # Every seat plays the same bot in this engine.
-    kinds = set(bots)
-    if len(kinds) != 1:
-        raise ValueError(f"wurenshenghuan seats one kind of bot at every seat, got {list(bots)}")
-    return play.play(rules, players, rng, seed, bot=kinds.pop())
+    return play.play(rules, players, rng, seed, bots=list(bots))
 
 
 GAME = GamePlugin(
@@ -27,7 +23,7 @@ GAME = GamePlugin(
     player_range=rules.player_range,
     default_players=rules.default_players,
     play=_play,
-    replay=play.replay,
+    replay=replay.replay,
     lint=lint.lint,
     variants=(),
     bots=rules.BOTS,

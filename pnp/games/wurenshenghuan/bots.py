@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from pnp.games.wurenshenghuan.game import DayEvent, Game, GuessEvent, NightEvent
 from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules
 from pnp.games.wurenshenghuan.state import (
     DayDecision,
@@ -415,3 +416,63 @@ def guess_greedy(rules: WurenshenghuanRules, own: str, view: PublicView, day: in
 
 
 EXPECTED_KILLS = 2.0  # what a player expects the murderer to kill in a night
+
+
+class Bots:
+    """The seated bots as a ``Policy``: ``bots[seat]`` names each seat's bot.
+
+    The murderer's seat picks the night actions and each other seat its own guess. The
+    day's decision belongs to the whole table, so it follows the table's bot when every
+    innocent seat plays the same one, and the greedy bot otherwise.
+    """
+
+    def __init__(self, rules: WurenshenghuanRules, bots: Sequence[str], rng: random.Random,
+                 murderer_seat: int, state: State) -> None:
+        self.rules = rules
+        self.bots = list(bots)
+        self.rng = rng
+        self.view = PublicView.at_setup(rules, state)
+        innocents = {name for seat, name in enumerate(self.bots) if seat != murderer_seat}
+        self.table = innocents.pop() if len(innocents) == 1 else "greedy"
+        players = len(self.bots)
+        # Each random innocent settles in advance on the day they will guess.
+        self.guess_day = {seat: rng.randint(1, rules.days) for seat in range(players)}
+        # How much sharper each greedy player expects a guess to get by waiting a day.
+        self.patience = {seat: rng.uniform(0.1, 0.3) for seat in range(players)}
+
+    def night(self, game: Game) -> NightAction:
+        if self.bots[game.murderer_seat] == "greedy":
+            return murderer_greedy(self.rules, game.state, self.view, self.rng)
+        return murderer_random(self.rules, game.state, self.rng)
+
+    def saw_night(self, game: Game, event: NightEvent) -> None:
+        state = game.state
+        self.view.observe_night(event.night, event.result,
+                                {c: len(state.items(c)) for c in state.letters})
+
+    def day(self, game: Game) -> DayDecision:
+        if self.table == "greedy":
+            return table_greedy(self.rules, game.state, self.view, game.night, self.rng)
+        return table_random(self.rules, game.state, self.rng)
+
+    def saw_day(self, game: Game, event: DayEvent) -> None:
+        self.view.observe_day(event.result)
+
+    def guesses(self, game: Game) -> list[tuple[int, str]]:
+        rules, day = self.rules, game.night
+        alive = len(game.state.alive)
+        picks: list[tuple[int, str]] = []
+        for seat in game.guessers():
+            letter = game.characters[seat]
+            pick: str | None
+            if self.bots[seat] == "greedy":
+                pick = guess_greedy(rules, letter, self.view, day, alive, self.patience[seat])
+            else:
+                others = [c for c in rules.letters if c != letter]
+                pick = self.rng.choice(others) if self.guess_day[seat] == day else None
+            if pick is not None:
+                picks.append((seat, pick))
+        return picks
+
+    def saw_guess(self, game: Game, event: GuessEvent) -> None:
+        pass

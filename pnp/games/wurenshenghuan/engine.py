@@ -14,12 +14,15 @@ Vocabulary used throughout:
 - the *pile* is the murderer's draw pile, top card first.
 
 Night and day are separate pure steps (``apply_night`` / ``apply_day``, state.py) over a frozen
-``State``; ``play`` drives them with bots and writes the event log, ``replay`` drives the
-same steps from a log and reports every way the log departs from the rules.
+``State``. ``Game`` (game.py) is the whole game as a state machine over them, driven by a
+policy: ``play`` seats the bots (``Bots``) as the policy and writes the event log,
+``replay`` feeds it the logged decisions (``FromLog``) and reports every way the rest of
+the log departs from the rules.
 
 Event log (seats from 0; letters for characters; items as above)::
 
-    {"game": "wurenshenghuan", "seed", "players", "bots": "greedy"|"random",
+    {"game": "wurenshenghuan", "seed", "players", "bots": "greedy"|"random" (every seat)
+     or [name per seat] (seats playing different bots),
      "murderer": seat, "characters": [letter per seat],
      "setup": {"deal": {letter: [3 items, left to right]}, "shown": {letter: item},
                "pile": [items, top first]},
@@ -71,8 +74,8 @@ their death may have been feigned), and ``confidence`` turns them into chances.
   from player to player), guarding the survival bonus against tonight's kills too; everyone
   guesses on the last day or when the game may end tonight.
 This module only gathers the game's public names; the code lives in rules.py (parameters),
-tables.py (scoring and printed tables), lint.py, state.py (state and steps), bots.py and
-play.py (whole games and replay).
+tables.py (scoring and printed tables), lint.py, state.py (state and steps), game.py (the
+whole game), bots.py, play.py and replay.py.
 """
 
 from __future__ import annotations
@@ -85,7 +88,8 @@ from pnp.games.wurenshenghuan.bots import (
     confidence,
 )
 from pnp.games.wurenshenghuan.lint import Finding, lint, reachable_kills
-from pnp.games.wurenshenghuan.play import play, replay
+from pnp.games.wurenshenghuan.play import play
+from pnp.games.wurenshenghuan.replay import replay
 from pnp.games.wurenshenghuan.rules import (
     BOTS,
     DEFAULT_BANDS,
