@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pnp.games.wurenshenghuan.game import DayEvent, Game, GuessEvent, NightEvent
@@ -46,7 +46,6 @@ class _KillMemory:
     key_discarded: bool
     imprisoned: frozenset[str]
     key_seen_at: str | None
-    seen_before: dict[str, tuple[str, ...]]
 
 
 @dataclass
@@ -104,13 +103,13 @@ class PublicView:
             weapons = tuple(i for i in result.discarded if i != KEY)
             memory = _KillMemory(
                 night, weapons, KEY in result.discarded, frozenset(result.imprisoned),
-                self.key_seen_at,
-                {c: tuple(s.values()) for c, s in self.seen.items()})
+                self.key_seen_at)
             self.kills.append(memory)
             self.used.update(weapons)
             for letter in self.rules.letters:
                 self.kill_evidence[letter] = self._kill_score(
-                    self.kill_evidence.get(letter, 0.0), memory, letter)
+                    self.kill_evidence.get(letter, 0.0), memory, letter,
+                    self.seen[letter].values())
             if KEY in result.discarded:
                 self.key_seen_at = None
         self.dead |= set(result.killed)
@@ -148,9 +147,10 @@ class PublicView:
                 or self.sizes[letter] < self.rules.items_per_character)
 
     @staticmethod
-    def _kill_score(score: float, memory: _KillMemory, letter: str) -> float:
-        """``score`` plus what one kill says about ``letter``."""
-        before = memory.seen_before.get(letter, ())
+    def _kill_score(score: float, memory: _KillMemory, letter: str,
+                    before: Collection[str]) -> float:
+        """``score`` plus what one kill says about ``letter``, whose cards ``before`` had
+        been seen when it happened."""
         # A weak hint: a careful murderer kills with cards nobody has seen.
         score += 0.5 * _overlap(memory.weapons, before)
         if memory.key_discarded and KEY in before:

@@ -12,6 +12,9 @@ from pnp.games.params import is_integer
 from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules
 from pnp.games.wurenshenghuan.tables import prison_allowance, search_allowance
 
+# letters -> {letter: index}; every state of a game shares its letters.
+_INDEXES: dict[tuple[str, ...], dict[str, int]] = {}
+
 
 @dataclass(frozen=True)
 class State:
@@ -30,7 +33,10 @@ class State:
     alive: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "index", {c: i for i, c in enumerate(self.letters)})
+        index = _INDEXES.get(self.letters)
+        if index is None:
+            index = _INDEXES.setdefault(self.letters, {c: i for i, c in enumerate(self.letters)})
+        object.__setattr__(self, "index", index)
         object.__setattr__(self, "alive", tuple(c for c in self.letters if c not in self.dead))
 
     def items(self, letter: str) -> tuple[str, ...]:
@@ -39,7 +45,18 @@ class State:
     def with_row(self, letter: str, row: Iterable[str]) -> State:
         rows = list(self.rows)
         rows[self.index[letter]] = tuple(row)
-        return replace(self, rows=tuple(rows))
+        return self.evolve(rows=tuple(rows))
+
+    def evolve(self, *, rows: tuple[tuple[str, ...], ...] | None = None,
+               pile: tuple[str, ...] | None = None, discards: tuple[str, ...] | None = None,
+               dead: frozenset[str] | None = None,
+               imprisoned: frozenset[str] | None = None) -> State:
+        """A copy with the given parts changed (``dataclasses.replace`` without its cost)."""
+        return State(self.letters, self.rows if rows is None else rows,
+                     self.pile if pile is None else pile, self.murderer,
+                     self.discards if discards is None else discards,
+                     self.dead if dead is None else dead,
+                     self.imprisoned if imprisoned is None else imprisoned)
 
     @property
     def all_dead(self) -> bool:
@@ -228,7 +245,7 @@ def night_step(rules: WurenshenghuanRules, state: State,
         arranged = _arrangement(rest + drawn, action.arrange, problems)
         if problems:
             return problems, state, base
-        after = replace(state.with_row(own, arranged), pile=pile,
+        after = state.with_row(own, arranged).evolve(pile=pile,
                         discards=state.discards + discard,
                         dead=state.dead | frozenset(targets))
         return problems, after, replace(
@@ -348,7 +365,7 @@ def day_step(rules: WurenshenghuanRules, state: State,
             else:
                 results.append(LookResult(who, position, (row[position],)))
         # Imprisonment lasts until this decision, so a search sets everyone free.
-        after = replace(state, imprisoned=frozenset())
+        after = state.evolve(imprisoned=frozenset())
         return problems, after, DayResult("search", alive, searches, prisoners,
                                           looks=tuple(results))
     if isinstance(decision, Imprison):
@@ -359,7 +376,7 @@ def day_step(rules: WurenshenghuanRules, state: State,
         if len(set(chosen)) != len(chosen):
             problems.append(f"prisoners must be distinct, got {list(chosen)}")
         problems += [f"unknown character {c!r}" for c in chosen if c not in state.letters]
-        after = replace(state, imprisoned=frozenset(chosen))
+        after = state.evolve(imprisoned=frozenset(chosen))
         return problems, after, DayResult("imprison", alive, searches, prisoners,
                                           imprisoned=tuple(sorted(chosen)))
     raise TypeError(f"not a day decision: {decision!r}")
