@@ -75,6 +75,7 @@ class PublicView:
     # The view changes only through observe_night / observe_day, so the scores are kept
     # between them: every bot and every guesser asks for them several times a day.
     _scores: dict[str, float] | None = field(default=None, repr=False, compare=False)
+    _suspects: list[str] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def at_setup(cls, rules: WurenshenghuanRules, state: State) -> PublicView:
@@ -118,7 +119,7 @@ class PublicView:
                 # Only the murderer's row changes size, and whatever was seen there is gone.
                 self.seen[letter] = {}
                 self.sizes[letter] = size
-        self._scores = None
+        self._scores = self._suspects = None
 
     def observe_day(self, result: DayResult) -> None:
         self.imprisoned = frozenset(result.imprisoned)
@@ -135,7 +136,7 @@ class PublicView:
                 seen.update(cards)
             if KEY in look.cards:
                 self.key_seen_at = look.character
-        self._scores = None
+        self._scores = self._suspects = None
 
     def feigned_plausible(self, letter: str) -> bool:
         """Could ``letter``'s public death be the murderer's feigned one?
@@ -159,6 +160,14 @@ class PublicView:
         if letter in memory.imprisoned and memory.key_seen_at != letter:
             score -= 3
         return score
+
+    def suspects(self) -> list[str]:
+        """Letters that may be the murderer's: the living, and the dead whose death may have
+        been feigned (shared until the view next changes)."""
+        if self._suspects is None:
+            self._suspects = [c for c in self.rules.letters
+                              if c not in self.dead or self.feigned_plausible(c)]
+        return self._suspects
 
     def suspicion(self) -> dict[str, float]:
         """Log-odds-like scores: higher = likelier the murderer's character (public only).
@@ -375,8 +384,7 @@ def confidence(view: PublicView, own: str) -> tuple[list[str], dict[str, float]]
     games. A publicly dead character is no suspect unless its death may have been feigned.
     """
     scores = view.suspicion()
-    letters = [c for c in view.rules.letters if c != own
-               and (c not in view.dead or view.feigned_plausible(c))]
+    letters = [c for c in view.suspects() if c != own]
     if not letters:
         return [], {}
     top = max(scores[c] for c in letters)

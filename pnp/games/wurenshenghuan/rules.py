@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, Literal
 
 from pnp.games.params import Params, raise_problems
@@ -74,7 +75,8 @@ class WurenshenghuanRules:
     guess_points: tuple[int, ...] = (5, 4, 3, 2, 1)
     survival_bonus: int = 2
 
-    @property
+    # Derived once per rules object: the bots and steps ask for them thousands of times a game.
+    @cached_property
     def letters(self) -> tuple[str, ...]:
         return tuple(_LETTERS[: self.characters])
 
@@ -87,10 +89,14 @@ class WurenshenghuanRules:
         return self.deck_size - self.characters * self.items_per_character
 
     def deck(self) -> list[str]:
-        """The item deck in its canonical (unshuffled) order."""
+        """The item deck in its canonical (unshuffled) order (a new list each call)."""
+        return list(self._deck)
+
+    @cached_property
+    def _deck(self) -> tuple[str, ...]:
         items = [weapon(k) for k in range(1, self.weapon_kinds + 1)
                  for _ in range(self.copies_per_weapon)]
-        return items + [KEY] * self.keys
+        return tuple(items + [KEY] * self.keys)
 
 
 # (mapping key = dataclass field, lowest allowed value)
