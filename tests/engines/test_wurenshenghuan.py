@@ -443,6 +443,53 @@ def test_logs_have_the_issue_fields_and_are_deterministic() -> None:
         w.play(RULES, 11, random.Random(1))
 
 
+
+def test_each_seat_plays_its_own_bot() -> None:
+    # A greedy murderer acts as it would with every seat greedy, whatever the others play:
+    # the first night depends only on the deal and the murderer's bot.
+    for seed in range(30):
+        all_greedy = GAME.play(RULES, 5, random.Random(seed), seed=seed, variant=None,
+                               bots=["greedy"] * 5)
+        seats = ["random"] * 5
+        seats[all_greedy["murderer"]] = "greedy"
+        mixed = GAME.play(RULES, 5, random.Random(seed), seed=seed, variant=None, bots=seats)
+        assert mixed["bots"] == seats
+        assert mixed["setup"] == all_greedy["setup"]
+        assert mixed["nights"][0] == all_greedy["nights"][0]
+        check_played_game(mixed)
+    # Random innocents guess on a day fixed in advance, greedy ones when it pays: both
+    # kinds of guess show up in one game when the seats are mixed.
+    seats = ["greedy", "random"] * 3
+    for seed in range(30):
+        log = GAME.play(RULES, 6, random.Random(seed), seed=seed, variant=None, bots=seats)
+        check_played_game(log)
+    with pytest.raises(ValueError):
+        GAME.play(RULES, 3, random.Random(1), seed=1, variant=None, bots=["greedy", "clever", "random"])
+    with pytest.raises(ValueError):
+        w.play(RULES, 3, random.Random(1), 1, bots=["greedy"] * 2)
+
+
+def test_the_game_takes_steps_in_the_rules_order() -> None:
+    from pnp.games.wurenshenghuan.game import Game
+
+    state = w.deal(RULES, random.Random(4), "C")
+    game = Game(RULES, 0, ("C", "A"), state)
+    with pytest.raises(w.IllegalAction):
+        game.push_day(w.Imprison(()))  # no day before the first night
+    with pytest.raises(w.IllegalAction):
+        game.push_guess(1, "C")  # nor a guess
+    game.push_night(w.Idle())
+    with pytest.raises(w.IllegalAction):
+        game.push_night(w.Idle())  # the day comes first
+    event = game.push_day(w.Imprison(("C",)))
+    assert event.day == 1 and event.result.imprisoned == ("C",)
+    with pytest.raises(w.IllegalAction):
+        game.push_guess(0, "A")  # seat 0 is the murderer
+    assert game.push_guess(1, "C").correct
+    with pytest.raises(w.IllegalAction):
+        game.push_guess(1, "B")  # one guess each
+    assert game.guessers() == []
+
 # ------------------------------------------------------------------ replay catches cheating
 
 
@@ -486,6 +533,20 @@ def test_replay_catches_tampering() -> None:
     bad = copy.deepcopy(log)
     bad["guesses"].append({"seat": log["murderer"], "character": "A", "day": 1})
     assert any("murderer" in p for p in w.replay(RULES, bad))
+
+    bad = copy.deepcopy(log)
+    bad["guesses"].append({"seat": 0, "character": "A", "day": len(log["days"]) + 1})
+    assert any("was not played" in p for p in w.replay(RULES, bad))
+
+    bad = copy.deepcopy(log)
+    innocent = next(s for s in range(6) if s != log["murderer"])
+    bad["guesses"] += [{"seat": innocent, "character": "A", "day": 1}] * 2
+    assert any("one guess each" in p for p in w.replay(RULES, bad))
+
+    bad = copy.deepcopy(log)
+    if bad["guesses"]:
+        bad["guesses"][0]["correct"] = not bad["guesses"][0]["correct"]
+        assert any("correct" in p for p in w.replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     del bad["nights"][-1]

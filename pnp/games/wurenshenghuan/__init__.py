@@ -7,30 +7,26 @@ from collections.abc import Sequence
 from typing import Any
 
 from pnp.games.base import GamePlugin
-from pnp.games.wurenshenghuan import calc, engine, example, narration, summary
+from pnp.games.wurenshenghuan import calc, example, lint, narration, play, replay, rules, summary, tables
 
 
 def _play(rules: Any, players: int, rng: random.Random, *, seed: int, variant: str | None,
           bots: Sequence[str]) -> dict[str, Any]:
-    # Every seat plays the same bot in this engine.
-    kinds = set(bots)
-    if len(kinds) != 1:
-        raise ValueError(f"wurenshenghuan seats one kind of bot at every seat, got {list(bots)}")
-    return engine.play(rules, players, rng, seed, bot=kinds.pop())
+    return play.play(rules, players, rng, seed, bots=list(bots))
 
 
 GAME = GamePlugin(
     slug="wurenshenghuan",
     title="無人生還",
-    rules_from_mapping=engine.rules_from_mapping,
-    compute_tables=engine.compute_tables,
-    player_range=engine.player_range,
-    default_players=engine.default_players,
+    rules_from_mapping=rules.rules_from_mapping,
+    compute_tables=tables.compute_tables,
+    player_range=rules.player_range,
+    default_players=rules.default_players,
     play=_play,
-    replay=engine.replay,
-    lint=engine.lint,
+    replay=replay.replay,
+    lint=lint.lint,
     variants=(),
-    bots=engine.BOTS,
+    bots=rules.BOTS,
     facts=narration.facts,
     example_moments=example.example_moments,
     summarise=summary.summarise,
