@@ -15,8 +15,8 @@ card entries may carry a ``ruling:`` note, which the engine ignores)::
       - {value: 20000, count: 10}
     bills_per_round: 5
     action_cards:                     # ids are fixed; names and counts are data
-      - {id: rush, name: 搶婚喔!!!先搶先贏!, per_player: 1}
-      - {id: propose, name: 嫁給我吧!!!, per_player: 2}
+      - {id: rush, name: 搶婚喔！！！先搶先贏！, per_player: 1}
+      - {id: propose, name: 嫁給我吧！！！, per_player: 2}
       - {id: flee, name: 逃婚, per_player: 5}
     eliminated_at: 3                  # 被愛 markers that put a player out
     princess_eliminated_at: 4
@@ -188,8 +188,8 @@ DEFAULT_BILLS: tuple[BillKind, ...] = (
     BillKind(5000, 15), BillKind(10000, 15), BillKind(20000, 10),
 )
 DEFAULT_ACTION_CARDS: tuple[ActionCard, ...] = (
-    ActionCard("rush", "搶婚喔!!!先搶先贏!", 1),
-    ActionCard("propose", "嫁給我吧!!!", 2),
+    ActionCard("rush", "搶婚喔！！！先搶先贏！", 1),
+    ActionCard("propose", "嫁給我吧！！！", 2),
     ActionCard("flee", "逃婚", 5),
 )
 DEFAULT_BONUSES: tuple[tuple[str, int], ...] = (
