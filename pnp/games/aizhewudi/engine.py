@@ -62,7 +62,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from pnp.games.base import Table
@@ -214,13 +214,18 @@ class AizhewudiRules:
     abilities: bool = False
     bonuses: tuple[tuple[str, int], ...] = DEFAULT_BONUSES
 
-    @property
+    # Derived once per rules object: the bots ask for these many times a game.
+    @cached_property
     def denominations(self) -> tuple[int, ...]:
         return tuple(sorted({b.value for b in self.bills}, reverse=True))
 
+    @cached_property
+    def bill_values(self) -> tuple[int, ...]:
+        return tuple(b.value for b in self.bills for _ in range(b.count))
+
     @property
     def deck(self) -> list[int]:
-        return [b.value for b in self.bills for _ in range(b.count)]
+        return list(self.bill_values)
 
     def per_player(self, action: str) -> int:
         return next(c.per_player for c in self.action_cards if c.id == action)
@@ -399,13 +404,24 @@ def split(bills: Sequence[int], sharers: int, rules: AizhewudiRules | None = Non
     if bad:
         known = ", ".join(f"{d:,}" for d in sorted(denoms))
         raise ValueError(f"not a bill of this game: {', '.join(map(str, bad))} (bills: {known})")
-    carried_all = sorted(bills, reverse=True)
-    if sharers == 0 or not bills:
-        return Split(0, [], carried_all)
     counts = tuple(list(bills).count(d) for d in denoms)
+    share, groups, carried = _split_counts(denoms, counts, sharers)
+    return Split(share, [list(g) for g in groups], list(carried))
+
+
+@lru_cache(maxsize=4096)
+def _split_counts(
+    denoms: tuple[int, ...], counts: tuple[int, ...], sharers: int
+) -> tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """``split`` on bill counts per denomination (descending): the same tables recur, and
+    the bots ask what a table would split into several times a round."""
+    bills = [d for d, c in zip(denoms, counts, strict=True) for _ in range(c)]
+    carried_all = tuple(bills)  # denominations descend, so this is largest first
+    if sharers == 0 or not bills:
+        return 0, (), carried_all
     total = sum(bills)
     if sharers == 1:
-        return Split(total, [carried_all], [])
+        return total, (carried_all,), ()
     sums = {0}
     for d, c in zip(denoms, counts, strict=True):
         sums = {s + d * i for s in sums for i in range(c + 1)}
@@ -413,10 +429,12 @@ def split(bills: Sequence[int], sharers: int, rules: AizhewudiRules | None = Non
         plan = _plan(denoms, counts, share, sharers)
         if plan is None:
             continue
-        groups = [[d for d, n in zip(denoms, v, strict=True) for _ in range(n)] for v in plan]
+        groups = tuple(
+            tuple(d for d, n in zip(denoms, v, strict=True) for _ in range(n)) for v in plan
+        )
         left = Counter(bills) - Counter(b for g in groups for b in g)
-        return Split(share, groups, sorted(left.elements(), reverse=True))
-    return Split(0, [], carried_all)
+        return share, groups, tuple(sorted(left.elements(), reverse=True))
+    return 0, (), carried_all
 
 
 def _compositions(
@@ -891,6 +909,8 @@ class _Bots(_Policy):
         self.rng = rng
         self.deck = deck  # shuffled; revealed from the end
         self.plan: dict[tuple[int, int], int] = {}
+        self._shown: dict[tuple[int, int], Counter[str]] = {}
+        self._shown_at = -1
 
     def reveal(self, g: _Game, count: int) -> list[int]:
         return [self.deck.pop() for _ in range(count)]
@@ -919,6 +939,16 @@ class _Bots(_Policy):
 
     def shown(self, g: _Game, seat: int, hand: int) -> Counter[str]:
         """The cards of a set seen face up in the rounds played so far."""
+        # The history grows only between rounds, so within a round the answer stands.
+        if self._shown_at != len(g.history):
+            self._shown_at = len(g.history)
+            self._shown.clear()
+        cached = self._shown.get((seat, hand))
+        if cached is None:
+            cached = self._shown[(seat, hand)] = self._shown_now(g, seat, hand)
+        return cached
+
+    def _shown_now(self, g: _Game, seat: int, hand: int) -> Counter[str]:
         key = self._origin(g, seat, hand)
         seen: Counter[str] = Counter()
         for rec in g.history:
@@ -945,7 +975,7 @@ class _Bots(_Policy):
     @staticmethod
     def round_income(g: _Game) -> float:
         """What one player still in may expect from the bills of one round."""
-        deck = g.rules.deck
+        deck = g.rules.bill_values
         per_round = sum(deck) / len(deck) * g.rules.bills_per_round if deck else 0.0
         return per_round / max(1, len(g.ins()))
 
