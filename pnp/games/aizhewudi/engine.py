@@ -59,7 +59,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
@@ -909,8 +909,12 @@ class _Bots(_Policy):
         self.rng = rng
         self.deck = deck  # shuffled; revealed from the end
         self.plan: dict[tuple[int, int], int] = {}
-        self._shown: dict[tuple[int, int], Counter[str]] = {}
-        self._shown_at = -1
+        # What the table has seen of each set (by the set it started as), and of how many
+        # recorded rounds; 千面人's taker -> the seat whose first set it took.
+        self._seen: defaultdict[tuple[int, int], Counter[str]] = defaultdict(Counter)
+        self._read = 0
+        self._taken_from: dict[int, int] = {}
+        self._mix: Counter[str] | None = None
 
     def reveal(self, g: _Game, count: int) -> list[int]:
         return [self.deck.pop() for _ in range(count)]
@@ -925,50 +929,45 @@ class _Bots(_Policy):
         return self.greedy(seat) or self.rng.random() < 0.3
 
     # -- what everyone at the table knows
-    @staticmethod
-    def _origin(g: _Game, seat: int, hand: int) -> tuple[int, int]:
+    def _origin(self, seat: int, hand: int) -> tuple[int, int]:
         """Where a set started: 千面人's second set is the first set of the player it was
         taken from."""
-        if hand:
-            for rec in g.history:
-                for e in rec["abilities"]:
-                    if e["ability"] == "many_faces" and e["event"] == "took" \
-                            and e["seat"] == seat:
-                        return (e["from"], 0)
+        if hand and seat in self._taken_from:
+            return (self._taken_from[seat], 0)
         return (seat, hand)
+
+    def _catch_up(self, g: _Game) -> None:
+        """Count the cards shown face up in the rounds recorded since the last call.
+
+        The history only grows, and only between rounds, so each record is read once.
+        """
+        while self._read < len(g.history):
+            rec = g.history[self._read]
+            self._read += 1
+            for e in rec["abilities"]:
+                if e["ability"] == "many_faces" and e["event"] == "took":
+                    self._taken_from.setdefault(e["seat"], e["from"])
+            unseen = {(d["seat"], d["hand"]) for d in rec["discarded"]}
+            for pl in rec["plays"]:
+                if (pl["seat"], pl["hand"]) not in unseen:
+                    self._seen[self._origin(pl["seat"], pl["hand"])][pl["card"]] += 1
+            for e in rec["abilities"]:
+                if e["ability"] == "robber_logic" and e["event"] == "used":
+                    seen = self._seen[self._origin(e["seat"], e["hand"])]
+                    seen["rush"] -= 1  # back in the hand
+                    seen[e["discarded"]] += 1
 
     def shown(self, g: _Game, seat: int, hand: int) -> Counter[str]:
         """The cards of a set seen face up in the rounds played so far."""
-        # The history grows only between rounds, so within a round the answer stands.
-        if self._shown_at != len(g.history):
-            self._shown_at = len(g.history)
-            self._shown.clear()
-        cached = self._shown.get((seat, hand))
-        if cached is None:
-            cached = self._shown[(seat, hand)] = self._shown_now(g, seat, hand)
-        return cached
-
-    def _shown_now(self, g: _Game, seat: int, hand: int) -> Counter[str]:
-        key = self._origin(g, seat, hand)
-        seen: Counter[str] = Counter()
-        for rec in g.history:
-            unseen = {(d["seat"], d["hand"]) for d in rec["discarded"]}
-            for pl in rec["plays"]:
-                if (pl["seat"], pl["hand"]) not in unseen and \
-                        self._origin(g, pl["seat"], pl["hand"]) == key:
-                    seen[pl["card"]] += 1
-            for e in rec["abilities"]:
-                if e["ability"] == "robber_logic" and e["event"] == "used" and \
-                        self._origin(g, e["seat"], e["hand"]) == key:
-                    seen["rush"] -= 1  # back in the hand
-                    seen[e["discarded"]] += 1
-        return +seen
+        self._catch_up(g)
+        return +self._seen[self._origin(seat, hand)]
 
     def hit_chance(self, g: _Game, seat: int, hand: int) -> float:
         """The chance that the card this set plays now is a 搶婚 or 嫁給我吧, as the table sees
         it: the set's cards not yet seen face up, the one in play among them."""
-        mix = Counter({c.id: c.per_player for c in g.rules.action_cards})
-        unseen = mix - self.shown(g, seat, hand)
+        if self._mix is None:
+            self._mix = Counter({c.id: c.per_player for c in g.rules.action_cards})
+        unseen = self._mix - self.shown(g, seat, hand)
         total = sum(unseen.values())
         return (unseen["rush"] + unseen["propose"]) / total if total else 0.0
 
