@@ -513,7 +513,7 @@ def test_money_conserved(seed: int, players: int, abilities: bool) -> None:
 
 
 def test_many_seeds_replay_clean() -> None:
-    for seed in range(150):
+    for seed in range(220):
         for abilities in (False, True):
             players = 4 + seed % 3
             log = az.play(RULES, players, random.Random(seed), seed, abilities=abilities,
