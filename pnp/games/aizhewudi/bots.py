@@ -34,7 +34,6 @@ class _Bots(_Policy):
         self._seen: defaultdict[tuple[int, int], Counter[str]] = defaultdict(Counter)
         self._read = 0
         self._taken_from: dict[int, int] = {}
-        self._mix: Counter[str] | None = None
 
     def reveal(self, g: _Game, count: int) -> list[int]:
         return [self.deck.pop() for _ in range(count)]
@@ -85,17 +84,21 @@ class _Bots(_Policy):
     def hit_chance(self, g: _Game, seat: int, hand: int) -> float:
         """The chance that the card this set plays now is a 搶婚 or 嫁給我吧, as the table sees
         it: the set's cards not yet seen face up, the one in play among them."""
-        if self._mix is None:
-            self._mix = Counter({c.id: c.per_player for c in g.rules.action_cards})
-        unseen = self._mix - self.shown(g, seat, hand)
-        total = sum(unseen.values())
-        return (unseen["rush"] + unseen["propose"]) / total if total else 0.0
+        self._catch_up(g)
+        seen = self._seen[self._origin(seat, hand)]
+        total = hits = 0
+        for card, count in g.rules.action_mix:
+            unseen = count - max(seen[card], 0)
+            if unseen > 0:
+                total += unseen
+                if card in ("rush", "propose"):
+                    hits += unseen
+        return hits / total if total else 0.0
 
     @staticmethod
     def round_income(g: _Game) -> float:
         """What one player still in may expect from the bills of one round."""
-        deck = g.rules.bill_values
-        per_round = sum(deck) / len(deck) * g.rules.bills_per_round if deck else 0.0
+        per_round = g.rules.mean_bill * g.rules.bills_per_round
         return per_round / max(1, len(g.ins()))
 
     def stake(self, g: _Game, p: _Seat) -> float:

@@ -57,6 +57,7 @@ Discard reasons: "withdrew", "aimed_at_withdrawn", "rushed", "out" (its player w
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -222,6 +223,16 @@ class AizhewudiRules:
     @property
     def deck(self) -> list[int]:
         return list(self.bill_values)
+
+    @cached_property
+    def mean_bill(self) -> float:
+        values = self.bill_values
+        return sum(values) / len(values) if values else 0.0
+
+    @cached_property
+    def action_mix(self) -> tuple[tuple[str, int], ...]:
+        """(card id, cards per set), one entry per id as the set is made."""
+        return tuple(Counter({c.id: c.per_player for c in self.action_cards}).items())
 
     def per_player(self, action: str) -> int:
         return next(c.per_player for c in self.action_cards if c.id == action)
