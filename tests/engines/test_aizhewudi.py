@@ -149,8 +149,8 @@ def test_tables() -> None:
             {"value": 20000, "count": 10},
         ],
         "action_cards": [
-            {"card": "搶婚喔!!!先搶先贏!", "per_player": 1},
-            {"card": "嫁給我吧!!!", "per_player": 2},
+            {"card": "搶婚喔！！！先搶先贏！", "per_player": 1},
+            {"card": "嫁給我吧！！！", "per_player": 2},
             {"card": "逃婚", "per_player": 5},
         ],
     }
@@ -164,8 +164,8 @@ def test_mapping_round_trip() -> None:
                   {"value": 10000, "count": 15}, {"value": 20000, "count": 10}],
         "bills_per_round": 5,
         "action_cards": [
-            {"id": "rush", "name": "搶婚喔!!!先搶先贏!", "per_player": 1},
-            {"id": "propose", "name": "嫁給我吧!!!", "per_player": 2},
+            {"id": "rush", "name": "搶婚喔！！！先搶先贏！", "per_player": 1},
+            {"id": "propose", "name": "嫁給我吧！！！", "per_player": 2},
             {"id": "flee", "name": "逃婚", "per_player": 5, "ruling": "first edition"},
         ],
         "eliminated_at": 3,
@@ -513,7 +513,7 @@ def test_money_conserved(seed: int, players: int, abilities: bool) -> None:
 
 
 def test_many_seeds_replay_clean() -> None:
-    for seed in range(150):
+    for seed in range(220):
         for abilities in (False, True):
             players = 4 + seed % 3
             log = az.play(RULES, players, random.Random(seed), seed, abilities=abilities,

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pnp.games.base import RulesError
 from pnp.games.niutouwang import engine as nt
 from pnp.games.niutouwang.lint import lint as nt_lint
-from pnp.games.niutouwang.replay import replay as nt_replay
+from pnp.games.niutouwang.play import replay as nt_replay
 
 RULES = nt.rules_from_mapping({})
 
@@ -216,7 +216,7 @@ def test_conservation_every_turn(seed: int, players: int, bots: list[str]) -> No
 
 
 def test_many_seeds_replay_clean() -> None:
-    for seed in range(120):
+    for seed in range(240):
         players = 2 + seed % 9
         bots = [nt.BOTS[(seed + s) % 2] for s in range(players)]
         log = nt.play(RULES, players, random.Random(seed), seed, bots=bots)

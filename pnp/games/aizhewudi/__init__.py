@@ -42,5 +42,5 @@ GAME = GamePlugin(
     supply_lines=summary.supply_lines,
     money_scores=True,
     calculators=calc.commands,
-    rules_doc="pnp/games/aizhewudi/engine.py",
+    rules_doc="pnp/games/aizhewudi/rules.py",
 )

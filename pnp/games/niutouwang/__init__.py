@@ -9,7 +9,7 @@ from typing import Any
 from pnp.games.base import GamePlugin
 from pnp.games.niutouwang import calc, engine, example, narration, summary
 from pnp.games.niutouwang.lint import lint
-from pnp.games.niutouwang.replay import replay
+from pnp.games.niutouwang.play import replay
 
 
 def _play(rules: Any, players: int, rng: random.Random, *, seed: int, variant: str | None,
@@ -37,5 +37,5 @@ GAME = GamePlugin(
     supply_lines=summary.supply_lines,
     lower_score_wins=True,
     calculators=calc.commands,
-    rules_doc="pnp/games/niutouwang/engine.py",
+    rules_doc="pnp/games/niutouwang/rules.py",
 )

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
-from pnp.games.niutouwang.engine import (
-    Finding,
-    NiutouwangRules,
-    _heads,
-)
+from pnp.games.niutouwang.rules import NiutouwangRules
+from pnp.games.niutouwang.tables import head_table
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    message: str
+    where: str
 
 
 def lint(rules: NiutouwangRules) -> list[Finding]:
@@ -34,7 +39,8 @@ def lint(rules: NiutouwangRules) -> list[Finding]:
     # With no more cards than the rows can absorb, or a card worth no heads, an official
     # round may score nothing, so "play to end_at" might never end.
     absorb = rules.rows * (rules.row_limit - 2)
-    cheapest = min(_heads(rules, c) for c in deck)
+    table = head_table(rules)
+    cheapest = min(table[c] for c in deck)
     if rules.min_players * rules.official_hand_size <= absorb or cheapest == 0:
         findings.append(Finding(
             "official-may-not-end",

@@ -1,0 +1,107 @@
+"""Engine speed per game and variant: games/s with the default bots beside a plain loop.
+
+    python benchmarks/bench_engines.py [--seconds S] [--players N]
+
+For every game in pnp.games.registry and each of its variants (and the canonical rules),
+plays seeded games with the plugin's default bot in every seat for about S seconds of CPU
+time (time.process_time, so other load on the machine matters less) at the rules' default
+player count. When benchmarks/baselines/<slug>.py exists, its ``plain_game(rng, players)``
+(the plainest legal random loop of the same deal, no bots, no log) is timed the same way
+beside the canonical rules, and the table shows how many times slower the engine is. Prints a Markdown table; writes
+nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from pnp.games.base import GamePlugin  # noqa: E402
+from pnp.games.registry import game_slugs, get_game  # noqa: E402
+from pnp.games.rules import workspace_rules  # noqa: E402
+from pnp.workspace import find_workspace  # noqa: E402
+
+BASELINES = Path(__file__).resolve().parent / "baselines"
+
+
+def rate(run: Callable[[int], object], seconds: float) -> float:
+    """Games per CPU second of ``run(seed)`` over seeds 1, 2, ... for about ``seconds``."""
+    run(0)  # warm caches (head tables, imports) outside the timing
+    started = time.process_time()
+    games = 0
+    while True:
+        games += 1
+        run(games)
+        spent = time.process_time() - started
+        if spent >= seconds:
+            return games / spent
+
+
+def engine_game(plugin: GamePlugin, rules: Any, players: int, variant: str | None,
+                bots: list[str], seed: int) -> object:
+    return plugin.play(rules, players, random.Random(seed), seed=seed, variant=variant, bots=bots)
+
+
+def plain_game(play: Callable[[random.Random, int], None], players: int, seed: int) -> None:
+    play(random.Random(seed), players)
+
+
+def baseline(slug: str) -> ModuleType | None:
+    path = BASELINES / f"{slug}.py"
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location(f"baseline_{slug}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per measurement")
+    parser.add_argument("--players", type=int, default=None,
+                        help="player count (default: each game's default)")
+    parser.add_argument("games", nargs="*", help="game slugs (default: all)")
+    args = parser.parse_args()
+    workspace = find_workspace(ROOT)
+    print(f"Python {platform.python_version()}, {platform.machine()} {platform.system()}, "
+          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; "
+          f"{args.seconds:g} CPU s per cell\n")
+    print("| game | variant | players | engine, default bots (games/s) "
+          "| plain random loop (games/s) | engine slower by |")
+    print("|---|---|---:|---:|---:|---:|")
+    for slug in args.games or game_slugs():
+        plugin = get_game(slug)
+        plain = baseline(slug)
+        for variant in (None, *plugin.variants):
+            rules = workspace_rules(plugin, workspace, variant)
+            players = args.players or plugin.default_players(rules)
+            bots = [plugin.bots[0]] * players
+            engine_rate = rate(partial(engine_game, plugin, rules, players, variant, bots),
+                               args.seconds)
+            # The baseline plays the canonical game only: a variant may play several deals.
+            plain_rate: float | None = None
+            if plain is not None and variant is None:
+                plain_rate = rate(partial(plain_game, plain.plain_game, players), args.seconds)
+            plain_cell = f"{plain_rate:,.0f}" if plain_rate else "–"
+            ratio = f"{plain_rate / engine_rate:.1f}×" if plain_rate else "–"
+            print(f"| {slug} | {variant or '(canonical)'} | {players} | {engine_rate:,.0f} "
+                  f"| {plain_cell} | {ratio} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,220 @@
+"""愛者無敵 (aizhewudi): the bots, a policy choosing among what the state machine allows."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+from pnp.games.aizhewudi.split import split
+from pnp.games.aizhewudi.state import Illegal, _Game, _Policy, _Seat
+
+
+class _Bots(_Policy):
+    """Seated bots: "random" (any legal choice) and "greedy" (a simple heuristic).
+
+    The greedy bot decides only from what a player at the table knows: the bills and markers
+    in front of everyone, the aims, and the cards each set has shown face up so far (not the
+    cards thrown away unseen, nor anyone's hand). It weighs a withdrawal's certain cost (one
+    花心, worth ``fickle_penalty`` at the end, and this round's share) against the chance that
+    the flowers aimed at it put it out (every 搶婚 and 嫁給我吧 the aimers may still hold)
+    times what it would lose (its money and the rounds still to come); it spends its 搶婚 and
+    嫁給我吧 on players one marker from going out, on rich tables, or when its hand holds
+    nothing else; it aims at players close to going out or with the most money.
+    """
+
+    def __init__(self, bots: Sequence[str], rng: random.Random, deck: list[int]) -> None:
+        self.bots = list(bots)
+        self.rng = rng
+        self.deck = deck  # shuffled; revealed from the end
+        self.plan: dict[tuple[int, int], int] = {}
+        # What the table has seen of each set (by the set it started as), and of how many
+        # recorded rounds; 千面人's taker -> the seat whose first set it took.
+        self._seen: defaultdict[tuple[int, int], Counter[str]] = defaultdict(Counter)
+        self._read = 0
+        self._taken_from: dict[int, int] = {}
+
+    def reveal(self, g: _Game, count: int) -> list[int]:
+        return [self.deck.pop() for _ in range(count)]
+
+    def greedy(self, seat: int) -> bool:
+        return self.bots[seat] == "greedy"
+
+    def last_round(self, g: _Game) -> bool:
+        return g.round == g.rules.rounds
+
+    def arm(self, g: _Game, seat: int, ability: str) -> bool:
+        return self.greedy(seat) or self.rng.random() < 0.3
+
+    # -- what everyone at the table knows
+    def _origin(self, seat: int, hand: int) -> tuple[int, int]:
+        """Where a set started: 千面人's second set is the first set of the player it was
+        taken from."""
+        if hand and seat in self._taken_from:
+            return (self._taken_from[seat], 0)
+        return (seat, hand)
+
+    def _catch_up(self, g: _Game) -> None:
+        """Count the cards shown face up in the rounds recorded since the last call.
+
+        The history only grows, and only between rounds, so each record is read once.
+        """
+        while self._read < len(g.history):
+            rec = g.history[self._read]
+            self._read += 1
+            for e in rec["abilities"]:
+                if e["ability"] == "many_faces" and e["event"] == "took":
+                    self._taken_from.setdefault(e["seat"], e["from"])
+            unseen = {(d["seat"], d["hand"]) for d in rec["discarded"]}
+            for pl in rec["plays"]:
+                if (pl["seat"], pl["hand"]) not in unseen:
+                    self._seen[self._origin(pl["seat"], pl["hand"])][pl["card"]] += 1
+            for e in rec["abilities"]:
+                if e["ability"] == "robber_logic" and e["event"] == "used":
+                    seen = self._seen[self._origin(e["seat"], e["hand"])]
+                    seen["rush"] -= 1  # back in the hand
+                    seen[e["discarded"]] += 1
+
+    def shown(self, g: _Game, seat: int, hand: int) -> Counter[str]:
+        """The cards of a set seen face up in the rounds played so far."""
+        self._catch_up(g)
+        return +self._seen[self._origin(seat, hand)]
+
+    def hit_chance(self, g: _Game, seat: int, hand: int) -> float:
+        """The chance that the card this set plays now is a 搶婚 or 嫁給我吧, as the table sees
+        it: the set's cards not yet seen face up, the one in play among them."""
+        self._catch_up(g)
+        seen = self._seen[self._origin(seat, hand)]
+        total = hits = 0
+        for card, count in g.rules.action_mix:
+            unseen = count - max(seen[card], 0)
+            if unseen > 0:
+                total += unseen
+                if card in ("rush", "propose"):
+                    hits += unseen
+        return hits / total if total else 0.0
+
+    @staticmethod
+    def round_income(g: _Game) -> float:
+        """What one player still in may expect from the bills of one round."""
+        per_round = g.rules.mean_bill * g.rules.bills_per_round
+        return per_round / max(1, len(g.ins()))
+
+    def stake(self, g: _Game, p: _Seat) -> float:
+        """What going out costs: the money in hand and what the rounds to come may bring
+        (a player out cannot win, so it never counts for less than one 花心)."""
+        net = sum(p.bills) + p.bank - g.rules.fickle_penalty * p.fickle
+        future = (g.rules.rounds - g.round) * self.round_income(g)
+        return max(net, 0) + future + g.rules.fickle_penalty
+
+    # -- decisions
+    def choose_target(self, g: _Game, seat: int) -> int:
+        """Another player, the more likely the closer to going out and the richer."""
+        income = self.round_income(g)
+
+        def worth(p: _Seat) -> float:
+            room = g.public_limit(p) - p.loved
+            closeness = 3 * income if room <= 1 else income * (g.public_limit(p) - room)
+            return sum(p.bills) + closeness + self.rng.random() * income
+
+        others = [p for p in g.ins() if p.seat != seat]
+        return max(others, key=worth).seat
+
+    def card(self, g: _Game, seat: int, hand: int) -> str:
+        cards = g.seats[seat].hands[hand]
+        if not self.greedy(seat):
+            return self.rng.choice(sorted(cards.elements()))
+        target = self.choose_target(g, seat)
+        self.plan[(seat, hand)] = target
+        t = g.seats[target]
+        hits = cards["rush"] + cards["propose"]
+        left = sum(cards.values())
+        if not left:
+            raise Illegal(f"seat {seat} has no card in set {hand}")
+        if hits and g.public_limit(t) - t.loved <= 1:
+            return "rush" if cards["rush"] else "propose"  # it may put them out
+        # Spend the flowers that hit on rich tables, and never keep them past the last round.
+        table = sum(g.table) / max(1.0, self.round_income(g) * len(g.ins()))
+        if hits and (hits >= left or self.rng.random() < hits / left * table):
+            return "propose" if cards["propose"] else "rush"
+        if cards["flee"]:
+            return "flee"
+        return "propose" if cards["propose"] else "rush"
+
+    def target(self, g: _Game, seat: int, hand: int, last: bool) -> int:
+        others = [p.seat for p in g.ins() if p.seat != seat]
+        if not self.greedy(seat):
+            return self.rng.choice(others)
+        if last:
+            # Seeing every aim, pile onto the most-aimed player.
+            aimed = Counter(pl.target for pl in g.plays if pl.target >= 0 and pl.seat != seat)
+            if aimed:
+                return min(others, key=lambda s: (-aimed[s], s))
+        planned = self.plan.get((seat, hand))
+        return planned if planned in others else others[0]
+
+    def swap(self, g: _Game, seat: int, hand: int) -> str | None:
+        pl = next(pl for pl in g.plays if pl.seat == seat and pl.hand == hand)
+        cards = g.seats[seat].hands[hand]
+        if not self.greedy(seat):
+            choices = sorted(c for c in cards.elements() if c != pl.card)
+            return self.rng.choice(choices) if choices and self.rng.random() < 0.2 else None
+        t = g.seats[pl.target]
+        if pl.card != "rush" and cards["rush"] and g.public_limit(t) - t.loved <= 1:
+            return "rush"
+        return None
+
+    def withdraw(self, g: _Game, seat: int) -> bool:
+        p = g.seats[seat]
+        if not self.greedy(seat):
+            return self.rng.random() < 0.15
+        aims = [pl for pl in g.plays if pl.target == seat and pl.state == "pending"]
+        # How many of the flowers aimed at me hit: one chance per aimer's set.
+        hits = [1.0]
+        for pl in aims:
+            chance = self.hit_chance(g, pl.seat, pl.hand)
+            hits = [a * (1 - chance) + b * chance for a, b in zip([*hits, 0.0], [0.0, *hits],
+                                                                  strict=True)]
+        if p.ability == "queen":
+            hits = [hits[0], 1 - hits[0]]  # at most one marker a round
+        room = g.limit(p) - p.loved
+        out = sum(hits[room:])
+        if out < 0.1:
+            return False  # withdraw only when going out is a real risk this round
+        # Staying in and untouched pays this round's share (the table split among me and
+        # the others likely to stay standing); going out costs the stake.
+        standing = 1.0
+        for q in g.ins():
+            if q.seat != seat:
+                standing += math.prod(1 - self.hit_chance(g, pl.seat, pl.hand)
+                                      for pl in g.plays if pl.target == q.seat)
+        share = split(g.table, max(1, round(standing)), g.rules).share
+        return out * self.stake(g, p) > g.rules.fickle_penalty + hits[0] * share
+
+    def robber(self, g: _Game, seat: int, hand: int) -> str | None:
+        cards = g.seats[seat].hands[hand]
+        if not self.greedy(seat):
+            return self.rng.choice(sorted(cards.elements())) if self.rng.random() < 0.5 else None
+        return "flee" if cards["flee"] else None
+
+    def faces(self, g: _Game, seat: int, candidates: list[int]) -> int:
+        if not self.greedy(seat):
+            return self.rng.choice(candidates)
+        hands = {s: g.seats[s].hands[0] for s in candidates}
+        return min(candidates, key=lambda s: (-(hands[s]["rush"] + hands[s]["propose"]), s))
+
+    def use(self, g: _Game, seat: int, ability: str) -> bool:
+        last = self.last_round(g)
+        if not self.greedy(seat):
+            return last or self.rng.random() < 0.3
+        if ability == "minor":
+            aimers = {pl.seat for pl in g.pending() if pl.target == seat}
+            return len(aimers) >= 2 or (last and bool(aimers))
+        if ability == "florist":
+            holders = {pl.seat for pl in g.pending()}
+            return len(holders) >= 3 or (last and bool(holders))
+        if ability == "blind_eye":
+            standing = sum(not p.down for p in g.ins())
+            return last or sum(g.table) >= 10000 * (standing + 1)
+        return False

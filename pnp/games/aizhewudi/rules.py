@@ -1,0 +1,367 @@
+"""愛者無敵 (aizhewudi) rules parameters, ability cards and rulings; the log format.
+
+Pure engine: no I/O, no printing, randomness only from a passed ``random.Random``.
+Defaults are the rulings in shared/RULINGS.md; the card and bill mixes are rulings from the
+adapted game's first edition, not seed text. Seats count from 0 here and in logs.
+
+Rules mapping (card_data/aizhewudi/game.yaml ``rules:``; every key optional; bill and action
+card entries may carry a ``ruling:`` note, which the engine ignores)::
+
+    players: {min: 4, max: 6, default: 5}
+    rounds: 8
+    bills:
+      - {value: 5000, count: 15}
+      - {value: 10000, count: 15}
+      - {value: 20000, count: 10}
+    bills_per_round: 5
+    action_cards:                     # ids are fixed; names and counts are data
+      - {id: rush, name: 搶婚喔！！！先搶先贏！, per_player: 1}
+      - {id: propose, name: 嫁給我吧！！！, per_player: 2}
+      - {id: flee, name: 逃婚, per_player: 5}
+    eliminated_at: 3                  # 被愛 markers that put a player out
+    princess_eliminated_at: 4
+    fickle_penalty: 5000              # per 花心 marker
+    markers: {loved: 14, fickle: 14}  # supply in the box
+    abilities: false                  # deal the 12 ability cards
+    ability_bonuses: {chapel_owner: 10000, florist: 2000, playboy: 5000}
+
+Event log::
+
+    {"game": "aizhewudi", "seed", "players", "abilities": bool, "bots": [name per seat],
+     "dealt": [ability id per seat] (abilities only),
+     "rounds": [{"round", "revealed": [bills], "carried_in": [bills],
+                 "plays": [{"seat", "hand", "card", "target"}],   # secret: hand 1 = 千面人's
+                 "withdrew": [seats],
+                 "discarded": [{"seat", "hand", "reason"}],       # cards thrown away unseen
+                 "rushes": [{"seat", "target"}],                  # resolved 搶婚 cards
+                 "proposals": [{"seat", "target"}],               # resolved 嫁給我吧 cards
+                 "flees": [{"seat", "target"}],
+                 "abilities": [{"seat", "ability", "event", ...}],
+                 "eliminated": [seats], "sharers": [seats], "share": n,
+                 "groups": [[bills] per sharer, or [] when the share is 0],
+                 "carried_out": [bills],
+                 "loved": [per seat], "fickle": [per seat],
+                 "peak_loved", "peak_fickle",                      # markers in use at once
+                 "ended": bool}],                                  # the game ended in it
+     "lost": [bills left after the last round], "bank": [{"seat", "ability", "amount"}],
+     "final": [{"seat", "money", "bank", "fickle", "loved", "out", "score"}],
+     "end": "rounds"|"last_standing"|"nobody_left", "winner": seat or null, "shared": [seats]}
+
+"money" is bills only (conserved: revealed = shared out + carried + lost); "bank" is what
+abilities paid from the bank; "score" = money + bank − fickle_penalty × 花心 for players
+still in, null for players out. "shared" lists the tied winners when "winner" is null.
+Discard reasons: "withdrew", "aimed_at_withdrawn", "rushed", "out" (its player went out),
+"target_out", "round_over" (Cupid ended the round).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, TypeGuard
+
+from pnp.games.params import Params, raise_problems
+
+slug = "aizhewudi"
+variants: tuple[str, ...] = ()
+
+ACTIONS: tuple[str, ...] = ("rush", "propose", "flee")
+BOTS: tuple[str, ...] = ("greedy", "random")
+
+# Seed order of the ability cards, with their printed names (display data).
+ABILITY_NAMES: dict[str, str] = {
+    "chapel_owner": "教堂東主",
+    "florist": "花店老闆",
+    "minor": "未成年",
+    "princess": "公主",
+    "many_faces": "千面人",
+    "queen": "女王",
+    "cupid": "邱比特",
+    "not_the_groom": "新郎不是你",
+    "second_thoughts": "三心兩意",
+    "playboy": "花花公子",
+    "robber_logic": "強盜理論",
+    "blind_eye": "視而不見",
+}
+ABILITIES: tuple[str, ...] = tuple(ABILITY_NAMES)
+
+ABILITY_RULINGS: dict[str, str] = {
+    "chapel_owner": (
+        "At the end of the game the holder, if still in, reveals the card and takes 10,000 from "
+        "the bank for every character out of the game."
+    ),
+    "florist": (
+        "Used at the start of step 6 (before any card is revealed), once: the holder takes "
+        "2,000 from the bank for each player then holding a flower, the florist included; a "
+        "player holding two flowers counts once."
+    ),
+    "minor": (
+        "Used once, after step 5 and before step 6: every player still holding a flower aimed "
+        "at the holder lays their character down (no share this round); their cards still "
+        "resolve in step 6."
+    ),
+    "princess": (
+        "Passive from the start: the holder goes out at 4 被愛 instead of 3 and reveals the "
+        "card on reaching 3."
+    ),
+    "many_faces": (
+        "When the first character goes out, the holder (if still in) takes that player's "
+        "remaining action set and plays one card from each set every round from the next round "
+        "on, aiming each flower separately; withdrawing discards both cards for one 花心 "
+        "marker, a 搶婚 on the holder cancels both, and aiming at a withdrawn player discards "
+        "only that flower's card; if the holder goes out in the same step, nothing happens."
+    ),
+    "queen": (
+        "Passive from the start: the holder gains at most one 被愛 marker per round from 搶婚 "
+        "and 嫁給我吧 cards together, and reveals the card the first time a second one is "
+        "aimed at her in a round; Cupid's marker is not a proposal and is not capped."
+    ),
+    "cupid": (
+        "May be revealed in steps 1–3 of any round; from then on, the first time the holder "
+        "receives a 被愛 marker from a 搶婚 or 嫁給我吧 card, every player in the game whose "
+        "character still stands gains one 被愛, the round ends at once with no split (the "
+        "bills carry), unresolved cards are discarded, and the card is discarded."
+    ),
+    "not_the_groom": (
+        "May be revealed before step 3 of any round and stays face up: from then on the holder "
+        "aims after everyone else has aimed, before 三心兩意 swaps."
+    ),
+    "second_thoughts": (
+        "May be revealed before step 3 of any round and stays face up: from then on, after all "
+        "aims (the groom's included) and before step 4, the holder may swap each played card "
+        "for a card of the same set in hand."
+    ),
+    "playboy": (
+        "At the end of the game the holder, if still in, reveals the card and takes 5,000 from "
+        "the bank for each of their own 花心 markers."
+    ),
+    "robber_logic": (
+        "Used once, right after the holder's 搶婚 card was revealed and resolved in step 5 "
+        "(not when it was discarded unseen) while the holder is still in: the 搶婚 goes back to "
+        "that set in hand and another card of the same set is discarded, so the holder needs "
+        "one more card in that set."
+    ),
+    "blind_eye": (
+        "Used once, before step 7, by a holder still in whose character is down: it stands "
+        "again and shares this round; 花心 and 被愛 markers already taken stay."
+    ),
+}
+
+# Other rulings this engine makes beyond RULINGS.md (for the rulebook writer too).
+ENGINE_RULINGS: dict[str, str] = {
+    "elimination_timing": (
+        "Eliminations are checked after each simultaneous step (withdrawals, 搶婚, Cupid, "
+        "嫁給我吧): a player put out by 搶婚 resolves no card in step 6 and a 嫁給我吧 aimed at "
+        "them is discarded."
+    ),
+    "last_standing": (
+        "When one player or none is left the game ends at once: the bills on the table are "
+        "not shared and count as lost."
+    ),
+    "markers_return": (
+        "A player who goes out returns their 被愛 and 花心 markers to the supply."
+    ),
+    "aims": "Each flower must be aimed at another player still in the game.",
+}
+
+
+@dataclass(frozen=True)
+class BillKind:
+    value: int
+    count: int
+
+
+@dataclass(frozen=True)
+class ActionCard:
+    id: str
+    name: str
+    per_player: int
+
+
+DEFAULT_BILLS: tuple[BillKind, ...] = (
+    BillKind(5000, 15), BillKind(10000, 15), BillKind(20000, 10),
+)
+DEFAULT_ACTION_CARDS: tuple[ActionCard, ...] = (
+    ActionCard("rush", "搶婚喔！！！先搶先贏！", 1),
+    ActionCard("propose", "嫁給我吧！！！", 2),
+    ActionCard("flee", "逃婚", 5),
+)
+DEFAULT_BONUSES: tuple[tuple[str, int], ...] = (
+    ("chapel_owner", 10000), ("florist", 2000), ("playboy", 5000),
+)
+
+
+@dataclass(frozen=True)
+class AizhewudiRules:
+    min_players: int = 4
+    max_players: int = 6
+    default_players: int = 5
+    rounds: int = 8
+    bills: tuple[BillKind, ...] = DEFAULT_BILLS
+    bills_per_round: int = 5
+    action_cards: tuple[ActionCard, ...] = DEFAULT_ACTION_CARDS
+    eliminated_at: int = 3
+    princess_eliminated_at: int = 4
+    fickle_penalty: int = 5000
+    loved_markers: int = 14
+    fickle_markers: int = 14
+    abilities: bool = False
+    bonuses: tuple[tuple[str, int], ...] = DEFAULT_BONUSES
+
+    # Derived once per rules object: the bots ask for these many times a game.
+    @cached_property
+    def denominations(self) -> tuple[int, ...]:
+        return tuple(sorted({b.value for b in self.bills}, reverse=True))
+
+    @cached_property
+    def bill_values(self) -> tuple[int, ...]:
+        return tuple(b.value for b in self.bills for _ in range(b.count))
+
+    @property
+    def deck(self) -> list[int]:
+        return list(self.bill_values)
+
+    @cached_property
+    def mean_bill(self) -> float:
+        values = self.bill_values
+        return sum(values) / len(values) if values else 0.0
+
+    @cached_property
+    def action_mix(self) -> tuple[tuple[str, int], ...]:
+        """(card id, cards per set), one entry per id as the set is made."""
+        return tuple(Counter({c.id: c.per_player for c in self.action_cards}).items())
+
+    def per_player(self, action: str) -> int:
+        return next(c.per_player for c in self.action_cards if c.id == action)
+
+    def bonus(self, ability: str) -> int:
+        return dict(self.bonuses)[ability]
+
+
+# --------------------------------------------------------------------------- rules mapping
+
+_TOP_KEYS = (
+    "players", "rounds", "bills", "bills_per_round", "action_cards", "eliminated_at",
+    "princess_eliminated_at", "fickle_penalty", "markers", "abilities", "ability_bonuses",
+)
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    # bool is an int subclass, but `rounds: true` is a typo, not a count.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _section(p: Params, key: str) -> Params:
+    """A nested reader; an absent section reads as empty so its defaults apply."""
+    return p.sub(key) or Params({}, p.where(key), p.problems)
+
+
+def _entries(p: Params, key: str) -> list[Params] | None:
+    """Readers for the mappings of a list; entries that are no mapping are reported once."""
+    items = p.items(key)
+    if items is None:
+        return None
+    return [item for item, raw in zip(items, p.raw(key), strict=True)
+            if isinstance(raw, Mapping)]
+
+
+def _read_bills(p: Params) -> tuple[BillKind, ...]:
+    items = _entries(p, "bills")
+    if items is None:
+        return DEFAULT_BILLS
+    kinds = []
+    for item in items:
+        value = item.required_integer("value", minimum=1)
+        count = item.integer("count", 0, minimum=0)
+        item.finish(("value", "count", "ruling"))
+        if value is not None:
+            kinds.append(BillKind(value, count))
+    values = [k.value for k in kinds]
+    for value in sorted({v for v in values if values.count(v) > 1}):
+        p.problem("bills", f"value {value} is listed more than once")
+    if not any(k.count for k in kinds):
+        p.problem("bills", "the game needs at least one bill")
+    return tuple(sorted(kinds, key=lambda k: k.value))
+
+
+def _read_actions(p: Params) -> tuple[ActionCard, ...]:
+    items = _entries(p, "action_cards")
+    if items is None:
+        return DEFAULT_ACTION_CARDS
+    defaults = {c.id: c for c in DEFAULT_ACTION_CARDS}
+    cards = []
+    for item in items:
+        card_id = item.raw("id")
+        item.finish(("id", "name", "per_player", "ruling"))
+        if card_id not in defaults:
+            item.problem("id", f"must be one of {', '.join(ACTIONS)}, got {card_id!r}")
+            continue
+        name = item.raw("name", defaults[card_id].name)
+        if not isinstance(name, str) or not name.strip():
+            item.problem("name", "expected the card's printed name")
+            name = defaults[card_id].name
+        per = item.integer("per_player", defaults[card_id].per_player, minimum=0)
+        cards.append(ActionCard(card_id, name, per))
+    ids = [c.id for c in cards]
+    for card_id in ACTIONS:
+        if ids.count(card_id) > 1:
+            p.problem("action_cards", f"{card_id} is listed more than once")
+        elif card_id not in ids:
+            # A card the designer leaves out is simply not in the sets.
+            cards.append(dataclasses.replace(defaults[card_id], per_player=0))
+    return tuple(sorted(cards, key=lambda c: ACTIONS.index(c.id)))
+
+
+def rules_from_mapping(
+    mapping: Mapping[str, Any] | None, variant: str | None = None
+) -> AizhewudiRules:
+    """Rules from game.yaml's ``rules:`` mapping; raises RulesError listing every problem."""
+    problems: list[str] = []
+    if variant not in (None, ""):
+        problems.append(f"variant: {slug} has no variants, got {variant!r}")
+    p = Params(mapping, "", problems)
+    d = AizhewudiRules()
+    players = _section(p, "players")
+    pmin = players.integer("min", d.min_players, minimum=2)
+    pmax = players.integer("max", d.max_players, minimum=2)
+    pdefault = players.integer("default", min(max(d.default_players, pmin), pmax), minimum=2)
+    players.finish(("min", "max", "default"))
+    if pmin > pmax:
+        problems.append(f"players: min ({pmin}) is greater than max ({pmax})")
+    elif not pmin <= pdefault <= pmax:
+        problems.append(f"players.default: {pdefault} is outside {pmin}–{pmax}")
+    markers = _section(p, "markers")
+    loved = markers.integer("loved", d.loved_markers, minimum=0)
+    fickle = markers.integer("fickle", d.fickle_markers, minimum=0)
+    markers.finish(("loved", "fickle"))
+    raw_bonus = _section(p, "ability_bonuses")
+    bonuses = tuple((k, raw_bonus.integer(k, v, minimum=0)) for k, v in DEFAULT_BONUSES)
+    raw_bonus.finish(tuple(k for k, _ in DEFAULT_BONUSES))
+    rules = AizhewudiRules(
+        min_players=pmin, max_players=pmax, default_players=pdefault,
+        rounds=p.integer("rounds", d.rounds, minimum=1),
+        bills=_read_bills(p),
+        bills_per_round=p.integer("bills_per_round", d.bills_per_round, minimum=1),
+        action_cards=_read_actions(p),
+        eliminated_at=p.integer("eliminated_at", d.eliminated_at, minimum=1),
+        princess_eliminated_at=p.integer(
+            "princess_eliminated_at", d.princess_eliminated_at, minimum=1
+        ),
+        fickle_penalty=p.integer("fickle_penalty", d.fickle_penalty, minimum=0),
+        loved_markers=loved, fickle_markers=fickle,
+        abilities=p.boolean("abilities", d.abilities), bonuses=bonuses,
+    )
+    p.finish(_TOP_KEYS)
+    raise_problems(problems)
+    return rules
+
+
+def player_range(rules: AizhewudiRules) -> tuple[int, int]:
+    return rules.min_players, rules.max_players
+
+
+def default_players(rules: AizhewudiRules) -> int:
+    return rules.default_players

@@ -1,0 +1,62 @@
+"""The bots: which card each seat reveals, and which row a low card takes (RULINGS)."""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from collections.abc import Sequence
+
+from pnp.games.niutouwang.rules import BOTS
+from pnp.games.niutouwang.state import Hand
+
+# (lowest card excluded, highest card excluded) of a stretch of cards that land alike.
+Gap = tuple[int, int]
+
+
+def greedy_gaps(hand: Hand) -> list[Gap]:
+    """The stretches between row ends, best first for the greedy bot.
+
+    The greedy bot plays the card that takes the fewest heads if played alone, then the one
+    that fills its row least, then the lowest. Every card between the same two row ends
+    lands alike, so the rows are ranked once a turn, not once per card and seat.
+    """
+    rows, row_heads, limit = hand.rows, hand.row_heads, hand.row_limit
+    ends = sorted((row[-1], i) for i, row in enumerate(rows))
+    ranked = [(min(row_heads), 0, 0)]  # below every end: the fewest-heads row is taken
+    for k, (_end, i) in enumerate(ends, 1):
+        size = len(rows[i]) + 1
+        ranked.append((row_heads[i], 0, k) if size >= limit else (0, size, k))
+    ranked.sort()
+    bounds = [-1] + [end for end, _ in ends] + [hand.heads.__len__()]
+    return [(bounds[k], bounds[k + 1]) for _, _, k in ranked]
+
+
+def greedy_card(cards: Sequence[int], gaps: Sequence[Gap]) -> int:
+    """The greedy bot's card from ascending ``cards``: the lowest in the best gap it holds."""
+    for low, high in gaps:
+        j = bisect_right(cards, low)
+        if j < len(cards) and cards[j] < high:
+            return cards[j]
+    raise ValueError("no card to play")
+
+
+class Bots:
+    """A policy: one bot kind per seat, choosing among the legal cards with ``rng``."""
+
+    def __init__(self, kinds: Sequence[str], rng: random.Random) -> None:
+        unknown = [k for k in kinds if k not in BOTS]
+        if unknown:
+            raise ValueError(f"unknown bot {unknown[0]!r} (known: {', '.join(BOTS)})")
+        self.kinds = list(kinds)
+        self.rng = rng
+        self.any_greedy = "greedy" in self.kinds
+
+    def plays(self, hand: Hand) -> list[int]:
+        """Every seat's card for this turn, chosen seat by seat (the RNG order is the seats')."""
+        gaps = greedy_gaps(hand) if self.any_greedy else []
+        choice = self.rng.choice
+        return [
+            greedy_card(hand.hands[seat], gaps) if kind == "greedy"
+            else choice(hand.hands[seat])  # hands are kept ascending
+            for seat, kind in enumerate(self.kinds)
+        ]

@@ -1,0 +1,52 @@
+"""How a niutouwang game ends: who wins, and the SP punishment."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from pnp.games.niutouwang.rules import NiutouwangRules
+
+
+def winners(penalties: Sequence[int]) -> list[int]:
+    """The seats with the fewest heads."""
+    least = min(penalties)
+    return [s for s, p in enumerate(penalties) if p == least]
+
+
+def punish(
+    rules: NiutouwangRules,
+    penalties: Sequence[int],
+    base: int | None = None,
+    paired: bool | None = None,
+) -> list[dict[str, Any]]:
+    """SP ending per seat (0-based, seat order); base/paired default to the rules' own.
+
+    Error messages name seats from 1, as the people at the table count them.
+    """
+    base = rules.base if base is None else base
+    paired = rules.paired if paired is None else paired
+    if isinstance(base, bool) or not isinstance(base, int) or base < 1:
+        raise ValueError(f"base must be a whole number of at least 1, got {base!r}")
+    for seat, p in enumerate(penalties):
+        if isinstance(p, bool) or not isinstance(p, int) or p < 0:
+            # People read this (pnp calc): name the seat as the table counts it.
+            raise ValueError(f"penalty of seat {seat + 1} (counting from 1) must be a whole "
+                             f"number ≥ 0, got {p!r}")
+    n = len(penalties)
+    # Equal penalties: the lower seat counts as the lower penalty (RULINGS).
+    order = sorted(range(n), key=lambda s: (penalties[s], s))
+    counts = Counter(penalties)
+    result: list[dict[str, Any]] = [{} for _ in range(n)]
+    for k, seat in enumerate(order):
+        partner = order[n - 1 - k]
+        result[seat] = {
+            "seat": seat,
+            "penalty": penalties[seat],
+            "hits": penalties[partner] * base,
+            # The middle of an odd count is their own partner: they pick their hitter.
+            "hitter": partner if paired and partner != seat else None,
+            "tie": counts[penalties[seat]] > 1,
+        }
+    return result

@@ -1,0 +1,195 @@
+"""The table during one deal of niutouwang: a state machine that a policy drives turn by turn.
+
+``Hand`` keeps the rows, each row's heads, the hands and the heads each seat has taken, all
+updated as cards are placed (nothing is recounted). ``push`` takes one turn's revealed
+cards and a row choice for low cards, checks them, resolves them lowest first and returns
+the turn as a typed event. Bots and replay both drive this one machine.
+
+The functions on tuples of rows (``place``, ``resolve_turn``) are the same rule for one
+card or one turn without a whole deal; calculators, tests and the narration use them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pnp.games.niutouwang.rules import NiutouwangRules
+from pnp.games.niutouwang.tables import head_table, total_heads
+
+Row = tuple[int, ...]
+Rows = tuple[Row, ...]
+# Called for a card lower than every row end: (seat, card, rows) -> index of the row to take.
+Chooser = Callable[[int, int, Rows], int]
+
+
+class IllegalMove(ValueError):
+    """A turn the rules do not allow (a card not in hand, a row that does not exist...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    seat: int
+    card: int
+    row: int
+    took: tuple[int, ...]
+
+    def as_log(self) -> dict[str, Any]:
+        return {"seat": self.seat, "card": self.card, "row": self.row, "took": list(self.took)}
+
+
+# What placing one card did: (seat, card, row, cards taken). Play makes a hundred of these a
+# game, so they stay plain tuples until someone asks for Placement values.
+Move = tuple[int, int, int, tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    plays: tuple[int, ...]  # card per seat
+    moves: tuple[Move, ...]  # lowest card first
+    rows: Rows  # after the turn
+
+    @property
+    def placements(self) -> tuple[Placement, ...]:
+        return tuple(Placement(*m) for m in self.moves)
+
+    def as_log(self) -> dict[str, Any]:
+        return {
+            "plays": list(self.plays),
+            "placements": [
+                {"seat": seat, "card": card, "row": row, "took": list(took)}
+                for seat, card, row, took in self.moves
+            ],
+            "rows": [list(r) for r in self.rows],
+        }
+
+
+# --------------------------------------------------------------------------- one card, one turn
+
+
+def target_row(rows: Rows, card: int) -> int | None:
+    """The row whose end is the highest below ``card``; None when the card is lower than all."""
+    best: int | None = None
+    for i, row in enumerate(rows):
+        if row[-1] < card and (best is None or row[-1] > rows[best][-1]):
+            best = i
+    return best
+
+
+def fewest_heads_row(rules: NiutouwangRules, rows: Rows) -> int:
+    """The bots' pick for a low card (RULINGS): fewest heads, lowest index on a tie."""
+    return min(range(len(rows)), key=lambda i: (total_heads(rules, rows[i]), i))
+
+
+def place(
+    rules: NiutouwangRules, rows: Rows, seat: int, card: int, chooser: Chooser | None = None
+) -> tuple[Rows, Placement]:
+    """Place one card; returns the new rows and what happened."""
+    hand = Hand(rules, rows, [[]] * (seat + 1))
+    move = hand.place(seat, card, _row_choice(hand, chooser))
+    return hand.row_tuple(), Placement(*move)
+
+
+def resolve_turn(
+    rules: NiutouwangRules, rows: Rows, plays: Sequence[int], chooser: Chooser | None = None
+) -> tuple[Rows, tuple[Placement, ...]]:
+    """Resolve one turn's revealed cards (one per seat), lowest card first."""
+    on_table = {c for row in rows for c in row}
+    if on_table & set(plays):
+        raise IllegalMove(f"plays {sorted(on_table & set(plays))} are already in a row")
+    hand = Hand(rules, rows, [[c] for c in plays])
+    turn = hand.push(plays, _row_choice(hand, chooser))
+    return turn.rows, turn.placements
+
+
+def _row_choice(hand: Hand, chooser: Chooser | None) -> RowChoice:
+    if chooser is None:
+        return hand.fewest_heads_row
+    return lambda seat, card: chooser(seat, card, hand.row_tuple())
+
+
+# --------------------------------------------------------------------------- the state machine
+
+# Called for a card lower than every row end: (seat, card) -> index of the row to take.
+RowChoice = Callable[[int, int], int]
+
+
+class Hand:
+    """One deal: rows, hands and taken heads, changed only by ``push``."""
+
+    def __init__(
+        self, rules: NiutouwangRules, rows: Rows, hands: Sequence[Sequence[int]]
+    ) -> None:
+        self.rules = rules
+        self.heads = head_table(rules)
+        self.row_limit = rules.row_limit
+        self.rows: list[list[int]] = [list(r) for r in rows]
+        self.ends: list[int] = [r[-1] for r in self.rows]
+        self.row_heads: list[int] = [sum(self.heads[c] for c in r) for r in self.rows]
+        self.hands: list[list[int]] = [sorted(h) for h in hands]
+        self.penalties: list[int] = [0] * len(self.hands)
+        self.turns: list[Turn] = []
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    def over(self) -> bool:
+        return not self.hands[0]
+
+    def legal_cards(self, seat: int) -> list[int]:
+        """What ``seat`` may reveal this turn: any card of its hand (ascending)."""
+        return self.hands[seat]
+
+    def row_tuple(self) -> Rows:
+        return tuple(tuple(r) for r in self.rows)
+
+    def fewest_heads_row(self, seat: int = 0, card: int = 0) -> int:
+        """The bots' pick for a low card (RULINGS): fewest heads, lowest index on a tie."""
+        row_heads = self.row_heads
+        return row_heads.index(min(row_heads))
+
+    def place(self, seat: int, card: int, choose: RowChoice) -> Move:
+        """Put one card on its row (a low card on the row ``choose`` names), taking as due."""
+        rows, ends = self.rows, self.ends
+        best = -1
+        best_end = -1
+        for i in range(len(ends)):
+            end = ends[i]
+            if best_end < end < card:
+                best, best_end = i, end
+        if best < 0:
+            best = choose(seat, card)
+            if isinstance(best, bool) or not isinstance(best, int) or not 0 <= best < len(rows):
+                raise IllegalMove(f"row {best} does not exist (rows 0–{len(rows) - 1})")
+        elif len(rows[best]) + 1 < self.row_limit:
+            rows[best].append(card)
+            ends[best] = card
+            self.row_heads[best] += self.heads[card]
+            return seat, card, best, ()
+        took = tuple(rows[best])
+        rows[best] = [card]
+        ends[best] = card
+        self.penalties[seat] += self.row_heads[best]
+        self.row_heads[best] = self.heads[card]
+        return seat, card, best, took
+
+    def push(self, plays: Sequence[int], choose: RowChoice) -> Turn:
+        """Reveal one card per seat and resolve them lowest first; raises IllegalMove."""
+        hands = self.hands
+        if len(plays) != len(hands):
+            raise IllegalMove(f"expected one card per seat ({len(hands)}), got {list(plays)}")
+        bad = [s for s, c in enumerate(plays) if c not in hands[s]]
+        if bad:
+            raise IllegalMove(f"seats {bad} play cards not in their hand")
+        if len(set(plays)) != len(plays):
+            raise IllegalMove(f"plays repeat a card: {list(plays)}")
+        for seat, card in enumerate(plays):
+            hands[seat].remove(card)
+        place = self.place
+        moves = tuple([place(seat, plays[seat], choose)
+                       for seat in sorted(range(len(plays)), key=plays.__getitem__)])
+        turn = Turn(tuple(plays), moves, self.row_tuple())
+        self.turns.append(turn)
+        return turn
