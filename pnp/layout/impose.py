@@ -121,6 +121,7 @@ class SheetPlan:
     number: int
     spec: SheetSpec
     blocks: tuple[Block, ...]
+    cut: float | None = None  # y (mm) of a dashed line across the page: cut a form free
 
     @property
     def slots(self) -> tuple[Slot, ...]:
@@ -276,6 +277,7 @@ class _Sheet:
     blocks: list[Block]
     free: list[Rect]
     write_on: bool = False
+    cut: float | None = None  # y (mm) of the line parting a form from pieces on its page
 
     def used(self) -> float:
         return sum(s.trim_box.width * s.trim_box.height for b in self.blocks for s in b.slots)
@@ -372,13 +374,18 @@ def _backfill(spec: SheetSpec, sheets: list[_Sheet], queue: list[Piece]) -> list
     return queue
 
 
-def _write_on_sheet(spec: SheetSpec, piece: Piece) -> _Sheet:
-    """A form to write on fills the page inside the furniture, without bleed or marks."""
+def _form_area(spec: SheetSpec) -> Rect:
+    """Where a form to write on may go: the page inside the furniture."""
     left = spec.hardware + spec.label_band + 1.0
-    area = Rect(left, spec.hardware, spec.width - spec.hardware - left,
+    return Rect(left, spec.hardware, spec.width - spec.hardware - left,
                 spec.height - 2 * spec.hardware)
-    rotated = (piece.width > piece.height) != (area.width > area.height)
-    w, h = (piece.height, piece.width) if rotated else (piece.width, piece.height)
+
+
+def _write_on_sheet(spec: SheetSpec, piece: Piece, area: Rect | None = None) -> _Sheet:
+    """A form to write on fills the page (or ``area``) inside the furniture, without bleed
+    or marks."""
+    area = area or _form_area(spec)
+    rotated, w, h = _turned_for(piece, area)
     scale = min(area.width / w, area.height / h)
     trim = Rect(area.x + (area.width - w * scale) / 2, area.y + (area.height - h * scale) / 2,
                 w * scale, h * scale)
@@ -403,7 +410,7 @@ def impose(pieces: list[Piece], spec: SheetSpec) -> list[SheetPlan]:
     packings = [_pack(order, spec) for order in orders]
     sheets = min(packings, key=lambda packed: (
         len(packed), sum(not s.write_on and s.used() < SPARSE * page for s in packed)))
-    return [SheetPlan(number, spec, tuple(sheet.blocks))
+    return [SheetPlan(number, spec, tuple(sheet.blocks), sheet.cut)
             for number, sheet in enumerate(sheets, start=1)]
 
 
@@ -432,8 +439,82 @@ def _pack(runs: list[list[Piece]], spec: SheetSpec) -> list[_Sheet]:
             sheets.append(_Sheet([block], _around(usable_area(spec), block.box, spec.gutter)
                                  + _short_row(block, spec.gutter)))
     sheets = _empty_sparse_sheets(spec, sheets)
+    sheets = _share_form_pages(spec, sheets)
     sheets.sort(key=lambda sheet: sheet.write_on)  # forms to write on after the pieces
     return sheets
+
+
+FORM_CUT = 6.0  # mm above a strip's bleed boxes: the line that parts it from the form
+
+
+def _turned_for(piece: Piece, area: Rect) -> tuple[bool, float, float]:
+    """Whether a form turns a quarter to suit an area's shape, and its size as placed."""
+    rotated = (piece.width > piece.height) != (area.width > area.height)
+    return (rotated, *((piece.height, piece.width) if rotated else (piece.width, piece.height)))
+
+
+def _form_scale(piece: Piece, area: Rect) -> float:
+    """How much a form grows (or shrinks, below 1) to fill an area."""
+    _, w, h = _turned_for(piece, area)
+    return min(area.width / w, area.height / h)
+
+
+def _share_form_pages(spec: SheetSpec, sheets: list[_Sheet]) -> list[_Sheet]:
+    """A nearly empty sheet of pieces moves onto the foot of a form's page when they fit
+    there in a strip and the form above keeps at least its designed size: one cut across the
+    page, on the dashed line between them, parts the two, and a sheet is saved."""
+    forms = [i for i, s in enumerate(sheets) if s.write_on and s.cut is None]
+    page = spec.width * spec.height
+    sparse = sorted((i for i, s in enumerate(sheets) if not s.write_on
+                     and s.used() < SPARSE * page), key=lambda i: sheets[i].used())
+    for form_index in forms:
+        form = sheets[form_index].blocks[0].slots[0].piece
+        for index in sparse:
+            shared = _form_with_strip(spec, form, sheets[index])
+            if shared is not None:
+                sheets[form_index] = shared
+                sheets = [s for i, s in enumerate(sheets) if i != index]
+                sparse = [i - (i > index) for i in sparse if i != index]
+                forms = [i - (i > index) for i in forms]
+                break
+    return sheets
+
+
+def _form_with_strip(spec: SheetSpec, form: Piece, sheet: _Sheet) -> _Sheet | None:
+    """The form's page with this sheet's pieces in a strip at its foot, or None when they do
+    not fit below the form at its designed size."""
+    area = _form_area(spec)
+    usable = usable_area(spec)
+    _, w, h = _turned_for(form, area)
+    # The strip starts below the form at its designed size and the gap the cut line needs.
+    top = area.y + h + spec.gutter
+    if w > area.width + EPS or top >= usable.bottom:
+        return None
+    strip = Rect(usable.x, top, usable.width, usable.bottom - top)
+    trial = _Sheet([], [strip])
+    if _backfill(spec, [trial], [slot.piece for b in sheet.blocks for slot in b.slots]):
+        return None
+    # Down to the foot of the page, centred across: the form gets all the room above.
+    boxes = [b.box for b in trial.blocks]
+    left, right = min(b.x for b in boxes), max(b.right for b in boxes)
+    dx = usable.x + (usable.width - (right - left)) / 2 - left
+    dy = usable.bottom - max(b.bottom for b in boxes)
+    blocks = [_shift(b, dx, dy) for b in trial.blocks]
+    cut = min(b.box.y for b in blocks) - FORM_CUT
+    room = Rect(area.x, area.y, area.width, cut - (spec.gutter - FORM_CUT) - area.y)
+    if _form_scale(form, room) < 1.0 - EPS:
+        return None
+    shared = _write_on_sheet(spec, form, room)
+    return _Sheet(shared.blocks + blocks, [], write_on=True, cut=cut)
+
+
+def _shift(block: Block, dx: float, dy: float) -> Block:
+    def moved(rect: Rect | None) -> Rect | None:
+        return None if rect is None else replace(rect, x=rect.x + dx, y=rect.y + dy)
+
+    slots = tuple(replace(s, bleed_box=moved(s.bleed_box), cell=moved(s.cell))
+                  for s in block.slots)
+    return Block(slots, block.columns, block.rows, moved(block.box))
 
 
 def _empty_sparse_sheets(spec: SheetSpec, sheets: list[_Sheet]) -> list[_Sheet]:
@@ -443,7 +524,7 @@ def _empty_sparse_sheets(spec: SheetSpec, sheets: list[_Sheet]) -> list[_Sheet]:
     while index >= 0:
         sheet = sheets[index]
         if not sheet.write_on and sheet.used() < SPARSE * page:
-            others = [_Sheet(list(s.blocks), list(s.free), s.write_on)
+            others = [replace(s, blocks=list(s.blocks), free=list(s.free))
                       for i, s in enumerate(sheets) if i != index]
             if all(not _backfill(spec, others, _runs_of(block)) for block in sheet.blocks):
                 sheets = others

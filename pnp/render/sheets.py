@@ -307,6 +307,19 @@ def _cut_circle(canvas: Canvas, spec: SheetSpec, slot: Slot) -> None:
     canvas.restoreState()
 
 
+def _form_cut(canvas: Canvas, plan: SheetPlan) -> None:
+    """The dashed line across a form's page that parts the form from the pieces below it."""
+    spec = plan.spec
+    y = (spec.height - plan.cut) * MM
+    canvas.saveState()
+    canvas.setStrokeColor(CUT_LINE)
+    canvas.setLineWidth(0.25 * MM)
+    canvas.setDash([2.0 * MM, 1.5 * MM])
+    canvas.line((spec.hardware + spec.label_band + 0.5) * MM, y,
+                (spec.width - spec.hardware) * MM, y)
+    canvas.restoreState()
+
+
 def _marks(canvas: Canvas, plan: SheetPlan, back: bool) -> list[Segment]:
     segments = crop_marks(plan)
     if back:
@@ -507,6 +520,9 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
                            f"({box.x:.2f}, {box.y:.2f}) {box.width:.2f}x{box.height:.2f} mm"
                            f"{' turned' if slot.rotated else ''}")
             segments = _marks(canvas, plan, back)
+            if plan.cut is not None and not back:
+                _form_cut(canvas, plan)
+                log.append(f"sheet {plan.number} {side}: cut line at y {plan.cut:.2f} mm")
             _label(canvas, spec, labels[(plan.number, back)], style, fonts, back)
             if not any(slot.piece.write_on for slot in plan.slots):
                 rulers = _rulers(canvas, spec, _obstacles(spec, slots, segments, back), fonts,
