@@ -20,7 +20,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.data.model import Card, Component, Game
-from pnp.fonts import FontFamily
+from pnp.fonts import FontFamily, measure_for
 from pnp.layout.impose import (
     Piece,
     Rect,
@@ -338,42 +338,65 @@ def _marks(canvas: Canvas, plan: SheetPlan, back: bool) -> list[Segment]:
 
 
 @dataclass(frozen=True)
-class LabelStyle:
-    """The sheet label's font size, fitted once per build to the longest label."""
+class Furniture:
+    """What every sheet prints the same way, laid out once per build: the sheet label's font
+    size (fitted to the longest label) and the ruler's caption with its width."""
 
-    size: float
+    label_size: float
+    ruler_label: str
+    ruler_width: float  # mm
 
 
 LABEL_MAX, LABEL_MIN = 7.0, 4.0  # pt: the largest fits the label band (2.5 mm)
 
 
-def _label_text(plan: SheetPlan, total: int, game: Game, lang: str,
-                convert: Callable[[str], str], back: bool) -> str:
-    sep = ui(lang, "sep")
-    names = ui(lang, "list_sep").join(convert(game.component(c).name.value) for c in plan.components)
-    parts = [convert(game.info.name.value), ui(lang, "sheet", number=plan.number, total=total),
-             ui(lang, "back" if back else "front"), names,
-             ui(lang, "version", version=game.info.version, date=game.info.date)]
+Located = tuple[str, str]  # a piece of text and where it was written
+
+
+def _label_parts(plan: SheetPlan, total: int, game: Game, lang: str,
+                 convert: Callable[[str], str], back: bool) -> list[list[Located]]:
+    """The sheet label: the game, the sheet, the side, the components, the version, each part
+    made of pieces that keep where they were written, so that a glyph the font lacks is
+    reported there (a component's name in components.yaml, not game.yaml)."""
+    strings = "pnp/strings.py: sheet label"
+    names: list[Located] = []
+    for component in (game.component(c) for c in plan.components):
+        if names:
+            names.append((ui(lang, "list_sep"), strings))
+        names.append((convert(component.name.value), component.name.where))
+    parts = [[(convert(game.info.name.value), game.info.name.where)],
+             [(ui(lang, "sheet", number=plan.number, total=total), strings)],
+             [(ui(lang, "back" if back else "front"), strings)],
+             names,
+             [(ui(lang, "version", version=game.info.version, date=game.info.date),
+               f"{game.info.where}: version")]]
     if back and not plan.back_slots():
-        parts.append(ui(lang, "no_backs"))
-    return f" {sep} ".join(parts)
+        parts.append([(ui(lang, "no_backs"), strings)])
+    return parts
 
 
-def _label_style(canvas: Canvas, spec: SheetSpec, labels: list[str], fonts: FontFamily) -> LabelStyle:
-    """One fit for the whole build: the longest label decides the size all of them use."""
+def _label_text(parts: list[list[Located]], lang: str) -> str:
+    return f" {ui(lang, 'sep')} ".join("".join(text for text, _ in part) for part in parts)
+
+
+def _furniture(spec: SheetSpec, labels: list[str], fonts: FontFamily, ruler_label: str
+               ) -> Furniture:
+    """One fit for the whole build: the longest label decides the size all of them use. The
+    family's shared measure keeps glyph widths cached from one build to the next."""
+    measure = measure_for(fonts)
     length = (spec.height - 2 * spec.hardware) * MM
     band = min(LABEL_MAX, spec.label_band * MM)
-    longest = max(labels, key=lambda t: canvas.stringWidth(t, fonts.regular.name, 10))
-    fit = fit_text([Run(longest)], length, band, band, LABEL_MIN,
-                   lambda t, b, s: canvas.stringWidth(t, fonts.regular.name, s))
-    return LabelStyle(fit.size if fit else LABEL_MIN)
+    longest = max(labels, key=lambda t: measure(t, False, 10))
+    fit = fit_text([Run(longest)], length, band, band, LABEL_MIN, measure)
+    return Furniture(fit.size if fit else LABEL_MIN, ruler_label,
+                     measure(ruler_label, False, RULER_TEXT) / MM)
 
 
-def _label(canvas: Canvas, spec: SheetSpec, label: str, style: LabelStyle, fonts: FontFamily,
-           back: bool) -> None:
+def _label(canvas: Canvas, spec: SheetSpec, label: str, furniture: Furniture,
+           fonts: FontFamily, back: bool) -> None:
     """Up the left edge of a front (the right edge of a back), read bottom to top, its glyphs
     inside the band that starts at the hardware margin."""
-    size = style.size
+    size = furniture.label_size
     ascent = EM_ASCENT * size / MM  # mm
     band_start = spec.width - spec.hardware - spec.label_band if back else spec.hardware
     canvas.saveState()
@@ -433,12 +456,12 @@ RULER_TEXT = 5.0  # pt
 
 
 def _rulers(canvas: Canvas, spec: SheetSpec, obstacles: list[Rect], fonts: FontFamily,
-            label: str) -> int:
+            furniture: Furniture) -> int:
     """A horizontal 50 mm bar with its caption under it, and a vertical bar, each with 5 mm
     ticks, wherever the sheet has printable room clear of pieces and marks. Returns how many
     were drawn."""
     length = spec.ruler_length
-    text_w = canvas.stringWidth(label, fonts.regular.name, RULER_TEXT) / MM
+    label, text_w = furniture.ruler_label, furniture.ruler_width
     text_h = RULER_TEXT / MM
     drawn = 0
     canvas.saveState()
@@ -495,13 +518,18 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
     forms = FaceForms(canvas, game, fonts, convert, glyphs)
     _define_faces(forms)
     log: list[str] = []
-    labels = {(plan.number, back): _label_text(plan, len(plans), game, lang, convert, back)
-              for plan in plans for back in (False, True)}
-    for text in dict.fromkeys(labels.values()):
-        glyphs.check(text, False, f"{game.info.where}: sheet label")
+    labels = {}
+    pieces: dict[Located, None] = {(ui(lang, "sep"), "pnp/strings.py: sheet label"): None}
+    for plan in plans:
+        for back in (False, True):
+            parts = _label_parts(plan, len(plans), game, lang, convert, back)
+            pieces.update(dict.fromkeys(piece for part in parts for piece in part))
+            labels[(plan.number, back)] = _label_text(parts, lang)
+    for text, where in pieces:
+        glyphs.check(text, False, where)
     ruler_label = ui(lang, "ruler")
     glyphs.check(ruler_label, False, "pnp/strings.py: ruler")
-    style = _label_style(canvas, spec, list(labels.values()), fonts)
+    furniture = _furniture(spec, list(labels.values()), fonts, ruler_label)
     for plan in plans:
         for back in (False, True):
             slots = plan.back_slots() if back else plan.slots
@@ -523,10 +551,10 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
             if plan.cut is not None and not back:
                 _form_cut(canvas, plan)
                 log.append(f"sheet {plan.number} {side}: cut line at y {plan.cut:.2f} mm")
-            _label(canvas, spec, labels[(plan.number, back)], style, fonts, back)
+            _label(canvas, spec, labels[(plan.number, back)], furniture, fonts, back)
             if not any(slot.piece.write_on for slot in plan.slots):
                 rulers = _rulers(canvas, spec, _obstacles(spec, slots, segments, back), fonts,
-                                 ruler_label)
+                                 furniture)
                 log.append(f"sheet {plan.number} {side}: {rulers} rulers")
             canvas.showPage()
     canvas.save()
