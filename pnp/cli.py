@@ -78,9 +78,12 @@ def list_games(context: Context, fmt: str) -> None:
               help="Space between the trims of neighbouring cards. 0 butts them on shared cut "
                    "lines (9 poker cards to an A4 or Letter sheet). Default: each card keeps "
                    "its own 3 mm bleed.")
+@click.option("--ink", type=click.Choice(["full", "saver"]), default="full", show_default=True,
+              help="saver: print dark backgrounds and panels as light tints with dark text, "
+                   "to spare a home printer's ink; full prints the design as it is.")
 @pass_context
 def build(context: Context, game: str, lang: str, paper: str, out: Path | None, png: bool, force: bool,
-          back_offset: str, gutter: float | None) -> None:
+          back_offset: str, gutter: float | None, ink: str) -> None:
     """Build print-ready PDFs for GAME (or all): components.pdf and rulebook.pdf per script.
 
     Only outputs whose sources (data, templates, fonts, options, pnp itself) changed since the
@@ -93,7 +96,7 @@ def build(context: Context, game: str, lang: str, paper: str, out: Path | None, 
     workspace = context.workspace
     shown_progress = BuildProgress()
     report = run_build(workspace, game, lang, paper.lower(), out, png, force=force, progress=shown_progress,
-                       sheet=SheetOptions(gutter, parse_offset_option(back_offset)))
+                       sheet=SheetOptions(gutter, parse_offset_option(back_offset), ink))
     shown_progress.summary(report)
     written = report.written
     pngs = [item for item in written if item.path.suffix == ".png"]

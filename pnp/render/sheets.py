@@ -136,11 +136,12 @@ class FaceForms:
     fonts: FontFamily
     convert: Callable[[str], str]
     glyphs: GlyphCheck
+    ink: str = "full"
     symbols: SymbolForms = field(init=False)
     defined: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        self.symbols = SymbolForms(self.canvas, self.game.symbols)
+        self.symbols = SymbolForms(self.canvas, self.game.symbols, self.ink)
 
     def face(self, component: Component, card: Card, side: str) -> str:
         name = face_name(component.id, self._face_key(component, card, side), side)
@@ -149,7 +150,7 @@ class FaceForms:
         self.defined.add(name)
         width, height, bleed, net = face_geometry(component, card)
         ctx = FaceContext(component, card.id, card.fields, width, height, bleed, self.fonts,
-                          self.convert, self.game.tables, self.glyphs, self.symbols)
+                          self.convert, self.game.tables, self.glyphs, self.symbols, self.ink)
         layouts = self.game.layouts
         canvas = self.canvas
         canvas.beginForm(name, 0, 0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM)
@@ -500,11 +501,13 @@ def _bar(canvas: Canvas, spec: SheetSpec, x: float, y: float, vertical: bool) ->
 
 def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
                       convert: Callable[[str], str], glyphs: GlyphCheck,
-                      back_offset: tuple[float, float] = (0.0, 0.0)) -> ComponentsPdf:
+                      back_offset: tuple[float, float] = (0.0, 0.0),
+                      ink: str = "full") -> ComponentsPdf:
     """All components on imposed sheets: each front sheet followed by its back sheet.
 
     ``back_offset`` (mm, right and down) moves everything on a back sheet, to undo the shift
-    a duplex printer gives the back side (measured with ``pnp calibrate``).
+    a duplex printer gives the back side (measured with ``pnp calibrate``). ``ink``
+    (pnp.render.ink.INKS) says how faces spend ink.
     """
     plans = impose(pieces_for(game, spec), spec)
     buffer = io.BytesIO()
@@ -515,7 +518,7 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
     canvas.setAuthor("pnp")
     canvas.setSubject(title)
     canvas.setCreator(f"pnp {game.slug}")
-    forms = FaceForms(canvas, game, fonts, convert, glyphs)
+    forms = FaceForms(canvas, game, fonts, convert, glyphs, ink)
     _define_faces(forms)
     log: list[str] = []
     labels = {}
