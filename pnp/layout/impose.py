@@ -306,6 +306,42 @@ def _around(area: Rect, box: Rect, gutter: float) -> list[Rect]:
     ])
 
 
+def _subtract(free: Rect, box: Rect, gutter: float) -> list[Rect]:
+    """What stays free of a rect once ``box`` (kept ``gutter`` clear) is placed: the largest
+    rects left of, right of, above and below it, which may overlap one another."""
+    if not free.overlaps(Rect(box.x - gutter, box.y - gutter, box.width + 2 * gutter,
+                              box.height + 2 * gutter)):
+        return [free]
+    return _positive([
+        Rect(free.x, free.y, box.x - gutter - free.x, free.height),
+        Rect(box.right + gutter, free.y, free.right - box.right - gutter, free.height),
+        Rect(free.x, free.y, free.width, box.y - gutter - free.y),
+        Rect(free.x, box.bottom + gutter, free.width, free.bottom - box.bottom - gutter),
+    ])
+
+
+def _contains(outer: Rect, inner: Rect) -> bool:
+    return (outer.x <= inner.x + EPS and outer.y <= inner.y + EPS
+            and inner.right <= outer.right + EPS and inner.bottom <= outer.bottom + EPS)
+
+
+def _maximal(rects: list[Rect]) -> list[Rect]:
+    """The rects not inside another (the first of equal ones kept), in a stable order."""
+    kept: list[Rect] = []
+    for i, rect in enumerate(rects):
+        if any(_contains(other, rect) and (not _contains(rect, other) or j < i)
+               for j, other in enumerate(rects) if j != i):
+            continue
+        kept.append(rect)
+    return kept
+
+
+def _occupy(free: list[Rect], box: Rect, gutter: float) -> list[Rect]:
+    """Free space after placing ``box``: every free rect it touches loses it (maximal rects,
+    so space beside a block stays one piece with the space above or below it)."""
+    return _maximal([part for rect in free for part in _subtract(rect, box, gutter)])
+
+
 def _split(free: Rect, box: Rect, gutter: float) -> list[Rect]:
     """Guillotine split of a free rect whose top-left corner now holds ``box``: the cut that
     leaves the larger single piece of free space."""
@@ -365,11 +401,9 @@ def _backfill(spec: SheetSpec, sheets: list[_Sheet], queue: list[Piece]) -> list
         whole = [o for o in options if o[0] == len(queue)]
         take, _, sheet, index, (grid, cols, _), room = (
             min(whole, key=lambda o: o[1]) if whole else max(options, key=lambda o: (o[0], -o[1])))
-        free = sheet.free.pop(index)
         block = _block(grid, queue[:take], room.x, room.y, cols)
         sheet.blocks.append(block)
-        sheet.free[index:index] = _split(free, block.box, spec.gutter) \
-            + _short_row(block, spec.gutter)
+        sheet.free = _occupy(sheet.free, block.box, spec.gutter) + _short_row(block, spec.gutter)
         queue = queue[take:]
     return queue
 
@@ -431,12 +465,12 @@ def _pack(runs: list[list[Piece]], spec: SheetSpec) -> list[_Sheet]:
         queue = list(run)
         while len(queue) >= cols * rows:
             block = _block(grid, queue[:cols * rows], x0, y0, cols)
-            sheets.append(_Sheet([block], _around(usable_area(spec), block.box, spec.gutter)))
+            sheets.append(_Sheet([block], _occupy([usable_area(spec)], block.box, spec.gutter)))
             queue = queue[cols * rows:]
         queue = _backfill(spec, sheets, queue)
         if queue:
             block = _block(grid, queue, x0, y0, cols)
-            sheets.append(_Sheet([block], _around(usable_area(spec), block.box, spec.gutter)
+            sheets.append(_Sheet([block], _occupy([usable_area(spec)], block.box, spec.gutter)
                                  + _short_row(block, spec.gutter)))
     sheets = _empty_sparse_sheets(spec, sheets)
     sheets = _share_form_pages(spec, sheets)
@@ -492,13 +526,16 @@ def _form_with_strip(spec: SheetSpec, form: Piece, sheet: _Sheet) -> _Sheet | No
         return None
     strip = Rect(usable.x, top, usable.width, usable.bottom - top)
     trial = _Sheet([], [strip])
-    if _backfill(spec, [trial], [slot.piece for b in sheet.blocks for slot in b.slots]):
+    if any(_backfill(spec, [trial], _runs_of(block)) for block in sheet.blocks):
         return None
     # Down to the foot of the page, centred across: the form gets all the room above.
+    # (A piece without bleed keeps its trim inside the hardware margin: its own area.)
     boxes = [b.box for b in trial.blocks]
+    areas = [usable_area(spec, b.slots[0].piece.bleed) for b in trial.blocks]
     left, right = min(b.x for b in boxes), max(b.right for b in boxes)
-    dx = usable.x + (usable.width - (right - left)) / 2 - left
-    dy = usable.bottom - max(b.bottom for b in boxes)
+    dx = min([usable.x + (usable.width - (right - left)) / 2 - left]
+             + [a.right - b.right for a, b in zip(areas, boxes, strict=True)])
+    dy = min(a.bottom - b.bottom for a, b in zip(areas, boxes, strict=True))
     blocks = [_shift(b, dx, dy) for b in trial.blocks]
     cut = min(b.box.y for b in blocks) - FORM_CUT
     room = Rect(area.x, area.y, area.width, cut - (spec.gutter - FORM_CUT) - area.y)

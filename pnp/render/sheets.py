@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
@@ -33,6 +33,7 @@ from pnp.layout.impose import (
 )
 from pnp.layout.nets import Net, build_net
 from pnp.layout.presets import SheetSpec
+from pnp.layout.tent import BaseTab, base_tab
 from pnp.layout.tiles import GLUE_LINE_WIDTH, LABEL_PAD, Tile, plan_tiles, tile_marks
 from pnp.render.faces import EM_ASCENT, FaceContext, draw_fold, draw_layout, draw_net
 from pnp.render.glyphs import GlyphCheck
@@ -116,7 +117,7 @@ def face_geometry(component: Component, card: Card) -> tuple[float, float, float
     """Trim width, height and bleed (mm) of a card's face form, and its net if it is one."""
     width, height = card.size
     if component.shape == "fold":
-        height *= 2
+        height = 2 * height + base_tab(height).depth
     net = _net_for(component) if component.shape.endswith("_net") else None
     if net is not None:
         width, height = net.width, net.height
@@ -157,7 +158,13 @@ class FaceForms:
         if net is not None:
             draw_net(canvas, ctx, net)
         elif component.shape == "fold" and side == "front":
-            draw_fold(canvas, ctx, layouts[component.front], layouts[component.inner])
+            tab = base_tab(card.size[1])
+            canvas.saveState()
+            canvas.translate(0, tab.depth * MM)
+            draw_fold(canvas, replace(ctx, height=2 * card.size[1]), layouts[component.front],
+                      layouts[component.inner])
+            canvas.restoreState()
+            _draw_base_tab(canvas, ctx, tab)
         else:
             layout_id = component.front if side == "front" else component.back
             draw_layout(canvas, ctx, layouts[layout_id], round_shape=component.shape == "round")
@@ -255,6 +262,37 @@ class FaceForms:
             and not any(layout.uses_fields for layout in layouts)
         )
         return "_all" if shared else card.id
+
+
+TAB_FILL = HexColor("#ece8e0")
+FOLD_COLOR = HexColor("#9a9080")
+
+
+def _draw_base_tab(canvas: Canvas, ctx: FaceContext, tab: BaseTab) -> None:
+    """The base and glue flap below a tent's outer panel, into the bottom bleed: a plain light
+    base, a hatched flap, and dashed lines where they fold."""
+    full_w = (ctx.width + 2 * ctx.bleed) * MM
+    top = (ctx.bleed + tab.depth) * MM  # the outer panel's foot
+    glue_top = (ctx.bleed + tab.glue) * MM
+    canvas.saveState()
+    canvas.setFillColor(TAB_FILL)
+    canvas.rect(0, 0, full_w, top, stroke=0, fill=1)
+    clip = canvas.beginPath()
+    clip.rect(0, 0, full_w, glue_top)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.setStrokeColor(FOLD_COLOR)
+    canvas.setLineWidth(0.2 * MM)
+    step = 2.5 * MM
+    for k in range(int((full_w + glue_top) / step) + 1):
+        canvas.line(k * step - glue_top, 0, k * step, glue_top)
+    canvas.restoreState()
+    canvas.saveState()
+    canvas.setStrokeColor(FOLD_COLOR)
+    canvas.setLineWidth(0.25 * MM)
+    canvas.setDash([2 * MM, 1.5 * MM])
+    for y in (top, glue_top):
+        canvas.line(0, y, full_w, y)
+    canvas.restoreState()
 
 
 def _define_faces(forms: FaceForms) -> None:
