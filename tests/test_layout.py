@@ -248,3 +248,16 @@ def test_d4_net_labels_each_vertex_on_three_faces():
     for label in net.labels:
         counts[label.text] = counts.get(label.text, 0) + 1
     assert counts == {"1": 3, "2": 3, "3": 3, "4": 3}
+
+
+def test_a_tent_strip_carries_a_base_and_a_glue_flap_below_its_panels():
+    from pnp.data.load import load_game
+    from pnp.layout.tent import base_tab
+    from pnp.render.sheets import face_geometry
+    from tests.conftest import ROOT
+
+    assert (base_tab(44).base, base_tab(44).glue) == (15.4, 8.0)
+    game = load_game(ROOT / "card_data" / "aizhewudi")
+    tent = game.component("character")
+    # Two 44 mm panels, a 15.4 mm base and an 8 mm flap: 111.4 mm, with the usual bleed.
+    assert face_geometry(tent, tent.cards[0])[:3] == (63, 111.4, 3.0)
