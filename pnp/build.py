@@ -60,6 +60,7 @@ class SheetOptions:
 
     gutter: float | None = None  # mm between card trims; None: each card keeps its own bleed
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm right and down: undoes a duplex shift
+    ink: str = "full"  # "saver": dark fills print as light tints (pnp.render.ink)
 
 
 DEFAULT_SHEET = SheetOptions()
@@ -150,7 +151,8 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
         from pnp.render.sheets import render_components
 
         try:
-            components = render_components(game, lang, spec, fonts, convert, glyphs, sheet.back_offset)
+            components = render_components(game, lang, spec, fonts, convert, glyphs, sheet.back_offset,
+                                           sheet.ink)
         except ImposeError as exc:
             raise BuildError(str(exc)) from None
         artifacts.append(Artifact(base / "components.pdf", components.data))
@@ -267,6 +269,8 @@ def _options(paper: str, sheet: SheetOptions) -> dict[str, str]:
         options["back_offset"] = f"{sheet.back_offset[0]:g},{sheet.back_offset[1]:g}"
     if sheet.gutter != DEFAULT_SHEET.gutter:
         options["gutter"] = f"{sheet.gutter:g}"
+    if sheet.ink != DEFAULT_SHEET.ink:
+        options["ink"] = sheet.ink
     return options
 
 

@@ -110,6 +110,29 @@ def test_gutter_zero_puts_nine_cards_on_every_full_sheet(butted, paper):
         assert distance >= HARDWARE - 1e-3, (page, distance, text)
 
 
+@pytest.fixture(scope="module")
+def default_a4(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("a4")
+    build(Workspace(ROOT), "niutouwang", "zh-Hant", "a4", out)
+    return out / "niutouwang" / "zh-Hant" / "components.pdf"
+
+
+def test_the_reference_card_shares_the_score_pads_page(default_a4):
+    reader = PdfReader(default_a4)
+    assert len(reader.pages) == 2 * 14
+    front, back = reader.pages[-2], reader.pages[-1]
+    content = front.get_contents().get_data()
+    faces = Counter(re.findall(rb"/FormXob\.(face-[a-z]+)-", content))
+    assert faces == {b"face-scorepad": 1, b"face-reference": 1}
+    # The pad keeps at least its designed size (scale 1, or a little more).
+    (scale,) = re.findall(rb"([\d.]+) 0 0 \1 [\d.]+ [\d.]+ cm\s*/FormXob\.face-scorepad", content)
+    assert float(scale) >= 1.0
+    # A dashed line across the page parts them; the card's back is on the back page.
+    assert re.search(rb"\[[\d.]+ [\d.]+\] 0 d", content)
+    assert b"face-reference-reference-back" in back.get_contents().get_data()
+    assert "計分表" in front.extract_text() and "SP 參考卡" in front.extract_text()
+
+
 def test_write_on_sheets_fill_a_page_alone(butted):
     pdf = butted / "a4" / "niutouwang" / "zh-Hant" / "components.pdf"
     reader = PdfReader(pdf)

@@ -86,6 +86,32 @@ def test_a_nearly_empty_sheet_is_emptied_into_free_space():
     assert all(p.used_area() / page > 0.3 for p in plans)
 
 
+def score_pad(w: float = 140, h: float = 200) -> Piece:
+    return Piece("pad", "pad", 0, w, h, 3.0, False, butt=True, write_on=True)
+
+
+def test_a_lone_card_goes_below_a_form_that_keeps_its_designed_size():
+    # niutouwang on A4: 104 numbers and the reference card, 8 to a sheet, and a score pad.
+    # The 105th card would take a sheet alone; it goes to the foot of the pad's page instead.
+    plans = impose(cards(105) + [score_pad()], SHEETS["a4"])
+    assert len(plans) == 14
+    last = plans[-1]
+    (form,) = [s for s in last.slots if s.piece.write_on]
+    (card,) = [s for s in last.slots if not s.piece.write_on]
+    assert form.scale >= 1.0 and form.cell.bottom < last.cut < card.bleed_box.y
+    assert last.cut - form.cell.bottom >= 2.0  # the cut line touches neither
+    assert [c.piece.copy for c in plans[-1].slots if not c.piece.write_on] == [104]
+    assert not any(s.piece.write_on for plan in plans[:-1] for s in plan.slots)
+
+
+def test_a_form_never_shrinks_below_its_designed_size_to_share_its_page():
+    # Letter: the last sheet holds three cards, too tall a strip below a 140 x 200 pad.
+    plans = impose(cards(105) + [score_pad()], SHEETS["letter"])
+    assert len(plans) == 19
+    assert [s.piece.component for s in plans[-1].slots] == ["pad"]
+    assert plans[-1].cut is None and plans[-1].slots[0].scale > 1.0
+
+
 def test_tiny_tokens_butt_only_with_copies_of_their_own_face():
     red = [replace(p, butt=True, group="t/red") for p in cards(4, 17, 17, "t")]
     blue = [replace(p, card="blue", butt=True, group="t/blue") for p in cards(4, 17, 17, "t")]
@@ -151,13 +177,16 @@ sizes = st.sampled_from([(63, 88), (88, 116), (17, 17), (11, 11), (26, 26), (150
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(sizes, st.integers(1, 20)), min_size=1, max_size=6),
-       st.sampled_from(["a4", "letter"]), st.sampled_from([None, 0.0, 2.0, 8.0]))
-def test_imposition_invariants(groups, paper, gutter):
+       st.sampled_from(["a4", "letter"]), st.sampled_from([None, 0.0, 2.0, 8.0]),
+       st.sampled_from([None, (140, 200), (148, 210), (180, 120)]))
+def test_imposition_invariants(groups, paper, gutter, form):
     pieces = []
     for index, ((w, h), count) in enumerate(groups):
         # Every third group has no bleed, as a dice net has.
         pieces += [replace(p, butt=index % 2 == 0, bleed=0.0 if index % 3 == 2 else p.bleed)
                    for p in cards(count, w, h, f"g{index}")]
+    if form is not None:
+        pieces.append(score_pad(*form))
     plans = impose(pieces, replace(SHEETS[paper], card_gutter=gutter))
     placed = [slot.piece for plan in plans for slot in plan.slots]
     assert sorted(placed, key=lambda p: (p.component, p.copy)) == sorted(
@@ -166,6 +195,20 @@ def test_imposition_invariants(groups, paper, gutter):
         _all_inside(plan)
         _no_overlaps(plan)
         _marks_outside_every_piece(plan)
+        _forms_scaled_up_and_cut_clear(plan)
+
+
+def _forms_scaled_up_and_cut_clear(plan) -> None:
+    for slot in plan.slots:
+        if slot.piece.write_on:
+            assert slot.scale >= 1.0 - 1e-6
+    if plan.cut is not None:
+        # A dashed line across the page: every piece (and its marks) wholly above or below.
+        assert any(s.piece.write_on for s in plan.slots)
+        for slot in plan.slots:
+            assert slot.visible.bottom < plan.cut - 1.0 or slot.visible.y > plan.cut + 1.0
+        for s in crop_marks(plan):
+            assert max(s.y1, s.y2) < plan.cut - 1.0 or min(s.y1, s.y2) > plan.cut + 1.0
 
 
 def test_back_slots_mirror_the_fronts_for_long_edge_duplex():
@@ -205,3 +248,16 @@ def test_d4_net_labels_each_vertex_on_three_faces():
     for label in net.labels:
         counts[label.text] = counts.get(label.text, 0) + 1
     assert counts == {"1": 3, "2": 3, "3": 3, "4": 3}
+
+
+def test_a_tent_strip_carries_a_base_and_a_glue_flap_below_its_panels():
+    from pnp.data.load import load_game
+    from pnp.layout.tent import base_tab
+    from pnp.render.sheets import face_geometry
+    from tests.conftest import ROOT
+
+    assert (base_tab(44).base, base_tab(44).glue) == (15.4, 8.0)
+    game = load_game(ROOT / "card_data" / "aizhewudi")
+    tent = game.component("character")
+    # Two 44 mm panels, a 15.4 mm base and an 8 mm flap: 111.4 mm, with the usual bleed.
+    assert face_geometry(tent, tent.cards[0])[:3] == (63, 111.4, 3.0)

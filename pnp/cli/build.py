@@ -27,17 +27,20 @@ from pnp.workspace import Workspace
               help="Space between the trims of neighbouring cards. 0 butts them on shared cut "
                    "lines (9 poker cards to an A4 or Letter sheet). Default: each card keeps "
                    "its own 3 mm bleed.")
+@click.option("--ink", type=click.Choice(["full", "saver"]), default="full", show_default=True,
+              help="saver: print dark backgrounds and panels as light tints with dark text, "
+                   "to spare a home printer's ink; full prints the design as it is.")
 @click.option("--watch", is_flag=True, help="Build, then build again on every save until Ctrl-C.")
 @click.pass_context
 def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None, png: bool, force: bool,
-          back_offset: tuple[float, float], gutter: float | None, watch: bool) -> None:
+          back_offset: tuple[float, float], gutter: float | None, ink: str, watch: bool) -> None:
     """Build print-ready PDFs for GAME (or all): components.pdf, rulebook.pdf and aid.pdf per script.
 
     Only outputs whose sources (data, templates, fonts, options, pnp itself) changed since the
     last build are rendered again; the record is output/.pnp-build.json.
     """
     found = workspace(ctx)
-    sheet = SheetOptions(gutter, back_offset)
+    sheet = SheetOptions(gutter, back_offset, ink)
     if watch:
         from pnp.cli.serve import watch_build
 

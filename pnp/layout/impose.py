@@ -121,6 +121,7 @@ class SheetPlan:
     number: int
     spec: SheetSpec
     blocks: tuple[Block, ...]
+    cut: float | None = None  # y (mm) of a dashed line across the page: cut a form free
 
     @property
     def slots(self) -> tuple[Slot, ...]:
@@ -276,6 +277,7 @@ class _Sheet:
     blocks: list[Block]
     free: list[Rect]
     write_on: bool = False
+    cut: float | None = None  # y (mm) of the line parting a form from pieces on its page
 
     def used(self) -> float:
         return sum(s.trim_box.width * s.trim_box.height for b in self.blocks for s in b.slots)
@@ -302,6 +304,42 @@ def _around(area: Rect, box: Rect, gutter: float) -> list[Rect]:
         Rect(area.x, box.y, box.x - gutter - area.x, box.height),
         Rect(box.right + gutter, box.y, area.right - box.right - gutter, box.height),
     ])
+
+
+def _subtract(free: Rect, box: Rect, gutter: float) -> list[Rect]:
+    """What stays free of a rect once ``box`` (kept ``gutter`` clear) is placed: the largest
+    rects left of, right of, above and below it, which may overlap one another."""
+    if not free.overlaps(Rect(box.x - gutter, box.y - gutter, box.width + 2 * gutter,
+                              box.height + 2 * gutter)):
+        return [free]
+    return _positive([
+        Rect(free.x, free.y, box.x - gutter - free.x, free.height),
+        Rect(box.right + gutter, free.y, free.right - box.right - gutter, free.height),
+        Rect(free.x, free.y, free.width, box.y - gutter - free.y),
+        Rect(free.x, box.bottom + gutter, free.width, free.bottom - box.bottom - gutter),
+    ])
+
+
+def _contains(outer: Rect, inner: Rect) -> bool:
+    return (outer.x <= inner.x + EPS and outer.y <= inner.y + EPS
+            and inner.right <= outer.right + EPS and inner.bottom <= outer.bottom + EPS)
+
+
+def _maximal(rects: list[Rect]) -> list[Rect]:
+    """The rects not inside another (the first of equal ones kept), in a stable order."""
+    kept: list[Rect] = []
+    for i, rect in enumerate(rects):
+        if any(_contains(other, rect) and (not _contains(rect, other) or j < i)
+               for j, other in enumerate(rects) if j != i):
+            continue
+        kept.append(rect)
+    return kept
+
+
+def _occupy(free: list[Rect], box: Rect, gutter: float) -> list[Rect]:
+    """Free space after placing ``box``: every free rect it touches loses it (maximal rects,
+    so space beside a block stays one piece with the space above or below it)."""
+    return _maximal([part for rect in free for part in _subtract(rect, box, gutter)])
 
 
 def _split(free: Rect, box: Rect, gutter: float) -> list[Rect]:
@@ -363,22 +401,25 @@ def _backfill(spec: SheetSpec, sheets: list[_Sheet], queue: list[Piece]) -> list
         whole = [o for o in options if o[0] == len(queue)]
         take, _, sheet, index, (grid, cols, _), room = (
             min(whole, key=lambda o: o[1]) if whole else max(options, key=lambda o: (o[0], -o[1])))
-        free = sheet.free.pop(index)
         block = _block(grid, queue[:take], room.x, room.y, cols)
         sheet.blocks.append(block)
-        sheet.free[index:index] = _split(free, block.box, spec.gutter) \
-            + _short_row(block, spec.gutter)
+        sheet.free = _occupy(sheet.free, block.box, spec.gutter) + _short_row(block, spec.gutter)
         queue = queue[take:]
     return queue
 
 
-def _write_on_sheet(spec: SheetSpec, piece: Piece) -> _Sheet:
-    """A form to write on fills the page inside the furniture, without bleed or marks."""
+def _form_area(spec: SheetSpec) -> Rect:
+    """Where a form to write on may go: the page inside the furniture."""
     left = spec.hardware + spec.label_band + 1.0
-    area = Rect(left, spec.hardware, spec.width - spec.hardware - left,
+    return Rect(left, spec.hardware, spec.width - spec.hardware - left,
                 spec.height - 2 * spec.hardware)
-    rotated = (piece.width > piece.height) != (area.width > area.height)
-    w, h = (piece.height, piece.width) if rotated else (piece.width, piece.height)
+
+
+def _write_on_sheet(spec: SheetSpec, piece: Piece, area: Rect | None = None) -> _Sheet:
+    """A form to write on fills the page (or ``area``) inside the furniture, without bleed
+    or marks."""
+    area = area or _form_area(spec)
+    rotated, w, h = _turned_for(piece, area)
     scale = min(area.width / w, area.height / h)
     trim = Rect(area.x + (area.width - w * scale) / 2, area.y + (area.height - h * scale) / 2,
                 w * scale, h * scale)
@@ -403,7 +444,7 @@ def impose(pieces: list[Piece], spec: SheetSpec) -> list[SheetPlan]:
     packings = [_pack(order, spec) for order in orders]
     sheets = min(packings, key=lambda packed: (
         len(packed), sum(not s.write_on and s.used() < SPARSE * page for s in packed)))
-    return [SheetPlan(number, spec, tuple(sheet.blocks))
+    return [SheetPlan(number, spec, tuple(sheet.blocks), sheet.cut)
             for number, sheet in enumerate(sheets, start=1)]
 
 
@@ -424,16 +465,93 @@ def _pack(runs: list[list[Piece]], spec: SheetSpec) -> list[_Sheet]:
         queue = list(run)
         while len(queue) >= cols * rows:
             block = _block(grid, queue[:cols * rows], x0, y0, cols)
-            sheets.append(_Sheet([block], _around(usable_area(spec), block.box, spec.gutter)))
+            sheets.append(_Sheet([block], _occupy([usable_area(spec)], block.box, spec.gutter)))
             queue = queue[cols * rows:]
         queue = _backfill(spec, sheets, queue)
         if queue:
             block = _block(grid, queue, x0, y0, cols)
-            sheets.append(_Sheet([block], _around(usable_area(spec), block.box, spec.gutter)
+            sheets.append(_Sheet([block], _occupy([usable_area(spec)], block.box, spec.gutter)
                                  + _short_row(block, spec.gutter)))
     sheets = _empty_sparse_sheets(spec, sheets)
+    sheets = _share_form_pages(spec, sheets)
     sheets.sort(key=lambda sheet: sheet.write_on)  # forms to write on after the pieces
     return sheets
+
+
+FORM_CUT = 6.0  # mm above a strip's bleed boxes: the line that parts it from the form
+
+
+def _turned_for(piece: Piece, area: Rect) -> tuple[bool, float, float]:
+    """Whether a form turns a quarter to suit an area's shape, and its size as placed."""
+    rotated = (piece.width > piece.height) != (area.width > area.height)
+    return (rotated, *((piece.height, piece.width) if rotated else (piece.width, piece.height)))
+
+
+def _form_scale(piece: Piece, area: Rect) -> float:
+    """How much a form grows (or shrinks, below 1) to fill an area."""
+    _, w, h = _turned_for(piece, area)
+    return min(area.width / w, area.height / h)
+
+
+def _share_form_pages(spec: SheetSpec, sheets: list[_Sheet]) -> list[_Sheet]:
+    """A nearly empty sheet of pieces moves onto the foot of a form's page when they fit
+    there in a strip and the form above keeps at least its designed size: one cut across the
+    page, on the dashed line between them, parts the two, and a sheet is saved."""
+    forms = [i for i, s in enumerate(sheets) if s.write_on and s.cut is None]
+    page = spec.width * spec.height
+    sparse = sorted((i for i, s in enumerate(sheets) if not s.write_on
+                     and s.used() < SPARSE * page), key=lambda i: sheets[i].used())
+    for form_index in forms:
+        form = sheets[form_index].blocks[0].slots[0].piece
+        for index in sparse:
+            shared = _form_with_strip(spec, form, sheets[index])
+            if shared is not None:
+                sheets[form_index] = shared
+                sheets = [s for i, s in enumerate(sheets) if i != index]
+                sparse = [i - (i > index) for i in sparse if i != index]
+                forms = [i - (i > index) for i in forms]
+                break
+    return sheets
+
+
+def _form_with_strip(spec: SheetSpec, form: Piece, sheet: _Sheet) -> _Sheet | None:
+    """The form's page with this sheet's pieces in a strip at its foot, or None when they do
+    not fit below the form at its designed size."""
+    area = _form_area(spec)
+    usable = usable_area(spec)
+    _, w, h = _turned_for(form, area)
+    # The strip starts below the form at its designed size and the gap the cut line needs.
+    top = area.y + h + spec.gutter
+    if w > area.width + EPS or top >= usable.bottom:
+        return None
+    strip = Rect(usable.x, top, usable.width, usable.bottom - top)
+    trial = _Sheet([], [strip])
+    if any(_backfill(spec, [trial], _runs_of(block)) for block in sheet.blocks):
+        return None
+    # Down to the foot of the page, centred across: the form gets all the room above.
+    # (A piece without bleed keeps its trim inside the hardware margin: its own area.)
+    boxes = [b.box for b in trial.blocks]
+    areas = [usable_area(spec, b.slots[0].piece.bleed) for b in trial.blocks]
+    left, right = min(b.x for b in boxes), max(b.right for b in boxes)
+    dx = min([usable.x + (usable.width - (right - left)) / 2 - left]
+             + [a.right - b.right for a, b in zip(areas, boxes, strict=True)])
+    dy = min(a.bottom - b.bottom for a, b in zip(areas, boxes, strict=True))
+    blocks = [_shift(b, dx, dy) for b in trial.blocks]
+    cut = min(b.box.y for b in blocks) - FORM_CUT
+    room = Rect(area.x, area.y, area.width, cut - (spec.gutter - FORM_CUT) - area.y)
+    if _form_scale(form, room) < 1.0 - EPS:
+        return None
+    shared = _write_on_sheet(spec, form, room)
+    return _Sheet(shared.blocks + blocks, [], write_on=True, cut=cut)
+
+
+def _shift(block: Block, dx: float, dy: float) -> Block:
+    def moved(rect: Rect | None) -> Rect | None:
+        return None if rect is None else replace(rect, x=rect.x + dx, y=rect.y + dy)
+
+    slots = tuple(replace(s, bleed_box=moved(s.bleed_box), cell=moved(s.cell))
+                  for s in block.slots)
+    return Block(slots, block.columns, block.rows, moved(block.box))
 
 
 def _empty_sparse_sheets(spec: SheetSpec, sheets: list[_Sheet]) -> list[_Sheet]:
@@ -443,7 +561,7 @@ def _empty_sparse_sheets(spec: SheetSpec, sheets: list[_Sheet]) -> list[_Sheet]:
     while index >= 0:
         sheet = sheets[index]
         if not sheet.write_on and sheet.used() < SPARSE * page:
-            others = [_Sheet(list(s.blocks), list(s.free), s.write_on)
+            others = [replace(s, blocks=list(s.blocks), free=list(s.free))
                       for i, s in enumerate(sheets) if i != index]
             if all(not _backfill(spec, others, _runs_of(block)) for block in sheet.blocks):
                 sheets = others

@@ -21,6 +21,7 @@ from pnp.layout.icons import place_icons
 from pnp.layout.nets import Net
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.grid import display_grid
+from pnp.render.ink import Role, ink_color
 from pnp.render.symbols import SymbolForms
 from pnp.textlayout import Fit, Run, break_lines, fit_text
 from pnp.units import MM
@@ -43,6 +44,7 @@ class FaceContext:
     tables: Mapping[str, PrintedTable]
     glyphs: GlyphCheck
     symbols: SymbolForms | None = None  # needed by faces with symbol / icons elements
+    ink: str = "full"  # pnp.render.ink.INKS: as designed, or light fills for a home printer
 
     def font(self, bold: bool) -> str:
         return self.fonts.bold.name if bold else self.fonts.regular.name
@@ -74,8 +76,16 @@ class FaceContext:
         return f"component {self.component.id!r}, card {self.card_id!r}"
 
 
-def _color(ctx: FaceContext, value: str | None) -> Any:
-    return None if value is None else HexColor(ctx.substitute(value))
+def _color(ctx: FaceContext, value: str | None, role: Role = "fill") -> Any:
+    if value is None:
+        return None
+    return HexColor(ink_color(ctx.substitute(value), role, ctx.ink))
+
+
+def _saved_fill(ctx: FaceContext, value: str | None) -> bool:
+    """Whether a designed fill prints as a light tint in this ink mode."""
+    return value is not None and ink_color(ctx.substitute(value), "fill", ctx.ink) \
+        != ctx.substitute(value)
 
 
 def _box(ctx: FaceContext, element: Element) -> tuple[float, float, float, float]:
@@ -88,14 +98,22 @@ def _point(ctx: FaceContext, point: list[Any]) -> tuple[float, float]:
     return ctx.x(resolve_coord(point[0], ctx.width)), ctx.y(resolve_coord(point[1], ctx.height))
 
 
+OUTLINE = 0.35  # mm: the edge a dark shape keeps when its fill prints as a tint
+
+
 def _stroke_fill(canvas: Canvas, ctx: FaceContext, element: Element) -> tuple[int, int]:
     fill = _color(ctx, element.get("fill"))
-    stroke = _color(ctx, element.get("stroke"))
+    stroke = _color(ctx, element.get("stroke"), "stroke")
     if fill is not None:
         canvas.setFillColor(fill)
     if stroke is not None:
         canvas.setStrokeColor(stroke)
         canvas.setLineWidth(float(prop(element, "stroke_width")) * MM)
+    elif _saved_fill(ctx, element.get("fill")):
+        # The shape keeps its edge in its designed colour.
+        canvas.setStrokeColor(HexColor(ctx.substitute(element.get("fill"))))
+        canvas.setLineWidth(OUTLINE * MM)
+        stroke = fill
     return int(stroke is not None), int(fill is not None)
 
 
@@ -144,7 +162,7 @@ def _draw_text(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     text = ctx.text_of(element)
     fit = fit_or_fail(ctx, text, bold, box[2], box[3], size, min_size, "text")
     draw_fitted(canvas, ctx, fit, box, prop(element, "align"), prop(element, "valign"),
-                _color(ctx, prop(element, "color")), text.where)
+                _color(ctx, prop(element, "color"), "text"), text.where)
 
 
 def _draw_boxes(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
@@ -166,7 +184,7 @@ def _draw_boxes(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
         canvas.roundRect(ctx.x(left), ctx.y(y + h), cell * MM, h * MM, 0.8 * MM,
                          stroke=stroke, fill=fill)
         draw_fitted(canvas, ctx, fit, (left + 0.5, y + 0.5, cell - 1, h - 1), "center", "middle",
-                    _color(ctx, prop(element, "color")), labels[index].where)
+                    _color(ctx, prop(element, "color"), "text"), labels[index].where)
 
 
 def _draw_table(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
@@ -211,10 +229,10 @@ def _draw_table(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     fits = [[fit_or_fail(ctx, cell, r == 0 or c == 0, col_w[c] - 1.2, row_h - 0.8,
                          chosen, chosen, "table cell")
              for c, cell in enumerate(row)] for r, row in enumerate(grid)]
-    stroke = _color(ctx, prop(element, "stroke"))
+    stroke = _color(ctx, prop(element, "stroke"), "stroke")
     header_fill = _color(ctx, element.get("header_fill"))
-    text_color = _color(ctx, prop(element, "color"))
-    header_color = _color(ctx, element.get("header_color")) or text_color
+    text_color = _color(ctx, prop(element, "color"), "text")
+    header_color = _color(ctx, element.get("header_color"), "text") or text_color
     for r in range(n_rows):
         left = x
         for c in range(n_cols):
@@ -299,7 +317,7 @@ def _draw_grid(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     if header_fill is not None:
         canvas.setFillColor(header_fill)
         canvas.rect(ctx.x(x), ctx.y(y + header_h), w * MM, header_h * MM, stroke=0, fill=1)
-    canvas.setStrokeColor(_color(ctx, prop(element, "stroke")))
+    canvas.setStrokeColor(_color(ctx, prop(element, "stroke"), "stroke"))
     canvas.setLineWidth(float(prop(element, "stroke_width")) * MM)
     canvas.rect(ctx.x(x), ctx.y(y + h), w * MM, h * MM, stroke=1, fill=0)
     for r in range(rows):  # under the header, then between body rows
@@ -309,8 +327,8 @@ def _draw_grid(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     for width in col_w[:-1]:
         left += width
         canvas.line(ctx.x(left), ctx.y(y), ctx.x(left), ctx.y(y + h))
-    text_color = _color(ctx, prop(element, "color"))
-    header_color = _color(ctx, element.get("header_color")) or text_color
+    text_color = _color(ctx, prop(element, "color"), "text")
+    header_color = _color(ctx, element.get("header_color"), "text") or text_color
     for label, bold, r, c in cells:
         box = box_of(r, c)
         fit = fit_or_fail(ctx, label, bold, box[2], box[3], chosen, chosen,
@@ -334,7 +352,10 @@ def _draw_circle(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
 
 
 def _draw_line(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
-    _stroke_fill(canvas, ctx, element)
+    stroke = _color(ctx, element.get("stroke"), "stroke")
+    if stroke is not None:
+        canvas.setStrokeColor(stroke)
+        canvas.setLineWidth(float(prop(element, "stroke_width")) * MM)
     canvas.setLineCap(1)
     canvas.setLineJoin(1)
     if element.get("dash"):
@@ -406,9 +427,9 @@ def draw_layout(canvas: Canvas, ctx: FaceContext, layout: Layout, round_shape: b
 def draw_net(canvas: Canvas, ctx: FaceContext, net: Net) -> None:
     """A dice net: coloured faces, grey glue tabs, solid cut lines and dashed fold lines."""
     style = ctx.component.net_style
-    fill = HexColor(style.get("fill", "#ffffff"))
-    stroke = HexColor(style.get("stroke", "#000000"))
-    ink = HexColor(style.get("color", "#000000"))
+    fill = _color(ctx, style.get("fill", "#ffffff"))
+    stroke = _color(ctx, style.get("stroke", "#000000"), "stroke")
+    ink = _color(ctx, style.get("color", "#000000"), "text")
 
     def poly(points: tuple[tuple[float, float], ...], color: Any) -> None:
         path = canvas.beginPath()

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.data.model import Card, Component, Game
-from pnp.fonts import FontFamily
+from pnp.fonts import FontFamily, measure_for
 from pnp.layout.impose import (
     Piece,
     Rect,
@@ -33,6 +33,7 @@ from pnp.layout.impose import (
 )
 from pnp.layout.nets import Net, build_net
 from pnp.layout.presets import SheetSpec
+from pnp.layout.tent import BaseTab, base_tab
 from pnp.layout.tiles import GLUE_LINE_WIDTH, LABEL_PAD, Tile, plan_tiles, tile_marks
 from pnp.render.faces import EM_ASCENT, FaceContext, draw_fold, draw_layout, draw_net
 from pnp.render.glyphs import GlyphCheck
@@ -116,7 +117,7 @@ def face_geometry(component: Component, card: Card) -> tuple[float, float, float
     """Trim width, height and bleed (mm) of a card's face form, and its net if it is one."""
     width, height = card.size
     if component.shape == "fold":
-        height *= 2
+        height = 2 * height + base_tab(height).depth
     net = _net_for(component) if component.shape.endswith("_net") else None
     if net is not None:
         width, height = net.width, net.height
@@ -136,11 +137,12 @@ class FaceForms:
     fonts: FontFamily
     convert: Callable[[str], str]
     glyphs: GlyphCheck
+    ink: str = "full"
     symbols: SymbolForms = field(init=False)
     defined: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        self.symbols = SymbolForms(self.canvas, self.game.symbols)
+        self.symbols = SymbolForms(self.canvas, self.game.symbols, self.ink)
 
     def face(self, component: Component, card: Card, side: str) -> str:
         name = face_name(component.id, self._face_key(component, card, side), side)
@@ -149,14 +151,20 @@ class FaceForms:
         self.defined.add(name)
         width, height, bleed, net = face_geometry(component, card)
         ctx = FaceContext(component, card.id, card.fields, width, height, bleed, self.fonts,
-                          self.convert, self.game.tables, self.glyphs, self.symbols)
+                          self.convert, self.game.tables, self.glyphs, self.symbols, self.ink)
         layouts = self.game.layouts
         canvas = self.canvas
         canvas.beginForm(name, 0, 0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM)
         if net is not None:
             draw_net(canvas, ctx, net)
         elif component.shape == "fold" and side == "front":
-            draw_fold(canvas, ctx, layouts[component.front], layouts[component.inner])
+            tab = base_tab(card.size[1])
+            canvas.saveState()
+            canvas.translate(0, tab.depth * MM)
+            draw_fold(canvas, replace(ctx, height=2 * card.size[1]), layouts[component.front],
+                      layouts[component.inner])
+            canvas.restoreState()
+            _draw_base_tab(canvas, ctx, tab)
         else:
             layout_id = component.front if side == "front" else component.back
             draw_layout(canvas, ctx, layouts[layout_id], round_shape=component.shape == "round")
@@ -256,6 +264,37 @@ class FaceForms:
         return "_all" if shared else card.id
 
 
+TAB_FILL = HexColor("#ece8e0")
+FOLD_COLOR = HexColor("#9a9080")
+
+
+def _draw_base_tab(canvas: Canvas, ctx: FaceContext, tab: BaseTab) -> None:
+    """The base and glue flap below a tent's outer panel, into the bottom bleed: a plain light
+    base, a hatched flap, and dashed lines where they fold."""
+    full_w = (ctx.width + 2 * ctx.bleed) * MM
+    top = (ctx.bleed + tab.depth) * MM  # the outer panel's foot
+    glue_top = (ctx.bleed + tab.glue) * MM
+    canvas.saveState()
+    canvas.setFillColor(TAB_FILL)
+    canvas.rect(0, 0, full_w, top, stroke=0, fill=1)
+    clip = canvas.beginPath()
+    clip.rect(0, 0, full_w, glue_top)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.setStrokeColor(FOLD_COLOR)
+    canvas.setLineWidth(0.2 * MM)
+    step = 2.5 * MM
+    for k in range(int((full_w + glue_top) / step) + 1):
+        canvas.line(k * step - glue_top, 0, k * step, glue_top)
+    canvas.restoreState()
+    canvas.saveState()
+    canvas.setStrokeColor(FOLD_COLOR)
+    canvas.setLineWidth(0.25 * MM)
+    canvas.setDash([2 * MM, 1.5 * MM])
+    for y in (top, glue_top):
+        canvas.line(0, y, full_w, y)
+    canvas.restoreState()
+
+
 def _define_faces(forms: FaceForms) -> None:
     for component in forms.game.components:
         for card in component.cards:
@@ -307,6 +346,19 @@ def _cut_circle(canvas: Canvas, spec: SheetSpec, slot: Slot) -> None:
     canvas.restoreState()
 
 
+def _form_cut(canvas: Canvas, plan: SheetPlan) -> None:
+    """The dashed line across a form's page that parts the form from the pieces below it."""
+    spec = plan.spec
+    y = (spec.height - plan.cut) * MM
+    canvas.saveState()
+    canvas.setStrokeColor(CUT_LINE)
+    canvas.setLineWidth(0.25 * MM)
+    canvas.setDash([2.0 * MM, 1.5 * MM])
+    canvas.line((spec.hardware + spec.label_band + 0.5) * MM, y,
+                (spec.width - spec.hardware) * MM, y)
+    canvas.restoreState()
+
+
 def _marks(canvas: Canvas, plan: SheetPlan, back: bool) -> list[Segment]:
     segments = crop_marks(plan)
     if back:
@@ -325,42 +377,65 @@ def _marks(canvas: Canvas, plan: SheetPlan, back: bool) -> list[Segment]:
 
 
 @dataclass(frozen=True)
-class LabelStyle:
-    """The sheet label's font size, fitted once per build to the longest label."""
+class Furniture:
+    """What every sheet prints the same way, laid out once per build: the sheet label's font
+    size (fitted to the longest label) and the ruler's caption with its width."""
 
-    size: float
+    label_size: float
+    ruler_label: str
+    ruler_width: float  # mm
 
 
 LABEL_MAX, LABEL_MIN = 7.0, 4.0  # pt: the largest fits the label band (2.5 mm)
 
 
-def _label_text(plan: SheetPlan, total: int, game: Game, lang: str,
-                convert: Callable[[str], str], back: bool) -> str:
-    sep = ui(lang, "sep")
-    names = ui(lang, "list_sep").join(convert(game.component(c).name.value) for c in plan.components)
-    parts = [convert(game.info.name.value), ui(lang, "sheet", number=plan.number, total=total),
-             ui(lang, "back" if back else "front"), names,
-             ui(lang, "version", version=game.info.version, date=game.info.date)]
+Located = tuple[str, str]  # a piece of text and where it was written
+
+
+def _label_parts(plan: SheetPlan, total: int, game: Game, lang: str,
+                 convert: Callable[[str], str], back: bool) -> list[list[Located]]:
+    """The sheet label: the game, the sheet, the side, the components, the version, each part
+    made of pieces that keep where they were written, so that a glyph the font lacks is
+    reported there (a component's name in components.yaml, not game.yaml)."""
+    strings = "pnp/strings.py: sheet label"
+    names: list[Located] = []
+    for component in (game.component(c) for c in plan.components):
+        if names:
+            names.append((ui(lang, "list_sep"), strings))
+        names.append((convert(component.name.value), component.name.where))
+    parts = [[(convert(game.info.name.value), game.info.name.where)],
+             [(ui(lang, "sheet", number=plan.number, total=total), strings)],
+             [(ui(lang, "back" if back else "front"), strings)],
+             names,
+             [(ui(lang, "version", version=game.info.version, date=game.info.date),
+               f"{game.info.where}: version")]]
     if back and not plan.back_slots():
-        parts.append(ui(lang, "no_backs"))
-    return f" {sep} ".join(parts)
+        parts.append([(ui(lang, "no_backs"), strings)])
+    return parts
 
 
-def _label_style(canvas: Canvas, spec: SheetSpec, labels: list[str], fonts: FontFamily) -> LabelStyle:
-    """One fit for the whole build: the longest label decides the size all of them use."""
+def _label_text(parts: list[list[Located]], lang: str) -> str:
+    return f" {ui(lang, 'sep')} ".join("".join(text for text, _ in part) for part in parts)
+
+
+def _furniture(spec: SheetSpec, labels: list[str], fonts: FontFamily, ruler_label: str
+               ) -> Furniture:
+    """One fit for the whole build: the longest label decides the size all of them use. The
+    family's shared measure keeps glyph widths cached from one build to the next."""
+    measure = measure_for(fonts)
     length = (spec.height - 2 * spec.hardware) * MM
     band = min(LABEL_MAX, spec.label_band * MM)
-    longest = max(labels, key=lambda t: canvas.stringWidth(t, fonts.regular.name, 10))
-    fit = fit_text([Run(longest)], length, band, band, LABEL_MIN,
-                   lambda t, b, s: canvas.stringWidth(t, fonts.regular.name, s))
-    return LabelStyle(fit.size if fit else LABEL_MIN)
+    longest = max(labels, key=lambda t: measure(t, False, 10))
+    fit = fit_text([Run(longest)], length, band, band, LABEL_MIN, measure)
+    return Furniture(fit.size if fit else LABEL_MIN, ruler_label,
+                     measure(ruler_label, False, RULER_TEXT) / MM)
 
 
-def _label(canvas: Canvas, spec: SheetSpec, label: str, style: LabelStyle, fonts: FontFamily,
-           back: bool) -> None:
+def _label(canvas: Canvas, spec: SheetSpec, label: str, furniture: Furniture,
+           fonts: FontFamily, back: bool) -> None:
     """Up the left edge of a front (the right edge of a back), read bottom to top, its glyphs
     inside the band that starts at the hardware margin."""
-    size = style.size
+    size = furniture.label_size
     ascent = EM_ASCENT * size / MM  # mm
     band_start = spec.width - spec.hardware - spec.label_band if back else spec.hardware
     canvas.saveState()
@@ -420,12 +495,12 @@ RULER_TEXT = 5.0  # pt
 
 
 def _rulers(canvas: Canvas, spec: SheetSpec, obstacles: list[Rect], fonts: FontFamily,
-            label: str) -> int:
+            furniture: Furniture) -> int:
     """A horizontal 50 mm bar with its caption under it, and a vertical bar, each with 5 mm
     ticks, wherever the sheet has printable room clear of pieces and marks. Returns how many
     were drawn."""
     length = spec.ruler_length
-    text_w = canvas.stringWidth(label, fonts.regular.name, RULER_TEXT) / MM
+    label, text_w = furniture.ruler_label, furniture.ruler_width
     text_h = RULER_TEXT / MM
     drawn = 0
     canvas.saveState()
@@ -464,11 +539,13 @@ def _bar(canvas: Canvas, spec: SheetSpec, x: float, y: float, vertical: bool) ->
 
 def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
                       convert: Callable[[str], str], glyphs: GlyphCheck,
-                      back_offset: tuple[float, float] = (0.0, 0.0)) -> ComponentsPdf:
+                      back_offset: tuple[float, float] = (0.0, 0.0),
+                      ink: str = "full") -> ComponentsPdf:
     """All components on imposed sheets: each front sheet followed by its back sheet.
 
     ``back_offset`` (mm, right and down) moves everything on a back sheet, to undo the shift
-    a duplex printer gives the back side (measured with ``pnp calibrate``).
+    a duplex printer gives the back side (measured with ``pnp calibrate``). ``ink``
+    (pnp.render.ink.INKS) says how faces spend ink.
     """
     plans = impose(pieces_for(game, spec), spec)
     buffer = io.BytesIO()
@@ -479,16 +556,21 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
     canvas.setAuthor("pnp")
     canvas.setSubject(title)
     canvas.setCreator(f"pnp {game.slug}")
-    forms = FaceForms(canvas, game, fonts, convert, glyphs)
+    forms = FaceForms(canvas, game, fonts, convert, glyphs, ink)
     _define_faces(forms)
     log: list[str] = []
-    labels = {(plan.number, back): _label_text(plan, len(plans), game, lang, convert, back)
-              for plan in plans for back in (False, True)}
-    for text in dict.fromkeys(labels.values()):
-        glyphs.check(text, False, f"{game.info.where}: sheet label")
+    labels = {}
+    pieces: dict[Located, None] = {(ui(lang, "sep"), "pnp/strings.py: sheet label"): None}
+    for plan in plans:
+        for back in (False, True):
+            parts = _label_parts(plan, len(plans), game, lang, convert, back)
+            pieces.update(dict.fromkeys(piece for part in parts for piece in part))
+            labels[(plan.number, back)] = _label_text(parts, lang)
+    for text, where in pieces:
+        glyphs.check(text, False, where)
     ruler_label = ui(lang, "ruler")
     glyphs.check(ruler_label, False, "pnp/strings.py: ruler")
-    style = _label_style(canvas, spec, list(labels.values()), fonts)
+    furniture = _furniture(spec, list(labels.values()), fonts, ruler_label)
     for plan in plans:
         for back in (False, True):
             slots = plan.back_slots() if back else plan.slots
@@ -507,10 +589,13 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
                            f"({box.x:.2f}, {box.y:.2f}) {box.width:.2f}x{box.height:.2f} mm"
                            f"{' turned' if slot.rotated else ''}")
             segments = _marks(canvas, plan, back)
-            _label(canvas, spec, labels[(plan.number, back)], style, fonts, back)
+            if plan.cut is not None and not back:
+                _form_cut(canvas, plan)
+                log.append(f"sheet {plan.number} {side}: cut line at y {plan.cut:.2f} mm")
+            _label(canvas, spec, labels[(plan.number, back)], furniture, fonts, back)
             if not any(slot.piece.write_on for slot in plan.slots):
                 rulers = _rulers(canvas, spec, _obstacles(spec, slots, segments, back), fonts,
-                                 ruler_label)
+                                 furniture)
                 log.append(f"sheet {plan.number} {side}: {rulers} rulers")
             canvas.showPage()
     canvas.save()

@@ -16,6 +16,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
 from pnp.data.model import Symbol
+from pnp.render.ink import LIGHT, luminance, shade
 
 
 def symbol_form_name(name: str, fill: str | None = None, stroke: str | None = None) -> str:
@@ -28,7 +29,22 @@ def _margin(symbol: Symbol) -> float:
     return max((p.stroke_width for p in symbol.paths if p.stroke), default=0.0)
 
 
-def _draw_symbol(canvas: Canvas, symbol: Symbol, fill: str | None, stroke: str | None) -> None:
+OUTLINE = 0.025  # of the viewbox: the edge a light part gets in ink-saver mode
+
+
+def _saver_edge(fill: str | None, stroke: str | None) -> str | None:
+    """In ink-saver mode, the outline colour a symbol's path needs, if any. Symbols are small,
+    so their dark parts stay; a light part with no dark edge was drawn to stand out on a dark
+    fill that now prints as a tint, so it gets an edge in a deep shade of its own colour."""
+    if fill is None or luminance(fill) <= LIGHT:
+        return None
+    if stroke is not None and luminance(stroke) <= LIGHT:
+        return None
+    return shade(fill)
+
+
+def _draw_symbol(canvas: Canvas, symbol: Symbol, fill: str | None, stroke: str | None,
+                 ink: str = "full") -> None:
     """The symbol in viewbox units with y turned up: one viewbox unit is one point."""
     vx, vy, _, vh = symbol.viewbox
     canvas.setLineJoin(1)
@@ -47,11 +63,18 @@ def _draw_symbol(canvas: Canvas, symbol: Symbol, fill: str | None, stroke: str |
                 path.close()
         paint_fill = item.fill is not None
         paint_stroke = item.stroke is not None and item.stroke_width > 0
-        if paint_fill:
-            canvas.setFillColor(HexColor(fill or item.fill))
-        if paint_stroke:
-            canvas.setStrokeColor(HexColor(stroke or item.stroke))
-            canvas.setLineWidth(item.stroke_width)
+        path_fill = (fill or item.fill) if paint_fill else None
+        path_stroke = (stroke or item.stroke) if paint_stroke else None
+        width = item.stroke_width
+        edge = _saver_edge(path_fill, path_stroke) if ink == "saver" else None
+        if edge is not None:
+            path_stroke, paint_stroke = edge, True
+            width = max(width, OUTLINE * max(symbol.viewbox[2], symbol.viewbox[3]))
+        if path_fill is not None:
+            canvas.setFillColor(HexColor(path_fill))
+        if path_stroke is not None:
+            canvas.setStrokeColor(HexColor(path_stroke))
+            canvas.setLineWidth(width)
         canvas.drawPath(path, stroke=int(paint_stroke), fill=int(paint_fill),
                         fillMode=FILL_EVEN_ODD if item.even_odd else FILL_NON_ZERO)
 
@@ -62,6 +85,7 @@ class SymbolForms:
 
     canvas: Canvas
     symbols: Mapping[str, Symbol]
+    ink: str = "full"  # one ink mode per canvas, so a form's name need not say it
     defined: set[str] = field(default_factory=set)
 
     def form(self, name: str, fill: str | None = None, stroke: str | None = None) -> str:
@@ -72,7 +96,7 @@ class SymbolForms:
             _, _, vw, vh = symbol.viewbox
             # Defining a form while another is open is fine: reportlab stacks the open one.
             self.canvas.beginForm(form, -margin, -margin, vw + margin, vh + margin)
-            _draw_symbol(self.canvas, symbol, fill, stroke)
+            _draw_symbol(self.canvas, symbol, fill, stroke, self.ink)
             self.canvas.endForm()
             self.defined.add(form)
         return form
