@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pnp.games.base import GamePlugin
-from pnp.games.wurenshenghuan import calc, engine, example, narration, summary
+from pnp.games.wurenshenghuan import calc, engine, example, narration, summary, supply
 
 
 def _play(rules: Any, players: int, rng: random.Random, *, seed: int, variant: str | None,
@@ -38,5 +38,6 @@ GAME = GamePlugin(
     role_lines=summary.role_lines,
     supply_lines=summary.supply_lines,
     calculators=calc.commands,
+    requirements=supply.requirements,
     rules_doc="pnp/games/wurenshenghuan/engine.py",
 )
