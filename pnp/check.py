@@ -11,6 +11,8 @@ it was found (``file:line: field.path``, paths relative to the workspace root):
   ``acknowledged:`` (an acknowledgement whose code no longer occurs is reported as stale);
   markers that the rules cap only by chance are also played out in seeded simulated games;
 - ``players``: game.yaml's player range differs from the range the engine plays;
+- ``count``: a component's (or card design's) count in components.yaml differs from what the
+  rules need (the plugin's ``requirements``), or a component the rules need is missing;
 - ``purity``: converted to a script, a text holds characters only the other script uses;
 - ``glyph``: converted to a script, a text holds characters its printing face lacks;
 - ``data``: the game's card_data or rules parameters do not load;
@@ -31,6 +33,7 @@ from typing import Any
 
 from pnp import typography
 from pnp.check_report import Acknowledgement, CheckReport, Finding, GameReport
+from pnp.counts import count_findings
 from pnp.data.load import COMPONENTS_FILE, GAME_FILE, load_game
 from pnp.data.model import LANGS, Game
 from pnp.data.schema import COLOR, FIELD_REF
@@ -137,6 +140,11 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
         lint, acknowledged = _lint_findings(game, engine, places)
         findings.extend(lint)
         findings.extend(_player_findings(game, engine, rules, places))
+        if engine.requirements is not None:
+            findings.extend(count_findings(game, engine.requirements(rules),
+                                           places.doc(COMPONENTS_FILE),
+                                           places.rel(str(places.game_dir / COMPONENTS_FILE)),
+                                           places.rel))
     findings.extend(_reference_findings(workspace, game, computed, places))
     findings.extend(_text_findings(workspace, game, places))
     return GameReport(slug, tuple(findings), acknowledged)

@@ -92,6 +92,21 @@ class Plan:
     supply: Mapping[str, Any]
 
 
+@dataclass(frozen=True)
+class Requirement:
+    """How many of one component (or of each matching card design) the rules need.
+
+    Keys of a plugin's ``requirements`` mapping say what is counted: ``"bill"`` is a whole
+    component (the sum of its cards), ``"bill/bill-5000"`` one card design, and a key with
+    shell wildcards (``"action/*-rush"``) each card design it matches. ``why`` says, with
+    the numbers, which rules give the count (a card with a key of its own is exempt from its
+    component's wildcard keys) (shown when components.yaml disagrees).
+    """
+
+    count: int
+    why: str
+
+
 def _no_lines(section: Mapping[str, Any]) -> list[str]:
     return []
 
@@ -136,6 +151,8 @@ class GamePlugin:
     lower_score_wins: bool = False
     money_scores: bool = False  # scores are sums of money, shown with thousands separators
     calculators: Callable[[], Sequence[click.Command]] | None = None
+    # Supply: what the rules need of each component, checked against components.yaml.
+    requirements: Callable[[Any], Mapping[str, Requirement]] | None = None
     # Where a designer reads which rules keys the engine takes (named in error messages).
     rules_doc: str = ""
 

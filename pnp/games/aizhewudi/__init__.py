@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.games.aizhewudi import calc, engine, example, narration, summary
+from pnp.games.aizhewudi import calc, engine, example, narration, summary, supply
 from pnp.games.base import GamePlugin
 
 
@@ -42,5 +42,6 @@ GAME = GamePlugin(
     supply_lines=summary.supply_lines,
     money_scores=True,
     calculators=calc.commands,
+    requirements=supply.requirements,
     rules_doc="pnp/games/aizhewudi/rules.py",
 )

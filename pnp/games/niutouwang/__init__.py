@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pnp.games.base import GamePlugin
-from pnp.games.niutouwang import calc, engine, example, narration, summary
+from pnp.games.niutouwang import calc, engine, example, narration, summary, supply
 from pnp.games.niutouwang.lint import lint
 from pnp.games.niutouwang.play import replay
 
@@ -37,5 +37,6 @@ GAME = GamePlugin(
     supply_lines=summary.supply_lines,
     lower_score_wins=True,
     calculators=calc.commands,
+    requirements=supply.requirements,
     rules_doc="pnp/games/niutouwang/rules.py",
 )

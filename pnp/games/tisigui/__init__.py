@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pnp.games.base import GamePlugin
-from pnp.games.tisigui import calc, engine, example, narration, summary
+from pnp.games.tisigui import calc, engine, example, narration, summary, supply
 
 
 def _play(rules: Any, players: int, rng: random.Random, *, seed: int, variant: str | None,
@@ -37,5 +37,6 @@ GAME = GamePlugin(
     playable=engine.playable_counts,
     ends_per="big_round",
     calculators=calc.commands,
+    requirements=supply.requirements,
     rules_doc="pnp/games/tisigui/rules.py",
 )

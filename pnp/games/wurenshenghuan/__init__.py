@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pnp.games.base import GamePlugin
-from pnp.games.wurenshenghuan import calc, example, lint, narration, play, replay, rules, summary, tables
+from pnp.games.wurenshenghuan import calc, example, lint, narration, play, replay, rules, summary, supply, tables
 
 
 def _play(rules: Any, players: int, rng: random.Random, *, seed: int, variant: str | None,
@@ -34,5 +34,6 @@ GAME = GamePlugin(
     role_lines=summary.role_lines,
     supply_lines=summary.supply_lines,
     calculators=calc.commands,
-    rules_doc="pnp/games/wurenshenghuan/engine.py",
+    requirements=supply.requirements,
+    rules_doc="pnp/games/wurenshenghuan/rules.py",
 )
