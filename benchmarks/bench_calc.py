@@ -2,7 +2,7 @@
 
     python benchmarks/bench_calc.py [--seconds S]
 
-Rules are each engine's defaults (the rulings in shared/RULINGS.md). Writes nothing; copy
+Rules are each engine's defaults (the rulings in docs/rulings.md). Writes nothing; copy
 the printed tables into benchmarks/README.md ("Calculators and engines") by hand.
 """
 

@@ -66,7 +66,7 @@ def test_game_specific_sections(reports: dict[str, dict[str, Any]]) -> None:
 
 
 def test_tisigui_length_matches_the_expected_big_rounds() -> None:
-    """5 players: 33/8 big rounds expected (RULINGS); 2,000 games land close to it."""
+    """5 players: 33/8 big rounds expected (docs/rulings.md); 2,000 games land close to it."""
     data = simulate.simulate(WORKSPACE, "tisigui", 2000, jobs=1)
     assert data["length"]["big_rounds"]["mean"] == pytest.approx(33 / 8, abs=0.08)
     assert data["length"]["big_rounds"]["min"] == 3 and data["length"]["big_rounds"]["max"] == 5

@@ -24,7 +24,7 @@ RULES = w.rules_from_mapping({})
 FIXTURE = Path(__file__).parent / "fixtures" / "wurenshenghuan_seed_rules.yaml"
 DECK = Counter({**{f"W{k}": 4 for k in range(1, 11)}, "KEY": 1})
 
-# Written out by hand from the seed's score list (RULINGS: 9 → 5, 10 unreachable).
+# Written out by hand from the seed's score list (docs/rulings.md: 9 → 5, 10 unreachable).
 BAND_BY_HAND = {0: 0, 1: 1, 2: 1, 3: 1, 4: 2, 5: 2, 6: 3, 7: 3, 8: 4, 9: 5}
 
 
@@ -145,7 +145,7 @@ def test_score_parts_split() -> None:
     {"role": "innocent", "kills": 2},
     {"role": "innocent", "guess_correct": True},
     {"role": "innocent", "guessed_before_death": True},
-    # Handed in "before the death" of a character that was never killed: RULINGS pays +2
+    # Handed in "before the death" of a character that was never killed: docs/rulings.md pays +2
     # for a character alive at the end, or for a correct guess that came before the death.
     {"role": "innocent", "guess_correct": True, "guess_day": 5, "alive_at_end": True,
      "guessed_before_death": True},

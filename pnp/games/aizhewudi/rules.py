@@ -1,7 +1,7 @@
 """愛者無敵 (aizhewudi) rules parameters, ability cards and rulings; the log format.
 
 Pure engine: no I/O, no printing, randomness only from a passed ``random.Random``.
-Defaults are the rulings in shared/RULINGS.md; the card and bill mixes are rulings from the
+Defaults are the rulings in docs/rulings.md; the card and bill mixes are rulings from the
 adapted game's first edition, not seed text. Seats count from 0 here and in logs.
 
 Rules mapping (card_data/aizhewudi/game.yaml ``rules:``; every key optional; bill and action
@@ -150,7 +150,7 @@ ABILITY_RULINGS: dict[str, str] = {
     ),
 }
 
-# Other rulings this engine makes beyond RULINGS.md (for the rulebook writer too).
+# Other rulings this engine makes beyond docs/rulings.md (for the rulebook writer too).
 ENGINE_RULINGS: dict[str, str] = {
     "elimination_timing": (
         "Eliminations are checked after each simultaneous step (withdrawals, 搶婚, Cupid, "

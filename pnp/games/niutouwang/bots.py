@@ -1,4 +1,4 @@
-"""The bots: which card each seat reveals, and which row a low card takes (RULINGS)."""
+"""The bots: which card each seat reveals, and which row a low card takes (docs/rulings.md)."""
 
 from __future__ import annotations
 

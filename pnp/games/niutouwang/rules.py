@@ -1,6 +1,6 @@
 """誰是牛頭王 SP (niutouwang) rules parameters: what game.yaml may set, and its defaults.
 
-Defaults are the rulings in shared/RULINGS.md. Seats count from 0 here and in logs.
+Defaults are the rulings in docs/rulings.md. Seats count from 0 here and in logs.
 
 Rules mapping (card_data/niutouwang/game.yaml ``rules:``; every key optional)::
 

@@ -35,7 +35,7 @@ def punish(
             raise ValueError(f"penalty of seat {seat + 1} (counting from 1) must be a whole "
                              f"number ≥ 0, got {p!r}")
     n = len(penalties)
-    # Equal penalties: the lower seat counts as the lower penalty (RULINGS).
+    # Equal penalties: the lower seat counts as the lower penalty (docs/rulings.md).
     order = sorted(range(n), key=lambda s: (penalties[s], s))
     counts = Counter(penalties)
     result: list[dict[str, Any]] = [{} for _ in range(n)]

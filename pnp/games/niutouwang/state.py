@@ -78,7 +78,7 @@ def target_row(rows: Rows, card: int) -> int | None:
 
 
 def fewest_heads_row(rules: NiutouwangRules, rows: Rows) -> int:
-    """The bots' pick for a low card (RULINGS): fewest heads, lowest index on a tie."""
+    """The bots' pick for a low card (docs/rulings.md): fewest heads, lowest index on a tie."""
     return min(range(len(rows)), key=lambda i: (total_heads(rules, rows[i]), i))
 
 
@@ -146,7 +146,7 @@ class Hand:
         return tuple(tuple(r) for r in self.rows)
 
     def fewest_heads_row(self, seat: int = 0, card: int = 0) -> int:
-        """The bots' pick for a low card (RULINGS): fewest heads, lowest index on a tie."""
+        """The bots' pick for a low card (docs/rulings.md): fewest heads, lowest index on a tie."""
         row_heads = self.row_heads
         return row_heads.index(min(row_heads))
 

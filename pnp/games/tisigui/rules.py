@@ -1,8 +1,8 @@
-"""替死鬼 (tisigui) rules parameters, canonical = revision 2 as settled in RULINGS.md, and the
+"""替死鬼 (tisigui) rules parameters, canonical = revision 2 as settled in docs/rulings.md, and the
 pure functions of them (setup rows, scores, game length, ranking).
 
 Rules mapping (card_data/tisigui/game.yaml, under ``rules:``). Every key is optional; a missing
-key takes the ruling in shared/RULINGS.md. Values shown are the canonical defaults::
+key takes the ruling in docs/rulings.md. Values shown are the canonical defaults::
 
     players: {min: 3, max: 6}           # player counts the engine plays
     setup:                              # one row per player count (the printed 开局设定 table)

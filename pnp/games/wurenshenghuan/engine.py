@@ -1,6 +1,6 @@
 """無人生還 (wurenshenghuan): the reference engine.
 
-Rules as settled in shared/RULINGS.md (section wurenshenghuan). The engine is pure: no I/O,
+Rules as settled in docs/rulings.md (section wurenshenghuan). The engine is pure: no I/O,
 randomness only from a passed ``random.Random``.
 
 Vocabulary used throughout:
@@ -43,7 +43,7 @@ Event log (seats from 0; letters for characters; items as above)::
 
 When every character is dead the game ends at that daybreak, so the last night has no day.
 
-Rulings beyond shared/RULINGS.md (each where the seed is silent):
+Rulings beyond docs/rulings.md (each where the seed is silent):
 
 - Kill targets are living characters; a frame may swap with a dead character's row.
 - The key is judged when the murderer acts: discarding it in the kill or giving it away in

@@ -44,7 +44,7 @@ class ScoreBand:
         return self.kills_min <= kills <= self.kills_max
 
 
-# RULINGS prints the last band as "9 → 5": the seed's "9–10" cannot reach 10 because the
+# docs/rulings.md prints the last band as "9 → 5": the seed's "9–10" cannot reach 10 because the
 # murderer's own death is never a kill, so the shipped data says 9–9 and lints clean while
 # the seed fixture keeps 9–10 for lint to find.
 DEFAULT_BANDS: tuple[ScoreBand, ...] = (
@@ -119,7 +119,7 @@ _BAND_KEYS = ("kills_min", "kills_max", "points")
 def rules_from_mapping(
     mapping: Mapping[str, Any] | None, variant: str | None = None
 ) -> WurenshenghuanRules:
-    """Rules from game.yaml's ``rules:`` mapping; a missing key takes its RULINGS value.
+    """Rules from game.yaml's ``rules:`` mapping; a missing key takes its docs/rulings.md value.
 
     Raises ``RulesError`` listing every problem at once.
     """
