@@ -31,6 +31,9 @@ from pnp.workspace import Workspace
 # Below this many games a worker pool costs more than it saves.
 PARALLEL_FROM = 400
 REPORT_VERSION = 1
+# A million games is hours of play on a laptop and far past where the report's numbers stop
+# moving; a larger count is a typo, and its chunk list alone would exhaust memory.
+MAX_GAMES = 1_000_000
 
 
 # --------------------------------------------------------------------------------------------
@@ -146,8 +149,8 @@ def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | 
              jobs: int | None = None, progress: Callable[[int], None] | None = None,
              game: Game | None = None) -> dict[str, Any]:
     """Play ``games`` bot games (seeds seed, seed + 1, ...) and report on them."""
-    if games < 1:
-        raise PnpError(f"--games must be at least 1, got {games}")
+    if not 1 <= games <= MAX_GAMES:
+        raise PnpError(f"--games must be 1–{MAX_GAMES:,}, got {games:,}")
     check_bots(plugin(slug), bots)
     _summariser(plugin(slug))
     game = game or load_game_data(workspace, slug)
