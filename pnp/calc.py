@@ -10,7 +10,6 @@ the user sees ``Error: ...`` and exit status 1.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -71,17 +70,6 @@ def game_rules(workspace: Workspace | None, slug: str) -> GameRules:
         note = f"{where}: using the {slug} engine's default rules (the rulings)"
         return GameRules(slug, plugin.rules_from_mapping({}, None), note)
     return GameRules(slug, workspace_rules(plugin, workspace))
-
-
-_WHOLE = re.compile(r"[+-]?\d+")
-
-
-def whole_number(text: str, what: str) -> int:
-    """``"20000"``, ``"20,000"`` or ``"20_000"`` -> 20000; anything else is the user's error."""
-    cleaned = text.strip().replace(",", "").replace("_", "")
-    if not _WHOLE.fullmatch(cleaned):
-        raise PnpError(f"{what} {text!r} is not a whole number")
-    return int(cleaned)
 
 
 def money(value: int) -> str:

@@ -12,10 +12,12 @@ docs/sample-and-simulate.md and must stay stable.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
+import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 from pnp.data.model import Game
@@ -29,6 +31,9 @@ from pnp.workspace import Workspace
 # Below this many games a worker pool costs more than it saves.
 PARALLEL_FROM = 400
 REPORT_VERSION = 1
+# A million games is hours of play on a laptop and far past where the report's numbers stop
+# moving; a larger count is a typo, and its chunk list alone would exhaust memory.
+MAX_GAMES = 1_000_000
 
 
 # --------------------------------------------------------------------------------------------
@@ -95,15 +100,48 @@ def run(plan: Plan, seed: int, games: int, jobs: int | None = None,
     size = max(20, min(250, games // (jobs * 8)))
     chunks = _chunks(seed, games, size)
     results: list[list[Summary] | None] = [None] * len(chunks)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(play_chunk, plan, first, count): i
-                   for i, (first, count) in enumerate(chunks)}
-        for future in as_completed(futures):
-            i = futures[future]
-            results[i] = future.result()
+    jobs_given = [(plan, i, first, count) for i, (first, count) in enumerate(chunks)]
+    pool = multiprocessing.get_context().Pool(processes=jobs, initializer=_ignore_interrupts)
+    restore = _terminate_raises()
+    try:
+        for i, summaries in pool.imap_unordered(_play_numbered_chunk, jobs_given):
+            results[i] = summaries
             if progress:
                 progress(chunks[i][1])
+        pool.close()
+    except BaseException:
+        # Ctrl-C (or a failed chunk) ends the run now: kill the workers rather than let
+        # them finish chunks nobody will read.
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+        restore()
     return [summary for chunk in results if chunk is not None for summary in chunk]
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them all at once (a worker that took
+    the SIGINT sent to the whole process group would die mid-chunk with a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _terminate_raises() -> Callable[[], None]:
+    """While the pool runs, SIGTERM unwinds like Ctrl-C so the workers are killed too (by
+    default the parent would die alone and leave them running). Returns the undo."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def stop(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    return lambda: signal.signal(signal.SIGTERM, previous)
+
+
+def _play_numbered_chunk(job: tuple[Plan, int, int, int]) -> tuple[int, list[Summary]]:
+    plan, index, first, count = job
+    return index, play_chunk(plan, first, count)
 
 
 def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | None = None,
@@ -111,8 +149,8 @@ def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | 
              jobs: int | None = None, progress: Callable[[int], None] | None = None,
              game: Game | None = None) -> dict[str, Any]:
     """Play ``games`` bot games (seeds seed, seed + 1, ...) and report on them."""
-    if games < 1:
-        raise PnpError(f"--games must be at least 1, got {games}")
+    if not 1 <= games <= MAX_GAMES:
+        raise PnpError(f"--games must be 1–{MAX_GAMES:,}, got {games:,}")
     check_bots(plugin(slug), bots)
     _summariser(plugin(slug))
     game = game or load_game_data(workspace, slug)

@@ -88,7 +88,7 @@ def test_split_bad_arguments(ws: Path) -> None:
     assert "not a bill of aizhewudi: 7,000" in fails(ws, "aizhewudi", "split", "-k", "2", "7000")
     assert "not a bill" in fails(ws, "aizhewudi", "split", "-k", "2", "-5000")
     assert "not a whole number" in fails(ws, "aizhewudi", "split", "-k", "2", "lots")
-    assert "--sharers must be 0 or more, got -1" in fails(ws, "aizhewudi", "split", "--sharers",
+    assert "--sharers (players standing) must be 0–6, got -1" in fails(ws, "aizhewudi", "split", "--sharers",
                                                           "-1", "5000")
     assert "only 10" in fails(ws, "aizhewudi", "split", "-k", "2", *["20000"] * 11)
     assert calc(ws, "aizhewudi", "split", "-k", "x", "5000").exit_code == 2  # usage
@@ -251,3 +251,56 @@ def test_unknown_game_or_calculator_exits_1(ws: Path) -> None:
         ws, "niutouwang", "fly")
     assert "no calculators for game 'chess'" in fails(ws, "chess", "mate")
     assert calc(ws, "tisigui", "naming", "--bogus").exit_code == 2  # a usage error stays 2
+
+
+# --------------------------------------------------------------------------------------------
+# arguments every calculator shares (issue 13): ranges, negative numbers, grouping commas
+
+
+@pytest.mark.parametrize("sharers", ["7", "1000000000"])
+def test_split_sharers_beyond_the_table(ws: Path, sharers: str) -> None:
+    # aizhewudi is for 4–6 players, so at most 6 can be standing to share.
+    assert f"must be 0–6, got {sharers}" in fails(ws, "aizhewudi", "split", "-k", sharers, "5000")
+
+
+def test_split_commas_only_in_thousands(ws: Path) -> None:
+    assert "'2,0000' is not a whole number" in fails(ws, "aizhewudi", "split", "-k", "1", "2,0000")
+    assert "'5,00,0' is not a whole number" in fails(ws, "aizhewudi", "split", "-k", "1", "5,00,0")
+    # 20,000 and 20_000 are 20000: one sharer takes 25,000.
+    assert calc_json(ws, "aizhewudi", "split", "-k", "1", "20,000", "5_000")["share"] == 25000
+
+
+def test_split_needs_bills(ws: Path) -> None:
+    assert "no bills given" in fails(ws, "aizhewudi", "split", "-k", "3")
+
+
+def test_negative_numbers_are_refused_not_usage_errors(ws: Path) -> None:
+    assert "card -1 is not in the deck (1–104)" in fails(ws, "niutouwang", "heads", "-1")
+    assert "penalty of seat 1 must be 0 or more, got -2" in fails(
+        ws, "niutouwang", "punish", "-2", "3", "4")
+    assert "--base must be 1 or more, got -3" in fails(
+        ws, "niutouwang", "punish", "2", "3", "--base", "-3")
+    assert "confirmed targets must be 0–4, got -1" in fails(
+        ws, "tisigui", "ghost", "--players", "4", "--confirmed", "-1")
+    assert "3–6 players, got --players -4" in fails(ws, "tisigui", "no-targets", "--players", "-4")
+    assert "kills must be 0–9" in fails(ws, "wurenshenghuan", "score", "--murderer", "--kills", "-1")
+    assert "guess day must be 1–5, got -2" in fails(
+        ws, "wurenshenghuan", "score", "--guess-day", "-2")
+
+
+def test_options_that_are_not_numbers_are_usage_errors(ws: Path) -> None:
+    for args in (["tisigui", "no-targets", "--players", "five"], ["niutouwang", "heads", "--bogus"],
+                 ["aizhewudi", "split", "-k", "2,0", "5000"]):
+        result = calc(ws, *args)
+        assert result.exit_code == 2, result.output
+        assert "is not a whole number" in result.stderr
+
+
+def test_paired_and_unpaired_together_are_refused(ws: Path) -> None:
+    assert "--paired and --unpaired contradict" in fails(
+        ws, "niutouwang", "punish", "1", "2", "3", "--paired", "--unpaired")
+    # Each alone still works: paired, seat 1 (fewest) is hit 3 times by seat 3 (most).
+    paired = calc_json(ws, "niutouwang", "punish", "1", "2", "3", "--paired")["players"]
+    assert paired[0] == {"seat": 1, "penalty": 1, "hits": 3, "hitter": 3, "tie": False}
+    unpaired = calc_json(ws, "niutouwang", "punish", "1", "2", "3", "--unpaired")["players"]
+    assert unpaired[0]["hitter"] is None

@@ -8,6 +8,9 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -107,8 +110,18 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-@pytest.mark.parametrize("case", _cases())
-def test_hostile_case(case: dict[str, Any], tmp_path: Path) -> None:
+@dataclass(frozen=True)
+class _Run:
+    """What a case's subprocess did: its output, exit code and what output/ held around it."""
+
+    tmp: Path
+    output: str
+    returncode: int | None  # None: killed at the time limit
+    before: dict[str, bytes]
+    after: dict[str, bytes]
+
+
+def _run_case(case: dict[str, Any], tmp_path: Path) -> _Run:
     root = tmp_path / "ws"
     root.mkdir()
     shutil.copytree(ROOT / "card_data", root / "card_data")
@@ -134,13 +147,44 @@ def test_hostile_case(case: dict[str, Any], tmp_path: Path) -> None:
             stdin=subprocess.DEVNULL,
         )
     except subprocess.TimeoutExpired:
+        return _Run(tmp_path, "", None, before, before)
+    return _Run(tmp_path, done.stdout + done.stderr, done.returncode, before,
+                _snapshot(root / "output"))
+
+
+# Each case is a subprocess that mostly waits on its own CPU work, so the selected cases run a
+# few at a time in the background while the tests read their results in order; every case
+# keeps its own time limit and its own assertions.
+WORKERS = int(os.environ.get("PNP_HOSTILE_JOBS", "0")) or min(4, os.cpu_count() or 1)
+
+
+@pytest.fixture(scope="session")
+def hostile_runs(request: pytest.FixtureRequest,
+                 tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[_Run]]]:
+    selected = [item for item in request.session.items
+                if getattr(item, "originalname", None) == "test_hostile_case"]
+    pool = ThreadPoolExecutor(max_workers=WORKERS)
+    runs = {}
+    for item in selected:
+        key = item.callspec.id  # type: ignore[attr-defined]
+        folder = tmp_path_factory.mktemp("hostile")
+        runs[key] = pool.submit(_run_case, item.callspec.params["case"], folder)  # type: ignore[attr-defined]
+    yield runs
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_hostile_case(case: dict[str, Any], request: pytest.FixtureRequest,
+                      hostile_runs: dict[str, Future[_Run]]) -> None:
+    run = hostile_runs[request.node.callspec.id].result()
+    if run.returncode is None:
         pytest.fail(f"{case['id']}: no answer within {TIME_LIMIT_S} s (a hang)")
-    output = done.stdout + done.stderr
+    output = run.output
     assert "Traceback (most recent call last)" not in output, output
-    assert done.returncode == case["exit"], output
+    assert run.returncode == case["exit"], output
     assert ("Error:" if case["exit"] == 1 else "Usage:") in output, output
     for fragment in (_resolve_lines(f, starts) for f in case.get("message", [])):
         assert fragment in output, f"{fragment!r} not in:\n{output}"
-    assert _snapshot(root / "output") == before, "output/ was changed"
+    assert run.after == run.before, "output/ was changed"
     for name in case.get("forbid", []):
-        assert not list(tmp_path.rglob(name)), f"{name} was created: the input ran code"
+        assert not list(run.tmp.rglob(name)), f"{name} was created: the input ran code"

@@ -388,7 +388,7 @@ def test_cli_md_is_in_the_source_script_by_default() -> None:
     (["sample", "tisigui", "--abilities"], "--abilities is an aizhewudi option"),
     (["sample", "nosuchgame"], "pnp plays"),
     (["simulate", "aizhewudi", "--players", "7"], "aizhewudi plays 4–6 players"),
-    (["simulate", "tisigui", "--games", "0"], "--games must be at least 1"),
+    (["simulate", "tisigui", "--games", "0"], "--games must be 1–1,000,000, got 0"),
 ])
 def test_cli_user_errors_exit_1(args: list[str], message: str) -> None:
     result = CliRunner().invoke(cli, ["--root", str(ROOT), *args])

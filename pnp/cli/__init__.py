@@ -66,10 +66,29 @@ class LazyGroup(click.Group):
             raise TypeError(f"{target} is not a click command")
         return command
 
+    def invoke(self, ctx: click.Context) -> Any:
+        # click would print "Aborted!" and exit 1; Ctrl-C is the user's choice, not a failure.
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, SUMMARIES.get(name, "")) for name in COMMANDS]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+
+class Interrupted(click.ClickException):
+    """Ctrl-C: one line on stderr and the shell's usual status for SIGINT (128 + 2)."""
+
+    exit_code = 130
+
+    def __init__(self) -> None:
+        super().__init__("interrupted")
+
+    def show(self, file: Any = None) -> None:
+        click.echo("pnp: interrupted", err=True)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

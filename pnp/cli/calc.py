@@ -19,9 +19,6 @@ from pnp.errors import PnpError
 from pnp.games.registry import get_game, has_game
 from pnp.workspace import Workspace
 
-# Negative numbers are values for the calculator to refuse (exit 1), not unknown options.
-NUMBERS = {"ignore_unknown_options": True}
-
 
 def JSON_OPTION(f: Callable[..., Any]) -> Callable[..., Any]:  # noqa: N802  (reads as a constant)
     """``--format text|json`` and ``--json``, handed to the command as ``as_json``."""

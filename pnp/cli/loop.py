@@ -24,8 +24,11 @@ LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])
 @click.pass_obj
 def export(context: Any, kind: str, game: str, lang: str, out: Path | None, paper: str) -> None:
     """Export GAME for Tabletop Simulator (tts), a print shop, a chat (contact) or as tuck boxes."""
+    from pnp.build import check_out
     from pnp.export import export as run_export
 
+    if out is not None:  # the same refusal as `pnp build --out`: never into the game's sources
+        check_out(context.workspace, out)
     written = run_export(context.workspace, kind, game, lang, out, paper.lower())
     folders = sorted({str(shown(item.path.parent)) for item in written})
     size = sum(item.size for item in written)
@@ -71,7 +74,7 @@ def back_offset_option(function: F) -> F:
 def calibrate(context: Any, paper: str, lang: str, out: Path | None,
               back_offset: tuple[float, float]) -> None:
     """Write a duplex test sheet that measures how far the printer shifts the back side."""
-    from pnp.build import Artifact, write_atomically
+    from pnp.build import Artifact, check_out, write_atomically
     from pnp.calibrate import calibration_pdf
     from pnp.fonts import load_family
 
@@ -80,6 +83,8 @@ def calibrate(context: Any, paper: str, lang: str, out: Path | None,
     target = out if out is not None else workspace.output / f"calibrate-{paper}.pdf"
     data = calibration_pdf(paper, load_family(workspace.fonts, lang), lang, back_offset)
     target = target if target.is_absolute() else Path.cwd() / target
+    if out is not None:
+        check_out(workspace, target.parent)
     written = write_atomically(target.parent, [Artifact(Path(target.name), data)])
     message(f"wrote {shown(written[0].path)}: print it double-sided (long-edge flip) at actual size")
 

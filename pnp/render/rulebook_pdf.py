@@ -494,6 +494,9 @@ class _Builder:
     text_width: float = 0.0  # points: the measure of a body line
     styles: BookStyles = field(default_factory=lambda: RULEBOOK)
     headings: int = 0
+    # The PDF outline nests one level at a time: a book opening on "##", or jumping from
+    # "#" to "###", gets its entry at the deepest level the outline can reach there.
+    outline_level: int = -1
     tables: int = 0
     figures: int = 0
     _forms: FaceForms | None = None
@@ -520,7 +523,8 @@ class _Builder:
                 style = {1: self.styles.h1, 2: self.styles.h2}.get(block.level, self.styles.h3)
                 title = "".join(r.text for r in block.runs)
                 self.headings += 1
-                outline = (title, max(0, block.level - 1), f"h{self.headings}")
+                self.outline_level = min(max(0, block.level - 1), self.outline_level + 1)
+                outline = (title, self.outline_level, f"h{self.headings}")
                 out.append(self.para(block.runs, style, block, outline=outline))
             elif block.kind == "paragraph":
                 out.append(self.para(block.runs, self.styles.body, block, bar=in_quote, justify=True))

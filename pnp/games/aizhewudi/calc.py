@@ -7,18 +7,21 @@ from collections.abc import Sequence
 
 import click
 
-from pnp.calc import CalcResult, make_result, money, whole_number
-from pnp.cli.calc import JSON_OPTION, NUMBERS, calc_rules, show
+from pnp.calc import CalcResult, make_result, money
+from pnp.cli.calc import JSON_OPTION, calc_rules, show
 from pnp.errors import PnpError
 from pnp.games.aizhewudi import engine
+from pnp.games.calcargs import WHOLE, calculator, in_range, whole_number
 
 SLUG = "aizhewudi"
 
 
 def split(rules: engine.AizhewudiRules, sharers: int, bills: Sequence[str]) -> CalcResult:
     """The largest equal share for ``sharers`` players from the bills on the table."""
-    if sharers < 0:
-        raise PnpError(f"--sharers must be 0 or more, got {sharers}")
+    # Sharers are the players still standing: none at all is a real (if sad) table.
+    in_range(sharers, 0, rules.max_players, "--sharers (players standing)")
+    if not bills:
+        raise PnpError("no bills given: list the bills on the table, e.g. 20,000 5,000")
     values = [whole_number(text, "bill") for text in bills]
     denominations = ", ".join(money(d) for d in sorted(rules.denominations))
     bad = sorted({v for v in values if v not in rules.denominations})
@@ -42,8 +45,6 @@ def split(rules: engine.AizhewudiRules, sharers: int, bills: Sequence[str]) -> C
                   for i, group in enumerate(result.groups, start=1)]
     elif sharers == 0:
         lines.append("沒有人分錢")
-    elif not values:
-        lines.append("桌上沒有鈔票")
     else:
         lines.append(f"{sharers} 人分不出相同的金額，沒有人分到錢")
     carried = " + ".join(money(b) for b in result.carried) if result.carried else "無"
@@ -51,8 +52,8 @@ def split(rules: engine.AizhewudiRules, sharers: int, bills: Sequence[str]) -> C
     return make_result(data, lines)
 
 
-@click.command("split", context_settings=NUMBERS)
-@click.option("--sharers", "-k", type=int, required=True, help="Players sharing (standing).")
+@calculator("split", numbers=True)
+@click.option("--sharers", "-k", type=WHOLE, required=True, help="Players sharing (standing).")
 @click.argument("bills", nargs=-1)
 @JSON_OPTION
 def calc_split(sharers: int, bills: tuple[str, ...], as_json: bool) -> None:

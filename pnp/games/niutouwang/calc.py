@@ -6,9 +6,10 @@ from collections.abc import Sequence
 
 import click
 
-from pnp.calc import CalcResult, make_result, whole_number
-from pnp.cli.calc import JSON_OPTION, NUMBERS, calc_rules, show
+from pnp.calc import CalcResult, make_result
+from pnp.cli.calc import JSON_OPTION, calc_rules, show
 from pnp.errors import PnpError
+from pnp.games.calcargs import WHOLE, calculator, in_range, one_of_two_flags, whole_number
 from pnp.games.niutouwang import engine
 
 SLUG = "niutouwang"
@@ -28,14 +29,12 @@ def punish(rules: engine.NiutouwangRules, penalties: Sequence[str], base: int | 
     values = []
     for seat, text in enumerate(penalties, start=1):
         value = whole_number(text, f"penalty of seat {seat}")
-        if value < 0:
-            raise PnpError(f"penalty of seat {seat} must be 0 or more, got {value}")
-        values.append(value)
+        values.append(in_range(value, 0, None, f"penalty of seat {seat}"))
     low, high = rules.min_players, rules.max_players
     if not low <= len(values) <= high:
         raise PnpError(f"the SP ending is for {low}–{high} players, got {len(values)} penalties")
-    if base is not None and base < 1:
-        raise PnpError(f"--base must be 1 or more, got {base}")
+    if base is not None:
+        in_range(base, 1, None, "--base")
     try:
         rows = engine.punish(rules, values, base, paired)
     except ValueError as exc:
@@ -51,24 +50,26 @@ def punish(rules: engine.NiutouwangRules, penalties: Sequence[str], base: int | 
     return make_result({"players": players}, lines)
 
 
-@click.command("heads")
-@click.argument("card", type=int)
+@calculator("heads", numbers=True)
+@click.argument("card", type=WHOLE)
 @JSON_OPTION
 def calc_heads(card: int, as_json: bool) -> None:
     """Bull heads on CARD."""
     show(heads(calc_rules(SLUG), card), as_json)
 
 
-@click.command("punish", context_settings=NUMBERS)
+@calculator("punish", numbers=True)
 @click.argument("penalties", nargs=-1, required=True)
-@click.option("--base", type=int, default=None, help="Hits per penalty point (default: the rules').")
-@click.option("--paired/--unpaired", default=None,
+@click.option("--base", type=WHOLE, default=None, help="Hits per penalty point (default: the rules').")
+@click.option("--paired", is_flag=True,
               help="The k-th highest hits the k-th lowest (default: the rules').")
+@click.option("--unpaired", is_flag=True, help="Everyone chooses whom to hit (default: the rules').")
 @JSON_OPTION
-def calc_punish(penalties: tuple[str, ...], base: int | None, paired: bool | None,
+def calc_punish(penalties: tuple[str, ...], base: int | None, paired: bool, unpaired: bool,
                 as_json: bool) -> None:
     """The SP ending for PENALTIES given in seat order (seat 1 first)."""
-    show(punish(calc_rules(SLUG), penalties, base, paired), as_json)
+    pairing = one_of_two_flags(paired, unpaired, ("--paired", "--unpaired"))
+    show(punish(calc_rules(SLUG), penalties, base, pairing), as_json)
 
 
 def commands() -> tuple[click.Command, ...]:

@@ -7,6 +7,7 @@ import click
 from pnp.calc import CalcResult, make_result
 from pnp.cli.calc import JSON_OPTION, calc_rules, show
 from pnp.errors import PnpError
+from pnp.games.calcargs import WHOLE, calculator
 from pnp.games.tisigui import engine
 
 SLUG = "tisigui"
@@ -63,26 +64,26 @@ def no_targets(rules: engine.TisiguiRules, players: int) -> CalcResult:
     return make_result({"players": players, "points": points}, [line])
 
 
-@click.command("naming")
-@click.option("--round-value", type=int, required=True, help="What the small round is worth.")
-@click.option("--named", type=int, required=True, help="Players named (all of them targets).")
+@calculator("naming")
+@click.option("--round-value", type=WHOLE, required=True, help="What the small round is worth.")
+@click.option("--named", type=WHOLE, required=True, help="Players named (all of them targets).")
 @JSON_OPTION
 def calc_naming(round_value: int, named: int, as_json: bool) -> None:
     """Points for a correct naming."""
     show(naming(calc_rules(SLUG), round_value, named), as_json)
 
 
-@click.command("ghost")
-@click.option("--players", type=int, required=True, help="Players at the table.")
-@click.option("--confirmed", type=int, required=True, help="Targets confirmed.")
+@calculator("ghost")
+@click.option("--players", type=WHOLE, required=True, help="Players at the table.")
+@click.option("--confirmed", type=WHOLE, required=True, help="Targets confirmed.")
 @JSON_OPTION
 def calc_ghost(players: int, confirmed: int, as_json: bool) -> None:
     """The ghost's score when the small rounds run out."""
     show(ghost(calc_rules(SLUG), players, confirmed), as_json)
 
 
-@click.command("no-targets")
-@click.option("--players", type=int, required=True, help="Players at the table.")
+@calculator("no-targets")
+@click.option("--players", type=WHOLE, required=True, help="Players at the table.")
 @JSON_OPTION
 def calc_no_targets(players: int, as_json: bool) -> None:
     """Points for asking "no targets at all?" correctly."""

@@ -9,6 +9,7 @@ import click
 from pnp.calc import CalcResult, make_result
 from pnp.cli.calc import JSON_OPTION, calc_rules, show
 from pnp.errors import PnpError
+from pnp.games.calcargs import WHOLE, calculator
 from pnp.games.wurenshenghuan import engine
 
 SLUG = "wurenshenghuan"
@@ -70,11 +71,11 @@ def score(rules: engine.WurenshenghuanRules, *, murderer: bool, kills: int | Non
     return make_result(data, lines)
 
 
-@click.command("score")
+@calculator("score")
 @click.option("--murderer", is_flag=True, help="The player was the murderer.")
-@click.option("--kills", type=int, default=None,
+@click.option("--kills", type=WHOLE, default=None,
               help="Murderer: characters really killed (their own feigned death not counted).")
-@click.option("--guess-day", type=int, default=None, help="Day written on the guess slip.")
+@click.option("--guess-day", type=WHOLE, default=None, help="Day written on the guess slip.")
 @click.option("--correct", is_flag=True, help="The guess named the murderer's character.")
 @click.option("--alive", is_flag=True, help="The player's character was alive at the end.")
 @click.option("--guessed-before-death", is_flag=True,
