@@ -136,7 +136,10 @@ def _terminate_raises() -> Callable[[], None]:
         raise SystemExit(128 + signum)
 
     previous = signal.signal(signal.SIGTERM, stop)
-    return lambda: signal.signal(signal.SIGTERM, previous)
+
+    def undo() -> None:
+        signal.signal(signal.SIGTERM, previous)
+    return undo
 
 
 def _play_numbered_chunk(job: tuple[Plan, int, int, int]) -> tuple[int, list[Summary]]:

@@ -119,6 +119,7 @@ class _Run:
     returncode: int | None  # None: killed at the time limit
     before: dict[str, bytes]
     after: dict[str, bytes]
+    starts: dict[str, int]  # where each edited file's edit starts, for {line} in messages
 
 
 def _run_case(case: dict[str, Any], tmp_path: Path) -> _Run:
@@ -147,9 +148,9 @@ def _run_case(case: dict[str, Any], tmp_path: Path) -> _Run:
             stdin=subprocess.DEVNULL,
         )
     except subprocess.TimeoutExpired:
-        return _Run(tmp_path, "", None, before, before)
+        return _Run(tmp_path, "", None, before, before, starts)
     return _Run(tmp_path, done.stdout + done.stderr, done.returncode, before,
-                _snapshot(root / "output"))
+                _snapshot(root / "output"), starts)
 
 
 # Each case is a subprocess that mostly waits on its own CPU work, so the selected cases run a
@@ -183,7 +184,7 @@ def test_hostile_case(case: dict[str, Any], request: pytest.FixtureRequest,
     assert "Traceback (most recent call last)" not in output, output
     assert run.returncode == case["exit"], output
     assert ("Error:" if case["exit"] == 1 else "Usage:") in output, output
-    for fragment in (_resolve_lines(f, starts) for f in case.get("message", [])):
+    for fragment in (_resolve_lines(f, run.starts) for f in case.get("message", [])):
         assert fragment in output, f"{fragment!r} not in:\n{output}"
     assert run.after == run.before, "output/ was changed"
     for name in case.get("forbid", []):

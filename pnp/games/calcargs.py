@@ -41,7 +41,7 @@ def in_range(value: int, low: int, high: int | None, what: str) -> int:
     return value
 
 
-class WholeNumber(click.ParamType):
+class WholeNumber(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
     """A whole number as :func:`whole_number` reads it.
 
     Text that is no number at all is a usage error (exit 2), as for any click option; a
