@@ -35,7 +35,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-FORMAT = 2
+FORMAT = 3
 KEY_NAME = "key"
 _KEY_BYTES = 32
 # Faces bigger than this are not what pnp ships; parse them without caching.

@@ -234,12 +234,20 @@ def missing_characters(text: str, face: FontFace) -> list[str]:
     Whitespace, control and format characters (``\\n``, ``\\t``, spaces, U+200B ...) and
     variation selectors are ignored: they are never drawn as glyphs.
     """
-    covered = coverage(face)
+    absent = set(text) - _drawable(face)
+    if not absent:
+        return []  # nearly always: one set difference instead of a look-up per character
     missing: dict[str, None] = {}
     for ch in text:
-        if ord(ch) not in covered and ch not in missing and _needs_glyph(ch):
+        if ch in absent and ch not in missing and _needs_glyph(ch):
             missing[ch] = None
     return list(missing)
+
+
+@cache
+def _drawable(face: FontFace) -> frozenset[str]:
+    """The characters of :func:`coverage`, as strings."""
+    return frozenset(map(chr, coverage(face)))
 
 
 def describe_missing(ch: str, where: str, face: FontFace | str) -> str:
@@ -273,10 +281,13 @@ def measure_for(family: FontFamily) -> Callable[[str, bool, float], float]:
 def _measures(family: FontFamily) -> Callable[[str, bool, float], float]:
     from reportlab.pdfbase import pdfmetrics
 
-    regular, bold = family.regular.name, family.bold.name
+    # pdfmetrics.stringWidth(text, name, size) is getFont(name).stringWidth(text, size): the
+    # registered fonts' own methods give the same widths without the lookup on every call.
+    widths = {False: pdfmetrics.getFont(family.regular.name).stringWidth,
+              True: pdfmetrics.getFont(family.bold.name).stringWidth}
 
     def measure(text: str, is_bold: bool, size: float) -> float:
-        return pdfmetrics.stringWidth(text, bold if is_bold else regular, size)
+        return widths[is_bold](text, size)
 
     return measure
 
