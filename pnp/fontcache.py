@@ -7,49 +7,30 @@ font: a JSON header, then the per-glyph tables as packed integers. An entry is n
 the SHA-256 of the font's bytes together with reportlab's version and this format's version:
 an edited or regenerated font, or another reportlab, finds no entry and is parsed again.
 
-An entry is only ever read back if pnp wrote it: each file starts with an HMAC-SHA256 of its
-payload under a random key kept beside the entries (readable by its owner only), and the
-payload repeats the font's hash. A file pnp did not write, a copied or truncated one, or one
-for other bytes is ignored and the font parsed as before. Nothing in an entry is code (no
-pickle): JSON and arrays of integers.
-The cache is an optimisation only: any problem reading or writing it is logged and skipped.
-
-The folder is ``$PNP_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/pnp`` or ``~/.cache/pnp``,
-with entries under ``fonts/``; ``PNP_CACHE_DIR=`` (empty) turns the cache off.
+Entries are signed files of :mod:`pnp.diskcache`, under ``fonts/`` in pnp's cache folder:
+only an entry pnp wrote is read; anything else and the font is parsed as before. Nothing in
+an entry is code (no pickle): JSON and arrays of integers, and the payload repeats the font's
+hash.
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
-import hmac
 import json
 import logging
-import os
-import secrets
 import sys
-import tempfile
 from array import array
-from pathlib import Path
 from typing import Any
+
+from pnp import diskcache
 
 log = logging.getLogger(__name__)
 
+AREA = "fonts"
 FORMAT = 3
-KEY_NAME = "key"
-_KEY_BYTES = 32
 # Faces bigger than this are not what pnp ships; parse them without caching.
 _MAX_ENTRY = 64 * 1024 * 1024
-
-
-
-def cache_dir() -> Path | None:
-    """The folder for cached faces, or None when caching is turned off."""
-    configured = os.environ.get("PNP_CACHE_DIR")
-    if configured is not None:
-        return Path(configured) / "fonts" if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "pnp" / "fonts"
 
 
 def _reportlab_version() -> str:
@@ -62,39 +43,6 @@ def entry_name(font_digest: str) -> str:
     """The file name of a font's entry: its bytes, reportlab's version and this format."""
     key = f"{font_digest}\0{_reportlab_version()}\0{FORMAT}".encode()
     return hashlib.sha256(key).hexdigest() + ".face"
-
-
-def _own_file(path: Path) -> bool:
-    """A file this user owns that nobody else may write: only then is it trusted."""
-    try:
-        info = path.lstat()
-    except OSError:
-        return False
-    if not path.is_file() or path.is_symlink():
-        return False
-    return not (hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022))
-
-
-def _key(folder: Path, create: bool) -> bytes | None:
-    """The HMAC key of ``folder``: made (random, owner-only) when missing and ``create``."""
-    path = folder / KEY_NAME
-    if _own_file(path):
-        data = path.read_bytes()
-        if len(data) == _KEY_BYTES:
-            return data
-        log.debug("font cache key %s is damaged; ignoring the cache", path)
-        return None
-    if not create or path.exists() or path.is_symlink():
-        return None
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    key = secrets.token_bytes(_KEY_BYTES)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # another process made it just now: use theirs
-        return _key(folder, create=False)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(key)
-    return key
 
 
 def _encode(value: Any) -> Any:
@@ -212,24 +160,11 @@ def restore_state(header: dict[str, Any], body: bytes) -> dict[str, Any]:
 
 def load(font_digest: str) -> dict[str, Any] | None:
     """The cached state of the font whose bytes hash to ``font_digest``, if pnp wrote one."""
-    folder = cache_dir()
-    if folder is None:
+    name = entry_name(font_digest)
+    payload = diskcache.read(AREA, name, _MAX_ENTRY)
+    if payload is None:
         return None
-    path = folder / entry_name(font_digest)
     try:
-        if not _own_file(path):
-            return None
-        key = _key(folder, create=False)
-        if key is None:
-            return None
-        blob = path.read_bytes()
-        if len(blob) > _MAX_ENTRY:
-            return None
-        tag, _, payload = blob.partition(b"\n")
-        expected = hmac.new(key, payload, hashlib.sha256).hexdigest().encode()
-        if not hmac.compare_digest(tag, expected):
-            log.debug("font cache entry %s was not written by pnp; ignoring it", path)
-            return None
         head, _, body = payload.partition(b"\n")
         data = json.loads(head)
         if (data.get("font") != font_digest or data.get("format") != FORMAT
@@ -244,33 +179,21 @@ def load(font_digest: str) -> dict[str, Any] | None:
         finally:
             if collecting:
                 gc.enable()
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        log.debug("font cache entry %s unusable: %s", path, exc)
+    except (ValueError, KeyError, TypeError) as exc:
+        log.debug("font cache entry %s unusable: %s", name, exc)
         return None
 
 
 def store(font_digest: str, face: Any) -> None:
-    """Keep a parsed face for the next process; silently skipped if the cache cannot be written."""
-    folder = cache_dir()
-    if folder is None:
+    """Keep a parsed face for the next process (skipped if the cache cannot be written)."""
+    if diskcache.root() is None:
         return
     try:
-        key = _key(folder, create=True)
-        if key is None:
-            return
         header, arrays = face_state(face)
         head = json.dumps({"format": FORMAT, "font": font_digest, "reportlab": _reportlab_version(),
                            "byteorder": sys.byteorder, "face": header},
                           separators=(",", ":"), ensure_ascii=True).encode()
-        payload = b"".join([head, b"\n", *(values.tobytes() for values in arrays)])
-        tag = hmac.new(key, payload, hashlib.sha256).hexdigest().encode()
-        fd, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-")  # owner-only, 0600
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(tag + b"\n" + payload)
-            os.replace(temporary, folder / entry_name(font_digest))
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except (OSError, TypeError, ValueError) as exc:
-        log.debug("font cache not written: %s", exc)
+    except (TypeError, ValueError) as exc:
+        log.debug("font cache: face not stored: %s", exc)
+        return
+    diskcache.write(AREA, entry_name(font_digest), b"".join([head, b"\n", *(a.tobytes() for a in arrays)]))

@@ -13,7 +13,7 @@ import pytest
 import reportlab.pdfbase.ttfonts as ttfonts
 from reportlab.pdfgen import canvas
 
-from pnp import fontcache
+from pnp import diskcache, fontcache
 from pnp.fonts import _parse
 
 FONTS = Path(__file__).resolve().parents[1] / "fonts"
@@ -118,8 +118,10 @@ def test_a_changed_font_file_is_parsed_again(cache: Path, parses: list[str], tmp
 
 
 def _write_entry(cache: Path, path: Path, payload: bytes, key: bytes) -> Path:
+    """An entry signed the way pnp signs them, with ``key``."""
     target = entry(cache, path)
-    target.write_bytes(hmac.new(key, payload, hashlib.sha256).hexdigest().encode() + b"\n" + payload)
+    message = f"{fontcache.AREA}/{target.name}\0".encode() + payload
+    target.write_bytes(hmac.new(key, message, hashlib.sha256).hexdigest().encode() + b"\n" + payload)
     target.chmod(0o600)
     return target
 
@@ -129,7 +131,9 @@ def test_an_entry_pnp_did_not_write_is_never_loaded(cache: Path, parses: list[st
     target = entry(cache, REGULAR)
     blob = target.read_bytes()
     _, _, payload = blob.partition(b"\n")
-    key = (cache / fontcache.KEY_NAME).read_bytes()
+    key_file = cache.parent / diskcache.KEY_NAME
+    key = key_file.read_bytes()
+    assert key_file.stat().st_mode & 0o077 == 0  # the key is the owner's alone
 
     # Signed with another key: an entry copied from another machine or planted by hand.
     _write_entry(cache, REGULAR, payload, os.urandom(32))
@@ -143,10 +147,13 @@ def test_an_entry_pnp_did_not_write_is_never_loaded(cache: Path, parses: list[st
     # Cut short.
     target.write_bytes(blob[: len(blob) // 2])
     assert fontcache.load(digest(REGULAR)) is None
-    # A genuine entry renamed to stand for other bytes: its payload names the font it is for.
+    # A genuine entry copied under the name of other bytes: the signature covers the name.
     other = entry(cache, BOLD)
     other.write_bytes(blob)
     other.chmod(0o600)
+    assert fontcache.load(digest(BOLD)) is None
+    # Signed with the right key under another name, the payload still names the font it is for.
+    _write_entry(cache, BOLD, payload, key)
     assert fontcache.load(digest(BOLD)) is None
     # Writable by others: anyone could have put it there.
     target.write_bytes(blob)
@@ -155,7 +162,7 @@ def test_an_entry_pnp_did_not_write_is_never_loaded(cache: Path, parses: list[st
     # No key (the cache folder was copied without it, or it was deleted): nothing is trusted.
     target.chmod(0o600)
     assert fontcache.load(digest(REGULAR)) is not None  # the untouched entry itself is fine
-    (cache / fontcache.KEY_NAME).unlink()
+    key_file.unlink()
     assert fontcache.load(digest(REGULAR)) is None
 
     before = len(parses)
