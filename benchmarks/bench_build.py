@@ -99,6 +99,7 @@ def baseline_tree(revision: str, into: Path) -> Path:
     """The pnp package of ``revision``, extracted from git (not installed: run with PYTHONPATH)."""
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision, "pnp"], check=True,
                              capture_output=True).stdout
+    into.mkdir(parents=True)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into
 
