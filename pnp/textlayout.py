@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 
 @dataclass(frozen=True)
@@ -94,8 +95,7 @@ def break_units(text: str) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
-class _Unit:
+class _Unit(NamedTuple):  # a tuple: made for every unit of every text, several times cheaper
     pieces: tuple[Run, ...]  # the whole unit, trailing spaces and newline included
     visible: tuple[Run, ...]  # without them: what a line ending here prints
     hard: bool  # ends with a newline: a forced break
@@ -114,6 +114,9 @@ def _strip_trailing(pieces: list[Run]) -> list[Run]:
 def _units(runs: tuple[Run, ...]) -> tuple[_Unit, ...]:
     """Styled runs split at the break opportunities of their joined text; cached by runs."""
     text = "".join(run.text for run in runs)
+    styles = {run.bold for run in runs if run.text}
+    if len(styles) == 1:
+        return _plain_units(text, styles.pop())
     # Style boundaries as (end offset, bold), walked alongside the unit boundaries.
     bounds: list[tuple[int, bool]] = []
     pos = 0
@@ -139,6 +142,22 @@ def _units(runs: tuple[Run, ...]) -> tuple[_Unit, ...]:
         whole = tuple(pieces)
         visible = tuple(_strip_trailing(pieces)) if text[end - 1] in " \n" else whole
         units.append(_Unit(whole, visible, text[end - 1] == "\n"))
+        start = end
+    return tuple(units)
+
+
+def _plain_units(text: str, bold: bool) -> tuple[_Unit, ...]:
+    """:func:`_units` of text in a single style (most paragraphs): one piece per unit."""
+    units: list[_Unit] = []
+    start = 0
+    for end in break_offsets(text):
+        whole = (Run(text[start:end], bold),)
+        last = text[end - 1]
+        if last == " " or last == "\n":
+            shown = text[start:end].rstrip(" \n")
+            units.append(_Unit(whole, (Run(shown, bold),) if shown else (), last == "\n"))
+        else:
+            units.append(_Unit(whole, whole, False))
         start = end
     return tuple(units)
 
