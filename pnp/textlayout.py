@@ -188,11 +188,17 @@ def _metrics(runs: tuple[Run, ...], units: tuple[_Unit, ...], measure: Measure, 
     if found is None:
         if len(_metrics_cache) > 4096:
             _metrics_cache.clear()
-        full = tuple(_width(u.pieces, 1.0, measure) for u in units)
+        # A one-piece unit (nearly all) is measured directly: 0 + w is w, as _width would sum.
+        full = tuple(measure(u.pieces[0].text, u.pieces[0].bold, 1.0) if len(u.pieces) == 1
+                     else _width(u.pieces, 1.0, measure) for u in units)
+        if squeeze is _no_squeeze:  # what _squeeze_of sums then: 0.0 per unit that prints, else 0
+            squeezes = tuple(0.0 if any(p.text for p in u.visible) else 0 for u in units)
+        else:
+            squeezes = tuple(_squeeze_of(u.visible, squeeze) for u in units)
         found = _Metrics(full,
                          tuple(f if u.visible == u.pieces else _width(u.visible, 1.0, measure)
                                for f, u in zip(full, units, strict=True)),
-                         tuple(_squeeze_of(u.visible, squeeze) for u in units))
+                         squeezes)
         _metrics_cache[key] = found
     return found
 
