@@ -302,6 +302,8 @@ def squeeze_for(family: FontFamily) -> Callable[[str, bool], tuple[float, float]
     def squeeze(ch: str, bold: bool) -> tuple[float, float]:
         return table[bold].get(ch, (0.0, 0.0))
 
+    # Line breaking asks only about these (see pnp.textlayout.Squeeze).
+    squeeze.marks = frozenset(table[False]) | frozenset(table[True])  # type: ignore[attr-defined]
     return squeeze
 
 

@@ -31,6 +31,7 @@ Line = tuple[Run, ...]
 Measure = Callable[[str, bool, float], float]
 # squeeze(ch, bold) -> (left, right): how much blank, in ems, the glyph's left and right sides
 # may give up when a line is compressed (full-width punctuation); (0, 0) for anything else.
+# A squeeze may carry ``marks``, a set of every character it gives more than (0, 0) for.
 Squeeze = Callable[[str, bool], tuple[float, float]]
 
 _EPS = 1e-6
@@ -167,7 +168,23 @@ def _width(pieces: Sequence[Run], size: float, measure: Measure) -> float:
 
 
 def _squeeze_of(pieces: Sequence[Run], squeeze: Squeeze) -> float:
-    return sum(sum(squeeze(ch, p.bold)) for p in pieces for ch in p.text)
+    marks = getattr(squeeze, "marks", None)
+    if marks is None:
+        return sum(sum(squeeze(ch, p.bold)) for p in pieces for ch in p.text)
+    # A squeeze that names the only characters it gives anything for (``marks``) is asked
+    # about those alone: the others add 0.0, which leaves the sum as it is (0 turns into 0.0).
+    total: float = 0
+    for piece in pieces:
+        if not piece.text:
+            continue
+        if type(total) is int:
+            total = 0.0
+        if marks.isdisjoint(piece.text):
+            continue
+        for ch in piece.text:
+            if ch in marks:
+                total += sum(squeeze(ch, piece.bold))
+    return total
 
 
 @dataclass(frozen=True)
