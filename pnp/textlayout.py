@@ -426,17 +426,21 @@ def place(line: SetLine, width: float, size: float, measure: Measure, squeeze: S
             for i in stretchable:
                 gaps[i] = each
     out: list[Placed] = []
-    x = 0.0  # the pen: where the next character's advance box begins
-    for i, (ch, bold) in enumerate(chars):
+    # The open stretch: where it starts, its characters so far, style and spacing.
+    start, text, style, spacing = 0.0 - left_cut[0], [chars[0][0]], chars[0][1], gaps[0]
+    x = start + advances[0] - right_cut[0] + gaps[0]  # the pen: where the next advance box begins
+    for i in range(1, len(chars)):
+        ch, bold = chars[i]
         glyph_x = x - left_cut[i]
-        last = out[-1] if out else None
-        # Continue the previous stretch when its spacing alone puts this glyph where it goes.
-        if (last is not None and last.bold == bold and abs(last.char_space - gaps[i - 1]) < _EPS
+        # Continue the open stretch when its spacing alone puts this glyph where it goes.
+        if (style == bold and abs(spacing - gaps[i - 1]) < _EPS
                 and left_cut[i] == 0.0 and right_cut[i - 1] == 0.0):
-            out[-1] = Placed(last.x, last.text + ch, bold, last.char_space)
+            text.append(ch)
         else:
-            out.append(Placed(glyph_x, ch, bold, gaps[i]))
+            out.append(Placed(start, "".join(text), style, spacing))
+            start, text, style, spacing = glyph_x, [ch], bold, gaps[i]
         x = glyph_x + advances[i] - right_cut[i] + gaps[i]
+    out.append(Placed(start, "".join(text), style, spacing))
     return tuple(out)
 
 
