@@ -129,9 +129,12 @@ def _check_template_glyphs(workspace: Workspace, game: Game, convert: Converter,
 
 
 def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bool = False,
-                kinds: Sequence[str] | None = None, sheet: SheetOptions = DEFAULT_SHEET) -> list[Artifact]:
+                kinds: Sequence[str] | None = None, sheet: SheetOptions = DEFAULT_SHEET,
+                markdown: str | None = None) -> list[Artifact]:
     """Render ``kinds`` (default: components, rulebook, and png if asked) of one game in one
-    script. A game without a rulebook template has no rulebook."""
+    script. A game without a rulebook template has no rulebook. ``markdown`` is the rulebook's
+    Markdown in the game's source script (:func:`pnp.rulebook.rulebook_markdown`) when the
+    caller has it already: it is the same for both scripts, worked example included."""
     from pnp.fonts import load_family
     from pnp.layout.impose import ImposeError
     from pnp.layout.presets import SHEETS
@@ -169,8 +172,9 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
             from pnp.render.rulebook_pdf import render_aid, render_rulebook
             from pnp.rulebook import aid_markdown, parse_markdown, rulebook_markdown
 
-            markdown = convert(rulebook_markdown(workspace, game))
-            blocks = parse_markdown(markdown)
+            if markdown is None:
+                markdown = rulebook_markdown(workspace, game)
+            blocks = parse_markdown(convert(markdown))
             rulebook = render_rulebook(game, lang, blocks, fonts, convert, glyphs, str(source),
                                        (spec.width * MM, spec.height * MM))
             artifacts.append(Artifact(base / "rulebook.pdf", rulebook))
@@ -346,6 +350,11 @@ def _render(workspace: Workspace, games: dict[str, Game], stale: Sequence[Output
     views: dict[Output, tuple[tuple[str, ...], str]] = {}
     problems: list[str] = []
     font_problem = False
+    # The rulebook's Markdown (template and worked example, in the source script) and the card
+    # fields it read are the same for both scripts: made once per game. So is the view of a
+    # game for a given set of fields read.
+    sources: dict[str, tuple[str, frozenset[str]]] = {}
+    seen_views: dict[tuple[str, frozenset[str]], str] = {}
     for index, ((slug, lang), group) in enumerate(groups.items()):
         notify(Progress("render", slug, lang, tuple(Output(slug, lang, k).label for k in group),
                         index, len(groups)))
@@ -355,9 +364,19 @@ def _render(workspace: Workspace, games: dict[str, Game], stale: Sequence[Output
             rendered = (render_game(workspace, game, lang, paper, kinds=sheets, sheet=sheet)
                         if sheets else [])
             if "rulebook" in group:
+                source = sources.get(slug)
+                if source is None and _has_rulebook(workspace, slug):
+                    from pnp.rulebook import rulebook_markdown
+
+                    noted, seen = noting_game(game)
+                    source = sources[slug] = (rulebook_markdown(workspace, noted), frozenset(seen))
                 noted, seen = noting_game(game)
-                rendered += render_game(workspace, noted, lang, paper, kinds=["rulebook"])
-                views[Output(slug, lang, "rulebook")] = (tuple(sorted(seen)), rulebook_view(game, seen))
+                rendered += render_game(workspace, noted, lang, paper, kinds=["rulebook"],
+                                        markdown=source[0] if source else None)
+                read = frozenset(seen | source[1]) if source else frozenset(seen)
+                if (slug, read) not in seen_views:
+                    seen_views[slug, read] = rulebook_view(game, read)
+                views[Output(slug, lang, "rulebook")] = (tuple(sorted(read)), seen_views[slug, read])
         except (BuildError, DataError) as exc:
             problems.extend(exc.problems)
             font_problem = font_problem or isinstance(exc, FontError)
@@ -368,6 +387,12 @@ def _render(workspace: Workspace, games: dict[str, Game], stale: Sequence[Output
         # Both scripts often hit the same problem in the same words: say it once.
         raise (FontError if font_problem else BuildError)(list(dict.fromkeys(problems)))
     return artifacts, views
+
+
+def _has_rulebook(workspace: Workspace, slug: str) -> bool:
+    from pnp.rulebook import template_path
+
+    return template_path(workspace.templates, slug).is_file()
 
 
 def _settled(outcome: Outcome, artifacts: dict[Output, list[Artifact]]) -> Outcome:

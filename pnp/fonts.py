@@ -8,6 +8,7 @@ before it is drawn.
 
 from __future__ import annotations
 
+import hashlib
 import struct
 import threading
 import unicodedata
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from pnp.errors import FontError
 
@@ -121,7 +123,7 @@ def load_family(fonts_dir: Path, lang: str) -> FontFamily:
 
 def _register(path: Path, bold: bool) -> FontFace:
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+    from reportlab.pdfbase.ttfonts import TTFError
 
     name = path.stem  # the build script names each file after its PostScript name
     registered = pdfmetrics._fonts.get(name)  # reportlab has no public lookup
@@ -134,7 +136,7 @@ def _register(path: Path, bold: bool) -> FontFace:
             )
         return FontFace(name=name, path=path, bold=bold)
     try:
-        font = TTFont(name, str(path))
+        font = _parse(name, path)
     except (TTFError, OSError) as exc:
         raise FontError(f"cannot read font {path}: {exc}; {_regenerate_hint()}") from exc
     ps_name = font.face.name.decode("latin-1") if isinstance(font.face.name, bytes) else font.face.name
@@ -143,6 +145,50 @@ def _register(path: Path, bold: bool) -> FontFace:
         raise FontError(f"font {path} has PostScript name {ps_name!r}, expected {name!r}; {_regenerate_hint()}")
     pdfmetrics.registerFont(font)
     return FontFace(name=name, path=path, bold=bold)
+
+
+def _parse(name: str, path: Path) -> Any:
+    """reportlab's TTFont for ``path``, from the disk cache of parsed faces when pnp has one
+    for these exact bytes (:mod:`pnp.fontcache`), else parsed and then cached."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from pnp import fontcache
+
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    state = fontcache.load(digest)
+    if state is not None:
+        return _font_from_state(name, path, data, state)
+    font = TTFont(name, str(path))
+    if font.face._ttf_data == data:  # the file did not change between the two reads
+        fontcache.store(digest, font.face)
+    return font
+
+
+def _font_from_state(name: str, path: Path, data: bytes, state: dict[str, Any]) -> Any:
+    """A TTFont as ``TTFont(name, str(path))`` makes it, its parse results taken from ``state``.
+    The attributes set here mirror reportlab's TTFont.__init__ (tests/test_font_cache.py
+    compares the two, and the cache is keyed by reportlab's version)."""
+    from fnmatch import fnmatch
+    from weakref import WeakKeyDictionary
+
+    from reportlab import rl_config
+    from reportlab.pdfbase.ttfonts import TTEncoding, TTFont, TTFontFace, unShapedFontGlob
+
+    face = TTFontFace.__new__(TTFontFace)
+    face.__dict__.update(state)
+    face._ttf_data = data
+    face.filename = str(path)
+    units = state["unitsPerEm"]
+    face._pdfScale = (lambda x: x) if units == 1000 else (lambda x, m=1000 / units: x * m)
+    font = TTFont.__new__(TTFont)
+    font.fontName = name
+    font.face = face
+    font.encoding = TTEncoding()
+    font.state = WeakKeyDictionary()
+    font._asciiReadable = rl_config.ttfAsciiReadable
+    font.shapable = not any(fnmatch(name, pattern) for pattern in unShapedFontGlob)
+    return font
 
 
 def _same_bytes(a: Path, b: Path) -> bool:
@@ -188,12 +234,20 @@ def missing_characters(text: str, face: FontFace) -> list[str]:
     Whitespace, control and format characters (``\\n``, ``\\t``, spaces, U+200B ...) and
     variation selectors are ignored: they are never drawn as glyphs.
     """
-    covered = coverage(face)
+    absent = set(text) - _drawable(face)
+    if not absent:
+        return []  # nearly always: one set difference instead of a look-up per character
     missing: dict[str, None] = {}
     for ch in text:
-        if ord(ch) not in covered and ch not in missing and _needs_glyph(ch):
+        if ch in absent and ch not in missing and _needs_glyph(ch):
             missing[ch] = None
     return list(missing)
+
+
+@cache
+def _drawable(face: FontFace) -> frozenset[str]:
+    """The characters of :func:`coverage`, as strings."""
+    return frozenset(map(chr, coverage(face)))
 
 
 def describe_missing(ch: str, where: str, face: FontFace | str) -> str:
@@ -227,10 +281,13 @@ def measure_for(family: FontFamily) -> Callable[[str, bool, float], float]:
 def _measures(family: FontFamily) -> Callable[[str, bool, float], float]:
     from reportlab.pdfbase import pdfmetrics
 
-    regular, bold = family.regular.name, family.bold.name
+    # pdfmetrics.stringWidth(text, name, size) is getFont(name).stringWidth(text, size): the
+    # registered fonts' own methods give the same widths without the lookup on every call.
+    widths = {False: pdfmetrics.getFont(family.regular.name).stringWidth,
+              True: pdfmetrics.getFont(family.bold.name).stringWidth}
 
     def measure(text: str, is_bold: bool, size: float) -> float:
-        return float(pdfmetrics.stringWidth(text, bold if is_bold else regular, size))
+        return float(widths[is_bold](text, size))
 
     return measure
 
@@ -245,25 +302,22 @@ def squeeze_for(family: FontFamily) -> Callable[[str, bool], tuple[float, float]
     def squeeze(ch: str, bold: bool) -> tuple[float, float]:
         return table[bold].get(ch, (0.0, 0.0))
 
+    # Line breaking asks only about these (see pnp.textlayout.Squeeze).
+    squeeze.marks = frozenset(table[False]) | frozenset(table[True])  # type: ignore[attr-defined]
     return squeeze
 
 
 def _squeeze_table(face: FontFace) -> dict[str, tuple[float, float]]:
-    """Ink extents of the squeezable marks, read from the raw 'glyf' headers (decompiling the
-    font's cmap with fontTools would cost half a second per face; reportlab has parsed it)."""
-    from fontTools.ttLib import TTFont as _ToolsFont
-    from fontTools.ttLib import TTLibError
+    """Ink extents of the squeezable marks, read from the raw 'glyf' headers of the bytes and
+    table directory reportlab has already read (decompiling the font's cmap with fontTools
+    would cost half a second per face)."""
     from reportlab.pdfbase import pdfmetrics
 
     parsed = pdfmetrics.getFont(face.name).face
     try:
-        font = _ToolsFont(str(face.path), lazy=True)
-        try:
-            head, loca, glyf = (font.reader[tag] for tag in ("head", "loca", "glyf"))
-        finally:
-            font.close()
-    except (OSError, TTLibError, KeyError) as exc:
-        raise FontError(f"cannot read font {face.path}: {exc}; {_regenerate_hint()}") from exc
+        head, loca, glyf = (_table(parsed, tag) for tag in ("head", "loca", "glyf"))
+    except KeyError as exc:
+        raise FontError(f"cannot read font {face.path}: no {exc} table; {_regenerate_hint()}") from exc
     upm = struct.unpack_from(">H", head, 18)[0]
     long_offsets = struct.unpack_from(">h", head, 50)[0] == 1
     table: dict[str, tuple[float, float]] = {}
@@ -283,3 +337,9 @@ def _squeeze_table(face: FontFace) -> dict[str, tuple[float, float]]:
         scale = min(1.0, _SQUEEZE_MAX / (left + right)) if left + right > 0 else 0.0
         table[ch] = (left * scale, right * scale)
     return table
+
+
+def _table(parsed: Any, tag: str) -> bytes:
+    """The raw bytes of one table of a face reportlab has parsed."""
+    entry = parsed.table[tag]
+    return bytes(parsed._ttf_data[entry["offset"]:entry["offset"] + entry["length"]])

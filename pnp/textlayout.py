@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,7 @@ Line = tuple[Run, ...]
 Measure = Callable[[str, bool, float], float]
 # squeeze(ch, bold) -> (left, right): how much blank, in ems, the glyph's left and right sides
 # may give up when a line is compressed (full-width punctuation); (0, 0) for anything else.
+# A squeeze may carry ``marks``, a set of every character it gives more than (0, 0) for.
 Squeeze = Callable[[str, bool], tuple[float, float]]
 
 _EPS = 1e-6
@@ -94,8 +96,7 @@ def break_units(text: str) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
-class _Unit:
+class _Unit(NamedTuple):  # a tuple: made for every unit of every text, several times cheaper
     pieces: tuple[Run, ...]  # the whole unit, trailing spaces and newline included
     visible: tuple[Run, ...]  # without them: what a line ending here prints
     hard: bool  # ends with a newline: a forced break
@@ -114,6 +115,9 @@ def _strip_trailing(pieces: list[Run]) -> list[Run]:
 def _units(runs: tuple[Run, ...]) -> tuple[_Unit, ...]:
     """Styled runs split at the break opportunities of their joined text; cached by runs."""
     text = "".join(run.text for run in runs)
+    styles = {run.bold for run in runs if run.text}
+    if len(styles) == 1:
+        return _plain_units(text, styles.pop())
     # Style boundaries as (end offset, bold), walked alongside the unit boundaries.
     bounds: list[tuple[int, bool]] = []
     pos = 0
@@ -143,12 +147,44 @@ def _units(runs: tuple[Run, ...]) -> tuple[_Unit, ...]:
     return tuple(units)
 
 
+def _plain_units(text: str, bold: bool) -> tuple[_Unit, ...]:
+    """:func:`_units` of text in a single style (most paragraphs): one piece per unit."""
+    units: list[_Unit] = []
+    start = 0
+    for end in break_offsets(text):
+        whole = (Run(text[start:end], bold),)
+        last = text[end - 1]
+        if last == " " or last == "\n":
+            shown = text[start:end].rstrip(" \n")
+            units.append(_Unit(whole, (Run(shown, bold),) if shown else (), last == "\n"))
+        else:
+            units.append(_Unit(whole, whole, False))
+        start = end
+    return tuple(units)
+
+
 def _width(pieces: Sequence[Run], size: float, measure: Measure) -> float:
     return sum(measure(p.text, p.bold, size) for p in pieces)
 
 
 def _squeeze_of(pieces: Sequence[Run], squeeze: Squeeze) -> float:
-    return sum(sum(squeeze(ch, p.bold)) for p in pieces for ch in p.text)
+    marks = getattr(squeeze, "marks", None)
+    if marks is None:
+        return sum(sum(squeeze(ch, p.bold)) for p in pieces for ch in p.text)
+    # A squeeze that names the only characters it gives anything for (``marks``) is asked
+    # about those alone: the others add 0.0, which leaves the sum as it is (0 turns into 0.0).
+    total: float = 0
+    for piece in pieces:
+        if not piece.text:
+            continue
+        if type(total) is int:
+            total = 0.0
+        if marks.isdisjoint(piece.text):
+            continue
+        for ch in piece.text:
+            if ch in marks:
+                total += sum(squeeze(ch, piece.bold))
+    return total
 
 
 @dataclass(frozen=True)
@@ -169,11 +205,17 @@ def _metrics(runs: tuple[Run, ...], units: tuple[_Unit, ...], measure: Measure, 
     if found is None:
         if len(_metrics_cache) > 4096:
             _metrics_cache.clear()
-        full = tuple(_width(u.pieces, 1.0, measure) for u in units)
+        # A one-piece unit (nearly all) is measured directly: 0 + w is w, as _width would sum.
+        full = tuple(measure(u.pieces[0].text, u.pieces[0].bold, 1.0) if len(u.pieces) == 1
+                     else _width(u.pieces, 1.0, measure) for u in units)
+        if squeeze is _no_squeeze:  # what _squeeze_of sums then: 0.0 per unit that prints, else 0
+            squeezes = tuple(0.0 if any(p.text for p in u.visible) else 0 for u in units)
+        else:
+            squeezes = tuple(_squeeze_of(u.visible, squeeze) for u in units)
         found = _Metrics(full,
                          tuple(f if u.visible == u.pieces else _width(u.visible, 1.0, measure)
                                for f, u in zip(full, units, strict=True)),
-                         tuple(_squeeze_of(u.visible, squeeze) for u in units))
+                         squeezes)
         _metrics_cache[key] = found
     return found
 
@@ -384,17 +426,21 @@ def place(line: SetLine, width: float, size: float, measure: Measure, squeeze: S
             for i in stretchable:
                 gaps[i] = each
     out: list[Placed] = []
-    x = 0.0  # the pen: where the next character's advance box begins
-    for i, (ch, bold) in enumerate(chars):
+    # The open stretch: where it starts, its characters so far, style and spacing.
+    start, text, style, spacing = 0.0 - left_cut[0], [chars[0][0]], chars[0][1], gaps[0]
+    x = start + advances[0] - right_cut[0] + gaps[0]  # the pen: where the next advance box begins
+    for i in range(1, len(chars)):
+        ch, bold = chars[i]
         glyph_x = x - left_cut[i]
-        last = out[-1] if out else None
-        # Continue the previous stretch when its spacing alone puts this glyph where it goes.
-        if (last is not None and last.bold == bold and abs(last.char_space - gaps[i - 1]) < _EPS
+        # Continue the open stretch when its spacing alone puts this glyph where it goes.
+        if (style == bold and abs(spacing - gaps[i - 1]) < _EPS
                 and left_cut[i] == 0.0 and right_cut[i - 1] == 0.0):
-            out[-1] = Placed(last.x, last.text + ch, bold, last.char_space)
+            text.append(ch)
         else:
-            out.append(Placed(glyph_x, ch, bold, gaps[i]))
+            out.append(Placed(start, "".join(text), style, spacing))
+            start, text, style, spacing = glyph_x, [ch], bold, gaps[i]
         x = glyph_x + advances[i] - right_cut[i] + gaps[i]
+    out.append(Placed(start, "".join(text), style, spacing))
     return tuple(out)
 
 

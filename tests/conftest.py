@@ -1,11 +1,16 @@
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+# pnp's disk cache (parsed fonts, compiled templates) goes to a folder of this test run, so
+# tests neither read nor fill the user's ~/.cache/pnp; subprocesses inherit it.
+os.environ.setdefault("PNP_CACHE_DIR", tempfile.mkdtemp(prefix="pnp-test-cache-"))
 
 
 @pytest.fixture

@@ -1,0 +1,122 @@
+"""Signed files in pnp's cache folder: only what pnp wrote is ever read back.
+
+Caches save a new process work that depends only on its inputs (parsed font tables, compiled
+templates). Each entry is named by what it was made from, and starts with an HMAC-SHA256 of
+its payload under a random key kept in the cache folder, readable and writable by its owner
+only. A file pnp did not write (copied from another machine, planted, edited, truncated), a
+file others may write, or any entry once the key is gone, is ignored: the caller does the
+work again. The cache is an optimisation only: a problem reading or writing it is logged and
+skipped, never an error.
+
+The folder is ``$PNP_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/pnp`` or ``~/.cache/pnp``;
+``PNP_CACHE_DIR=`` (empty) turns caching off. Each cache keeps its entries in a subfolder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import os
+import secrets
+import tempfile
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+KEY_NAME = "key"
+_KEY_BYTES = 32
+_TAG_BYTES = 64  # the HMAC in hex
+
+
+def root() -> Path | None:
+    """pnp's cache folder, or None when caching is turned off."""
+    configured = os.environ.get("PNP_CACHE_DIR")
+    if configured is not None:
+        return Path(configured) if configured else None
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pnp"
+
+
+def _own_file(path: Path) -> bool:
+    """A file (not a link) this user owns that nobody else may write: only then is it trusted."""
+    try:
+        info = path.lstat()
+    except OSError:
+        return False
+    if not path.is_file() or path.is_symlink():
+        return False
+    return not (hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022))
+
+
+def _key(folder: Path, create: bool) -> bytes | None:
+    """The HMAC key of ``folder``: made (random, owner-only) when missing and ``create``."""
+    path = folder / KEY_NAME
+    if _own_file(path):
+        data = path.read_bytes()
+        if len(data) == _KEY_BYTES:
+            return data
+        log.debug("cache key %s is damaged; ignoring the cache", path)
+        return None
+    if not create or path.exists() or path.is_symlink():
+        return None
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    key = secrets.token_bytes(_KEY_BYTES)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it just now: use theirs
+        return _key(folder, create=False)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(key)
+    return key
+
+
+def _tag(key: bytes, area: str, name: str, payload: bytes) -> bytes:
+    # The entry's own name is signed too: a genuine entry copied under another name is refused.
+    message = f"{area}/{name}\0".encode() + payload
+    return hmac.new(key, message, hashlib.sha256).hexdigest().encode()
+
+
+def read(area: str, name: str, max_size: int) -> bytes | None:
+    """The payload of entry ``name`` of ``area`` if pnp wrote it, else None."""
+    folder = root()
+    if folder is None:
+        return None
+    path = folder / area / name
+    try:
+        if not _own_file(path) or path.stat().st_size > max_size + _TAG_BYTES + 1:
+            return None
+        key = _key(folder, create=False)
+        if key is None:
+            return None
+        tag, newline, payload = path.read_bytes().partition(b"\n")
+        if not newline or not hmac.compare_digest(tag, _tag(key, area, name, payload)):
+            log.debug("cache entry %s was not written by pnp; ignoring it", path)
+            return None
+        return payload
+    except OSError as exc:
+        log.debug("cache entry %s unreadable: %s", path, exc)
+        return None
+
+
+def write(area: str, name: str, payload: bytes) -> None:
+    """Sign and keep ``payload`` as entry ``name`` of ``area`` (atomically); skipped on any problem."""
+    folder = root()
+    if folder is None:
+        return
+    try:
+        key = _key(folder, create=True)
+        if key is None:
+            return
+        target = folder / area
+        target.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, temporary = tempfile.mkstemp(dir=target, prefix=".tmp-")  # owner-only, 0600
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(_tag(key, area, name, payload) + b"\n" + payload)
+            os.replace(temporary, target / name)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        log.debug("cache entry %s/%s not written: %s", area, name, exc)

@@ -1,0 +1,189 @@
+"""The disk cache of parsed faces (pnp.fontcache): same font as a fresh parse, invalidated by
+any change to the font file, and never read unless pnp wrote it."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+import reportlab.pdfbase.ttfonts as ttfonts
+from reportlab.pdfgen import canvas
+
+from pnp import diskcache, fontcache
+from pnp.fonts import _parse
+
+FONTS = Path(__file__).resolve().parents[1] / "fonts"
+REGULAR = FONTS / "PnpSansTC-Regular.ttf"
+BOLD = FONTS / "PnpSansTC-Bold.ttf"
+NAME = "PnpSansTC-Regular"
+SAMPLE = "替死鬼遮蔽板，「碟仙」……ABC 123"
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
+    return folder / "fonts"
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every real parse by reportlab (a cache hit makes none)."""
+    calls: list[str] = []
+    real = ttfonts.TTFont
+
+    class Spy(real):  # type: ignore[misc, valid-type]
+        def __init__(self, name: str, filename: str, *args, **kwargs) -> None:
+            calls.append(filename)
+            super().__init__(name, filename, *args, **kwargs)
+
+    monkeypatch.setattr(ttfonts, "TTFont", Spy)
+    return calls
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def entry(cache: Path, path: Path) -> Path:
+    return cache / fontcache.entry_name(digest(path))
+
+
+def plain(face) -> dict:
+    return {k: v for k, v in vars(face).items() if k != "_pdfScale"}
+
+
+def test_a_cached_face_is_the_face_reportlab_parses(cache: Path, parses: list[str]) -> None:
+    fresh = _parse(NAME, REGULAR)
+    assert parses == [str(REGULAR)] and entry(cache, REGULAR).is_file()
+    cached = _parse(NAME, REGULAR)
+    assert parses == [str(REGULAR)]  # the second came from the cache
+    assert plain(cached.face) == plain(fresh.face)
+    assert {k: type(v) for k, v in plain(cached.face).items()} == {k: type(v) for k, v in plain(fresh.face).items()}
+    assert {type(v) for v in cached.face.charWidths.values()} == {type(v) for v in fresh.face.charWidths.values()}
+    assert cached.face.name.ustr == fresh.face.name.ustr
+    assert cached.face._pdfScale(123) == fresh.face._pdfScale(123)
+    # The TTFont around the face: every attribute reportlab's __init__ sets, and nothing else.
+    assert set(vars(cached)) == set(vars(fresh))
+    for name in set(vars(fresh)) - {"face", "encoding", "state"}:
+        assert getattr(cached, name) == getattr(fresh, name), name
+    assert cached.stringWidth(SAMPLE, 10.5) == fresh.stringWidth(SAMPLE, 10.5)
+    subset = [fresh.face.charToGlyph[ord(ch)] and ord(ch) for ch in SAMPLE]
+    assert cached.face.makeSubset(subset) == fresh.face.makeSubset(subset)
+
+
+def test_a_pdf_is_the_same_with_a_cached_face(cache: Path) -> None:
+    from reportlab.pdfbase import pdfmetrics
+
+    def draw(font) -> bytes:
+        registered = pdfmetrics._fonts.get(NAME)
+        pdfmetrics._fonts[NAME] = font
+        try:
+            out = canvas.Canvas(None, invariant=1)  # type: ignore[arg-type]
+            out.setFont(NAME, 12)
+            out.drawString(72, 720, SAMPLE)
+            out.showPage()
+            return out.getpdfdata()
+        finally:
+            if registered is None:
+                del pdfmetrics._fonts[NAME]
+            else:
+                pdfmetrics._fonts[NAME] = registered
+
+    fresh = draw(_parse(NAME, REGULAR))
+    assert entry(cache, REGULAR).is_file()
+    assert draw(_parse(NAME, REGULAR)) == fresh
+
+
+def test_a_changed_font_file_is_parsed_again(cache: Path, parses: list[str], tmp_path: Path) -> None:
+    path = tmp_path / f"{NAME}.ttf"
+    shutil.copyfile(REGULAR, path)
+    assert _parse(NAME, path).face.name == b"PnpSansTC-Regular"
+    assert len(parses) == 1
+    shutil.copyfile(BOLD, path)  # same name and folder, other bytes (a regenerated font)
+    after = _parse(NAME, path)
+    assert len(parses) == 2, "the entry of the old bytes must not serve the new ones"
+    assert after.face.name == b"PnpSansTC-Bold"
+    assert _parse(NAME, path).face.name == b"PnpSansTC-Bold" and len(parses) == 2
+    # One byte changed anywhere in the file is another font too.
+    data = bytearray(REGULAR.read_bytes())
+    data[-1] ^= 0xFF
+    path.write_bytes(bytes(data))
+    _parse(NAME, path)
+    assert len(parses) == 3
+
+
+def _write_entry(cache: Path, path: Path, payload: bytes, key: bytes) -> Path:
+    """An entry signed the way pnp signs them, with ``key``."""
+    target = entry(cache, path)
+    message = f"{fontcache.AREA}/{target.name}\0".encode() + payload
+    target.write_bytes(hmac.new(key, message, hashlib.sha256).hexdigest().encode() + b"\n" + payload)
+    target.chmod(0o600)
+    return target
+
+
+def test_an_entry_pnp_did_not_write_is_never_loaded(cache: Path, parses: list[str]) -> None:
+    _parse(NAME, REGULAR)
+    target = entry(cache, REGULAR)
+    blob = target.read_bytes()
+    _, _, payload = blob.partition(b"\n")
+    key_file = cache.parent / diskcache.KEY_NAME
+    key = key_file.read_bytes()
+    assert key_file.stat().st_mode & 0o077 == 0  # the key is the owner's alone
+
+    # Signed with another key: an entry copied from another machine or planted by hand.
+    _write_entry(cache, REGULAR, payload, os.urandom(32))
+    assert fontcache.load(digest(REGULAR)) is None
+    # The payload changed after it was signed (one width edited).
+    _write_entry(cache, REGULAR, payload, key)
+    tampered = bytearray(target.read_bytes())
+    tampered[-5] ^= 0x01
+    target.write_bytes(bytes(tampered))
+    assert fontcache.load(digest(REGULAR)) is None
+    # Cut short.
+    target.write_bytes(blob[: len(blob) // 2])
+    assert fontcache.load(digest(REGULAR)) is None
+    # A genuine entry copied under the name of other bytes: the signature covers the name.
+    other = entry(cache, BOLD)
+    other.write_bytes(blob)
+    other.chmod(0o600)
+    assert fontcache.load(digest(BOLD)) is None
+    # Signed with the right key under another name, the payload still names the font it is for.
+    _write_entry(cache, BOLD, payload, key)
+    assert fontcache.load(digest(BOLD)) is None
+    # Writable by others: anyone could have put it there.
+    target.write_bytes(blob)
+    target.chmod(0o666)
+    assert fontcache.load(digest(REGULAR)) is None
+    # No key (the cache folder was copied without it, or it was deleted): nothing is trusted.
+    target.chmod(0o600)
+    assert fontcache.load(digest(REGULAR)) is not None  # the untouched entry itself is fine
+    key_file.unlink()
+    assert fontcache.load(digest(REGULAR)) is None
+
+    before = len(parses)
+    font = _parse(NAME, REGULAR)  # parsed afresh, and cached again under a new key
+    assert len(parses) == before + 1 and font.face.name == b"PnpSansTC-Regular"
+    assert fontcache.load(digest(REGULAR)) is not None
+
+
+def test_the_cache_can_be_turned_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     parses: list[str]) -> None:
+    monkeypatch.setenv("PNP_CACHE_DIR", "")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    _parse(NAME, REGULAR)
+    _parse(NAME, REGULAR)
+    assert len(parses) == 2
+    assert not any(tmp_path.rglob("*.face"))
+
+
+def test_an_unwritable_cache_is_only_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("PNP_CACHE_DIR", str(blocker))
+    assert _parse(NAME, REGULAR).face.name == b"PnpSansTC-Regular"
