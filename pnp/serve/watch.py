@@ -47,7 +47,7 @@ def watched_folders(workspace: Workspace) -> list[Path]:
 
 
 def _relative(workspace: Workspace, path: str) -> str:
-    """``card_data/tisigui/components.yaml``: the path under its watched folder's name, also
+    """``card_data/<slug>/components.yaml``: the path under its watched folder's name, also
     when the folder is a symlink (fonts/ often is) and the event names the real path."""
     target = Path(path)
     for name in WATCHED:
