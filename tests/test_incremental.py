@@ -23,7 +23,11 @@ from tests.conftest import ROOT, edit
 from tests.pdfprobe import text
 
 FIXTURES = ROOT / "tests" / "fixtures"
-CARD = "role: 找出碟仙的替身，指认正确就得分"  # the text of tisigui's human identity card
+# A card field the rulebook never shows: the colour of tisigui's 50-point score token (the
+# identity cards' text is drawn in the rulebook's figure, so editing it rebuilds the rulebook).
+CARD = '{value: "50", fill: "#c9a23f"}'
+EDITED_CARD = '{value: "50", fill: "#c9a240"}'
+
 
 
 @pytest.fixture
@@ -83,12 +87,13 @@ def test_a_card_edit_renders_only_that_games_components_in_each_script(workspace
     build(ws, "all")
     record = json.loads((workspace / "output" / MANIFEST_NAME).read_text(encoding="utf-8"))
     renders.clear()
-    edit(workspace / "card_data/tisigui/components.yaml", CARD, "role: 找出替身，指认正确就得两分")
+    before = (workspace / "output/tisigui/zh-Hant/components.pdf").read_bytes()
+    edit(workspace / "card_data/tisigui/components.yaml", CARD, EDITED_CARD)
     report = build(ws, "all")
     assert renders == [("tisigui", "zh-Hant", ("components",)), ("tisigui", "zh-Hans", ("components",))]
     assert {str(w.path.relative_to(workspace / "output")) for w in report.written} == {
         "tisigui/zh-Hant/components.pdf", "tisigui/zh-Hans/components.pdf"}
-    assert "找出替身，指認正確就得兩分" in text(workspace / "output/tisigui/zh-Hant/components.pdf")
+    assert (workspace / "output/tisigui/zh-Hant/components.pdf").read_bytes() != before
     # The rulebooks were kept, and their record renewed: the next build has nothing to do.
     after = json.loads((workspace / "output" / MANIFEST_NAME).read_text(encoding="utf-8"))
     for lang in ("zh-Hant", "zh-Hans"):
@@ -136,7 +141,7 @@ def test_an_edit_of_the_same_size_in_the_same_clock_tick_is_seen(workspace, rend
     os.utime(path)  # just saved, as in an editor
     build(ws, "tisigui", "zh-Hant")
     stamp = path.stat()
-    edit(path, "找出碟仙的替身", "找出碟仙的替人")  # same length in UTF-8
+    edit(path, CARD, EDITED_CARD)  # same length
     os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
     assert (path.stat().st_size, path.stat().st_mtime_ns) == (stamp.st_size, stamp.st_mtime_ns)
     renders.clear()
@@ -201,7 +206,7 @@ def test_force_rebuilds_everything(workspace, renders):
     report = build(ws, "tisigui", "zh-Hant", force=True)
     assert renders == [("tisigui", "zh-Hant", ("components",)), ("tisigui", "zh-Hant", ("rulebook",))]
     assert {o.reason for o in report.outcomes} == {"forced"}
-    assert len(report.written) == 2
+    assert len(report.written) == 3  # components, rulebook and the player aid
 
 
 def test_png_faces_are_their_own_output(workspace, renders):
@@ -227,7 +232,7 @@ def test_a_build_that_cannot_write_one_file_changes_none(workspace, renders):
     before = snapshot(workspace / "output")
     blocked = workspace / "output/tisigui/zh-Hans/rulebook.pdf"
     blocked.mkdir(parents=True)  # a folder where a new output must go
-    edit(workspace / "card_data/tisigui/components.yaml", CARD, "role: 找出替身")
+    edit(workspace / "card_data/tisigui/components.yaml", CARD, EDITED_CARD)
     with pytest.raises(pnp.build.PnpError, match="rulebook.pdf: cannot write here: a folder is in the way"):
         build(ws, "tisigui", "all")
     blocked.rmdir()
@@ -238,7 +243,7 @@ def test_a_failure_while_swapping_puts_every_old_file_back(workspace, monkeypatc
     ws = Workspace(workspace)
     build(ws, "tisigui", "zh-Hant")
     before = snapshot(workspace / "output")
-    edit(workspace / "card_data/tisigui/components.yaml", CARD, "role: 找出替身")
+    edit(workspace / "card_data/tisigui/components.yaml", CARD, EDITED_CARD)
     path = workspace / "templates/tisigui/rulebook.md.j2"
     path.write_text(path.read_text(encoding="utf-8") + "\n多一段。\n", encoding="utf-8")
     real_replace = os.replace
@@ -292,7 +297,9 @@ def test_a_missing_rulebook_template_removes_the_old_rulebook(workspace, renders
     report = build(ws, "tisigui", "zh-Hant")
     assert renders == [("tisigui", "zh-Hant", ("rulebook",))]
     assert not (workspace / "output/tisigui/zh-Hant/rulebook.pdf").exists()
-    assert report.removed == [workspace / "output/tisigui/zh-Hant/rulebook.pdf"]
+    # The player aid is made with the rulebook, from its sources: it goes with it.
+    assert sorted(report.removed) == [workspace / "output/tisigui/zh-Hant/aid.pdf",
+                                      workspace / "output/tisigui/zh-Hant/rulebook.pdf"]
     assert statuses(report)["tisigui/zh-Hant/rulebook"] == "no-template"
     # A stray rulebook.pdf put back by hand goes too.
     (workspace / "output/tisigui/zh-Hant/rulebook.pdf").write_bytes(b"%PDF-old")
@@ -326,7 +333,7 @@ def test_the_command_says_what_it_rebuilt_and_what_was_up_to_date(workspace):
     assert second.returncode == 0 and second.stdout == ""
     assert second.stderr.startswith("tiling_game zh-Hant: components.pdf up to date"), second.stderr
     forced = subprocess.run([*command, "--force"], capture_output=True, text=True, env=env, timeout=300)
-    assert "components.pdf rebuilt (forced)" in forced.stderr and "wrote " in forced.stdout
+    assert "components.pdf rebuilt (forced)" in forced.stderr and "wrote " in forced.stderr  # messages: stderr
 
 
 def test_templates_a_rulebook_names_are_its_inputs(tmp_path):

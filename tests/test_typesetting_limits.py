@@ -5,17 +5,18 @@ from __future__ import annotations
 import pytest
 
 from pnp.build import build
-from pnp.errors import BuildError
+from pnp.errors import PnpError
 from pnp.workspace import Workspace
 from tests.conftest import edit
 
 
 def test_a_card_text_of_twenty_thousand_characters_is_refused_with_its_card(workspace_copy, tmp_path):
     components = workspace_copy / "card_data" / "aizhewudi" / "components.yaml"
-    old = "你要拿到 4 個被愛標記才出局"
+    old = "你要拿到 {rules.princess_eliminated_at} 個被愛標記才出局"
     edit(components, old, "長文" * 10_000 + old)
-    with pytest.raises(BuildError) as caught:
+    # Refused at load by the text limit of the element spec, before anything is typeset.
+    with pytest.raises(PnpError) as caught:
         build(Workspace(workspace_copy), "aizhewudi", "zh-Hant", "a4", tmp_path / "out")
     message = str(caught.value)
-    assert "components.yaml:" in message and "'princess'" in message and "does not fit" in message
+    assert "components.yaml:" in message and "fields.text" in message and "longer than the limit" in message
     assert not (tmp_path / "out").exists()
