@@ -19,6 +19,7 @@ import pytest
 import yaml
 from pypdf import PdfReader
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -76,7 +77,18 @@ def _all_loaded(driver: webdriver.Chrome, selector: str = "img.face") -> bool:
 
 def _idle(driver: webdriver.Chrome) -> bool:
     """The preview has finished its round: built, checked, played."""
-    return "busy" not in (driver.find_element(By.ID, "status").get_attribute("class") or "")
+    return "busy" not in (driver.execute_script(
+        "const s = document.getElementById('status'); return s ? s.className : 'busy';") or "")
+
+
+def _errors(driver: webdriver.Chrome) -> str:
+    """The error box's text, '' when there is none.
+
+    Read in one script: the page swaps the box for a new one on every round, so an element
+    found first and read later can already be gone (a stale element).
+    """
+    return driver.execute_script(
+        "const e = document.getElementById('errors'); return e ? e.innerText : '';") or ""
 
 
 def _fetch(url: str) -> bytes:
@@ -90,7 +102,9 @@ def test_the_page_shows_the_game_and_follows_each_save(workspace_copy: Path, bro
     try:
         url = live.expect(r"^serving (http://127\.0\.0\.1:\d+/) \(Ctrl-C to stop\)", timeout=60).group(1)
         browser.get(url)
-        wait = WebDriverWait(browser, 240, poll_frequency=0.25)
+        # A round replaces parts of the page; an element caught mid-swap is looked up again.
+        wait = WebDriverWait(browser, 240, poll_frequency=0.25,
+                             ignored_exceptions=(StaleElementReferenceException,))
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "pre.check")
                    and d.find_elements(By.CSS_SELECTOR, "details.sample") and _all_loaded(d))
 
@@ -133,8 +147,8 @@ def test_the_page_shows_the_game_and_follows_each_save(workspace_copy: Path, bro
         lines = components.read_text(encoding="utf-8").splitlines()
         line = next(number for number, text in enumerate(lines, start=1) if "title: 碟仙王," in text)
         edit(components, "title: 碟仙王,", "title: [碟仙王,")
-        wait.until(lambda d: "malformed YAML" in "".join(e.text for e in d.find_elements(By.ID, "errors")))
-        error = browser.find_element(By.ID, "errors").text
+        wait.until(lambda d: "malformed YAML" in _errors(d))
+        error = _errors(browser)
         assert f"card_data/tisigui/components.yaml:{line}: malformed YAML" in error
         assert error.startswith("Error: 1 problem found:")
         assert _faces(browser)[GHOST][0] == new_src and _all_loaded(browser)
@@ -144,13 +158,13 @@ def test_the_page_shows_the_game_and_follows_each_save(workspace_copy: Path, bro
         edit(components, "    size: poker\n    front: identity_front", "    size: pokr\n    front: identity_front")
         size_line = next(number for number, text in enumerate(
             components.read_text(encoding="utf-8").splitlines(), start=1) if "size: pokr" in text)
-        wait.until(lambda d: "pokr" in "".join(e.text for e in d.find_elements(By.ID, "errors")))
+        wait.until(lambda d: "pokr" in _errors(d))
         assert (f"card_data/tisigui/components.yaml:{size_line}: components[0].size: unknown size 'pokr'"
-                in browser.find_element(By.ID, "errors").text)
+                in _errors(browser))
 
         # Fixed: the error goes away, and the page is still the one opened at the start.
         edit(components, "size: pokr", "size: poker")
-        wait.until(lambda d: not d.find_elements(By.ID, "errors") and _idle(d))
+        wait.until(lambda d: not _errors(d) and _idle(d))
         assert _faces(browser)[GHOST][0] == new_src
         assert browser.execute_script("return window.pnpMarker;") == "same page"
 
