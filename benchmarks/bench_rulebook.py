@@ -43,7 +43,7 @@ from pnp.build import converter_for, load_games  # noqa: E402
 from pnp.fonts import FACE_FILES, load_family  # noqa: E402
 from pnp.render.glyphs import GlyphCheck  # noqa: E402
 from pnp.render.rulebook_pdf import render_rulebook  # noqa: E402
-from pnp.rulebook import Block, parse_markdown, rulebook_markdown  # noqa: E402
+from pnp.rulebook import MarkdownBlock, parse_markdown, rulebook_markdown  # noqa: E402
 from pnp.textlayout import clear_caches  # noqa: E402
 from pnp.units import MM  # noqa: E402
 from pnp.workspace import Workspace  # noqa: E402
@@ -53,14 +53,14 @@ CLOSING = set("，。、；：？！）」』》〉…”’")
 A4 = (210 * MM, 297 * MM)
 
 
-def text_blocks(blocks: list[Block]) -> list[Block]:
+def text_blocks(blocks: list[MarkdownBlock]) -> list[MarkdownBlock]:
     """The blocks all three typesetters can set: no tables, no figures."""
     out = []
     for block in blocks:
         if block.kind in ("table", "figure"):
             continue
         if block.kind == "quote":
-            block = Block("quote", children=tuple(text_blocks(list(block.children))), line=block.line)
+            block = MarkdownBlock("quote", children=tuple(text_blocks(list(block.children))), line=block.line)
         out.append(block)
     return out
 
@@ -71,7 +71,7 @@ def _runs_html(runs) -> str:
     return "".join(f"<strong>{html.escape(r.text)}</strong>" if r.bold else html.escape(r.text) for r in runs)
 
 
-def to_html(blocks: list[Block]) -> str:
+def to_html(blocks: list[MarkdownBlock]) -> str:
     parts = []
     for block in blocks:
         if block.kind == "heading":
@@ -102,7 +102,7 @@ blockquote {{ background: #f3eee4; margin: 0 0 4pt 0; padding: 6pt 12pt; }}
 """
 
 
-def make_weasyprint(blocks: list[Block], fonts_dir: Path) -> Callable[[], bytes]:
+def make_weasyprint(blocks: list[MarkdownBlock], fonts_dir: Path) -> Callable[[], bytes]:
     import weasyprint
     from weasyprint.text.fonts import FontConfiguration
 
@@ -120,7 +120,7 @@ def make_weasyprint(blocks: list[Block], fonts_dir: Path) -> Callable[[], bytes]
 
 # --- plain reportlab --------------------------------------------------------------------
 
-def make_platypus(blocks: list[Block], fonts) -> Callable[[], bytes]:
+def make_platypus(blocks: list[MarkdownBlock], fonts) -> Callable[[], bytes]:
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import ListFlowable, Paragraph, SimpleDocTemplate
 
@@ -133,7 +133,7 @@ def make_platypus(blocks: list[Block], fonts) -> Callable[[], bytes]:
     def markup(runs) -> str:
         return "".join(f"<b>{html.escape(r.text)}</b>" if r.bold else html.escape(r.text) for r in runs)
 
-    def flow(items: list[Block]) -> list:
+    def flow(items: list[MarkdownBlock]) -> list:
         out = []
         for block in items:
             if block.kind == "heading":
@@ -160,7 +160,7 @@ def make_platypus(blocks: list[Block], fonts) -> Callable[[], bytes]:
 
 # --- pnp --------------------------------------------------------------------------------
 
-def make_pnp(blocks: list[Block], game, fonts, convert) -> Callable[[], bytes]:
+def make_pnp(blocks: list[MarkdownBlock], game, fonts, convert) -> Callable[[], bytes]:
     def run() -> bytes:
         clear_caches()  # time it from scratch: no break units or widths kept from the last run
         glyphs = GlyphCheck(fonts)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pnp import typography
-from pnp.check_report import Acknowledgement, CheckReport, Finding, GameReport
+from pnp.check_report import Acknowledgement, CheckFinding, CheckReport, GameReport
 from pnp.counts import count_findings
 from pnp.data.load import COMPONENTS_FILE, GAME_FILE, load_game
 from pnp.data.model import LANGS, Game
@@ -115,12 +115,12 @@ class _Places:
 _PROBLEM = re.compile(r"^(?P<where>.+?:\d+(?:: [^\s:]+)?): (?P<message>.*)$", re.DOTALL)
 
 
-def _data_finding(problem: str, places: _Places, code: str = "invalid-data") -> Finding:
+def _data_finding(problem: str, places: _Places, code: str = "invalid-data") -> CheckFinding:
     problem = places.rel(problem)
     match = _PROBLEM.match(problem)
     if match:
-        return Finding("data", code, match["message"], match["where"])
-    return Finding("data", code, problem, "")
+        return CheckFinding("data", code, match["message"], match["where"])
+    return CheckFinding("data", code, problem, "")
 
 
 def check_game(workspace: Workspace, slug: str) -> GameReport:
@@ -130,7 +130,7 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
     except DataError as exc:
         return GameReport(slug, tuple(_data_finding(p, places) for p in exc.problems))
 
-    findings: list[Finding] = []
+    findings: list[CheckFinding] = []
     acknowledged: tuple[Acknowledgement, ...] = ()
     engine, rules = _engine_and_rules(game, places, findings)
     computed: dict[str, Any] | None = None
@@ -151,18 +151,18 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
 
 
 def _engine_and_rules(game: Game, places: _Places,
-                      findings: list[Finding]) -> tuple[GamePlugin | None, Any]:
+                      findings: list[CheckFinding]) -> tuple[GamePlugin | None, Any]:
     if not has_game(game.slug):
         if not game.tables and not game.info.rules:
             return None, None  # nothing printed needs the rules: texts are still checked
-        findings.append(Finding("engine", "no-engine",
+        findings.append(CheckFinding("engine", "no-engine",
                                 f"no rules engine for game {game.slug!r}: its printed tables and "
                                 "rules cannot be checked", places.game_yaml(())))
         return None, None
     try:
         engine = get_game(game.slug)
     except (AttributeError, ImportError) as exc:
-        findings.append(Finding("engine", "engine-unavailable",
+        findings.append(CheckFinding("engine", "engine-unavailable",
                                 f"the rules engine for {game.slug!r} cannot be loaded ({exc}); its "
                                 "printed tables and rules were not checked", places.game_yaml(())))
         return None, None
@@ -180,27 +180,27 @@ def _engine_and_rules(game: Game, places: _Places,
 # (a) printed tables against the engine
 
 
-def _table_findings(game: Game, places: _Places) -> list[Finding]:
+def _table_findings(game: Game, places: _Places) -> list[CheckFinding]:
     return [_diff_finding(diff, places) for diff in diff_tables(game)]
 
 
-def _diff_finding(diff: CellDiff, places: _Places) -> Finding:
+def _diff_finding(diff: CellDiff, places: _Places) -> CheckFinding:
     where = places.rel(diff.where)
     extra: dict[str, Any] = {"table": diff.table, "row": diff.row, "column": diff.column,
                              "printed": diff.printed, "computed": diff.computed}
     if diff.kind == "table-not-computed":
-        return Finding("table", "table-not-computed",
+        return CheckFinding("table", "table-not-computed",
                        f"table {diff.table!r} is printed but the rules engine computes no such table",
                        where, {"table": diff.table})
     if diff.kind == "row-missing":
-        return Finding("table", "row-missing",
+        return CheckFinding("table", "row-missing",
                        f"table {diff.table!r}, row {diff.row + 1}: not printed; the rules give "
                        f"{diff.computed!r}", where, extra)
     if diff.kind == "row-extra":
-        return Finding("table", "row-extra",
+        return CheckFinding("table", "row-extra",
                        f"table {diff.table!r}, row {diff.row + 1}: printed {diff.printed!r}, but "
                        "the rules give no such row", where, extra)
-    return Finding("table", "cell-differs",
+    return CheckFinding("table", "cell-differs",
                    f"table {diff.table!r}, row {diff.row + 1}, column {diff.column!r}: printed "
                    f"{diff.printed!r}, the rules give {diff.computed!r}",
                    f"{where}.{diff.column}", extra)
@@ -215,13 +215,13 @@ _TEMPLATE_TABLE = re.compile(
 
 
 def _reference_findings(workspace: Workspace, game: Game, computed: Mapping[str, Any] | None,
-                        places: _Places) -> list[Finding]:
-    findings: list[Finding] = []
+                        places: _Places) -> list[CheckFinding]:
+    findings: list[CheckFinding] = []
     known = ", ".join(computed or ()) or "none"
 
     def unknown(name: str, user: str, where: str) -> None:
         if computed is not None and name not in computed:
-            findings.append(Finding("reference", "unknown-table",
+            findings.append(CheckFinding("reference", "unknown-table",
                                     f"{user} table {name!r}, which the rules engine does not "
                                     f"compute (it computes: {known})", where, {"table": name}))
 
@@ -238,7 +238,7 @@ def _reference_findings(workspace: Workspace, game: Game, computed: Mapping[str,
             for problem in exc.problems:
                 finding = _data_finding(problem, places)
                 message = finding.message.removeprefix(f"{shown}: ")
-                findings.append(Finding("reference", "rulebook-render", message,
+                findings.append(CheckFinding("reference", "rulebook-render", message,
                                         finding.where or shown))
     covered: set[tuple[int, str]] = set()  # (line, table) an element's flow mapping may span
     for layout in game.layouts.values():
@@ -273,9 +273,9 @@ def _line(where: str) -> int:
 
 
 def _lint_findings(game: Game, engine: GamePlugin,
-                   places: _Places) -> tuple[list[Finding], tuple[Acknowledgement, ...]]:
+                   places: _Places) -> tuple[list[CheckFinding], tuple[Acknowledgement, ...]]:
     mapping = dict(game.info.rules)
-    raw: list[Finding] = []
+    raw: list[CheckFinding] = []
     seen: set[tuple[str, str, str]] = set()
     for variant in (None, *engine.variants):
         try:
@@ -287,7 +287,7 @@ def _lint_findings(game: Game, engine: GamePlugin,
             if key in seen:
                 continue
             seen.add(key)
-            raw.append(Finding("lint", item.code, item.message, places.rules(item.where),
+            raw.append(CheckFinding("lint", item.code, item.message, places.rules(item.where),
                                {"field": item.where.removeprefix("rules.")}))
         if variant is None:
             raw = supply_simulation(engine, rules, raw, places)
@@ -299,7 +299,7 @@ def _lint_findings(game: Game, engine: GamePlugin,
         covered = tuple(finding for finding in raw if finding.code == ack.code)
         report.append(Acknowledgement(ack.code, ack.reason, where, covered))
         if not covered:
-            findings.append(Finding("lint", "stale-acknowledgement",
+            findings.append(CheckFinding("lint", "stale-acknowledgement",
                                     f"acknowledged lint finding {ack.code!r} no longer occurs; "
                                     "remove the acknowledgement", where, {"acknowledged": ack.code}))
     return findings, tuple(report)
@@ -321,8 +321,8 @@ def _bot_mixes(engine: GamePlugin) -> list[tuple[str, Callable[[int], list[str]]
     return mixes
 
 
-def supply_simulation(engine: GamePlugin, rules: Any, lint: list[Finding], places: _Places,
-                      games_per_count: int = SUPPLY_GAMES_PER_COUNT) -> list[Finding]:
+def supply_simulation(engine: GamePlugin, rules: Any, lint: list[CheckFinding], places: _Places,
+                      games_per_count: int = SUPPLY_GAMES_PER_COUNT) -> list[CheckFinding]:
     """Play seeded games for each marker supply that only the worst case exhausts.
 
     For every player count and every bot mix (each bot alone, then all of them seated
@@ -353,12 +353,12 @@ def supply_simulation(engine: GamePlugin, rules: Any, lint: list[Finding], place
                                    default=0)
                         short[kind][label] += peak > supply
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        return [*lint, Finding("lint", "simulation-failed",
+        return [*lint, CheckFinding("lint", "simulation-failed",
                                f"simulated games for the marker supply could not be played: {exc}",
                                places.rules(""))]
     total = sum(games.values())
     log.info("simulated %d games for the marker supply: %s", total, short)
-    out: list[Finding] = []
+    out: list[CheckFinding] = []
     for finding in lint:
         kind = finding.code.removesuffix(_WORST_CASE_SUFFIX)
         if finding is not kinds.get(kind) or kind not in supplies:
@@ -372,10 +372,10 @@ def supply_simulation(engine: GamePlugin, rules: Any, lint: list[Finding], place
         extra = {**finding.extra, "simulated_games": total, "ran_short": ran_short,
                  "by_bots": {label: {"games": games[label], "ran_short": short[kind][label]}
                              for label in games}}
-        out.append(Finding(finding.kind, finding.code, f"{finding.message}; {note}",
+        out.append(CheckFinding(finding.kind, finding.code, f"{finding.message}; {note}",
                            finding.where, extra))
         if ran_short:
-            out.append(Finding("lint", f"{kind}-markers-short-in-simulation", note,
+            out.append(CheckFinding("lint", f"{kind}-markers-short-in-simulation", note,
                                finding.where, extra))
     return out
 
@@ -384,12 +384,12 @@ def supply_simulation(engine: GamePlugin, rules: Any, lint: list[Finding], place
 # (d) player range
 
 
-def _player_findings(game: Game, engine: GamePlugin, rules: Any, places: _Places) -> list[Finding]:
+def _player_findings(game: Game, engine: GamePlugin, rules: Any, places: _Places) -> list[CheckFinding]:
     low, high = engine.player_range(rules)
     info = game.info
     if (info.players_min, info.players_max) == (low, high):
         return []
-    return [Finding("players", "player-range",
+    return [CheckFinding("players", "player-range",
                     f"game.yaml says {info.players_min}–{info.players_max} players, the rules "
                     f"engine plays {low}–{high}", places.game_yaml(("players",)),
                     {"printed": [info.players_min, info.players_max], "computed": [low, high]})]
@@ -499,10 +499,10 @@ def _template_line(line: str, fragments: list[list[str]], start: int) -> int | N
     return next((i for i in order if matches(i)), None)
 
 
-def _text_findings(workspace: Workspace, game: Game, places: _Places) -> list[Finding]:
+def _text_findings(workspace: Workspace, game: Game, places: _Places) -> list[CheckFinding]:
     items = [TextItem(i.text, places.rel(i.where), i.bold) for i in printed_texts(game)]
     items += _rulebook_texts(workspace, game, places)
-    findings = [Finding("typography", p.code, p.message, p.where, p.extra)
+    findings = [CheckFinding("typography", p.code, p.message, p.where, p.extra)
                 for p in typography.lint((i.text, i.where) for i in items)]
     for lang in LANGS:
         convert = converter_for(game, lang)
@@ -510,7 +510,7 @@ def _text_findings(workspace: Workspace, game: Game, places: _Places) -> list[Fi
             family: FontFamily | None = load_family(workspace.fonts, lang)
         except DataError as exc:
             family = None
-            findings.extend(Finding("engine", "font-unavailable", places.rel(p), "",
+            findings.extend(CheckFinding("engine", "font-unavailable", places.rel(p), "",
                                     {"lang": lang}) for p in exc.problems)
         seen: set[tuple[str, str, str]] = set()
         for item in items:
@@ -520,7 +520,7 @@ def _text_findings(workspace: Workspace, game: Game, places: _Places) -> list[Fi
                     continue
                 seen.add(("purity", ch, item.where))
                 other = "Simplified" if lang == "zh-Hant" else "Traditional"
-                findings.append(Finding(
+                findings.append(CheckFinding(
                     "purity", "foreign-character",
                     f"{ch!r} (U+{ord(ch):04X}) is {other}-only, in the {lang} text "
                     f"{_excerpt(text, ch)!r}", item.where,
@@ -536,7 +536,7 @@ def _text_findings(workspace: Workspace, game: Game, places: _Places) -> list[Fi
                 if ("glyph", ch, item.where) in seen:
                     continue
                 seen.add(("glyph", ch, item.where))
-                findings.append(Finding(
+                findings.append(CheckFinding(
                     "glyph", "missing-glyph",
                     f"character {ch!r} (U+{ord(ch):04X}) is not in the font {' / '.join(names)} "
                     f"({lang}); add it to fonts/extra-chars.txt and run python "

@@ -16,7 +16,7 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
-class Finding:
+class CheckFinding:
     kind: str
     code: str
     message: str
@@ -38,7 +38,7 @@ class Acknowledgement:
     code: str
     reason: str
     where: str
-    findings: tuple[Finding, ...] = ()
+    findings: tuple[CheckFinding, ...] = ()
 
     @property
     def covered(self) -> int:
@@ -52,7 +52,7 @@ class Acknowledgement:
 @dataclass(frozen=True)
 class GameReport:
     slug: str
-    findings: tuple[Finding, ...]
+    findings: tuple[CheckFinding, ...]
     acknowledged: tuple[Acknowledgement, ...] = ()
 
     @property

@@ -11,21 +11,21 @@ import fnmatch
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pnp.check_report import Finding
+from pnp.check_report import CheckFinding
 from pnp.data.model import Component, Game
 from pnp.data.yamlmarks import Located, PathKey
 from pnp.games.base import Requirement
 
 
 def count_findings(game: Game, requirements: Mapping[str, Requirement], doc: Located | None,
-                   where_default: str, rel: Callable[[str], str]) -> list[Finding]:
+                   where_default: str, rel: Callable[[str], str]) -> list[CheckFinding]:
     """One finding per component or card design whose count differs from the rules' need,
     and one per card requirement that matches no card of a printed component (a component
     that is not printed at all is the designer's choice and not reported). A card named by its own
     key is left out of the wildcard keys of its component (the most specific key wins)."""
     components = {component.id: component for component in game.components}
     places = _Lines(doc, where_default, rel)
-    findings: list[Finding] = []
+    findings: list[CheckFinding] = []
     for key, need in requirements.items():
         component_id, _, pattern = key.partition("/")
         component = components.get(component_id)
@@ -41,7 +41,7 @@ def count_findings(game: Game, requirements: Mapping[str, Requirement], doc: Loc
         matched = [card for card in component.cards if fnmatch.fnmatchcase(card.id, pattern)
                    and (pattern == card.id or f"{component_id}/{card.id}" not in requirements)]
         if not matched:
-            findings.append(Finding(
+            findings.append(CheckFinding(
                 "count", "card-missing",
                 f"the rules need {need.count} of card {key!r} ({need.why}), but component "
                 f"{component_id!r} has no card matching {pattern!r}", places.component(component_id),
@@ -53,8 +53,8 @@ def count_findings(game: Game, requirements: Mapping[str, Requirement], doc: Loc
     return findings
 
 
-def _differs(what: str, printed: int, need: Requirement, where: str) -> Finding:
-    return Finding("count", "count-differs",
+def _differs(what: str, printed: int, need: Requirement, where: str) -> CheckFinding:
+    return CheckFinding("count", "count-differs",
                    f"{what}: components.yaml prints {printed}, the rules need {need.count} "
                    f"({need.why})", where, {"item": what, "printed": printed,
                                             "computed": need.count})

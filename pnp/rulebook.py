@@ -33,14 +33,14 @@ FIGURE_MARKER = re.compile(r"^@@figure:([a-z0-9][a-z0-9_-]*)@@$")
 
 
 @dataclass(frozen=True)
-class Block:
+class MarkdownBlock:
     kind: str  # heading | paragraph | bullets | numbers | quote | table | figure
     runs: tuple[Run, ...] = ()
     level: int = 0
     items: tuple[tuple[Run, ...], ...] = ()
     markers: tuple[str, ...] = ()  # per item: "•", "◦" or "3." — nested lists keep their own
     levels: tuple[int, ...] = ()  # per item: 0 for the outer list, 1 for a list inside it, …
-    children: tuple[Block, ...] = field(default_factory=tuple)
+    children: tuple[MarkdownBlock, ...] = field(default_factory=tuple)
     table: str = ""
     figure: str = ""
     line: int = 0  # line in the rendered Markdown, for error messages
@@ -176,11 +176,11 @@ def _drop_spaces_between_chinese(runs: list[Run]) -> tuple[Run, ...]:
     return tuple(out)
 
 
-def parse_markdown(markdown: str) -> list[Block]:
+def parse_markdown(markdown: str) -> list[MarkdownBlock]:
     """Headings, paragraphs, bullet and numbered lists, quotes, table and figure markers."""
     tokens = MarkdownIt("commonmark").parse(markdown)
-    root: list[Block] = []
-    stack: list[list[Block]] = [root]
+    root: list[MarkdownBlock] = []
+    stack: list[list[MarkdownBlock]] = [root]
     # Open lists, innermost last: (kind, start line, [(runs, marker, level)], items so far).
     list_stack: list[tuple[str, int, list[tuple[tuple[Run, ...], str, int]], list[int]]] = []
     i = 0
@@ -189,7 +189,7 @@ def parse_markdown(markdown: str) -> list[Block]:
         line = (tok.map[0] + 1) if tok.map else 0
         if tok.type == "heading_open":
             level = int(tok.tag[1])
-            stack[-1].append(Block("heading", _inline_runs(tokens[i + 1]), level=level, line=line))
+            stack[-1].append(MarkdownBlock("heading", _inline_runs(tokens[i + 1]), level=level, line=line))
             i += 3
             continue
         if tok.type in ("bullet_list_open", "ordered_list_open"):
@@ -200,14 +200,14 @@ def parse_markdown(markdown: str) -> list[Block]:
             if list_stack:  # a nested list's items follow the parent item they belong to
                 list_stack[-1][2].extend(entries)
             else:
-                stack[-1].append(Block(
+                stack[-1].append(MarkdownBlock(
                     kind, items=tuple(e[0] for e in entries), markers=tuple(e[1] for e in entries),
                     levels=tuple(e[2] for e in entries), line=start))
         elif tok.type == "blockquote_open":
             stack.append([])
         elif tok.type == "blockquote_close":
             children = stack.pop()
-            stack[-1].append(Block("quote", children=tuple(children), line=line))
+            stack[-1].append(MarkdownBlock("quote", children=tuple(children), line=line))
         elif tok.type == "inline":
             runs = _inline_runs(tok)
             text = "".join(r.text for r in runs).strip()
@@ -223,10 +223,10 @@ def parse_markdown(markdown: str) -> list[Block]:
                 # A second paragraph of one item continues it, unmarked.
                 list_stack[-1][2].append((runs, "", len(list_stack) - 1))
             elif marker:
-                stack[-1].append(Block("table", table=marker.group(1), line=line))
+                stack[-1].append(MarkdownBlock("table", table=marker.group(1), line=line))
             elif figure:
-                stack[-1].append(Block("figure", figure=figure.group(1), line=line))
+                stack[-1].append(MarkdownBlock("figure", figure=figure.group(1), line=line))
             elif text:
-                stack[-1].append(Block("paragraph", runs, line=line))
+                stack[-1].append(MarkdownBlock("paragraph", runs, line=line))
         i += 1
     return root

@@ -19,7 +19,7 @@ from uniseg.linebreak import line_break_units
 
 from pnp.build import converter_for, load_games
 from pnp.render.grid import display_grid
-from pnp.rulebook import Block, parse_markdown, rulebook_markdown
+from pnp.rulebook import MarkdownBlock, parse_markdown, rulebook_markdown
 from pnp.textlayout import break_offsets
 from pnp.workspace import Workspace
 
@@ -28,7 +28,7 @@ OPENING_QUOTES = "“‘"
 CLOSING_QUOTES = "”’"
 
 
-def _texts(blocks: list[Block]):
+def _texts(blocks: list[MarkdownBlock]):
     for block in blocks:
         if block.runs:
             yield "".join(run.text for run in block.runs)

@@ -14,7 +14,7 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-from pnp.check import Finding, supply_simulation
+from pnp.check import CheckFinding, supply_simulation
 from pnp.cli import cli
 from pnp.games.aizhewudi import GAME as AIZHEWUDI
 from pnp.games.aizhewudi import engine as aizhewudi
@@ -273,7 +273,7 @@ def test_acknowledged_findings_are_hidden_and_stale_ones_reported(lint_ws: Path)
 
 def test_marker_supply_short_only_by_chance_is_simulated() -> None:
     rules = aizhewudi.rules_from_mapping({"markers": {"loved": 9, "fickle": 14}})
-    lint = [Finding("lint", f.code, f.message, f.where) for f in aizhewudi.lint(rules)]
+    lint = [CheckFinding("lint", f.code, f.message, f.where) for f in aizhewudi.lint(rules)]
     assert {f.code for f in lint} >= {"loved-markers-worst-case"}
 
     class Places:

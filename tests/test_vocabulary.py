@@ -354,9 +354,9 @@ def test_every_spec_kind_has_a_drawer():
     ("rect", "box", [0, 0, "5000%", 3], "at most 200%"),
 ])
 def test_spec_limits(kind, prop, value, fragment):
-    from pnp.data.spec import ELEMENTS, Context, prop_error
+    from pnp.data.spec import ELEMENTS, SpecContext, prop_error
 
-    message = prop_error(ELEMENTS[kind], prop, value, Context({}, {"star": object()}))
+    message = prop_error(ELEMENTS[kind], prop, value, SpecContext({}, {"star": object()}))
     assert message is not None and fragment in message, message
 
 

@@ -31,10 +31,10 @@ from pnp.data.spec import (
     MAX_VIEWBOX,
     SYMBOL_ELEMENTS,
     TEXT_ELEMENTS,
+    SpecContext,
     prop,
     prop_error,
 )
-from pnp.data.spec import Context as SpecContext
 from pnp.data.svgpath import PathSyntaxError, parse_path
 from pnp.data.yamlmarks import PathKey
 from pnp.layout.icons import capacity, place_icons

@@ -60,14 +60,14 @@ MAX_VIEWBOX = 1e6  # symbol geometry in viewbox units; keeps path arithmetic fin
 
 
 @dataclass(frozen=True)
-class Context:
+class SpecContext:
     """What a property check may consult besides the value."""
 
     tables: Mapping[str, Any] = field(default_factory=dict)
     symbols: Mapping[str, Any] = field(default_factory=dict)
 
 
-Check = Callable[[Any, "Prop", Context], "str | None"]
+Check = Callable[[Any, "Prop", SpecContext], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -209,7 +209,7 @@ def _whole(value: Any, low: int, high: int | None, what: str) -> str | None:
     return _range_error(value, low, high, "")
 
 
-def _count(value: Any, prop: Prop, ctx: Context) -> str | None:
+def _count(value: Any, prop: Prop, ctx: SpecContext) -> str | None:
     if isinstance(value, str) and FIELD_REF.fullmatch(value):
         return None
     if not (isinstance(value, int) and not isinstance(value, bool)) or value < 0:
@@ -217,20 +217,20 @@ def _count(value: Any, prop: Prop, ctx: Context) -> str | None:
     return _range_error(value, 0, prop.maximum, "")
 
 
-def _symbol(value: Any, prop: Prop, ctx: Context) -> str | None:
+def _symbol(value: Any, prop: Prop, ctx: SpecContext) -> str | None:
     if isinstance(value, str) and (value in ctx.symbols or FIELD_REF.fullmatch(value)):
         return None
     return f"unknown symbol {value!r} (components.yaml symbols: {', '.join(ctx.symbols) or 'none'})"
 
 
-def _table(value: Any, prop: Prop, ctx: Context) -> str | None:
+def _table(value: Any, prop: Prop, ctx: SpecContext) -> str | None:
     if isinstance(value, str) and value in ctx.tables:
         return None
     return f"unknown table {value!r} (tables.yaml defines: {', '.join(ctx.tables) or 'none'})"
 
 
 def _choice(options: tuple[str, ...]) -> Check:
-    def check(value: Any, prop: Prop, ctx: Context) -> str | None:
+    def check(value: Any, prop: Prop, ctx: SpecContext) -> str | None:
         return None if value in options else f"expected one of {', '.join(options)}, got {value!r}"
     return check
 
@@ -419,7 +419,7 @@ TEXT_ELEMENTS = tuple(kind for kind, spec in ELEMENTS.items() if spec.text)
 SYMBOL_ELEMENTS = tuple(kind for kind, spec in ELEMENTS.items() if spec.uses_symbol)
 
 
-def prop_error(spec: ElementSpec, name: str, value: Any, ctx: Context) -> str | None:
+def prop_error(spec: ElementSpec, name: str, value: Any, ctx: SpecContext) -> str | None:
     """None when ``value`` is acceptable for property ``name`` of ``spec``, else why not."""
     prop = spec.prop(name)
     return prop.value_type.check(value, prop, ctx)

@@ -38,22 +38,17 @@ class RulesError(ValueError):
         super().__init__("; ".join(problems))
 
 
-class LintFinding(Protocol):
-    """One problem an engine's lint finds in a set of rules (each engine has its own frozen
-    dataclass of this shape)."""
+@dataclass(frozen=True)
+class LintFinding:
+    """One problem an engine's lint finds in a set of rules; every game's lint returns these."""
 
-    @property
-    def code(self) -> str:
-        """Stable kebab-case code, e.g. ``unreachable-band`` (what game.yaml acknowledges)."""
-
-    @property
-    def message(self) -> str:
-        """One sentence for the designer, naming the numbers involved."""
-
-    @property
-    def where(self) -> str:
-        """The rules field at fault as a path from the ``rules:`` mapping, always starting
-        with ``rules.``: ``rules.murderer_bands[4]``, ``rules.variants.classic.setup[0]``."""
+    code: str
+    """Stable kebab-case code, e.g. ``unreachable-band`` (what game.yaml acknowledges)."""
+    message: str
+    """One sentence for the designer, naming the numbers involved."""
+    where: str
+    """The rules field at fault as a path from the ``rules:`` mapping, always starting with
+    ``rules.``: ``rules.murderer_bands[4]``, ``rules.variants.classic.setup[0]``."""
 
 
 class RulesFactory(Protocol):

@@ -109,7 +109,7 @@ class Segment:
 
 
 @dataclass(frozen=True)
-class Block:
+class PieceBlock:
     slots: tuple[Slot, ...]
     columns: int
     rows: int
@@ -120,7 +120,7 @@ class Block:
 class SheetPlan:
     number: int
     spec: SheetSpec
-    blocks: tuple[Block, ...]
+    blocks: tuple[PieceBlock, ...]
     cut: float | None = None  # y (mm) of a dashed line across the page: cut a form free
 
     @property
@@ -245,7 +245,7 @@ def _runs(pieces: list[Piece]) -> list[list[Piece]]:
     return runs
 
 
-def _block(grid: _Grid, pieces: list[Piece], x0: float, y0: float, cols: int) -> Block:
+def _block(grid: _Grid, pieces: list[Piece], x0: float, y0: float, cols: int) -> PieceBlock:
     """Pieces row by row from (x0, y0), the block's top-left bleed corner."""
     b, gap = grid.bleed, grid.gap
     butted = gap < 2 * b - EPS
@@ -269,12 +269,12 @@ def _block(grid: _Grid, pieces: list[Piece], x0: float, y0: float, cols: int) ->
                         trim.height + top + bottom)
         slots.append(Slot(piece, bleed_box, grid.rotated, cell))
     width, height = grid.size(used_cols, rows)
-    return Block(tuple(slots), used_cols, rows, Rect(x0, y0, width, height))
+    return PieceBlock(tuple(slots), used_cols, rows, Rect(x0, y0, width, height))
 
 
 @dataclass
 class _Sheet:
-    blocks: list[Block]
+    blocks: list[PieceBlock]
     free: list[Rect]
     write_on: bool = False
     cut: float | None = None  # y (mm) of the line parting a form from pieces on its page
@@ -287,7 +287,7 @@ def _positive(rects: list[Rect]) -> list[Rect]:
     return [r for r in rects if r.width >= MIN_FREE - EPS and r.height >= MIN_FREE - EPS]
 
 
-def _short_row(block: Block, gutter: float) -> list[Rect]:
+def _short_row(block: PieceBlock, gutter: float) -> list[Rect]:
     """The empty cells beside a partial last row, inside the block's box."""
     last = block.slots[-1].visible
     # The row above needs no marks there, but what goes in needs room for its own.
@@ -426,7 +426,7 @@ def _write_on_sheet(spec: SheetSpec, piece: Piece, area: Rect | None = None) -> 
     b = piece.bleed * scale
     bleed_box = Rect(trim.x - b, trim.y - b, trim.width + 2 * b, trim.height + 2 * b)
     slot = Slot(piece, bleed_box, rotated, trim, scale)
-    return _Sheet([Block((slot,), 1, 1, trim)], [], write_on=True)
+    return _Sheet([PieceBlock((slot,), 1, 1, trim)], [], write_on=True)
 
 
 def impose(pieces: list[Piece], spec: SheetSpec) -> list[SheetPlan]:
@@ -545,13 +545,13 @@ def _form_with_strip(spec: SheetSpec, form: Piece, sheet: _Sheet) -> _Sheet | No
     return _Sheet(shared.blocks + blocks, [], write_on=True, cut=cut)
 
 
-def _shift(block: Block, dx: float, dy: float) -> Block:
+def _shift(block: PieceBlock, dx: float, dy: float) -> PieceBlock:
     def moved(rect: Rect | None) -> Rect | None:
         return None if rect is None else replace(rect, x=rect.x + dx, y=rect.y + dy)
 
     slots = tuple(replace(s, bleed_box=moved(s.bleed_box), cell=moved(s.cell))
                   for s in block.slots)
-    return Block(slots, block.columns, block.rows, moved(block.box))
+    return PieceBlock(slots, block.columns, block.rows, moved(block.box))
 
 
 def _empty_sparse_sheets(spec: SheetSpec, sheets: list[_Sheet]) -> list[_Sheet]:
@@ -569,7 +569,7 @@ def _empty_sparse_sheets(spec: SheetSpec, sheets: list[_Sheet]) -> list[_Sheet]:
     return sheets
 
 
-def _runs_of(block: Block) -> list[Piece]:
+def _runs_of(block: PieceBlock) -> list[Piece]:
     return [slot.piece for slot in block.slots]
 
 

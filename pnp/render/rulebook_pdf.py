@@ -25,7 +25,7 @@ from pnp.fonts import FontFamily, measure_for, squeeze_for
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.grid import display_grid
 from pnp.render.sheets import FaceForms, face_geometry
-from pnp.rulebook import Block
+from pnp.rulebook import MarkdownBlock
 from pnp.strings import ui
 from pnp.textlayout import Run, SetLine, break_lines, place, set_lines
 from pnp.units import MM
@@ -510,13 +510,13 @@ class _Builder:
             self._forms = FaceForms(canvas, self.game, self.fonts, self.convert, self.glyphs)  # type: ignore[arg-type]
         return self._forms
 
-    def where(self, block: Block) -> str:
+    def where(self, block: MarkdownBlock) -> str:
         return f"{self.source} (rendered Markdown line {block.line})"
 
-    def para(self, runs: Sequence[Run], style: TextStyle, block: Block, **kw: object) -> CJKParagraph:
+    def para(self, runs: Sequence[Run], style: TextStyle, block: MarkdownBlock, **kw: object) -> CJKParagraph:
         return CJKParagraph(runs, style, self.fonts, self.glyphs, self.where(block), **kw)
 
-    def flowables(self, blocks: Sequence[Block], in_quote: bool = False) -> list[Flowable]:
+    def flowables(self, blocks: Sequence[MarkdownBlock], in_quote: bool = False) -> list[Flowable]:
         out: list[Flowable] = []
         for block in blocks:
             if block.kind == "heading":
@@ -548,7 +548,7 @@ class _Builder:
                 out.append(FigureFlowable(self.game.figures[block.figure], self, self.figures))
         return out
 
-    def table(self, block: Block) -> list[Flowable]:
+    def table(self, block: MarkdownBlock) -> list[Flowable]:
         """A numbered caption and the table, sized to its content."""
         printed = self.game.tables[block.table]
         self.tables += 1
@@ -584,13 +584,13 @@ def keep_headings_with_text(story: list[Flowable], width: float) -> None:
             following.keepWithNext = True
 
 
-def _story(builder: _Builder, blocks: Sequence[Block]) -> list[Flowable]:
+def _story(builder: _Builder, blocks: Sequence[MarkdownBlock]) -> list[Flowable]:
     story = builder.flowables(blocks)
     keep_headings_with_text(story, builder.text_width)
     return story
 
 
-def render_rulebook(game: Game, lang: str, blocks: Sequence[Block], fonts: FontFamily,
+def render_rulebook(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: FontFamily,
                     convert: Callable[[str], str], glyphs: GlyphCheck, source: str,
                     pagesize: tuple[float, float]) -> bytes:
     """The rulebook PDF: A4/Letter, running header, page numbers, an outline of headings."""
@@ -628,7 +628,7 @@ def render_rulebook(game: Game, lang: str, blocks: Sequence[Block], fonts: FontF
     return buffer.getvalue()
 
 
-def render_aid(game: Game, lang: str, blocks: Sequence[Block], fonts: FontFamily,
+def render_aid(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: FontFamily,
                convert: Callable[[str], str], glyphs: GlyphCheck, source: str,
                pagesize: tuple[float, float]) -> tuple[bytes, int]:
     """The player aid: the same typesetting in two columns, a size smaller, with the game's

@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pnp.games.aizhewudi.rules import (
     ABILITIES,
     AizhewudiRules,
 )
-
-
-@dataclass(frozen=True)
-class Finding:
-    code: str
-    message: str
-    where: str
-
+from pnp.games.base import LintFinding
 
 # --------------------------------------------------------------------------- lint
 
@@ -34,20 +25,20 @@ def worst_case_markers(rules: AizhewudiRules) -> dict[str, int]:
     return {"loved": held + n + cupid, "fickle": n * rules.rounds}
 
 
-def lint(rules: AizhewudiRules) -> list[Finding]:
+def lint(rules: AizhewudiRules) -> list[LintFinding]:
     """Problems in the rules themselves (supply, counts that do not fit the rounds)."""
-    findings: list[Finding] = []
+    findings: list[LintFinding] = []
     deck = len(rules.deck)
     need = rules.bills_per_round * rules.rounds
     if need > deck:
-        findings.append(Finding(
+        findings.append(LintFinding(
             "bills-run-out",
             f"{rules.bills_per_round} bills × {rules.rounds} rounds = {need}, the deck has "
             f"{deck}: round {deck // rules.bills_per_round + 1} reveals fewer",
             "rules.bills_per_round",
         ))
     elif need < deck:
-        findings.append(Finding(
+        findings.append(LintFinding(
             "bills-unused",
             f"{rules.bills_per_round} bills × {rules.rounds} rounds = {need}: {deck - need} of "
             f"the {deck} bills are never revealed",
@@ -55,7 +46,7 @@ def lint(rules: AizhewudiRules) -> list[Finding]:
         ))
     cards = sum(c.per_player for c in rules.action_cards)
     if cards != rules.rounds:
-        findings.append(Finding(
+        findings.append(LintFinding(
             "action-cards-short" if cards < rules.rounds else "action-cards-unused",
             f"each player has {cards} action cards for {rules.rounds} rounds (one per round)",
             "rules.action_cards",
@@ -64,21 +55,21 @@ def lint(rules: AizhewudiRules) -> list[Finding]:
     for kind, supply, label in (("loved", rules.loved_markers, "被愛"),
                                 ("fickle", rules.fickle_markers, "花心")):
         if worst[kind] > supply:
-            findings.append(Finding(
+            findings.append(LintFinding(
                 f"{kind}-markers-worst-case",
                 f"{supply} {label} markers; the worst game needs {worst[kind]} at once "
                 f"(how often real games run short is a simulation's question: markers_in_use)",
                 f"rules.markers.{kind}",
             ))
     if rules.princess_eliminated_at <= rules.eliminated_at:
-        findings.append(Finding(
+        findings.append(LintFinding(
             "princess-no-effect",
             f"公主 goes out at {rules.princess_eliminated_at} 被愛, no later than everyone else "
             f"({rules.eliminated_at})",
             "rules.princess_eliminated_at",
         ))
     if rules.abilities and rules.max_players > len(ABILITIES):
-        findings.append(Finding(
+        findings.append(LintFinding(
             "ability-cards-short",
             f"{len(ABILITIES)} ability cards for up to {rules.max_players} players",
             "rules.players.max",

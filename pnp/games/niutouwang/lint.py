@@ -3,26 +3,19 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
+from pnp.games.base import LintFinding
 from pnp.games.niutouwang.rules import NiutouwangRules
 from pnp.games.niutouwang.tables import head_table
 
 
-@dataclass(frozen=True)
-class Finding:
-    code: str
-    message: str
-    where: str
-
-
-def lint(rules: NiutouwangRules) -> list[Finding]:
+def lint(rules: NiutouwangRules) -> list[LintFinding]:
     """Problems in the rules themselves; the shipped defaults lint clean."""
-    findings: list[Finding] = []
+    findings: list[LintFinding] = []
     deck = list(rules.deck)
     canonical = (len(deck) - rules.rows) // rules.max_players
     if canonical < 1:
-        findings.append(Finding(
+        findings.append(LintFinding(
             "deal-empty-hands",
             f"{len(deck)} cards less {rules.rows} row cards cannot give each of "
             f"{rules.max_players} players a card ({len(deck) - rules.rows} to deal)",
@@ -30,7 +23,7 @@ def lint(rules: NiutouwangRules) -> list[Finding]:
         ))
     official_need = rules.rows + rules.max_players * rules.official_hand_size
     if official_need > len(deck):
-        findings.append(Finding(
+        findings.append(LintFinding(
             "official-deal-short",
             f"variant official needs {rules.rows} + {rules.max_players} × "
             f"{rules.official_hand_size} = {official_need} cards, the deck has {len(deck)}",
@@ -42,7 +35,7 @@ def lint(rules: NiutouwangRules) -> list[Finding]:
     table = head_table(rules)
     cheapest = min(table[c] for c in deck)
     if rules.min_players * rules.official_hand_size <= absorb or cheapest == 0:
-        findings.append(Finding(
+        findings.append(LintFinding(
             "official-may-not-end",
             f"an official round of {rules.min_players} players can pass with no heads taken "
             f"(rows absorb {absorb} cards; cheapest card {cheapest} heads)",
@@ -62,7 +55,7 @@ def lint(rules: NiutouwangRules) -> list[Finding]:
                 order_dependent.setdefault((first, later), []).append(card)
     for i, rule in enumerate(rules.head_rules):
         if not decides[i]:
-            findings.append(Finding(
+            findings.append(LintFinding(
                 "head-rule-unused",
                 f"'multiple of {rule.multiple_of} → {rule.heads} heads' decides no card of the "
                 f"deck (no multiple in it, or earlier rules take them all)",
@@ -70,7 +63,7 @@ def lint(rules: NiutouwangRules) -> list[Finding]:
             ))
     for (first, later), cards in sorted(order_dependent.items()):
         a, b = rules.head_rules[first], rules.head_rules[later]
-        findings.append(Finding(
+        findings.append(LintFinding(
             "head-rule-overlap",
             f"cards {cards} are multiples of both {a.multiple_of} and {b.multiple_of}; only the "
             f"order of the rules gives them {a.heads} heads, not {b.heads} (add a rule for them)",

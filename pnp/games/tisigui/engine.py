@@ -1,8 +1,9 @@
 """替死鬼 (tisigui): the engine's public names in one place, for callers that import
 ``engine`` (calc.py, older code). The code lives in rules, tables, lint, state, bots, play."""
 
+from pnp.games.base import LintFinding
 from pnp.games.tisigui.bots import BOTS, Bot, Deductions, GreedyBot, RandomBot, View
-from pnp.games.tisigui.lint import Finding, lint
+from pnp.games.tisigui.lint import lint
 from pnp.games.tisigui.play import play, play_log, replay
 from pnp.games.tisigui.rules import (
     CLASSIC_RULES,
@@ -47,7 +48,7 @@ from pnp.games.tisigui.tables import compute_tables
 __all__ = [
     "ACTION_KINDS", "BOTS", "CLASSIC_RULES", "DEFAULT_RULES", "NO_TARGETS", "PASS",
     "QUESTION_KINDS", "SLUG", "VARIANTS", "Action", "BigRound", "Bot", "Choice", "Deal",
-    "Deductions", "Event", "Finding", "Game", "GameLog", "GreedyBot", "Question", "RandomBot",
+    "Deductions", "Event", "LintFinding", "Game", "GameLog", "GreedyBot", "Question", "RandomBot",
     "SetupRow", "StatedExample", "TisiguiRules", "Turn", "View", "compute_tables",
     "default_players", "expected_big_rounds", "first_big_die", "ghost_points", "lint",
     "naming_points", "no_targets_points", "play", "play_log", "player_range", "playable_counts",

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from pnp.games.base import LintFinding
 from pnp.games.tisigui.rules import (
     TisiguiRules,
     _round_values,
@@ -15,24 +15,17 @@ from pnp.games.tisigui.rules import (
 # Lint
 
 
-@dataclass(frozen=True)
-class Finding:
-    code: str
-    message: str
-    where: str
-
-
 def _counts(seq: Iterable[int]) -> str:
     return ", ".join(str(n) for n in seq)
 
 
-def lint(rules: TisiguiRules) -> list[Finding]:
+def lint(rules: TisiguiRules) -> list[LintFinding]:
     """Problems in the rules visible from the parameters alone (no simulation needed)."""
-    findings: list[Finding] = []
+    findings: list[LintFinding] = []
     prefix = f"rules.variants.{rules.variant}." if rules.variant else "rules."
 
     def add(code: str, where: str, message: str) -> None:
-        findings.append(Finding(code, message, prefix + where))
+        findings.append(LintFinding(code, message, prefix + where))
 
     lo, hi = rules.min_players, rules.max_players
     columns = sorted(row.players for row in rules.setup)

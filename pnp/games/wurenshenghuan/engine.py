@@ -80,6 +80,7 @@ whole game), bots.py, play.py and replay.py.
 
 from __future__ import annotations
 
+from pnp.games.base import LintFinding
 from pnp.games.wurenshenghuan.bots import (
     CHANGED_WEIGHT,
     EXPECTED_KILLS,
@@ -87,7 +88,7 @@ from pnp.games.wurenshenghuan.bots import (
     PublicView,
     confidence,
 )
-from pnp.games.wurenshenghuan.lint import Finding, lint, reachable_kills
+from pnp.games.wurenshenghuan.lint import lint, reachable_kills
 from pnp.games.wurenshenghuan.play import play
 from pnp.games.wurenshenghuan.replay import replay
 from pnp.games.wurenshenghuan.rules import (
@@ -147,7 +148,7 @@ _PublicView = PublicView
 
 __all__ = [
     "BOTS", "CHANGED_WEIGHT", "DEFAULT_BANDS", "EXPECTED_KILLS", "INNOCENT", "KEY", "MURDERER",
-    "QUIET_WEIGHT", "SLUG", "DayDecision", "DayResult", "Finding", "Frame", "Idle", "IllegalAction",
+    "QUIET_WEIGHT", "SLUG", "DayDecision", "DayResult", "LintFinding", "Frame", "Idle", "IllegalAction",
     "Imprison", "Kill", "Look", "LookResult", "NightAction", "NightResult", "PublicView", "Role",
     "Score", "ScoreBand", "Search", "State", "Swap", "WurenshenghuanRules", "apply_day",
     "apply_night", "compute_tables", "confidence", "day_problems", "deal", "default_players", "guess_points", "lint",

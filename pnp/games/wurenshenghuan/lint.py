@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from pnp.games.base import LintFinding
 from pnp.games.wurenshenghuan.rules import WurenshenghuanRules
 from pnp.games.wurenshenghuan.tables import max_kills
-
-
-@dataclass(frozen=True)
-class Finding:
-    code: str
-    message: str
-    where: str
 
 
 def reachable_kills(rules: WurenshenghuanRules) -> tuple[int, str]:
@@ -32,18 +24,18 @@ def reachable_kills(rules: WurenshenghuanRules) -> tuple[int, str]:
     return min(caps, key=lambda cap: cap[0])
 
 
-def lint(rules: WurenshenghuanRules) -> list[Finding]:
+def lint(rules: WurenshenghuanRules) -> list[LintFinding]:
     """Questionable rules: unreachable or overlapping score bands, gaps, short tables, supply."""
-    findings: list[Finding] = []
+    findings: list[LintFinding] = []
     need = rules.characters * rules.items_per_character
     if rules.deck_size < need:
-        findings.append(Finding(
+        findings.append(LintFinding(
             "item-supply",
             f"{rules.deck_size} items cannot deal {rules.items_per_character} under each of "
             f"{rules.characters} characters ({need} needed)",
             "rules.weapon_kinds"))
     elif rules.pile_size == 0:
-        findings.append(Finding(
+        findings.append(LintFinding(
             "item-supply",
             "no items are left for the murderer's draw pile: after the first kill the "
             "murderer's row shrinks and gives the murderer away",
@@ -55,7 +47,7 @@ def lint(rules: WurenshenghuanRules) -> list[Finding]:
         where = f"rules.murderer_bands[{i}]"
         if band.kills_max > top:
             never = _ranges(list(range(max(band.kills_min, top + 1), band.kills_max + 1)))
-            findings.append(Finding(
+            findings.append(LintFinding(
                 "unreachable-band",
                 f"band {band.kills_min}–{band.kills_max} → {band.points}: kills {never} can "
                 f"never happen, at most {top} real kills: {cap}",
@@ -68,20 +60,20 @@ def lint(rules: WurenshenghuanRules) -> list[Finding]:
         for other in covered[kills][1:]:
             overlaps.setdefault((covered[kills][0], other), []).append(kills)
     for (first, other), kills_list in overlaps.items():
-        findings.append(Finding(
+        findings.append(LintFinding(
             "band-overlap",
             f"kills {_ranges(kills_list)} fall in murderer_bands[{first}] and "
             f"murderer_bands[{other}]; the first one counts",
             f"rules.murderer_bands[{other}]"))
     gaps = [k for k in range(1, top + 1) if k not in covered]
     if gaps:
-        findings.append(Finding(
+        findings.append(LintFinding(
             "band-gap",
             f"no band covers {_ranges(gaps)} kills: the murderer would score 0",
             "rules.murderer_bands"))
 
     if len(rules.guess_points) != rules.days:
-        findings.append(Finding(
+        findings.append(LintFinding(
             "guess-table-length",
             f"the guess table has {len(rules.guess_points)} entries for {rules.days} days",
             "rules.guess_points"))
@@ -89,7 +81,7 @@ def lint(rules: WurenshenghuanRules) -> list[Finding]:
     for name, divisor, what in (("search_divisor", rules.search_divisor, "search"),
                                 ("imprison_divisor", rules.imprison_divisor, "imprisonment")):
         if rules.characters // divisor == 0:
-            findings.append(Finding(
+            findings.append(LintFinding(
                 "allowance-never",
                 f"with {rules.characters} characters at most, a {what} never allows anything",
                 f"rules.{name}"))
