@@ -122,7 +122,7 @@ class _Run:
     starts: dict[str, int]  # where each edited file's edit starts, for {line} in messages
 
 
-def _run_case(case: dict[str, Any], tmp_path: Path) -> _Run:
+def _run_case(case: dict[str, Any], tmp_path: Path, env: dict[str, str]) -> _Run:
     root = tmp_path / "ws"
     root.mkdir()
     shutil.copytree(ROOT / "card_data", root / "card_data")
@@ -139,8 +139,6 @@ def _run_case(case: dict[str, Any], tmp_path: Path) -> _Run:
         if "append" in op or "replace" in op:
             starts[rel] = _edit_line(root, rel, op, before)
     before = _snapshot(root / "output")
-    # PYTHONPATH: the pnp of this checkout, whatever is installed.
-    env = {**os.environ, "PYTHONHASHSEED": "0", "COLUMNS": "200", "PYTHONPATH": str(ROOT)}
     try:
         done = subprocess.run(
             [sys.executable, "-m", "pnp", *[str(arg) for arg in case["run"]]],
@@ -165,11 +163,16 @@ def hostile_runs(request: pytest.FixtureRequest,
     selected = [item for item in request.session.items
                 if getattr(item, "originalname", None) == "test_hostile_case"]
     pool = ThreadPoolExecutor(max_workers=WORKERS)
+    # Copied here, once, in pytest's own thread: pytest rewrites os.environ (PYTEST_CURRENT_TEST)
+    # while the cases run, and a worker thread copying it at that moment fails.
+    # PYTHONPATH: the pnp of this checkout, whatever is installed.
+    env = {**os.environ, "PYTHONHASHSEED": "0", "COLUMNS": "200", "PYTHONPATH": str(ROOT)}
+    env.pop("PYTEST_CURRENT_TEST", None)
     runs = {}
     for item in selected:
         key = item.callspec.id  # type: ignore[attr-defined]
         folder = tmp_path_factory.mktemp("hostile")
-        runs[key] = pool.submit(_run_case, item.callspec.params["case"], folder)  # type: ignore[attr-defined]
+        runs[key] = pool.submit(_run_case, item.callspec.params["case"], folder, env)  # type: ignore[attr-defined]
     yield runs
     pool.shutdown(wait=True, cancel_futures=True)
 
