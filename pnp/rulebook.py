@@ -94,6 +94,9 @@ def template_context(game: Game, example: Callable[[], dict[str, Any]] | None = 
         # deliberately absent: a rulebook is for players, the transcript is `pnp sample`'s.
         "example": worked_example,
         "figure": figure,
+        # The card ids each figure shows, row by row, so the text beside a figure can count
+        # and add what it shows instead of retyping it.
+        "figures": {name: [list(row) for row in f.rows] for name, f in game.figures.items()},
     }
 
 

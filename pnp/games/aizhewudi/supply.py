@@ -22,6 +22,10 @@ def requirements(rules: AizhewudiRules) -> dict[str, Requirement]:
         "loved": Requirement(rules.loved_markers, "rules.markers.loved"),
         "fickle": Requirement(rules.fickle_markers, "rules.markers.fickle"),
         "ability": Requirement(len(ABILITIES), f"the engine's {len(ABILITIES)} abilities"),
+        # One officiant, one round track with its marker.
+        "steps": Requirement(1, "one steps card for the officiant"),
+        "tracker": Requirement(1, "one round track for the table"),
+        "round_marker": Requirement(1, "one marker on the round track"),
     }
     for card in rules.action_cards:
         need[f"action/*-{card.id}"] = Requirement(
