@@ -29,7 +29,7 @@ from pnp.data.model import (
     frozen_mapping,
 )
 from pnp.data.purity import purity_problems
-from pnp.data.rulerefs import resolve_components, resolve_layouts
+from pnp.data.rulerefs import resolve_components, resolve_figures, resolve_layouts
 from pnp.data.schema import (
     IDENT,
     Problems,
@@ -85,7 +85,8 @@ def load_game(game_dir: Path) -> Game:
     figures = _read_figures(Reader(docs[FIGURES_FILE], problems), components, incomplete) \
         if FIGURES_FILE in docs else {}
     components = resolve_components(components, info.rules, problems.items)
-    layouts = resolve_layouts(layouts, info.rules, problems.items)
+    layouts = resolve_layouts(layouts, info.rules, problems.items, components)
+    figures = resolve_figures(figures, components, info.rules, problems.items)
     if problems:
         raise DataError(problems.items)
     game = Game(info, components, frozen_mapping(layouts), frozen_mapping(tables), glossary,
