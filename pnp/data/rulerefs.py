@@ -137,7 +137,10 @@ def resolve_figures(figures: Mapping[str, Figure], components: tuple[Component, 
         def total(match: re.Match[str]) -> str:
             values = []
             for card_id in row:
-                field = cards[(figure.component, card_id)].fields.get(match[1])
+                card = cards.get((figure.component, card_id))
+                if card is None:
+                    return match[0]  # a card the figure names wrongly: reported where it is named
+                field = card.fields.get(match[1])
                 if field is None or not field.value.strip().lstrip("-").isdigit():
                     problems.append(f"{text.where}: {match[0]}: card {card_id!r} has no whole "
                                     f"number in field {match[1]!r}")

@@ -14,6 +14,8 @@ def requirements(rules: TisiguiRules) -> dict[str, Requirement]:
         "identity/human": Requirement(seats - 1, f"everyone else, up to {seats} players"),
         "shield": Requirement(seats, f"one per player, up to {seats} players"),
         "shield/*": Requirement(1, "one shield per seat number"),
+        # Each player, the ghost too, takes as many cubes as there are players.
+        "cube": Requirement(seats * seats, f"{seats} players × {seats} cubes each"),
     }
     if rules.use_question_markers:
         most = max(rules.setup, key=lambda row: row.players * (row.question_markers or 0))
