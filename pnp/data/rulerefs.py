@@ -153,6 +153,8 @@ def resolve_figures(figures: Mapping[str, Figure], components: tuple[Component, 
     out: dict[str, Figure] = {}
     for name, figure in figures.items():
         caption = None if figure.caption is None else resolve(figure.caption, rules, problems, counts)
-        labels = tuple(label(figure, row, text) for row, text in zip(figure.rows, figure.labels))
+        # A figure has no labels or one per row (the reader refuses anything else).
+        labels = tuple(label(figure, row, text)
+                       for row, text in zip(figure.rows, figure.labels, strict=False))
         out[name] = replace(figure, caption=caption, labels=labels)
     return out
