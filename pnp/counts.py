@@ -62,8 +62,9 @@ def count_findings(game: Game, requirements: Mapping[str, Requirement], doc: Loc
 def _icon_findings(game: Game, key: str, need: Requirement,
                    rel: Callable[[str], str]) -> list[CheckFinding]:
     """One finding per icons element (of the key's symbol, on the component's faces) whose
-    icons differ from the rules for some card, placed at the field the count shows when the
-    count is a field (``count: "{heads}"``), else at the element's ``count``."""
+    icons differ from the rules for some card (without ``per_card``: in total), placed at the
+    field the count shows when the count is a field (``count: "{heads}"``), else at the
+    element's ``count``."""
     component_id, _, symbol = key.partition("#")
     component = next((c for c in game.components if c.id == component_id), None)
     if component is None:
@@ -87,11 +88,14 @@ def _icon_findings(game: Game, key: str, need: Requirement,
         for card in component.cards:
             shown = raw if isinstance(raw, int) else int(substitute(str(raw), card).strip())
             total += shown * card.count
-            wanted = need.count if need.per_card is None else need.per_card.get(card.id, 0)
-            if shown != wanted:
+            wanted = None if need.per_card is None else need.per_card.get(card.id, 0)
+            if wanted is not None and shown != wanted:
                 source = card.fields[field[1]].where if field and field[1] in card.fields \
                     else f"{element.where}.count"
                 wrong.append((card.id, shown, wanted, source))
+        if need.per_card is None and total != need.count:
+            # Only a total is known: the finding belongs to the element's count.
+            wrong.append(("", total, need.count, f"{element.where}.count"))
         if not wrong:
             continue
         where = rel(wrong[0][3])
@@ -99,12 +103,12 @@ def _icon_findings(game: Game, key: str, need: Requirement,
             continue
         seen.add(where)
         listed = "; ".join(f"{card_id} shows {shown}, the rules give {wanted}"
-                           for card_id, shown, wanted, _ in wrong[:3])
+                           for card_id, shown, wanted, _ in wrong[:3] if card_id)
         more = f" (and {len(wrong) - 3} more cards)" if len(wrong) > 3 else ""
         findings.append(CheckFinding(
             "count", "icons-differ",
             f"{key}: the faces print {total} {symbol!r} icons in {element.where.split(': ')[-1]}, "
-            f"the rules need {need.count} ({need.why}): {listed}{more}", where,
+            f"the rules need {need.count} ({need.why}){': ' + listed if listed else ''}{more}", where,
             {"item": key, "printed": total, "computed": need.count}))
     return findings
 

@@ -103,8 +103,9 @@ class Requirement:
     why: str
     per_card: Mapping[str, int] | None = None
     """Only for a key ``"component#symbol"``: how many ``symbol`` icons each card id's faces
-    show in every icons element that draws that symbol (``count`` is their total). So a face
-    that prints the wrong number of icons (a bull head too few) is a count the rules check."""
+    show in every icons element that draws that symbol (``count`` is their total; without
+    ``per_card`` only the total is compared). So a face that prints the wrong number of icons
+    (a bull head too few) is a count the rules check."""
 
 
 def _no_lines(section: Mapping[str, Any]) -> list[str]:
