@@ -8,11 +8,14 @@ difference at the ``count`` line (or the card, or the ``generate`` block) of com
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from pnp.check_report import CheckFinding
+from pnp.data.layouts import substitute
 from pnp.data.model import Component, Game
+from pnp.data.schema import FIELD_REF
 from pnp.data.yamlmarks import Located, PathKey
 from pnp.games.base import Requirement
 
@@ -27,6 +30,9 @@ def count_findings(game: Game, requirements: Mapping[str, Requirement], doc: Loc
     places = _Lines(doc, where_default, rel)
     findings: list[CheckFinding] = []
     for key, need in requirements.items():
+        if "#" in key:
+            findings.extend(_icon_findings(game, key, need, rel))
+            continue
         component_id, _, pattern = key.partition("/")
         component = components.get(component_id)
         if component is None:
@@ -53,11 +59,68 @@ def count_findings(game: Game, requirements: Mapping[str, Requirement], doc: Loc
     return findings
 
 
+def _icon_findings(game: Game, key: str, need: Requirement,
+                   rel: Callable[[str], str]) -> list[CheckFinding]:
+    """One finding per icons element (of the key's symbol, on the component's faces) whose
+    icons differ from the rules for some card (without ``per_card``: in total), placed at the
+    field the count shows when the count is a field (``count: "{heads}"``), else at the
+    element's ``count``."""
+    component_id, _, symbol = key.partition("#")
+    component = next((c for c in game.components if c.id == component_id), None)
+    if component is None:
+        return []
+    faces = [game.layouts[name] for name in (component.front, component.back, component.inner)
+             if name is not None and name in game.layouts]
+    elements = [element for layout in faces for element in layout.elements
+                if element.kind == "icons" and element.get("symbol") == symbol]
+    if not elements:
+        return [CheckFinding("count", "icons-missing",
+                             f"the rules need {need.count} {symbol!r} icons on {component_id!r} "
+                             f"({need.why}), but its faces draw none", rel(component.where),
+                             {"item": key, "printed": 0, "computed": need.count})]
+    findings: list[CheckFinding] = []
+    seen: set[str] = set()
+    for element in elements:
+        raw = element.get("count")
+        field = FIELD_ONLY.fullmatch(raw) if isinstance(raw, str) else None
+        total = 0
+        wrong: list[tuple[str, int, int, str]] = []
+        for card in component.cards:
+            shown = raw if isinstance(raw, int) else int(substitute(str(raw), card).strip())
+            total += shown * card.count
+            wanted = None if need.per_card is None else need.per_card.get(card.id, 0)
+            if wanted is not None and shown != wanted:
+                source = card.fields[field[1]].where if field and field[1] in card.fields \
+                    else f"{element.where}.count"
+                wrong.append((card.id, shown, wanted, source))
+        if need.per_card is None and total != need.count:
+            # Only a total is known: the finding belongs to the element's count.
+            wrong.append(("", total, need.count, f"{element.where}.count"))
+        if not wrong:
+            continue
+        where = rel(wrong[0][3])
+        if where in seen:
+            continue
+        seen.add(where)
+        listed = "; ".join(f"{card_id} shows {shown}, the rules give {wanted}"
+                           for card_id, shown, wanted, _ in wrong[:3] if card_id)
+        more = f" (and {len(wrong) - 3} more cards)" if len(wrong) > 3 else ""
+        findings.append(CheckFinding(
+            "count", "icons-differ",
+            f"{key}: the faces print {total} {symbol!r} icons in {element.where.split(': ')[-1]}, "
+            f"the rules need {need.count} ({need.why}){': ' + listed if listed else ''}{more}", where,
+            {"item": key, "printed": total, "computed": need.count}))
+    return findings
+
+
 def _differs(what: str, printed: int, need: Requirement, where: str) -> CheckFinding:
     return CheckFinding("count", "count-differs",
                    f"{what}: components.yaml prints {printed}, the rules need {need.count} "
                    f"({need.why})", where, {"item": what, "printed": printed,
                                             "computed": need.count})
+
+
+FIELD_ONLY = re.compile(r"\s*" + FIELD_REF.pattern + r"\s*")
 
 
 class _Lines:

@@ -1,11 +1,13 @@
 """Generated cards: a component's ``generate:`` block makes one card per number of a range,
-its fields from templates over {n}, printed-table lookups and maps of other fields."""
+its fields from templates over {n}, printed-table lookups, lookups in the tables the rules
+engine computes (``{computed: ...}``) and maps of other fields."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from pnp.data.computed import Computed, Unavailable
 from pnp.data.model import (
     Card,
     PrintedTable,
@@ -39,9 +41,9 @@ def _n_template(r: Reader, value: Any, path: PathKey) -> str | None:
 
 
 def generate_cards(r: Reader, raw: Any, path: PathKey, size: tuple[float, float],
-                    tables: dict[str, PrintedTable]) -> list[Card]:
+                    tables: dict[str, PrintedTable], computed: Computed | None = None) -> list[Card]:
     """The cards of a ``generate:`` block: one per n in the range, fields from templates,
-    printed-table lookups and maps of other fields."""
+    printed-table lookups, the engine's computed tables and maps of other fields."""
     spec = r.mapping(raw, path, _GENERATE_KEYS, required=("range", "id"))
     if not spec:
         return []
@@ -66,7 +68,8 @@ def generate_cards(r: Reader, raw: Any, path: PathKey, size: tuple[float, float]
     count = r.integer(spec, "count", path, default=1, minimum=1, maximum=MAX_COPIES)
 
     # Each field is made by one rule: ("text", template) | ("lookup", table, key, value) |
-    # ("map", field, {value: result}); maps run last so they can read any other field.
+    # ("computed", {n: value}) | ("map", field, {value: result}); maps run last so they can
+    # read any other field.
     rules: dict[str, tuple[Any, ...]] = {}
     fields_raw = spec.get("fields", {})
     fields_raw = r.mapping(fields_raw, (*path, "fields"),
@@ -81,13 +84,18 @@ def generate_cards(r: Reader, raw: Any, path: PathKey, size: tuple[float, float]
             rule = _lookup_rule(r, value, fpath, tables)
             if rule is not None:
                 rules[key] = rule
+        elif "computed" in value:
+            rule = _computed_rule(r, value, fpath, computed)
+            if rule is not None:
+                rules[key] = rule
         elif "map" in value or "field" in value:
             rule = _map_rule(r, value, fpath)
             if rule is not None:
                 rules[key] = rule
         else:
             r.fail(fpath, "expected a template over {n}, a lookup {table: ..., key: ..., value: ...} "
-                          f"or a map {{field: ..., map: {{...}}}}, got {describe(value)}")
+                          "or {computed: ..., key: ..., value: ...}, or a map "
+                          f"{{field: ..., map: {{...}}}}, got {describe(value)}")
     for key, rule in rules.items():
         if rule[0] == "map" and rule[1] not in fields_raw:
             r.fail((*path, "fields", key, "field"),
@@ -119,6 +127,11 @@ def generate_cards(r: Reader, raw: Any, path: PathKey, size: tuple[float, float]
                 if value not in table.rows[hit]:
                     continue  # the row lacks the column: reported with tables.yaml
                 fields[key] = Text(str(table.rows[hit][value]), table.row_where[hit])
+            elif rule[0] == "computed":
+                if n not in rule[1]:
+                    r.fail(fpath, f"card {card_id!r}: the rules engine's table has no row for {n}")
+                    continue
+                fields[key] = Text(rule[1][n], r.where(fpath))
         for key, rule in rules.items():
             if rule[0] != "map":
                 continue
@@ -155,6 +168,44 @@ def _lookup_rule(r: Reader, value: dict[str, Any], path: PathKey,
             r.fail((*path, prop), f"table {name!r} has no column {col!r} (columns: {', '.join(keys)})")
             ok = False
     return ("lookup", name, key, column) if ok else None
+
+
+def _computed_rule(r: Reader, value: dict[str, Any], path: PathKey,
+                   computed: Computed | None) -> tuple[Any, ...] | None:
+    spec = r.mapping(value, path, ("computed", "key", "value"), required=("computed", "key", "value"))
+    if len(spec) != 3 or not all(isinstance(v, str) for v in spec.values()):
+        if len(spec) == 3:
+            r.fail(path, "computed, key and value must be names")
+        return None
+    name, key, column = spec["computed"], spec["key"], spec["value"]
+    found = computed() if computed is not None else Unavailable("no rules engine is known here")
+    if isinstance(found, Unavailable):
+        r.fail((*path, "computed"), f"the rules engine's table {name!r} is not available: "
+                                    f"{found.reason}")
+        for problem in found.located:
+            if problem not in r.problems.items:
+                r.problems.add_raw(problem)
+        return None
+    if name not in found:
+        r.fail((*path, "computed"), f"the rules engine computes no table {name!r} "
+                                    f"(it computes: {', '.join(found) or 'none'})")
+        return None
+    rows = found[name]
+    columns = list(rows[0]) if rows else []
+    ok = True
+    for prop, col in (("key", key), ("value", column)):
+        if col not in columns:
+            r.fail((*path, prop), f"the rules engine's table {name!r} has no column {col!r} "
+                                  f"(columns: {', '.join(columns) or 'none'})")
+            ok = False
+    if not ok:
+        return None
+    by_n: dict[int, str] = {}
+    for row in rows:
+        n = row.get(key)
+        if isinstance(n, int) and not isinstance(n, bool):
+            by_n[n] = str(row.get(column))
+    return ("computed", by_n)
 
 
 def _map_rule(r: Reader, value: dict[str, Any], path: PathKey) -> tuple[Any, ...] | None:

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from pnp.data.computed import Computed, engine_tables
 from pnp.data.csvcards import csv_cards
 from pnp.data.generate import generate_cards
 from pnp.data.layouts import brief, check_component_layouts, read_layouts, read_symbols
@@ -29,7 +30,7 @@ from pnp.data.model import (
     frozen_mapping,
 )
 from pnp.data.purity import purity_problems
-from pnp.data.rulerefs import resolve_components, resolve_layouts
+from pnp.data.rulerefs import resolve_components, resolve_figures, resolve_layouts
 from pnp.data.schema import (
     IDENT,
     Problems,
@@ -80,12 +81,15 @@ def load_game(game_dir: Path) -> Game:
     info = _read_game_info(Reader(docs[GAME_FILE], problems), game_dir.name)
     tables = _read_tables(Reader(docs[TABLES_FILE], problems)) if TABLES_FILE in docs else {}
     glossary = _read_glossary(Reader(docs[GLOSSARY_FILE], problems)) if GLOSSARY_FILE in docs else ()
+    # Computed only if a generated card quotes the engine's tables ({computed: ...}).
+    computed = engine_tables(info.slug, info.rules, game_dir / GAME_FILE)
     components, layouts, symbols, incomplete = _read_components(Reader(docs[COMPONENTS_FILE], problems),
-                                                                tables)
+                                                                tables, computed)
     figures = _read_figures(Reader(docs[FIGURES_FILE], problems), components, incomplete) \
         if FIGURES_FILE in docs else {}
     components = resolve_components(components, info.rules, problems.items)
-    layouts = resolve_layouts(layouts, info.rules, problems.items)
+    layouts = resolve_layouts(layouts, info.rules, problems.items, components)
+    figures = resolve_figures(figures, components, info.rules, problems.items)
     if problems:
         raise DataError(problems.items)
     game = Game(info, components, frozen_mapping(layouts), frozen_mapping(tables), glossary,
@@ -347,7 +351,7 @@ _COMPONENT_KEYS = ("id", "name", "note", "shape", "size", "front", "back", "inne
 _CARD_KEYS = ("id", "count", "size", "fields")
 
 
-def _read_components(r: Reader, tables: dict[str, PrintedTable]
+def _read_components(r: Reader, tables: dict[str, PrintedTable], computed: Computed | None = None,
                      ) -> tuple[tuple[Component, ...], dict[str, Layout], dict[str, Symbol], set[str]]:
     """Components, layouts and symbols, and the ids of components whose cards could not all
     be made (so that figures do not report their missing cards a second time)."""
@@ -389,7 +393,7 @@ def _read_components(r: Reader, tables: dict[str, PrintedTable]
         net_style = r.mapping(comp.get("net_style", {}), (*path, "net_style"), ("fill", "stroke", "color"))
         r.check_each((((*path, "net_style", k), v) for k, v in net_style.items()), color_error)
         before = len(r.problems.items)
-        cards = _read_cards(r, comp, path, default_size, cid, tables)
+        cards = _read_cards(r, comp, path, default_size, cid, tables, computed)
         if len(r.problems.items) > before:
             incomplete.add(cid)
         component = Component(
@@ -417,7 +421,7 @@ def _unique_id(r: Reader, obj: dict[str, Any], path: PathKey, seen: set[str], wh
 
 def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
                 default_size: tuple[float, float] | None, cid: str,
-                tables: dict[str, PrintedTable]) -> tuple[Card, ...]:
+                tables: dict[str, PrintedTable], computed: Computed | None = None) -> tuple[Card, ...]:
     listed = "cards" in comp or "generate" in comp
     if listed and "count" in comp:
         r.fail((*path, "count"), "give either 'count' (one design) or 'cards' / 'generate' (several), "
@@ -456,7 +460,7 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
         if default_size is None and "size" not in comp:
             r.fail(path, "missing required field 'size' (generated cards take the component's size)")
         for card in generate_cards(r, comp["generate"], (*path, "generate"), default_size or (0, 0),
-                                    tables):
+                                    tables, computed):
             if card.id in ids:
                 r.fail((*path, "generate", "id"), f"duplicate card id {card.id!r}")
             ids.add(card.id)

@@ -3,8 +3,15 @@ card's field or a layout's text is replaced, when the game loads, by that value 
 
 ``{rules.fickle_penalty:money}`` prints ``$5,000``, ``{rules.fickle_penalty:thousands}``
 ``5,000``, and ``{rules.ability_bonuses.playboy}`` reaches into a mapping (``[0]`` into a
-list). Only keys written in game.yaml are known here (the data layer imports no engine), so a
-reference to a key the designer left to the engine's default is an error naming the text.
+list). ``{rules.row_limit-1}`` prints the value less one (``+N`` / ``-N`` after the path), for
+the numbers a rule implies, such as the five cards before a sixth. Only keys written in
+game.yaml are known here (the data layer imports no engine), so a reference to a key the
+designer left to the engine's default is an error naming the text.
+
+Counts come from components.yaml itself: ``{count.identity}`` prints how many pieces a
+component has and ``{count.identity/human}`` how many copies of one card, so a note never
+repeats a count that ``pnp check`` compares with the rules. A figure's row label may total a
+card field over the row's cards: ``{sum.heads} 頭``.
 """
 
 from __future__ import annotations
@@ -14,9 +21,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from pnp.data.model import Card, Component, Element, Layout, Text, frozen_mapping
+from pnp.data.model import Card, Component, Element, Figure, Layout, Text, frozen_mapping
 
-RULES_REF = re.compile(r"\{rules\.([A-Za-z_][\w.\[\]]*)(?::(money|thousands))?\}")
+RULES_REF = re.compile(r"\{rules\.([A-Za-z_][\w.\[\]]*?)([+-]\d+)?(?::(money|thousands))?\}")
+COUNT_REF = re.compile(r"\{count\.([a-z0-9][a-z0-9_-]*)(?:/([a-z0-9][a-z0-9_-]*))?\}")
+SUM_REF = re.compile(r"\{sum\.([A-Za-z_]\w*)\}")
 _PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
@@ -40,9 +49,20 @@ def _format(value: Any, style: str | None) -> str:
     return str(value)
 
 
-def resolve(text: Text, rules: Mapping[str, Any], problems: list[str]) -> Text:
-    """``text`` with every rules reference replaced; a bad reference is added to problems."""
-    if "{rules." not in text.value:
+def _counts(components: tuple[Component, ...]) -> dict[str, int]:
+    """``component`` and ``component/card`` to the number of pieces components.yaml prints."""
+    found: dict[str, int] = {}
+    for component in components:
+        found[component.id] = component.count
+        for card in component.cards:
+            found[f"{component.id}/{card.id}"] = card.count
+    return found
+
+
+def resolve(text: Text, rules: Mapping[str, Any], problems: list[str],
+            counts: Mapping[str, int] | None = None) -> Text:
+    """``text`` with every rules (and count) reference replaced; a bad one is added to problems."""
+    if "{rules." not in text.value and "{count." not in text.value:
         return text
 
     def value(match: re.Match[str]) -> str:
@@ -54,31 +74,48 @@ def resolve(text: Text, rules: Mapping[str, Any], problems: list[str]) -> Text:
         if isinstance(found, Mapping | list | tuple):
             problems.append(f"{text.where}: {match[0]}: rules.{match[1]} is not a single value")
             return match[0]
-        return _format(found, match[2])
+        if match[2]:
+            if isinstance(found, bool) or not isinstance(found, int):
+                problems.append(f"{text.where}: {match[0]}: rules.{match[1]} is {found!r}, "
+                                "not a whole number to add to")
+                return match[0]
+            found += int(match[2])
+        return _format(found, match[3])
 
-    return Text(RULES_REF.sub(value, text.value), text.where)
+    def count(match: re.Match[str]) -> str:
+        key = match[1] if match[2] is None else f"{match[1]}/{match[2]}"
+        if counts is None or key not in counts:
+            known = ", ".join(sorted(counts or ())) or "none"
+            problems.append(f"{text.where}: {match[0]}: components.yaml has no "
+                            f"{'card' if match[2] else 'component'} {key!r} (known: {known})")
+            return match[0]
+        return str(counts[key])
+
+    return Text(COUNT_REF.sub(count, RULES_REF.sub(value, text.value)), text.where)
 
 
 def resolve_components(components: tuple[Component, ...], rules: Mapping[str, Any],
                        problems: list[str]) -> tuple[Component, ...]:
-    """Components with the rules references of their notes and card fields resolved."""
+    """Components with the rules and count references of their notes and card fields resolved."""
+    counts = _counts(components)
 
     def card(c: Card) -> Card:
         return replace(c, fields=frozen_mapping(
-            {k: resolve(v, rules, problems) for k, v in c.fields.items()}))
+            {k: resolve(v, rules, problems, counts) for k, v in c.fields.items()}))
 
-    return tuple(replace(component, note=resolve(component.note, rules, problems),
+    return tuple(replace(component, note=resolve(component.note, rules, problems, counts),
                          cards=tuple(card(c) for c in component.cards))
                  for component in components)
 
 
 def resolve_layouts(layouts: Mapping[str, Layout], rules: Mapping[str, Any],
-                    problems: list[str]) -> dict[str, Layout]:
-    """Layouts with the rules references of their text props resolved."""
+                    problems: list[str], components: tuple[Component, ...] = ()) -> dict[str, Layout]:
+    """Layouts with the rules and count references of their text props resolved."""
+    counts = _counts(components)
 
     def prop(value: Any, where: str) -> Any:
         if isinstance(value, str):
-            return resolve(Text(value, where), rules, problems).value
+            return resolve(Text(value, where), rules, problems, counts).value
         return value
 
     def element(e: Element) -> Element:
@@ -87,3 +124,37 @@ def resolve_layouts(layouts: Mapping[str, Layout], rules: Mapping[str, Any],
 
     return {name: replace(layout, elements=tuple(element(e) for e in layout.elements))
             for name, layout in layouts.items()}
+
+
+def resolve_figures(figures: Mapping[str, Figure], components: tuple[Component, ...],
+                    rules: Mapping[str, Any], problems: list[str]) -> dict[str, Figure]:
+    """Figures with their captions' references and their row labels' ``{sum.field}`` resolved:
+    a row label that totals the row's cards can never disagree with the faces it stands by."""
+    counts = _counts(components)
+    cards = {(component.id, card.id): card for component in components for card in component.cards}
+
+    def label(figure: Figure, row: tuple[str, ...], text: Text) -> Text:
+        def total(match: re.Match[str]) -> str:
+            values = []
+            for card_id in row:
+                card = cards.get((figure.component, card_id))
+                if card is None:
+                    return match[0]  # a card the figure names wrongly: reported where it is named
+                field = card.fields.get(match[1])
+                if field is None or not field.value.strip().lstrip("-").isdigit():
+                    problems.append(f"{text.where}: {match[0]}: card {card_id!r} has no whole "
+                                    f"number in field {match[1]!r}")
+                    return match[0]
+                values.append(int(field.value))
+            return str(sum(values))
+
+        return resolve(Text(SUM_REF.sub(total, text.value), text.where), rules, problems, counts)
+
+    out: dict[str, Figure] = {}
+    for name, figure in figures.items():
+        caption = None if figure.caption is None else resolve(figure.caption, rules, problems, counts)
+        # A figure has no labels or one per row (the reader refuses anything else).
+        labels = tuple(label(figure, row, text)
+                       for row, text in zip(figure.rows, figure.labels, strict=False))
+        out[name] = replace(figure, caption=caption, labels=labels)
+    return out

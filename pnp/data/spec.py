@@ -525,6 +525,9 @@ def components_schema() -> dict[str, Any]:
         text,
         {"type": "object", "additionalProperties": False, "required": ["table", "key", "value"],
          "properties": {"table": {"type": "string"}, "key": {"type": "string"}, "value": {"type": "string"}}},
+        {"type": "object", "additionalProperties": False, "required": ["computed", "key", "value"],
+         "properties": {"computed": {"type": "string"}, "key": {"type": "string"},
+                        "value": {"type": "string"}}},
         {"type": "object", "additionalProperties": False, "required": ["field", "map"],
          "properties": {"field": {"type": "string"}, "map": {"type": "object", "additionalProperties": text}}},
     ]}

@@ -93,13 +93,19 @@ class Requirement:
 
     Keys of a plugin's ``requirements`` mapping say what is counted: ``"bill"`` is a whole
     component (the sum of its cards), ``"bill/bill-5000"`` one card design, and a key with
-    shell wildcards (``"action/*-rush"``) each card design it matches. ``why`` says, with
+    shell wildcards (``"action/*-rush"``) each card design it matches; ``"cards#bull"``
+    counts the ``bull`` icons the cards' faces draw (see ``per_card``). ``why`` says, with
     the numbers, which rules give the count (a card with a key of its own is exempt from its
     component's wildcard keys) (shown when components.yaml disagrees).
     """
 
     count: int
     why: str
+    per_card: Mapping[str, int] | None = None
+    """Only for a key ``"component#symbol"``: how many ``symbol`` icons each card id's faces
+    show in every icons element that draws that symbol (``count`` is their total; without
+    ``per_card`` only the total is compared). So a face that prints the wrong number of icons
+    (a bull head too few) is a count the rules check."""
 
 
 def _no_lines(section: Mapping[str, Any]) -> list[str]:

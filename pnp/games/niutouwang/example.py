@@ -6,7 +6,42 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pnp.games.niutouwang.rules import NiutouwangRules
+from pnp.games.niutouwang.scoring import punish
+
 Facts = Mapping[str, Any]
+
+# The rulebook's SP example starts from these penalties (seats 1–5), chosen so that two players
+# tie; who is hit how often, by whom and with a larger base is the engine's punish().
+SP_EXAMPLE = (8, 15, 3, 15, 22)
+
+
+def _sp_order(penalties: Sequence[int], base: int) -> list[dict[str, Any]]:
+    """The SP ending of ``penalties`` as the queue reads it: seat, partner, hits and hitter."""
+    result = punish(NiutouwangRules(), penalties, base=base, paired=True)
+    order = sorted(result, key=lambda p: (p["penalty"], p["seat"]))
+    n = len(order)
+    return [{"seat": p["seat"], "penalty": p["penalty"], "rank": k + 1,
+             "partner": order[n - 1 - k]["seat"], "hits": p["hits"], "hitter": p["hitter"]}
+            for k, p in enumerate(order)]
+
+
+def sp_example(base: int) -> dict[str, Any]:
+    """The rulebook's SP example under the rules' base: the queue, the tie it breaks and how
+    the queue reads with the tied seats swapped, and the hits with a base one larger."""
+    penalties = list(SP_EXAMPLE)
+    tied = next(([a, b] for a in range(len(penalties)) for b in range(a + 1, len(penalties))
+                 if penalties[a] == penalties[b]), None)
+    swapped = None
+    if tied is not None:
+        # Tied players who swap seats swap places in the queue: the queue by seat is the same,
+        # the person in each tied place is the other one.
+        a, b = tied
+        swapped = [{"person": b if p["seat"] == a else a, "rank": p["rank"], "hits": p["hits"]}
+                   for p in _sp_order(penalties, base) if p["seat"] in tied]
+    return {"penalties": penalties, "base": base, "queue": _sp_order(penalties, base),
+            "tied": tied, "swapped": swapped, "bigger_base": base + 1,
+            "bigger": _sp_order(penalties, base + 1)}
 
 
 def _named(names: Sequence[str], seats: Sequence[int]) -> list[str]:
@@ -43,4 +78,5 @@ def example_moments(f: Facts, names: Sequence[str]) -> dict[str, Any]:
                         "partner": names[p["partner"]], "partner_penalty": p["partner_penalty"],
                         "hits": p["hits"]} for p in f["punishment"]],
         "winners": _named(names, f["winners"]),
+        "sp_example": sp_example(f["base"]),
     }

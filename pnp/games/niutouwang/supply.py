@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from pnp.games.base import Requirement
 from pnp.games.niutouwang.engine import NiutouwangRules
+from pnp.games.niutouwang.tables import head_table
 
 
 def requirements(rules: NiutouwangRules) -> dict[str, Requirement]:
     cards = rules.highest - rules.lowest + 1
+    heads = head_table(rules)
+    # Card ids are components.yaml's `card-{n}`: each face's bull heads are the rules' heads
+    # of its number, whatever table, field or layout line the face reads them from.
+    per_card = {f"card-{card}": heads[card] for card in rules.deck}
+    total = sum(per_card.values())
     return {
         "cards": Requirement(cards, f"rules.deck: {rules.lowest}–{rules.highest}"),
         "cards/*": Requirement(1, "one card of each number"),
+        "cards#bull": Requirement(total, f"rules.heads: {total} bull heads in a "
+                                         f"{cards}-card deck", per_card),
     }
