@@ -13,7 +13,7 @@ import codecs
 import json
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -21,10 +21,10 @@ from typing import Any, cast
 import yaml
 
 from pnp.data.load import TABLES_FILE
-from pnp.data.model import Game
+from pnp.data.model import Game, PrintedTable
 from pnp.data.textfile import shown
 from pnp.errors import DataError
-from pnp.games.base import TableRows
+from pnp.games.base import TableColumn, TableRows
 from pnp.games.registry import get_game, has_game
 from pnp.games.rules import game_rules
 
@@ -34,7 +34,9 @@ class CellDiff:
     """One disagreement between a printed table and the engine.
 
     ``kind`` is ``cell`` (one value differs), ``row-missing`` / ``row-extra`` (whole rows;
-    ``column`` is ``*``) or ``table-not-computed`` (the engine has no such table).
+    ``column`` is ``*``), ``table-not-computed`` (the engine has no such table), or one of
+    ``column_diffs``' kinds (``label-differs``, ``column-unknown``, ``column-missing``,
+    ``not-integer``).
     """
 
     table: str
@@ -83,6 +85,62 @@ def diff_tables(game: Game) -> list[CellDiff]:
                 if have != want:
                     diffs.append(CellDiff(name, index, column.key, have, want, where))
     return diffs
+
+
+def column_diffs(game: Game, declared: Mapping[str, tuple[TableColumn, ...]],
+                 computed: Mapping[str, TableRows],
+                 converters: Sequence[Callable[[str], str]]) -> list[CellDiff]:
+    """Every printed heading and cell type that disagrees with the engine's columns.
+
+    ``label-differs``: a heading differs from the engine's label for that key in some printed
+    script (``converters`` turn a source-script text into each printed script), so swapping two
+    headings is caught; ``column-unknown`` / ``column-missing``: tables.yaml shows a column the
+    engine does not declare, or leaves out one it does; ``not-integer``: a cell of an integer
+    column is not a whole number (``6.0`` would print as "6.0"). An integer column is one the
+    engine declares ``int``, or, for a table it declares nothing for, one whose computed
+    values are all integers.
+    """
+    diffs: list[CellDiff] = []
+    for name, printed in game.tables.items():
+        if name not in computed:
+            continue  # reported as table-not-computed
+        columns = {column.key: column for column in declared.get(name, ())}
+        if columns:
+            shown = {column.key for column in printed.columns}
+            for key, column in columns.items():
+                if key not in shown:
+                    diffs.append(CellDiff(name, 0, key, None, column.label, printed.where,
+                                          "column-missing"))
+        for column in printed.columns:
+            where = column.label.where
+            want = columns.get(column.key)
+            if columns and want is None:
+                diffs.append(CellDiff(name, 0, column.key, column.label.value, None, where,
+                                      "column-unknown"))
+                continue
+            if want is not None and any(convert(column.label.value) != convert(want.label)
+                                        for convert in converters):
+                diffs.append(CellDiff(name, 0, column.key, column.label.value, want.label, where,
+                                      "label-differs"))
+            values = [row.get(column.key) for row in computed[name]]
+            integer = (want.kind == "int" if want is not None
+                       else bool(values) and all(_is_int(v) for v in values))
+            if not integer:
+                continue
+            for index, row in enumerate(printed.rows):
+                value = row.get(column.key)
+                if not _is_int(value):
+                    diffs.append(CellDiff(name, index, column.key, value, None,
+                                          _row_where(printed, index), "not-integer"))
+    return diffs
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _row_where(printed: PrintedTable, index: int) -> str:
+    return printed.row_where[index] if index < len(printed.row_where) else printed.where
 
 
 def _scalar(value: Any, flow: bool, style: str = "") -> str:
