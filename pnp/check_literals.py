@@ -320,9 +320,14 @@ class _Texts:
 def _covers(mark: LiteralMark, literal: Literal, texts: _Texts) -> bool:
     if mark.file and mark.file != literal.name:
         return False
+    if mark.field and not (literal.field == mark.field or
+                           literal.field.startswith((f"{mark.field}.", f"{mark.field}["))):
+        return False
     if mark.start:
         span = texts.range_of(mark, literal.name)
         return span is not None and span[0] <= literal.line < span[1]
+    if not mark.text:
+        return True
     at = literal.source.find(mark.text)
     while at >= 0:
         if at <= literal.start and literal.end <= at + len(mark.text):
@@ -353,7 +358,8 @@ def literal_findings(game: Game, literals: list[Literal], files: Mapping[str, Pa
             literal.where, {"number": literal.number, "file": literal.name}))
     for mark, was_used in zip(marks, used, strict=True):
         if not was_used:
-            what = f"text {mark.text!r}" if mark.text else f"lines from {mark.start!r}"
+            what = (f"text {mark.text!r}" if mark.text else f"lines from {mark.start!r}"
+                    if mark.start else f"field {mark.field}")
             findings.append(CheckFinding(
                 "literal", "stale-literal-mark",
                 f"literal_numbers mark for {what}{' in ' + mark.file if mark.file else ''} covers "

@@ -172,14 +172,16 @@ def _read_literal_marks(r: Reader, value: Any) -> tuple[LiteralMark, ...]:
     marks = []
     for i, item in enumerate(r.sequence(value, ("literal_numbers",))):
         path = ("literal_numbers", i)
-        item = r.mapping(item, path, ("file", "text", "from", "until", "reason"), required=("reason",))
+        item = r.mapping(item, path, ("file", "field", "text", "from", "until", "reason"),
+                         required=("reason",))
         if not item:
             continue
         text, start = r.string(item, "text", path, default=""), r.string(item, "from", path, default="")
         until = r.string(item, "until", path, default="")
-        if bool(text) == bool(start):
-            r.fail(path, "give either `text:` (the digits it covers, in their words) or `from:` "
-                         "(a text on the first line of the lines it covers)")
+        field = r.string(item, "field", path, default="")
+        if text and start or not (text or start or field):
+            r.fail(path, "give `text:` (the digits it covers, in their words), `from:` (a text on "
+                         "the first line of the lines it covers) or `field:` (a YAML path)")
         elif until and not start:
             r.fail((*path, "until"), "`until:` ends a `from:` range; this mark has no `from:`")
         elif text and not re.search(r"[0-9０-９]", text):
@@ -188,7 +190,7 @@ def _read_literal_marks(r: Reader, value: Any) -> tuple[LiteralMark, ...]:
         if item and not reason.strip():
             r.fail((*path, "reason"), "say why the number is typed rather than derived from the rules")
         marks.append(LiteralMark(r.string(item, "file", path, default=""), text, start, until,
-                                 reason, r.where(path)))
+                                 reason, r.where(path), field))
     return tuple(marks)
 
 

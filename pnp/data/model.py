@@ -134,8 +134,9 @@ class LiteralMark:
 
     The mark covers the digits inside each occurrence of ``text``, or, with ``start``, every
     literal digit on the lines from the first one holding ``start`` up to (not including) the
-    next one holding ``until`` (the end of the file when empty); ``file`` ("" = any) names the
-    file by its name (``components.yaml``, ``rulebook.md.j2``).
+    next one holding ``until`` (the end of the file when empty); ``field`` (a YAML path such
+    as ``components[8].faces``) limits it to the texts at or under that path. ``file``
+    ("" = any) names the file by its name (``components.yaml``, ``rulebook.md.j2``).
     """
 
     file: str
@@ -144,6 +145,7 @@ class LiteralMark:
     until: str
     reason: str
     where: str
+    field: str = ""
 
 
 @dataclass(frozen=True)
