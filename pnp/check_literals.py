@@ -357,7 +357,9 @@ def literal_findings(game: Game, literals: list[Literal], files: Mapping[str, Pa
             "rules instead, or mark it in game.yaml literal_numbers with the reason)",
             literal.where, {"number": literal.number, "file": literal.name}))
     for mark, was_used in zip(marks, used, strict=True):
-        if not was_used:
+        # A mark on a file this workspace lacks (a game folder checked without its templates)
+        # has nothing to cover, and nothing to be stale against.
+        if not was_used and (not mark.file or mark.file in texts.lines):
             what = (f"text {mark.text!r}" if mark.text else f"lines from {mark.start!r}"
                     if mark.start else f"field {mark.field}")
             findings.append(CheckFinding(
