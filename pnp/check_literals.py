@@ -269,7 +269,7 @@ class _TemplateScan:
                 self.visit(child, True)
             return
         if isinstance(node, nodes.Assign):
-            self.visit(node.node, printed)
+            self.visit(node.node, True)  # a named number is printed wherever the name is
             self.visit(node.target, False)
             return
         if isinstance(node, nodes.Filter | nodes.Test) and node.name == "format" and \
