@@ -265,8 +265,8 @@ class _TemplateScan:
                 self.const(node)
             return
         if isinstance(node, nodes.Output):
-            for child in node.nodes:
-                self.visit(child, True)
+            for output in node.nodes:
+                self.visit(output, True)
             return
         if isinstance(node, nodes.Assign):
             self.visit(node.node, True)  # a named number is printed wherever the name is
@@ -283,8 +283,8 @@ class _TemplateScan:
         if isinstance(node, nodes.Filter | nodes.Test):
             if node.node is not None:
                 self.visit(node.node, printed)
-            for child in (*node.args, *(kw.value for kw in node.kwargs)):
-                self.visit(child, False)
+            for argument in (*node.args, *(kw.value for kw in node.kwargs)):
+                self.visit(argument, False)
             return
         if isinstance(node, nodes.CondExpr):
             self.visit(node.test, False)

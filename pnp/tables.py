@@ -104,12 +104,12 @@ def column_diffs(game: Game, declared: Mapping[str, tuple[TableColumn, ...]],
     for name, printed in game.tables.items():
         if name not in computed:
             continue  # reported as table-not-computed
-        columns = {column.key: column for column in declared.get(name, ())}
+        columns = {declared_column.key: declared_column for declared_column in declared.get(name, ())}
         if columns:
             shown = {column.key for column in printed.columns}
-            for key, column in columns.items():
+            for key, declared_column in columns.items():
                 if key not in shown:
-                    diffs.append(CellDiff(name, 0, key, None, column.label, printed.where,
+                    diffs.append(CellDiff(name, 0, key, None, declared_column.label, printed.where,
                                           "column-missing"))
         for column in printed.columns:
             where = column.label.where

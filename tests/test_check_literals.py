@@ -16,12 +16,13 @@ import pytest
 from click.testing import CliRunner
 
 from pnp.cli import cli
+from pnp.data.load import load_game
 from pnp.games.registry import get_game
 from pnp.games.rules import game_rules
-from pnp.data.load import load_game
 from tests.conftest import ROOT, edit
 
 SHIPPED = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
+AID_TEXT = "text: 兇手殺死自己的角色（詐死）不算在內。"  # a text of wurenshenghuan's player aid
 
 
 def workspace(tmp_path: Path, slug: str) -> Path:
@@ -145,7 +146,7 @@ def test_a_layout_table_the_engine_does_not_compute(tmp_path: Path) -> None:
 def test_a_typed_digit_in_card_text_is_reported_at_its_line(tmp_path: Path) -> None:
     root = workspace(tmp_path, "wurenshenghuan")
     components = root / "card_data/wurenshenghuan/components.yaml"
-    edit(components, "text: 兇手殺死自己的角色（詐死）不算在內。", "text: 兇手殺死自己的角色（詐死）不算在內，最多 9 個。")
+    edit(components, AID_TEXT, AID_TEXT[:-1] + "，最多 9 個。")
     code, found = check(root, "wurenshenghuan")
     assert code == 1
     literal = only(found, "literal-number")
@@ -168,7 +169,8 @@ def test_a_typed_digit_in_a_template_is_reported_and_a_variable_is_not(tmp_path:
     root = workspace(tmp_path, "wurenshenghuan")
     template = root / "templates/wurenshenghuan/rulebook.md.j2"
     text = template.read_text(encoding="utf-8")
-    text = text.replace("## 囚禁與鑰匙\n", "## 囚禁與鑰匙\n\n鑰匙只有 1 把，凶器共 {{ rules.copies_per_weapon }} 套。\n", 1)
+    added = "鑰匙只有 1 把，凶器共 {{ rules.copies_per_weapon }} 套。\n"
+    text = text.replace("## 囚禁與鑰匙\n", "## 囚禁與鑰匙\n\n" + added, 1)
     template.write_text(text, encoding="utf-8")
     code, found = check(root, "wurenshenghuan")
     assert code == 1
@@ -182,7 +184,8 @@ def test_template_numbers_that_are_named_or_printed_are_literal_and_logic_is_not
     root = workspace(tmp_path, "wurenshenghuan")
     template = root / "templates/wurenshenghuan/rulebook.md.j2"
     added = ("{% set spare = 4 %}\n"  # a named number: printed wherever it is used
-             "{% if rules.characters > 2 %}備用 {{ spare }} 張，第 {{ rules.days + 1 }} 天{{ '：共 7 人' }}{% endif %}\n"
+             "{% if rules.characters > 2 %}備用 {{ spare }} 張，"
+             "第 {{ rules.days + 1 }} 天{{ '：共 7 人' }}{% endif %}\n"
              "{% for day in range(1, rules.days) %}{{ day }}{% endfor %}\n"  # logic only
              "1. 列表的編號不是打字的數字\n")
     text = template.read_text(encoding="utf-8").replace("## 囚禁與鑰匙\n", "## 囚禁與鑰匙\n\n" + added, 1)
@@ -198,7 +201,7 @@ def test_a_marked_literal_passes_and_a_stale_mark_is_reported(tmp_path: Path) ->
     root = workspace(tmp_path, "wurenshenghuan")
     components = root / "card_data/wurenshenghuan/components.yaml"
     game = root / "card_data/wurenshenghuan/game.yaml"
-    edit(components, "text: 兇手殺死自己的角色（詐死）不算在內。", "text: 兇手殺死自己的角色（詐死）不算在內，最多 9 個。")
+    edit(components, AID_TEXT, AID_TEXT[:-1] + "，最多 9 個。")
     with game.open("a", encoding="utf-8") as out:
         out.write('  - {file: components.yaml, text: "最多 9 個", reason: 試驗用的說明}\n')
     assert check(root, "wurenshenghuan") == (0, [])
@@ -214,7 +217,7 @@ def test_a_mark_covers_only_the_digits_inside_its_text(tmp_path: Path) -> None:
     root = workspace(tmp_path, "wurenshenghuan")
     components = root / "card_data/wurenshenghuan/components.yaml"
     game = root / "card_data/wurenshenghuan/game.yaml"
-    edit(components, "text: 兇手殺死自己的角色（詐死）不算在內。", "text: 兇手殺死自己的角色（詐死）不算在內，最多 9 個，至少 1 個。")
+    edit(components, AID_TEXT, AID_TEXT[:-1] + "，最多 9 個，至少 1 個。")
     with game.open("a", encoding="utf-8") as out:
         out.write('  - {file: components.yaml, text: "最多 9 個", reason: 試驗用的說明}\n')
     code, found = check(root, "wurenshenghuan")
