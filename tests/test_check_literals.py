@@ -259,3 +259,43 @@ def test_each_shipped_game_checks_clean_with_its_marks(slug: str) -> None:
     code, found = check(ROOT, slug)
     assert (code, found) == (0, [])
     assert all(len(mark.reason) > 10 for mark in load_game(ROOT / "card_data" / slug).info.literal_numbers)
+
+
+# --------------------------------------------------------------------------------------------
+# Single edits, as data: each makes `pnp check` exit 1 with findings of `code` only, one of
+# them at the line of `line_of` in `file` (the edited file unless `where` names another).
+# Add a case by adding a row.
+
+EDITS = [
+    {"name": "tisigui's pivot headings swapped", "file": "card_data/tisigui/tables.yaml",
+     "old": "{key: round_value, label: 小局分值}\n      - {key: named, label: 指认人数}",
+     "new": "{key: round_value, label: 指认人数}\n      - {key: named, label: 小局分值}",
+     "code": "label-differs", "line_of": "key: round_value"},
+    {"name": "a float bill value", "file": "card_data/aizhewudi/tables.yaml",
+     "old": "{value: 5000, count: 15}", "new": "{value: 5000.0, count: 15}",
+     "code": "not-integer", "line_of": "value: 5000.0"},
+    {"name": "a float count in the heads summary", "file": "card_data/niutouwang/tables.yaml",
+     "old": "{heads: 1, cards: 76}", "new": "{heads: 1, cards: 76.0}",
+     "code": "not-integer", "line_of": "cards: 76.0"},
+    {"name": "a player count typed into a table title", "file": "card_data/wurenshenghuan/tables.yaml",
+     "old": "title: 白天行動上限", "new": "title: 白天行動上限（10 人）",
+     "code": "literal-number", "line_of": "白天行動上限（10 人）"},
+    {"name": "a supply typed into a note", "file": "card_data/tisigui/components.yaml",
+     "old": "    name: 问题标记\n", "new": "    name: 问题标记（共 30 个）\n",
+     "code": "literal-number", "line_of": "问题标记（共 30 个）"},
+    {"name": "a number typed into a credit line", "file": "card_data/niutouwang/game.yaml",
+     "old": "本規則書依據該篇文章整理而成", "new": "本規則書依據該篇文章的第 2 版整理而成",
+     "code": "literal-number", "line_of": "第 2 版"},
+]
+
+
+@pytest.mark.parametrize("case", EDITS, ids=[case["name"] for case in EDITS])
+def test_single_edit_is_reported_at_its_line(tmp_path: Path, case: dict[str, str]) -> None:
+    slug = case["file"].split("/")[1]
+    root = workspace(tmp_path, slug)
+    edit(root / case["file"], case["old"], case["new"])
+    code, found = check(root, slug)
+    where = case.get("where", case["file"])
+    assert code == 1
+    assert {f["code"] for f in found} == {case["code"]}
+    assert f"{where}:{line_of(root / where, case['line_of'])}" in [f["where"].split(": ")[0] for f in found]
