@@ -196,8 +196,8 @@ def _diff_finding(diff: CellDiff, places: _Places) -> CheckFinding:
     if diff.kind == "label-differs":
         return CheckFinding("table", "label-differs",
                             f"table {diff.table!r}, column {diff.column!r}: the heading "
-                            f"{diff.printed!r} is not the engine's {diff.computed!r} for that column",
-                            where, extra)
+                            f"{diff.printed!r} is not the engine's {diff.computed!r} for that column "
+                            "(pnp tables --update writes the engine's headings)", where, extra)
     if diff.kind == "column-unknown":
         return CheckFinding("table", "column-unknown",
                             f"table {diff.table!r}: column {diff.column!r} is printed, but the rules "
@@ -210,7 +210,7 @@ def _diff_finding(diff: CellDiff, places: _Places) -> CheckFinding:
         return CheckFinding("data", "not-integer",
                             f"table {diff.table!r}, row {diff.row + 1}, column {diff.column!r}: "
                             f"{diff.printed!r} is not a whole number, and the column holds whole "
-                            "numbers (write 6, not 6.0)", f"{where}.{diff.column}", extra)
+                            f"numbers{_whole(diff.printed)}", f"{where}.{diff.column}", extra)
     if diff.kind == "row-missing":
         return CheckFinding("table", "row-missing",
                        f"table {diff.table!r}, row {diff.row + 1}: not printed; the rules give "
@@ -223,6 +223,12 @@ def _diff_finding(diff: CellDiff, places: _Places) -> CheckFinding:
                    f"table {diff.table!r}, row {diff.row + 1}, column {diff.column!r}: printed "
                    f"{diff.printed!r}, the rules give {diff.computed!r}",
                    f"{where}.{diff.column}", extra)
+
+
+def _whole(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return f" (write {int(value)}, not {value})"
+    return ""
 
 
 # --------------------------------------------------------------------------------------------

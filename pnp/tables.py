@@ -21,12 +21,13 @@ from typing import Any, cast
 import yaml
 
 from pnp.data.load import TABLES_FILE
-from pnp.data.model import Game, PrintedTable
+from pnp.data.model import LANGS, Game, PrintedTable
 from pnp.data.textfile import shown
 from pnp.errors import DataError
 from pnp.games.base import TableColumn, TableRows
 from pnp.games.registry import get_game, has_game
 from pnp.games.rules import game_rules
+from pnp.i18n import make_converter
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def column_diffs(game: Game, declared: Mapping[str, tuple[TableColumn, ...]],
                  converters: Sequence[Callable[[str], str]]) -> list[CellDiff]:
     """Every printed heading and cell type that disagrees with the engine's columns.
 
-    ``label-differs``: a heading differs from the engine's label for that key in some printed
+    ``label-differs``: a heading differs from the engine's label for that key in every printed
     script (``converters`` turn a source-script text into each printed script), so swapping two
     headings is caught; ``column-unknown`` / ``column-missing``: tables.yaml shows a column the
     engine does not declare, or leaves out one it does; ``not-integer``: a cell of an integer
@@ -118,7 +119,9 @@ def column_diffs(game: Game, declared: Mapping[str, tuple[TableColumn, ...]],
                 diffs.append(CellDiff(name, 0, column.key, column.label.value, None, where,
                                       "column-unknown"))
                 continue
-            if want is not None and any(convert(column.label.value) != convert(want.label)
+            # The same words in either printed script are the same heading (an engine may
+            # declare its labels in the other script); a swap differs in both.
+            if want is not None and all(convert(column.label.value) != convert(want.label)
                                         for convert in converters):
                 diffs.append(CellDiff(name, 0, column.key, column.label.value, want.label, where,
                                       "label-differs"))
@@ -223,7 +226,7 @@ def _row_edits(text: str, rows: yaml.Node, printed: tuple[Mapping[str, Any], ...
         for key in keys:
             node = _value_node(item, key)
             assert node is not None
-            if printed[index].get(key) != want.get(key):
+            if not _same(printed[index].get(key), want.get(key)):
                 style = (node.style or "") if isinstance(node, yaml.ScalarNode) else ""
                 edits.append((node.start_mark.index, node.end_mark.index,
                               _scalar(want.get(key), bool(item.flow_style), style)))
@@ -251,15 +254,25 @@ def _key_column(text: str, node: yaml.Node) -> int:
 
 
 def update_tables(game_dir: Path, game: Game) -> list[str]:
-    """Rewrite the rows of every printed table from the engine; returns the tables changed.
+    """Rewrite every printed table from the engine; returns the tables changed.
 
-    Only the values that differ change, and rows the rules add or drop: every comment, blank
-    line, key order and quoting style of tables.yaml stays as the designer wrote it. A
-    tables.yaml that is a link is written through, so the file it points to is updated.
+    Rows and cells take the engine's values (a ``6.0`` becomes ``6``), and headings the
+    engine's labels (in the game's source script). Only what differs changes, and rows the
+    rules add or drop: every comment, blank line, key order and quoting style of tables.yaml
+    stays as the designer wrote it. A tables.yaml that is a link is written through, so the
+    file it points to is updated.
     """
     computed = computed_tables(game)
+    declared = get_game(game.slug).table_columns if has_game(game.slug) else {}
+    source = make_converter(game.info.source_lang, game.info.source_lang, game.glossary)
+    converters = [make_converter(game.info.source_lang, lang, game.glossary) for lang in LANGS]
+    columns = column_diffs(game, declared, computed, converters)
     stale = {diff.table for diff in diff_tables(game) if diff.kind != "table-not-computed"}
-    changed = [name for name in game.tables if name in stale]
+    stale |= {diff.table for diff in columns if diff.kind == "not-integer"}
+    headings = {(diff.table, diff.column): source(str(diff.computed)) for diff in columns
+                if diff.kind == "label-differs"}
+    changed = [name for name in game.tables
+               if name in stale or any(table == name for table, _ in headings)]
     if not changed:
         return []
     path = (game_dir / TABLES_FILE).resolve()
@@ -271,18 +284,38 @@ def update_tables(game_dir: Path, game: Game) -> list[str]:
     edits = []
     for name in changed:
         table_node = _value_node(tables_node, name)
-        rows = _value_node(table_node, "rows")
         keys = [c.key for c in game.tables[name].columns]
-        edits += _row_edits(text, rows, game.tables[name].rows, computed[name], keys)
+        if name in stale:
+            rows = _value_node(table_node, "rows")
+            edits += _row_edits(text, rows, game.tables[name].rows, computed[name], keys)
+        column_nodes = _value_node(table_node, "columns")
+        for key, item in zip(keys, getattr(column_nodes, "value", []), strict=False):
+            if (name, key) in headings:
+                node = _value_node(item, "label")
+                style = (node.style or "") if isinstance(node, yaml.ScalarNode) else ""
+                edits.append((node.start_mark.index, node.end_mark.index,
+                              _scalar(headings[name, key], bool(item.flow_style), style)))
     for start, end, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[end:]
     reread = yaml.safe_load(text)["tables"]
     for name in changed:
-        if reread[name]["rows"] != [dict(row) for row in computed[name]]:
-            raise DataError(f"{shown(path)}: could not rewrite the rows of table {name!r} in place; "
+        labels = {column["key"]: column["label"] for column in reread[name]["columns"]}
+        if not (all(_same_row(a, b) for a, b in zip(reread[name]["rows"], computed[name], strict=False))
+                and len(reread[name]["rows"]) == len(computed[name])
+                and all(labels[key] == label for (table, key), label in headings.items() if table == name)):
+            raise DataError(f"{shown(path)}: could not rewrite table {name!r} in place; "
                             "nothing was changed (please report this with the file)")
     _write_in_place(path, (codecs.BOM_UTF8 if bom else b"") + text.encode("utf-8"))
     return changed
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same type: 6.0 is not 6 (it would print as "6.0")."""
+    return bool(a == b) and type(a) is type(b)
+
+
+def _same_row(printed: Mapping[str, Any], computed: Mapping[str, Any]) -> bool:
+    return printed.keys() == computed.keys() and all(_same(printed[k], computed[k]) for k in computed)
 
 
 def _write_in_place(path: Path, data: bytes) -> None:

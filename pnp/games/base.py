@@ -106,8 +106,8 @@ class Requirement:
 class TableColumn:
     """One column of a table the engine computes, as the printed table must show it.
 
-    ``label`` is the heading in the game's source script (either script: ``pnp check``
-    compares both sides converted to each printed script through the game's glossary).
+    ``label`` is the printed heading, in either script: ``pnp check`` converts both sides to
+    each printed script through the game's glossary and accepts a match in either.
     ``kind`` is ``int`` (every cell a whole number; ``6.0`` is refused) or ``text``.
     """
 
