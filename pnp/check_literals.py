@@ -32,11 +32,13 @@ import jinja2
 from jinja2 import nodes
 
 from pnp.check_report import CheckFinding
+from pnp.data.csvcards import CSV_NAME, read_csv_cards
 from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, TABLES_FILE
 from pnp.data.model import Game, LiteralMark
 from pnp.data.schema import COLOR, FIELD_REF
 from pnp.data.textfile import read_text
 from pnp.data.yamlmarks import Located, PathKey, format_path
+from pnp.errors import DataError
 from pnp.templating import markdown_environment
 
 TEMPLATES = ("rulebook.md.j2", "aid.md.j2")
@@ -178,15 +180,32 @@ def _component_literals(doc: Located, rel: Callable[[str], str]) -> list[Literal
         shown: set[str] = set()
         for side in ("front", "back", "inner"):
             shown |= printed_fields.get(str(component.get(side)), set())
-        for j, card in enumerate(_sequence(component.get("cards"))):
+        cards, reader = component.get("cards"), y
+        if isinstance(cards, str) and CSV_NAME.match(cards):
+            cards, reader = _csv_cards(doc, cards, (*path, "cards"), rel)
+        for j, card in enumerate(_sequence(cards)):
             for key, value in _mapping(_mapping(card).get("fields")).items():
                 if key in shown:
-                    found += y.scan(value, (*path, "cards", j, "fields", key))
+                    found += reader.scan(value, (*path, "cards", j, "fields", key))
         generate = _mapping(component.get("generate"))
         for key, value in _mapping(generate.get("fields")).items():
             if key in shown and isinstance(value, str | int):  # a lookup or a map is derived
                 found += y.scan(value, (*path, "generate", "fields", key))
     return found
+
+
+def _csv_cards(doc: Located, name: str, path: PathKey,
+               rel: Callable[[str], str]) -> tuple[list[Any], _Yaml]:
+    """The raw rows of a component's CSV cards (``{rules.x}`` still unresolved), located in
+    the CSV file; none when it does not read (load_game reported that already)."""
+    file = doc.file.parent / name
+    try:
+        cards, located = read_csv_cards(file, doc, path)
+    except (DataError, OSError):
+        return [], _Yaml(doc, rel)
+    reader = _Yaml(doc, rel)
+    reader.doc, reader.name, reader.shown = located, file.name, rel(str(file))
+    return cards, reader
 
 
 # --------------------------------------------------------------------------------------------
