@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -325,8 +325,15 @@ class _Texts:
     """Each file's lines, for a mark's ``from:``/``until:`` range."""
 
     lines: Mapping[str, list[str]]
+    ranges: dict[tuple[str, str, str], tuple[int, int] | None] = field(default_factory=dict)
 
     def range_of(self, mark: LiteralMark, name: str) -> tuple[int, int] | None:
+        key = (mark.start, mark.until, name)
+        if key not in self.ranges:
+            self.ranges[key] = self._range(mark, name)
+        return self.ranges[key]
+
+    def _range(self, mark: LiteralMark, name: str) -> tuple[int, int] | None:
         lines = self.lines.get(name, [])
         first = next((i for i, line in enumerate(lines, 1) if mark.start in line), None)
         if first is None:
