@@ -91,10 +91,13 @@ def _digits(source: str) -> Iterator[tuple[int, int]]:
 
 
 class _Yaml:
-    def __init__(self, doc: Located, rel: Callable[[str], str]) -> None:
+    """Finds the typed digits of texts in one located document (``file``: the file its lines
+    are in, when that is not the document's own, as for CSV cards)."""
+
+    def __init__(self, doc: Located, rel: Callable[[str], str], file: Path | None = None) -> None:
         self.doc = doc
-        self.name = doc.file.name
-        self.shown = rel(str(doc.file))
+        self.name = (file or doc.file).name
+        self.shown = rel(str(file or doc.file))
 
     def scan(self, value: Any, path: PathKey) -> list[Literal]:
         if isinstance(value, bool) or not isinstance(value, str | int | float):
@@ -203,9 +206,7 @@ def _csv_cards(doc: Located, name: str, path: PathKey,
         cards, located = read_csv_cards(file, doc, path)
     except (DataError, OSError):
         return [], _Yaml(doc, rel)
-    reader = _Yaml(doc, rel)
-    reader.doc, reader.name, reader.shown = located, file.name, rel(str(file))
-    return cards, reader
+    return cards, _Yaml(located, rel, file)
 
 
 # --------------------------------------------------------------------------------------------
