@@ -385,8 +385,10 @@ def literal_findings(game: Game, literals: list[Literal], files: Mapping[str, Pa
             literal.where, {"number": literal.number, "file": literal.name}))
     for mark, was_used in zip(marks, used, strict=True):
         # A mark on a file this workspace lacks (a game folder checked without its templates)
-        # has nothing to cover, and nothing to be stale against.
-        if not was_used and (not mark.file or mark.file in texts.lines):
+        # has nothing to cover, and nothing to be stale against; a name no file of a game can
+        # have (a typo) is reported like a stale mark.
+        absent = mark.file in files and mark.file not in texts.lines
+        if not was_used and not absent:
             what = (f"text {mark.text!r}" if mark.text else f"lines from {mark.start!r}"
                     if mark.start else f"field {mark.field}")
             findings.append(CheckFinding(

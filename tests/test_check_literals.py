@@ -332,3 +332,15 @@ def test_typed_digits_in_csv_cards_are_reported_in_the_csv(tmp_path: Path) -> No
     with (root / "card_data/tisigui/game.yaml").open("a", encoding="utf-8") as out:
         out.write("  - {file: shields.csv, field: \"components[2].cards\", reason: the seat numbers on the shields}\n")
     assert check(root, "tisigui") == (0, [])
+
+
+def test_a_mark_on_a_file_no_game_has_is_reported(tmp_path: Path) -> None:
+    """A misspelt file name would otherwise make a mark that can never be stale."""
+    root = workspace(tmp_path, "wurenshenghuan")
+    game = root / "card_data/wurenshenghuan/game.yaml"
+    with game.open("a", encoding="utf-8") as out:
+        out.write('  - {file: rulebook.md, text: "1939 年", reason: the year of the novel}\n')
+    code, found = check(root, "wurenshenghuan")
+    assert code == 1
+    assert [(f["code"], f["where"].split(": ")[0]) for f in found] == [
+        ("stale-literal-mark", f"card_data/wurenshenghuan/game.yaml:{line_of(game, 'file: rulebook.md,')}")]
