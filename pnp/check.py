@@ -23,18 +23,17 @@ The checks never render a PDF; they never print (the CLI does).
 
 from __future__ import annotations
 
-import functools
-import logging
-import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pnp import typography
+from pnp.check_lint import SUPPLY_GAMES_PER_COUNT, _bot_mixes, lint_findings, supply_simulation
+from pnp.check_literals import FLOAT_NUMBER, TEMPLATES, data_literals, literal_findings, template_literals
 from pnp.check_report import Acknowledgement, CheckFinding, CheckReport, GameReport
 from pnp.counts import count_findings
-from pnp.data.load import COMPONENTS_FILE, GAME_FILE, load_game
+from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, TABLES_FILE, load_game
 from pnp.data.model import LANGS, Game
 from pnp.data.schema import COLOR, FIELD_REF
 from pnp.data.textfile import read_text
@@ -47,15 +46,13 @@ from pnp.games.rules import located_problems, parse_path
 from pnp.gameset import converter_for, resolve_games
 from pnp.i18n import foreign_characters
 from pnp.rulebook import rulebook_markdown, template_path
-from pnp.tables import CellDiff, computed_tables, diff_tables
+from pnp.tables import CellDiff, column_diffs, computed_tables, diff_tables
 from pnp.workspace import Workspace
 
-log = logging.getLogger(__name__)
+# Re-exported: tests and benchmarks reach the lint's simulation through pnp.check.
+__all__ = ["SUPPLY_GAMES_PER_COUNT", "CheckFinding", "_bot_mixes", "check", "check_game",
+           "engine_tables", "printed_texts", "supply_simulation"]
 
-# Simulated games per player count and bot mix when a lint finding says a marker supply runs
-# short only in the worst case (the engine logs each round's peak use as ``peak_<kind>``).
-SUPPLY_GAMES_PER_COUNT = 60
-_WORST_CASE_SUFFIX = "-markers-worst-case"
 
 def engine_tables(workspace: Workspace, name: str) -> tuple[Game, dict[str, TableRows]]:
     """One game and every table its engine computes from its rules (for ``pnp tables``)."""
@@ -137,7 +134,10 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
     if engine is not None and rules is not None:
         computed = engine.compute_tables(rules)
         findings.extend(_table_findings(game, places))
-        lint, acknowledged = _lint_findings(game, engine, places)
+        converters = [converter_for(game, lang) for lang in LANGS]
+        findings.extend(_diff_finding(diff, places)
+                        for diff in column_diffs(game, engine.table_columns, computed, converters))
+        lint, acknowledged = lint_findings(game, engine, places)
         findings.extend(lint)
         findings.extend(_player_findings(game, engine, rules, places))
         if engine.requirements is not None:
@@ -147,6 +147,7 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
                                            places.rel))
     findings.extend(_reference_findings(workspace, game, computed, places))
     findings.extend(_text_findings(workspace, game, places))
+    findings.extend(_literal_findings(workspace, game, places))
     return GameReport(slug, tuple(findings), acknowledged)
 
 
@@ -192,6 +193,24 @@ def _diff_finding(diff: CellDiff, places: _Places) -> CheckFinding:
         return CheckFinding("table", "table-not-computed",
                        f"table {diff.table!r} is printed but the rules engine computes no such table",
                        where, {"table": diff.table})
+    if diff.kind == "label-differs":
+        return CheckFinding("table", "label-differs",
+                            f"table {diff.table!r}, column {diff.column!r}: the heading "
+                            f"{diff.printed!r} is not the engine's {diff.computed!r} for that column "
+                            "(pnp tables --update writes the engine's headings)", where, extra)
+    if diff.kind == "column-unknown":
+        return CheckFinding("table", "column-unknown",
+                            f"table {diff.table!r}: column {diff.column!r} is printed, but the rules "
+                            "engine declares no such column", where, extra)
+    if diff.kind == "column-missing":
+        return CheckFinding("table", "column-missing",
+                            f"table {diff.table!r}: the engine's column {diff.column!r} "
+                            f"({diff.computed}) is not printed", where, extra)
+    if diff.kind == "not-integer":
+        return CheckFinding("data", "not-integer",
+                            f"table {diff.table!r}, row {diff.row + 1}, column {diff.column!r}: "
+                            f"{diff.printed!r} is not a whole number, and the column holds whole "
+                            f"numbers{_whole(diff.printed)}", f"{where}.{diff.column}", extra)
     if diff.kind == "row-missing":
         return CheckFinding("table", "row-missing",
                        f"table {diff.table!r}, row {diff.row + 1}: not printed; the rules give "
@@ -204,6 +223,12 @@ def _diff_finding(diff: CellDiff, places: _Places) -> CheckFinding:
                    f"table {diff.table!r}, row {diff.row + 1}, column {diff.column!r}: printed "
                    f"{diff.printed!r}, the rules give {diff.computed!r}",
                    f"{where}.{diff.column}", extra)
+
+
+def _whole(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return f" (write {int(value)}, not {value})"
+    return ""
 
 
 # --------------------------------------------------------------------------------------------
@@ -266,118 +291,6 @@ _TABLE_KEY = re.compile(r"""\btable:\s*["']?([A-Za-z0-9_]+)""")
 def _line(where: str) -> int:
     match = re.search(r":(\d+)(?::|$)", where)
     return int(match[1]) if match else 0
-
-
-# --------------------------------------------------------------------------------------------
-# (c) rules lint
-
-
-def _lint_findings(game: Game, engine: GamePlugin,
-                   places: _Places) -> tuple[list[CheckFinding], tuple[Acknowledgement, ...]]:
-    mapping = dict(game.info.rules)
-    raw: list[CheckFinding] = []
-    seen: set[tuple[str, str, str]] = set()
-    for variant in (None, *engine.variants):
-        try:
-            rules = engine.rules_from_mapping(mapping, variant)
-        except RulesError:
-            continue  # reported with the canonical rules
-        for item in engine.lint(rules):
-            key = (item.code, item.where, item.message)
-            if key in seen:
-                continue
-            seen.add(key)
-            raw.append(CheckFinding("lint", item.code, item.message, places.rules(item.where),
-                               {"field": item.where.removeprefix("rules.")}))
-        if variant is None:
-            raw = supply_simulation(engine, rules, raw, places)
-    acks = {ack.code for ack in game.info.acknowledged}
-    findings = [finding for finding in raw if finding.code not in acks]
-    report = []
-    for ack in game.info.acknowledged:
-        where = places.rel(ack.where)
-        covered = tuple(finding for finding in raw if finding.code == ack.code)
-        report.append(Acknowledgement(ack.code, ack.reason, where, covered))
-        if not covered:
-            findings.append(CheckFinding("lint", "stale-acknowledgement",
-                                    f"acknowledged lint finding {ack.code!r} no longer occurs; "
-                                    "remove the acknowledgement", where, {"acknowledged": ack.code}))
-    return findings, tuple(report)
-
-
-def _same_bot(name: str, players: int) -> list[str]:
-    return [name] * players
-
-
-def _bot_mixes(engine: GamePlugin) -> list[tuple[str, Callable[[int], list[str]]]]:
-    """(label, players -> each seat's bot): each bot of the game alone, then all of them
-    seated alternately."""
-    names = engine.bots
-    mixes: list[tuple[str, Callable[[int], list[str]]]] = [
-        (name, functools.partial(_same_bot, name)) for name in names]
-    if len(names) > 1:
-        mixes.append(("/".join(names), lambda players: [names[seat % len(names)]
-                                                       for seat in range(players)]))
-    return mixes
-
-
-def supply_simulation(engine: GamePlugin, rules: Any, lint: list[CheckFinding], places: _Places,
-                      games_per_count: int = SUPPLY_GAMES_PER_COUNT) -> list[CheckFinding]:
-    """Play seeded games for each marker supply that only the worst case exhausts.
-
-    For every player count and every bot mix (each bot alone, then all of them seated
-    alternately), ``games_per_count`` games with seeds 1, 2, ...; a supply runs short in a
-    game when a round's logged ``peak_<kind>`` exceeds it. Returns ``lint`` with the counts
-    added to each worst-case finding, plus a ``<kind>-markers-short-in-simulation`` finding
-    for a supply that ran short in any game.
-    """
-    kinds = {f.code.removesuffix(_WORST_CASE_SUFFIX): f for f in lint
-             if f.code.endswith(_WORST_CASE_SUFFIX)}
-    found = {kind: getattr(rules, f"{kind}_markers", None) for kind in kinds}
-    supplies: dict[str, int] = {k: v for k, v in found.items() if isinstance(v, int)}
-    if not supplies:
-        return lint
-    low, high = engine.player_range(rules)
-    mixes = _bot_mixes(engine)
-    games = dict.fromkeys((label for label, _ in mixes), 0)
-    short = {kind: dict.fromkeys(games, 0) for kind in supplies}
-    try:
-        for label, seat_bots in mixes:
-            for players in range(low, high + 1):
-                for seed in range(1, games_per_count + 1):
-                    game_log = engine.play(rules, players, random.Random(seed), seed=seed,
-                                           variant=None, bots=seat_bots(players))
-                    games[label] += 1
-                    for kind, supply in supplies.items():
-                        peak = max((r.get(f"peak_{kind}", 0) for r in game_log.get("rounds", [])),
-                                   default=0)
-                        short[kind][label] += peak > supply
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        return [*lint, CheckFinding("lint", "simulation-failed",
-                               f"simulated games for the marker supply could not be played: {exc}",
-                               places.rules(""))]
-    total = sum(games.values())
-    log.info("simulated %d games for the marker supply: %s", total, short)
-    out: list[CheckFinding] = []
-    for finding in lint:
-        kind = finding.code.removesuffix(_WORST_CASE_SUFFIX)
-        if finding is not kinds.get(kind) or kind not in supplies:
-            out.append(finding)
-            continue
-        supply, ran_short = supplies[kind], sum(short[kind].values())
-        by_bots = ", ".join(f"{label} bots {short[kind][label]}/{games[label]}" for label in games)
-        note = (f"{supply} markers ran short in {ran_short} of {total} simulated games "
-                f"({ran_short / total:.1%}; {low}–{high} players, {games_per_count} seeded games "
-                f"per count and bot mix: {by_bots})")
-        extra = {**finding.extra, "simulated_games": total, "ran_short": ran_short,
-                 "by_bots": {label: {"games": games[label], "ran_short": short[kind][label]}
-                             for label in games}}
-        out.append(CheckFinding(finding.kind, finding.code, f"{finding.message}; {note}",
-                           finding.where, extra))
-        if ran_short:
-            out.append(CheckFinding("lint", f"{kind}-markers-short-in-simulation", note,
-                               finding.where, extra))
-    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -504,6 +417,13 @@ def _text_findings(workspace: Workspace, game: Game, places: _Places) -> list[Ch
     items += _rulebook_texts(workspace, game, places)
     findings = [CheckFinding("typography", p.code, p.message, p.where, p.extra)
                 for p in typography.lint((i.text, i.where) for i in items)]
+    for item in items:  # a float where a whole number belongs, whatever produced it
+        for match in FLOAT_NUMBER.finditer(item.text):
+            findings.append(CheckFinding(
+                "literal", "float-number",
+                f"{match[0]!r} in {_excerpt(item.text, match[0][0], 12)!r} prints a whole number "
+                "as a decimal: the value behind it is a float where an integer belongs",
+                item.where, {"number": match[0]}))
     for lang in LANGS:
         convert = converter_for(game, lang)
         try:
@@ -550,3 +470,16 @@ def _excerpt(text: str, ch: str, span: int = 12) -> str:
     start = max(0, at - span)
     return ("…" if start else "") + text[start:at + span + 1].strip() + \
         ("…" if at + span + 1 < len(text) else "")
+
+
+# --------------------------------------------------------------------------------------------
+# (g) typed numbers
+
+
+def _literal_findings(workspace: Workspace, game: Game, places: _Places) -> list[CheckFinding]:
+    docs = {name: places.doc(name) for name in (GAME_FILE, COMPONENTS_FILE, TABLES_FILE, FIGURES_FILE)}
+    literals = data_literals(docs, places.rel)
+    literals += template_literals(workspace.templates, game.slug, places.rel)
+    files = {name: places.game_dir / name for name in docs}
+    files.update({name: workspace.templates / game.slug / name for name in TEMPLATES})
+    return literal_findings(game, literals, files, places.rel)

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-KINDS = ("data", "engine", "table", "reference", "lint", "players", "purity", "glyph")
+KINDS = ("data", "engine", "table", "reference", "lint", "players", "count", "literal", "typography",
+         "purity", "glyph")
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 

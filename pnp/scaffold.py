@@ -35,6 +35,11 @@ minutes: 15–20
 age: 8+
 credits:
   - 設計：（你的名字）
+# Digits typed into printed text, each with why it is not a rule: `pnp check` reports any other
+# (literal-number); numbers that follow from the rules belong in templates as variables.
+literal_numbers:
+  - {{file: components.yaml, field: "layouts.marker_face", reason: "each score marker is worth one point"}}
+  - {{file: components.yaml, field: "layouts.scorepad", reason: "the score pad's round columns"}}
 """
 
 COMPONENTS_YAML = """\
@@ -123,9 +128,9 @@ RULEBOOK = """\
 
 ## 配件
 
-- 行動牌 12 張：前進、交換、得分
-- 分數標記 12 個
-- 計分表 1 張
+{{% for c in components %}}
+- {{{{ c.name }}}}（{{{{ c.count }}}}）：{{{{ c.note }}}}
+{{% endfor %}}
 
 ## 準備
 

@@ -13,7 +13,7 @@ import codecs
 import json
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -21,12 +21,13 @@ from typing import Any, cast
 import yaml
 
 from pnp.data.load import TABLES_FILE
-from pnp.data.model import Game
+from pnp.data.model import LANGS, Game, PrintedTable
 from pnp.data.textfile import shown
 from pnp.errors import DataError
-from pnp.games.base import TableRows
+from pnp.games.base import TableColumn, TableRows
 from pnp.games.registry import get_game, has_game
 from pnp.games.rules import game_rules
+from pnp.i18n import make_converter
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,9 @@ class CellDiff:
     """One disagreement between a printed table and the engine.
 
     ``kind`` is ``cell`` (one value differs), ``row-missing`` / ``row-extra`` (whole rows;
-    ``column`` is ``*``) or ``table-not-computed`` (the engine has no such table).
+    ``column`` is ``*``), ``table-not-computed`` (the engine has no such table), or one of
+    ``column_diffs``' kinds (``label-differs``, ``column-unknown``, ``column-missing``,
+    ``not-integer``).
     """
 
     table: str
@@ -83,6 +86,64 @@ def diff_tables(game: Game) -> list[CellDiff]:
                 if have != want:
                     diffs.append(CellDiff(name, index, column.key, have, want, where))
     return diffs
+
+
+def column_diffs(game: Game, declared: Mapping[str, tuple[TableColumn, ...]],
+                 computed: Mapping[str, TableRows],
+                 converters: Sequence[Callable[[str], str]]) -> list[CellDiff]:
+    """Every printed heading and cell type that disagrees with the engine's columns.
+
+    ``label-differs``: a heading differs from the engine's label for that key in every printed
+    script (``converters`` turn a source-script text into each printed script), so swapping two
+    headings is caught; ``column-unknown`` / ``column-missing``: tables.yaml shows a column the
+    engine does not declare, or leaves out one it does; ``not-integer``: a cell of an integer
+    column is not a whole number (``6.0`` would print as "6.0"). An integer column is one the
+    engine declares ``int``, or, for a table it declares nothing for, one whose computed
+    values are all integers.
+    """
+    diffs: list[CellDiff] = []
+    for name, printed in game.tables.items():
+        if name not in computed:
+            continue  # reported as table-not-computed
+        columns = {declared_column.key: declared_column for declared_column in declared.get(name, ())}
+        if columns:
+            shown = {column.key for column in printed.columns}
+            for key, declared_column in columns.items():
+                if key not in shown:
+                    diffs.append(CellDiff(name, 0, key, None, declared_column.label, printed.where,
+                                          "column-missing"))
+        for column in printed.columns:
+            where = column.label.where
+            want = columns.get(column.key)
+            if columns and want is None:
+                diffs.append(CellDiff(name, 0, column.key, column.label.value, None, where,
+                                      "column-unknown"))
+                continue
+            # The same words in either printed script are the same heading (an engine may
+            # declare its labels in the other script); a swap differs in both.
+            if want is not None and all(convert(column.label.value) != convert(want.label)
+                                        for convert in converters):
+                diffs.append(CellDiff(name, 0, column.key, column.label.value, want.label, where,
+                                      "label-differs"))
+            values = [row.get(column.key) for row in computed[name]]
+            integer = (want.kind == "int" if want is not None
+                       else bool(values) and all(_is_int(v) for v in values))
+            if not integer:
+                continue
+            for index, row in enumerate(printed.rows):
+                value = row.get(column.key)
+                if not _is_int(value):
+                    diffs.append(CellDiff(name, index, column.key, value, None,
+                                          _row_where(printed, index), "not-integer"))
+    return diffs
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _row_where(printed: PrintedTable, index: int) -> str:
+    return printed.row_where[index] if index < len(printed.row_where) else printed.where
 
 
 def _scalar(value: Any, flow: bool, style: str = "") -> str:
@@ -165,7 +226,7 @@ def _row_edits(text: str, rows: yaml.Node, printed: tuple[Mapping[str, Any], ...
         for key in keys:
             node = _value_node(item, key)
             assert node is not None
-            if printed[index].get(key) != want.get(key):
+            if not _same(printed[index].get(key), want.get(key)):
                 style = (node.style or "") if isinstance(node, yaml.ScalarNode) else ""
                 edits.append((node.start_mark.index, node.end_mark.index,
                               _scalar(want.get(key), bool(item.flow_style), style)))
@@ -193,15 +254,25 @@ def _key_column(text: str, node: yaml.Node) -> int:
 
 
 def update_tables(game_dir: Path, game: Game) -> list[str]:
-    """Rewrite the rows of every printed table from the engine; returns the tables changed.
+    """Rewrite every printed table from the engine; returns the tables changed.
 
-    Only the values that differ change, and rows the rules add or drop: every comment, blank
-    line, key order and quoting style of tables.yaml stays as the designer wrote it. A
-    tables.yaml that is a link is written through, so the file it points to is updated.
+    Rows and cells take the engine's values (a ``6.0`` becomes ``6``), and headings the
+    engine's labels (in the game's source script). Only what differs changes, and rows the
+    rules add or drop: every comment, blank line, key order and quoting style of tables.yaml
+    stays as the designer wrote it. A tables.yaml that is a link is written through, so the
+    file it points to is updated.
     """
     computed = computed_tables(game)
+    declared = get_game(game.slug).table_columns if has_game(game.slug) else {}
+    source = make_converter(game.info.source_lang, game.info.source_lang, game.glossary)
+    converters = [make_converter(game.info.source_lang, lang, game.glossary) for lang in LANGS]
+    columns = column_diffs(game, declared, computed, converters)
     stale = {diff.table for diff in diff_tables(game) if diff.kind != "table-not-computed"}
-    changed = [name for name in game.tables if name in stale]
+    stale |= {diff.table for diff in columns if diff.kind == "not-integer"}
+    headings = {(diff.table, diff.column): source(str(diff.computed)) for diff in columns
+                if diff.kind == "label-differs"}
+    changed = [name for name in game.tables
+               if name in stale or any(table == name for table, _ in headings)]
     if not changed:
         return []
     path = (game_dir / TABLES_FILE).resolve()
@@ -213,18 +284,38 @@ def update_tables(game_dir: Path, game: Game) -> list[str]:
     edits = []
     for name in changed:
         table_node = _value_node(tables_node, name)
-        rows = _value_node(table_node, "rows")
         keys = [c.key for c in game.tables[name].columns]
-        edits += _row_edits(text, rows, game.tables[name].rows, computed[name], keys)
+        if name in stale:
+            rows = _value_node(table_node, "rows")
+            edits += _row_edits(text, rows, game.tables[name].rows, computed[name], keys)
+        column_nodes = _value_node(table_node, "columns")
+        for key, item in zip(keys, getattr(column_nodes, "value", []), strict=False):
+            if (name, key) in headings:
+                node = _value_node(item, "label")
+                style = (node.style or "") if isinstance(node, yaml.ScalarNode) else ""
+                edits.append((node.start_mark.index, node.end_mark.index,
+                              _scalar(headings[name, key], bool(item.flow_style), style)))
     for start, end, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[end:]
     reread = yaml.safe_load(text)["tables"]
     for name in changed:
-        if reread[name]["rows"] != [dict(row) for row in computed[name]]:
-            raise DataError(f"{shown(path)}: could not rewrite the rows of table {name!r} in place; "
+        labels = {column["key"]: column["label"] for column in reread[name]["columns"]}
+        if not (all(_same_row(a, b) for a, b in zip(reread[name]["rows"], computed[name], strict=False))
+                and len(reread[name]["rows"]) == len(computed[name])
+                and all(labels[key] == label for (table, key), label in headings.items() if table == name)):
+            raise DataError(f"{shown(path)}: could not rewrite table {name!r} in place; "
                             "nothing was changed (please report this with the file)")
     _write_in_place(path, (codecs.BOM_UTF8 if bom else b"") + text.encode("utf-8"))
     return changed
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same type: 6.0 is not 6 (it would print as "6.0")."""
+    return bool(a == b) and type(a) is type(b)
+
+
+def _same_row(printed: Mapping[str, Any], computed: Mapping[str, Any]) -> bool:
+    return printed.keys() == computed.keys() and all(_same(printed[k], computed[k]) for k in computed)
 
 
 def _write_in_place(path: Path, data: bytes) -> None:

@@ -91,3 +91,25 @@ def test_a_linked_tables_file_is_written_through(ws: Path, tmp_path: Path) -> No
     assert tables.is_symlink() and tables.resolve() == real
     assert "{players: 3, confirmed: 0, points: 3}" in real.read_text(encoding="utf-8")
     assert not [p for p in real.parent.iterdir() if p != real]  # no temporary left beside it
+
+
+def test_update_writes_the_engines_headings_and_whole_numbers(ws: Path) -> None:
+    """Swapped headings and a 6.0 are what --update repairs, one value each, and then check
+    is clean."""
+    tables = ws / "card_data/tisigui/tables.yaml"
+    edit(tables, "{key: big_die, label: 大局骰起始}", "{key: big_die, label: \"每大局小局数\"}")
+    edit(tables, "{key: small_rounds, label: 每大局小局数}", "{key: small_rounds, label: 大局骰起始}")
+    edit(tables, "{players: 6, big_die: 6, small_rounds: 4", "{players: 6, big_die: 6.0, small_rounds: 4")
+    before = tables.read_text(encoding="utf-8")
+    output = update(ws)
+    assert "setup" in output
+    assert changed_lines(before, tables.read_text(encoding="utf-8")) == [
+        "-      - {key: big_die, label: \"每大局小局数\"}",
+        "-      - {key: small_rounds, label: 大局骰起始}",
+        "+      - {key: big_die, label: \"大局骰起始\"}",
+        "+      - {key: small_rounds, label: 每大局小局数}",
+        "-      - {players: 6, big_die: 6.0, small_rounds: 4, question_markers: 5}",
+        "+      - {players: 6, big_die: 6, small_rounds: 4, question_markers: 5}",
+    ]
+    again = CliRunner().invoke(cli, ["--root", str(ws), "check", "tisigui"])
+    assert again.exit_code == 0, again.output

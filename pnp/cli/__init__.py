@@ -38,7 +38,7 @@ COMMANDS: dict[str, str] = {
 SUMMARIES: dict[str, str] = {
     "list": "List the games in card_data/ with their components and counts.",
     "build": "Build print-ready PDFs for GAME (or all).",
-    "check": "Check GAME (or all): tables, rules lint, script purity, glyphs.",
+    "check": "Check GAME (or all): tables, counts, typed numbers, rules lint, purity, glyphs.",
     "tables": "Print the tables the rules engine computes for GAME.",
     "calc": "Playtest-night calculators: pnp calc GAME WHAT ARGS...",
     "sample": "Play one seeded game of GAME with bots and narrate it.",

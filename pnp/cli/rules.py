@@ -46,7 +46,8 @@ class ChecksFound(CheckFailed):
 @format_option("text", "json", json_alias=True)
 @click.pass_context
 def check(ctx: click.Context, game: str, fmt: str) -> None:
-    """Check GAME (or all): printed tables against the rules, rules lint, script purity, glyphs.
+    """Check GAME (or all): printed tables and counts against the rules, typed numbers, rules lint,
+    script purity, glyphs.
 
     Exit status 0 when clean, 1 when anything is found.
     """

@@ -24,6 +24,7 @@ from pnp.data.model import (
     GameInfo,
     GlossaryTerm,
     Layout,
+    LiteralMark,
     PrintedTable,
     Symbol,
     Text,
@@ -108,7 +109,7 @@ def _text(reader: Reader, obj: dict[str, Any], key: str, path: PathKey,
 
 def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
     keys = ("slug", "name", "source_lang", "version", "date", "players", "minutes", "age",
-            "credits", "rules", "acknowledged", "example", "script_exceptions")
+            "credits", "rules", "acknowledged", "example", "script_exceptions", "literal_numbers")
     top = r.mapping(r.doc.value, (), keys, required=("slug", "name", "source_lang", "version",
                                                      "date", "players"))
     slug = r.string(top, "slug", (), pattern=IDENT, what="a lower-case identifier")
@@ -140,6 +141,7 @@ def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
             acknowledged.append(Acknowledged(r.string(item, "code", path), r.string(item, "reason", path),
                                              r.where(path)))
     example = None
+    literal_numbers = _read_literal_marks(r, top.get("literal_numbers", []))
     if "example" in top:
         spec = r.mapping(top["example"], ("example",), ("seed", "players", "variant"),
                          required=("seed", "players"))
@@ -152,6 +154,7 @@ def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
         script_exceptions=frozen_mapping(_read_script_exceptions(r, top.get("script_exceptions", []))),
         example=example,
         acknowledged=tuple(acknowledged),
+        literal_numbers=literal_numbers,
         slug=slug,
         name=_text(r, top, "name", ()),
         source_lang=source_lang,
@@ -166,6 +169,33 @@ def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
         rules=frozen_mapping(rules),
         where=r.where(()),
     )
+
+
+def _read_literal_marks(r: Reader, value: Any) -> tuple[LiteralMark, ...]:
+    """game.yaml ``literal_numbers``: digits in printed text that are deliberate, with why."""
+    marks = []
+    for i, item in enumerate(r.sequence(value, ("literal_numbers",))):
+        path = ("literal_numbers", i)
+        item = r.mapping(item, path, ("file", "field", "text", "from", "until", "reason"),
+                         required=("reason",))
+        if not item:
+            continue
+        text, start = r.string(item, "text", path, default=""), r.string(item, "from", path, default="")
+        until = r.string(item, "until", path, default="")
+        field = r.string(item, "field", path, default="")
+        if text and start or not (text or start or field):
+            r.fail(path, "give `text:` (the digits it covers, in their words), `from:` (a text on "
+                         "the first line of the lines it covers) or `field:` (a YAML path)")
+        elif until and not start:
+            r.fail((*path, "until"), "`until:` ends a `from:` range; this mark has no `from:`")
+        elif text and not re.search(r"[0-9０-９]", text):
+            r.fail((*path, "text"), f"{text!r} holds no digit, so it marks nothing")
+        reason = r.string(item, "reason", path)
+        if item and not reason.strip():
+            r.fail((*path, "reason"), "say why the number is typed rather than derived from the rules")
+        marks.append(LiteralMark(r.string(item, "file", path, default=""), text, start, until,
+                                 reason, r.where(path), field))
+    return tuple(marks)
 
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")

@@ -129,6 +129,26 @@ class Acknowledged:
 
 
 @dataclass(frozen=True)
+class LiteralMark:
+    """Digits the designer typed into printed text on purpose (game.yaml ``literal_numbers``).
+
+    The mark covers the digits inside each occurrence of ``text``, or, with ``start``, every
+    literal digit on the lines from the first one holding ``start`` up to (not including) the
+    next one holding ``until`` (the end of the file when empty); ``field`` (a YAML path such
+    as ``components[8].faces``) limits it to the texts at or under that path. ``file``
+    ("" = any) names the file by its name (``components.yaml``, ``rulebook.md.j2``).
+    """
+
+    file: str
+    text: str
+    start: str
+    until: str
+    reason: str
+    where: str
+    field: str = ""
+
+
+@dataclass(frozen=True)
 class ExampleGame:
     """The seeded sample game a rulebook tells as its worked example."""
 
@@ -153,6 +173,7 @@ class GameInfo:
     rules: Mapping[str, Any]
     where: str
     acknowledged: tuple[Acknowledged, ...] = ()
+    literal_numbers: tuple[LiteralMark, ...] = ()
     example: ExampleGame | None = None
     # Characters of the other script the source text may hold on purpose (game.yaml
     # script_exceptions), each with the reason the designer gave.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import click
@@ -108,6 +108,20 @@ class Requirement:
     (a bull head too few) is a count the rules check."""
 
 
+@dataclass(frozen=True)
+class TableColumn:
+    """One column of a table the engine computes, as the printed table must show it.
+
+    ``label`` is the printed heading, in either script: ``pnp check`` converts both sides to
+    each printed script through the game's glossary and accepts a match in either.
+    ``kind`` is ``int`` (every cell a whole number; ``6.0`` is refused) or ``text``.
+    """
+
+    key: str
+    label: str
+    kind: str = "int"
+
+
 def _no_lines(section: Mapping[str, Any]) -> list[str]:
     return []
 
@@ -154,6 +168,9 @@ class GamePlugin:
     calculators: Callable[[], Sequence[click.Command]] | None = None
     # Supply: what the rules need of each component, checked against components.yaml.
     requirements: Callable[[Any], Mapping[str, Requirement]] | None = None
+    # The columns of each computed table (key, printed label, type), in printed order: what
+    # `pnp check` holds tables.yaml's headings and cell types to.
+    table_columns: Mapping[str, tuple[TableColumn, ...]] = field(default_factory=dict)
     # Where a designer reads which rules keys the engine takes (named in error messages).
     rules_doc: str = ""
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pnp.games.aizhewudi import calc, engine, example, narration, summary, supply
+from pnp.games.aizhewudi.tables import COLUMNS
 from pnp.games.base import GamePlugin
 
 
@@ -27,6 +28,7 @@ GAME = GamePlugin(
     title="愛者無敵",
     rules_from_mapping=_rules,
     compute_tables=engine.compute_tables,
+    table_columns=COLUMNS,
     player_range=engine.player_range,
     default_players=engine.default_players,
     play=_play,

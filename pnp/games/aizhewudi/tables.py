@@ -5,7 +5,7 @@ from __future__ import annotations
 from pnp.games.aizhewudi.rules import (
     AizhewudiRules,
 )
-from pnp.games.base import Table
+from pnp.games.base import Table, TableColumn
 
 
 def compute_tables(rules: AizhewudiRules) -> dict[str, Table]:
@@ -14,3 +14,10 @@ def compute_tables(rules: AizhewudiRules) -> dict[str, Table]:
         "action_cards": [{"card": c.name, "per_player": c.per_player}
                          for c in rules.action_cards],
     }
+
+
+# What each printed table shows, in order: tables.yaml's headings are checked against these.
+COLUMNS: dict[str, tuple[TableColumn, ...]] = {
+    "bills": (TableColumn("value", "面額"), TableColumn("count", "張數")),
+    "action_cards": (TableColumn("card", "行動牌", "text"), TableColumn("per_player", "每套張數")),
+}

@@ -10,6 +10,7 @@ from pnp.games.base import GamePlugin
 from pnp.games.niutouwang import calc, engine, example, narration, summary, supply
 from pnp.games.niutouwang.lint import lint
 from pnp.games.niutouwang.play import replay
+from pnp.games.niutouwang.tables import COLUMNS
 
 
 def _play(rules: Any, players: int, rng: random.Random, *, seed: int, variant: str | None,
@@ -23,6 +24,7 @@ GAME = GamePlugin(
     title="誰是牛頭王 SP",
     rules_from_mapping=engine.rules_from_mapping,
     compute_tables=engine.compute_tables,
+    table_columns=COLUMNS,
     player_range=engine.player_range,
     default_players=engine.default_players,
     play=_play,

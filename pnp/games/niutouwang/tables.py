@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
-from pnp.games.base import Table
+from pnp.games.base import Table, TableColumn
 from pnp.games.niutouwang.rules import NiutouwangRules
 
 
@@ -45,3 +45,10 @@ def compute_tables(rules: NiutouwangRules) -> dict[str, Table]:
     counts = Counter(row["heads"] for row in per_card)
     summary = [{"heads": h, "cards": counts[h]} for h in sorted(counts)]
     return {"heads": per_card, "heads_summary": summary}
+
+
+# What each printed table shows, in order: tables.yaml's headings are checked against these.
+COLUMNS: dict[str, tuple[TableColumn, ...]] = {
+    "heads": (TableColumn("card", "牌號"), TableColumn("heads", "牛頭數")),
+    "heads_summary": (TableColumn("heads", "牛頭數"), TableColumn("cards", "張數")),
+}

@@ -8,6 +8,7 @@ from typing import Any
 
 from pnp.games.base import GamePlugin
 from pnp.games.tisigui import calc, engine, example, narration, summary, supply
+from pnp.games.tisigui.tables import COLUMNS
 
 
 def _play(rules: Any, players: int, rng: random.Random, *, seed: int, variant: str | None,
@@ -21,6 +22,7 @@ GAME = GamePlugin(
     title="替死鬼",
     rules_from_mapping=engine.rules_from_mapping,
     compute_tables=engine.compute_tables,
+    table_columns=COLUMNS,
     player_range=engine.player_range,
     default_players=engine.default_players,
     play=_play,

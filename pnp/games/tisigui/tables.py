@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pnp.games.base import Table
+from pnp.games.base import Table, TableColumn
 from pnp.games.tisigui.rules import (
     TisiguiRules,
     _naming_points,
@@ -47,3 +47,18 @@ def compute_tables(rules: TisiguiRules) -> dict[str, Table]:
     return {"setup": setup, "naming_score": naming, "ghost_score": ghost, "game_length": length}
 
 
+
+
+# What each printed table shows, in order: tables.yaml's headings are checked against these.
+COLUMNS: dict[str, tuple[TableColumn, ...]] = {
+    "setup": (TableColumn("players", "人数"), TableColumn("big_die", "大局骰起始"),
+              TableColumn("small_rounds", "每大局小局数"),
+              TableColumn("question_markers", "每人问题标记")),
+    "naming_score": (TableColumn("round_value", "小局分值"), TableColumn("named", "指认人数"),
+                     TableColumn("points", "得分")),
+    "ghost_score": (TableColumn("players", "人数"), TableColumn("confirmed", "已确认替身"),
+                    TableColumn("points", "碟仙得分")),
+    # A fraction such as "33/8", printed as text.
+    "game_length": (TableColumn("players", "人数"),
+                    TableColumn("expected_big_rounds", "平均大局数", "text")),
+}

@@ -20,6 +20,7 @@ GAME = GamePlugin(
     title="無人生還",
     rules_from_mapping=rules.rules_from_mapping,
     compute_tables=tables.compute_tables,
+    table_columns=tables.COLUMNS,
     player_range=rules.player_range,
     default_players=rules.default_players,
     play=_play,

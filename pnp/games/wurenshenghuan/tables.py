@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pnp.games.base import Table
+from pnp.games.base import Table, TableColumn
 from pnp.games.params import is_integer
 from pnp.games.wurenshenghuan.rules import INNOCENT, MURDERER, Role, WurenshenghuanRules
 
@@ -124,3 +124,12 @@ def compute_tables(rules: WurenshenghuanRules) -> dict[str, Table]:
             for day in range(1, rules.days + 1)
         ],
     }
+
+
+# What each printed table shows, in order: tables.yaml's headings are checked against these.
+COLUMNS: dict[str, tuple[TableColumn, ...]] = {
+    "allowances": (TableColumn("alive", "已知存活"), TableColumn("searches", "盤查次數"),
+                   TableColumn("prisoners", "囚禁人數")),
+    "murderer_score": (TableColumn("kills", "實際殺死人數"), TableColumn("points", "得分")),
+    "guess_score": (TableColumn("day", "第幾天交出"), TableColumn("points", "得分")),
+}
