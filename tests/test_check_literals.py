@@ -321,8 +321,8 @@ def test_typed_digits_in_csv_cards_are_reported_in_the_csv(tmp_path: Path) -> No
     row of the CSV file, and a mark naming the file covers it."""
     root = workspace(tmp_path, "tisigui")
     components = root / "card_data/tisigui/components.yaml"
-    rows = "".join(f'      - {{id: shield-{n}, fields: {{number: "{n}"}}}}\n' for n in range(1, 7))
-    edit(components, "    cards:\n" + rows, "    cards: shields.csv\n")
+    edit(components, '    generate:\n      range: [1, 6]\n      id: "shield-{n}"\n      fields: {number: "{n}"}\n',
+         "    cards: shields.csv\n")
     csv = root / "card_data/tisigui/shields.csv"
     csv.write_text("id,number\n" + "".join(f"shield-{n},{n}\n" for n in range(1, 7)), encoding="utf-8")
     code, found = check(root, "tisigui")
