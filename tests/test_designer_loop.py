@@ -224,3 +224,27 @@ def test_pnp_toml_back_offset_reaches_calibrate(bare_workspace: Path) -> None:
     back = contents(bare_workspace / "output" / "calibrate-a4.pdf")[1]
     assert f"1 0 0 1 {PT_PER_MM:.6f} {0.5 * PT_PER_MM:.6f} cm".encode() in back
     shutil.rmtree(bare_workspace / "output")
+
+
+def test_pnp_toml_out_is_where_export_calibrate_and_sample_write(bare_workspace: Path) -> None:
+    invoke(bare_workspace, "new", "demo")
+    (bare_workspace / "pnp.toml").write_text('out = "prints"\n', encoding="utf-8")
+    invoke(bare_workspace, "export", "contact", "demo", "--lang", "zh-Hant")
+    invoke(bare_workspace, "calibrate", "--paper", "letter")
+    contact = bare_workspace / "prints" / "demo" / "zh-Hant" / "contact"
+    assert sorted(p.name for p in contact.glob("*.png")) == ["cards.png", "marker.png", "scorepad.png"]
+    assert len(PdfReader(bare_workspace / "prints" / "calibrate-letter.pdf").pages) == 2
+    assert not (bare_workspace / "output").exists()
+    # --out still wins over the setting.
+    elsewhere = bare_workspace / "elsewhere"
+    invoke(bare_workspace, "export", "contact", "demo", "--lang", "zh-Hant", "--out", str(elsewhere))
+    assert (elsewhere / "cards.png").is_file()
+
+
+@pytest.mark.parametrize("folder", ["card_data", "templates/x", "."])
+def test_pnp_toml_out_may_not_be_a_source_folder(bare_workspace: Path, folder: str) -> None:
+    (bare_workspace / "pnp.toml").write_text(f'paper = "a4"\nout = "{folder}"\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "calibrate"])
+    assert result.exit_code == 1
+    assert "pnp.toml:2: out:" in result.output and "sources" in result.output
+    assert not (bare_workspace / "output").exists()

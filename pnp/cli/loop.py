@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from pnp.cli.options import F, message, shown
+from pnp.cli.options import F, message, output_root, shown
 
 # The group's context object (pnp.cli.options.WorkspaceRef) is passed as ``obj``.
 LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])
@@ -18,7 +18,8 @@ LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])
 @click.argument("game")
 @click.option("--lang", type=LANG_CHOICE, default="all", show_default=True, help="Script to export.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              help="Folder to write instead of output/<game>/<lang>/<kind>/.")
+              help="Folder to write instead of output/<game>/<lang>/<kind>/ (output/ or "
+                   "pnp.toml's out).")
 @click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
               show_default=True, help="Paper of the tuck boxes.")
 @click.pass_obj
@@ -29,7 +30,8 @@ def export(context: Any, kind: str, game: str, lang: str, out: Path | None, pape
 
     if out is not None:  # the same refusal as `pnp build --out`: never into the game's sources
         check_out(context.workspace, out)
-    written = run_export(context.workspace, kind, game, lang, out, paper.lower())
+    found = context.workspace
+    written = run_export(found, kind, game, lang, out, paper.lower(), output_root(found))
     folders = sorted({str(shown(item.path.parent)) for item in written})
     size = sum(item.size for item in written)
     message(f"wrote {len(written)} files ({size / 1024:.0f} KiB) in {', '.join(folders)}")
@@ -80,7 +82,7 @@ def calibrate(context: Any, paper: str, lang: str, out: Path | None,
 
     workspace = context.workspace
     paper = paper.lower()
-    target = out if out is not None else workspace.output / f"calibrate-{paper}.pdf"
+    target = out if out is not None else output_root(workspace) / f"calibrate-{paper}.pdf"
     data = calibration_pdf(paper, load_family(workspace.fonts, lang), lang, back_offset)
     target = target if target.is_absolute() else Path.cwd() / target
     if out is not None:

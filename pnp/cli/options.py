@@ -39,6 +39,14 @@ def workspace(ctx: click.Context | None = None) -> Workspace:
     return ref.workspace if isinstance(ref, WorkspaceRef) else find_workspace()
 
 
+def output_root(found: Workspace) -> Path:
+    """Where a command writes when it is not told: pnp.toml's ``out``, else output/."""
+    from pnp.config import load_settings
+
+    configured = load_settings(found.root)[0].get("out")
+    return configured if isinstance(configured, Path) else found.output
+
+
 # --------------------------------------------------------------------------------------------
 # Output
 
