@@ -127,6 +127,18 @@ def test_new_game_builds_and_checks_at_once(bare_workspace: Path) -> None:
     for args in (("new", "demo"), ("build", "demo"), ("check", "demo")):
         result = run(bare_workspace, *args)
         assert result.returncode == 0, (args, result.stdout, result.stderr)
+    # No engine can recompute the printed set-up table: check says so, without failing.
+    tables = bare_workspace / "card_data" / "demo" / "tables.yaml"
+    line = tables.read_text(encoding="utf-8").splitlines().index("  setup:") + 1
+    assert result.stdout.splitlines() == [
+        "demo: ok",
+        f"  note table-unverified: card_data/demo/tables.yaml:{line}: tables.setup: table 'setup' "
+        "is printed as written: demo has no rules engine to recompute it"]
+    # The table is printed in the rulebook, in each script.
+    for lang, title, cell in (("zh-Hant", "開局設定", "每人手牌"), ("zh-Hans", "开局设定", "每人手牌")):
+        text = "".join(page.extract_text() for page in
+                       PdfReader(bare_workspace / "output" / "demo" / lang / "rulebook.pdf").pages)
+        assert title in text and cell in text, lang
     pdf = bare_workspace / "output" / "demo" / "zh-Hans" / "components.pdf"
     counts = face_counts(pdf)
     # 12 action cards with one shared back, 12 markers (alike on both sides), a score pad.
