@@ -223,8 +223,8 @@ def parse_markdown(markdown: str) -> list[MarkdownBlock]:
                 kind, _, entries, count = list_stack[-1]
                 count[0] += 1
                 depth = len(list_stack) - 1
-                marker = f"{count[0]}." if kind == "numbers" else ("•" if depth == 0 else "◦")
-                entries.append((runs, marker, depth))
+                bullet = f"{count[0]}." if kind == "numbers" else ("•" if depth == 0 else "◦")
+                entries.append((runs, bullet, depth))
             elif list_stack:
                 # A second paragraph of one item continues it, unmarked.
                 list_stack[-1][2].append((runs, "", len(list_stack) - 1))

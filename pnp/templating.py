@@ -19,7 +19,8 @@ from typing import Any
 
 import jinja2
 import jinja2.bccache
-from jinja2.sandbox import SandboxedEnvironment, SecurityError
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import SandboxedEnvironment
 
 from pnp.data.textfile import read_text, shown
 from pnp.errors import DataError
@@ -151,7 +152,7 @@ def _names_behind(source: str, env: jinja2.Environment, line: int) -> _Behind:
     on_line = [node for node in tree.find_all(jinja2.nodes.Expr) if node.lineno == line]
     walked: list[str] = []
     fields: dict[str, list[str]] = {}
-    todo = list(on_line)
+    todo: list[jinja2.nodes.Node] = list(on_line)
     while todo:  # breadth first: the variables nearest the failing line come first
         node = todo.pop(0)
         for item in (node, *node.find_all((jinja2.nodes.Getattr, jinja2.nodes.Getitem))):
@@ -230,8 +231,8 @@ def render_template(templates: Path, name: str, context: Mapping[str, Any],
     try:
         template = env.get_template(name)
     except jinja2.TemplateSyntaxError as exc:
-        where = shown(Path(exc.filename)) if exc.filename else shown(path)
-        raise DataError(f"{where}:{exc.lineno}: template syntax error: {exc.message}") from None
+        file = shown(Path(exc.filename)) if exc.filename else shown(path)
+        raise DataError(f"{file}:{exc.lineno}: template syntax error: {exc.message}") from None
     except jinja2.TemplateNotFound as exc:
         raise DataError(f"{shown(path)}: template not found: {exc.message or exc.name}") from None
     try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pnp.data.limits import MAX_COPIES, MAX_GENERATE
 from pnp.data.model import (
     Card,
     PrintedTable,
@@ -17,7 +18,6 @@ from pnp.data.schema import (
     Reader,
     describe,
 )
-from pnp.data.spec import MAX_COPIES, MAX_GENERATE
 from pnp.data.yamlmarks import PathKey
 
 _GENERATE_KEYS = ("range", "id", "count", "fields")
