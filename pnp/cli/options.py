@@ -68,6 +68,19 @@ def message(text: str) -> None:
     click.echo(text, err=True)
 
 
+def json_path(found: Workspace, path: Path) -> str:
+    """A path in JSON output: relative to the workspace root when inside it (so the report
+    does not depend on the folder pnp ran from), else absolute."""
+    resolved = path.resolve()
+    root = found.root.resolve()
+    return str(resolved.relative_to(root)) if resolved.is_relative_to(root) else str(resolved)
+
+
+def written_json(found: Workspace, written: Any) -> list[dict[str, Any]]:
+    """``[{"path", "bytes"}]`` of files written (items with ``.path`` and ``.size``)."""
+    return [{"path": json_path(found, item.path), "bytes": item.size} for item in written]
+
+
 def shown(path: Path) -> Path:
     try:
         return path.relative_to(Path.cwd())
