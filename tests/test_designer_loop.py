@@ -203,6 +203,98 @@ def test_bad_csv_cells_are_located_by_row_and_column(bare_workspace: Path) -> No
     assert not (bare_workspace / "output").exists()
 
 
+# --- cards from .xlsx ------------------------------------------------------------------------
+
+SHEET = "牌組"
+
+
+def _xlsx_deck(root: Path, rows: list[list[object]], name: str = "cards.xlsx") -> Path:
+    """The demo deck as a workbook made here with openpyxl (no binary in the repository)."""
+    import openpyxl
+
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    sheet.title = SHEET
+    for row in rows:
+        sheet.append(row)
+    _csv_deck(root, CSV)  # point components.yaml at a card file, then swap the file in
+    components = root / "card_data" / "demo" / "components.yaml"
+    components.write_text(components.read_text(encoding="utf-8").replace("cards: cards.csv", f"cards: {name}"),
+                          encoding="utf-8")
+    (root / "card_data" / "demo" / "cards.csv").unlink()
+    path = root / "card_data" / "demo" / name
+    workbook.save(path)
+    return path
+
+
+XLSX_ROWS: list[list[object]] = [[cell if not cell.isdigit() else int(cell) for cell in line.split(",")]
+                                 for line in CSV.splitlines()]
+
+
+def test_xlsx_deck_builds_the_same_faces_as_the_yaml_deck(bare_workspace: Path) -> None:
+    invoke(bare_workspace, "new", "demo")
+    invoke(bare_workspace, "build", "demo", "--lang", "zh-Hant", "--out", str(bare_workspace / "yaml"))
+    assert XLSX_ROWS[1][:2] == ["move", 6]  # counts are number cells, as a spreadsheet keeps them
+    _xlsx_deck(bare_workspace, XLSX_ROWS)
+    invoke(bare_workspace, "build", "demo", "--lang", "zh-Hant", "--out", str(bare_workspace / "xlsx"))
+    yaml_pdf = (bare_workspace / "yaml" / "demo" / "zh-Hant" / "components.pdf").read_bytes()
+    xlsx_pdf = (bare_workspace / "xlsx" / "demo" / "zh-Hant" / "components.pdf").read_bytes()
+    assert yaml_pdf == xlsx_pdf
+    assert face_counts(bare_workspace / "xlsx" / "demo" / "zh-Hant" / "components.pdf")[
+        ("face-cards-move", "front")] == 6
+
+
+def test_bad_xlsx_cells_are_located_by_row_column_and_cell(bare_workspace: Path) -> None:
+    invoke(bare_workspace, "new", "demo")
+    rows = [list(row) for row in XLSX_ROWS]
+    rows[2][1] = "four"
+    rows[3][4] = "gold"
+    _xlsx_deck(bare_workspace, rows)
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "build", "demo"])
+    assert result.exit_code == 1
+    assert f"cards.xlsx:3:2: {SHEET}!B3: components[0].cards[1].count: expected a whole number" in result.output
+    assert f"cards.xlsx:4:5: {SHEET}!E4: components[0].cards[2].fields.color" in result.output
+    assert not (bare_workspace / "output").exists()
+    # check reports the same places.
+    checked = CliRunner().invoke(cli, ["--root", str(bare_workspace), "check", "demo"])
+    assert checked.exit_code == 1
+    assert f"cards.xlsx:3:2: {SHEET}!B3: components[0].cards[1].count" in checked.output
+
+
+def test_xlsx_cells_that_are_not_text_are_each_located(bare_workspace: Path) -> None:
+    import datetime
+
+    invoke(bare_workspace, "new", "demo")
+    rows = [list(row) for row in XLSX_ROWS]
+    rows[1][2] = datetime.date(2026, 12, 1)
+    rows[2][3] = True
+    rows[3][2] = "=UPPER(A4)"  # written by openpyxl: a formula with no saved result
+    rows.append(["extra", 1, "多", "一格", "#000000", "no column"])
+    _xlsx_deck(bare_workspace, rows)
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "build", "demo"])
+    assert result.exit_code == 1, result.output
+    assert f"cards.xlsx:2:3: {SHEET}!C2: a date or time cell" in result.output
+    assert f"cards.xlsx:3:4: {SHEET}!D3: a TRUE/FALSE cell" in result.output
+    assert f"cards.xlsx:4:3: {SHEET}!C4: a formula with no saved result" in result.output
+    assert "Traceback" not in result.output
+    assert not (bare_workspace / "output").exists()
+
+
+def test_xlsx_extra_column_and_a_file_that_is_no_workbook(bare_workspace: Path) -> None:
+    invoke(bare_workspace, "new", "demo")
+    rows = [list(row) for row in XLSX_ROWS]
+    rows[2].append("stray")
+    path = _xlsx_deck(bare_workspace, rows)
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "build", "demo"])
+    assert result.exit_code == 1
+    assert f"cards.xlsx:3:6: {SHEET}!F3: a value in a column with no name in row 1" in result.output
+    path.write_bytes(b"id,count\nmove,1\n")  # a CSV saved under the wrong name
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "build", "demo"])
+    assert result.exit_code == 1
+    assert "cards.xlsx: not a readable .xlsx workbook" in result.output
+    assert "Traceback" not in result.output
+
+
 # --- pnp.toml --------------------------------------------------------------------------------
 
 
