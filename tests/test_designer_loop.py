@@ -193,6 +193,21 @@ def test_csv_deck_builds_the_same_faces_as_the_yaml_deck(bare_workspace: Path) -
     assert yaml_pdf == csv_pdf
 
 
+def test_an_edited_card_file_is_rebuilt(bare_workspace: Path) -> None:
+    """The build record counts a deck's CSV (or workbook) as an input, like components.yaml."""
+    invoke(bare_workspace, "new", "demo")
+    _csv_deck(bare_workspace, CSV)
+    invoke(bare_workspace, "build", "demo", "--lang", "zh-Hant")
+    pdf = bare_workspace / "output" / "demo" / "zh-Hant" / "components.pdf"
+    before = pdf.read_bytes()
+    (bare_workspace / "card_data" / "demo" / "cards.csv").write_text(CSV.replace("前進", "後退"), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "build", "demo", "--lang", "zh-Hant"])
+    assert result.exit_code == 0, result.output
+    assert "components.pdf rebuilt (card_data/demo/cards.csv" in result.output
+    assert pdf.read_bytes() != before
+    assert "後退" in "".join(page.extract_text() for page in PdfReader(pdf).pages)
+
+
 def test_bad_csv_cells_are_located_by_row_and_column(bare_workspace: Path) -> None:
     invoke(bare_workspace, "new", "demo")
     _csv_deck(bare_workspace, CSV.replace("swap,4,", "swap,four,").replace(",#b8862f", ",gold"))

@@ -140,6 +140,14 @@ def _rows(text: str, where: Path) -> list[tuple[int, list[str]]]:
     return rows
 
 
+def card_files(game_dir: Path) -> list[Path]:
+    """The spreadsheets in a game folder a component may read its cards from: inputs of a
+    build as much as components.yaml is."""
+    if not game_dir.is_dir():
+        return []
+    return sorted(p for p in game_dir.iterdir() if CSV_NAME.match(p.name) and p.is_file())
+
+
 def csv_cards(r: Reader, source: Any, path: PathKey) -> tuple[Reader, Any]:
     """The reader and raw card list for a component's ``cards``: unchanged for a YAML list; for
     a CSV file name, its rows and a reader that locates problems in the file; None when the
