@@ -34,7 +34,12 @@ def run() -> None:
         # From here KeyboardInterrupt is raised again: commands clean up (worker pools,
         # staged outputs) and the command line reports it with the same line and status.
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    main()
+    try:
+        main()
+    finally:
+        # The command has ended (its status is set): Ctrl-C now could only cut the
+        # interpreter's own exit short and kill it by the signal, with nothing left to stop.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 if __name__ == "__main__":

@@ -126,7 +126,7 @@ def test_ctrl_c_at_any_moment_of_a_short_command(entry: str) -> None:
     if entry == "script" and not script.exists():
         pytest.skip("the pnp script is not installed beside this Python")
     command = [sys.executable, "-m", "pnp"] if entry == "module" else [str(script)]
-    for delay in (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.6):
+    for delay in (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.6, 0.9, 1.5):
         proc = subprocess.Popen([*command, "--root", str(ROOT), "list"], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True,
                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
