@@ -166,6 +166,27 @@ def test_new_refuses_a_taken_name(bare_workspace: Path) -> None:
     assert (bare_workspace / "card_data" / "demo" / "game.yaml").read_bytes() == before
 
 
+def test_a_template_sum_that_fails_on_a_table_row_names_the_row(bare_workspace: Path) -> None:
+    """Arithmetic on a printed table's value that fails is reported at the row and field in
+    tables.yaml (with the template line after it), by build and check alike."""
+    invoke(bare_workspace, "new", "demo")
+    template = bare_workspace / "templates" / "demo" / "rulebook.md.j2"
+    template.write_text(template.read_text(encoding="utf-8") + "\n{% for row in tables.setup %}\n"
+                        "每人每輪約 {{ 12 // row.hand }} 回合。\n{% endfor %}\n", encoding="utf-8")
+    line = template.read_text(encoding="utf-8").splitlines().index("每人每輪約 {{ 12 // row.hand }} 回合。") + 1
+    tables = bare_workspace / "card_data" / "demo" / "tables.yaml"
+    tables.write_text(tables.read_text(encoding="utf-8").replace("{players: 3, hand: 3,", "{players: 3, hand: 0,"),
+                      encoding="utf-8")
+    row = tables.read_text(encoding="utf-8").splitlines().index("      - {players: 3, hand: 0, markers: 10}") + 1
+    where = (f"card_data/demo/tables.yaml:{row}: tables.setup.rows[1].hand: 0: "
+             f"templates/demo/rulebook.md.j2:{line} computes from it and fails: ZeroDivisionError")
+    built = run(bare_workspace, "build", "demo", "--lang", "zh-Hant")
+    assert built.returncode == 1 and where in built.stderr, built.stderr
+    checked = run(bare_workspace, "check", "demo")
+    assert checked.returncode == 1 and where in checked.stdout, checked.stdout
+    assert not (bare_workspace / "output").exists()
+
+
 # --- cards from CSV --------------------------------------------------------------------------
 
 CSV = ("id,count,title,text,color\n"
