@@ -388,3 +388,11 @@ def test_pnp_toml_out_may_not_be_a_source_folder(bare_workspace: Path, folder: s
     assert result.exit_code == 1
     assert "pnp.toml:2: out:" in result.output and "sources" in result.output
     assert not (bare_workspace / "output").exists()
+
+
+def test_pnp_toml_out_is_where_a_sample_pdf_goes(workspace_copy: Path) -> None:
+    (workspace_copy / "pnp.toml").write_text('out = "prints"\n', encoding="utf-8")
+    invoke(workspace_copy, "sample", "niutouwang", "--format", "pdf", "--lang", "zh-Hant", "--players", "4")
+    pdf = workspace_copy / "prints" / "niutouwang" / "zh-Hant" / "sample-seed1-p4.pdf"
+    assert len(PdfReader(pdf).pages) >= 1
+    assert not (workspace_copy / "output").exists()
