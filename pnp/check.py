@@ -129,6 +129,7 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
 
     findings: list[CheckFinding] = []
     acknowledged: tuple[Acknowledgement, ...] = ()
+    notes = _unverified_tables(game, places)
     engine, rules = _engine_and_rules(game, places, findings)
     computed: dict[str, Any] | None = None
     if engine is not None and rules is not None:
@@ -148,14 +149,14 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
     findings.extend(_reference_findings(workspace, game, computed, places))
     findings.extend(_text_findings(workspace, game, places))
     findings.extend(_literal_findings(workspace, game, places))
-    return GameReport(slug, tuple(findings), acknowledged)
+    return GameReport(slug, tuple(findings), acknowledged, notes)
 
 
 def _engine_and_rules(game: Game, places: _Places,
                       findings: list[CheckFinding]) -> tuple[GamePlugin | None, Any]:
     if not has_game(game.slug):
-        if not game.tables and not game.info.rules:
-            return None, None  # nothing printed needs the rules: texts are still checked
+        if not game.info.rules:
+            return None, None  # a data-only game: its texts are still checked
         findings.append(CheckFinding("engine", "no-engine",
                                 f"no rules engine for game {game.slug!r}: its printed tables and "
                                 "rules cannot be checked", places.game_yaml(())))
@@ -175,6 +176,17 @@ def _engine_and_rules(game: Game, places: _Places,
         findings.extend(_data_finding(problem, places, "invalid-rules") for problem in problems)
         return engine, None
     return engine, rules
+
+
+def _unverified_tables(game: Game, places: _Places) -> tuple[CheckFinding, ...]:
+    """A data-only game (no engine, no ``rules:``) may print tables: nothing can recompute
+    them, which is said once per table without failing the check."""
+    if has_game(game.slug) or game.info.rules:
+        return ()
+    return tuple(CheckFinding("table", "table-unverified",
+                              f"table {name!r} is printed as written: {game.slug} has no rules "
+                              "engine to recompute it", places.rel(table.where), {"table": name})
+                 for name, table in game.tables.items())
 
 
 # --------------------------------------------------------------------------------------------

@@ -55,14 +55,19 @@ class GameReport:
     slug: str
     findings: tuple[CheckFinding, ...]
     acknowledged: tuple[Acknowledgement, ...] = ()
+    # What could not be proved but is no fault (a data-only game's printed tables).
+    notes: tuple[CheckFinding, ...] = ()
 
     @property
     def ok(self) -> bool:
         return not self.findings
 
     def as_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "findings": [f.as_json() for f in self.findings],
+        data = {"ok": self.ok, "findings": [f.as_json() for f in self.findings],
                 "acknowledged": [a.as_json() for a in self.acknowledged]}
+        if self.notes:
+            data["notes"] = [note.as_json() for note in self.notes]
+        return data
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,8 @@ class CheckReport:
                 for finding in ack.findings:
                     lines.append(f"  acknowledged {finding.code}: {finding.describe()}")
                     lines.append(f"      because: {ack.reason}")
+            for note in game.notes:
+                lines.append(f"  note {note.code}: {note.describe()}")
         if not self.games:
             lines.append("no games in card_data/")
         return "\n".join(lines)

@@ -4,7 +4,8 @@ at the workspace root and handed to click as each command's defaults.
 ```toml
 paper = "letter"          # build, calibrate, export tuckbox, sample --format pdf, serve
 lang = "zh-Hant"          # build, export and serve: zh-Hant, zh-Hans or all
-out = "prints"            # build's output root, inside the workspace
+out = "prints"            # where build, export, calibrate and sample --format pdf write,
+                          # instead of output/ (a folder inside the workspace)
 back_offset = "1,-0.5"    # build and calibrate, mm (or [1, -0.5])
 gutter = 4                # build --gutter, mm, once the imposition takes one
 port = 8800               # serve --port
@@ -30,6 +31,7 @@ PYPROJECT = "pyproject.toml"
 LANGS = ("zh-Hant", "zh-Hans", "all")
 PAPERS = ("a4", "letter")
 MAX_GUTTER = 30.0
+SOURCES = ("card_data", "templates", "fonts")  # never an output folder
 
 # key -> the commands (and their option names) it sets the default of
 TARGETS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -72,6 +74,10 @@ def _validate(key: str, value: Any, root: Path) -> tuple[Any, str | None]:
         folder = (root / value).resolve()
         if Path(value).is_absolute() or not folder.is_relative_to(root.resolve()):
             return None, f"{value!r} leaves the workspace; give a folder inside it (e.g. \"prints\")"
+        if folder == root.resolve() or any(folder.is_relative_to((root / name).resolve())
+                                           for name in SOURCES):
+            return None, (f"{value!r} would mix outputs with the game's sources; give a folder of "
+                          "its own (e.g. \"prints\")")
         return folder, None
     if key == "back_offset":
         from pnp.calibrate import parse_offset

@@ -267,8 +267,11 @@ def _swap_in(staged: Staged) -> list[Written]:
 
 
 def export(workspace: Workspace, kind: str, game: str, lang: str = "all",
-           out: Path | None = None, paper: str = "a4") -> list[Written]:
-    """Render the export of every requested game and script, then swap each folder in."""
+           out: Path | None = None, paper: str = "a4", output_root: Path | None = None) -> list[Written]:
+    """Render the export of every requested game and script, then swap each folder in.
+
+    Without ``out`` each goes to ``<output_root>/<game>/<lang>/<kind>/`` (output/ unless the
+    workspace's pnp.toml names another output folder)."""
     if kind not in EXPORTERS:
         raise PnpError(f"unknown export {kind!r} (expected one of: {', '.join(KINDS)})")
     games = load_games(workspace, resolve_games(workspace, game))
@@ -277,7 +280,7 @@ def export(workspace: Workspace, kind: str, game: str, lang: str = "all",
     for loaded in games:
         for target_lang in langs:
             if out is None:
-                target = workspace.output / loaded.slug / target_lang / kind
+                target = (output_root or workspace.output) / loaded.slug / target_lang / kind
             else:
                 target = out
                 if len(games) > 1:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnp import __version__
+from pnp.data.csvcards import card_files
 from pnp.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -269,6 +270,7 @@ def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
     """Every input of one output, by name: file paths relative to the workspace, ``option:…``
     for build options and ``pnp`` for the code."""
     files = [workspace.game_dir(output.slug) / name for name in DATA_FILES[output.kind]]
+    files += card_files(workspace.game_dir(output.slug))  # cards: deck.csv / deck.xlsx
     files += font_files(workspace, output.lang)
     if output.kind == "rulebook":
         files.append(workspace.templates / output.slug / "rulebook.md.j2")

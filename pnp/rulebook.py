@@ -22,7 +22,7 @@ from markdown_it import MarkdownIt
 from pnp.data.model import Game
 from pnp.errors import DataError
 from pnp.games.registry import has_game
-from pnp.templating import render_template
+from pnp.templating import located_by_identity, render_template
 from pnp.textlayout import Run
 from pnp.worked_example import example_facts
 from pnp.workspace import Workspace
@@ -129,7 +129,13 @@ def render_markdown(templates: Path, game: Game, example: Callable[[], dict[str,
     path = templates / game.slug / name
     if not path.is_file():
         raise DataError(f"{path}: {name.split('.')[0]} template not found")
-    return render_template(templates, f"{game.slug}/{name}", template_context(game, example))
+    context = template_context(game, example)
+    # A printed table's row handed to the template is known by where tables.yaml has it, so a
+    # value computed from it that fails (a "33/0") is reported there.
+    rows = located_by_identity((row, table.row_where[i])
+                               for name, table in game.tables.items()
+                               for i, row in enumerate(context["tables"][name]) if i < len(table.row_where))
+    return render_template(templates, f"{game.slug}/{name}", context, rows)
 
 
 def _inline_runs(token: Any) -> tuple[Run, ...]:
@@ -220,8 +226,8 @@ def parse_markdown(markdown: str) -> list[MarkdownBlock]:
                 kind, _, entries, count = list_stack[-1]
                 count[0] += 1
                 depth = len(list_stack) - 1
-                marker = f"{count[0]}." if kind == "numbers" else ("•" if depth == 0 else "◦")
-                entries.append((runs, marker, depth))
+                bullet = f"{count[0]}." if kind == "numbers" else ("•" if depth == 0 else "◦")
+                entries.append((runs, bullet, depth))
             elif list_stack:
                 # A second paragraph of one item continues it, unmarked.
                 list_stack[-1][2].append((runs, "", len(list_stack) - 1))

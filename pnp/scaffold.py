@@ -1,9 +1,10 @@
 """``pnp new SLUG``: a small game that builds and checks at once, to start a design from.
 
-The scaffold is data only — a deck, a token, a score pad (a printed table drawn from data)
-and a rulebook template — so ``pnp build`` and ``pnp check`` succeed before any Python is
-written. Both folders are made beside their final place and renamed in, so a failure leaves
-nothing behind.
+The scaffold is data only — a deck, a token, a score pad, a printed table of the set-up by
+player count (tables.yaml, printed in the rulebook) and a rulebook template — so ``pnp build``
+and ``pnp check`` succeed before any Python is written. Without a rules engine ``pnp check``
+cannot prove the printed table: it says so in a note, and checks everything else. Both
+folders are made beside their final place and renamed in, so a failure leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -117,6 +118,24 @@ layouts:
         header_color: "#ffffff"
 """
 
+TABLES_YAML = """\
+# Printed tables: literal values, exactly as printed; the rulebook prints this one with
+# {{{{ table("setup") }}}} (never type its numbers into the text). Until the game has a rules
+# engine (README: "how to add a game", step 5) `pnp check` cannot recompute these rows and
+# notes them as unverified; with one, it proves every cell.
+tables:
+  setup:
+    title: 開局設定
+    columns:
+      - {{key: players, label: 人數}}
+      - {{key: hand, label: 每人手牌}}
+      - {{key: markers, label: 分數標記}}
+    rows:
+      - {{players: 2, hand: 4, markers: 8}}
+      - {{players: 3, hand: 3, markers: 10}}
+      - {{players: 4, hand: 3, markers: 12}}
+"""
+
 RULEBOOK = """\
 {{#- {slug} rulebook, in the game's source script (zh-Hant); the zh-Hans edition is converted
     from it. Markdown: # headings, - lists, **bold**. Numbers about the game come from
@@ -134,7 +153,9 @@ RULEBOOK = """\
 
 ## 準備
 
-洗勻行動牌，每人發三張當手牌，其餘牌面朝下放成牌堆。分數標記放在桌子中央。
+洗勻行動牌，依人數發給每人手牌，其餘牌面朝下放成牌堆。依人數取出分數標記，放在桌子中央；多的標記收回盒中。
+
+{{{{ table("setup") }}}}
 
 ## 進行
 
@@ -161,7 +182,8 @@ def scaffold(workspace: Workspace, slug: str, today: datetime.date | None = None
     date = (today or datetime.date.today()).isoformat()
     plan = {
         workspace.card_data / slug: {"game.yaml": GAME_YAML.format(slug=slug, date=date),
-                                     "components.yaml": COMPONENTS_YAML.format()},
+                                     "components.yaml": COMPONENTS_YAML.format(),
+                                     "tables.yaml": TABLES_YAML.format()},
         workspace.templates / slug: {"rulebook.md.j2": RULEBOOK.format(slug=slug)},
     }
     staged: list[tuple[Path, Path]] = []

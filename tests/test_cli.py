@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from pnp import __version__
-from pnp.cli import cli
+from pnp.cli import COMMANDS, cli
 from tests.conftest import ROOT, edit
 
 
@@ -178,3 +178,118 @@ def test_one_bad_rules_value_is_located_alike_by_every_command(workspace_copy: P
     assert "Traceback" not in done.stderr
     where = f"card_data/tisigui/game.yaml:{line}: rules.big_die_sides: expected a whole number"
     assert where in done.stdout + done.stderr
+
+
+# --------------------------------------------------------------------------------------------
+# Options every command shares (issue 8 item 6) and what each command imports (issue 9 item 4)
+
+# The commands that report something (serve shows a page, sample writes md, json or pdf).
+REPORTING = ["list", "build", "check", "tables", "simulate", "export", "calibrate", "new"]
+
+
+def _help(*args: str) -> str:
+    result = CliRunner().invoke(cli, ["--root", str(ROOT), *args, "--help"])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.mark.parametrize("name", [name for name in COMMANDS if name != "calc"])  # calc: per calculator
+def test_every_command_takes_quiet_and_verbose(name: str) -> None:
+    text = _help(name)
+    assert "-q, --quiet" in text and "-v, --verbose" in text, text
+
+
+def test_every_calculator_takes_quiet_verbose_and_format() -> None:
+    for args in (("calc", "tisigui", "ghost"), ("calc", "niutouwang", "heads")):
+        text = _help(*args)
+        assert "-q, --quiet" in text and "--format [text|json]" in text and "--json" in text, text
+
+
+@pytest.mark.parametrize("name", REPORTING)
+def test_every_reporting_command_has_format_json(name: str) -> None:
+    text = _help(name)
+    assert "--format [text|json" in text, text
+
+
+def test_json_alias_stays_where_it_was() -> None:
+    for name in ("check", "tables", "sample", "simulate"):
+        assert "--json" in _help(name), name
+
+
+def test_build_format_json_reports_every_output_and_file(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = run("--root", str(ROOT), "build", "tisigui", "--lang", "zh-Hant", "--out", str(out),
+                 "--format", "json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert {(o["game"], o["lang"], o["output"], o["status"]) for o in report["outputs"]} == {
+        ("tisigui", "zh-Hant", "components", "rebuilt"), ("tisigui", "zh-Hant", "rulebook", "rebuilt")}
+    written = {Path(item["path"]).name: item["bytes"] for item in report["written"]}
+    assert set(written) >= {"components.pdf", "rulebook.pdf"}
+    for item in report["written"]:  # outside the workspace: absolute paths, sizes as on disk
+        assert Path(item["path"]).is_absolute() and Path(item["path"]).stat().st_size == item["bytes"]
+    assert "wrote" not in result.stderr  # the report is on stdout, not repeated as notes
+    again = run("--root", str(ROOT), "build", "tisigui", "--lang", "zh-Hant", "--out", str(out),
+                "--format", "json", cwd=tmp_path)
+    report = json.loads(again.stdout)
+    assert report["build"] is None and report["written"] == []
+    assert {o["status"] for o in report["outputs"]} == {"up-to-date"}
+
+
+def test_build_format_json_with_watch_is_a_usage_error() -> None:
+    result = CliRunner().invoke(cli, ["--root", str(ROOT), "build", "tisigui", "--watch", "--format", "json"])
+    assert result.exit_code == 2 and "--watch" in result.output
+
+
+def test_new_export_calibrate_format_json_and_quiet(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    (root / "card_data").mkdir(parents=True)
+    (root / "templates").mkdir()
+    (root / "fonts").symlink_to(ROOT / "fonts")
+    made = run("--root", str(root), "new", "demo", "--format", "json", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert json.loads(made.stdout) == {"game": "demo", "written": [
+        "card_data/demo/game.yaml", "card_data/demo/components.yaml", "card_data/demo/tables.yaml",
+        "templates/demo/rulebook.md.j2"]}
+    exported = run("--root", str(root), "export", "contact", "demo", "--lang", "zh-Hans", "--format", "json",
+                   cwd=tmp_path)
+    assert exported.returncode == 0, exported.stderr
+    report = json.loads(exported.stdout)
+    assert report["export"] == "contact" and report["game"] == "demo"
+    assert sorted(item["path"] for item in report["written"]) == [
+        f"output/demo/zh-Hans/contact/{name}.png" for name in ("cards", "marker", "scorepad")]
+    for item in report["written"]:
+        assert (root / item["path"]).stat().st_size == item["bytes"]
+    calibrated = run("--root", str(root), "calibrate", "-q", "--format", "json", cwd=tmp_path)
+    assert calibrated.returncode == 0, calibrated.stderr
+    assert json.loads(calibrated.stdout)["written"][0]["path"] == "output/calibrate-a4.pdf"
+    quiet = run("--root", str(root), "export", "contact", "demo", "--lang", "zh-Hans", "-q", cwd=tmp_path)
+    assert quiet.returncode == 0 and quiet.stdout == "" and quiet.stderr == "", quiet.stderr
+    loud = run("--root", str(root), "export", "contact", "demo", "--lang", "zh-Hans", cwd=tmp_path)
+    assert "wrote 3 files" in loud.stderr
+
+
+IMPORT_PROBE = """
+import sys
+from pnp.cli import main
+sys.argv = ["pnp", *{args!r}]
+try:
+    main()
+except SystemExit:
+    pass
+print("LOADED", sorted({{m.split(".")[2] for m in sys.modules
+                        if m.startswith("pnp.games.") and m.count(".") >= 2}} - {{"base", "registry", "rules",
+                        "params", "calcargs", "facts", "stats"}}))
+"""
+
+
+@pytest.mark.parametrize(("args", "games"), [
+    (["list"], []),  # data only: no game's plugin, no engine
+    (["calc", "tisigui", "ghost", "--players", "5", "--confirmed", "2"], ["tisigui"]),
+    (["calc", "niutouwang", "heads", "55"], ["niutouwang"]),
+])
+def test_list_loads_no_engine_and_calc_only_its_game(args: list[str], games: list[str]) -> None:
+    probe = IMPORT_PROBE.format(args=["--root", str(ROOT), *args])
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == f"LOADED {games}", done.stdout

@@ -127,6 +127,18 @@ def test_new_game_builds_and_checks_at_once(bare_workspace: Path) -> None:
     for args in (("new", "demo"), ("build", "demo"), ("check", "demo")):
         result = run(bare_workspace, *args)
         assert result.returncode == 0, (args, result.stdout, result.stderr)
+    # No engine can recompute the printed set-up table: check says so, without failing.
+    tables = bare_workspace / "card_data" / "demo" / "tables.yaml"
+    line = tables.read_text(encoding="utf-8").splitlines().index("  setup:") + 1
+    assert result.stdout.splitlines() == [
+        "demo: ok",
+        f"  note table-unverified: card_data/demo/tables.yaml:{line}: tables.setup: table 'setup' "
+        "is printed as written: demo has no rules engine to recompute it"]
+    # The table is printed in the rulebook, in each script.
+    for lang, title, cell in (("zh-Hant", "開局設定", "每人手牌"), ("zh-Hans", "开局设定", "每人手牌")):
+        text = "".join(page.extract_text() for page in
+                       PdfReader(bare_workspace / "output" / "demo" / lang / "rulebook.pdf").pages)
+        assert title in text and cell in text, lang
     pdf = bare_workspace / "output" / "demo" / "zh-Hans" / "components.pdf"
     counts = face_counts(pdf)
     # 12 action cards with one shared back, 12 markers (alike on both sides), a score pad.
@@ -152,6 +164,27 @@ def test_new_refuses_a_taken_name(bare_workspace: Path) -> None:
     result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "new", "demo"])
     assert result.exit_code == 1 and "already exists" in result.output
     assert (bare_workspace / "card_data" / "demo" / "game.yaml").read_bytes() == before
+
+
+def test_a_template_sum_that_fails_on_a_table_row_names_the_row(bare_workspace: Path) -> None:
+    """Arithmetic on a printed table's value that fails is reported at the row and field in
+    tables.yaml (with the template line after it), by build and check alike."""
+    invoke(bare_workspace, "new", "demo")
+    template = bare_workspace / "templates" / "demo" / "rulebook.md.j2"
+    template.write_text(template.read_text(encoding="utf-8") + "\n{% for row in tables.setup %}\n"
+                        "每人每輪約 {{ 12 // row.hand }} 回合。\n{% endfor %}\n", encoding="utf-8")
+    line = template.read_text(encoding="utf-8").splitlines().index("每人每輪約 {{ 12 // row.hand }} 回合。") + 1
+    tables = bare_workspace / "card_data" / "demo" / "tables.yaml"
+    tables.write_text(tables.read_text(encoding="utf-8").replace("{players: 3, hand: 3,", "{players: 3, hand: 0,"),
+                      encoding="utf-8")
+    row = tables.read_text(encoding="utf-8").splitlines().index("      - {players: 3, hand: 0, markers: 10}") + 1
+    where = (f"card_data/demo/tables.yaml:{row}: tables.setup.rows[1].hand: 0: "
+             f"templates/demo/rulebook.md.j2:{line} computes from it and fails: ZeroDivisionError")
+    built = run(bare_workspace, "build", "demo", "--lang", "zh-Hant")
+    assert built.returncode == 1 and where in built.stderr, built.stderr
+    checked = run(bare_workspace, "check", "demo")
+    assert checked.returncode == 1 and where in checked.stdout, checked.stdout
+    assert not (bare_workspace / "output").exists()
 
 
 # --- cards from CSV --------------------------------------------------------------------------
@@ -181,6 +214,21 @@ def test_csv_deck_builds_the_same_faces_as_the_yaml_deck(bare_workspace: Path) -
     assert yaml_pdf == csv_pdf
 
 
+def test_an_edited_card_file_is_rebuilt(bare_workspace: Path) -> None:
+    """The build record counts a deck's CSV (or workbook) as an input, like components.yaml."""
+    invoke(bare_workspace, "new", "demo")
+    _csv_deck(bare_workspace, CSV)
+    invoke(bare_workspace, "build", "demo", "--lang", "zh-Hant")
+    pdf = bare_workspace / "output" / "demo" / "zh-Hant" / "components.pdf"
+    before = pdf.read_bytes()
+    (bare_workspace / "card_data" / "demo" / "cards.csv").write_text(CSV.replace("前進", "後退"), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "build", "demo", "--lang", "zh-Hant"])
+    assert result.exit_code == 0, result.output
+    assert "components.pdf rebuilt (card_data/demo/cards.csv" in result.output
+    assert pdf.read_bytes() != before
+    assert "後退" in "".join(page.extract_text() for page in PdfReader(pdf).pages)
+
+
 def test_bad_csv_cells_are_located_by_row_and_column(bare_workspace: Path) -> None:
     invoke(bare_workspace, "new", "demo")
     _csv_deck(bare_workspace, CSV.replace("swap,4,", "swap,four,").replace(",#b8862f", ",gold"))
@@ -189,6 +237,98 @@ def test_bad_csv_cells_are_located_by_row_and_column(bare_workspace: Path) -> No
     assert "cards.csv:3:2: components[0].cards[1].count: expected a whole number" in result.output
     assert "cards.csv:4:5: components[0].cards[2].fields.color" in result.output
     assert not (bare_workspace / "output").exists()
+
+
+# --- cards from .xlsx ------------------------------------------------------------------------
+
+SHEET = "牌組"
+
+
+def _xlsx_deck(root: Path, rows: list[list[object]], name: str = "cards.xlsx") -> Path:
+    """The demo deck as a workbook made here with openpyxl (no binary in the repository)."""
+    import openpyxl
+
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    sheet.title = SHEET
+    for row in rows:
+        sheet.append(row)
+    _csv_deck(root, CSV)  # point components.yaml at a card file, then swap the file in
+    components = root / "card_data" / "demo" / "components.yaml"
+    components.write_text(components.read_text(encoding="utf-8").replace("cards: cards.csv", f"cards: {name}"),
+                          encoding="utf-8")
+    (root / "card_data" / "demo" / "cards.csv").unlink()
+    path = root / "card_data" / "demo" / name
+    workbook.save(path)
+    return path
+
+
+XLSX_ROWS: list[list[object]] = [[cell if not cell.isdigit() else int(cell) for cell in line.split(",")]
+                                 for line in CSV.splitlines()]
+
+
+def test_xlsx_deck_builds_the_same_faces_as_the_yaml_deck(bare_workspace: Path) -> None:
+    invoke(bare_workspace, "new", "demo")
+    invoke(bare_workspace, "build", "demo", "--lang", "zh-Hant", "--out", str(bare_workspace / "yaml"))
+    assert XLSX_ROWS[1][:2] == ["move", 6]  # counts are number cells, as a spreadsheet keeps them
+    _xlsx_deck(bare_workspace, XLSX_ROWS)
+    invoke(bare_workspace, "build", "demo", "--lang", "zh-Hant", "--out", str(bare_workspace / "xlsx"))
+    yaml_pdf = (bare_workspace / "yaml" / "demo" / "zh-Hant" / "components.pdf").read_bytes()
+    xlsx_pdf = (bare_workspace / "xlsx" / "demo" / "zh-Hant" / "components.pdf").read_bytes()
+    assert yaml_pdf == xlsx_pdf
+    assert face_counts(bare_workspace / "xlsx" / "demo" / "zh-Hant" / "components.pdf")[
+        ("face-cards-move", "front")] == 6
+
+
+def test_bad_xlsx_cells_are_located_by_row_column_and_cell(bare_workspace: Path) -> None:
+    invoke(bare_workspace, "new", "demo")
+    rows = [list(row) for row in XLSX_ROWS]
+    rows[2][1] = "four"
+    rows[3][4] = "gold"
+    _xlsx_deck(bare_workspace, rows)
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "build", "demo"])
+    assert result.exit_code == 1
+    assert f"cards.xlsx:3:2: {SHEET}!B3: components[0].cards[1].count: expected a whole number" in result.output
+    assert f"cards.xlsx:4:5: {SHEET}!E4: components[0].cards[2].fields.color" in result.output
+    assert not (bare_workspace / "output").exists()
+    # check reports the same places.
+    checked = CliRunner().invoke(cli, ["--root", str(bare_workspace), "check", "demo"])
+    assert checked.exit_code == 1
+    assert f"cards.xlsx:3:2: {SHEET}!B3: components[0].cards[1].count" in checked.output
+
+
+def test_xlsx_cells_that_are_not_text_are_each_located(bare_workspace: Path) -> None:
+    import datetime
+
+    invoke(bare_workspace, "new", "demo")
+    rows = [list(row) for row in XLSX_ROWS]
+    rows[1][2] = datetime.date(2026, 12, 1)
+    rows[2][3] = True
+    rows[3][2] = "=UPPER(A4)"  # written by openpyxl: a formula with no saved result
+    rows.append(["extra", 1, "多", "一格", "#000000", "no column"])
+    _xlsx_deck(bare_workspace, rows)
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "build", "demo"])
+    assert result.exit_code == 1, result.output
+    assert f"cards.xlsx:2:3: {SHEET}!C2: a date or time cell" in result.output
+    assert f"cards.xlsx:3:4: {SHEET}!D3: a TRUE/FALSE cell" in result.output
+    assert f"cards.xlsx:4:3: {SHEET}!C4: a formula with no saved result" in result.output
+    assert "Traceback" not in result.output
+    assert not (bare_workspace / "output").exists()
+
+
+def test_xlsx_extra_column_and_a_file_that_is_no_workbook(bare_workspace: Path) -> None:
+    invoke(bare_workspace, "new", "demo")
+    rows = [list(row) for row in XLSX_ROWS]
+    rows[2].append("stray")
+    path = _xlsx_deck(bare_workspace, rows)
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "build", "demo"])
+    assert result.exit_code == 1
+    assert f"cards.xlsx:3:6: {SHEET}!F3: a value in a column with no name in row 1" in result.output
+    path.write_bytes(b"id,count\nmove,1\n")  # a CSV saved under the wrong name
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "build", "demo"])
+    assert result.exit_code == 1
+    assert "cards.xlsx: not a readable .xlsx workbook" in result.output
+    assert "Traceback" not in result.output
 
 
 # --- pnp.toml --------------------------------------------------------------------------------
@@ -224,3 +364,35 @@ def test_pnp_toml_back_offset_reaches_calibrate(bare_workspace: Path) -> None:
     back = contents(bare_workspace / "output" / "calibrate-a4.pdf")[1]
     assert f"1 0 0 1 {PT_PER_MM:.6f} {0.5 * PT_PER_MM:.6f} cm".encode() in back
     shutil.rmtree(bare_workspace / "output")
+
+
+def test_pnp_toml_out_is_where_export_calibrate_and_sample_write(bare_workspace: Path) -> None:
+    invoke(bare_workspace, "new", "demo")
+    (bare_workspace / "pnp.toml").write_text('out = "prints"\n', encoding="utf-8")
+    invoke(bare_workspace, "export", "contact", "demo", "--lang", "zh-Hant")
+    invoke(bare_workspace, "calibrate", "--paper", "letter")
+    contact = bare_workspace / "prints" / "demo" / "zh-Hant" / "contact"
+    assert sorted(p.name for p in contact.glob("*.png")) == ["cards.png", "marker.png", "scorepad.png"]
+    assert len(PdfReader(bare_workspace / "prints" / "calibrate-letter.pdf").pages) == 2
+    assert not (bare_workspace / "output").exists()
+    # --out still wins over the setting.
+    elsewhere = bare_workspace / "elsewhere"
+    invoke(bare_workspace, "export", "contact", "demo", "--lang", "zh-Hant", "--out", str(elsewhere))
+    assert (elsewhere / "cards.png").is_file()
+
+
+@pytest.mark.parametrize("folder", ["card_data", "templates/x", "."])
+def test_pnp_toml_out_may_not_be_a_source_folder(bare_workspace: Path, folder: str) -> None:
+    (bare_workspace / "pnp.toml").write_text(f'paper = "a4"\nout = "{folder}"\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "calibrate"])
+    assert result.exit_code == 1
+    assert "pnp.toml:2: out:" in result.output and "sources" in result.output
+    assert not (bare_workspace / "output").exists()
+
+
+def test_pnp_toml_out_is_where_a_sample_pdf_goes(workspace_copy: Path) -> None:
+    (workspace_copy / "pnp.toml").write_text('out = "prints"\n', encoding="utf-8")
+    invoke(workspace_copy, "sample", "niutouwang", "--format", "pdf", "--lang", "zh-Hant", "--players", "4")
+    pdf = workspace_copy / "prints" / "niutouwang" / "zh-Hant" / "sample-seed1-p4.pdf"
+    assert len(PdfReader(pdf).pages) >= 1
+    assert not (workspace_copy / "output").exists()

@@ -66,6 +66,14 @@ class LazyGroup(click.Group):
             raise TypeError(f"{target} is not a click command")
         return command
 
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        # Parsing runs option callbacks and reads pnp.toml: Ctrl-C may land here too.
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
+
     def invoke(self, ctx: click.Context) -> Any:
         # click would print "Aborted!" and exit 1; Ctrl-C is the user's choice, not a failure.
         try:
@@ -121,4 +129,8 @@ def config_defaults(root: Path | None) -> dict[str, Any] | None:
 
 
 def main() -> None:
-    cli(prog_name="pnp")
+    try:
+        cli(prog_name="pnp")
+    except KeyboardInterrupt:  # between click's own steps: the same line and status
+        Interrupted().show()
+        raise SystemExit(Interrupted.exit_code) from None

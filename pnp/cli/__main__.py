@@ -1,5 +1,5 @@
 """``python -m pnp.cli`` runs the same command line as the ``pnp`` script."""
 
-from pnp.cli import main
+from pnp.__main__ import run
 
-main()
+run()

@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from pnp.build import SheetOptions
+from pnp.build import BuildReport, SheetOptions
 from pnp.build import build as run_build
 from pnp.cli.loop import back_offset_option
-from pnp.cli.options import command, game_argument, lang_option, message, paper_option, shown, workspace
+from pnp.cli.options import (
+    command,
+    echo_json,
+    format_option,
+    game_argument,
+    json_path,
+    lang_option,
+    message,
+    paper_option,
+    shown,
+    workspace,
+    written_json,
+)
 from pnp.progress import BuildProgress
 from pnp.workspace import Workspace
 
@@ -31,9 +44,11 @@ from pnp.workspace import Workspace
               help="saver: print dark backgrounds and panels as light tints with dark text, "
                    "to spare a home printer's ink; full prints the design as it is.")
 @click.option("--watch", is_flag=True, help="Build, then build again on every save until Ctrl-C.")
+@format_option("text", "json", help="text: what was written, on stderr; json: the build's report on "
+               "stdout (each output's status and why, the files written).")
 @click.pass_context
 def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None, png: bool, force: bool,
-          back_offset: tuple[float, float], gutter: float | None, ink: str, watch: bool) -> None:
+          back_offset: tuple[float, float], gutter: float | None, ink: str, watch: bool, fmt: str) -> None:
     """Build print-ready PDFs for GAME (or all): components.pdf, rulebook.pdf and aid.pdf per script.
 
     Only outputs whose sources (data, templates, fonts, options, pnp itself) changed since the
@@ -41,6 +56,9 @@ def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None
     """
     found = workspace(ctx)
     sheet = SheetOptions(gutter, back_offset, ink)
+    as_json = fmt == "json"
+    if watch and as_json:
+        raise click.UsageError("--format json reports one build; it does not go with --watch")
     if watch:
         from pnp.cli.serve import watch_build
 
@@ -48,14 +66,17 @@ def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None
         watch_build(found, lambda changed: _build_once(found, game, lang, paper, out, png,
                                                        force and not changed, sheet))
         return
-    _build_once(found, game, lang, paper, out, png, force, sheet)
+    _build_once(found, game, lang, paper, out, png, force, sheet, as_json)
 
 
 def _build_once(found: Workspace, game: str, lang: str, paper: str, out: Path | None, png: bool,
-                force: bool, sheet: SheetOptions) -> None:
+                force: bool, sheet: SheetOptions, as_json: bool = False) -> None:
     shown_progress = BuildProgress()
     report = run_build(found, game, lang, paper.lower(), out, png, force=force, progress=shown_progress,
                        sheet=sheet)
+    if as_json:
+        echo_json(_report_json(found, report))
+        return
     shown_progress.summary(report)
     written = report.written
     pngs = [item for item in written if item.path.suffix == ".png"]
@@ -65,3 +86,14 @@ def _build_once(found: Workspace, game: str, lang: str, paper: str, out: Path | 
     if pngs:
         folders = sorted({str(item.path.parent) for item in pngs})
         message(f"wrote {len(pngs)} PNG faces in {', '.join(folders)}")
+
+
+def _report_json(found: Workspace, report: BuildReport) -> dict[str, Any]:
+    return {
+        "build": report.build_id or None,  # None: nothing needed building
+        "outputs": [{"game": o.output.slug, "lang": o.output.lang, "output": o.output.kind,
+                     "status": o.status, "reason": o.reason} for o in report.outcomes],
+        "written": written_json(found, report.written),
+        "removed": [json_path(found, path) for path in report.removed],
+        "stale_files_removed": [json_path(found, path) for path in report.stale_files],
+    }

@@ -7,29 +7,35 @@ from typing import Any
 
 import click
 
-from pnp.cli.options import F, message, shown
+from pnp.cli.options import F, command, echo_json, format_option, json_path, message, output_root, shown, written_json
 
 # The group's context object (pnp.cli.options.WorkspaceRef) is passed as ``obj``.
 LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])
 
 
-@click.command("export")
+@command("export")
 @click.argument("kind", type=click.Choice(["tts", "print-shop", "contact", "tuckbox"]), metavar="KIND")
 @click.argument("game")
 @click.option("--lang", type=LANG_CHOICE, default="all", show_default=True, help="Script to export.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              help="Folder to write instead of output/<game>/<lang>/<kind>/.")
+              help="Folder to write instead of output/<game>/<lang>/<kind>/ (output/ or "
+                   "pnp.toml's out).")
 @click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
               show_default=True, help="Paper of the tuck boxes.")
+@format_option("text", "json", help="json: the files written, on stdout.")
 @click.pass_obj
-def export(context: Any, kind: str, game: str, lang: str, out: Path | None, paper: str) -> None:
+def export(context: Any, kind: str, game: str, lang: str, out: Path | None, paper: str, fmt: str) -> None:
     """Export GAME for Tabletop Simulator (tts), a print shop, a chat (contact) or as tuck boxes."""
     from pnp.build import check_out
     from pnp.export import export as run_export
 
     if out is not None:  # the same refusal as `pnp build --out`: never into the game's sources
         check_out(context.workspace, out)
-    written = run_export(context.workspace, kind, game, lang, out, paper.lower())
+    found = context.workspace
+    written = run_export(found, kind, game, lang, out, paper.lower(), output_root(found))
+    if fmt == "json":
+        echo_json({"export": kind, "game": game, "written": written_json(found, written)})
+        return
     folders = sorted({str(shown(item.path.parent)) for item in written})
     size = sum(item.size for item in written)
     message(f"wrote {len(written)} files ({size / 1024:.0f} KiB) in {', '.join(folders)}")
@@ -62,7 +68,7 @@ def back_offset_option(function: F) -> F:
                              "`pnp calibrate`).")(function)
 
 
-@click.command("calibrate")
+@command("calibrate")
 @click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
               show_default=True)
 @click.option("--lang", type=click.Choice(["zh-Hant", "zh-Hans"]), default="zh-Hant", show_default=True,
@@ -70,9 +76,10 @@ def back_offset_option(function: F) -> F:
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="File to write instead of output/calibrate-<paper>.pdf.")
 @back_offset_option
+@format_option("text", "json", help="json: the file written, on stdout.")
 @click.pass_obj
 def calibrate(context: Any, paper: str, lang: str, out: Path | None,
-              back_offset: tuple[float, float]) -> None:
+              back_offset: tuple[float, float], fmt: str) -> None:
     """Write a duplex test sheet that measures how far the printer shifts the back side."""
     from pnp.build import Artifact, check_out, write_atomically
     from pnp.calibrate import calibration_pdf
@@ -80,24 +87,33 @@ def calibrate(context: Any, paper: str, lang: str, out: Path | None,
 
     workspace = context.workspace
     paper = paper.lower()
-    target = out if out is not None else workspace.output / f"calibrate-{paper}.pdf"
+    target = out if out is not None else output_root(workspace) / f"calibrate-{paper}.pdf"
     data = calibration_pdf(paper, load_family(workspace.fonts, lang), lang, back_offset)
     target = target if target.is_absolute() else Path.cwd() / target
     if out is not None:
         check_out(workspace, target.parent)
     written = write_atomically(target.parent, [Artifact(Path(target.name), data)])
+    if fmt == "json":
+        echo_json({"paper": paper, "back_offset_mm": list(back_offset),
+                   "written": written_json(workspace, written)})
+        return
     message(f"wrote {shown(written[0].path)}: print it double-sided (long-edge flip) at actual size")
 
 
-@click.command("new")
+@command("new")
 @click.argument("slug")
+@format_option("text", "json", help="json: the files written, on stdout.")
 @click.pass_obj
-def new(context: Any, slug: str) -> None:
+def new(context: Any, slug: str, fmt: str) -> None:
     """Start a game: card_data/SLUG/ and templates/SLUG/ with a deck, a token, a score pad and a
     rulebook that build and check at once."""
     from pnp.scaffold import scaffold
 
-    for path in scaffold(context.workspace, slug):
+    written = scaffold(context.workspace, slug)
+    if fmt == "json":
+        echo_json({"game": slug, "written": [json_path(context.workspace, path) for path in written]})
+        return
+    for path in written:
         message(f"wrote {shown(path)}")
     message(f"next: pnp build {slug} --lang zh-Hant, then look at output/{slug}/zh-Hant/")
 

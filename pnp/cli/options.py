@@ -39,6 +39,14 @@ def workspace(ctx: click.Context | None = None) -> Workspace:
     return ref.workspace if isinstance(ref, WorkspaceRef) else find_workspace()
 
 
+def output_root(found: Workspace) -> Path:
+    """Where a command writes when it is not told: pnp.toml's ``out``, else output/."""
+    from pnp.config import load_settings
+
+    configured = load_settings(found.root)[0].get("out")
+    return configured if isinstance(configured, Path) else found.output
+
+
 # --------------------------------------------------------------------------------------------
 # Output
 
@@ -58,6 +66,19 @@ def message(text: str) -> None:
     if ctx is not None and ctx.meta.get(_QUIET):
         return
     click.echo(text, err=True)
+
+
+def json_path(found: Workspace, path: Path) -> str:
+    """A path in JSON output: relative to the workspace root when inside it (so the report
+    does not depend on the folder pnp ran from), else absolute."""
+    resolved = path.resolve()
+    root = found.root.resolve()
+    return str(resolved.relative_to(root)) if resolved.is_relative_to(root) else str(resolved)
+
+
+def written_json(found: Workspace, written: Any) -> list[dict[str, Any]]:
+    """``[{"path", "bytes"}]`` of files written (items with ``.path`` and ``.size``)."""
+    return [{"path": json_path(found, item.path), "bytes": item.size} for item in written]
 
 
 def shown(path: Path) -> Path:

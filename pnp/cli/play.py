@@ -26,6 +26,7 @@ from pnp.cli.options import (
     game_argument,
     lang_option,
     message,
+    output_root,
     paper_option,
     shown,
     workspace,
@@ -105,7 +106,8 @@ def sample(ctx: click.Context, game: str, players: int | None, seed: int, lang: 
     lang = lang or played.game.info.source_lang
     if fmt == "pdf":
         data = narration_pdf(ws, played, lang, paper)
-        path = _write(out or default_pdf_path(ws, played, lang), data)
+        default = output_root(ws) / default_pdf_path(ws, played, lang).relative_to(ws.output)
+        path = _write(out or default, data)
         message(f"wrote {shown(path)} ({len(data) / 1024:.0f} KiB)")
         return
     text = _json_text(played.log) if fmt == "json" else narrate.narration(ws, played, lang)

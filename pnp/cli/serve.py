@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from pnp.cli.options import shown
+from pnp.cli.options import command, shown
 from pnp.workspace import Workspace
 
 # The group's context object (pnp.cli.options.WorkspaceRef) is passed as ``obj``.
@@ -22,7 +22,7 @@ def _changed(changed: tuple[str, ...]) -> None:
         click.echo(f"changed: {', '.join(changed[:5])}{more}", err=True)
 
 
-@click.command("serve")
+@command("serve")
 @click.argument("game", default="all")
 @click.option("--port", type=click.IntRange(0, 65535), default=8800, show_default=True,
               help="Port to listen on; 0 picks a free one.")

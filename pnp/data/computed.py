@@ -9,7 +9,7 @@ plain data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -26,7 +26,7 @@ class Unavailable:
 
 
 # A game's computed tables by name (each a list of rows), or why there are none.
-Computed = Callable[[], Mapping[str, list[Mapping[str, Any]]] | Unavailable]
+Computed = Callable[[], Mapping[str, Sequence[Mapping[str, Any]]] | Unavailable]
 
 
 def engine_tables(slug: str, rules: Mapping[str, Any], game_file: Path) -> Computed:
@@ -34,7 +34,7 @@ def engine_tables(slug: str, rules: Mapping[str, Any], game_file: Path) -> Compu
     ``game_file``), computed on first use (once), or why they cannot be."""
 
     @cache
-    def tables() -> Mapping[str, list[Mapping[str, Any]]] | Unavailable:
+    def tables() -> Mapping[str, Sequence[Mapping[str, Any]]] | Unavailable:
         # Imported here: the engine registry imports the data model, not the other way round.
         from pnp.games.base import RulesError
         from pnp.games.registry import get_game, has_game

@@ -1,10 +1,12 @@
-"""A component's cards from a spreadsheet saved as CSV, beside components.yaml.
+"""A component's cards from a spreadsheet saved as CSV or .xlsx, beside components.yaml.
 
-``cards: deck.csv`` in components.yaml reads one card per row. The first row names the
+``cards: deck.csv`` (or ``deck.xlsx``, its first sheet) in components.yaml reads one card per
+row. The first row names the
 columns: ``id`` (required) and ``count`` (optional, default 1) are the card's own; every other
 column is a field of that name. An empty cell leaves its field unset, as leaving the key out
 of YAML would. The rows become the same mappings the YAML list gives, and a location map
-sends every problem to ``file:row:column``, so the one validation path reports both.
+sends every problem to ``file:row:column`` (and, in a workbook, ``sheet!cell``), so the one
+validation path reports every source alike.
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ from typing import Any
 
 from pnp.data.schema import Reader
 from pnp.data.textfile import read_text
+from pnp.data.xlsxcards import cell_name, read_xlsx_rows
 from pnp.data.yamlmarks import Located, PathKey, display_path, format_path
 from pnp.errors import DataError
 
-CSV_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*\.csv$")
+CSV_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*\.(csv|xlsx)$")
 COLUMN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 OWN_COLUMNS = ("id", "count")
 MAX_ROWS = 1000  # as many cards as one generate block may make
@@ -35,6 +38,7 @@ class CsvLocated(Located):
     parent: Located | None = None
     prefix: PathKey = ()
     cells: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
+    sheet: str | None = None  # a workbook's sheet: places also name the cell (Cards!E4)
 
     def where(self, path: PathKey) -> str:
         if self.parent is not None and path[: len(self.prefix)] != self.prefix:
@@ -43,7 +47,8 @@ class CsvLocated(Located):
         while len(probe) > len(self.prefix) and probe not in self.cells:
             probe = probe[:-1]
         row, column = self.cells.get(probe, (1, 1))
-        return f"{display_path(self.file)}:{row}:{column}: {format_path(path)}"
+        cell = f" {cell_name(self.sheet, row, column)}:" if self.sheet is not None else ""
+        return f"{display_path(self.file)}:{row}:{column}:{cell} {format_path(path)}"
 
 
 def _value(cell: str, column: str) -> Any:
@@ -54,24 +59,37 @@ def _value(cell: str, column: str) -> Any:
 
 
 def read_csv_cards(file: Path, parent: Located, prefix: PathKey) -> tuple[list[dict[str, Any]], CsvLocated]:
-    """The card mappings of a CSV file and their locations; DataError for a file that is not a
-    table (bad quoting, a missing or repeated column, a row with the wrong number of cells)."""
+    """The card mappings of a CSV or .xlsx file and their locations; DataError for a file that
+    is not a table (bad quoting, a missing or repeated column, a row with the wrong number of
+    cells, a workbook cell that is not text)."""
     where = display_path(file)
-    text = read_text(file)
-    rows = _rows(text, where)
+    sheet: str | None = None
+    if file.suffix == ".xlsx":
+        sheet, rows = read_xlsx_rows(file, MAX_ROWS)
+    else:
+        rows = _rows(read_text(file), where)
+
+    def at(row: int, column: int | None = None) -> str:
+        if column is None:
+            return f"{where}:{row}"
+        return f"{where}:{row}:{column}" + (f": {cell_name(sheet, row, column)}" if sheet is not None else "")
+
     if not rows:
-        raise DataError(f"{where}:1: empty; the first row names the columns (id, count, then fields)")
+        raise DataError(f"{at(1)}: empty; the first row names the columns (id, count, then fields)")
     header_line, header = rows[0]
+    if sheet is not None:  # a workbook row runs on past its last column as empty cells
+        while header and not header[-1].strip():
+            header = header[:-1]
     problems: list[str] = []
     names = [name.strip() for name in header]
     for number, name in enumerate(names, start=1):
         if not COLUMN.match(name):
-            problems.append(f"{where}:{header_line}:{number}: column name {name!r} is not a field name "
+            problems.append(f"{at(header_line, number)}: column name {name!r} is not a field name "
                             "(letters, digits and _, not starting with a digit)")
         elif names.index(name) != number - 1:
-            problems.append(f"{where}:{header_line}:{number}: column {name!r} is repeated")
+            problems.append(f"{at(header_line, number)}: column {name!r} is repeated")
     if "id" not in names:
-        problems.append(f"{where}:{header_line}: no 'id' column; every card needs an id")
+        problems.append(f"{at(header_line)}: no 'id' column; every card needs an id")
     if len(rows) - 1 > MAX_ROWS:
         problems.append(f"{where}: {len(rows) - 1} rows is more than the {MAX_ROWS} cards one file may hold")
     if problems:
@@ -79,8 +97,14 @@ def read_csv_cards(file: Path, parent: Located, prefix: PathKey) -> tuple[list[d
     cards: list[dict[str, Any]] = []
     cells: dict[PathKey, tuple[int, int]] = {}
     for index, (line, row) in enumerate(rows[1:]):
+        if sheet is not None:
+            extra = [n for n, cell in enumerate(row[len(names):], start=len(names) + 1) if cell.strip()]
+            if extra:
+                problems.append(f"{at(line, extra[0])}: a value in a column with no name in row {header_line}")
+                continue
+            row = (row + [""] * len(names))[: len(names)]
         if len(row) != len(names):
-            problems.append(f"{where}:{line}: {len(row)} cells, expected {len(names)} (one per column)")
+            problems.append(f"{at(line)}: {len(row)} cells, expected {len(names)} (one per column)")
             continue
         card_path = (*prefix, index)
         cells[card_path] = (line, 1)
@@ -99,7 +123,7 @@ def read_csv_cards(file: Path, parent: Located, prefix: PathKey) -> tuple[list[d
         cards.append(card)
     if problems:
         raise DataError(problems)
-    return cards, CsvLocated(file, cards, {}, parent, prefix, cells)
+    return cards, CsvLocated(file, cards, {}, parent, prefix, cells, sheet)
 
 
 def _rows(text: str, where: Path) -> list[tuple[int, list[str]]]:
@@ -116,6 +140,14 @@ def _rows(text: str, where: Path) -> list[tuple[int, list[str]]]:
     return rows
 
 
+def card_files(game_dir: Path) -> list[Path]:
+    """The spreadsheets in a game folder a component may read its cards from: inputs of a
+    build as much as components.yaml is."""
+    if not game_dir.is_dir():
+        return []
+    return sorted(p for p in game_dir.iterdir() if CSV_NAME.match(p.name) and p.is_file())
+
+
 def csv_cards(r: Reader, source: Any, path: PathKey) -> tuple[Reader, Any]:
     """The reader and raw card list for a component's ``cards``: unchanged for a YAML list; for
     a CSV file name, its rows and a reader that locates problems in the file; None when the
@@ -123,8 +155,8 @@ def csv_cards(r: Reader, source: Any, path: PathKey) -> tuple[Reader, Any]:
     if not isinstance(source, str):
         return r, source
     if not CSV_NAME.match(source):
-        r.fail(path, f"expected a list of cards or the name of a .csv file beside {r.doc.file.name}, "
-                     f"got {source!r}")
+        r.fail(path, f"expected a list of cards or the name of a .csv or .xlsx file beside "
+                     f"{r.doc.file.name}, got {source!r}")
         return r, None
     folder = r.doc.file.parent
     file = folder / source

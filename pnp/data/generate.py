@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from pnp.data.computed import Computed, Unavailable
+from pnp.data.limits import MAX_COPIES, MAX_GENERATE
 from pnp.data.model import (
     Card,
     PrintedTable,
@@ -19,7 +20,6 @@ from pnp.data.schema import (
     Reader,
     describe,
 )
-from pnp.data.spec import MAX_COPIES, MAX_GENERATE
 from pnp.data.yamlmarks import PathKey
 
 _GENERATE_KEYS = ("range", "id", "count", "fields")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from pnp.data.limits import MAX_ICONS, MAX_VIEWBOX
 from pnp.data.model import (
     Card,
     Component,
@@ -16,6 +17,7 @@ from pnp.data.model import (
     SymbolPath,
     frozen_mapping,
 )
+from pnp.data.propchecks import SpecContext
 from pnp.data.schema import (
     COLOR,
     FIELD_REF,
@@ -27,11 +29,8 @@ from pnp.data.schema import (
 )
 from pnp.data.spec import (
     ELEMENTS,
-    MAX_ICONS,
-    MAX_VIEWBOX,
     SYMBOL_ELEMENTS,
     TEXT_ELEMENTS,
-    SpecContext,
     prop,
     prop_error,
 )

@@ -12,6 +12,16 @@ from pnp.data.computed import Computed, engine_tables
 from pnp.data.csvcards import csv_cards
 from pnp.data.generate import generate_cards
 from pnp.data.layouts import brief, check_component_layouts, read_layouts, read_symbols
+from pnp.data.limits import (
+    MAX_COPIES,
+    MAX_CREDITS,
+    MAX_FIGURE_CARD_MM,
+    MAX_PIECES,
+    MAX_PLAYERS,
+    MAX_TABLE_COLUMNS,
+    MAX_TABLE_ROWS,
+    MAX_TEXT_CHARS,
+)
 from pnp.data.model import (
     LANGS,
     Acknowledged,
@@ -38,16 +48,6 @@ from pnp.data.schema import (
     Reader,
     color_error,
     describe,
-)
-from pnp.data.spec import (
-    MAX_COPIES,
-    MAX_CREDITS,
-    MAX_FIGURE_CARD_MM,
-    MAX_PIECES,
-    MAX_PLAYERS,
-    MAX_TABLE_COLUMNS,
-    MAX_TABLE_ROWS,
-    MAX_TEXT_CHARS,
 )
 from pnp.data.yamlmarks import Located, PathKey, load_yaml
 from pnp.errors import DataError
@@ -293,7 +293,7 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
                     _text_limit(r, value, (*rpath, key))
             rows.append(frozen_mapping(row))
             row_where.append(r.where(rpath))
-        pivot = None
+        pivot: tuple[str, str, str] | None = None
         if "pivot" in table:
             spec = r.mapping(table["pivot"], (*path, "pivot"), ("down", "across", "value"),
                              required=("down", "across", "value"))
@@ -302,7 +302,7 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
                 if key in spec and value not in keys:
                     r.fail((*path, "pivot", key), f"unknown column {value!r} (columns: {', '.join(keys)})")
             if len(spec) == 3 and all(v in keys for v in picked):
-                pivot = picked
+                pivot = (picked[0], picked[1], picked[2])
         tables[name] = PrintedTable(
             name, _text(r, table, "title", path, default=name), tuple(columns), tuple(rows),
             r.where(path), tuple(row_where), pivot,
@@ -489,12 +489,12 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
     if "generate" in comp:
         if default_size is None and "size" not in comp:
             r.fail(path, "missing required field 'size' (generated cards take the component's size)")
-        for card in generate_cards(r, comp["generate"], (*path, "generate"), default_size or (0, 0),
+        for made in generate_cards(r, comp["generate"], (*path, "generate"), default_size or (0, 0),
                                     tables, computed):
-            if card.id in ids:
-                r.fail((*path, "generate", "id"), f"duplicate card id {card.id!r}")
-            ids.add(card.id)
-            cards.append(card)
+            if made.id in ids:
+                r.fail((*path, "generate", "id"), f"duplicate card id {made.id!r}")
+            ids.add(made.id)
+            cards.append(made)
     if not cards and "generate" not in comp and raw_cards is not None:
         r.fail((*path, "cards"), "a component needs at least one card")
     return tuple(cards)

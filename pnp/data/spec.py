@@ -7,67 +7,70 @@ reads defaults from it (:func:`prop`), and ``python -m pnp.data.spec`` writes th
 reference in docs/layout-vocabulary.md and docs/components.schema.json from it, so the three
 cannot drift apart. Tests check that the committed documents are current.
 
-Limits are reasoned maxima: each is well beyond what any printable piece needs (the largest
-board is 600×600 mm; the smallest legible print is about 4 pt), so a value past one is a typo
-or a hostile file, and refusing it at load keeps a build from running for hours.
+The limits live in :mod:`pnp.data.limits`, the checks of single values in
+:mod:`pnp.data.propchecks`; this module says which property takes which.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import re
 import sys
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pnp.data.schema import COLOR, COORD, FIELD_REF, FONT_SIZE, describe
+from pnp.data.limits import (
+    MAX_COORD_MM,
+    MAX_COORD_PERCENT,
+    MAX_COPIES,
+    MAX_CREDITS,
+    MAX_DASH_ITEMS,
+    MAX_DASH_MM,
+    MAX_FIGURE_CARD_MM,
+    MAX_FONT_PT,
+    MAX_GAP_MM,
+    MAX_GENERATE,
+    MAX_GRID_COLUMNS,
+    MAX_GRID_ROWS,
+    MAX_ICON_MM,
+    MAX_ICONS,
+    MAX_LABELS,
+    MAX_PIECES,
+    MAX_PLAYERS,
+    MAX_POINTS,
+    MAX_STROKE_MM,
+    MAX_TABLE_COLUMNS,
+    MAX_TABLE_ROWS,
+    MAX_TEXT_CHARS,
+    MAX_VIEWBOX,
+    MAX_WEIGHT,
+    MIN_FONT_PT,
+    MIN_ICON_MM,
+)
+from pnp.data.propchecks import (
+    ALIGN,
+    TURNS,
+    VALIGN,
+    Check,
+    SpecContext,
+    bounded_number,
+    choice,
+    color_check,
+    coord_check,
+    count_check,
+    font_size_check,
+    listed,
+    point_check,
+    symbol_check,
+    table_check,
+    text_item_check,
+    whole_check,
+)
+from pnp.data.schema import COLOR, COORD
 from pnp.layout.presets import CARD_SIZES, SHAPES
-
-# -- limits (each one documented in docs/layout-vocabulary.md by render_limits) -----------
-
-MAX_COORD_MM = 1000.0  # a 600 mm board with bleed is the largest face; art may overhang it
-MAX_COORD_PERCENT = 200.0  # of the trim; more than twice the piece is off it by a piece
-MIN_FONT_PT = 2.0  # below ~4 pt print is unreadable; 2 pt leaves room for fine print
-MAX_FONT_PT = 300.0  # ~106 mm tall glyphs: one character filling a large board
-MAX_STROKE_MM = 20.0  # a border thicker than 2 cm is a filled shape, not a line
-MAX_DASH_MM = 100.0
-MAX_DASH_ITEMS = 16
-MAX_POINTS = 1000  # a hand-drawn polyline; curves belong in symbols
-MAX_TEXT_CHARS = 1000  # more than a poker card holds at the smallest legible size
-MAX_LABELS = 100  # boxes / grid labels on one face
-MAX_ICONS = 500  # icons of one element: a 600 mm board of 5 mm icons holds fewer
-MAX_GRID_ROWS = 200  # a 600 mm board of 3 mm rows
-MAX_GRID_COLUMNS = 50
-MAX_WEIGHT = 1000.0  # a relative column width; ratios beyond 1000:1 vanish at print
-MAX_ICON_MM = 600.0
-MIN_ICON_MM = 0.5  # smaller is a speck; it also bounds how many icons a box can hold
-MAX_GAP_MM = 100.0
-
-# Component-level limits, used by the loader.
-MAX_COPIES = 1000  # copies of one card design; the largest shipped deck has 104 cards
-MAX_PIECES = 10000  # printed pieces in one game: some 1,100 A4 sheets of mini cards
-MAX_GENERATE = 1000  # cards one generate block may make
-MAX_PLAYERS = 100  # no table seats more; an engine plays every seat
-MAX_CREDITS = 50
-MAX_TABLE_ROWS = 1000
-MAX_TABLE_COLUMNS = 50
-MAX_FIGURE_CARD_MM = 200.0  # a miniature taller than the text column of an A4 page
-MAX_VIEWBOX = 1e6  # symbol geometry in viewbox units; keeps path arithmetic finite
-
-
-@dataclass(frozen=True)
-class SpecContext:
-    """What a property check may consult besides the value."""
-
-    tables: Mapping[str, Any] = field(default_factory=dict)
-    symbols: Mapping[str, Any] = field(default_factory=dict)
-
-
-Check = Callable[[Any, "Prop", SpecContext], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -116,136 +119,6 @@ class ElementSpec:
         return tuple(p.name for p in self.props if p.required)
 
 
-# -- value checks ----------------------------------------------------------------------------
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _finite_error(value: float) -> str | None:
-    return None if math.isfinite(value) else f"expected a finite number, got {value!r}"
-
-
-def _range_error(value: float, low: float | None, high: float | None, unit: str,
-                 low_inclusive: bool = True) -> str | None:
-    if low is not None and (value < low if low_inclusive else value <= low):
-        return f"must be {'at least' if low_inclusive else 'more than'} {low:g}{unit}, got {value:g}{unit}"
-    if high is not None and value > high:
-        return f"must be at most {high:g}{unit} (the limit for this field), got {value:g}{unit}"
-    return None
-
-
-def coord_check(value: Any) -> str | None:
-    """A coordinate: a number (mm), 'Nmm' or 'N%' of the trim, finite and within limits."""
-    if _is_number(value):
-        return _finite_error(value) or _range_error(abs(value), None, MAX_COORD_MM, " mm")
-    if isinstance(value, str):
-        match = COORD.match(value)
-        if match:
-            number = abs(float(match.group(1)))
-            if match.group(2) == "%":
-                return _range_error(number, None, MAX_COORD_PERCENT, "%")
-            return _range_error(number, None, MAX_COORD_MM, " mm")
-    if isinstance(value, bool) or not isinstance(value, str):
-        return f"expected a length in mm or a percentage, got {describe(value)}"
-    return f"expected a length in mm (e.g. 12 or '12mm') or a percentage ('50%'), got {value!r}"
-
-
-def font_size_check(value: Any) -> str | None:
-    if _is_number(value):
-        number = float(value)
-        if not math.isfinite(number):
-            return f"expected a font size such as '9pt', got {value!r}"
-    elif isinstance(value, str) and FONT_SIZE.match(value):
-        number = float(FONT_SIZE.match(value).group(1))  # type: ignore[union-attr]
-    else:
-        return f"expected a font size such as '9pt', got {value!r}"
-    return _range_error(number, MIN_FONT_PT, MAX_FONT_PT, " pt")
-
-
-def _listed(value: Any, prop: Prop, what: str, item: Callable[[Any], str | None],
-            length: int | None = None) -> str | None:
-    if not isinstance(value, list) or (length is not None and len(value) != length):
-        return f"expected {what}, got {value!r}"
-    if prop.max_items is not None and len(value) > prop.max_items:
-        return f"at most {prop.max_items} items (the limit for this field), got {len(value)}"
-    for entry in value:
-        message = item(entry)
-        if message:
-            return message
-    return None
-
-
-def _point(item: Any) -> str | None:
-    if not isinstance(item, list) or len(item) != 2:
-        return f"expected a point [x, y], got {item!r}"
-    return coord_check(item[0]) or coord_check(item[1])
-
-
-def _bounded_number(prop: Prop, positive: bool) -> Callable[[Any], str | None]:
-    def check(item: Any) -> str | None:
-        if not _is_number(item):
-            return f"expected a {'positive' if positive else 'non-negative'} number, got {item!r}"
-        if prop.minimum is not None:
-            return _finite_error(item) or _range_error(float(item), prop.minimum, prop.maximum, "")
-        return _finite_error(item) or _range_error(float(item), 0.0, prop.maximum, "",
-                                                   low_inclusive=not positive)
-    return check
-
-
-def _text_item(item: Any) -> str | None:
-    if not (isinstance(item, str | int | float) and not isinstance(item, bool)):
-        return f"expected text, got {describe(item)}"
-    if isinstance(item, float) and not math.isfinite(item):
-        return f"expected text, got {item!r}"
-    if len(str(item)) > MAX_TEXT_CHARS:
-        return f"text of {len(str(item))} characters is longer than the limit of {MAX_TEXT_CHARS}"
-    return None
-
-
-def _whole(value: Any, low: int, high: int | None, what: str) -> str | None:
-    if not (isinstance(value, int) and not isinstance(value, bool)):
-        return f"expected {what}, got {value!r}"
-    return _range_error(value, low, high, "")
-
-
-def _count(value: Any, prop: Prop, ctx: SpecContext) -> str | None:
-    if isinstance(value, str) and FIELD_REF.fullmatch(value):
-        return None
-    if not (isinstance(value, int) and not isinstance(value, bool)) or value < 0:
-        return f"expected a whole number of icons or a {{field}} holding one, got {value!r}"
-    return _range_error(value, 0, prop.maximum, "")
-
-
-def _symbol(value: Any, prop: Prop, ctx: SpecContext) -> str | None:
-    if isinstance(value, str) and (value in ctx.symbols or FIELD_REF.fullmatch(value)):
-        return None
-    return f"unknown symbol {value!r} (components.yaml symbols: {', '.join(ctx.symbols) or 'none'})"
-
-
-def _table(value: Any, prop: Prop, ctx: SpecContext) -> str | None:
-    if isinstance(value, str) and value in ctx.tables:
-        return None
-    return f"unknown table {value!r} (tables.yaml defines: {', '.join(ctx.tables) or 'none'})"
-
-
-def _choice(options: tuple[str, ...]) -> Check:
-    def check(value: Any, prop: Prop, ctx: SpecContext) -> str | None:
-        return None if value in options else f"expected one of {', '.join(options)}, got {value!r}"
-    return check
-
-
-def color_check(value: Any) -> str | None:
-    if isinstance(value, str) and (COLOR.match(value) or FIELD_REF.fullmatch(value)):
-        return None
-    return f"expected a colour '#rrggbb' (or a {{field}}), got {value!r}"
-
-
-ALIGN = ("left", "center", "right")
-VALIGN = ("top", "middle", "bottom")
-# An element drawn turned half round about the trim's centre ("half"), or both as placed and
-# turned ("both"): a corner index, readable from either end of a card, is one element.
-TURNS = ("half", "both")
 
 # -- JSON Schema fragments ------------------------------------------------------------------
 
@@ -280,27 +153,27 @@ def _array(items: dict[str, Any], prop: Prop, min_items: int = 0) -> dict[str, A
 
 
 VALUE_TYPES: dict[str, ValueType] = {t.name: t for t in (
-    ValueType("box", lambda v, p, c: _listed(v, p, "a box [x, y, width, height]", coord_check, 4),
+    ValueType("box", lambda v, p, c: listed(v, p, "a box [x, y, width, height]", coord_check, 4),
               "`[x, y, width, height]` coordinates",
               lambda p: {"type": "array", "items": _COORD_SCHEMA, "minItems": 4, "maxItems": 4}),
-    ValueType("point", lambda v, p, c: _point(v), "`[x, y]` coordinates", lambda p: _POINT_SCHEMA),
-    ValueType("points", lambda v, p, c: _listed(v, p, "a list of points [[x, y], ...]", _point)
+    ValueType("point", lambda v, p, c: point_check(v), "`[x, y]` coordinates", lambda p: _POINT_SCHEMA),
+    ValueType("points", lambda v, p, c: listed(v, p, "a list of points [[x, y], ...]", point_check)
               or (None if len(v) >= 2 else "a line needs at least two points"),
               "`[[x, y], …]`, at least two", lambda p: _array(_POINT_SCHEMA, p, 2)),
     ValueType("coord", lambda v, p, c: coord_check(v), "a coordinate (mm, `'12mm'` or `'50%'`)",
               lambda p: _COORD_SCHEMA),
-    ValueType("number", lambda v, p, c: _bounded_number(p, False)(v), "a number ≥ 0",
+    ValueType("number", lambda v, p, c: bounded_number(p, False)(v), "a number ≥ 0",
               lambda p: _number_schema(p, False)),
-    ValueType("numbers", lambda v, p, c: _listed(v, p, "a list of numbers", _bounded_number(p, False)),
+    ValueType("numbers", lambda v, p, c: listed(v, p, "a list of numbers", bounded_number(p, False)),
               "a list of numbers ≥ 0", lambda p: _array(_number_schema(p, False), p)),
-    ValueType("mm", lambda v, p, c: _bounded_number(p, True)(v), "a length in mm, > 0",
+    ValueType("mm", lambda v, p, c: bounded_number(p, True)(v), "a length in mm, > 0",
               lambda p: _number_schema(p, True)),
-    ValueType("weights", lambda v, p, c: _listed(v, p, "a list of relative widths", _bounded_number(p, True)),
+    ValueType("weights", lambda v, p, c: listed(v, p, "a list of relative widths", bounded_number(p, True)),
               "a list of relative numbers > 0", lambda p: _array(_number_schema(p, True), p)),
     ValueType("color", lambda v, p, c: color_check(v), "`'#rrggbb'` or `'{field}'`", lambda p: COLOR_SCHEMA),
-    ValueType("text", lambda v, p, c: _text_item(v), f"text (at most {MAX_TEXT_CHARS} characters)",
+    ValueType("text", lambda v, p, c: text_item_check(v), f"text (at most {MAX_TEXT_CHARS} characters)",
               lambda p: _TEXT_SCHEMA),
-    ValueType("texts", lambda v, p, c: _listed(v, p, "a list of labels", _text_item), "a list of texts",
+    ValueType("texts", lambda v, p, c: listed(v, p, "a list of labels", text_item_check), "a list of texts",
               lambda p: _array(_TEXT_SCHEMA, p)),
     ValueType("fontsize", lambda v, p, c: font_size_check(v),
               f"a font size, `'9pt'` ({MIN_FONT_PT:g}–{MAX_FONT_PT:g} pt)",
@@ -309,16 +182,17 @@ VALUE_TYPES: dict[str, ValueType] = {t.name: t for t in (
                                    {"type": "string", "pattern": "^\\s*\\d{1,3}(?:\\.\\d+)?\\s*pt\\s*$"}]}),
     ValueType("bool", lambda v, p, c: None if isinstance(v, bool) else f"expected true or false, got {v!r}",
               "`true` or `false`", lambda p: {"type": "boolean"}),
-    ValueType("align", _choice(ALIGN), " / ".join(ALIGN), lambda p: {"enum": list(ALIGN)}),
-    ValueType("valign", _choice(VALIGN), " / ".join(VALIGN), lambda p: {"enum": list(VALIGN)}),
-    ValueType("turn", _choice(TURNS), " / ".join(TURNS), lambda p: {"enum": list(TURNS)}),
-    ValueType("table", _table, "a printed table's name (tables.yaml)", lambda p: {"type": "string"}),
-    ValueType("symbol", _symbol, "a symbol's name, or `'{field}'` naming one",
+    ValueType("align", choice(ALIGN), " / ".join(ALIGN), lambda p: {"enum": list(ALIGN)}),
+    ValueType("valign", choice(VALIGN), " / ".join(VALIGN), lambda p: {"enum": list(VALIGN)}),
+    ValueType("turn", choice(TURNS), " / ".join(TURNS), lambda p: {"enum": list(TURNS)}),
+    ValueType("table", table_check, "a printed table's name (tables.yaml)", lambda p: {"type": "string"}),
+    ValueType("symbol", symbol_check, "a symbol's name, or `'{field}'` naming one",
               lambda p: {"type": "string"}),
-    ValueType("count", _count, "a whole number ≥ 0, or `'{field}'` holding one",
+    ValueType("count", count_check, "a whole number ≥ 0, or `'{field}'` holding one",
               lambda p: {"anyOf": [{"type": "integer", "minimum": 0, "maximum": p.maximum},
                                    {"type": "string", "pattern": _FIELD_PATTERN}]}),
-    ValueType("rows", lambda v, p, c: _whole(v, 1, int(p.maximum or 0) or None, "a whole number of rows (at least 1)"),
+    ValueType("rows", lambda v, p, c: whole_check(v, 1, int(p.maximum or 0) or None,
+                                                  "a whole number of rows (at least 1)"),
               "a whole number ≥ 1", lambda p: {"type": "integer", "minimum": 1, "maximum": p.maximum}),
 )}
 

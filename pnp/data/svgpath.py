@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
+from pnp.data.limits import MAX_VIEWBOX
 from pnp.data.model import PathSegment
-from pnp.data.spec import MAX_VIEWBOX
 
 _TOKEN = re.compile(r"\s*(?:([MmLlHhVvCcQqZz])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))\s*,?")
 _ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Q": 4, "Z": 0}
@@ -66,7 +66,7 @@ def parse_path(d: str) -> tuple[PathSegment, ...]:
         args = tokens[i:i + arity]
         if len(args) < arity or any(isinstance(a, str) for a in args):
             raise PathSyntaxError(f"{command} needs {arity} numbers")
-        numbers = [float(a) for a in args]  # type: ignore[arg-type]
+        numbers = [float(a) for a in args]
         i += arity
         if op == "Z":
             segments.append(PathSegment("Z"))

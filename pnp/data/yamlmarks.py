@@ -58,7 +58,7 @@ MAX_VALUES = 200_000
 MAX_DEPTH = 64
 
 try:  # libyaml's parser is several times faster; the pure-Python one gives the same nodes
-    _Parser: type = yaml.CSafeLoader  # type: ignore[attr-defined]
+    _Parser: type = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - wheels without libyaml
     _Parser = yaml.SafeLoader
 
