@@ -36,6 +36,7 @@ from typing import Any
 
 from pnp.games.params import is_integer, is_list
 from pnp.games.tisigui.bots import BOTS, Bot, View
+from pnp.games.tisigui.deduce import Deductions
 from pnp.games.tisigui.rules import SLUG, TisiguiRules, playable_counts
 from pnp.games.tisigui.state import (
     ACTION_KINDS,
@@ -67,7 +68,8 @@ def _seat_bots(bots: str | Sequence[str] | None, players: int) -> list[Bot]:
     return [BOTS[n]() for n in names]
 
 
-def _view(game: Game, seat: int, targets: frozenset[int], *, on_turn: bool) -> View:
+def _view(game: Game, seat: int, targets: frozenset[int], *, on_turn: bool,
+          public: Deductions | None = None) -> View:
     """What ``seat`` may know now; ``on_turn`` for the player about to act, else the ghost
     setting up the big round."""
     deal = game.deal
@@ -88,6 +90,7 @@ def _view(game: Game, seat: int, targets: frozenset[int], *, on_turn: bool) -> V
             can_stop=game.can_stop,
             can_pass=game.can_pass,
             history=tuple(game.history),
+            deductions=public,
         )
     return View(
         rules=game.rules,
@@ -180,11 +183,14 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
         # Rolling again on a face nobody's shield shows makes every seat equally likely.
         start = rng.randrange(n)
     game.begin_big_round(ghost, targets, start)
+    # The table's deductions from public play, kept once for every seat as events happen.
+    public = Deductions(n)
+    history = game.history
     while game.next_turn() is not None:
         game.begin_turn()
         bot = bots[game.seat]
         while game.can_act:
-            view = _view(game, game.seat, targets, on_turn=True)
+            view = _view(game, game.seat, targets, on_turn=True, public=public)
             choice = bot.next_action(view, rng)
             if choice is None:
                 if not view.can_stop:
@@ -202,6 +208,8 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
             if answer is None:
                 answer = bool(ghost_bot.ghost_answer(view, choice, game.truth(choice), rng))
             game.push(choice, answer)
+            if len(history) > public.events:
+                public.observe(history[-1])
         _bot_bug(bot, game.end_turn(), "ended its turn early")
 
 

@@ -1,0 +1,317 @@
+"""替死鬼 (tisigui): what the table can deduce from a big round's public play.
+
+A target set is a bit mask of seats. ``Deductions`` keeps, for every mask, the seats whose
+answers it would make false; ``posterior`` weighs the masks from that. Everything that
+depends only on the player count (the prior, which masks hold a seat, which masks make a
+statement true) is computed once per count in ``_Tables`` and reused by every game, so a
+posterior is one pass over the masks and a chance one sum over a precomputed index.
+
+The sums run over the masks in ascending order, as plain ``sum`` does over the whole list:
+the weights and chances are the same floats whichever way they are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from operator import itemgetter, or_
+from typing import Literal
+
+from pnp.games.tisigui.state import Event
+
+# What a player expects the ghost to do when picking targets: a weight per number of targets
+# (0, 1, 2, ...), shared out evenly over the target sets of that size.
+SIZE_WEIGHTS = (1.0, 3.0, 3.0, 2.0, 1.0, 0.5, 0.25)
+
+Statement = Literal["all", "any", "count"]
+Pick = Callable[[Sequence[float]], tuple[float, ...]]
+
+
+def _picker(indexes: Sequence[int]) -> Pick:
+    """A function reading ``indexes`` out of a list, as a tuple (C speed via itemgetter)."""
+    if len(indexes) == 1:
+        only = indexes[0]
+        return lambda values: (values[only],)
+    if not indexes:
+        return lambda values: ()
+    return itemgetter(*indexes)  # type: ignore[return-value]
+
+
+class _Tables:
+    """Per player count: the prior over target masks and the lookups posteriors reuse."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.full = (1 << n) - 1
+        masks = range(1 << n)
+        self.members = tuple(tuple(s for s in range(n) if mask >> s & 1) for mask in masks)
+        sizes = [0] * (n + 1)
+        for seats in self.members:
+            sizes[len(seats)] += 1
+        self.prior = tuple(
+            SIZE_WEIGHTS[min(len(seats), len(SIZE_WEIGHTS) - 1)] / sizes[len(seats)]
+            for seats in self.members
+        )
+        self.holding = tuple(tuple(m for m in masks if m >> s & 1) for s in range(n))
+        self.pick_holding = tuple(_picker(h) for h in self.holding)
+        self.pick_size = tuple(
+            _picker([m for m in masks if m.bit_count() == k]) for k in range(n + 1)
+        )
+        self._said: dict[tuple[Statement, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._pick_all: dict[int, Pick] = {}
+        self._given: dict[int, tuple[float, ...]] = {}
+        self._factors: dict[tuple[int, float], tuple[float, ...]] = {}
+        self._marks: dict[tuple[Statement, int, bool, int], tuple[int, ...]] = {}
+
+    def said(self, kind: Statement, value: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(masks where a statement is false, masks where it is true).
+
+        ``kind`` is ``all`` (every seat of the mask ``value`` is a target), ``any`` (some seat
+        of it is) or ``count`` (exactly ``value`` targets).
+        """
+        key = (kind, value)
+        cached = self._said.get(key)
+        if cached is None:
+            masks = range(1 << self.n)
+            if kind == "all":
+                truth = [m & value == value for m in masks]
+            elif kind == "any":
+                truth = [bool(m & value) for m in masks]
+            else:
+                truth = [m.bit_count() == value for m in masks]
+            cached = self._said[key] = (
+                tuple(m for m, t in enumerate(truth) if not t),
+                tuple(m for m, t in enumerate(truth) if t),
+            )
+        return cached
+
+    def pick_all(self, named: int) -> Pick:
+        """Reads the weights of the masks holding every seat of ``named``, ascending."""
+        pick = self._pick_all.get(named)
+        if pick is None:
+            pick = self._pick_all[named] = _picker(self.said("all", named)[1])
+        return pick
+
+    def prior_given(self, confirmed: int) -> tuple[float, ...]:
+        """The prior with the masks ruled out by ``confirmed`` at 0.0: confirmed seats are
+        targets, and the big round goes on, so someone else is too."""
+        given = self._given.get(confirmed)
+        if given is None:
+            if confirmed:
+                keep = set(self.said("all", confirmed)[1]) - {confirmed}
+                given = tuple(p if m in keep else 0.0 for m, p in enumerate(self.prior))
+            else:
+                given = self.prior
+            self._given[confirmed] = given
+        return given
+
+    def factors(self, sure: int, doubt: float) -> tuple[float, ...]:
+        """The weight factor of a mask by its set of liars: 1.0 for none, 0.0 when a seat in
+        ``sure`` lied, else ``doubt`` for one liar and a tenth of it for more (only the ghost
+        lies, so a target set that needs two liars is next to impossible)."""
+        key = (sure, doubt)
+        table = self._factors.get(key)
+        if table is None:
+            by_count = [1.0, doubt] + [doubt * 0.1] * self.n
+            table = self._factors[key] = tuple(
+                1.0 if not b else 0.0 if b & sure else by_count[b.bit_count()]
+                for b in range(1 << self.n)
+            )
+        return table
+
+    def marks(self, kind: Statement, value: int, answer: bool, seat: int) -> tuple[int, ...]:
+        """Per mask, ``seat``'s bit where ``seat`` answering ``answer`` would be a lie, else 0."""
+        key = (kind, value, answer, seat)
+        marks = self._marks.get(key)
+        if marks is None:
+            false, true = self.said(kind, value)
+            lied = set(true if not answer else false)
+            bit = 1 << seat
+            marks = self._marks[key] = tuple(bit if m in lied else 0 for m in range(1 << self.n))
+        return marks
+
+
+_TABLES: dict[int, _Tables] = {}
+
+
+def tables(n: int) -> _Tables:
+    cached = _TABLES.get(n)
+    if cached is None:
+        cached = _TABLES[n] = _Tables(n)
+    return cached
+
+
+def mask_of(seats: Iterable[int]) -> int:
+    out = 0
+    for s in seats:
+        out |= 1 << s
+    return out
+
+
+def _statement(event: Event) -> tuple[Statement, int] | None:
+    """The checkable statement an event's answer is about, when its answer only marks liars."""
+    choice = event.choice
+    if choice.kind == "name":
+        return "all", mask_of(choice.named)
+    q = choice.question
+    if choice.kind != "question" or q is None:
+        return None
+    if q.asks == "is_target" and q.about is not None:
+        return "all", 1 << q.about
+    if q.asks == "any_target" and q.among:
+        return "any", mask_of(q.among)
+    if q.asks == "target_count" and q.value is not None:
+        return "count", q.value
+    return None
+
+
+class Deductions:
+    """What a player makes of one big round's public play.
+
+    Each possible target set T (a bit mask of seats) is weighed by the prior and by the
+    answers it would make false. Only the ghost lies, and only on its own turn, but nobody
+    knows who the ghost is: a player trusts for certain only their own answers, the answers
+    of a seat whose naming confirmed someone (the ghost's namings never confirm), and, once
+    the ghost is unmasked (a pass, a "yes" that confirmed nobody or ended nothing), every
+    other seat's. Any other seat's answers are only believed: a seat that would have lied
+    for T to hold costs T the factor ``doubt``, and a second such seat nearly rules T out,
+    since only the ghost lies.
+
+    ``bad[T]`` holds the seats with an answer false under T; a player's own "is X the
+    ghost?" answered yes unmasks X for that player alone.
+    """
+
+    __slots__ = ("n", "bad", "ghost", "not_ghost", "confirmed", "failed", "ghost_answers",
+                 "events", "_tables")
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.bad = [0] * (1 << n)
+        self.ghost: int | None = None
+        self.not_ghost = 0
+        self.confirmed = 0
+        self.failed: list[int] = []  # masks of namings answered X
+        self.ghost_answers: list[tuple[int, int, bool]] = []  # (asker, about, answer)
+        self.events = 0
+        self._tables = tables(n)
+
+    def copy(self) -> Deductions:
+        other = Deductions.__new__(Deductions)
+        other.n = self.n
+        other.bad = list(self.bad)
+        other.ghost = self.ghost
+        other.not_ghost = self.not_ghost
+        other.confirmed = self.confirmed
+        other.failed = list(self.failed)
+        other.ghost_answers = list(self.ghost_answers)
+        other.events = self.events
+        other._tables = self._tables
+        return other
+
+    def _contradicts(self, seat: int, kind: Statement, value: int, answer: bool) -> None:
+        """Mark the masks under which ``seat``'s answer about a statement was false."""
+        false, true = self._tables.said(kind, value)
+        bit = 1 << seat
+        bad = self.bad
+        for mask in true if not answer else false:
+            bad[mask] |= bit
+
+    def observe(self, event: Event) -> None:
+        self.events += 1
+        seat, choice, answer = event.seat, event.choice, event.answer
+        if choice.kind == "pass":
+            self.ghost = seat  # only the ghost may pass
+        elif choice.kind == "name":
+            named = mask_of(choice.named)
+            if answer and event.confirms:
+                self.confirmed |= named
+                self.not_ghost |= 1 << seat
+            elif answer:
+                self.ghost = seat  # a "yes" that confirms nobody: the ghost's own naming
+            else:
+                self.failed.append(named)
+                self._contradicts(seat, "all", named, False)
+        elif choice.kind == "no_targets":
+            if answer:
+                self.ghost = seat  # a true "no targets" would have ended the big round
+            else:
+                self.bad[0] |= 1 << seat
+        elif choice.kind == "question" and choice.question is not None and answer is not None:
+            q = choice.question
+            if q.asks == "is_ghost" and q.about is not None:
+                self.ghost_answers.append((seat, q.about, answer))
+            elif q.asks == "is_target" and q.about is not None:
+                self._contradicts(seat, "all", 1 << q.about, answer)
+            elif q.asks == "any_target" and q.among:
+                self._contradicts(seat, "any", mask_of(q.among), answer)
+            elif q.asks == "target_count" and q.value is not None:
+                self._contradicts(seat, "count", q.value, answer)
+
+    def posterior(self, viewer: int | None = None, doubt: float = 0.0) -> list[float]:
+        """Weight of each target mask (unnormalised) as ``viewer`` sees it.
+
+        ``viewer`` is the seat looking, sure of its own answers; None weighs the table as a
+        whole (the ghost uses this to judge its lies).
+        """
+        return self._weights(self.bad, viewer, doubt)
+
+    def posterior_after(self, event: Event, viewer: int | None = None,
+                        doubt: float = 0.0) -> list[float]:
+        """``posterior`` as it would be after observing ``event``, without copying when the
+        event only marks a liar (the ghost weighing its possible answers)."""
+        answer = event.answer
+        statement = _statement(event)
+        kind = event.choice.kind
+        if answer is None or statement is None or (kind == "name" and answer):
+            if kind == "no_targets" and answer is False:
+                bad = list(self.bad)
+                bad[0] |= 1 << event.seat
+                return self._weights(bad, viewer, doubt)
+            trial = self.copy()
+            trial.observe(event)
+            return trial.posterior(viewer, doubt)
+        return self.posterior_marked(statement[0], statement[1], answer, event.seat, viewer,
+                                     doubt)
+
+    def posterior_marked(self, kind: Statement, value: int, answer: bool, seat: int,
+                         viewer: int | None = None, doubt: float = 0.0) -> list[float]:
+        """``posterior`` after ``seat`` answered ``answer`` about a statement, not a naming
+        answered yes (the same as observing that question, without copying)."""
+        marks = self._tables.marks(kind, value, answer, seat)
+        return self._weights(list(map(or_, self.bad, marks)), viewer, doubt)
+
+    def _weights(self, bad: list[int], viewer: int | None, doubt: float) -> list[float]:
+        t = self._tables
+        ghost = self.ghost
+        if viewer is not None and ghost is None:
+            for asker, about, answer in self.ghost_answers:
+                if asker == viewer and answer:
+                    ghost = about
+        sure = self.not_ghost
+        if viewer is not None:
+            sure |= 1 << viewer
+        prior = t.prior_given(self.confirmed)
+        if ghost is not None and ghost != viewer:
+            # The unmasked ghost's answers count for nothing; everyone else's are certain.
+            keep = t.full & ~(1 << ghost)
+            factors = t.factors(keep, doubt)
+            return [p * factors[b & keep] for p, b in zip(prior, bad)]
+        factors = t.factors(sure, doubt)
+        return [p * factors[b] for p, b in zip(prior, bad)]
+
+
+def chance_all(weights: Sequence[float], total: float, n: int, named: int) -> float:
+    """Chance that every seat in ``named`` is a target."""
+    return sum(tables(n).pick_all(named)(weights)) / total
+
+
+def marginals(
+    weights: Sequence[float], total: float, n: int, seats: Iterable[int]
+) -> dict[int, float]:
+    """Chance of each of ``seats`` being a target."""
+    pick = tables(n).pick_holding
+    return {s: sum(pick[s](weights)) / total for s in seats}
+
+
+def size_chances(weights: Sequence[float], total: float, n: int) -> list[float]:
+    """Chance of each number of targets, 0 to ``n``."""
+    return [sum([w / total for w in pick(weights)]) for pick in tables(n).pick_size]
