@@ -10,8 +10,6 @@ from typing import Protocol
 from pnp.games.tisigui.deduce import (
     SIZE_WEIGHTS,
     Deductions,
-    chance_all,
-    marginals,
     mask_of,
     size_chances,
     tables,
@@ -199,42 +197,50 @@ class GreedyBot:
         unconfirmed = view.unconfirmed
         if total <= 0:  # cannot happen while answers are honest, but stay legal
             return Choice("name", (unconfirmed[0],)) if unconfirmed else NO_TARGETS
-        marginal = marginals(weights, total, n, unconfirmed)
+        t = tables(n)
+        pick = t.pick_holding
+        marginal = {s: sum(pick[s](weights)) / total for s in unconfirmed}
         order = list(unconfirmed)
         rng.shuffle(order)
         order.sort(key=lambda s: -marginal[s])
 
-        bets: list[tuple[float, float, Choice]] = []  # (expected points, chance, choice)
+        # (expected points, chance, seats named: the first k of ``order``, 0 for "no targets?")
+        bets: list[tuple[float, float, int]] = []
         if not view.confirmed:
             empty = weights[0] / total
-            bets.append((empty * no_targets_points(rules, n), empty, NO_TARGETS))
+            bets.append((empty * no_targets_points(rules, n), empty, 0))
         limit = rules.max_named_per_action or n
+        failed = d.failed
         named = 0
         for k, seat in enumerate(order[:limit], 1):
             named |= 1 << seat
-            chance = chance_all(weights, total, n, named)
+            chance = sum(t.pick_all(named)(weights)) / total
             if chance <= 0:
                 break
-            if chance < 0.9 and any(f & named == f for f in d.failed):
+            if chance < 0.9 and any(f & named == f for f in failed):
                 continue  # a set answered X before, and not near certain now
-            bets.append((chance * _naming_points(rules, view.round_value, k), chance,
-                         Choice("name", tuple(sorted(order[:k])))))
+            bets.append((chance * _naming_points(rules, view.round_value, k), chance, k))
         sure = [b for b in bets if b[1] >= SURE]
         if sure:
-            return max(sure, key=lambda b: b[0])[2]
+            return self._bet(max(sure, key=lambda b: b[0]), order)
         last_chance = view.markers_left == 1 or (
             view.rounds_left == 0 and view.actions_possible() == 1
         )
         if last_chance:
             # No long shots on a multiplied score: a group is named only if it is even odds.
-            fair = [b for b in bets if b[1] >= 0.5 or b[2].kind != "name" or len(b[2].named) == 1]
+            fair = [b for b in bets if b[1] >= 0.5 or b[2] <= 1]
             best = max(fair, key=lambda b: b[0], default=None)
             if best is not None and best[0] > 0:
-                return best[2]
+                return self._bet(best, order)
         spare = view.markers_left is not None and view.markers_left > view.rounds_left
         if view.acted and view.can_stop and not spare:
             return None
         return self._question(view, weights, total, order)
+
+    @staticmethod
+    def _bet(bet: tuple[float, float, int], order: Sequence[int]) -> Choice:
+        named = bet[2]
+        return Choice("name", tuple(sorted(order[:named]))) if named else NO_TARGETS
 
     def _question(
         self, view: View, weights: Sequence[float], total: float, order: Sequence[int]
@@ -267,7 +273,9 @@ class GreedyBot:
             return 1.0
         if not hidden:
             return weights[0] / total  # how sure they are that nobody was taken
-        found = list(marginals(weights, total, n, tables(n).members[hidden]).values())
+        t = tables(n)
+        pick = t.pick_holding
+        found = [sum(pick[s](weights)) / total for s in t.members[hidden]]
         return min(found) + 0.25 * sum(found) / len(found)
 
     def _ghost_action(self, view: View, rng: random.Random) -> Choice | None:
@@ -311,15 +319,17 @@ class GreedyBot:
         best: tuple[float, float] | None = None
         pick = 0
         dangers: dict[tuple[str, int, bool], float] = {}
+        weigh = d.answer_weigher(seat, None, DOUBT)
+        lies = tables(n).lies
         for i, (kind, value, answer, _) in enumerate(options):
             danger = dangers.get((kind, value, answer))
             if danger is None:
                 if kind == "pass":
                     weights = d.posterior_after(Event(seat, PASS, None, ()), None, DOUBT)
                 elif kind == "no_targets":
-                    weights = d.posterior_after(Event(seat, NO_TARGETS, False, ()), None, DOUBT)
+                    weights = weigh(lies("count", 0, False))
                 else:
-                    weights = d.posterior_marked(kind, value, answer, seat, None, DOUBT)
+                    weights = weigh(lies(kind, value, answer))  # type: ignore[arg-type]
                 danger = dangers[(kind, value, answer)] = self._danger(weights, n, hidden)
             key = (danger, rng.random())
             if best is None or key < best:

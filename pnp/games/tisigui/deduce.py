@@ -13,7 +13,8 @@ the weights and chances are the same floats whichever way they are read.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from operator import itemgetter, or_
+from itertools import repeat
+from operator import and_, getitem, itemgetter
 from typing import Literal
 
 from pnp.games.tisigui.state import Event
@@ -59,8 +60,9 @@ class _Tables:
         self._said: dict[tuple[Statement, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._pick_all: dict[int, Pick] = {}
         self._given: dict[int, tuple[float, ...]] = {}
-        self._factors: dict[tuple[int, float], tuple[float, ...]] = {}
-        self._marks: dict[tuple[Statement, int, bool, int], tuple[int, ...]] = {}
+        self._classes: dict[int, tuple[int, ...]] = {}
+        self._rows: dict[tuple[int, float], tuple[tuple[float, ...], ...]] = {}
+        self._lies: dict[tuple[Statement, int, bool], tuple[int, ...]] = {}
 
     def said(self, kind: Statement, value: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(masks where a statement is false, masks where it is true).
@@ -104,30 +106,39 @@ class _Tables:
             self._given[confirmed] = given
         return given
 
-    def factors(self, sure: int, doubt: float) -> tuple[float, ...]:
-        """The weight factor of a mask by its set of liars: 1.0 for none, 0.0 when a seat in
-        ``sure`` lied, else ``doubt`` for one liar and a tenth of it for more (only the ghost
-        lies, so a target set that needs two liars is next to impossible)."""
-        key = (sure, doubt)
-        table = self._factors.get(key)
+    def classes(self, sure: int) -> tuple[int, ...]:
+        """Per set of liars (a mask of seats): 0 for none, 1 for one, 2 for more, 3 when a
+        seat in ``sure`` lied."""
+        table = self._classes.get(sure)
         if table is None:
-            by_count = [1.0, doubt] + [doubt * 0.1] * self.n
-            table = self._factors[key] = tuple(
-                1.0 if not b else 0.0 if b & sure else by_count[b.bit_count()]
+            table = self._classes[sure] = tuple(
+                0 if not b else 3 if b & sure else min(b.bit_count(), 2)
                 for b in range(1 << self.n)
             )
         return table
 
-    def marks(self, kind: Statement, value: int, answer: bool, seat: int) -> tuple[int, ...]:
-        """Per mask, ``seat``'s bit where ``seat`` answering ``answer`` would be a lie, else 0."""
-        key = (kind, value, answer, seat)
-        marks = self._marks.get(key)
-        if marks is None:
+    def rows(self, confirmed: int, doubt: float) -> tuple[tuple[float, ...], ...]:
+        """Per mask, its weight by class of liars (see ``classes``): the prior, times
+        ``doubt`` for one liar, a tenth of that for more (only the ghost lies, so a target
+        set that needs two liars is next to impossible), and 0.0 when a sure seat lied."""
+        key = (confirmed, doubt)
+        table = self._rows.get(key)
+        if table is None:
+            factors = (1.0, doubt, doubt * 0.1, 0.0)
+            table = self._rows[key] = tuple(
+                tuple(p * f for f in factors) for p in self.prior_given(confirmed)
+            )
+        return table
+
+    def lies(self, kind: Statement, value: int, answer: bool) -> tuple[int, ...]:
+        """Per mask, 1 where answering ``answer`` about a statement would be a lie, else 0."""
+        key = (kind, value, answer)
+        lies = self._lies.get(key)
+        if lies is None:
             false, true = self.said(kind, value)
             lied = set(true if not answer else false)
-            bit = 1 << seat
-            marks = self._marks[key] = tuple(bit if m in lied else 0 for m in range(1 << self.n))
-        return marks
+            lies = self._lies[key] = tuple(int(m in lied) for m in range(1 << self.n))
+        return lies
 
 
 _TABLES: dict[int, _Tables] = {}
@@ -252,65 +263,67 @@ class Deductions:
         ``viewer`` is the seat looking, sure of its own answers; None weighs the table as a
         whole (the ghost uses this to judge its lies).
         """
-        return self._weights(self.bad, viewer, doubt)
+        t = self._tables
+        ghost = self._ghost_for(viewer)
+        sure = self.not_ghost if viewer is None else self.not_ghost | 1 << viewer
+        rows = t.rows(self.confirmed, doubt)
+        bad: Iterable[int] = self.bad
+        if ghost is not None and ghost != viewer:
+            # The unmasked ghost's answers count for nothing; everyone else's are certain.
+            sure = t.full & ~(1 << ghost)
+            bad = map(and_, bad, repeat(sure))
+        # A mask's weight by the class of its liars, in C: this runs for every decision.
+        return list(map(getitem, rows, map(t.classes(sure).__getitem__, bad)))
+
 
     def posterior_after(self, event: Event, viewer: int | None = None,
                         doubt: float = 0.0) -> list[float]:
         """``posterior`` as it would be after observing ``event``, without copying when the
-        event only marks a liar (the ghost weighing its possible answers)."""
+        event only marks a liar."""
         answer = event.answer
         statement = _statement(event)
         kind = event.choice.kind
         if answer is None or statement is None or (kind == "name" and answer):
             if kind == "no_targets" and answer is False:
-                bad = list(self.bad)
-                bad[0] |= 1 << event.seat
-                return self._weights(bad, viewer, doubt)
+                lies = self._tables.lies("count", 0, False)
+                return self.answer_weigher(event.seat, viewer, doubt)(lies)
             trial = self.copy()
             trial.observe(event)
             return trial.posterior(viewer, doubt)
-        return self.posterior_marked(statement[0], statement[1], answer, event.seat, viewer,
-                                     doubt)
+        lies = self._tables.lies(statement[0], statement[1], answer)
+        return self.answer_weigher(event.seat, viewer, doubt)(lies)
 
-    def posterior_marked(self, kind: Statement, value: int, answer: bool, seat: int,
-                         viewer: int | None = None, doubt: float = 0.0) -> list[float]:
-        """``posterior`` after ``seat`` answered ``answer`` about a statement, not a naming
-        answered yes (the same as observing that question, without copying)."""
-        marks = self._tables.marks(kind, value, answer, seat)
-        return self._weights(list(map(or_, self.bad, marks)), viewer, doubt)
-
-    def _weights(self, bad: list[int], viewer: int | None, doubt: float) -> list[float]:
+    def answer_weigher(self, seat: int, viewer: int | None = None,
+                       doubt: float = 0.0) -> Callable[[Sequence[int]], list[float]]:
+        """``posterior(viewer, doubt)`` after one more answer by ``seat``, as a function of
+        where that answer would be a lie (``_Tables.lies``): for weighing many possible
+        answers at one moment. Per mask both weights, without and with ``seat`` lying, are
+        worked out once; each answer then only picks one of the two."""
         t = self._tables
+        ghost = self._ghost_for(viewer)
+        bit = 1 << seat
+        keep = t.full
+        sure = self.not_ghost if viewer is None else self.not_ghost | 1 << viewer
+        if ghost is not None and ghost != viewer:
+            keep &= ~(1 << ghost)
+            sure = keep
+        classes = t.classes(sure)
+        pairs = [(row[classes[b & keep]], row[classes[(b | bit) & keep]])
+                 for row, b in zip(t.rows(self.confirmed, doubt), self.bad, strict=True)]
+
+        def weigh(lies: Sequence[int]) -> list[float]:
+            return list(map(getitem, pairs, lies))
+
+        return weigh
+
+    def _ghost_for(self, viewer: int | None) -> int | None:
+        """The ghost as ``viewer`` knows it: unmasked in public, or by their own question."""
         ghost = self.ghost
         if viewer is not None and ghost is None:
             for asker, about, answer in self.ghost_answers:
                 if asker == viewer and answer:
                     ghost = about
-        sure = self.not_ghost
-        if viewer is not None:
-            sure |= 1 << viewer
-        prior = t.prior_given(self.confirmed)
-        if ghost is not None and ghost != viewer:
-            # The unmasked ghost's answers count for nothing; everyone else's are certain.
-            keep = t.full & ~(1 << ghost)
-            factors = t.factors(keep, doubt)
-            return [p * factors[b & keep] for p, b in zip(prior, bad)]
-        factors = t.factors(sure, doubt)
-        return [p * factors[b] for p, b in zip(prior, bad)]
-
-
-def chance_all(weights: Sequence[float], total: float, n: int, named: int) -> float:
-    """Chance that every seat in ``named`` is a target."""
-    return sum(tables(n).pick_all(named)(weights)) / total
-
-
-def marginals(
-    weights: Sequence[float], total: float, n: int, seats: Iterable[int]
-) -> dict[int, float]:
-    """Chance of each of ``seats`` being a target."""
-    pick = tables(n).pick_holding
-    return {s: sum(pick[s](weights)) / total for s in seats}
-
+        return ghost
 
 def size_chances(weights: Sequence[float], total: float, n: int) -> list[float]:
     """Chance of each number of targets, 0 to ``n``."""

@@ -196,7 +196,9 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
                 if not view.can_stop:
                     raise RuntimeError(f"bot {bot.name} ended a turn before acting")
                 break
-            _bot_bug(bot, game.check(choice), str(choice))
+            problems = game.check(choice)
+            if problems:
+                _bot_bug(bot, problems, str(choice))
             if choice.kind == "pass":
                 game.push(choice, None)
                 break
@@ -210,7 +212,9 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
             game.push(choice, answer)
             if len(history) > public.events:
                 public.observe(history[-1])
-        _bot_bug(bot, game.end_turn(), "ended its turn early")
+        problems = game.end_turn()
+        if problems:
+            _bot_bug(bot, problems, "ended its turn early")
 
 
 # --------------------------------------------------------------------------------------------
