@@ -192,7 +192,7 @@ class Deductions:
     """
 
     __slots__ = ("n", "bad", "ghost", "not_ghost", "confirmed", "failed", "ghost_answers",
-                 "events", "_tables")
+                 "events", "spoke", "count_asked", "_tables")
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -203,6 +203,8 @@ class Deductions:
         self.failed: list[int] = []  # masks of namings answered X
         self.ghost_answers: list[tuple[int, int, bool]] = []  # (asker, about, answer)
         self.events = 0
+        self.spoke = 0  # seats that have taken an action
+        self.count_asked = False  # whether anyone asked "exactly N targets?"
         self._tables = tables(n)
 
     def copy(self) -> Deductions:
@@ -215,6 +217,8 @@ class Deductions:
         other.failed = list(self.failed)
         other.ghost_answers = list(self.ghost_answers)
         other.events = self.events
+        other.spoke = self.spoke
+        other.count_asked = self.count_asked
         other._tables = self._tables
         return other
 
@@ -229,6 +233,9 @@ class Deductions:
     def observe(self, event: Event) -> None:
         self.events += 1
         seat, choice, answer = event.seat, event.choice, event.answer
+        self.spoke |= 1 << seat
+        if choice.question is not None and choice.question.asks == "target_count":
+            self.count_asked = True
         if choice.kind == "pass":
             self.ghost = seat  # only the ghost may pass
         elif choice.kind == "name":
