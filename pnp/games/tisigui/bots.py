@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol
 
 from pnp.games.tisigui.deduce import (
+    MEMORY,
     SIZE_WEIGHTS,
     Deductions,
     mask_of,
@@ -196,14 +197,12 @@ class GreedyBot:
         d = self._sync(view)
         n = view.players
         rules = view.rules
-        weights = d.posterior(view.seat, DOUBT)
-        total = sum(weights)
+        weighed = d.weighed(view.seat, DOUBT)
+        weights, total = weighed.weights, weighed.total
         unconfirmed = view.unconfirmed
         if total <= 0:  # cannot happen while answers are honest, but stay legal
             return Choice("name", (unconfirmed[0],)) if unconfirmed else NO_TARGETS
-        t = tables(n)
-        pick = t.pick_holding
-        marginal = {s: sum(pick[s](weights)) / total for s in unconfirmed}
+        marginal = weighed.marginal
         order = list(unconfirmed)
         rng.shuffle(order)
         order.sort(key=lambda s: -marginal[s])
@@ -218,7 +217,7 @@ class GreedyBot:
         named = 0
         for k, seat in enumerate(order[:limit], 1):
             named |= 1 << seat
-            chance = sum(t.pick_all(named)(weights)) / total
+            chance = weighed.chance_all(named)
             if chance <= 0:
                 break
             if chance < 0.9 and any(f & named == f for f in failed):
@@ -266,20 +265,6 @@ class GreedyBot:
 
     # -- the ghost ----------------------------------------------------------------------
 
-    @staticmethod
-    def _danger(weights: list[float], n: int, hidden: int) -> float:
-        """How close the table is to finding every target (lower suits the ghost), from the
-        table's weights (``Deductions.posterior(None, DOUBT)``)."""
-        total = sum(weights)
-        if total <= 0:
-            return 1.0
-        if not hidden:
-            return weights[0] / total  # how sure they are that nobody was taken
-        t = tables(n)
-        pick = t.pick_holding
-        found = [sum(pick[s](weights)) / total for s in t.members[hidden]]
-        return min(found) + 0.25 * sum(found) / len(found)
-
     def _ghost_action(self, view: View, rng: random.Random) -> Choice | None:
         d = self._sync(view)
         targets = mask_of(view.targets or ())
@@ -291,47 +276,10 @@ class GreedyBot:
             if view.can_pass:
                 return PASS
             return self._plan(asking("is_ghost", view.seat), False)
-        # Every answer it could give, judged by how suspected its targets are afterwards.
-        # An option is (statement, value, answer) as the table's deductions read it, and
-        # the choice it stands for, built only for the one picked.
-        seat, n = view.seat, view.players
-        now = self._danger(d.posterior(None, DOUBT), n, hidden)
-        unconfirmed = view.unconfirmed
-        others = [s for s in unconfirmed if not hidden >> s & 1]
-        options: list[tuple[str, int, bool, tuple[int, ...]]] = []
-        for s in unconfirmed:
-            # A false "no" about a target, a false "yes" about anyone else, or the truth.
-            lie = not hidden >> s & 1
-            options.append(("all", 1 << s, lie, (s,)))
-            if not lie:
-                options.append(("all", 1 << s, False, (s,)))
-        if hidden:
-            for t in unconfirmed:
-                if hidden >> t & 1:
-                    for o in others[:3]:
-                        options.append(("any", 1 << t | 1 << o, False, tuple(sorted((t, o)))))
-        else:
-            options.append(("no_targets", 0, False, ()))
-            for i, a in enumerate(unconfirmed):
-                for b in unconfirmed[i + 1 :]:
-                    options.append(("any", 1 << a | 1 << b, True, (a, b)))
-        if view.can_pass:
-            options.append(("pass", 0, False, ()))  # it unmasks the ghost: rarely the best
+        now, options, dangers = _judged(d, view.seat, hidden, view.can_pass)
         best: tuple[float, float] | None = None
         pick = 0
-        dangers: dict[tuple[str, int, bool], float] = {}
-        weigh = d.answer_weigher(seat, None, DOUBT)
-        lies = tables(n).lies
-        for i, (kind, value, answer, _) in enumerate(options):
-            danger = dangers.get((kind, value, answer))
-            if danger is None:
-                if kind == "pass":
-                    weights = d.posterior_after(Event(seat, PASS, None, ()), None, DOUBT)
-                elif kind == "no_targets":
-                    weights = weigh(lies("count", 0, False))
-                else:
-                    weights = weigh(lies(kind, value, answer))  # type: ignore[arg-type]
-                danger = dangers[(kind, value, answer)] = self._danger(weights, n, hidden)
+        for i, danger in enumerate(dangers):
             key = (danger, rng.random())
             if best is None or key < best:
                 best, pick = key, i
@@ -346,6 +294,20 @@ class GreedyBot:
         question = asking("is_target", seats[0]) if kind == "all" else asking("any_target", seats)
         return self._plan(question, answer)
 
+    @staticmethod
+    def _danger(weights: Sequence[float], n: int, hidden: int) -> float:
+        """How close the table is to finding every target (lower suits the ghost), from the
+        table's weights (``Deductions.posterior(None, DOUBT)``)."""
+        total = sum(weights)
+        if total <= 0:
+            return 1.0
+        if not hidden:
+            return weights[0] / total  # how sure they are that nobody was taken
+        t = tables(n)
+        pick = t.pick_holding
+        found = [sum(pick[s](weights)) / total for s in t.members[hidden]]
+        return min(found) + 0.25 * sum(found) / len(found)
+
     def _plan(self, choice: Choice, answer: bool) -> Choice:
         self._answer = (choice, answer)
         return choice
@@ -357,6 +319,69 @@ class GreedyBot:
             return self._answer[1]
         # A "yes" to its own naming would confirm nobody and so unmask the ghost.
         return False if choice.kind != "question" or truth is None else truth
+
+
+# A ghost's option: (statement, value, answer) as the table's deductions read it, and the
+# seats of the question it stands for (the choice is built only for the one picked).
+Option = tuple[str, int, bool, tuple[int, ...]]
+
+
+def _judged(d: Deductions, seat: int, hidden: int,
+            can_pass: bool) -> tuple[float, list[Option], list[float]]:
+    """(the danger now, every answer the ghost could give, the danger after each).
+
+    A pure function of the public position, so remembered per player count: the ghost's
+    first moves of a big round meet the same positions game after game."""
+    n = d.n
+    t = tables(n)
+    memo_key = (d.key(), seat, hidden, can_pass)
+    found = t.dangers.get(memo_key)
+    if found is not None:
+        return found
+    danger = GreedyBot._danger
+    now = danger(d.posterior(None, DOUBT), n, hidden)
+    unconfirmed = [s for s in range(n) if not d.confirmed >> s & 1]
+    others = [s for s in unconfirmed if not hidden >> s & 1]
+    options: list[Option] = []
+    for s in unconfirmed:
+        # A false "no" about a target, a false "yes" about anyone else, or the truth.
+        lie = not hidden >> s & 1
+        options.append(("all", 1 << s, lie, (s,)))
+        if not lie:
+            options.append(("all", 1 << s, False, (s,)))
+    if hidden:
+        for target in unconfirmed:
+            if hidden >> target & 1:
+                for o in others[:3]:
+                    options.append(("any", 1 << target | 1 << o, False,
+                                    tuple(sorted((target, o)))))
+    else:
+        options.append(("no_targets", 0, False, ()))
+        for i, a in enumerate(unconfirmed):
+            for b in unconfirmed[i + 1 :]:
+                options.append(("any", 1 << a | 1 << b, True, (a, b)))
+    if can_pass:
+        options.append(("pass", 0, False, ()))  # it unmasks the ghost: rarely the best
+    weigh = d.answer_weigher(seat, None, DOUBT)
+    lies = t.lies
+    judged: dict[tuple[str, int, bool], float] = {}
+    dangers = []
+    for kind, value, answer, _ in options:
+        after = judged.get((kind, value, answer))
+        if after is None:
+            if kind == "pass":
+                weights = d.posterior_after(Event(seat, PASS, None, ()), None, DOUBT)
+            elif kind == "no_targets":
+                weights = weigh(lies("count", 0, False))
+            else:
+                weights = weigh(lies(kind, value, answer))  # type: ignore[arg-type]
+            after = judged[(kind, value, answer)] = danger(weights, n, hidden)
+        dangers.append(after)
+    result = (now, options, dangers)
+    if len(t.dangers) >= MEMORY:
+        t.dangers.clear()
+    t.dangers[memo_key] = result
+    return result
 
 
 BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}

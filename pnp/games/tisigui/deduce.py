@@ -63,6 +63,9 @@ class _Tables:
         self._classes: dict[int, tuple[int, ...]] = {}
         self._rows: dict[tuple[int, float], tuple[tuple[float, ...], ...]] = {}
         self._lies: dict[tuple[Statement, int, bool], tuple[int, ...]] = {}
+        self.weighed: dict[tuple[object, ...], Weighed] = {}
+        # The ghost's judgement of its options per position (bots.py), remembered likewise.
+        self.dangers: dict[tuple[object, ...], tuple[float, list[float]]] = {}
 
     def said(self, kind: Statement, value: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(masks where a statement is false, masks where it is true).
@@ -139,6 +142,37 @@ class _Tables:
             lied = set(true if not answer else false)
             lies = self._lies[key] = tuple(int(m in lied) for m in range(1 << self.n))
         return lies
+
+
+    def remember(self, key: tuple[object, ...], weighed: Weighed) -> Weighed:
+        if len(self.weighed) >= MEMORY:
+            self.weighed.clear()  # a long simulation starts over rather than grow
+        self.weighed[key] = weighed
+        return weighed
+
+
+# How many weighed positions each player count remembers (about 1-3 KiB each).
+MEMORY = 10_000
+
+
+class Weighed:
+    """One posterior: the weights, their total and each seat's chance of being a target."""
+
+    __slots__ = ("weights", "total", "marginal", "_tables", "_all")
+
+    def __init__(self, weights: tuple[float, ...], t: _Tables) -> None:
+        self.weights = weights
+        self.total = total = sum(weights)
+        self.marginal = tuple(sum(pick(weights)) / total for pick in t.pick_holding) if total > 0 else ()
+        self._tables = t
+        self._all: dict[int, float] = {}
+
+    def chance_all(self, named: int) -> float:
+        """Chance that every seat in ``named`` is a target."""
+        chance = self._all.get(named)
+        if chance is None:
+            chance = self._all[named] = sum(self._tables.pick_all(named)(self.weights)) / self.total
+        return chance
 
 
 _TABLES: dict[int, _Tables] = {}
@@ -264,27 +298,43 @@ class Deductions:
             elif q.asks == "target_count" and q.value is not None:
                 self._contradicts(seat, "count", q.value, answer)
 
-    def posterior(self, viewer: int | None = None, doubt: float = 0.0) -> list[float]:
+    def posterior(self, viewer: int | None = None, doubt: float = 0.0) -> tuple[float, ...]:
         """Weight of each target mask (unnormalised) as ``viewer`` sees it.
 
         ``viewer`` is the seat looking, sure of its own answers; None weighs the table as a
         whole (the ghost uses this to judge its lies).
         """
+        return self.weighed(viewer, doubt).weights
+
+    def key(self) -> tuple[object, ...]:
+        """Everything the weights depend on besides the viewer: equal keys, equal weights."""
+        return (tuple(self.bad), self.confirmed, self.not_ghost, self.ghost)
+
+    def weighed(self, viewer: int | None = None, doubt: float = 0.0) -> Weighed:
+        """``posterior`` with its total and chances, remembered per player count: the same
+        public play early in a big round comes back game after game."""
         t = self._tables
         ghost = self._ghost_for(viewer)
         sure = self.not_ghost if viewer is None else self.not_ghost | 1 << viewer
-        rows = t.rows(self.confirmed, doubt)
-        bad: Iterable[int] = self.bad
+        unmasked = 0
         if ghost is not None and ghost != viewer:
             # The unmasked ghost's answers count for nothing; everyone else's are certain.
-            sure = t.full & ~(1 << ghost)
-            bad = map(and_, bad, repeat(sure))
-        # A mask's weight by the class of its liars, in C: this runs for every decision.
-        return list(map(getitem, rows, map(t.classes(sure).__getitem__, bad)))
-
+            unmasked = 1 << ghost
+            sure = t.full & ~unmasked
+        key = (tuple(self.bad), self.confirmed, sure, unmasked, doubt)
+        found = t.weighed.get(key)
+        if found is None:
+            rows = t.rows(self.confirmed, doubt)
+            bad: Iterable[int] = self.bad
+            if unmasked:
+                bad = map(and_, bad, repeat(sure))
+            # A mask's weight by the class of its liars, in C: one lookup each.
+            weights = tuple(map(getitem, rows, map(t.classes(sure).__getitem__, bad)))
+            found = t.remember(key, Weighed(weights, t))
+        return found
 
     def posterior_after(self, event: Event, viewer: int | None = None,
-                        doubt: float = 0.0) -> list[float]:
+                        doubt: float = 0.0) -> tuple[float, ...]:
         """``posterior`` as it would be after observing ``event``, without copying when the
         event only marks a liar."""
         answer = event.answer
@@ -301,7 +351,7 @@ class Deductions:
         return self.answer_weigher(event.seat, viewer, doubt)(lies)
 
     def answer_weigher(self, seat: int, viewer: int | None = None,
-                       doubt: float = 0.0) -> Callable[[Sequence[int]], list[float]]:
+                       doubt: float = 0.0) -> Callable[[Sequence[int]], tuple[float, ...]]:
         """``posterior(viewer, doubt)`` after one more answer by ``seat``, as a function of
         where that answer would be a lie (``_Tables.lies``): for weighing many possible
         answers at one moment. Per mask both weights, without and with ``seat`` lying, are
@@ -318,8 +368,8 @@ class Deductions:
         pairs = [(row[classes[b & keep]], row[classes[(b | bit) & keep]])
                  for row, b in zip(t.rows(self.confirmed, doubt), self.bad, strict=True)]
 
-        def weigh(lies: Sequence[int]) -> list[float]:
-            return list(map(getitem, pairs, lies))
+        def weigh(lies: Sequence[int]) -> tuple[float, ...]:
+            return tuple(map(getitem, pairs, lies))
 
         return weigh
 
