@@ -205,7 +205,7 @@ class GreedyBot:
         marginal = weighed.marginal
         order = list(unconfirmed)
         rng.shuffle(order)
-        order.sort(key=lambda s: -marginal[s])
+        order.sort(key=marginal.__getitem__, reverse=True)  # stable: ties keep the shuffle
 
         # (expected points, chance, seats named: the first k of ``order``, 0 for "no targets?")
         bets: list[tuple[float, float, int]] = []
@@ -213,14 +213,14 @@ class GreedyBot:
             empty = weights[0] / total
             bets.append((empty * no_targets_points(rules, n), empty, 0))
         limit = rules.max_named_per_action or n
-        failed = d.failed
+        covered = d.covered
         named = 0
         for k, seat in enumerate(order[:limit], 1):
             named |= 1 << seat
             chance = weighed.chance_all(named)
             if chance <= 0:
                 break
-            if chance < 0.9 and any(f & named == f for f in failed):
+            if chance < 0.9 and covered[named]:
                 continue  # a set answered X before, and not near certain now
             bets.append((chance * _naming_points(rules, view.round_value, k), chance, k))
         sure = [b for b in bets if b[1] >= SURE]

@@ -226,7 +226,7 @@ class Deductions:
     """
 
     __slots__ = ("n", "bad", "ghost", "not_ghost", "confirmed", "failed", "ghost_answers",
-                 "events", "spoke", "count_asked", "_tables")
+                 "events", "spoke", "count_asked", "covered", "_tables")
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -235,6 +235,7 @@ class Deductions:
         self.not_ghost = 0
         self.confirmed = 0
         self.failed: list[int] = []  # masks of namings answered X
+        self.covered = bytearray(1 << n)  # 1 for each mask holding a naming answered X
         self.ghost_answers: list[tuple[int, int, bool]] = []  # (asker, about, answer)
         self.events = 0
         self.spoke = 0  # seats that have taken an action
@@ -249,6 +250,7 @@ class Deductions:
         other.not_ghost = self.not_ghost
         other.confirmed = self.confirmed
         other.failed = list(self.failed)
+        other.covered = bytearray(self.covered)
         other.ghost_answers = list(self.ghost_answers)
         other.events = self.events
         other.spoke = self.spoke
@@ -281,6 +283,8 @@ class Deductions:
                 self.ghost = seat  # a "yes" that confirms nobody: the ghost's own naming
             else:
                 self.failed.append(named)
+                for mask in self._tables.said("all", named)[1]:
+                    self.covered[mask] = 1
                 self._contradicts(seat, "all", named, False)
         elif choice.kind == "no_targets":
             if answer:
