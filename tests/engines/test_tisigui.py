@@ -17,23 +17,22 @@ from hypothesis import strategies as st
 
 from pnp.games.base import RulesError
 from pnp.games.tisigui import GAME as ENGINE
-from pnp.games.tisigui.engine import (
+from pnp.games.tisigui.lint import lint
+from pnp.games.tisigui.play import play, replay
+from pnp.games.tisigui.rules import (
     CLASSIC_RULES,
     DEFAULT_RULES,
     SetupRow,
-    compute_tables,
     default_players,
     expected_big_rounds,
     first_big_die,
     ghost_points,
-    lint,
     naming_points,
     no_targets_points,
-    play,
-    replay,
     rules_from_mapping,
     small_round_values,
 )
+from pnp.games.tisigui.tables import compute_tables
 
 FIXTURES = Path(__file__).parent / "fixtures"
 A, B, C, D, E = range(5)
@@ -456,6 +455,11 @@ def test_lint_start_roll_on_a_small_die() -> None:
 # Play and replay
 
 
+def greedy_game(rules: Any, players: int, seed: int) -> dict[str, Any]:
+    return play(rules, players, random.Random(seed), seed=seed, variant=None,
+                bots=["greedy"] * players)
+
+
 def test_engine_object() -> None:
     assert ENGINE.slug == "tisigui"
     assert ENGINE.variants == ("classic",)
@@ -475,24 +479,24 @@ def test_engine_object() -> None:
 
 
 def test_same_seed_same_game() -> None:
-    one = play(DEFAULT_RULES, 5, random.Random(3), 3)
-    two = play(DEFAULT_RULES, 5, random.Random(3), 3)
+    one = play(DEFAULT_RULES, 5, random.Random(3), seed=3, variant=None, bots=["greedy"] * 5)
+    two = play(DEFAULT_RULES, 5, random.Random(3), seed=3, variant=None, bots=["greedy"] * 5)
     assert json.dumps(one) == json.dumps(two)
 
 
 def test_play_refuses_what_it_cannot_play() -> None:
     with pytest.raises(ValueError):
-        play(DEFAULT_RULES, 7, random.Random(1))
+        play(DEFAULT_RULES, 7, random.Random(1), seed=1, variant=None, bots=["greedy"] * 7)
     with pytest.raises(ValueError):
-        play(DEFAULT_RULES, 5, random.Random(1), variant="classic")
+        play(DEFAULT_RULES, 5, random.Random(1), seed=1, variant="classic", bots=["greedy"] * 5)
     with pytest.raises(ValueError):
-        play(DEFAULT_RULES, 3, random.Random(1), bots=["greedy", "random"])
+        play(DEFAULT_RULES, 3, random.Random(1), seed=1, variant=None, bots=["greedy", "random"])
 
 
 def test_classic_shares_ties() -> None:
     # Search a few seeds for a shared first place; replay checks places and winners too.
     for seed in range(200):
-        log = play(CLASSIC_RULES, 3, random.Random(seed), seed)
+        log = play(CLASSIC_RULES, 3, random.Random(seed), seed=seed, variant=None, bots=["greedy"] * 3)
         top = max(log["scores"])
         if log["scores"].count(top) > 1:
             assert len(log["winners"]) > 1
@@ -511,7 +515,7 @@ def games(draw: st.DrawFn) -> tuple[Any, dict[str, Any]]:
     players = draw(st.integers(3, 6))
     seed = draw(st.integers(0, 2**32 - 1))
     bots = draw(st.lists(st.sampled_from(["greedy", "random"]), min_size=players, max_size=players))
-    return rules, play(rules, players, random.Random(seed), seed, bots=bots)
+    return rules, play(rules, players, random.Random(seed), seed=seed, variant=None, bots=bots)
 
 
 @GAME
@@ -590,7 +594,7 @@ def test_ghost_formula(players: int, data: st.DataObject) -> None:
 def test_two_hundred_seeds_replay_clean(rules: Any) -> None:
     for seed in range(200):
         players = 3 + seed % 4
-        log = play(rules, players, random.Random(seed), seed)
+        log = play(rules, players, random.Random(seed), seed=seed, variant=None, bots=["greedy"] * players)
         assert replay(rules, json.loads(json.dumps(log))) == [], (seed, players)
 
 
@@ -602,7 +606,7 @@ def _greedy_big_rounds(rules: Any, players: int, seeds: range) -> list[dict[str,
     return [
         br
         for seed in seeds
-        for br in play(rules, players, random.Random(seed), seed)["big_rounds"]
+        for br in greedy_game(rules, players, seed)["big_rounds"]
     ]
 
 
@@ -657,7 +661,7 @@ def test_no_bot_names_a_set_already_answered_x(rules: Any) -> None:
     namings = 0
     for seed in range(1, 201):
         players = 3 + seed % 4
-        for br in play(rules, players, random.Random(seed), seed)["big_rounds"]:
+        for br in greedy_game(rules, players, seed)["big_rounds"]:
             failed: list[set[int]] = []
             for t in br["turns"]:
                 for a in t["actions"]:
@@ -672,7 +676,7 @@ def test_no_bot_names_a_set_already_answered_x(rules: Any) -> None:
 
 
 def _event(seat: int, kind: str, answer: bool | None, **kw: Any) -> Any:
-    from pnp.games.tisigui.engine import Choice, Event, Question
+    from pnp.games.tisigui.state import Choice, Event, Question
 
     question = kw.pop("question", None)
     choice = Choice(kind, tuple(kw.pop("named", ())), Question(**question) if question else None)
@@ -686,7 +690,7 @@ def _chances(d: Any, viewer: int | None, doubt: float = 0.65) -> list[float]:
 
 
 def test_players_believe_others_only_partly() -> None:
-    from pnp.games.tisigui.engine import Deductions
+    from pnp.games.tisigui.deduce import Deductions
 
     d = Deductions(5)
     d.observe(_event(A, "question", False, question={"asks": "is_target", "about": C}))
@@ -703,7 +707,7 @@ def test_players_believe_others_only_partly() -> None:
 
 
 def test_a_confirmed_naming_clears_its_speaker_and_the_round_going_on_counts() -> None:
-    from pnp.games.tisigui.engine import Deductions
+    from pnp.games.tisigui.deduce import Deductions
 
     d = Deductions(4)
     d.observe(_event(A, "question", False, question={"asks": "any_target", "among": [B, C]}))
@@ -723,8 +727,10 @@ def test_the_typed_log_is_the_json_log() -> None:
     from pnp.games.tisigui.play import play_log
 
     for rules in (DEFAULT_RULES, CLASSIC_RULES):
-        typed = play_log(rules, 4, random.Random(11), 11, bots="random")
-        assert typed.to_json() == play(rules, 4, random.Random(11), 11, bots="random")
+        bots = ["random"] * 4
+        typed = play_log(rules, 4, random.Random(11), seed=11, variant=None, bots=bots)
+        assert typed.to_json() == play(rules, 4, random.Random(11), seed=11, variant=None,
+                                       bots=bots)
 
 
 def test_the_game_checks_each_choice_against_the_rules() -> None:

@@ -52,14 +52,8 @@ from pnp.games.tisigui.state import (
 # Play: bots choose, the game checks and scores
 
 
-def _seat_bots(bots: str | Sequence[str] | None, players: int) -> list[Bot]:
-    names: Sequence[str]
-    if bots is None:
-        names = ["greedy"] * players
-    elif isinstance(bots, str):
-        names = [bots] * players
-    else:
-        names = list(bots)
+def _seat_bots(bots: Sequence[str], players: int) -> list[Bot]:
+    names = list(bots)
     if len(names) != players:
         raise ValueError(f"{len(names)} bots given for {players} players")
     unknown = [n for n in names if n not in BOTS]
@@ -115,30 +109,18 @@ def _bot_bug(bot: Bot, problems: list[Problem], what: str) -> None:
         raise RuntimeError(f"bot {bot.name} chose an illegal action: {what} ({problems[0].message})")
 
 
-def play(
-    rules: TisiguiRules,
-    players: int,
-    rng: random.Random,
-    seed: int = 1,
-    variant: str | None = None,
-    bots: str | Sequence[str] | None = None,
-) -> dict[str, Any]:
-    """Play one whole game with bots (default: greedy everywhere) and return its event log.
+def play(rules: TisiguiRules, players: int, rng: random.Random, *, seed: int,
+         variant: str | None, bots: Sequence[str]) -> dict[str, Any]:
+    """Play one whole game with ``bots`` (one name per seat) and return its event log.
 
     ``seed`` is only recorded; all randomness comes from ``rng``. ``variant``, when given, must
     name the variant the rules were built for (it guards against mixing them up).
     """
-    return play_log(rules, players, rng, seed, variant, bots).to_json()
+    return play_log(rules, players, rng, seed=seed, variant=variant, bots=bots).to_json()
 
 
-def play_log(
-    rules: TisiguiRules,
-    players: int,
-    rng: random.Random,
-    seed: int = 1,
-    variant: str | None = None,
-    bots: str | Sequence[str] | None = None,
-) -> GameLog:
+def play_log(rules: TisiguiRules, players: int, rng: random.Random, *, seed: int,
+             variant: str | None, bots: Sequence[str]) -> GameLog:
     """``play``, returning the typed log."""
     if variant and variant != rules.variant:
         raise ValueError(f"rules are for variant {rules.variant!r}, not {variant!r}")
