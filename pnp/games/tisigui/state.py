@@ -154,7 +154,7 @@ def _settle(
 
 
 # --------------------------------------------------------------------------------------------
-# Bots
+# What the bots see of each action
 
 
 class Event(NamedTuple):
@@ -165,7 +165,6 @@ class Event(NamedTuple):
     choice: Choice
     answer: bool | None
     confirms: tuple[int, ...]
-
 
 
 def _question_ok(q: Question, n: int) -> bool:
