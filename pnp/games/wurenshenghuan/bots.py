@@ -73,8 +73,10 @@ class PublicView:
     kill_evidence: dict[str, float] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)  # weapon kinds seen discarded in a kill
     # The view changes only through observe_night / observe_day, so the scores are kept
-    # between them: every bot and every guesser asks for them several times a day.
+    # between them: every bot and every guesser asks for them several times a day. Each
+    # observation marks the letters whose score it can change; None marks every letter.
     _scores: dict[str, float] | None = field(default=None, repr=False, compare=False)
+    _stale: set[str] = field(default_factory=set, repr=False, compare=False)
     _suspects: list[str] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
@@ -113,13 +115,17 @@ class PublicView:
                     self.seen[letter].values())
             if KEY in result.discarded:
                 self.key_seen_at = None
+            self._scores = None  # every letter's kill evidence moved
+        else:
+            self._stale.update(result.imprisoned)
         self.dead |= set(result.killed)
         for letter, size in sizes.items():
             if size != self.sizes[letter]:
                 # Only the murderer's row changes size, and whatever was seen there is gone.
                 self.seen[letter] = {}
                 self.sizes[letter] = size
-        self._scores = self._suspects = None
+                self._stale.add(letter)
+        self._suspects = None
 
     def observe_day(self, result: DayResult) -> None:
         self.imprisoned = frozenset(result.imprisoned)
@@ -136,7 +142,8 @@ class PublicView:
                 seen.update(cards)
             if KEY in look.cards:
                 self.key_seen_at = look.character
-        self._scores = self._suspects = None
+            self._stale.add(look.character)
+        self._suspects = None
 
     def feigned_plausible(self, letter: str) -> bool:
         """Could ``letter``'s public death be the murderer's feigned one?
@@ -176,14 +183,21 @@ class PublicView:
         character is the murderer's: so ``confidence`` can turn the scores into chances.
         The dict is shared until the view next changes; callers only read it.
         """
-        if self._scores is not None:
-            return self._scores
+        scores = self._scores
+        stale = self._stale
+        if scores is not None and not stale:
+            return scores
+        if scores is None:
+            letters: Iterable[str] = self.rules.letters
+            scores = {}
+        else:
+            letters = [c for c in self.rules.letters if c in stale]
+            scores = dict(scores)  # a caller may still hold the previous scores
         used = self.used
         full = self.rules.items_per_character
         evidence, seen, sizes, dead = self.kill_evidence, self.seen, self.sizes, self.dead
         quiet, changed = self.quiet, self.changed
-        scores: dict[str, float] = {}
-        for letter in self.rules.letters:
+        for letter in letters:
             score = evidence.get(letter, 0.0)
             score += 0.25 * len([item for item in seen[letter].values() if item in used])
             if sizes[letter] < full:
@@ -194,6 +208,7 @@ class PublicView:
                 # The dead do not kill, unless the death was feigned.
                 score -= 1.5 if self.feigned_plausible(letter) else 5
             scores[letter] = score
+        stale.clear()
         self._scores = scores
         return scores
 
