@@ -460,6 +460,11 @@ def greedy_game(rules: Any, players: int, seed: int) -> dict[str, Any]:
                 bots=["greedy"] * players)
 
 
+def test_the_plugin_plays_the_engine_itself() -> None:
+    # One play() signature: the plugin points at the engine's own function, no adapter.
+    assert ENGINE.play is play and ENGINE.replay is replay
+
+
 def test_engine_object() -> None:
     assert ENGINE.slug == "tisigui"
     assert ENGINE.variants == ("classic",)
