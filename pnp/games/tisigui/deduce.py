@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
 from operator import and_, getitem, itemgetter
-from typing import Literal
+from typing import Any, Literal
 
 from pnp.games.tisigui.state import Event
 
@@ -34,7 +34,7 @@ def _picker(indexes: Sequence[int]) -> Pick:
         return lambda values: (values[only],)
     if not indexes:
         return lambda values: ()
-    return itemgetter(*indexes)  # type: ignore[return-value]
+    return itemgetter(*indexes)
 
 
 class _Tables:
@@ -65,7 +65,7 @@ class _Tables:
         self._lies: dict[tuple[Statement, int, bool], tuple[int, ...]] = {}
         self.weighed: dict[tuple[object, ...], Weighed] = {}
         # The ghost's judgement of its options per position (bots.py), remembered likewise.
-        self.dangers: dict[tuple[object, ...], tuple[float, list[float]]] = {}
+        self.dangers: dict[tuple[object, ...], tuple[float, list[Any], list[float]]] = {}
 
     def said(self, kind: Statement, value: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(masks where a statement is false, masks where it is true).
