@@ -214,10 +214,13 @@ class GreedyBot:
             bets.append((empty * no_targets_points(rules, n), empty, 0))
         limit = rules.max_named_per_action or n
         covered = d.covered
+        known = weighed.chances
         named = 0
         for k, seat in enumerate(order[:limit], 1):
             named |= 1 << seat
-            chance = weighed.chance_all(named)
+            chance = known.get(named)
+            if chance is None:
+                chance = weighed.chance_all(named)
             if chance <= 0:
                 break
             if chance < 0.9 and covered[named]:

@@ -158,20 +158,20 @@ MEMORY = 10_000
 class Weighed:
     """One posterior: the weights, their total and each seat's chance of being a target."""
 
-    __slots__ = ("weights", "total", "marginal", "_tables", "_all")
+    __slots__ = ("weights", "total", "marginal", "_tables", "chances")
 
     def __init__(self, weights: tuple[float, ...], t: _Tables) -> None:
         self.weights = weights
         self.total = total = sum(weights)
-        self.marginal = tuple(sum(pick(weights)) / total for pick in t.pick_holding) if total > 0 else ()
+        self.marginal = [sum(pick(weights)) / total for pick in t.pick_holding] if total > 0 else []
         self._tables = t
-        self._all: dict[int, float] = {}
+        self.chances: dict[int, float] = {}  # chance_all by mask, filled as asked
 
     def chance_all(self, named: int) -> float:
         """Chance that every seat in ``named`` is a target."""
-        chance = self._all.get(named)
+        chance = self.chances.get(named)
         if chance is None:
-            chance = self._all[named] = sum(self._tables.pick_all(named)(self.weights)) / self.total
+            chance = self.chances[named] = sum(self._tables.pick_all(named)(self.weights)) / self.total
         return chance
 
 

@@ -69,22 +69,16 @@ def _view(game: Game, seat: int, targets: frozenset[int], *, on_turn: bool,
     deal = game.deal
     secret = seat == deal.ghost
     if on_turn:
+        # Positional: one view per decision, and keywords cost a named tuple three times as
+        # much. The order is View's: rules, players, seat, ghost, targets, confirmed,
+        # small_round, round_value, rounds_left, markers_left, acted, can_stop, can_pass,
+        # history, deductions.
+        small_round = game.small_round
         return View(
-            rules=game.rules,
-            players=game.n,
-            seat=seat,
-            ghost=deal.ghost if secret else None,
-            targets=targets if secret else None,
-            confirmed=tuple(game.confirmed),
-            small_round=game.small_round,
-            round_value=game.round_value,
-            rounds_left=len(game.values) - game.small_round,
-            markers_left=game.markers_left,
-            acted=len(game.actions),
-            can_stop=game.can_stop,
-            can_pass=game.can_pass,
-            history=tuple(game.history),
-            deductions=public,
+            game.rules, game.n, seat, deal.ghost if secret else None,
+            targets if secret else None, tuple(game.confirmed), small_round,
+            game.round_value, len(game.values) - small_round, game.markers_left,
+            len(game.actions), game.can_stop, game.can_pass, tuple(game.history), public,
         )
     return View(
         rules=game.rules,
