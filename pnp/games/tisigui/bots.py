@@ -297,20 +297,6 @@ class GreedyBot:
         question = asking("is_target", seats[0]) if kind == "all" else asking("any_target", seats)
         return self._plan(question, answer)
 
-    @staticmethod
-    def _danger(weights: Sequence[float], n: int, hidden: int) -> float:
-        """How close the table is to finding every target (lower suits the ghost), from the
-        table's weights (``Deductions.posterior(None, DOUBT)``)."""
-        total = sum(weights)
-        if total <= 0:
-            return 1.0
-        if not hidden:
-            return weights[0] / total  # how sure they are that nobody was taken
-        t = tables(n)
-        pick = t.pick_holding
-        found = [sum(pick[s](weights)) / total for s in t.members[hidden]]
-        return min(found) + 0.25 * sum(found) / len(found)
-
     def _plan(self, choice: Choice, answer: bool) -> Choice:
         self._answer = (choice, answer)
         return choice
@@ -341,8 +327,21 @@ def _judged(d: Deductions, seat: int, hidden: int,
     found = t.dangers.get(memo_key)
     if found is not None:
         return found
-    danger = GreedyBot._danger
-    now = danger(d.posterior(None, DOUBT), n, hidden)
+    picks = [t.pick_holding[s] for s in t.members[hidden]]
+
+    def danger(weights: Sequence[float]) -> float:
+        """How close the table is to finding every target (lower suits the ghost), from the
+        table's weights: the chance of its least suspected hidden target plus a quarter of
+        their mean, or with no target the chance that nobody was taken."""
+        total = sum(weights)
+        if total <= 0:
+            return 1.0
+        if not hidden:
+            return weights[0] / total
+        found = [sum(pick(weights)) / total for pick in picks]
+        return min(found) + 0.25 * sum(found) / len(found)
+
+    now = danger(d.posterior(None, DOUBT))
     unconfirmed = [s for s in range(n) if not d.confirmed >> s & 1]
     others = [s for s in unconfirmed if not hidden >> s & 1]
     options: list[Option] = []
@@ -378,7 +377,7 @@ def _judged(d: Deductions, seat: int, hidden: int,
                 weights = weigh(lies("count", 0, False))
             else:
                 weights = weigh(lies(kind, value, answer))  # type: ignore[arg-type]
-            after = judged[(kind, value, answer)] = danger(weights, n, hidden)
+            after = judged[(kind, value, answer)] = danger(weights)
         dangers.append(after)
     result = (now, options, dangers)
     if len(t.dangers) >= MEMORY:
