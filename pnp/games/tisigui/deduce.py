@@ -3,8 +3,10 @@
 A target set is a bit mask of seats. ``Deductions`` keeps, for every mask, the seats whose
 answers it would make false; ``posterior`` weighs the masks from that. Everything that
 depends only on the player count (the prior, which masks hold a seat, which masks make a
-statement true) is computed once per count in ``_Tables`` and reused by every game, so a
-posterior is one pass over the masks and a chance one sum over a precomputed index.
+statement true, each mask's weight per class of liars) is computed once per count in
+``_Tables`` and reused by every game, so a posterior is one C-level lookup per mask and a
+chance one sum over a precomputed index. Posteriors are also remembered per public position
+(``Weighed``): the first moves of a big round meet the same positions game after game.
 
 The sums run over the masks in ascending order, as plain ``sum`` does over the whole list:
 the weights and chances are the same floats whichever way they are read.
