@@ -17,23 +17,22 @@ from hypothesis import strategies as st
 
 from pnp.games.base import RulesError
 from pnp.games.tisigui import GAME as ENGINE
-from pnp.games.tisigui.engine import (
+from pnp.games.tisigui.lint import lint
+from pnp.games.tisigui.play import play, replay
+from pnp.games.tisigui.rules import (
     CLASSIC_RULES,
     DEFAULT_RULES,
     SetupRow,
-    compute_tables,
     default_players,
     expected_big_rounds,
     first_big_die,
     ghost_points,
-    lint,
     naming_points,
     no_targets_points,
-    play,
-    replay,
     rules_from_mapping,
     small_round_values,
 )
+from pnp.games.tisigui.tables import compute_tables
 
 FIXTURES = Path(__file__).parent / "fixtures"
 A, B, C, D, E = range(5)
@@ -456,6 +455,16 @@ def test_lint_start_roll_on_a_small_die() -> None:
 # Play and replay
 
 
+def greedy_game(rules: Any, players: int, seed: int) -> dict[str, Any]:
+    return play(rules, players, random.Random(seed), seed=seed, variant=None,
+                bots=["greedy"] * players)
+
+
+def test_the_plugin_plays_the_engine_itself() -> None:
+    # One play() signature: the plugin points at the engine's own function, no adapter.
+    assert ENGINE.play is play and ENGINE.replay is replay
+
+
 def test_engine_object() -> None:
     assert ENGINE.slug == "tisigui"
     assert ENGINE.variants == ("classic",)
@@ -475,24 +484,24 @@ def test_engine_object() -> None:
 
 
 def test_same_seed_same_game() -> None:
-    one = play(DEFAULT_RULES, 5, random.Random(3), 3)
-    two = play(DEFAULT_RULES, 5, random.Random(3), 3)
+    one = play(DEFAULT_RULES, 5, random.Random(3), seed=3, variant=None, bots=["greedy"] * 5)
+    two = play(DEFAULT_RULES, 5, random.Random(3), seed=3, variant=None, bots=["greedy"] * 5)
     assert json.dumps(one) == json.dumps(two)
 
 
 def test_play_refuses_what_it_cannot_play() -> None:
     with pytest.raises(ValueError):
-        play(DEFAULT_RULES, 7, random.Random(1))
+        play(DEFAULT_RULES, 7, random.Random(1), seed=1, variant=None, bots=["greedy"] * 7)
     with pytest.raises(ValueError):
-        play(DEFAULT_RULES, 5, random.Random(1), variant="classic")
+        play(DEFAULT_RULES, 5, random.Random(1), seed=1, variant="classic", bots=["greedy"] * 5)
     with pytest.raises(ValueError):
-        play(DEFAULT_RULES, 3, random.Random(1), bots=["greedy", "random"])
+        play(DEFAULT_RULES, 3, random.Random(1), seed=1, variant=None, bots=["greedy", "random"])
 
 
 def test_classic_shares_ties() -> None:
     # Search a few seeds for a shared first place; replay checks places and winners too.
     for seed in range(200):
-        log = play(CLASSIC_RULES, 3, random.Random(seed), seed)
+        log = play(CLASSIC_RULES, 3, random.Random(seed), seed=seed, variant=None, bots=["greedy"] * 3)
         top = max(log["scores"])
         if log["scores"].count(top) > 1:
             assert len(log["winners"]) > 1
@@ -511,7 +520,7 @@ def games(draw: st.DrawFn) -> tuple[Any, dict[str, Any]]:
     players = draw(st.integers(3, 6))
     seed = draw(st.integers(0, 2**32 - 1))
     bots = draw(st.lists(st.sampled_from(["greedy", "random"]), min_size=players, max_size=players))
-    return rules, play(rules, players, random.Random(seed), seed, bots=bots)
+    return rules, play(rules, players, random.Random(seed), seed=seed, variant=None, bots=bots)
 
 
 @GAME
@@ -590,7 +599,7 @@ def test_ghost_formula(players: int, data: st.DataObject) -> None:
 def test_two_hundred_seeds_replay_clean(rules: Any) -> None:
     for seed in range(200):
         players = 3 + seed % 4
-        log = play(rules, players, random.Random(seed), seed)
+        log = play(rules, players, random.Random(seed), seed=seed, variant=None, bots=["greedy"] * players)
         assert replay(rules, json.loads(json.dumps(log))) == [], (seed, players)
 
 
@@ -602,7 +611,7 @@ def _greedy_big_rounds(rules: Any, players: int, seeds: range) -> list[dict[str,
     return [
         br
         for seed in seeds
-        for br in play(rules, players, random.Random(seed), seed)["big_rounds"]
+        for br in greedy_game(rules, players, seed)["big_rounds"]
     ]
 
 
@@ -657,7 +666,7 @@ def test_no_bot_names_a_set_already_answered_x(rules: Any) -> None:
     namings = 0
     for seed in range(1, 201):
         players = 3 + seed % 4
-        for br in play(rules, players, random.Random(seed), seed)["big_rounds"]:
+        for br in greedy_game(rules, players, seed)["big_rounds"]:
             failed: list[set[int]] = []
             for t in br["turns"]:
                 for a in t["actions"]:
@@ -672,7 +681,7 @@ def test_no_bot_names_a_set_already_answered_x(rules: Any) -> None:
 
 
 def _event(seat: int, kind: str, answer: bool | None, **kw: Any) -> Any:
-    from pnp.games.tisigui.engine import Choice, Event, Question
+    from pnp.games.tisigui.state import Choice, Event, Question
 
     question = kw.pop("question", None)
     choice = Choice(kind, tuple(kw.pop("named", ())), Question(**question) if question else None)
@@ -686,7 +695,7 @@ def _chances(d: Any, viewer: int | None, doubt: float = 0.65) -> list[float]:
 
 
 def test_players_believe_others_only_partly() -> None:
-    from pnp.games.tisigui.engine import Deductions
+    from pnp.games.tisigui.deduce import Deductions
 
     d = Deductions(5)
     d.observe(_event(A, "question", False, question={"asks": "is_target", "about": C}))
@@ -703,7 +712,7 @@ def test_players_believe_others_only_partly() -> None:
 
 
 def test_a_confirmed_naming_clears_its_speaker_and_the_round_going_on_counts() -> None:
-    from pnp.games.tisigui.engine import Deductions
+    from pnp.games.tisigui.deduce import Deductions
 
     d = Deductions(4)
     d.observe(_event(A, "question", False, question={"asks": "any_target", "among": [B, C]}))
@@ -715,6 +724,77 @@ def test_a_confirmed_naming_clears_its_speaker_and_the_round_going_on_counts() -
     assert chances[A] == pytest.approx(1)
 
 
+
+def _posterior_by_hand(d: Any, viewer: int | None, doubt: float) -> list[float]:
+    """The weights as the rule reads, mask by mask: the prior (a weight per number of
+    targets shared over the sets of that size), times ``doubt`` for one liar among the
+    seats not known honest and a tenth of it for more, 0 if a seat known honest lied;
+    masks that miss a confirmed seat, and the confirmed set alone, are out."""
+    n = d.n
+    sizes = (1.0, 3.0, 3.0, 2.0, 1.0, 0.5, 0.25)
+    count = [sum(1 for m in range(1 << n) if m.bit_count() == k) for k in range(n + 1)]
+    ghost = d.ghost
+    if viewer is not None and ghost is None:
+        for asker, about, answer in d.ghost_answers:
+            if asker == viewer and answer:
+                ghost = about
+    sure = d.not_ghost | (1 << viewer if viewer is not None else 0)
+    ignored = 0
+    if ghost is not None and ghost != viewer:
+        ignored = 1 << ghost
+        sure = ((1 << n) - 1) & ~ignored
+    weights = []
+    for mask in range(1 << n):
+        prior = sizes[min(mask.bit_count(), 6)] / count[mask.bit_count()]
+        liars = d.bad[mask] & ~ignored
+        if d.confirmed and (mask & d.confirmed != d.confirmed or mask == d.confirmed):
+            weights.append(0.0)
+        elif not liars:
+            weights.append(prior)
+        elif liars & sure:
+            weights.append(0.0)
+        else:
+            weights.append(prior * (doubt if liars.bit_count() == 1 else doubt * 0.1))
+    return weights
+
+
+def test_posteriors_and_weighed_answers_match_the_rule_by_hand() -> None:
+    # The tables, the remembered posteriors and the ghost's shortcut for weighing an answer
+    # without copying must give the very floats of the rule worked mask by mask (a tie
+    # between two answers is broken by the seeded generator only if they are equal).
+    from pnp.games.tisigui.deduce import Deductions
+
+    rng = random.Random(12)
+    asks = ["is_target", "any_target", "target_count", "is_ghost"]
+    for n in (3, 4, 5, 6):
+        d = Deductions(n)
+        for _ in range(12):
+            seat = rng.randrange(n)
+            events = [_event(seat, "no_targets", False), _event(seat, "pass", None),
+                      _event(seat, "name", False, named=[rng.randrange(n)])]
+            for kind in asks:
+                question: dict[str, Any] = {"asks": kind}
+                if kind == "any_target":
+                    question["among"] = sorted(rng.sample(range(n), 2))
+                elif kind == "target_count":
+                    question["value"] = rng.randrange(n + 1)
+                else:
+                    question["about"] = rng.randrange(n)
+                for answer in (True, False):
+                    events.append(_event(seat, "question", answer, question=dict(question)))
+            for viewer in (None, *range(n)):
+                assert list(d.posterior(viewer, 0.65)) == _posterior_by_hand(d, viewer, 0.65)
+                for event in events:
+                    trial = d.copy()
+                    trial.observe(event)
+                    assert list(d.posterior_after(event, viewer, 0.65)) == \
+                        _posterior_by_hand(trial, viewer, 0.65), (n, viewer, event)
+            d.observe(rng.choice(events[2:]))
+            if rng.random() < 0.2:
+                unconfirmed = [s for s in range(n) if not d.confirmed >> s & 1]
+                named = [rng.choice(unconfirmed)]
+                d.observe(_event((seat + 1) % n, "name", True, named=named, confirms=named))
+
 # --------------------------------------------------------------------------------------------
 # The state machine play and replay share
 
@@ -723,8 +803,10 @@ def test_the_typed_log_is_the_json_log() -> None:
     from pnp.games.tisigui.play import play_log
 
     for rules in (DEFAULT_RULES, CLASSIC_RULES):
-        typed = play_log(rules, 4, random.Random(11), 11, bots="random")
-        assert typed.to_json() == play(rules, 4, random.Random(11), 11, bots="random")
+        bots = ["random"] * 4
+        typed = play_log(rules, 4, random.Random(11), seed=11, variant=None, bots=bots)
+        assert typed.to_json() == play(rules, 4, random.Random(11), seed=11, variant=None,
+                                       bots=bots)
 
 
 def test_the_game_checks_each_choice_against_the_rules() -> None:

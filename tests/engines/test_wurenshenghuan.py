@@ -18,10 +18,50 @@ from hypothesis import strategies as st
 
 from pnp.games.base import RulesError
 from pnp.games.wurenshenghuan import GAME
-from pnp.games.wurenshenghuan import engine as w
+from pnp.games.wurenshenghuan.bots import PublicView, confidence
+from pnp.games.wurenshenghuan.lint import lint
+from pnp.games.wurenshenghuan.play import play
+from pnp.games.wurenshenghuan.replay import replay
+from pnp.games.wurenshenghuan.rules import BOTS, ScoreBand, WurenshenghuanRules, rules_from_mapping
+from pnp.games.wurenshenghuan.state import (
+    Frame,
+    Idle,
+    IllegalAction,
+    Imprison,
+    Kill,
+    Look,
+    NightAction,
+    NightResult,
+    Search,
+    State,
+    Swap,
+    apply_day,
+    apply_night,
+    day_problems,
+    deal,
+    new_state,
+    night_problems,
+)
+from pnp.games.wurenshenghuan.tables import (
+    compute_tables,
+    guess_points,
+    murderer_points,
+    player_score,
+    prison_allowance,
+    score_parts,
+    search_allowance,
+)
 
-RULES = w.rules_from_mapping({})
+RULES = rules_from_mapping({})
 FIXTURE = Path(__file__).parent / "fixtures" / "wurenshenghuan_seed_rules.yaml"
+
+
+def game_log(players: int, seed: int, bot: str = "greedy") -> dict[str, Any]:
+    """One seeded game with ``bot`` in every seat."""
+    return play(RULES, players, random.Random(seed), seed=seed, variant=None,
+                bots=[bot] * players)
+
+
 DECK = Counter({**{f"W{k}": 4 for k in range(1, 11)}, "KEY": 1})
 
 # Written out by hand from the seed's score list (docs/rulings.md: 9 → 5, 10 unreachable).
@@ -32,23 +72,23 @@ BAND_BY_HAND = {0: 0, 1: 1, 2: 1, 3: 1, 4: 2, 5: 2, 6: 3, 7: 3, 8: 4, 9: 5}
 
 
 def test_empty_mapping_gives_the_rulings() -> None:
-    assert w.WurenshenghuanRules() == RULES
+    assert WurenshenghuanRules() == RULES
     assert (RULES.min_players, RULES.max_players) == (2, 10)
     assert RULES.letters == tuple("ABCDEFGHIJ")
     assert RULES.deck_size == 41 and RULES.pile_size == 11
     assert Counter(RULES.deck()) == DECK
-    assert w.rules_from_mapping(None) == RULES
+    assert rules_from_mapping(None) == RULES
 
 
 def test_seed_fixture_reads_like_the_rulings_except_the_last_band() -> None:
-    seed = w.rules_from_mapping(yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))["rules"])
-    assert seed.murderer_bands[-1] == w.ScoreBand(9, 10, 5)
+    seed = rules_from_mapping(yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))["rules"])
+    assert seed.murderer_bands[-1] == ScoreBand(9, 10, 5)
     assert dataclasses.replace(seed, murderer_bands=RULES.murderer_bands) == RULES
 
 
 def test_rules_mapping_reports_every_problem_at_once() -> None:
     with pytest.raises(RulesError) as caught:
-        w.rules_from_mapping({
+        rules_from_mapping({
             "players": {"min": 1, "mx": 3},
             "days": "five",
             "murderer_bands": [{"kills_min": 3, "kills_max": 1, "points": 1}, {"kills_min": 1}],
@@ -64,7 +104,7 @@ def test_rules_mapping_reports_every_problem_at_once() -> None:
 
 def test_more_players_than_characters_is_refused() -> None:
     with pytest.raises(RulesError, match="players.max"):
-        w.rules_from_mapping({"characters": 6})
+        rules_from_mapping({"characters": 6})
 
 
 # ------------------------------------------------------------------ printed tables by hand
@@ -74,34 +114,34 @@ def test_allowances_by_hand() -> None:
     # alive: (searches = half rounded down, prisoners = a third rounded down)
     by_hand = {1: (0, 0), 2: (1, 0), 3: (1, 1), 4: (2, 1), 5: (2, 1),
                6: (3, 2), 7: (3, 2), 8: (4, 2), 9: (4, 3), 10: (5, 3)}
-    table = w.compute_tables(RULES)["allowances"]
+    table = compute_tables(RULES)["allowances"]
     assert table == [{"alive": a, "searches": s, "prisoners": p}
                      for a, (s, p) in by_hand.items()]
     # The seed's own example: seven alive allow three looks or two prisoners.
-    assert (w.search_allowance(RULES, 7), w.prison_allowance(RULES, 7)) == (3, 2)
+    assert (search_allowance(RULES, 7), prison_allowance(RULES, 7)) == (3, 2)
 
 
 def test_murderer_bands_by_hand() -> None:
-    table = w.compute_tables(RULES)["murderer_score"]
+    table = compute_tables(RULES)["murderer_score"]
     assert table == [{"kills": k, "points": p} for k, p in BAND_BY_HAND.items()]
     for kills, points in BAND_BY_HAND.items():
-        assert w.murderer_points(RULES, kills) == points
+        assert murderer_points(RULES, kills) == points
     with pytest.raises(ValueError):
-        w.murderer_points(RULES, 10)  # only 9 characters besides the murderer's own
+        murderer_points(RULES, 10)  # only 9 characters besides the murderer's own
 
 
 def test_guess_points_by_hand() -> None:
-    assert w.compute_tables(RULES)["guess_score"] == [
+    assert compute_tables(RULES)["guess_score"] == [
         {"day": 1, "points": 5}, {"day": 2, "points": 4}, {"day": 3, "points": 3},
         {"day": 4, "points": 2}, {"day": 5, "points": 1}]
     with pytest.raises(ValueError):
-        w.guess_points(RULES, 6)
+        guess_points(RULES, 6)
     with pytest.raises(ValueError):
-        w.guess_points(RULES, 0)
+        guess_points(RULES, 0)
 
 
 def test_tables_have_exactly_the_issue_columns() -> None:
-    tables = w.compute_tables(RULES)
+    tables = compute_tables(RULES)
     assert set(tables) == {"allowances", "murderer_score", "guess_score"}
     assert {tuple(row) for row in tables["allowances"]} == {("alive", "searches", "prisoners")}
     assert {tuple(row) for row in tables["murderer_score"]} == {("kills", "points")}
@@ -130,11 +170,11 @@ def test_tables_have_exactly_the_issue_columns() -> None:
       "guessed_before_death": True}, 0),
 ])
 def test_player_score_by_hand(facts: dict[str, Any], points: int) -> None:
-    assert w.player_score(RULES, **facts) == points
+    assert player_score(RULES, **facts) == points
 
 
 def test_score_parts_split() -> None:
-    parts = w.score_parts(RULES, role="innocent", guess_correct=True, guess_day=4,
+    parts = score_parts(RULES, role="innocent", guess_correct=True, guess_day=4,
                           guessed_before_death=True)
     assert (parts.murderer, parts.guess, parts.survival, parts.total) == (0, 2, 2, 4)
 
@@ -156,19 +196,19 @@ def test_score_parts_split() -> None:
 ])
 def test_player_score_refuses_impossible_facts(facts: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
-        w.player_score(RULES, **facts)
+        player_score(RULES, **facts)
 
 
 # ------------------------------------------------------------------ lint
 
 
 def test_default_rules_lint_clean() -> None:
-    assert w.lint(RULES) == []
+    assert lint(RULES) == []
 
 
 def test_lint_finds_the_unreachable_ten_in_the_seed() -> None:
-    seed = w.rules_from_mapping(yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))["rules"])
-    findings = w.lint(seed)
+    seed = rules_from_mapping(yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))["rules"])
+    findings = lint(seed)
     assert [f.code for f in findings] == ["unreachable-band"]
     assert findings[0].where == "rules.murderer_bands[4]"
     assert "kills 10 can never happen" in findings[0].message
@@ -178,18 +218,18 @@ def test_lint_overlaps_gaps_tables_and_supply() -> None:
     bands = [{"kills_min": 1, "kills_max": 3, "points": 1},
              {"kills_min": 3, "kills_max": 5, "points": 2},
              {"kills_min": 8, "kills_max": 9, "points": 4}]
-    rules = w.rules_from_mapping({"murderer_bands": bands, "days": 4})
-    codes = {f.code: f for f in w.lint(rules)}
+    rules = rules_from_mapping({"murderer_bands": bands, "days": 4})
+    codes = {f.code: f for f in lint(rules)}
     assert set(codes) == {"band-overlap", "band-gap", "guess-table-length"}
     assert codes["band-overlap"].message.startswith("kills 3 fall in murderer_bands[0]")
     assert "6–7" in codes["band-gap"].message
 
-    short = w.rules_from_mapping({"copies_per_weapon": 2})  # 21 items for 30 places
-    assert "item-supply" in {f.code for f in w.lint(short)}
+    short = rules_from_mapping({"copies_per_weapon": 2})  # 21 items for 30 places
+    assert "item-supply" in {f.code for f in lint(short)}
 
     # 29 kinds × 1 + key = 30: nothing left to refill, so only 3 kills are ever possible.
-    bare = w.rules_from_mapping({"weapon_kinds": 29, "copies_per_weapon": 1})
-    found = w.lint(bare)
+    bare = rules_from_mapping({"weapon_kinds": 29, "copies_per_weapon": 1})
+    found = lint(bare)
     assert {f.code for f in found} == {"item-supply", "unreachable-band"}
     assert sum(f.code == "unreachable-band" for f in found) == 4
 
@@ -198,7 +238,7 @@ def test_lint_overlaps_gaps_tables_and_supply() -> None:
 
 
 def make_state(rows: dict[str, list[str]], pile_top: list[str], murderer: str,
-               rules: w.WurenshenghuanRules = RULES) -> w.State:
+               rules: WurenshenghuanRules = RULES) -> State:
     """Rows given for some characters, the rest filled in from what is left, pile last."""
     left = Counter(rules.deck())
     left.subtract(Counter(item for row in rows.values() for item in row))
@@ -212,10 +252,10 @@ def make_state(rows: dict[str, list[str]], pile_top: list[str], murderer: str,
         else:
             deck += spare[:3]
             spare = spare[3:]
-    return w.new_state(rules, deck + pile_top + spare, murderer)
+    return new_state(rules, deck + pile_top + spare, murderer)
 
 
-def scenario() -> w.State:
+def scenario() -> State:
     return make_state({"A": ["W3", "W3", "W4"], "B": ["W5", "W6", "W7"],
                        "C": ["W1", "KEY", "W2"], "D": ["W8", "W8", "W9"],
                        "E": ["W9", "W10", "W10"]},
@@ -224,7 +264,7 @@ def scenario() -> w.State:
 
 def test_kill_with_the_key_discarded_alongside() -> None:
     state = scenario()
-    after, night = w.apply_night(RULES, state, w.Kill(("A", "B"), ("W1", "KEY", "W2")))
+    after, night = apply_night(RULES, state, Kill(("A", "B"), ("W1", "KEY", "W2")))
     assert night.action == "kill" and night.killed == ("A", "B") and not night.feigned
     assert night.key  # held when acting
     assert night.discarded == ("W1", "KEY", "W2")  # all shown at daybreak
@@ -235,104 +275,104 @@ def test_kill_with_the_key_discarded_alongside() -> None:
 
     # Daybreak: eight known alive → four looks or two prisoners.
     assert len(after.alive) == 8
-    searched, day = w.apply_day(RULES, after, w.Search((w.Look("A"), w.Look("D", 2),
-                                                       w.Look("E", 0))))
+    searched, day = apply_day(RULES, after, Search((Look("A"), Look("D", 2),
+                                                       Look("E", 0))))
     assert [look.cards for look in day.looks] == [("W3", "W3", "W4"), ("W9",), ("W9",)]
     assert (day.searches, day.prisoners) == (4, 2)
-    too_many = w.Search(tuple(w.Look("D", 0) for _ in range(5)))
-    assert w.day_problems(RULES, after, too_many)
-    assert w.day_problems(RULES, after, w.Search((w.Look("D"),)))  # alive: one card, which?
-    assert w.day_problems(RULES, after, w.Search((w.Look("A", 0),)))  # dead: all at once
+    too_many = Search(tuple(Look("D", 0) for _ in range(5)))
+    assert day_problems(RULES, after, too_many)
+    assert day_problems(RULES, after, Search((Look("D"),)))  # alive: one card, which?
+    assert day_problems(RULES, after, Search((Look("A", 0),)))  # dead: all at once
 
     # The murderer is locked up and has given the key away: nothing tonight but rest.
-    jailed, _ = w.apply_day(RULES, after, w.Imprison(("C", "D")))
+    jailed, _ = apply_day(RULES, after, Imprison(("C", "D")))
     assert jailed.imprisoned == {"C", "D"}
-    assert w.day_problems(RULES, after, w.Imprison(("C", "D", "E")))
+    assert day_problems(RULES, after, Imprison(("C", "D", "E")))
     assert any("imprisoned" in p for p in
-               w.night_problems(RULES, jailed, w.Kill(("E",), ("W4",))))
-    assert w.night_problems(RULES, jailed, w.Frame("E", 0, "W4"))
-    assert w.night_problems(RULES, jailed, w.Idle()) == []
+               night_problems(RULES, jailed, Kill(("E",), ("W4",))))
+    assert night_problems(RULES, jailed, Frame("E", 0, "W4"))
+    assert night_problems(RULES, jailed, Idle()) == []
     # Imprisonment lasts until the next decision: a search sets everyone free.
-    freed, _ = w.apply_day(RULES, jailed, w.Search())
+    freed, _ = apply_day(RULES, jailed, Search())
     assert freed.imprisoned == frozenset()
 
 
 def test_the_key_ignores_every_imprisonment() -> None:
     state = dataclasses.replace(scenario(), imprisoned=frozenset({"C", "D"}))
-    assert w.night_problems(RULES, state, w.Kill(("D",), ("W1",))) == []
-    assert w.night_problems(RULES, state, w.Frame("D", 2, "W2")) == []
+    assert night_problems(RULES, state, Kill(("D",), ("W1",))) == []
+    assert night_problems(RULES, state, Frame("D", 2, "W2")) == []
     # Giving the key away in the very swap still works: it was held when acting.
-    assert w.night_problems(RULES, state, w.Frame("D", 0, "KEY")) == []
+    assert night_problems(RULES, state, Frame("D", 0, "KEY")) == []
 
     keyless = make_state({"C": ["W1", "W2", "W2"], "D": ["W8", "W8", "W9"],
                           "E": ["KEY", "W10", "W10"]}, [], murderer="C")
     keyless = dataclasses.replace(keyless, imprisoned=frozenset({"D"}))
     assert any("imprisoned" in p for p in
-               w.night_problems(RULES, keyless, w.Kill(("D",), ("W1",))))
-    assert w.night_problems(RULES, keyless, w.Frame("D", 0, "W1"))
-    assert w.night_problems(RULES, keyless, w.Kill(("E",), ("W1",))) == []
+               night_problems(RULES, keyless, Kill(("D",), ("W1",))))
+    assert night_problems(RULES, keyless, Frame("D", 0, "W1"))
+    assert night_problems(RULES, keyless, Kill(("E",), ("W1",))) == []
 
 
 def test_frame_swaps_in_place() -> None:
     state = scenario()
-    after, night = w.apply_night(RULES, state, w.Frame("E", 1, "W1"))
+    after, night = apply_night(RULES, state, Frame("E", 1, "W1"))
     assert night.action == "frame" and night.killed == ()
-    assert night.swap == w.Swap("E", 1, "W1", "W10")
+    assert night.swap == Swap("E", 1, "W1", "W10")
     assert after.items("E") == ("W9", "W1", "W10")
     assert after.items("C") == ("W10", "KEY", "W2")
     assert after.pile == state.pile and after.inventory() == DECK
     # The murderer may lay out their own row as they like, but only their own items.
-    placed, _ = w.apply_night(RULES, state, w.Frame("E", 1, "W1", ("KEY", "W2", "W10")))
+    placed, _ = apply_night(RULES, state, Frame("E", 1, "W1", ("KEY", "W2", "W10")))
     assert placed.items("C") == ("KEY", "W2", "W10")
-    assert w.night_problems(RULES, state, w.Frame("E", 1, "W1", ("W1", "W2", "W10")))
-    assert w.night_problems(RULES, state, w.Frame("C", 0, "W1"))  # not with oneself
-    assert w.night_problems(RULES, state, w.Frame("E", 3, "W1"))  # no fourth card
-    assert w.night_problems(RULES, state, w.Frame("E", 0, "W9"))  # C holds no W9
+    assert night_problems(RULES, state, Frame("E", 1, "W1", ("W1", "W2", "W10")))
+    assert night_problems(RULES, state, Frame("C", 0, "W1"))  # not with oneself
+    assert night_problems(RULES, state, Frame("E", 3, "W1"))  # no fourth card
+    assert night_problems(RULES, state, Frame("E", 0, "W9"))  # C holds no W9
 
 
 def test_feigned_death() -> None:
     state = scenario()
-    after, night = w.apply_night(RULES, state, w.Kill(("C", "E"), ("W1", "W2")))
+    after, night = apply_night(RULES, state, Kill(("C", "E"), ("W1", "W2")))
     assert night.feigned and night.killed == ("C", "E")
     assert after.real_kills == 1  # the murderer's own death is not a kill
     assert len(after.alive) == 8  # but the table counts C as dead
     assert after.items("C") == ("KEY", "W4", "W5")
     # A dead murderer still acts at night; a search sees all of C's cards.
-    assert w.night_problems(RULES, after, w.Kill(("D",), ("W4",))) == []
-    _, day = w.apply_day(RULES, after, w.Search((w.Look("C"),)))
+    assert night_problems(RULES, after, Kill(("D",), ("W4",))) == []
+    _, day = apply_day(RULES, after, Search((Look("C"),)))
     assert day.looks[0].cards == ("KEY", "W4", "W5")
 
 
 def test_illegal_kills() -> None:
     state = scenario()
-    problems = w.night_problems
-    assert problems(RULES, state, w.Kill((), ("KEY",)))  # the key kills nobody
-    assert problems(RULES, state, w.Kill(("A",), ("W1", "W2")))  # two items, one victim
-    assert problems(RULES, state, w.Kill(("A", "A"), ("W1", "W2")))
-    assert problems(RULES, state, w.Kill(("A",), ("W3",)))  # not the murderer's item
-    assert problems(RULES, state, w.Kill(("Z",), ("W1",)))
+    problems = night_problems
+    assert problems(RULES, state, Kill((), ("KEY",)))  # the key kills nobody
+    assert problems(RULES, state, Kill(("A",), ("W1", "W2")))  # two items, one victim
+    assert problems(RULES, state, Kill(("A", "A"), ("W1", "W2")))
+    assert problems(RULES, state, Kill(("A",), ("W3",)))  # not the murderer's item
+    assert problems(RULES, state, Kill(("Z",), ("W1",)))
     dead = dataclasses.replace(state, dead=frozenset({"A"}))
-    assert problems(RULES, dead, w.Kill(("A",), ("W1",)))
-    with pytest.raises(w.IllegalAction):
-        w.apply_night(RULES, state, w.Kill(("A",), ("W1", "W2")))
+    assert problems(RULES, dead, Kill(("A",), ("W1",)))
+    with pytest.raises(IllegalAction):
+        apply_night(RULES, state, Kill(("A",), ("W1", "W2")))
 
 
 def test_an_empty_pile_leaves_the_row_short() -> None:
     state = dataclasses.replace(scenario(), pile=("W4",))
     state = dataclasses.replace(state, discards=tuple((DECK - state.inventory()).elements()))
     assert state.inventory() == DECK
-    after, night = w.apply_night(RULES, state, w.Kill(("A", "B"), ("W1", "W2")))
+    after, night = apply_night(RULES, state, Kill(("A", "B"), ("W1", "W2")))
     assert night.drawn == ("W4",) and after.items("C") == ("KEY", "W4")
-    after, night = w.apply_night(RULES, after, w.Kill(("D",), ("W4",)))
+    after, night = apply_night(RULES, after, Kill(("D",), ("W4",)))
     assert night.drawn == () and after.items("C") == ("KEY",)
-    assert w.night_problems(RULES, after, w.Kill(("E",), ("KEY",)))
+    assert night_problems(RULES, after, Kill(("E",), ("KEY",)))
 
 
 # ------------------------------------------------------------------ invariants
 
 
 @st.composite
-def night_actions(draw: st.DrawFn, state: w.State) -> w.NightAction:
+def night_actions(draw: st.DrawFn, state: State) -> NightAction:
     """Any action at all, legal or not: the engine must refuse the illegal ones cleanly."""
     letters = st.sampled_from(state.letters)
     row = state.items(state.murderer)
@@ -340,31 +380,31 @@ def night_actions(draw: st.DrawFn, state: w.State) -> w.NightAction:
     if kind == "kill":
         discard = draw(st.lists(st.sampled_from(row or ("KEY",)), max_size=4))
         targets = draw(st.lists(letters, max_size=4))
-        return w.Kill(tuple(targets), tuple(discard))
+        return Kill(tuple(targets), tuple(discard))
     if kind == "frame":
-        return w.Frame(draw(letters), draw(st.integers(0, 3)),
+        return Frame(draw(letters), draw(st.integers(0, 3)),
                        draw(st.sampled_from(row or ("KEY",))))
-    return w.Idle()
+    return Idle()
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_items_are_conserved_through_any_actions(data: st.DataObject) -> None:
     rng = random.Random(data.draw(st.integers(0, 2**32)))
-    state = w.deal(RULES, rng, data.draw(st.sampled_from(RULES.letters)))
+    state = deal(RULES, rng, data.draw(st.sampled_from(RULES.letters)))
     for _ in range(8):
         action = data.draw(night_actions(state))
         before = state
         try:
-            state, _ = w.apply_night(RULES, state, action)
-        except w.IllegalAction as refused:
+            state, _ = apply_night(RULES, state, action)
+        except IllegalAction as refused:
             assert refused.problems and state is before
         assert state.inventory() == DECK
         assert all(len(row) <= 3 for row in state.rows)
         prisoners = data.draw(st.lists(st.sampled_from(RULES.letters), max_size=3,
                                        unique=True))
-        if not w.day_problems(RULES, state, w.Imprison(tuple(prisoners))):
-            state, _ = w.apply_day(RULES, state, w.Imprison(tuple(prisoners)))
+        if not day_problems(RULES, state, Imprison(tuple(prisoners))):
+            state, _ = apply_day(RULES, state, Imprison(tuple(prisoners)))
         assert state.inventory() == DECK
 
 
@@ -384,7 +424,7 @@ def table_counts(log: dict[str, Any]) -> list[Counter[str]]:
 
 
 def check_played_game(log: dict[str, Any]) -> None:
-    assert w.replay(RULES, log) == []
+    assert replay(RULES, log) == []
     assert all(count == DECK for count in table_counts(log))
     murderer = log["characters"][log["murderer"]]
     died = {c: n["night"] for n in log["nights"] for c in n["killed"]}
@@ -409,25 +449,25 @@ def check_played_game(log: dict[str, Any]) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(seed=st.integers(0, 10**9), players=st.integers(2, 10), bot=st.sampled_from(w.BOTS))
+@given(seed=st.integers(0, 10**9), players=st.integers(2, 10), bot=st.sampled_from(BOTS))
 def test_played_games_replay_clean(seed: int, players: int, bot: str) -> None:
-    log = w.play(RULES, players, random.Random(seed), seed, bot=bot)
+    log = game_log(players, seed, bot)
     check_played_game(json.loads(json.dumps(log)))  # as a program would read it back
 
 
 def test_many_seeds_replay_clean() -> None:
     ends: Counter[str] = Counter()
     for seed in range(200):
-        for bot in w.BOTS:
-            log = w.play(RULES, 2 + seed % 9, random.Random(seed), seed, bot=bot)
+        for bot in BOTS:
+            log = game_log(2 + seed % 9, seed, bot)
             check_played_game(log)
             ends[log["end"]] += 1
     assert ends["days_out"] and ends["all_dead"]
 
 
 def test_logs_have_the_issue_fields_and_are_deterministic() -> None:
-    log = w.play(RULES, 5, random.Random(7), 7)
-    assert log == w.play(RULES, 5, random.Random(7), 7)
+    log = game_log(5, 7)
+    assert log == game_log(5, 7)
     assert {"game", "seed", "players", "murderer", "characters", "nights", "days",
             "guesses", "final"} <= set(log)
     assert log["game"] == "wurenshenghuan" and log["seed"] == 7 and log["players"] == 5
@@ -440,7 +480,7 @@ def test_logs_have_the_issue_fields_and_are_deterministic() -> None:
         assert set(guess) >= {"seat", "character", "day"}
     assert [row["seat"] for row in log["final"]] == list(range(5))
     with pytest.raises(ValueError):
-        w.play(RULES, 11, random.Random(1))
+        game_log(11, 1)
 
 
 
@@ -466,27 +506,27 @@ def test_each_seat_plays_its_own_bot() -> None:
     with pytest.raises(ValueError):
         GAME.play(RULES, 3, random.Random(1), seed=1, variant=None, bots=["greedy", "clever", "random"])
     with pytest.raises(ValueError):
-        w.play(RULES, 3, random.Random(1), 1, bots=["greedy"] * 2)
+        play(RULES, 3, random.Random(1), seed=1, variant=None, bots=["greedy"] * 2)
 
 
 def test_the_game_takes_steps_in_the_rules_order() -> None:
     from pnp.games.wurenshenghuan.game import Game
 
-    state = w.deal(RULES, random.Random(4), "C")
+    state = deal(RULES, random.Random(4), "C")
     game = Game(RULES, 0, ("C", "A"), state)
-    with pytest.raises(w.IllegalAction):
-        game.push_day(w.Imprison(()))  # no day before the first night
-    with pytest.raises(w.IllegalAction):
+    with pytest.raises(IllegalAction):
+        game.push_day(Imprison(()))  # no day before the first night
+    with pytest.raises(IllegalAction):
         game.push_guess(1, "C")  # nor a guess
-    game.push_night(w.Idle())
-    with pytest.raises(w.IllegalAction):
-        game.push_night(w.Idle())  # the day comes first
-    event = game.push_day(w.Imprison(("C",)))
+    game.push_night(Idle())
+    with pytest.raises(IllegalAction):
+        game.push_night(Idle())  # the day comes first
+    event = game.push_day(Imprison(("C",)))
     assert event.day == 1 and event.result.imprisoned == ("C",)
-    with pytest.raises(w.IllegalAction):
+    with pytest.raises(IllegalAction):
         game.push_guess(0, "A")  # seat 0 is the murderer
     assert game.push_guess(1, "C").correct
-    with pytest.raises(w.IllegalAction):
+    with pytest.raises(IllegalAction):
         game.push_guess(1, "B")  # one guess each
     assert game.guessers() == []
 
@@ -495,7 +535,7 @@ def test_the_game_takes_steps_in_the_rules_order() -> None:
 
 def find_log(predicate: Any) -> dict[str, Any]:
     for seed in range(500):
-        log = w.play(RULES, 6, random.Random(seed), seed)
+        log = game_log(6, seed)
         if predicate(log):
             return log
     raise AssertionError("no seed found")
@@ -511,49 +551,49 @@ def test_replay_catches_tampering() -> None:
 
     bad = copy.deepcopy(log)
     bad["final"][0]["points"] += 1
-    assert any("final seat 0" in p for p in w.replay(RULES, bad))
+    assert any("final seat 0" in p for p in replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     bad["setup"]["deal"]["A"][0] = "W99"
-    assert any("41-item deck" in p for p in w.replay(RULES, bad))
+    assert any("41-item deck" in p for p in replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     first = bad["days"][i]["looks"][0]
     bad["days"][i]["looks"] = [first] * (bad["days"][i]["searches"] + 1)
-    assert any("allow" in p for p in w.replay(RULES, bad))
+    assert any("allow" in p for p in replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     bad["days"][i]["looks"][0]["cards"] = ["KEY", "KEY"]
-    assert any("looks" in p for p in w.replay(RULES, bad))
+    assert any("looks" in p for p in replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     bad["nights"][0]["drawn"] = list(reversed(bad["nights"][0]["drawn"])) + ["W1"]
-    assert any("drawn" in p for p in w.replay(RULES, bad))
+    assert any("drawn" in p for p in replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     bad["guesses"].append({"seat": log["murderer"], "character": "A", "day": 1})
-    assert any("murderer" in p for p in w.replay(RULES, bad))
+    assert any("murderer" in p for p in replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     bad["guesses"].append({"seat": 0, "character": "A", "day": len(log["days"]) + 1})
-    assert any("was not played" in p for p in w.replay(RULES, bad))
+    assert any("was not played" in p for p in replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     innocent = next(s for s in range(6) if s != log["murderer"])
     bad["guesses"] += [{"seat": innocent, "character": "A", "day": 1}] * 2
-    assert any("one guess each" in p for p in w.replay(RULES, bad))
+    assert any("one guess each" in p for p in replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     if bad["guesses"]:
         bad["guesses"][0]["correct"] = not bad["guesses"][0]["correct"]
-        assert any("correct" in p for p in w.replay(RULES, bad))
+        assert any("correct" in p for p in replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     del bad["nights"][-1]
     del bad["days"][-1]
-    assert w.replay(RULES, bad)
+    assert replay(RULES, bad)
 
-    assert w.replay(RULES, {"game": "wurenshenghuan"})  # malformed, not a crash
+    assert replay(RULES, {"game": "wurenshenghuan"})  # malformed, not a crash
 
 
 def test_replay_catches_an_imprisoned_murderer_killing() -> None:
@@ -567,7 +607,14 @@ def test_replay_catches_an_imprisoned_murderer_killing() -> None:
     bad = copy.deepcopy(log)
     bad["days"][0].update(decision="imprison", looks=[], imprisoned=[murderer])
     bad["nights"][1].update(imprisoned=[murderer], murderer_imprisoned=True)
-    assert any("imprisoned without the key" in p for p in w.replay(RULES, bad))
+    assert any("imprisoned without the key" in p for p in replay(RULES, bad))
+
+
+def test_the_plugin_plays_the_engine_itself() -> None:
+    # One play() signature: the plugin points at the engine's own function, no adapter.
+    assert GAME.play is play and GAME.replay is replay
+    with pytest.raises(ValueError, match="no variants"):
+        play(RULES, 4, random.Random(1), seed=1, variant="classic", bots=["greedy"] * 4)
 
 
 def test_engine_object_follows_the_protocol() -> None:
@@ -576,7 +623,7 @@ def test_engine_object_follows_the_protocol() -> None:
     rules = engine.rules_from_mapping({}, None)
     assert engine.player_range(rules) == (2, 10)
     assert engine.default_players(rules) == 6
-    assert engine.compute_tables(rules) == w.compute_tables(rules)
+    assert engine.compute_tables(rules) == compute_tables(rules)
     log = engine.play(rules, 4, random.Random(2), seed=2, variant=None, bots=["greedy"] * 4)
     assert engine.replay(rules, log) == []
     assert engine.lint(rules) == []
@@ -586,7 +633,7 @@ def test_engine_object_follows_the_protocol() -> None:
 
 
 def greedy_logs(players: int, seeds: range) -> list[dict[str, Any]]:
-    return [w.play(RULES, players, random.Random(seed), seed) for seed in seeds]
+    return [game_log(players, seed) for seed in seeds]
 
 
 def test_greedy_guessers_weigh_points_against_confidence() -> None:
@@ -605,7 +652,7 @@ def test_no_guess_names_a_character_known_dead() -> None:
     # suspect, or its row changed afterwards): rare.
     guesses = dead = 0
     for seed in range(1, 301):
-        log = w.play(RULES, 2 + seed % 9, random.Random(seed), seed)
+        log = game_log(2 + seed % 9, seed)
         for guess in log["guesses"]:
             guesses += 1
             killed = {c for n in log["nights"] if n["night"] <= guess["day"] for c in n["killed"]}
@@ -615,11 +662,11 @@ def test_no_guess_names_a_character_known_dead() -> None:
 
 
 def test_confidence_leaves_out_the_dead() -> None:
-    state = w.deal(RULES, random.Random(5), "C")
-    view = w._PublicView.at_setup(RULES, state)
-    night = w.NightResult(action="kill", killed=("A", "B"), discarded=("W1", "W2"))
+    state = deal(RULES, random.Random(5), "C")
+    view = PublicView.at_setup(RULES, state)
+    night = NightResult(action="kill", killed=("A", "B"), discarded=("W1", "W2"))
     view.observe_night(1, night, {c: 3 for c in RULES.letters})
-    ranked, chances = w.confidence(view, "J")
+    ranked, chances = confidence(view, "J")
     plausible = {c for c in "AB" if view.feigned_plausible(c)}
     assert set(ranked) == set(RULES.letters) - {"J"} - ({"A", "B"} - plausible)
     assert sum(chances.values()) == pytest.approx(1)
@@ -628,7 +675,7 @@ def test_confidence_leaves_out_the_dead() -> None:
 def test_a_murderer_kept_quiet_in_prison_is_guessed_early() -> None:
     # Seed 3, six players: the table locks up the murderer's character and the nights go
     # quiet; everyone used to wait until day 5 to guess it.
-    log = w.play(RULES, 6, random.Random(3), 3)
+    log = game_log(6, 3)
     murderer = log["characters"][log["murderer"]]
     assert any(murderer in d["imprisoned"] for d in log["days"][:3])
     assert all(g["character"] == murderer and g["day"] <= 4 for g in log["guesses"])

@@ -1,34 +1,27 @@
-"""替死鬼 (tisigui): the game's plugin, everything pnp asks of it."""
+"""替死鬼 (tisigui): the game's plugin, everything pnp asks of it.
+
+The engine: rules.py (parameters and the pure functions of them), tables.py, lint.py,
+state.py (the state machine and its typed log), deduce.py (what the table deduces from
+public play), bots.py, play.py (play and replay, both driving the state machine).
+"""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
-from typing import Any
-
 from pnp.games.base import GamePlugin
-from pnp.games.tisigui import calc, engine, example, narration, summary, supply
-from pnp.games.tisigui.tables import COLUMNS
-
-
-def _play(rules: Any, players: int, rng: random.Random, *, seed: int, variant: str | None,
-          bots: Sequence[str]) -> dict[str, Any]:
-    # The rules already carry their variant; the engine's own variant argument only guards.
-    return engine.play(rules, players, rng, seed, bots=list(bots))
-
+from pnp.games.tisigui import calc, example, lint, narration, play, rules, summary, supply, tables
 
 GAME = GamePlugin(
     slug="tisigui",
     title="替死鬼",
-    rules_from_mapping=engine.rules_from_mapping,
-    compute_tables=engine.compute_tables,
-    table_columns=COLUMNS,
-    player_range=engine.player_range,
-    default_players=engine.default_players,
-    play=_play,
-    replay=engine.replay,
-    lint=engine.lint,
-    variants=("classic",),
+    rules_from_mapping=rules.rules_from_mapping,
+    compute_tables=tables.compute_tables,
+    table_columns=tables.COLUMNS,
+    player_range=rules.player_range,
+    default_players=rules.default_players,
+    play=play.play,
+    replay=play.replay,
+    lint=lint.lint,
+    variants=rules.VARIANTS,
     bots=("greedy", "random"),
     facts=narration.facts,
     example_moments=example.example_moments,
@@ -36,7 +29,7 @@ GAME = GamePlugin(
     report_sections=summary.report_sections,
     role_lines=summary.role_lines,
     supply_lines=summary.supply_lines,
-    playable=engine.playable_counts,
+    playable=rules.playable_counts,
     ends_per="big_round",
     calculators=calc.commands,
     requirements=supply.requirements,

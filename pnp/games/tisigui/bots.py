@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
+from pnp.games.tisigui.deduce import (
+    MEMORY,
+    SIZE_WEIGHTS,
+    Deductions,
+    mask_of,
+    size_chances,
+    tables,
+)
 from pnp.games.tisigui.rules import (
     TisiguiRules,
     _naming_points,
@@ -18,12 +25,17 @@ from pnp.games.tisigui.state import (
     Choice,
     Event,
     Question,
+    asking,
+    naming,
 )
 
 
-@dataclass(frozen=True)
-class View:
-    """What a bot may know when it decides: public play plus its own secret."""
+class View(NamedTuple):
+    """What a bot may know when it decides: public play plus its own secret.
+
+    An immutable tuple rather than a frozen dataclass: one is built for every decision of
+    every game, and a tuple is several times cheaper to build.
+    """
 
     rules: TisiguiRules
     players: int
@@ -38,7 +50,10 @@ class View:
     acted: int  # actions already taken on this turn
     can_stop: bool
     can_pass: bool
-    history: tuple[Event, ...] = field(default=())
+    history: tuple[Event, ...] = ()
+    # What the table deduces from ``history``, kept up to date by the game loop (the same
+    # for every seat: it is public); None leaves a bot to work it out from ``history``.
+    deductions: Deductions | None = None
 
     @property
     def is_ghost(self) -> bool:
@@ -114,200 +129,6 @@ class RandomBot:
         return rng.random() < 0.5
 
 
-# What a player expects the ghost to do when picking targets: a weight per number of targets
-# (0, 1, 2, ...), shared out evenly over the target sets of that size.
-_SIZE_WEIGHTS = (1.0, 3.0, 3.0, 2.0, 1.0, 0.5, 0.25)
-
-@dataclass(frozen=True)
-class _Masks:
-    """Per player count: the prior over target masks and lookups the bots reuse."""
-
-    prior: tuple[float, ...]  # weight of each target mask before any answer
-    members: tuple[tuple[int, ...], ...]  # the seats in each mask
-    holding: tuple[tuple[int, ...], ...]  # per seat, the masks that hold it
-    said: dict[tuple[str, int], tuple[tuple[int, ...], tuple[int, ...]]]  # see _said
-
-
-_MASKS: dict[int, _Masks] = {}
-
-
-def _masks(n: int) -> _Masks:
-    cached = _MASKS.get(n)
-    if cached is None:
-        members = tuple(tuple(s for s in range(n) if mask >> s & 1) for mask in range(1 << n))
-        sizes = [0] * (n + 1)
-        for seats in members:
-            sizes[len(seats)] += 1
-        prior = tuple(
-            _SIZE_WEIGHTS[min(len(seats), len(_SIZE_WEIGHTS) - 1)] / sizes[len(seats)]
-            for seats in members
-        )
-        holding = tuple(tuple(m for m in range(1 << n) if m >> s & 1) for s in range(n))
-        cached = _MASKS[n] = _Masks(prior, members, holding, {})
-    return cached
-
-
-def _said(n: int, kind: str, value: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(masks where a statement is false, masks where it is true), cached.
-
-    ``kind`` is ``all`` (every seat of the mask ``value`` is a target), ``any`` (some seat
-    of it is) or ``count`` (exactly ``value`` targets).
-    """
-    table = _masks(n).said
-    key = (kind, value)
-    cached = table.get(key)
-    if cached is None:
-        if kind == "all":
-            truth = [m & value == value for m in range(1 << n)]
-        elif kind == "any":
-            truth = [bool(m & value) for m in range(1 << n)]
-        else:
-            truth = [m.bit_count() == value for m in range(1 << n)]
-        cached = table[key] = (
-            tuple(m for m, t in enumerate(truth) if not t),
-            tuple(m for m, t in enumerate(truth) if t),
-        )
-    return cached
-
-
-def _mask(seats: Iterable[int]) -> int:
-    out = 0
-    for s in seats:
-        out |= 1 << s
-    return out
-
-
-class Deductions:
-    """What a player makes of one big round's public play.
-
-    Each possible target set T (a bit mask of seats) is weighed by the prior and by the
-    answers it would make false. Only the ghost lies, and only on its own turn, but nobody
-    knows who the ghost is: a player trusts for certain only their own answers, the answers
-    of a seat whose naming confirmed someone (the ghost's namings never confirm), and, once
-    the ghost is unmasked (a pass, a "yes" that confirmed nobody or ended nothing), every
-    other seat's. Any other seat's answers are only believed: a seat that would have lied
-    for T to hold costs T the factor ``doubt``, and a second such seat nearly rules T out,
-    since only the ghost lies.
-
-    ``bad[T]`` holds the seats with an answer false under T; a player's own "is X the
-    ghost?" answered yes unmasks X for that player alone.
-    """
-
-    __slots__ = ("n", "bad", "ghost", "not_ghost", "confirmed", "failed", "ghost_answers",
-                 "events")
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-        self.bad = [0] * (1 << n)
-        self.ghost: int | None = None
-        self.not_ghost = 0
-        self.confirmed = 0
-        self.failed: list[int] = []  # masks of namings answered X
-        self.ghost_answers: list[tuple[int, int, bool]] = []  # (asker, about, answer)
-        self.events = 0
-
-    def copy(self) -> Deductions:
-        other = Deductions.__new__(Deductions)
-        other.n = self.n
-        other.bad = list(self.bad)
-        other.ghost = self.ghost
-        other.not_ghost = self.not_ghost
-        other.confirmed = self.confirmed
-        other.failed = list(self.failed)
-        other.ghost_answers = list(self.ghost_answers)
-        other.events = self.events
-        return other
-
-    def _contradicts(self, seat: int, kind: str, value: int, answer: bool) -> None:
-        """Mark the masks under which ``seat``'s answer about a statement was false."""
-        false, true = _said(self.n, kind, value)
-        bit = 1 << seat
-        bad = self.bad
-        for mask in true if not answer else false:
-            bad[mask] |= bit
-
-    def observe(self, event: Event) -> None:
-        self.events += 1
-        seat, choice, answer = event.seat, event.choice, event.answer
-        if choice.kind == "pass":
-            self.ghost = seat  # only the ghost may pass
-        elif choice.kind == "name":
-            named = _mask(choice.named)
-            if answer and event.confirms:
-                self.confirmed |= named
-                self.not_ghost |= 1 << seat
-            elif answer:
-                self.ghost = seat  # a "yes" that confirms nobody: the ghost's own naming
-            else:
-                self.failed.append(named)
-                self._contradicts(seat, "all", named, False)
-        elif choice.kind == "no_targets":
-            if answer:
-                self.ghost = seat  # a true "no targets" would have ended the big round
-            else:
-                self.bad[0] |= 1 << seat
-        elif choice.kind == "question" and choice.question is not None and answer is not None:
-            q = choice.question
-            if q.asks == "is_ghost" and q.about is not None:
-                self.ghost_answers.append((seat, q.about, answer))
-            elif q.asks == "is_target" and q.about is not None:
-                self._contradicts(seat, "all", 1 << q.about, answer)
-            elif q.asks == "any_target" and q.among:
-                self._contradicts(seat, "any", _mask(q.among), answer)
-            elif q.asks == "target_count" and q.value is not None:
-                self._contradicts(seat, "count", q.value, answer)
-
-    def posterior(self, viewer: int | None = None, doubt: float = 0.0) -> list[float]:
-        """Weight of each target mask (unnormalised) as ``viewer`` sees it.
-
-        ``viewer`` is the seat looking, sure of its own answers; None weighs the table as a
-        whole (the ghost uses this to judge its lies).
-        """
-        n = self.n
-        prior = _masks(n).prior
-        ghost = self.ghost
-        if viewer is not None and ghost is None:
-            for asker, about, answer in self.ghost_answers:
-                if asker == viewer and answer:
-                    ghost = about
-        sure = self.not_ghost
-        if viewer is not None:
-            sure |= 1 << viewer
-        ignored = 0
-        if ghost is not None and ghost != viewer:
-            ignored = 1 << ghost
-            sure = ((1 << n) - 1) & ~ignored
-        # Only the ghost lies: a target set that needs two liars is next to impossible.
-        factors = [1.0, doubt] + [doubt * 0.1] * n
-        confirmed = self.confirmed
-        weights = [0.0] * (1 << n)
-        bad = self.bad
-        keep = ~ignored
-        # Confirmed seats are targets, and the big round goes on, so someone else is too.
-        for mask in _said(n, "all", confirmed)[1] if confirmed else range(1 << n):
-            b = bad[mask] & keep
-            if not b:
-                weights[mask] = prior[mask]
-            elif not b & sure:
-                weights[mask] = prior[mask] * factors[b.bit_count()]
-        if confirmed:
-            weights[confirmed] = 0.0
-        return weights
-
-
-def _chance_all(weights: Sequence[float], total: float, n: int, named: int) -> float:
-    """Chance that every seat in ``named`` is a target."""
-    return sum(weights[m] for m in _said(n, "all", named)[1]) / total
-
-
-def _marginals(
-    weights: Sequence[float], total: float, n: int, seats: Iterable[int]
-) -> dict[int, float]:
-    """Chance of each of ``seats`` being a target."""
-    holding = _masks(n).holding
-    return {s: sum(weights[m] for m in holding[s]) / total for s in seats}
-
-
 # How sure a greedy player must be before naming or asking "no targets?" on a turn that is
 # not their last chance; below it they ask a question instead.
 SURE = 0.8
@@ -343,6 +164,8 @@ class GreedyBot:
         self._answer: tuple[Choice, bool] | None = None
 
     def _sync(self, view: View) -> Deductions:
+        if view.deductions is not None and view.deductions.events == len(view.history):
+            return view.deductions
         history = view.history
         d = self._deductions
         if (
@@ -361,7 +184,7 @@ class GreedyBot:
     def choose_targets(self, view: View, rng: random.Random) -> Iterable[int]:
         # As many targets as the players expect (the weights they reason with), anyone.
         sizes = range(view.players + 1)
-        weights = [_SIZE_WEIGHTS[min(k, len(_SIZE_WEIGHTS) - 1)] for k in sizes]
+        weights = [SIZE_WEIGHTS[min(k, len(SIZE_WEIGHTS) - 1)] for k in sizes]
         return rng.sample(range(view.players), rng.choices(sizes, weights)[0])
 
     def choose_start(self, view: View, rng: random.Random) -> int:
@@ -374,50 +197,60 @@ class GreedyBot:
         d = self._sync(view)
         n = view.players
         rules = view.rules
-        weights = d.posterior(view.seat, DOUBT)
-        total = sum(weights)
+        weighed = d.weighed(view.seat, DOUBT)
+        weights, total = weighed.weights, weighed.total
         unconfirmed = view.unconfirmed
         if total <= 0:  # cannot happen while answers are honest, but stay legal
             return Choice("name", (unconfirmed[0],)) if unconfirmed else NO_TARGETS
-        marginal = _marginals(weights, total, n, unconfirmed)
+        marginal = weighed.marginal
         order = list(unconfirmed)
         rng.shuffle(order)
-        order.sort(key=lambda s: -marginal[s])
+        order.sort(key=marginal.__getitem__, reverse=True)  # stable: ties keep the shuffle
 
-        bets: list[tuple[float, float, Choice]] = []  # (expected points, chance, choice)
+        # (expected points, chance, seats named: the first k of ``order``, 0 for "no targets?")
+        bets: list[tuple[float, float, int]] = []
         if not view.confirmed:
             empty = weights[0] / total
-            bets.append((empty * no_targets_points(rules, n), empty, NO_TARGETS))
+            bets.append((empty * no_targets_points(rules, n), empty, 0))
         limit = rules.max_named_per_action or n
+        covered = d.covered
+        known = weighed.chances
         named = 0
         for k, seat in enumerate(order[:limit], 1):
             named |= 1 << seat
-            chance = _chance_all(weights, total, n, named)
+            chance = known.get(named)
+            if chance is None:
+                chance = weighed.chance_all(named)
             if chance <= 0:
                 break
-            if chance < 0.9 and any(f & named == f for f in d.failed):
+            if chance < 0.9 and covered[named]:
                 continue  # a set answered X before, and not near certain now
-            bets.append((chance * _naming_points(rules, view.round_value, k), chance,
-                         Choice("name", tuple(sorted(order[:k])))))
+            bets.append((chance * _naming_points(rules, view.round_value, k), chance, k))
         sure = [b for b in bets if b[1] >= SURE]
         if sure:
-            return max(sure, key=lambda b: b[0])[2]
+            return self._bet(max(sure, key=lambda b: b[0]), order)
         last_chance = view.markers_left == 1 or (
             view.rounds_left == 0 and view.actions_possible() == 1
         )
         if last_chance:
             # No long shots on a multiplied score: a group is named only if it is even odds.
-            fair = [b for b in bets if b[1] >= 0.5 or b[2].kind != "name" or len(b[2].named) == 1]
+            fair = [b for b in bets if b[1] >= 0.5 or b[2] <= 1]
             best = max(fair, key=lambda b: b[0], default=None)
             if best is not None and best[0] > 0:
-                return best[2]
+                return self._bet(best, order)
         spare = view.markers_left is not None and view.markers_left > view.rounds_left
         if view.acted and view.can_stop and not spare:
             return None
-        return self._question(view, weights, total, order)
+        return self._question(view, d, weights, total, order)
+
+    @staticmethod
+    def _bet(bet: tuple[float, float, int], order: Sequence[int]) -> Choice:
+        named = bet[2]
+        return naming(tuple(sorted(order[:named]))) if named else NO_TARGETS
 
     def _question(
-        self, view: View, weights: Sequence[float], total: float, order: Sequence[int]
+        self, view: View, d: Deductions, weights: Sequence[float], total: float,
+        order: Sequence[int]
     ) -> Choice:
         """A hunch checked: "is my likeliest seat a target?", so a "yes" can be named at once.
 
@@ -425,37 +258,19 @@ class GreedyBot:
         the likeliest count), as in the rules' example, unless someone asked the count already.
         """
         n = view.players
-        if not any(
-            e.seat == view.seat or (e.choice.question and e.choice.question.asks == "target_count")
-            for e in view.history
-        ):
-            members = _masks(n).members
-            counts = [0.0] * (n + 1)
-            for mask, w in enumerate(weights):
-                if w:
-                    counts[len(members[mask])] += w / total
+        if not (d.spoke >> view.seat & 1 or d.count_asked):
+            counts = size_chances(weights, total, n)
             likeliest = max(range(n + 1), key=lambda k: counts[k])
             plenty = (view.markers_left or 0) * (n - 1) >= 2 * n
             if plenty and 0.25 <= counts[likeliest] <= 0.75:
-                return Choice("question", question=Question("target_count", value=likeliest))
-        return Choice("question", question=Question("is_target", about=order[0]))
+                return asking("target_count", likeliest)
+        return asking("is_target", order[0])
 
     # -- the ghost ----------------------------------------------------------------------
 
-    def _danger(self, d: Deductions, hidden: int) -> float:
-        """How close the table is to finding every target (lower suits the ghost)."""
-        weights = d.posterior(None, DOUBT)
-        total = sum(weights)
-        if total <= 0:
-            return 1.0
-        if not hidden:
-            return weights[0] / total  # how sure they are that nobody was taken
-        found = list(_marginals(weights, total, d.n, _masks(d.n).members[hidden]).values())
-        return min(found) + 0.25 * sum(found) / len(found)
-
     def _ghost_action(self, view: View, rng: random.Random) -> Choice | None:
         d = self._sync(view)
-        targets = _mask(view.targets or ())
+        targets = mask_of(view.targets or ())
         hidden = targets & ~d.confirmed
         if d.ghost == view.seat:
             # Unmasked: nothing it says counts any more.
@@ -463,50 +278,24 @@ class GreedyBot:
                 return None
             if view.can_pass:
                 return PASS
-            return self._plan(Choice("question", question=Question("is_ghost", about=view.seat)),
-                              False)
-        # Every answer it could give, judged by how suspected its targets are afterwards.
-        now = self._danger(d, hidden)
-        unconfirmed = view.unconfirmed
-        others = [s for s in unconfirmed if not hidden >> s & 1]
-        options: list[tuple[Choice, bool]] = []
-        for s in unconfirmed:
-            # A false "no" about a target, a false "yes" about anyone else, or the truth.
-            lie = not hidden >> s & 1
-            options.append((Choice("question", question=Question("is_target", about=s)), lie))
-            if not lie:
-                options.append((Choice("question", question=Question("is_target", about=s)),
-                                False))
-        if hidden:
-            for t in unconfirmed:
-                if hidden >> t & 1:
-                    for o in others[:3]:
-                        pair = tuple(sorted((t, o)))
-                        options.append(
-                            (Choice("question", question=Question("any_target", among=pair)),
-                             False))
-        else:
-            options.append((NO_TARGETS, False))
-            for i, a in enumerate(unconfirmed):
-                for b in unconfirmed[i + 1 :]:
-                    options.append(
-                        (Choice("question", question=Question("any_target", among=(a, b))),
-                         True))
-        if view.can_pass:
-            options.append((PASS, False))  # it unmasks the ghost: rarely the best
+            return self._plan(asking("is_ghost", view.seat), False)
+        now, options, dangers = _judged(d, view.seat, hidden, view.can_pass)
         best: tuple[float, float] | None = None
         pick = 0
-        for i, (choice, answer) in enumerate(options):
-            trial = d.copy()
-            trial.observe(Event(view.seat, choice, None if choice is PASS else answer, ()))
-            key = (self._danger(trial, hidden), rng.random())
+        for i, danger in enumerate(dangers):
+            key = (danger, rng.random())
             if best is None or key < best:
                 best, pick = key, i
         assert best is not None
         if view.acted and best[0] > now - 0.1:
             return None
-        choice, answer = options[pick]
-        return choice if choice is PASS else self._plan(choice, answer)
+        kind, _, answer, seats = options[pick]
+        if kind == "pass":
+            return PASS
+        if kind == "no_targets":
+            return self._plan(NO_TARGETS, answer)
+        question = asking("is_target", seats[0]) if kind == "all" else asking("any_target", seats)
+        return self._plan(question, answer)
 
     def _plan(self, choice: Choice, answer: bool) -> Choice:
         self._answer = (choice, answer)
@@ -519,6 +308,82 @@ class GreedyBot:
             return self._answer[1]
         # A "yes" to its own naming would confirm nobody and so unmask the ghost.
         return False if choice.kind != "question" or truth is None else truth
+
+
+# A ghost's option: (statement, value, answer) as the table's deductions read it, and the
+# seats of the question it stands for (the choice is built only for the one picked).
+Option = tuple[str, int, bool, tuple[int, ...]]
+
+
+def _judged(d: Deductions, seat: int, hidden: int,
+            can_pass: bool) -> tuple[float, list[Option], list[float]]:
+    """(the danger now, every answer the ghost could give, the danger after each).
+
+    A pure function of the public position, so remembered per player count: the ghost's
+    first moves of a big round meet the same positions game after game."""
+    n = d.n
+    t = tables(n)
+    memo_key = (d.key(), seat, hidden, can_pass)
+    found = t.dangers.get(memo_key)
+    if found is not None:
+        return found
+    picks = [t.pick_holding[s] for s in t.members[hidden]]
+
+    def danger(weights: Sequence[float]) -> float:
+        """How close the table is to finding every target (lower suits the ghost), from the
+        table's weights: the chance of its least suspected hidden target plus a quarter of
+        their mean, or with no target the chance that nobody was taken."""
+        total = sum(weights)
+        if total <= 0:
+            return 1.0
+        if not hidden:
+            return weights[0] / total
+        found = [sum(pick(weights)) / total for pick in picks]
+        return min(found) + 0.25 * sum(found) / len(found)
+
+    now = danger(d.posterior(None, DOUBT))
+    unconfirmed = [s for s in range(n) if not d.confirmed >> s & 1]
+    others = [s for s in unconfirmed if not hidden >> s & 1]
+    options: list[Option] = []
+    for s in unconfirmed:
+        # A false "no" about a target, a false "yes" about anyone else, or the truth.
+        lie = not hidden >> s & 1
+        options.append(("all", 1 << s, lie, (s,)))
+        if not lie:
+            options.append(("all", 1 << s, False, (s,)))
+    if hidden:
+        for target in unconfirmed:
+            if hidden >> target & 1:
+                for o in others[:3]:
+                    options.append(("any", 1 << target | 1 << o, False,
+                                    tuple(sorted((target, o)))))
+    else:
+        options.append(("no_targets", 0, False, ()))
+        for i, a in enumerate(unconfirmed):
+            for b in unconfirmed[i + 1 :]:
+                options.append(("any", 1 << a | 1 << b, True, (a, b)))
+    if can_pass:
+        options.append(("pass", 0, False, ()))  # it unmasks the ghost: rarely the best
+    weigh = d.answer_weigher(seat, None, DOUBT)
+    lies = t.lies
+    judged: dict[tuple[str, int, bool], float] = {}
+    dangers = []
+    for kind, value, answer, _ in options:
+        after = judged.get((kind, value, answer))
+        if after is None:
+            if kind == "pass":
+                weights = d.posterior_after(Event(seat, PASS, None, ()), None, DOUBT)
+            elif kind == "no_targets":
+                weights = weigh(lies("count", 0, False))
+            else:
+                weights = weigh(lies(kind, value, answer))  # type: ignore[arg-type]
+            after = judged[(kind, value, answer)] = danger(weights)
+        dangers.append(after)
+    result = (now, options, dangers)
+    if len(t.dangers) >= MEMORY:
+        t.dangers.clear()
+    t.dangers[memo_key] = result
+    return result
 
 
 BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}

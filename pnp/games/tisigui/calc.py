@@ -8,21 +8,28 @@ from pnp.calc import CalcResult, make_result
 from pnp.cli.calc import JSON_OPTION, calc_rules, show
 from pnp.errors import PnpError
 from pnp.games.calcargs import WHOLE, calculator
-from pnp.games.tisigui import engine
+from pnp.games.tisigui.rules import (
+    TisiguiRules,
+    ghost_points,
+    naming_points,
+    no_targets_points,
+    playable_counts,
+    small_round_values,
+)
 
 SLUG = "tisigui"
 
 
-def _players_in_range(rules: engine.TisiguiRules, players: int) -> None:
+def _players_in_range(rules: TisiguiRules, players: int) -> None:
     if not rules.min_players <= players <= rules.max_players:
         raise PnpError(f"tisigui is played by {rules.min_players}–{rules.max_players} players, "
                        f"got --players {players}")
 
 
-def naming(rules: engine.TisiguiRules, round_value: int, named: int) -> CalcResult:
+def naming(rules: TisiguiRules, round_value: int, named: int) -> CalcResult:
     """Points for a correct naming of ``named`` players in a small round worth ``round_value``."""
-    values = sorted({v for n in engine.playable_counts(rules)
-                     for v in engine.small_round_values(rules, n) if v >= 1})
+    values = sorted({v for n in playable_counts(rules)
+                     for v in small_round_values(rules, n) if v >= 1})
     if round_value not in values:
         shown = ", ".join(map(str, values)) or "none"
         raise PnpError(f"no small round is worth {round_value} under these rules "
@@ -30,7 +37,7 @@ def naming(rules: engine.TisiguiRules, round_value: int, named: int) -> CalcResu
     if not 1 <= named <= rules.max_players:
         raise PnpError(f"a naming names 1–{rules.max_players} players, got --named {named}")
     try:
-        points = engine.naming_points(rules, round_value, named)
+        points = naming_points(rules, round_value, named)
     except ValueError as exc:
         raise PnpError(str(exc)) from None
     if rules.naming_times_named:
@@ -40,11 +47,11 @@ def naming(rules: engine.TisiguiRules, round_value: int, named: int) -> CalcResu
     return make_result({"round_value": round_value, "named": named, "points": points}, [line])
 
 
-def ghost(rules: engine.TisiguiRules, players: int, confirmed: int) -> CalcResult:
+def ghost(rules: TisiguiRules, players: int, confirmed: int) -> CalcResult:
     """The ghost's score when the small rounds run out with ``confirmed`` targets found."""
     _players_in_range(rules, players)
     try:
-        points = engine.ghost_points(rules, players, confirmed)
+        points = ghost_points(rules, players, confirmed)
     except ValueError as exc:
         raise PnpError(str(exc)) from None
     per_player, per_confirmed = rules.ghost_per_player, rules.ghost_per_confirmed
@@ -56,10 +63,10 @@ def ghost(rules: engine.TisiguiRules, players: int, confirmed: int) -> CalcResul
     return make_result({"players": players, "confirmed": confirmed, "points": points}, [line])
 
 
-def no_targets(rules: engine.TisiguiRules, players: int) -> CalcResult:
+def no_targets(rules: TisiguiRules, players: int) -> CalcResult:
     """Points for asking "no targets at all?" correctly."""
     _players_in_range(rules, players)
-    points = engine.no_targets_points(rules, players)
+    points = no_targets_points(rules, players)
     line = f"无替身得分：{rules.no_targets_per_player} 分 × {players} 人 = {points} 分"
     return make_result({"players": players, "points": points}, [line])
 

@@ -7,16 +7,16 @@ from typing import Any
 
 from pnp.games.base import Sample
 from pnp.games.facts import tie_groups
-from pnp.games.tisigui import engine
+from pnp.games.tisigui.rules import first_big_die, no_targets_points, setup_for, small_round_values
 
 
 def facts(sample: Sample) -> dict[str, Any]:
     rules, game_log = sample.rules, sample.log
     n = game_log["players"]
-    row = engine.setup_for(rules, n)
+    row = setup_for(rules, n)
     scores = [0] * n
     big_rounds = []
-    die = engine.first_big_die(rules, n)
+    die = first_big_die(rules, n)
     for number, big in enumerate(game_log["big_rounds"], start=1):
         ghost, start = big["ghost"], big["start"]
         targets = list(big["targets"])
@@ -109,15 +109,15 @@ def facts(sample: Sample) -> dict[str, Any]:
         "variant": game_log["variant"],
         "classic": game_log["variant"] == "classic",
         "setup": {
-            "big_die": engine.first_big_die(rules, n),
+            "big_die": first_big_die(rules, n),
             "small_rounds": row.small_rounds,
-            "round_values": list(engine.small_round_values(rules, n)),
+            "round_values": list(small_round_values(rules, n)),
             "markers": row.question_markers if rules.use_question_markers else None,
         },
         "rule": {
             "times_named": rules.naming_times_named,
             "no_targets_per_player": rules.no_targets_per_player,
-            "no_targets_points": engine.no_targets_points(rules, n),
+            "no_targets_points": no_targets_points(rules, n),
             "ghost_per_player": rules.ghost_per_player,
             "ghost_per_confirmed": rules.ghost_per_confirmed,
             "small_die": rules.small_die_sides,

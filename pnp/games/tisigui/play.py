@@ -36,6 +36,7 @@ from typing import Any
 
 from pnp.games.params import is_integer, is_list
 from pnp.games.tisigui.bots import BOTS, Bot, View
+from pnp.games.tisigui.deduce import Deductions
 from pnp.games.tisigui.rules import SLUG, TisiguiRules, playable_counts
 from pnp.games.tisigui.state import (
     ACTION_KINDS,
@@ -51,14 +52,8 @@ from pnp.games.tisigui.state import (
 # Play: bots choose, the game checks and scores
 
 
-def _seat_bots(bots: str | Sequence[str] | None, players: int) -> list[Bot]:
-    names: Sequence[str]
-    if bots is None:
-        names = ["greedy"] * players
-    elif isinstance(bots, str):
-        names = [bots] * players
-    else:
-        names = list(bots)
+def _seat_bots(bots: Sequence[str], players: int) -> list[Bot]:
+    names = list(bots)
     if len(names) != players:
         raise ValueError(f"{len(names)} bots given for {players} players")
     unknown = [n for n in names if n not in BOTS]
@@ -67,27 +62,23 @@ def _seat_bots(bots: str | Sequence[str] | None, players: int) -> list[Bot]:
     return [BOTS[n]() for n in names]
 
 
-def _view(game: Game, seat: int, targets: frozenset[int], *, on_turn: bool) -> View:
+def _view(game: Game, seat: int, targets: frozenset[int], *, on_turn: bool,
+          public: Deductions | None = None) -> View:
     """What ``seat`` may know now; ``on_turn`` for the player about to act, else the ghost
     setting up the big round."""
     deal = game.deal
     secret = seat == deal.ghost
     if on_turn:
+        # Positional: one view per decision, and keywords cost a named tuple three times as
+        # much. The order is View's: rules, players, seat, ghost, targets, confirmed,
+        # small_round, round_value, rounds_left, markers_left, acted, can_stop, can_pass,
+        # history, deductions.
+        small_round = game.small_round
         return View(
-            rules=game.rules,
-            players=game.n,
-            seat=seat,
-            ghost=deal.ghost if secret else None,
-            targets=targets if secret else None,
-            confirmed=tuple(game.confirmed),
-            small_round=game.small_round,
-            round_value=game.round_value,
-            rounds_left=len(game.values) - game.small_round,
-            markers_left=game.markers_left,
-            acted=len(game.actions),
-            can_stop=game.can_stop,
-            can_pass=game.can_pass,
-            history=tuple(game.history),
+            game.rules, game.n, seat, deal.ghost if secret else None,
+            targets if secret else None, tuple(game.confirmed), small_round,
+            game.round_value, len(game.values) - small_round, game.markers_left,
+            len(game.actions), game.can_stop, game.can_pass, tuple(game.history), public,
         )
     return View(
         rules=game.rules,
@@ -112,30 +103,18 @@ def _bot_bug(bot: Bot, problems: list[Problem], what: str) -> None:
         raise RuntimeError(f"bot {bot.name} chose an illegal action: {what} ({problems[0].message})")
 
 
-def play(
-    rules: TisiguiRules,
-    players: int,
-    rng: random.Random,
-    seed: int = 1,
-    variant: str | None = None,
-    bots: str | Sequence[str] | None = None,
-) -> dict[str, Any]:
-    """Play one whole game with bots (default: greedy everywhere) and return its event log.
+def play(rules: TisiguiRules, players: int, rng: random.Random, *, seed: int,
+         variant: str | None, bots: Sequence[str]) -> dict[str, Any]:
+    """Play one whole game with ``bots`` (one name per seat) and return its event log.
 
     ``seed`` is only recorded; all randomness comes from ``rng``. ``variant``, when given, must
     name the variant the rules were built for (it guards against mixing them up).
     """
-    return play_log(rules, players, rng, seed, variant, bots).to_json()
+    return play_log(rules, players, rng, seed=seed, variant=variant, bots=bots).to_json()
 
 
-def play_log(
-    rules: TisiguiRules,
-    players: int,
-    rng: random.Random,
-    seed: int = 1,
-    variant: str | None = None,
-    bots: str | Sequence[str] | None = None,
-) -> GameLog:
+def play_log(rules: TisiguiRules, players: int, rng: random.Random, *, seed: int,
+             variant: str | None, bots: Sequence[str]) -> GameLog:
     """``play``, returning the typed log."""
     if variant and variant != rules.variant:
         raise ValueError(f"rules are for variant {rules.variant!r}, not {variant!r}")
@@ -180,17 +159,22 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
         # Rolling again on a face nobody's shield shows makes every seat equally likely.
         start = rng.randrange(n)
     game.begin_big_round(ghost, targets, start)
+    # The table's deductions from public play, kept once for every seat as events happen.
+    public = Deductions(n)
+    history = game.history
     while game.next_turn() is not None:
         game.begin_turn()
         bot = bots[game.seat]
         while game.can_act:
-            view = _view(game, game.seat, targets, on_turn=True)
+            view = _view(game, game.seat, targets, on_turn=True, public=public)
             choice = bot.next_action(view, rng)
             if choice is None:
                 if not view.can_stop:
                     raise RuntimeError(f"bot {bot.name} ended a turn before acting")
                 break
-            _bot_bug(bot, game.check(choice), str(choice))
+            problems = game.check(choice)
+            if problems:
+                _bot_bug(bot, problems, str(choice))
             if choice.kind == "pass":
                 game.push(choice, None)
                 break
@@ -202,7 +186,11 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
             if answer is None:
                 answer = bool(ghost_bot.ghost_answer(view, choice, game.truth(choice), rng))
             game.push(choice, answer)
-        _bot_bug(bot, game.end_turn(), "ended its turn early")
+            if len(history) > public.events:
+                public.observe(history[-1])
+        problems = game.end_turn()
+        if problems:
+            _bot_bug(bot, problems, "ended its turn early")
 
 
 # --------------------------------------------------------------------------------------------

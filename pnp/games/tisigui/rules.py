@@ -59,14 +59,11 @@ from pnp.games.params import Params, is_integer, raise_problems
 
 SLUG = "tisigui"
 VARIANTS: tuple[str, ...] = ("classic",)
-slug = SLUG
-variants = VARIANTS
 
 OwnNaming = Literal["free", "always_no"]
 StartPlayer = Literal["ghost_picks", "rolled"]
 Ties = Literal["clockwise_from_last_start", "shared"]
 End = Literal["all_confirmed", "no_targets", "rounds_out"]
-
 
 
 # --------------------------------------------------------------------------------------------
@@ -418,11 +415,7 @@ def rank(
 
 
 # --------------------------------------------------------------------------------------------
-
-
-
-# --------------------------------------------------------------------------------------------
-# The engine object
+# Player counts
 
 
 def player_range(rules: TisiguiRules) -> tuple[int, int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pnp.games.params import is_integer
 from pnp.games.tisigui.rules import (
@@ -66,6 +66,34 @@ class Choice:
 
 PASS = Choice("pass")
 NO_TARGETS = Choice("no_targets")
+
+# Bots take the same few choices over and over: each is built once (they are immutable).
+_ASKED: dict[tuple[str, int | tuple[int, ...]], Choice] = {}
+_NAMED: dict[tuple[int, ...], Choice] = {}
+
+
+def asking(asks: str, about: int | tuple[int, ...]) -> Choice:
+    """The question ``asks`` (is_target, is_ghost: about a seat; any_target: among seats;
+    target_count: about a number) as a choice, shared."""
+    key = (asks, about)
+    choice = _ASKED.get(key)
+    if choice is None:
+        if isinstance(about, tuple):
+            question = Question(asks, among=about)
+        elif asks == "target_count":
+            question = Question(asks, value=about)
+        else:
+            question = Question(asks, about=about)
+        choice = _ASKED[key] = Choice("question", question=question)
+    return choice
+
+
+def naming(named: tuple[int, ...]) -> Choice:
+    """Naming ``named`` (sorted seats) as a choice, shared."""
+    choice = _NAMED.get(named)
+    if choice is None:
+        choice = _NAMED[named] = Choice("name", named)
+    return choice
 
 
 @dataclass(frozen=True)
@@ -126,18 +154,17 @@ def _settle(
 
 
 # --------------------------------------------------------------------------------------------
-# Bots
+# What the bots see of each action
 
 
-@dataclass(frozen=True)
-class Event:
-    """One action as everyone at the table saw it."""
+class Event(NamedTuple):
+    """One action as everyone at the table saw it (the bots' history, not the log: a tuple,
+    cheaper to build than a frozen dataclass, one per action)."""
 
     seat: int
     choice: Choice
     answer: bool | None
     confirms: tuple[int, ...]
-
 
 
 def _question_ok(q: Question, n: int) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pnp.games.base import Requirement
-from pnp.games.tisigui.engine import TisiguiRules
+from pnp.games.tisigui.rules import TisiguiRules
 
 
 def requirements(rules: TisiguiRules) -> dict[str, Requirement]:

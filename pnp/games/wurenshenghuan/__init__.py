@@ -1,19 +1,98 @@
-"""無人生還 (wurenshenghuan): the game's plugin, everything pnp asks of it."""
+"""無人生還 (wurenshenghuan): the game's plugin and its reference engine.
+
+Rules as settled in docs/rulings.md (section wurenshenghuan). The engine is pure: no I/O,
+randomness only from a passed ``random.Random``.
+
+Vocabulary used throughout:
+
+- *characters* are the lettered cards A, B, C, ... on the table; each player secretly plays
+  one of them (seat -> letter) and characters no player holds are still in play.
+- *items* are strings: ``"W1"`` ... ``"W10"`` for the weapon kinds (numbered in the order of
+  the item deck in card_data) and ``"KEY"`` for the key. Copies of one kind are
+  indistinguishable, so a kind string identifies a card well enough to conserve the deck.
+- a character's *row* is its items left to right; the last one is the one shown at setup.
+- the *pile* is the murderer's draw pile, top card first.
+
+Night and day are separate pure steps (``apply_night`` / ``apply_day``, state.py) over a frozen
+``State``. ``Game`` (game.py) is the whole game as a state machine over them, driven by a
+policy: ``play`` seats the bots (``Bots``) as the policy and writes the event log,
+``replay`` feeds it the logged decisions (``FromLog``) and reports every way the rest of
+the log departs from the rules.
+
+Event log (seats from 0; letters for characters; items as above)::
+
+    {"game": "wurenshenghuan", "seed", "players", "bots": "greedy"|"random" (every seat)
+     or [name per seat] (seats playing different bots),
+     "murderer": seat, "characters": [letter per seat],
+     "setup": {"deal": {letter: [3 items, left to right]}, "shown": {letter: item},
+               "pile": [items, top first]},
+     "nights": [{"night", "action": "kill"|"frame"|"none", "killed": [letters],
+                 "feigned": bool, "discarded": [items, all shown at daybreak],
+                 "drawn": [items from the pile], "swap": null | {"character", "position",
+                 "gave", "took"}, "key": bool (held when acting), "imprisoned": [letters
+                 in force], "murderer_imprisoned": bool, "arranged": [the murderer's row
+                 after], "pile_left": n, "table": {letter: [items]} after the night}],
+     "days": [{"day", "dead": [letters], "alive": n, "searches": n, "prisoners": n,
+               "decision": "search"|"imprison", "looks": [{"character", "position"
+               (null for a dead character), "cards": [items]}], "imprisoned": [letters]}],
+     "guesses": [{"seat", "character", "day", "correct"}],
+     "end": "days_out"|"all_dead", "kills": real kills,
+     "final": [{"seat", "character", "role", "alive", "died": night|null, "kills"
+                (murderer only), "murderer_points", "guess_points", "survival_points",
+                "points"}]}
+
+When every character is dead the game ends at that daybreak, so the last night has no day.
+
+Rulings beyond docs/rulings.md (each where the seed is silent):
+
+- Kill targets are living characters; a frame may swap with a dead character's row.
+- The key is judged when the murderer acts: discarding it in the kill or giving it away in
+  the frame still ignores imprisonment that night.
+- Every discarded item is shown at daybreak, a discarded key included.
+- The allowances are maxima; one character may be looked at more than once; a look at a
+  living character picks a position (the rows lie face down but their sizes are public).
+- A correct guess is "before death" when its day is earlier than the night of the death.
+- Guessing is optional; the murderer never guesses and never earns the survival bonus.
+- With overlapping bands the first listed counts; a guess table shorter than the days pays
+  0 for the missing days (lint reports both).
+
+Bots (``bot="greedy"``; ``"random"`` is a legal-move fuzzer). All of them reason only from
+public play (``bots.PublicView``): shown and searched cards, deaths and discards, who was locked
+up, and which nights were quiet. Its suspicion scores add up evidence as rough log-odds
+(a quiet night with the murderer's character locked up, a kill that clears the prisoners, a
+row seen to change or shrink, discards matching cards seen, the dead counting only when
+their death may have been feigned), and ``confidence`` turns them into chances.
+
+- The murderer kills as many as it can with the weapons the table has not seen under its
+  own character (with every weapon seen, one kill with the kind seen most elsewhere), leaves
+  the cards it keeps where they lay, fakes its own death when it is the table's clear top
+  suspect, and frames someone when it cannot kill.
+- The table locks up the likeliest living suspects every day but the last (searching told
+  it less), and searches on the last day.
+- Each other player hands in a guess, for the likeliest suspect, once today's points times
+  its chance beat tomorrow's points times a somewhat better chance (how much better differs
+  from player to player), guarding the survival bonus against tonight's kills too; everyone
+  guesses on the last day or when the game may end tonight.
+The code lives in rules.py (parameters), tables.py (scoring and printed tables), lint.py,
+state.py (state and steps), game.py (the whole game), bots.py, play.py and replay.py; this
+module is the plugin, everything pnp asks of the game.
+"""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
-from typing import Any
-
 from pnp.games.base import GamePlugin
-from pnp.games.wurenshenghuan import calc, example, lint, narration, play, replay, rules, summary, supply, tables
-
-
-def _play(rules: Any, players: int, rng: random.Random, *, seed: int, variant: str | None,
-          bots: Sequence[str]) -> dict[str, Any]:
-    return play.play(rules, players, rng, seed, bots=list(bots))
-
+from pnp.games.wurenshenghuan import (
+    calc,
+    example,
+    lint,
+    narration,
+    play,
+    replay,
+    rules,
+    summary,
+    supply,
+    tables,
+)
 
 GAME = GamePlugin(
     slug="wurenshenghuan",
@@ -23,7 +102,7 @@ GAME = GamePlugin(
     table_columns=tables.COLUMNS,
     player_range=rules.player_range,
     default_players=rules.default_players,
-    play=_play,
+    play=play.play,
     replay=replay.replay,
     lint=lint.lint,
     variants=(),

@@ -73,8 +73,10 @@ class PublicView:
     kill_evidence: dict[str, float] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)  # weapon kinds seen discarded in a kill
     # The view changes only through observe_night / observe_day, so the scores are kept
-    # between them: every bot and every guesser asks for them several times a day.
+    # between them: every bot and every guesser asks for them several times a day. Each
+    # observation marks the letters whose score it can change; None marks every letter.
     _scores: dict[str, float] | None = field(default=None, repr=False, compare=False)
+    _stale: set[str] = field(default_factory=set, repr=False, compare=False)
     _suspects: list[str] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
@@ -113,13 +115,17 @@ class PublicView:
                     self.seen[letter].values())
             if KEY in result.discarded:
                 self.key_seen_at = None
+            self._scores = None  # every letter's kill evidence moved
+        else:
+            self._stale.update(result.imprisoned)
         self.dead |= set(result.killed)
         for letter, size in sizes.items():
             if size != self.sizes[letter]:
                 # Only the murderer's row changes size, and whatever was seen there is gone.
                 self.seen[letter] = {}
                 self.sizes[letter] = size
-        self._scores = self._suspects = None
+                self._stale.add(letter)
+        self._suspects = None
 
     def observe_day(self, result: DayResult) -> None:
         self.imprisoned = frozenset(result.imprisoned)
@@ -136,7 +142,8 @@ class PublicView:
                 seen.update(cards)
             if KEY in look.cards:
                 self.key_seen_at = look.character
-        self._scores = self._suspects = None
+            self._stale.add(look.character)
+        self._suspects = None
 
     def feigned_plausible(self, letter: str) -> bool:
         """Could ``letter``'s public death be the murderer's feigned one?
@@ -176,22 +183,32 @@ class PublicView:
         character is the murderer's: so ``confidence`` can turn the scores into chances.
         The dict is shared until the view next changes; callers only read it.
         """
-        if self._scores is not None:
-            return self._scores
+        scores = self._scores
+        stale = self._stale
+        if scores is not None and not stale:
+            return scores
+        if scores is None:
+            letters: Iterable[str] = self.rules.letters
+            scores = {}
+        else:
+            letters = [c for c in self.rules.letters if c in stale]
+            scores = dict(scores)  # a caller may still hold the previous scores
         used = self.used
         full = self.rules.items_per_character
-        scores: dict[str, float] = {}
-        for letter in self.rules.letters:
-            score = self.kill_evidence.get(letter, 0.0)
-            score += 0.25 * sum(1 for item in self.seen[letter].values() if item in used)
-            if self.sizes[letter] < full:
+        evidence, seen, sizes, dead = self.kill_evidence, self.seen, self.sizes, self.dead
+        quiet, changed = self.quiet, self.changed
+        for letter in letters:
+            score = evidence.get(letter, 0.0)
+            score += 0.25 * len([item for item in seen[letter].values() if item in used])
+            if sizes[letter] < full:
                 score += 10  # only the murderer's row ever shrinks
-            score += QUIET_WEIGHT * self.quiet.get(letter, 0.0)
-            score += CHANGED_WEIGHT * self.changed.get(letter, 0)
-            if letter in self.dead:
+            score += QUIET_WEIGHT * quiet.get(letter, 0.0)
+            score += CHANGED_WEIGHT * changed.get(letter, 0)
+            if letter in dead:
                 # The dead do not kill, unless the death was feigned.
                 score -= 1.5 if self.feigned_plausible(letter) else 5
             scores[letter] = score
+        stale.clear()
         self._scores = scores
         return scores
 
@@ -383,15 +400,30 @@ def confidence(view: PublicView, own: str) -> tuple[list[str], dict[str, float]]
     factor e), which matched how often the top suspect really was the murderer in seeded
     games. A publicly dead character is no suspect unless its death may have been feigned.
     """
+    letters, chances = _chances(view, own)
+    by_letter = dict(zip(letters, chances, strict=True))
+    return sorted(letters, key=lambda c: (-by_letter[c], c)), by_letter
+
+
+def _chances(view: PublicView, own: str) -> tuple[list[str], list[float]]:
+    """``confidence``'s suspects (in letter order) and chances, unsorted."""
     scores = view.suspicion()
     letters = [c for c in view.suspects() if c != own]
     if not letters:
-        return [], {}
-    top = max(scores[c] for c in letters)
-    weights = {c: math.exp(scores[c] - top) for c in letters}
-    total = sum(weights.values())
-    chances = {c: weights[c] / total for c in letters}
-    return sorted(letters, key=lambda c: (-chances[c], c)), chances
+        return [], []
+    top = max(map(scores.__getitem__, letters))
+    weights = [math.exp(scores[c] - top) for c in letters]
+    total = sum(weights)
+    return letters, [w / total for w in weights]
+
+
+def likeliest(view: PublicView, own: str) -> tuple[str, float] | None:
+    """``confidence``'s first suspect and its chance, without sorting them all."""
+    letters, chances = _chances(view, own)
+    if not letters:
+        return None
+    best = min(range(len(letters)), key=lambda i: (-chances[i], letters[i]))
+    return letters[best], chances[best]
 
 
 def guess_greedy(rules: WurenshenghuanRules, own: str, view: PublicView, day: int,
@@ -404,13 +436,12 @@ def guess_greedy(rules: WurenshenghuanRules, own: str, view: PublicView, day: in
     one's death keeps it). Everyone guesses on the last day, or when tonight's kills could
     leave nobody alive.
     """
-    ranked, chances = confidence(view, own)
-    if not ranked:
+    found = likeliest(view, own)
+    if found is None:
         return None
-    best = ranked[0]
+    best, p = found
     if day >= rules.days or alive <= rules.max_kills_per_night:
         return best
-    p = chances[best]
     risk = 0.0
     if own not in view.dead:
         risk = min(1.0, EXPECTED_KILLS / max(1, alive)) * rules.survival_bonus
@@ -456,7 +487,7 @@ class Bots:
     def saw_night(self, game: Game, event: NightEvent) -> None:
         state = game.state
         self.view.observe_night(event.night, event.result,
-                                {c: len(state.items(c)) for c in state.letters})
+                                dict(zip(state.letters, map(len, state.rows), strict=True)))
 
     def day(self, game: Game) -> DayDecision:
         if self.table == "greedy":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import click
 
@@ -10,13 +10,13 @@ from pnp.calc import CalcResult, make_result
 from pnp.cli.calc import JSON_OPTION, calc_rules, show
 from pnp.errors import PnpError
 from pnp.games.calcargs import WHOLE, calculator
-from pnp.games.wurenshenghuan import engine
+from pnp.games.wurenshenghuan.rules import INNOCENT, MURDERER, Role, WurenshenghuanRules
+from pnp.games.wurenshenghuan.tables import score_parts
 
 SLUG = "wurenshenghuan"
-Role = Literal["murderer", "innocent"]
 
 
-def score(rules: engine.WurenshenghuanRules, *, murderer: bool, kills: int | None,
+def score(rules: WurenshenghuanRules, *, murderer: bool, kills: int | None,
           guess_day: int | None, correct: bool, alive: bool,
           guessed_before_death: bool) -> CalcResult:
     """One player's final score from the facts known at the end of the game."""
@@ -35,8 +35,8 @@ def score(rules: engine.WurenshenghuanRules, *, murderer: bool, kills: int | Non
             raise PnpError("--alive and --guessed-before-death contradict: a character alive "
                            "at the end was never killed")
     try:
-        parts = engine.score_parts(
-            rules, role=cast(Role, engine.MURDERER if murderer else engine.INNOCENT),
+        parts = score_parts(
+            rules, role=cast(Role, MURDERER if murderer else INNOCENT),
             kills=kills or 0, guess_correct=correct, guess_day=guess_day,
             alive_at_end=alive, guessed_before_death=guessed_before_death)
     except ValueError as exc:

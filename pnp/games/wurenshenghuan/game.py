@@ -127,7 +127,7 @@ class Game:
             self.death_night[letter] = self.night
         state = self.state
         event = NightEvent(self.night, result, len(state.pile),
-                           tuple((c, state.items(c)) for c in state.letters))
+                           tuple(zip(state.letters, state.rows, strict=True)))
         self.nights.append(event)
         if state.all_dead:
             # Nobody is left to meet at daybreak.

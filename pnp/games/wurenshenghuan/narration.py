@@ -7,7 +7,7 @@ from typing import Any
 
 from pnp.data.model import Game
 from pnp.games.base import Sample
-from pnp.games.wurenshenghuan import engine
+from pnp.games.wurenshenghuan.rules import KEY, MURDERER, weapon
 
 
 def _item_names(game: Game, rules: Any) -> dict[str, str]:
@@ -17,9 +17,9 @@ def _item_names(game: Game, rules: Any) -> dict[str, str]:
         keys = [c for c in component.cards if c.count == rules.keys]
         if len(weapons) == rules.weapon_kinds and len(component.cards) == rules.weapon_kinds + (
                 1 if rules.keys else 0) and (keys or not rules.keys):
-            names = {engine.weapon(i): _card_name(card) for i, card in enumerate(weapons, 1)}
+            names = {weapon(i): _card_name(card) for i, card in enumerate(weapons, 1)}
             if rules.keys:
-                names[engine.KEY] = _card_name(keys[-1])
+                names[KEY] = _card_name(keys[-1])
             if all(names.values()):
                 return names
     return {}
@@ -81,8 +81,8 @@ def facts(sample: Sample) -> dict[str, Any]:
                 "real": real,
                 "feigned": night["feigned"],
                 "discarded": list(night["discarded"]),
-                "weapons": [x for x in night["discarded"] if x != engine.KEY],
-                "key_discarded": engine.KEY in night["discarded"],
+                "weapons": [x for x in night["discarded"] if x != KEY],
+                "key_discarded": KEY in night["discarded"],
                 "drawn": list(night["drawn"]),
                 "swap": None if swap is None else {
                     "character": swap["character"], "position": swap["position"] + 1,
@@ -121,7 +121,7 @@ def facts(sample: Sample) -> dict[str, Any]:
         before_death = (guess is not None and guess["correct"] and entry["died"] is not None
                         and guess["day"] < entry["died"])
         band = None
-        if entry["role"] == engine.MURDERER:
+        if entry["role"] == MURDERER:
             band = next(({"min": b.kills_min, "max": b.kills_max, "points": b.points}
                          for b in rules.murderer_bands if b.covers(entry["kills"])), None)
         final.append({**entry, "guess": guess, "before_death": before_death, "band": band})

@@ -13,18 +13,21 @@ from pnp.games.wurenshenghuan.rules import BOTS, SLUG, WurenshenghuanRules, play
 from pnp.games.wurenshenghuan.state import deal
 
 
-def play(rules: WurenshenghuanRules, players: int, rng: random.Random, seed: int = 1,
-         *, bot: str = "greedy", bots: Sequence[str] | None = None) -> dict[str, Any]:
+def play(rules: WurenshenghuanRules, players: int, rng: random.Random, *, seed: int,
+         variant: str | None, bots: Sequence[str]) -> dict[str, Any]:
     """One whole game with the engine's bots, as an event log.
 
-    ``bots`` names each seat's bot (``"greedy"`` or ``"random"``); without it every seat
-    plays ``bot``. The log's ``bots`` is one name when every seat plays the same bot (as it
-    always was) and one name per seat otherwise.
+    ``bots`` names each seat's bot (``"greedy"`` or ``"random"``). The log's ``bots`` is one
+    name when every seat plays the same bot (as it always was) and one name per seat
+    otherwise. ``seed`` is only recorded; the game has no variants, so ``variant`` must be
+    None.
     """
+    if variant is not None:
+        raise ValueError(f"wurenshenghuan has no variants, got {variant!r}")
     low, high = player_range(rules)
     if not is_integer(players) or not low <= players <= high:
         raise ValueError(f"players must be {low}–{high}, got {players!r}")
-    seated = [bot] * players if bots is None else list(bots)
+    seated = list(bots)
     if len(seated) != players:
         raise ValueError(f"bots: one per seat, {players} seats, got {len(seated)}")
     for name in seated:

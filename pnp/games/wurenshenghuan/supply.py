@@ -7,7 +7,7 @@ engine's W1..W10 order).
 from __future__ import annotations
 
 from pnp.games.base import Requirement
-from pnp.games.wurenshenghuan.engine import WurenshenghuanRules
+from pnp.games.wurenshenghuan.rules import WurenshenghuanRules
 
 
 def requirements(rules: WurenshenghuanRules) -> dict[str, Requirement]:

@@ -1,0 +1,393 @@
+"""替死鬼 (tisigui): what the table can deduce from a big round's public play.
+
+A target set is a bit mask of seats. ``Deductions`` keeps, for every mask, the seats whose
+answers it would make false; ``posterior`` weighs the masks from that. Everything that
+depends only on the player count (the prior, which masks hold a seat, which masks make a
+statement true, each mask's weight per class of liars) is computed once per count in
+``_Tables`` and reused by every game, so a posterior is one C-level lookup per mask and a
+chance one sum over a precomputed index. Posteriors are also remembered per public position
+(``Weighed``): the first moves of a big round meet the same positions game after game.
+
+The sums run over the masks in ascending order, as plain ``sum`` does over the whole list:
+the weights and chances are the same floats whichever way they are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
+from operator import and_, getitem, itemgetter
+from typing import Any, Literal
+
+from pnp.games.tisigui.state import Event
+
+# What a player expects the ghost to do when picking targets: a weight per number of targets
+# (0, 1, 2, ...), shared out evenly over the target sets of that size.
+SIZE_WEIGHTS = (1.0, 3.0, 3.0, 2.0, 1.0, 0.5, 0.25)
+
+Statement = Literal["all", "any", "count"]
+Pick = Callable[[Sequence[float]], tuple[float, ...]]
+
+
+def _picker(indexes: Sequence[int]) -> Pick:
+    """A function reading ``indexes`` out of a list, as a tuple (C speed via itemgetter)."""
+    if len(indexes) == 1:
+        only = indexes[0]
+        return lambda values: (values[only],)
+    if not indexes:
+        return lambda values: ()
+    return itemgetter(*indexes)
+
+
+class _Tables:
+    """Per player count: the prior over target masks and the lookups posteriors reuse."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.full = (1 << n) - 1
+        masks = range(1 << n)
+        self.members = tuple(tuple(s for s in range(n) if mask >> s & 1) for mask in masks)
+        sizes = [0] * (n + 1)
+        for seats in self.members:
+            sizes[len(seats)] += 1
+        self.prior = tuple(
+            SIZE_WEIGHTS[min(len(seats), len(SIZE_WEIGHTS) - 1)] / sizes[len(seats)]
+            for seats in self.members
+        )
+        self.holding = tuple(tuple(m for m in masks if m >> s & 1) for s in range(n))
+        self.pick_holding = tuple(_picker(h) for h in self.holding)
+        self.pick_size = tuple(
+            _picker([m for m in masks if m.bit_count() == k]) for k in range(n + 1)
+        )
+        self._said: dict[tuple[Statement, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._pick_all: dict[int, Pick] = {}
+        self._given: dict[int, tuple[float, ...]] = {}
+        self._classes: dict[int, tuple[int, ...]] = {}
+        self._rows: dict[tuple[int, float], tuple[tuple[float, ...], ...]] = {}
+        self._lies: dict[tuple[Statement, int, bool], tuple[int, ...]] = {}
+        self.weighed: dict[tuple[object, ...], Weighed] = {}
+        # The ghost's judgement of its options per position (bots.py), remembered likewise.
+        self.dangers: dict[tuple[object, ...], tuple[float, list[Any], list[float]]] = {}
+
+    def said(self, kind: Statement, value: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(masks where a statement is false, masks where it is true).
+
+        ``kind`` is ``all`` (every seat of the mask ``value`` is a target), ``any`` (some seat
+        of it is) or ``count`` (exactly ``value`` targets).
+        """
+        key = (kind, value)
+        cached = self._said.get(key)
+        if cached is None:
+            masks = range(1 << self.n)
+            if kind == "all":
+                truth = [m & value == value for m in masks]
+            elif kind == "any":
+                truth = [bool(m & value) for m in masks]
+            else:
+                truth = [m.bit_count() == value for m in masks]
+            cached = self._said[key] = (
+                tuple(m for m, t in enumerate(truth) if not t),
+                tuple(m for m, t in enumerate(truth) if t),
+            )
+        return cached
+
+    def pick_all(self, named: int) -> Pick:
+        """Reads the weights of the masks holding every seat of ``named``, ascending."""
+        pick = self._pick_all.get(named)
+        if pick is None:
+            pick = self._pick_all[named] = _picker(self.said("all", named)[1])
+        return pick
+
+    def prior_given(self, confirmed: int) -> tuple[float, ...]:
+        """The prior with the masks ruled out by ``confirmed`` at 0.0: confirmed seats are
+        targets, and the big round goes on, so someone else is too."""
+        given = self._given.get(confirmed)
+        if given is None:
+            if confirmed:
+                keep = set(self.said("all", confirmed)[1]) - {confirmed}
+                given = tuple(p if m in keep else 0.0 for m, p in enumerate(self.prior))
+            else:
+                given = self.prior
+            self._given[confirmed] = given
+        return given
+
+    def classes(self, sure: int) -> tuple[int, ...]:
+        """Per set of liars (a mask of seats): 0 for none, 1 for one, 2 for more, 3 when a
+        seat in ``sure`` lied."""
+        table = self._classes.get(sure)
+        if table is None:
+            table = self._classes[sure] = tuple(
+                0 if not b else 3 if b & sure else min(b.bit_count(), 2)
+                for b in range(1 << self.n)
+            )
+        return table
+
+    def rows(self, confirmed: int, doubt: float) -> tuple[tuple[float, ...], ...]:
+        """Per mask, its weight by class of liars (see ``classes``): the prior, times
+        ``doubt`` for one liar, a tenth of that for more (only the ghost lies, so a target
+        set that needs two liars is next to impossible), and 0.0 when a sure seat lied."""
+        key = (confirmed, doubt)
+        table = self._rows.get(key)
+        if table is None:
+            factors = (1.0, doubt, doubt * 0.1, 0.0)
+            table = self._rows[key] = tuple(
+                tuple(p * f for f in factors) for p in self.prior_given(confirmed)
+            )
+        return table
+
+    def lies(self, kind: Statement, value: int, answer: bool) -> tuple[int, ...]:
+        """Per mask, 1 where answering ``answer`` about a statement would be a lie, else 0."""
+        key = (kind, value, answer)
+        lies = self._lies.get(key)
+        if lies is None:
+            false, true = self.said(kind, value)
+            lied = set(true if not answer else false)
+            lies = self._lies[key] = tuple(int(m in lied) for m in range(1 << self.n))
+        return lies
+
+
+    def remember(self, key: tuple[object, ...], weighed: Weighed) -> Weighed:
+        if len(self.weighed) >= MEMORY:
+            self.weighed.clear()  # a long simulation starts over rather than grow
+        self.weighed[key] = weighed
+        return weighed
+
+
+# How many weighed positions each player count remembers (about 1-3 KiB each).
+MEMORY = 10_000
+
+
+class Weighed:
+    """One posterior: the weights, their total and each seat's chance of being a target."""
+
+    __slots__ = ("weights", "total", "marginal", "_tables", "chances")
+
+    def __init__(self, weights: tuple[float, ...], t: _Tables) -> None:
+        self.weights = weights
+        self.total = total = sum(weights)
+        self.marginal = [sum(pick(weights)) / total for pick in t.pick_holding] if total > 0 else []
+        self._tables = t
+        self.chances: dict[int, float] = {}  # chance_all by mask, filled as asked
+
+    def chance_all(self, named: int) -> float:
+        """Chance that every seat in ``named`` is a target."""
+        chance = self.chances.get(named)
+        if chance is None:
+            chance = self.chances[named] = sum(self._tables.pick_all(named)(self.weights)) / self.total
+        return chance
+
+
+_TABLES: dict[int, _Tables] = {}
+
+
+def tables(n: int) -> _Tables:
+    cached = _TABLES.get(n)
+    if cached is None:
+        cached = _TABLES[n] = _Tables(n)
+    return cached
+
+
+def mask_of(seats: Iterable[int]) -> int:
+    out = 0
+    for s in seats:
+        out |= 1 << s
+    return out
+
+
+def _statement(event: Event) -> tuple[Statement, int] | None:
+    """The checkable statement an event's answer is about, when its answer only marks liars."""
+    choice = event.choice
+    if choice.kind == "name":
+        return "all", mask_of(choice.named)
+    q = choice.question
+    if choice.kind != "question" or q is None:
+        return None
+    if q.asks == "is_target" and q.about is not None:
+        return "all", 1 << q.about
+    if q.asks == "any_target" and q.among:
+        return "any", mask_of(q.among)
+    if q.asks == "target_count" and q.value is not None:
+        return "count", q.value
+    return None
+
+
+class Deductions:
+    """What a player makes of one big round's public play.
+
+    Each possible target set T (a bit mask of seats) is weighed by the prior and by the
+    answers it would make false. Only the ghost lies, and only on its own turn, but nobody
+    knows who the ghost is: a player trusts for certain only their own answers, the answers
+    of a seat whose naming confirmed someone (the ghost's namings never confirm), and, once
+    the ghost is unmasked (a pass, a "yes" that confirmed nobody or ended nothing), every
+    other seat's. Any other seat's answers are only believed: a seat that would have lied
+    for T to hold costs T the factor ``doubt``, and a second such seat nearly rules T out,
+    since only the ghost lies.
+
+    ``bad[T]`` holds the seats with an answer false under T; a player's own "is X the
+    ghost?" answered yes unmasks X for that player alone.
+    """
+
+    __slots__ = ("n", "bad", "ghost", "not_ghost", "confirmed", "failed", "ghost_answers",
+                 "events", "spoke", "count_asked", "covered", "_tables")
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.bad = [0] * (1 << n)
+        self.ghost: int | None = None
+        self.not_ghost = 0
+        self.confirmed = 0
+        self.failed: list[int] = []  # masks of namings answered X
+        self.covered = bytearray(1 << n)  # 1 for each mask holding a naming answered X
+        self.ghost_answers: list[tuple[int, int, bool]] = []  # (asker, about, answer)
+        self.events = 0
+        self.spoke = 0  # seats that have taken an action
+        self.count_asked = False  # whether anyone asked "exactly N targets?"
+        self._tables = tables(n)
+
+    def copy(self) -> Deductions:
+        other = Deductions.__new__(Deductions)
+        other.n = self.n
+        other.bad = list(self.bad)
+        other.ghost = self.ghost
+        other.not_ghost = self.not_ghost
+        other.confirmed = self.confirmed
+        other.failed = list(self.failed)
+        other.covered = bytearray(self.covered)
+        other.ghost_answers = list(self.ghost_answers)
+        other.events = self.events
+        other.spoke = self.spoke
+        other.count_asked = self.count_asked
+        other._tables = self._tables
+        return other
+
+    def _contradicts(self, seat: int, kind: Statement, value: int, answer: bool) -> None:
+        """Mark the masks under which ``seat``'s answer about a statement was false."""
+        false, true = self._tables.said(kind, value)
+        bit = 1 << seat
+        bad = self.bad
+        for mask in true if not answer else false:
+            bad[mask] |= bit
+
+    def observe(self, event: Event) -> None:
+        self.events += 1
+        seat, choice, answer = event.seat, event.choice, event.answer
+        self.spoke |= 1 << seat
+        if choice.question is not None and choice.question.asks == "target_count":
+            self.count_asked = True
+        if choice.kind == "pass":
+            self.ghost = seat  # only the ghost may pass
+        elif choice.kind == "name":
+            named = mask_of(choice.named)
+            if answer and event.confirms:
+                self.confirmed |= named
+                self.not_ghost |= 1 << seat
+            elif answer:
+                self.ghost = seat  # a "yes" that confirms nobody: the ghost's own naming
+            else:
+                self.failed.append(named)
+                for mask in self._tables.said("all", named)[1]:
+                    self.covered[mask] = 1
+                self._contradicts(seat, "all", named, False)
+        elif choice.kind == "no_targets":
+            if answer:
+                self.ghost = seat  # a true "no targets" would have ended the big round
+            else:
+                self.bad[0] |= 1 << seat
+        elif choice.kind == "question" and choice.question is not None and answer is not None:
+            q = choice.question
+            if q.asks == "is_ghost" and q.about is not None:
+                self.ghost_answers.append((seat, q.about, answer))
+            elif q.asks == "is_target" and q.about is not None:
+                self._contradicts(seat, "all", 1 << q.about, answer)
+            elif q.asks == "any_target" and q.among:
+                self._contradicts(seat, "any", mask_of(q.among), answer)
+            elif q.asks == "target_count" and q.value is not None:
+                self._contradicts(seat, "count", q.value, answer)
+
+    def posterior(self, viewer: int | None = None, doubt: float = 0.0) -> tuple[float, ...]:
+        """Weight of each target mask (unnormalised) as ``viewer`` sees it.
+
+        ``viewer`` is the seat looking, sure of its own answers; None weighs the table as a
+        whole (the ghost uses this to judge its lies).
+        """
+        return self.weighed(viewer, doubt).weights
+
+    def key(self) -> tuple[object, ...]:
+        """Everything the weights depend on besides the viewer: equal keys, equal weights."""
+        return (tuple(self.bad), self.confirmed, self.not_ghost, self.ghost)
+
+    def weighed(self, viewer: int | None = None, doubt: float = 0.0) -> Weighed:
+        """``posterior`` with its total and chances, remembered per player count: the same
+        public play early in a big round comes back game after game."""
+        t = self._tables
+        ghost = self._ghost_for(viewer)
+        sure = self.not_ghost if viewer is None else self.not_ghost | 1 << viewer
+        unmasked = 0
+        if ghost is not None and ghost != viewer:
+            # The unmasked ghost's answers count for nothing; everyone else's are certain.
+            unmasked = 1 << ghost
+            sure = t.full & ~unmasked
+        key = (tuple(self.bad), self.confirmed, sure, unmasked, doubt)
+        found = t.weighed.get(key)
+        if found is None:
+            rows = t.rows(self.confirmed, doubt)
+            bad: Iterable[int] = self.bad
+            if unmasked:
+                bad = map(and_, bad, repeat(sure))
+            # A mask's weight by the class of its liars, in C: one lookup each.
+            weights = tuple(map(getitem, rows, map(t.classes(sure).__getitem__, bad)))
+            found = t.remember(key, Weighed(weights, t))
+        return found
+
+    def posterior_after(self, event: Event, viewer: int | None = None,
+                        doubt: float = 0.0) -> tuple[float, ...]:
+        """``posterior`` as it would be after observing ``event``, without copying when the
+        event only marks a liar."""
+        answer = event.answer
+        statement = _statement(event)
+        kind = event.choice.kind
+        if answer is None or statement is None or (kind == "name" and answer):
+            if kind == "no_targets" and answer is False:
+                lies = self._tables.lies("count", 0, False)
+                return self.answer_weigher(event.seat, viewer, doubt)(lies)
+            trial = self.copy()
+            trial.observe(event)
+            return trial.posterior(viewer, doubt)
+        lies = self._tables.lies(statement[0], statement[1], answer)
+        return self.answer_weigher(event.seat, viewer, doubt)(lies)
+
+    def answer_weigher(self, seat: int, viewer: int | None = None,
+                       doubt: float = 0.0) -> Callable[[Sequence[int]], tuple[float, ...]]:
+        """``posterior(viewer, doubt)`` after one more answer by ``seat``, as a function of
+        where that answer would be a lie (``_Tables.lies``): for weighing many possible
+        answers at one moment. Per mask both weights, without and with ``seat`` lying, are
+        worked out once; each answer then only picks one of the two."""
+        t = self._tables
+        ghost = self._ghost_for(viewer)
+        bit = 1 << seat
+        keep = t.full
+        sure = self.not_ghost if viewer is None else self.not_ghost | 1 << viewer
+        if ghost is not None and ghost != viewer:
+            keep &= ~(1 << ghost)
+            sure = keep
+        classes = t.classes(sure)
+        pairs = [(row[classes[b & keep]], row[classes[(b | bit) & keep]])
+                 for row, b in zip(t.rows(self.confirmed, doubt), self.bad, strict=True)]
+
+        def weigh(lies: Sequence[int]) -> tuple[float, ...]:
+            return tuple(map(getitem, pairs, lies))
+
+        return weigh
+
+    def _ghost_for(self, viewer: int | None) -> int | None:
+        """The ghost as ``viewer`` knows it: unmasked in public, or by their own question."""
+        ghost = self.ghost
+        if viewer is not None and ghost is None:
+            for asker, about, answer in self.ghost_answers:
+                if asker == viewer and answer:
+                    ghost = about
+        return ghost
+
+def size_chances(weights: Sequence[float], total: float, n: int) -> list[float]:
+    """Chance of each number of targets, 0 to ``n``."""
+    return [sum([w / total for w in pick(weights)]) for pick in tables(n).pick_size]
