@@ -25,6 +25,7 @@ from pnp.fonts import FontFamily, measure_for, squeeze_for
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.grid import display_grid
 from pnp.render.sheets import FaceForms, face_geometry
+from pnp.render.table_figure import TableFigureFlowable
 from pnp.rulebook import MarkdownBlock
 from pnp.strings import ui
 from pnp.textlayout import Run, SetLine, break_lines, place, set_lines
@@ -545,7 +546,9 @@ class _Builder:
             elif block.kind == "figure":
                 _keep_introduction(out)
                 self.figures += 1
-                out.append(FigureFlowable(self.game.figures[block.figure], self, self.figures))
+                figure = self.game.figures[block.figure]
+                maker = TableFigureFlowable if figure.table else FigureFlowable
+                out.append(maker(figure, self, self.figures))
         return out
 
     def table(self, block: MarkdownBlock) -> list[Flowable]:
