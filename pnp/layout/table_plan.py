@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 GAP = 6.0  # mm between pieces, rows and groups
 PILE = 1.2  # mm each copy of a squared-up pile shows beneath the one above it
-EDGE = 8.0  # mm of bare table between the outermost piece and the edge
+EDGE = 14.0  # mm of bare table between the outermost piece and the edge
 SAMPLES = 720
 WIDE = 4 / 3  # points on an oval, for spacing seats by distance along it
 

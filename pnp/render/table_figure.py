@@ -4,6 +4,7 @@ Where things go is pnp.layout.table_plan; this draws the plan and its caption.""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import HexColor
@@ -30,6 +31,7 @@ CAPTION_COLOR = HexColor("#5d5348")
 LABEL_SIZE = 9.0
 CAPTION_SIZE = 9.0
 CAPTION_LEADING = 13.0
+CAPTION_INDENT = 16.0  # points: where the other figures' captions start, the list indent
 LABEL_GAP = 4.0  # points between the table's edge and a seat label
 HEADING_ROOM = 48.0  # points: a heading keeps with the figure, so the figure leaves it room
 MAX_HEIGHT = 0.62  # of the frame: a set-up figure leaves room for the text about it
@@ -87,7 +89,8 @@ class TableFigureFlowable(Flowable):
         font = self.builder.fonts.regular.name
         measure = lambda t, b, z: stringWidth(t, font, z)  # noqa: E731 - one-line measure
         self.lines = ["".join(r.text for r in line)
-                      for line in break_lines([Run(self.caption.value)], avail_width, CAPTION_SIZE, measure)]
+                      for line in break_lines([Run(self.caption.value)], avail_width - CAPTION_INDENT,
+                                              CAPTION_SIZE, measure)]
         caption_h = len(self.lines) * CAPTION_LEADING + 3
         room = self.builder.frame_height * MAX_HEIGHT - caption_h - 2 * room_y - HEADING_ROOM
         self.scale = min((limit - 2 * room_x) / ((right - left) * MM), room / ((top - bottom) * MM))
@@ -124,7 +127,7 @@ class TableFigureFlowable(Flowable):
         canvas.setFont(builder.fonts.regular.name, CAPTION_SIZE)
         baseline = self.height - self.drawing_h - CAPTION_SIZE * EM_ASCENT - 3
         for line in self.lines:
-            canvas.drawCentredString(self.width / 2, baseline, line)
+            canvas.drawString(CAPTION_INDENT, baseline, line)
             baseline -= CAPTION_LEADING
 
     def _group(self, group: Group, scale: float) -> None:
@@ -167,10 +170,14 @@ class TableFigureFlowable(Flowable):
         for seat, label in zip(self.plan.seats, self.labels, strict=True):
             self.builder.glyphs.check(label.value, True, label.where)
             nx, ny = seat.normal
-            # Where the seat's outward line leaves the table, then clear of the edge.
-            t = 1 / ((nx / rx) ** 2 + (ny / ry) ** 2) ** 0.5
+            # Out from the seat to where that line leaves the table (the root s >= 0 of
+            # ((x + s nx) / rx)^2 + ((y + s ny) / ry)^2 = 1), then clear of the edge.
+            qa = (nx / rx) ** 2 + (ny / ry) ** 2
+            qb = 2 * (seat.x * nx / rx ** 2 + seat.y * ny / ry ** 2)
+            qc = (seat.x / rx) ** 2 + (seat.y / ry) ** 2 - 1
+            out = (-qb + math.sqrt(max(0.0, qb * qb - 4 * qa * qc))) / (2 * qa)
             width = stringWidth(label.value, font, LABEL_SIZE)
             reach = abs(nx) * width / 2 + abs(ny) * LABEL_SIZE / 2 + LABEL_GAP
-            cx = nx * t * scale + nx * reach
-            cy = ny * t * scale + ny * reach
+            cx = (seat.x + nx * out) * scale + nx * reach
+            cy = (seat.y + ny * out) * scale + ny * reach
             canvas.drawCentredString(cx, cy - LABEL_SIZE * (EM_ASCENT - 0.5), label.value)
