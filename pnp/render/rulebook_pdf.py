@@ -544,9 +544,10 @@ class _Builder:
                 _keep_introduction(out)
                 out.extend(self.table(block))
             elif block.kind == "figure":
-                _keep_introduction(out)
-                self.figures += 1
                 figure = self.game.figures[block.figure]
+                if figure.table is None:  # a table set-up shrinks into the room left instead
+                    _keep_introduction(out)
+                self.figures += 1
                 maker = TableFigureFlowable if figure.table else FigureFlowable
                 out.append(maker(figure, self, self.figures))
         return out

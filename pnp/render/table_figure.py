@@ -36,6 +36,7 @@ LABEL_GAP = 4.0  # points between the table's edge and a seat label
 HEADING_ROOM = 48.0  # points: a heading keeps with the figure, so the figure leaves it room
 MAX_HEIGHT = 0.62  # of the frame: a set-up figure leaves room for the text about it
 EM_ASCENT = 0.88
+SHRINK = 0.55  # the smallest a figure gets, against its natural size, to fit a page's foot
 
 
 class TableFigureFlowable(Flowable):
@@ -94,6 +95,12 @@ class TableFigureFlowable(Flowable):
         caption_h = len(self.lines) * CAPTION_LEADING + 3
         room = self.builder.frame_height * MAX_HEIGHT - caption_h - 2 * room_y - HEADING_ROOM
         self.scale = min((limit - 2 * room_x) / ((right - left) * MM), room / ((top - bottom) * MM))
+        # Rather than leave the rest of a page blank, the figure shrinks into it, within
+        # reason: its caption tells what it shows, so it needs no sentence kept with it.
+        fitted = (avail_height - caption_h - 2 * room_y - self.spaceBefore - self.spaceAfter) \
+            / ((top - bottom) * MM)
+        if SHRINK * self.scale <= fitted < self.scale:
+            self.scale = fitted
         self.drawing_h = (top - bottom) * MM * self.scale + 2 * room_y
         self.width = avail_width
         self.height = self.drawing_h + caption_h
