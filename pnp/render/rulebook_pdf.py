@@ -22,6 +22,7 @@ from reportlab.platypus import (
 
 from pnp.data.model import Figure, Game, PrintedTable, Text
 from pnp.fonts import FontFamily, measure_for, squeeze_for
+from pnp.render.flow import MIN_ROWS, IntroTable, take_introduction
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.grid import display_grid
 from pnp.render.sheets import FaceForms, face_geometry
@@ -466,6 +467,8 @@ def _keep_introduction(out: list[Flowable]) -> None:
     """The text just before a table or figure ("見下表：", or the last item of a list that
     ends with it) travels with it to a new page, with the space after a list."""
     for flowable in reversed(out):
+        if isinstance(flowable, IntroTable | Table | FigureFlowable | TableFigureFlowable):
+            break  # one table or figure right after another: each moves on its own
         flowable.keepWithNext = True
         if not isinstance(flowable, Spacer):
             break
@@ -541,8 +544,14 @@ class _Builder:
                 out.extend(_one_box(self.flowables(block.children, in_quote=True)))
                 out.append(Spacer(1, 4))
             elif block.kind == "table":
-                _keep_introduction(out)
-                out.extend(self.table(block))
+                caption, table = self.table(block)
+                if isinstance(table, WholeTable):
+                    _keep_introduction(out)
+                    out.extend((caption, table))
+                else:  # its introduction and caption go with its first rows; the rest may follow
+                    head = take_introduction(out, lambda f: bool(getattr(f, "outline", None)) or isinstance(
+                        f, IntroTable | Table | FigureFlowable | TableFigureFlowable))
+                    out.append(IntroTable([*head, caption], table))
             elif block.kind == "figure":
                 figure = self.game.figures[block.figure]
                 if figure.table is None:  # a table set-up shrinks into the room left instead
@@ -552,7 +561,7 @@ class _Builder:
                 out.append(maker(figure, self, self.figures))
         return out
 
-    def table(self, block: MarkdownBlock) -> list[Flowable]:
+    def table(self, block: MarkdownBlock) -> tuple[Flowable, Table]:
         """A numbered caption and the table, sized to its content."""
         printed = self.game.tables[block.table]
         self.tables += 1
@@ -561,11 +570,12 @@ class _Builder:
         caption = CJKParagraph([Run(caption_text)], TABLE_CAPTION_STYLE, self.fonts, self.glyphs,
                                printed.title.where)
         caption.keepWithNext = True
-        # A short table reads as one thing: it moves whole rather than splits.
-        whole = len(printed.rows) <= 16 or printed.pivot is not None
+        # A short table reads as one thing: it moves whole rather than splits. A longer one
+        # splits, MIN_ROWS rows at least on each side, under a repeated header.
+        whole = len(printed.rows) < 2 * MIN_ROWS or printed.pivot is not None
         flowable = build_table(printed, self, self.styles.cell, whole)
         flowable.spaceAfter = 8
-        return [caption, flowable]
+        return caption, flowable
 
 
 def keep_headings_with_text(story: list[Flowable], width: float) -> None:
