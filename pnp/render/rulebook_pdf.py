@@ -58,6 +58,7 @@ H3 = TextStyle(12, 18, INK, True, 8, 3)
 
 # A heading this many lines long is a paragraph typed as a heading: refused, not typeset.
 HEADING_MAX_LINES = 4
+AID_WHOLE_ROWS = 17
 
 @dataclass(frozen=True)
 class BookStyles:
@@ -497,6 +498,9 @@ class _Builder:
     frame_height: float = 0.0  # points: the tallest a flowable that never splits may be
     text_width: float = 0.0  # points: the measure of a body line
     styles: BookStyles = field(default_factory=lambda: RULEBOOK)
+    # A table of 2 * MIN_ROWS rows or more may split at a page's foot; in the two-column aid
+    # the next column is just there, so only one of AID_WHOLE_ROWS or more splits.
+    split_tables: bool = True
     headings: int = 0
     # The PDF outline nests one level at a time: a book opening on "##", or jumping from
     # "#" to "###", gets its entry at the deepest level the outline can reach there.
@@ -572,7 +576,8 @@ class _Builder:
         caption.keepWithNext = True
         # A short table reads as one thing: it moves whole rather than splits. A longer one
         # splits, MIN_ROWS rows at least on each side, under a repeated header.
-        whole = len(printed.rows) < 2 * MIN_ROWS or printed.pivot is not None
+        shortest = 2 * MIN_ROWS if self.split_tables else AID_WHOLE_ROWS
+        whole = len(printed.rows) < shortest or printed.pivot is not None
         flowable = build_table(printed, self, self.styles.cell, whole)
         flowable.spaceAfter = 8
         return caption, flowable
@@ -678,6 +683,7 @@ def render_aid(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: Fo
     doc.addPageTemplates([PageTemplate("aid", frames, onPage=furniture)])
     builder = _Builder(game, lang, fonts, convert, glyphs, source,
                        frames[0].height - frames[0].topPadding - frames[0].bottomPadding,
-                       frames[0].width - frames[0].leftPadding - frames[0].rightPadding, AID)
+                       frames[0].width - frames[0].leftPadding - frames[0].rightPadding, AID,
+                       split_tables=False)
     doc.build(_story(builder, blocks))
     return buffer.getvalue(), pages[0]
