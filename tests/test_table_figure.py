@@ -24,7 +24,7 @@ from pnp.units import MM
 from tests.conftest import ROOT, edit
 
 A4 = (210 * MM, 297 * MM)
-PLACED = re.compile(rb"/FormXob\.(face-[\w-]+) Do")
+PLACED = re.compile(rb"/FormXob\.((?:face|panel)-[\w-]+) Do")
 
 
 def figure_page(slug: str, lang: str, name: str) -> tuple[bytes, str]:
@@ -43,7 +43,9 @@ def test_tisigui_set_up_places_every_seats_own_screen_and_the_shared_pieces():
     content, text = figure_page("tisigui", "zh-Hans", "setup")
     placed = Counter(name.decode() for name in PLACED.findall(content))
     assert placed == {
-        **{f"face-shield-shield-{n}-front": 1 for n in range(1, 6)},  # each seat its own number
+        # Each seat's own screen, its outer panel only (the strip's form carries the inner
+        # panel's words too).
+        **{f"panel-shield-shield-{n}": 1 for n in range(1, 6)},
         "face-identity-ghost-front": 1, "face-identity-human-front": 4,  # seat 1 is the ghost
         "face-question-question-front": 5 * 3, "face-cube-cube-front": 5 * 5,
         "face-board-board-front": 1, "face-plate-plate-front": 1,

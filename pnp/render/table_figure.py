@@ -11,10 +11,10 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable
 
-from pnp.data.model import Figure, FigurePiece, Text
+from pnp.data.model import Card, Component, Figure, FigurePiece, Text
 from pnp.layout.table_plan import Group, Item, Placed, TablePlan, layout_group, plan_table
-from pnp.layout.tent import base_tab
-from pnp.render.sheets import face_geometry
+from pnp.render.faces import FaceContext, draw_layout
+from pnp.render.sheets import FaceForms, face_geometry
 from pnp.strings import ui
 from pnp.textlayout import Run, break_lines
 from pnp.units import MM
@@ -36,6 +36,7 @@ LABEL_GAP = 4.0  # points between the table's edge and a seat label
 HEADING_ROOM = 48.0  # points: a heading keeps with the figure, so the figure leaves it room
 MAX_HEIGHT = 0.62  # of the frame: a set-up figure leaves room for the text about it
 EM_ASCENT = 0.88
+PANEL_BLEED = 3.0  # mm round the outer panel's form, as round every face
 SHRINK = 0.55  # the smallest a figure gets, against its natural size, to fit a page's foot
 
 
@@ -147,9 +148,12 @@ class TableFigureFlowable(Flowable):
         game = self.builder.game
         component = game.component(component_id)
         card = game.card(component_id, card_id)
-        name = self.builder.face_forms(canvas).face(component, card, side)
-        _, _, bleed, _ = face_geometry(component, card)
-        lift = base_tab(card.size[1]).depth if component.shape == "fold" and side == "front" else 0.0
+        forms = self.builder.face_forms(canvas)
+        if component.shape == "fold":
+            name, bleed = _outer_panel(forms, component, card), PANEL_BLEED
+        else:
+            name = forms.face(component, card, side)
+            _, _, bleed, _ = face_geometry(component, card)
         x, y, w, h = (v * scale for v in (placed.x, placed.y, placed.width, placed.height))
         canvas.saveState()
         clip = canvas.beginPath()
@@ -158,7 +162,7 @@ class TableFigureFlowable(Flowable):
         else:
             clip.roundRect(x, y, w, h, min(w, h) * 0.045)
         canvas.clipPath(clip, stroke=0, fill=0)
-        canvas.translate(x - bleed * scale, y - (bleed + lift) * scale)
+        canvas.translate(x - bleed * scale, y - bleed * scale)
         canvas.scale(self.scale, self.scale)
         canvas.doForm(name)
         canvas.restoreState()
@@ -188,3 +192,18 @@ class TableFigureFlowable(Flowable):
             cx = (seat.x + nx * out) * scale + nx * reach
             cy = (seat.y + ny * out) * scale + ny * reach
             canvas.drawCentredString(cx, cy - LABEL_SIZE * (EM_ASCENT - 0.5), label.value)
+
+
+def _outer_panel(forms: FaceForms, component: Component, card: Card) -> str:
+    """A form of a folding screen's outer panel alone, drawn by the same layout code: the
+    whole strip's form would carry the inner panel's words too, unseen but still text."""
+    name = f"panel-{component.id}-{card.id}"
+    if name not in forms.defined:
+        forms.defined.add(name)
+        width, height = card.size
+        ctx = FaceContext(component, card.id, card.fields, width, height, PANEL_BLEED, forms.fonts,
+                          forms.convert, forms.game.tables, forms.glyphs, forms.symbols, forms.ink)
+        forms.canvas.beginForm(name, 0, 0, (width + 2 * PANEL_BLEED) * MM, (height + 2 * PANEL_BLEED) * MM)
+        draw_layout(forms.canvas, ctx, forms.game.layouts[component.front])
+        forms.canvas.endForm()
+    return name
