@@ -117,3 +117,30 @@ def test_table_figure_mistakes_are_located(workspace_copy: Path):
     assert "figures.setup.centre[0][0].card: {seat} names each seat's own card: only in `seat`" in text
     assert "figures.setup.centre[0][1].over: expected true or false" in text
     assert f"{path}:" in text
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("seats: 5", "seats: five", "figures.setup.seats: expected a whole number"),
+    ("seats: 5", "seats: 13", "figures.setup.seats: must be at most 12"),
+    ('[{component: shield, card: "shield-{seat}"}]', "5", "figures.setup.seat[0]: expected a list"),
+    ('[{component: shield, card: "shield-{seat}"}]', "[]", "figures.setup.seat[0]: a row needs at least one piece"),
+    ("{component: question, card: question, count: 3, spread: 9}",
+     "{component: question, card: question, count: 0, spread: x}",
+     "figures.setup.seat[1][1].count: must be at least 1"),
+    ("{component: board, card: board}", "{component: boards, card: board}",
+     "figures.setup.centre[0][0].component: unknown component 'boards'"),
+    ("{component: board, card: board}", "{component: board, card: Board!}",
+     "figures.setup.centre[0][0].card: component 'board' has no card 'Board!'"),
+    ("{component: board, card: board}", "{component: board, card: board, side: back}",
+     "figures.setup.centre[0][0].side: component 'board' has no back"),
+    ("{component: board, card: board}", "{component: board, card: board, over: true}",
+     "figures.setup.centre[0][0].over: the first piece of a row has nothing to lie on"),
+    ("{component: board, card: board}", "{card: board}",
+     "figures.setup.centre[0][0].component: unknown component ''"),
+])
+def test_a_bad_table_figure_value_is_a_located_error(workspace_copy: Path, old, new, message):
+    game_dir = workspace_copy / "card_data" / "tisigui"
+    edit(game_dir / "figures.yaml", old, new)
+    with pytest.raises(DataError) as caught:
+        load_game(game_dir)
+    assert any(message in problem for problem in caught.value.problems), caught.value.problems

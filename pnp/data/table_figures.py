@@ -108,6 +108,7 @@ class _Pieces:
                                        f" (cards: {brief(sorted(known))})")
             return None
         if not IDENT.match(card.replace(SEAT, "1")):
+            self.fail((*path, "card"), f"expected a card id (lower-case, digits, - and _), got {card!r}")
             return None
         count = r.integer(body, "count", path, default=1, minimum=1, maximum=MAX_STACK)
         spread = r.number(body["spread"], (*path, "spread"), minimum=0, maximum=MAX_SPREAD) \
