@@ -8,6 +8,7 @@ out = "prints"            # where build, export, calibrate and sample --format p
                           # instead of output/ (a folder inside the workspace)
 back_offset = "1,-0.5"    # build and calibrate, mm (or [1, -0.5])
 gutter = 4                # build --gutter, mm, once the imposition takes one
+ink = "saver"             # build --ink: saver (light tints for a home printer) or full
 port = 8800               # serve --port
 ```
 
@@ -30,6 +31,7 @@ CONFIG_FILE = "pnp.toml"
 PYPROJECT = "pyproject.toml"
 LANGS = ("zh-Hant", "zh-Hans", "all")
 PAPERS = ("a4", "letter")
+INKS = ("full", "saver")
 MAX_GUTTER = 30.0
 SOURCES = ("card_data", "templates", "fonts")  # never an output folder
 
@@ -41,6 +43,7 @@ TARGETS: dict[str, tuple[tuple[str, str], ...]] = {
     "out": (("build", "out"),),
     "back_offset": (("build", "back_offset"), ("calibrate", "back_offset")),
     "gutter": (("build", "gutter"),),
+    "ink": (("build", "ink"),),
     "port": (("serve", "port"),),
 }
 
@@ -97,6 +100,10 @@ def _validate(key: str, value: Any, root: Path) -> tuple[Any, str | None]:
                 and 0 <= value <= MAX_GUTTER:
             return float(value), None
         return None, f"expected a gap in mm from 0 to {MAX_GUTTER:g}, got {value!r}"
+    if key == "ink":
+        if isinstance(value, str) and value.lower() in INKS:
+            return value.lower(), None
+        return None, f"expected one of {', '.join(INKS)}, got {value!r}"
     if key == "port":
         if isinstance(value, int) and not isinstance(value, bool) and 1024 <= value <= 65535:
             return value, None

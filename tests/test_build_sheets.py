@@ -143,3 +143,21 @@ def test_write_on_sheets_fill_a_page_alone(butted):
     # Scaled up to the page (the pad is 140 mm wide; A4 leaves 187 mm inside the furniture).
     (scale,) = re.findall(rb"([\d.]+) 0 0 \1 [\d.]+ [\d.]+ cm\s*/FormXob\.face-scorepad", content)
     assert float(scale) > 1.3
+
+
+@pytest.fixture(scope="module")
+def butted_letter_hant(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("butted-letter")
+    build(Workspace(ROOT), "all", "zh-Hant", "letter", out, sheet=SheetOptions(gutter=0.0))
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_butted_letter_sheets_keep_text_out_of_the_hardware_margin_and_save_paper(butted_letter_hant, letter,
+                                                                                 game):
+    """Butted pieces sit nearer the edges than bled ones: the furniture still keeps 6.5 mm,
+    in the other script too, and no game takes more sheets than with gutters."""
+    pdf = butted_letter_hant / game / "zh-Hant" / "components.pdf"
+    for page, distance, text in nearest_text(pdf):
+        assert distance >= HARDWARE - 1e-3, (page, distance, text)
+    assert sheets(pdf) <= sheets(letter / game / "zh-Hans" / "components.pdf")

@@ -25,8 +25,9 @@ from tests.pdfprobe import text
 FIXTURES = ROOT / "tests" / "fixtures"
 # A card field the rulebook never shows: the colour of tisigui's 50-point score token (the
 # identity cards' text is drawn in the rulebook's figure, so editing it rebuilds the rulebook).
-CARD = '{value: "50", fill: "#c9a23f"}'
-EDITED_CARD = '{value: "50", fill: "#c9a240"}'
+# A card no rulebook figure shows (the set-up figure seats five players: screens 1 to 5).
+CARD = '{id: shield-6, fields: {number: "6"}}'
+EDITED_CARD = '{id: shield-6, fields: {number: "7"}}'
 
 
 

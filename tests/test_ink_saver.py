@@ -80,3 +80,35 @@ def test_light_text_turns_dark_and_dark_fills_turn_light():
 def test_the_build_record_names_the_ink_only_when_it_is_not_the_default():
     assert "ink" not in _options("a4", DEFAULT_SHEET)
     assert _options("a4", SheetOptions(ink="saver"))["ink"] == "saver"
+
+
+def test_pnp_toml_ink_saver_is_the_builds_default_and_the_command_line_wins(workspace_copy):
+    from click.testing import CliRunner
+
+    from pnp.cli import cli
+
+    def build(*args: str) -> bytes:
+        result = CliRunner().invoke(cli, ["--root", str(workspace_copy), "build", "tisigui", "--lang",
+                                          "zh-Hant", *args])
+        assert result.exit_code == 0, result.output
+        return (workspace_copy / "output" / "tisigui" / "zh-Hant" / "components.pdf").read_bytes()
+
+    (workspace_copy / "pnp.toml").write_text('ink = "saver"\n', encoding="utf-8")
+    saver = build()
+    full = build("--ink", "full")
+    assert darkness(saver, BACKS["tisigui"]) < 0.5 * darkness(full, BACKS["tisigui"])
+    # The same file as --ink saver on the command line (builds are deterministic).
+    assert build("--ink", "saver") == saver
+
+
+def test_a_bad_ink_in_pnp_toml_is_located(workspace_copy):
+    from click.testing import CliRunner
+
+    from pnp.cli import cli
+
+    (workspace_copy / "pnp.toml").write_text('paper = "a4"\nink = "light"\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--root", str(workspace_copy), "build", "tisigui"])
+    assert result.exit_code == 1
+    assert "pnp.toml:2: ink: expected one of full, saver, got 'light'" in result.output
+    assert "Traceback" not in result.output
+    assert not (workspace_copy / "output" / "tisigui").exists()

@@ -119,3 +119,40 @@ def test_an_aid_longer_than_one_sheet_stops_the_build(workspace_copy: Path):
     assert result.exit_code == 1
     assert "aid.md.j2: the player aid runs to" in result.output
     assert not (workspace_copy / "output" / "tisigui" / "zh-Hans" / "aid.pdf").exists()
+
+
+FILLER_HANT = "碟子在是非板上慢慢滑動，大家屏住呼吸，看它最後停在哪一邊。"
+
+
+def test_a_longer_table_splits_under_a_repeated_header_rather_than_leave_the_page_foot_blank():
+    """Slide a ten-row table down the page: its introduction and caption always go with its
+    first rows; where it meets the foot it splits, at least three rows each side, the header
+    repeated over the rest, instead of moving on whole."""
+    game = load_game(ROOT / "card_data" / "wurenshenghuan")
+    fonts = load_family(ROOT / "fonts", "zh-Hant")
+    convert = converter_for(game, "zh-Hant")
+    splits = 0
+    for filler in range(18, 32):
+        glyphs = GlyphCheck(fonts)
+        body = "\n\n".join(FILLER_HANT for _ in range(filler))
+        blocks = parse_markdown(f"{body}\n\n白天能做幾次，請查下表：\n\n@@table:allowances@@\n\n{FILLER_HANT}\n")
+        reader = PdfReader(io.BytesIO(render_rulebook(game, "zh-Hant", blocks, fonts, convert, glyphs,
+                                                      "test", A4)))
+        assert not glyphs.missing
+        texts = [[t for _, _, t in _spans(page)] for page in reader.pages]
+        intro = [i for i, words in enumerate(texts) if any("請查下表" in t for t in words)]
+        caption = [i for i, words in enumerate(texts) if "表 1　白天行動上限" in words]
+        assert intro == caption, filler
+        with_header = [i for i, words in enumerate(texts) if "盤查次數" in words]
+        assert with_header[0] == caption[0], filler  # the first rows are with the caption
+        if len(with_header) == 2:  # split: the header again over the rest, 3+ rows each side
+            splits += 1
+            first, rest = (sorted({round(y) for _, y, t in _spans(reader.pages[i]) if t in "1234567"
+                                   and y < max(yy for _, yy, tt in _spans(reader.pages[i]) if tt == "盤查次數")})
+                           for i in with_header)
+            assert len(first) >= 3 and len(rest) >= 3, (filler, first, rest)
+        else:
+            assert len(with_header) == 1
+    # Wherever the foot meets the table, it splits: when the first rows fit, and when only one
+    # or two would go over (then three go).
+    assert splits >= 6

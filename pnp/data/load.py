@@ -49,6 +49,7 @@ from pnp.data.schema import (
     color_error,
     describe,
 )
+from pnp.data.table_figures import read_table_figure
 from pnp.data.yamlmarks import Located, PathKey, load_yaml
 from pnp.errors import DataError
 from pnp.layout.presets import CARD_SIZES, MAX_BOARD, MAX_TILED_BOARD, SHAPES
@@ -514,6 +515,12 @@ def _read_figures(r: Reader, components: tuple[Component, ...], incomplete: set[
         path: PathKey = ("figures", name)
         if not IDENT.match(name):
             r.fail(path, f"figure name {name!r} is not a lower-case identifier")
+            continue
+        if isinstance(body, dict) and "seats" in body:
+            caption = _text(r, body, "caption", path) if "caption" in body else None
+            table = read_table_figure(r, name, body, path, by_id, incomplete, caption)
+            if table is not None:
+                figures[name] = table
             continue
         body = r.mapping(body, path, _FIGURE_KEYS, required=("component", "rows"))
         if not body:

@@ -216,17 +216,43 @@ class Symbol:
 
 
 @dataclass(frozen=True)
+class FigurePiece:
+    """One piece a table figure lays down: a card face, or a stack of copies of it."""
+
+    component: str
+    card: str  # may hold ``{seat}``: each seat's own card (seat 1 gets card-1 …)
+    side: str  # front | back
+    count: int  # copies, each shifted by ``spread``
+    spread: float  # mm between copies; 0 is a squared-up pile
+    over: bool  # laid on the piece before it, centred, taking no room of its own
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """A table seen from above, to scale: seats round its edge, each with the pieces in
+    front of that player (rows, the first nearest the middle), shared pieces in the middle."""
+
+    seats: int
+    seat: tuple[tuple[FigurePiece, ...], ...]
+    first_seat: tuple[tuple[FigurePiece, ...], ...]  # seat 1's own, when it differs; else ()
+    centre: tuple[tuple[FigurePiece, ...], ...]
+    width: float  # mm the figure may take at most; 0 = the text column
+
+
+@dataclass(frozen=True)
 class Figure:
-    """Miniatures of real card faces for the rulebook, in rows with optional row labels."""
+    """Miniatures of real card faces for the rulebook, in rows with optional row labels, or
+    a table set-up (``table``) with optional seat labels."""
 
     name: str
     caption: Text | None
     component: str
     side: str  # front | back
     rows: tuple[tuple[str, ...], ...]  # card ids of ``component``
-    labels: tuple[Text, ...]  # one per row, or none
+    labels: tuple[Text, ...]  # one per row (one per seat for a table), or none
     card_height: float  # mm of each miniature's trim
     where: str
+    table: TableSetup | None = None
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,11 @@ from reportlab.platypus import (
 
 from pnp.data.model import Figure, Game, PrintedTable, Text
 from pnp.fonts import FontFamily, measure_for, squeeze_for
+from pnp.render.flow import MIN_ROWS, IntroTable, take_introduction
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.grid import display_grid
 from pnp.render.sheets import FaceForms, face_geometry
+from pnp.render.table_figure import TableFigureFlowable
 from pnp.rulebook import MarkdownBlock
 from pnp.strings import ui
 from pnp.textlayout import Run, SetLine, break_lines, place, set_lines
@@ -56,6 +58,7 @@ H3 = TextStyle(12, 18, INK, True, 8, 3)
 
 # A heading this many lines long is a paragraph typed as a heading: refused, not typeset.
 HEADING_MAX_LINES = 4
+AID_WHOLE_ROWS = 17
 
 @dataclass(frozen=True)
 class BookStyles:
@@ -465,6 +468,8 @@ def _keep_introduction(out: list[Flowable]) -> None:
     """The text just before a table or figure ("見下表：", or the last item of a list that
     ends with it) travels with it to a new page, with the space after a list."""
     for flowable in reversed(out):
+        if isinstance(flowable, IntroTable | Table | FigureFlowable | TableFigureFlowable):
+            break  # one table or figure right after another: each moves on its own
         flowable.keepWithNext = True
         if not isinstance(flowable, Spacer):
             break
@@ -493,6 +498,9 @@ class _Builder:
     frame_height: float = 0.0  # points: the tallest a flowable that never splits may be
     text_width: float = 0.0  # points: the measure of a body line
     styles: BookStyles = field(default_factory=lambda: RULEBOOK)
+    # A table of 2 * MIN_ROWS rows or more may split at a page's foot; in the two-column aid
+    # the next column is just there, so only one of AID_WHOLE_ROWS or more splits.
+    split_tables: bool = True
     headings: int = 0
     # The PDF outline nests one level at a time: a book opening on "##", or jumping from
     # "#" to "###", gets its entry at the deepest level the outline can reach there.
@@ -540,15 +548,24 @@ class _Builder:
                 out.extend(_one_box(self.flowables(block.children, in_quote=True)))
                 out.append(Spacer(1, 4))
             elif block.kind == "table":
-                _keep_introduction(out)
-                out.extend(self.table(block))
+                caption, table = self.table(block)
+                if isinstance(table, WholeTable):
+                    _keep_introduction(out)
+                    out.extend((caption, table))
+                else:  # its introduction and caption go with its first rows; the rest may follow
+                    head = take_introduction(out, lambda f: bool(getattr(f, "outline", None)) or isinstance(
+                        f, IntroTable | Table | FigureFlowable | TableFigureFlowable))
+                    out.append(IntroTable([*head, caption], table))
             elif block.kind == "figure":
-                _keep_introduction(out)
+                figure = self.game.figures[block.figure]
+                if figure.table is None:  # a table set-up shrinks into the room left instead
+                    _keep_introduction(out)
                 self.figures += 1
-                out.append(FigureFlowable(self.game.figures[block.figure], self, self.figures))
+                maker = TableFigureFlowable if figure.table else FigureFlowable
+                out.append(maker(figure, self, self.figures))
         return out
 
-    def table(self, block: MarkdownBlock) -> list[Flowable]:
+    def table(self, block: MarkdownBlock) -> tuple[Flowable, Table]:
         """A numbered caption and the table, sized to its content."""
         printed = self.game.tables[block.table]
         self.tables += 1
@@ -557,11 +574,13 @@ class _Builder:
         caption = CJKParagraph([Run(caption_text)], TABLE_CAPTION_STYLE, self.fonts, self.glyphs,
                                printed.title.where)
         caption.keepWithNext = True
-        # A short table reads as one thing: it moves whole rather than splits.
-        whole = len(printed.rows) <= 16 or printed.pivot is not None
+        # A short table reads as one thing: it moves whole rather than splits. A longer one
+        # splits, MIN_ROWS rows at least on each side, under a repeated header.
+        shortest = 2 * MIN_ROWS if self.split_tables else AID_WHOLE_ROWS
+        whole = len(printed.rows) < shortest or printed.pivot is not None
         flowable = build_table(printed, self, self.styles.cell, whole)
         flowable.spaceAfter = 8
-        return [caption, flowable]
+        return caption, flowable
 
 
 def keep_headings_with_text(story: list[Flowable], width: float) -> None:
@@ -664,6 +683,7 @@ def render_aid(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: Fo
     doc.addPageTemplates([PageTemplate("aid", frames, onPage=furniture)])
     builder = _Builder(game, lang, fonts, convert, glyphs, source,
                        frames[0].height - frames[0].topPadding - frames[0].bottomPadding,
-                       frames[0].width - frames[0].leftPadding - frames[0].rightPadding, AID)
+                       frames[0].width - frames[0].leftPadding - frames[0].rightPadding, AID,
+                       split_tables=False)
     doc.build(_story(builder, blocks))
     return buffer.getvalue(), pages[0]
