@@ -546,10 +546,10 @@ def _form_with_strip(spec: SheetSpec, form: Piece, sheet: _Sheet) -> _Sheet | No
 
 
 def _shift(block: PieceBlock, dx: float, dy: float) -> PieceBlock:
-    def moved(rect: Rect | None) -> Rect | None:
-        return None if rect is None else replace(rect, x=rect.x + dx, y=rect.y + dy)
+    def moved(rect: Rect) -> Rect:
+        return replace(rect, x=rect.x + dx, y=rect.y + dy)
 
-    slots = tuple(replace(s, bleed_box=moved(s.bleed_box), cell=moved(s.cell))
+    slots = tuple(replace(s, bleed_box=moved(s.bleed_box), cell=None if s.cell is None else moved(s.cell))
                   for s in block.slots)
     return PieceBlock(slots, block.columns, block.rows, moved(block.box))
 

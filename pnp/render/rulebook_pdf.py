@@ -6,9 +6,11 @@ import io
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
@@ -42,7 +44,7 @@ from pnp.units import MM
 
 log = logging.getLogger(__name__)
 
-class CJKParagraph(Flowable):
+class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
     """A paragraph broken at ICU line-break units, justified (inter-character spacing, with
     punctuation squeezed where that lets a line hold one more unit); splits between lines."""
 
@@ -164,7 +166,7 @@ LABEL_STYLE = TextStyle(10.5, 14, INK, True)
 CAPTION_STYLE = TextStyle(9, 13, HexColor("#5d5348"))
 
 
-class FigureFlowable(Flowable):
+class FigureFlowable(Flowable):  # type: ignore[misc]
     """Rows of card-face miniatures drawn from the cards' own PDF forms, a label at the end
     of each row and a caption below; shrunk as a whole if a row is wider than the page."""
 
@@ -311,18 +313,19 @@ class _Builder:
     _forms: FaceForms | None = None
 
     def measure(self, text: str, bold: bool, size: float) -> float:
-        return stringWidth(text, self.fonts.bold.name if bold else self.fonts.regular.name, size)
+        width: float = stringWidth(text, self.fonts.bold.name if bold else self.fonts.regular.name, size)
+        return width
 
-    def face_forms(self, canvas: object) -> FaceForms:
+    def face_forms(self, canvas: Canvas) -> FaceForms:
         """The face forms of the rulebook's canvas, made when the first figure is drawn."""
         if self._forms is None or self._forms.canvas is not canvas:
-            self._forms = FaceForms(canvas, self.game, self.fonts, self.convert, self.glyphs)  # type: ignore[arg-type]
+            self._forms = FaceForms(canvas, self.game, self.fonts, self.convert, self.glyphs)
         return self._forms
 
     def where(self, block: MarkdownBlock) -> str:
         return f"{self.source} (rendered Markdown line {block.line})"
 
-    def para(self, runs: Sequence[Run], style: TextStyle, block: MarkdownBlock, **kw: object) -> CJKParagraph:
+    def para(self, runs: Sequence[Run], style: TextStyle, block: MarkdownBlock, **kw: Any) -> CJKParagraph:
         return CJKParagraph(runs, style, self.fonts, self.glyphs, self.where(block), **kw)
 
     def flowables(self, blocks: Sequence[MarkdownBlock], in_quote: bool = False) -> list[Flowable]:
@@ -414,7 +417,7 @@ def render_rulebook(game: Game, lang: str, blocks: Sequence[MarkdownBlock], font
     )
     width, height = pagesize
 
-    def furniture(canvas, document) -> None:  # noqa: ANN001 - reportlab's callback signature
+    def furniture(canvas: Canvas, document: BaseDocTemplate) -> None:
         canvas.saveState()
         canvas.setFont(fonts.regular.name, 8)
         canvas.setFillColor(HexColor("#7a6f60"))
@@ -454,7 +457,7 @@ def render_aid(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: Fo
     width, height = pagesize
     pages = [0]
 
-    def furniture(canvas, document) -> None:  # noqa: ANN001 - reportlab's callback signature
+    def furniture(canvas: Canvas, document: BaseDocTemplate) -> None:
         pages[0] = document.page
         canvas.saveState()
         canvas.setFont(fonts.regular.name, 7)

@@ -4,7 +4,6 @@ corner of a two-way table, and column widths sized to the content."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Protocol
 
 from reportlab.lib.colors import HexColor
@@ -24,8 +23,9 @@ class TableBuilder(Protocol):
 
     fonts: FontFamily
     glyphs: GlyphCheck
-    convert: Callable[[str], str]
     text_width: float
+
+    def convert(self, text: str) -> str: ...
 
     def measure(self, text: str, bold: bool, size: float) -> float: ...
 
@@ -35,7 +35,7 @@ CELL_PAD = 5.0
 TABLE_CAPTION_STYLE = TextStyle(9, 13, ACCENT, True, 4, 2)
 
 
-class CellText(Flowable):
+class CellText(Flowable):  # type: ignore[misc]  # reportlab is untyped
     """A table cell: one line aligned in its column; text wider than the column wraps."""
 
     def __init__(self, text: str, style: TextStyle, builder: TableBuilder, where: str,
@@ -75,7 +75,7 @@ class CellText(Flowable):
                 canvas.drawString(0, baseline, line)
 
 
-class CornerCell(Flowable):
+class CornerCell(Flowable):  # type: ignore[misc]
     """The corner of a two-way table: a ruled diagonal, the across heading above it on the
     right and the down heading below it on the left."""
 
@@ -133,7 +133,7 @@ def _column_widths(natural: list[float], floor: list[float], avail: float) -> li
     return [w * avail / sum(widths) for w in widths]
 
 
-class WholeTable(Table):
+class WholeTable(Table):  # type: ignore[misc]
     """A table that never splits. Not a KeepTogether: reportlab leaves those out of the
     keep-with-next chains that tie a table to its heading and introduction."""
 
@@ -148,9 +148,9 @@ def build_table(printed: PrintedTable, builder: TableBuilder, style: TextStyle, 
     head = TextStyle(style.size, style.leading, HexColor("#ffffff"), True, space_after=0)
     columns = len(grid[0])
     numeric = [all(NUMERIC.match(row[c].value.strip()) for row in grid[1:]) for c in range(columns)]
-    cells: list[list[Flowable]] = []
+    cells: list[list[CellText | CornerCell]] = []
     for r, row in enumerate(grid):
-        line: list[Flowable] = []
+        line: list[CellText | CornerCell] = []
         for c, cell in enumerate(row):
             align = "right" if numeric[c] else "left"
             line.append(CellText(cell.value, head if r == 0 else style, builder, cell.where, align))
@@ -159,14 +159,14 @@ def build_table(printed: PrintedTable, builder: TableBuilder, style: TextStyle, 
         labels = {col.key: Text(builder.convert(col.label.value), col.label.where) for col in printed.columns}
         down, across, _ = printed.pivot
         cells[0][0] = CornerCell(labels[down], labels[across], head, builder)
-    natural = [max(cells[r][c].natural_width() for r in range(len(cells))) + 2 * CELL_PAD  # type: ignore[attr-defined]
+    natural = [max(cells[r][c].natural_width() for r in range(len(cells))) + 2 * CELL_PAD
                for c in range(columns)]
-    floor = [cells[0][c].natural_width() + 2 * CELL_PAD for c in range(columns)]  # type: ignore[attr-defined]
+    floor = [cells[0][c].natural_width() + 2 * CELL_PAD for c in range(columns)]
     # Number columns get a little air so a column of one-digit values does not look cramped.
     natural = [max(w, 11 * MM) if numeric[c] else w for c, w in enumerate(natural)]
     widths = _column_widths(natural, floor, builder.text_width)
     table = (WholeTable if whole else Table)(cells, colWidths=widths, hAlign="LEFT", repeatRows=1)
-    commands: list[tuple] = [
+    commands: list[tuple[object, ...]] = [
         # Cells draw their own text; naming the face keeps reportlab from setting Helvetica.
         ("FONT", (0, 0), (-1, -1), builder.fonts.regular.name, style.size),
         ("BACKGROUND", (0, 0), (-1, 0), ACCENT),

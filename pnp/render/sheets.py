@@ -76,7 +76,7 @@ def pieces_for(game: Game, spec: SheetSpec | None = None) -> list[Piece]:
 
     Given the paper, a rect piece too large for one sheet becomes its tiles, copy by copy.
     """
-    pieces = []
+    pieces: list[Piece] = []
     for component in game.components:
         for card in component.cards:
             width, height, bleed, net = face_geometry(component, card)
@@ -164,12 +164,15 @@ class FaceForms:
             tab = base_tab(card.size[1])
             canvas.saveState()
             canvas.translate(0, tab.depth * MM)
+            # A fold has both panels (checked at load).
+            assert component.front is not None and component.inner is not None
             draw_fold(canvas, replace(ctx, height=2 * card.size[1]), layouts[component.front],
                       layouts[component.inner])
             canvas.restoreState()
             _draw_base_tab(canvas, ctx, tab)
         else:
             layout_id = component.front if side == "front" else component.back
+            assert layout_id is not None  # backs are drawn only for components that have one
             draw_layout(canvas, ctx, layouts[layout_id], round_shape=component.shape == "round")
         canvas.endForm()
         return name
@@ -352,6 +355,7 @@ def _cut_circle(canvas: Canvas, spec: SheetSpec, slot: Slot) -> None:
 def _form_cut(canvas: Canvas, plan: SheetPlan) -> None:
     """The dashed line across a form's page that parts the form from the pieces below it."""
     spec = plan.spec
+    assert plan.cut is not None
     y = (spec.height - plan.cut) * MM
     canvas.saveState()
     canvas.setStrokeColor(CUT_LINE)
