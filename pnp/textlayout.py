@@ -48,6 +48,7 @@ def clear_caches() -> None:
     _units.cache_clear()
     _metrics_cache.clear()
     _char_width.cache_clear()
+    _fits.clear()
 
 
 def _no_squeeze(ch: str, bold: bool) -> tuple[float, float]:
@@ -451,10 +452,30 @@ class Fit:
     lines: tuple[Line, ...]
 
 
+_fits: dict[tuple[object, ...], Fit | None] = {}
+
+
 def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_size: float,
              measure: Measure, leading_ratio: float = 1.3, step: float = 0.25) -> Fit | None:
-    """The largest size from ``size`` down to ``min_size`` at which the text fits the box."""
-    key = tuple(runs)
+    """The largest size from ``size`` down to ``min_size`` at which the text fits the box.
+
+    Remembered by everything the answer depends on: a face is drawn once per canvas, so the
+    same label in the same box is fitted again in the other script's build, on the rulebook's
+    figures and in exports; a measure is one per font family (pnp.fonts.measure_for).
+    """
+    key = (tuple(runs), width, height, size, min_size, measure, leading_ratio, step)
+    if key in _fits:
+        return _fits[key]
+    if len(_fits) > 16384:
+        _fits.clear()
+    fit = _fit_text(key[0], width, height, size, min_size, measure, leading_ratio, step)
+    _fits[key] = fit
+    return fit
+
+
+def _fit_text(key: tuple[Run, ...], width: float, height: float, size: float, min_size: float,
+              measure: Measure, leading_ratio: float, step: float) -> Fit | None:
+    runs = key
     units = _units(key)
     m = _metrics(key, units, measure, _no_squeeze)
     widest_unit = max(m.visible, default=0.0)

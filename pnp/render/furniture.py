@@ -58,7 +58,7 @@ Located = tuple[str, str]  # a piece of text and where it was written
 
 
 def label_parts(plan: SheetPlan, total: int, game: Game, lang: str,
-                 convert: Callable[[str], str], back: bool) -> list[list[Located]]:
+                convert: Callable[[str], str], back: bool) -> list[list[Located]]:
     """The sheet label: the game, the sheet, the side, the components, the version, each part
     made of pieces that keep where they were written, so that a glyph the font lacks is
     reported there (a component's name in components.yaml, not game.yaml)."""
@@ -84,7 +84,7 @@ def label_text(parts: list[list[Located]], lang: str) -> str:
 
 
 def lay_out_furniture(spec: SheetSpec, labels: list[str], fonts: FontFamily, ruler_label: str
-               ) -> Furniture:
+                      ) -> Furniture:
     """One fit for the whole build: the longest label decides the size all of them use. The
     family's shared measure keeps glyph widths cached from one build to the next."""
     measure = measure_for(fonts)
@@ -97,7 +97,7 @@ def lay_out_furniture(spec: SheetSpec, labels: list[str], fonts: FontFamily, rul
 
 
 def draw_label(canvas: Canvas, spec: SheetSpec, label: str, furniture: Furniture,
-           fonts: FontFamily, back: bool) -> None:
+               fonts: FontFamily, back: bool) -> None:
     """Up the left edge of a front (the right edge of a back), read bottom to top, its glyphs
     inside the band that starts at the hardware margin."""
     size = furniture.label_size
@@ -114,7 +114,7 @@ def draw_label(canvas: Canvas, spec: SheetSpec, label: str, furniture: Furniture
 
 
 def sheet_obstacles(spec: SheetSpec, slots: tuple[Slot, ...], segments: list[Segment],
-               back: bool) -> list[Rect]:
+                    back: bool) -> list[Rect]:
     """What furniture must keep clear of: pieces, crop marks and the label band."""
     rects = [slot.visible for slot in slots]
     rects += [Rect(min(s.x1, s.x2), min(s.y1, s.y2), abs(s.x2 - s.x1), abs(s.y2 - s.y1))
@@ -141,18 +141,29 @@ def _free_spot(spec: SheetSpec, obstacles: list[Rect], width: float, height: flo
             + [o.x - clear - width for o in obstacles]
         inner = [lo_y] + [o.bottom + clear for o in obstacles]
         bounds, cross = (lo_x, hi_x), (lo_y, hi_y)
+    size_a = height if horizontal else width
+    size_b = width if horizontal else height
+    eps = 1e-6  # Rect.overlaps's
+    # Each obstacle as (start, end) along the outer axis (a) and along the cross axis (b).
+    spans = [((o.y, o.bottom), (o.x, o.right)) if horizontal else ((o.x, o.right), (o.y, o.bottom))
+             for o in obstacles]
+    bs = sorted({round(v, 3) for v in inner if cross[0] - 1e-6 <= v <= cross[1] + 1e-6})
     for a in sorted({round(v, 3) for v in outer if bounds[0] - 1e-6 <= v <= bounds[1] + 1e-6},
                     reverse=True):
-        size_a = height if horizontal else width
-        near = [o for o in obstacles
-                if (o.y if horizontal else o.x) < a + size_a + clear
-                and (o.bottom if horizontal else o.right) > a - clear]
-        for b in sorted({round(v, 3) for v in inner if cross[0] - 1e-6 <= v <= cross[1] + 1e-6}):
-            box = Rect(b, a, width, height) if horizontal else Rect(a, b, width, height)
-            grown = Rect(box.x - clear, box.y - clear, box.width + 2 * clear,
-                         box.height + 2 * clear)
-            if not any(grown.overlaps(o) for o in near):
-                return box.x, box.y
+        # The box grown by `clear` on every side, as Rect(b - clear, a - clear, ...).overlaps
+        # would test it, split by axis: the obstacles that overlap it along a, as intervals
+        # along b, tested against each candidate b in turn (most sheets have ~50 obstacles).
+        lo_a = a - clear
+        hi_a = lo_a + (size_a + 2 * clear)
+        blocking = [(c0, c1) for (o0, o1), (c0, c1) in spans
+                    if o0 < a + size_a + clear and o1 > a - clear  # what `near` kept
+                    and lo_a < o1 - eps and o0 < hi_a - eps]
+        span_b = size_b + 2 * clear
+        for b in bs:
+            lo_b = b - clear
+            hi_b = lo_b + span_b
+            if not any(lo_b < c1 - eps and c0 < hi_b - eps for c0, c1 in blocking):
+                return (b, a) if horizontal else (a, b)
     return None
 
 
@@ -160,7 +171,7 @@ RULER_TEXT = 5.0  # pt
 
 
 def draw_rulers(canvas: Canvas, spec: SheetSpec, obstacles: list[Rect], fonts: FontFamily,
-            furniture: Furniture) -> int:
+                furniture: Furniture) -> int:
     """A horizontal 50 mm bar with its caption under it, and a vertical bar, each with 5 mm
     ticks, wherever the sheet has printable room clear of pieces and marks. Returns how many
     were drawn."""
