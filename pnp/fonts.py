@@ -8,7 +8,6 @@ before it is drawn.
 
 from __future__ import annotations
 
-import hashlib
 import struct
 import threading
 import unicodedata
@@ -152,10 +151,10 @@ def _parse(name: str, path: Path) -> Any:
     for these exact bytes (:mod:`pnp.fontcache`), else parsed and then cached."""
     from reportlab.pdfbase.ttfonts import TTFont
 
-    from pnp import fontcache
+    from pnp import diskcache, fontcache
 
     data = path.read_bytes()
-    digest = hashlib.sha256(data).hexdigest()
+    digest = diskcache.file_sha256(path, data)
     state = fontcache.load(digest)
     if state is not None:
         return _font_from_state(name, path, data, state)

@@ -31,7 +31,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp import __version__
+from pnp import __version__, diskcache
 from pnp.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -57,7 +57,10 @@ DATA_FILES = {
 LIBRARIES = ("reportlab", "pillow", "fonttools", "opencc", "uniseg", "jinja2", "markdown-it-py",
              "PyYAML", "pypdfium2")
 ABSENT = "absent"
-RACY_NS = 2_000_000_000
+RACY_NS = diskcache.RACY_NS
+# Files this big (the fonts) keep their hash in pnp's disk cache too, so a build into a new
+# output folder does not read them all again; smaller files are cheaper to hash than to look up.
+BIG_FILE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -159,9 +162,12 @@ class Hasher:
             return ABSENT
         key = str(path.resolve())
         stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
-        cached = self.old.get(key)
+        # Every output of a script reads the same fonts: each file is hashed once per plan.
+        cached = self.used.get(key) or self.old.get(key)
         if cached is not None and cached[:3] == stamp:
             digest = str(cached[3])
+        elif st.st_size >= BIG_FILE:
+            digest = diskcache.file_sha256(path)  # the fonts: remembered across output folders
         else:
             digest = sha256_file(path)
         if settled(st.st_mtime_ns):
@@ -214,15 +220,30 @@ def _relative(workspace: Workspace, path: Path) -> str:
 _REFERS = re.compile(r"\{%-?\s*(include|import|extends|from)\b")
 
 
-def _referenced(source: str) -> list[str | None]:
-    """The names a template includes, imports or extends; None for one computed at render time."""
+@cache
+def _referenced(source: str) -> tuple[str | None, ...]:
+    """The names a template includes, imports or extends; None for one computed at render time.
+
+    Parsing a template costs more than all the hashing of a no-op build, so the answer is
+    kept by the source's hash in pnp's disk cache (and here, for the other script's plan)."""
     import jinja2
     from jinja2 import meta
 
+    name = hashlib.sha256(f"{jinja2.__version__}\0{source}".encode("utf-8", "surrogateescape")).hexdigest()
+    found = diskcache.read("templaterefs", name, 1 << 16)
+    if found is not None:
+        try:
+            names = json.loads(found)
+            if isinstance(names, list) and all(n is None or isinstance(n, str) for n in names):
+                return tuple(names)
+        except ValueError:
+            pass
     try:
-        return list(meta.find_referenced_templates(jinja2.Environment().parse(source)))
+        names = list(meta.find_referenced_templates(jinja2.Environment().parse(source)))
     except jinja2.TemplateSyntaxError as exc:
         raise ValueError(str(exc)) from None
+    diskcache.write("templaterefs", name, json.dumps(names).encode("utf-8"))
+    return tuple(names)
 
 
 def template_files(templates: Path, slug: str) -> list[Path]:
