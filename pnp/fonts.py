@@ -200,8 +200,6 @@ def _same_bytes(a: Path, b: Path) -> bool:
 @cache
 def coverage(face: FontFace) -> frozenset[int]:
     """The code points the face's cmap maps to a glyph (read once per face)."""
-    from fontTools.ttLib import TTFont as _ToolsFont
-    from fontTools.ttLib import TTLibError
     from reportlab.pdfbase import pdfmetrics
 
     registered = pdfmetrics._fonts.get(face.name)
@@ -210,6 +208,11 @@ def coverage(face: FontFace) -> frozenset[int]:
         # Its table also lists the format-4 end marker U+FFFF, mapped to glyph 0 (.notdef).
         mapping = registered.face.charToGlyph
         return frozenset(code for code, glyph in mapping.items() if glyph)
+    # Imported only here: fontTools costs a quarter of a second to import, which a build
+    # (whose faces reportlab has registered) never needs.
+    from fontTools.ttLib import TTFont as _ToolsFont
+    from fontTools.ttLib import TTLibError
+
     try:
         font = _ToolsFont(str(face.path), lazy=True)
     except (OSError, TTLibError) as exc:
