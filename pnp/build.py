@@ -139,7 +139,6 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
     from pnp.layout.impose import ImposeError
     from pnp.layout.presets import SHEETS
     from pnp.render.glyphs import GlyphCheck
-    from pnp.rulebook import template_path
     from pnp.units import MM
 
     if kinds is None:
@@ -165,8 +164,12 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
 
         artifacts += [Artifact(base / "png" / name, data)
                       for name, data in render_face_pngs(game, fonts, convert, glyphs).items()]
-    source = template_path(workspace.templates, game.slug)
-    if "rulebook" in kinds and source.is_file():
+    # pnp.rulebook (Jinja, markdown-it, the engines of worked examples) is imported only when
+    # a rulebook is rendered: a card edit re-renders components alone.
+    if "rulebook" in kinds and _has_rulebook(workspace, game.slug):
+        from pnp.rulebook import template_path
+
+        source = template_path(workspace.templates, game.slug)
         _check_template_glyphs(workspace, game, convert, glyphs)
         if not glyphs.missing:
             from pnp.render.rulebook_pdf import render_aid, render_rulebook
