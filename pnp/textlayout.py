@@ -479,6 +479,10 @@ def _fit_text(key: tuple[Run, ...], width: float, height: float, size: float, mi
     units = _units(key)
     m = _metrics(key, units, measure, _no_squeeze)
     widest_unit = max(m.visible, default=0.0)
+    # Every line holds at most `width` of printed text, so the text needs at least
+    # total / width lines: a size at which even that many overflow the box is skipped without
+    # breaking it (the margin keeps float rounding from ever skipping a size that fits).
+    total = sum(m.visible)
     current = size
     while current >= min_size - 1e-9:
         # Shrinking must never cost a word or number its wholeness ("10" split as 1/0).
@@ -488,6 +492,9 @@ def _fit_text(key: tuple[Run, ...], width: float, height: float, size: float, mi
         leading = current * leading_ratio
         # The last line needs only its glyph height, not a whole leading.
         room = int((height + _EPS - current) // leading) + 1 if height + _EPS >= current else 0
+        if total * current > (room + 0.001) * (width + _EPS):
+            current = round(current - step, 4)
+            continue
         try:
             lines = set_lines(runs, width, current, measure, max_lines=room)
         except _Overfull:
