@@ -252,6 +252,11 @@ def _drawable(face: FontFace) -> frozenset[str]:
     return frozenset(map(chr, coverage(face)))
 
 
+def drawable_characters(face: FontFace) -> frozenset[str]:
+    """Every character the face has a glyph for (read once per face)."""
+    return _drawable(face)
+
+
 def describe_missing(ch: str, where: str, face: FontFace | str) -> str:
     """One problem line for a character the face lacks, saying how to add it."""
     face_name = face.name if isinstance(face, FontFace) else face
