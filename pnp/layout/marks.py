@@ -31,8 +31,9 @@ def crop_marks(plan: SheetPlan) -> list[Segment]:
             continue
         box = block.box
         inset = max(piece.bleed - 1.0, 0.0)  # on the bleed: up to 1 mm short of the trim
-        xs = sorted({round(v, 4) for s in block.slots for v in (s.trim_box.x, s.trim_box.right)})
-        ys = sorted({round(v, 4) for s in block.slots for v in (s.trim_box.y, s.trim_box.bottom)})
+        trims = [s.trim_box for s in block.slots]
+        xs = sorted({round(v, 4) for t in trims for v in (t.x, t.right)})
+        ys = sorted({round(v, 4) for t in trims for v in (t.y, t.bottom)})
         # (outer edge, direction outwards, limit) for top, bottom, left, right.
         sides = ((box.y, -1, lim_top, xs, True), (box.bottom, 1, lim_bottom, xs, True),
                  (box.x, -1, lim_left, ys, False), (box.right, 1, lim_right, ys, False))

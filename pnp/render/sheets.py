@@ -143,6 +143,7 @@ class FaceForms:
     ink: str = "full"
     symbols: SymbolForms = field(init=False)
     defined: set[str] = field(default_factory=set)
+    _shared: dict[tuple[str, str], bool] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.symbols = SymbolForms(self.canvas, self.game.symbols, self.ink)
@@ -257,16 +258,18 @@ class FaceForms:
 
         A deck's shared back is then one form, not one per card (104 of them for a deck).
         """
-        layout_ids = [component.front, component.inner] if side == "front" else [component.back]
-        layouts = [self.game.layouts[lid] for lid in layout_ids if lid]
-        # A face's geometry follows from the component's shape and the card's size alone.
-        sizes = {other.size for other in component.cards}
-        shared = (
-            len(component.cards) > 1
-            and not component.shape.endswith("_net")
-            and len(sizes) == 1
-            and not any(layout.uses_fields for layout in layouts)
-        )
+        shared = self._shared.get((component.id, side))
+        if shared is None:  # asked for every copy placed: decided once per component and side
+            layout_ids = [component.front, component.inner] if side == "front" else [component.back]
+            layouts = [self.game.layouts[lid] for lid in layout_ids if lid]
+            # A face's geometry follows from the component's shape and the card's size alone.
+            sizes = {other.size for other in component.cards}
+            shared = self._shared[(component.id, side)] = (
+                len(component.cards) > 1
+                and not component.shape.endswith("_net")
+                and len(sizes) == 1
+                and not any(layout.uses_fields for layout in layouts)
+            )
         return "_all" if shared else card.id
 
 
