@@ -312,11 +312,15 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
     wanted = sorted({o.output.slug for o in outcomes if o.status != "up-to-date"})
     games = {g.info.slug: g for g in load_games(workspace, wanted)}
     refreshed: dict[Output, Record] = {}
+    viewed: dict[tuple[str, tuple[str, ...]], str] = {}  # both scripts read the same fields
     for index, outcome in enumerate(outcomes):
         if outcome.status != "maybe":
             continue
         output, record = outcome.output, manifest.records[outcome.output.key]
-        if rulebook_view(games[output.slug], record.seen) == record.view:
+        view = viewed.get((output.slug, record.seen))
+        if view is None:
+            view = viewed[(output.slug, record.seen)] = rulebook_view(games[output.slug], record.seen)
+        if view == record.view:
             # Only card text the rulebook never reads changed: keep the file, renew the record.
             refreshed[output] = dataclasses.replace(record, inputs=inputs[output])
             outcomes[index] = Outcome(output, "up-to-date")

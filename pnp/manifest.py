@@ -273,9 +273,9 @@ def _referenced(source: str) -> tuple[str | None, ...]:
 
     Parsing a template costs more than all the hashing of a no-op build, so the answer is
     kept by the source's hash in pnp's disk cache (and here, for the other script's plan)."""
-    import jinja2
-
-    name = hashlib.sha256(f"{FORMAT}\0{jinja2.__version__}\0{source}".encode("utf-8", "surrogateescape")).hexdigest()
+    # Keyed by pnp's fingerprint (its code and Jinja's version among the libraries'), so a
+    # build with the answer cached does not even import Jinja.
+    name = hashlib.sha256(f"{pnp_fingerprint()}\0{source}".encode("utf-8", "surrogateescape")).hexdigest()
     found = diskcache.read("templaterefs", name, 1 << 16)
     if found is not None:
         try:
@@ -284,6 +284,8 @@ def _referenced(source: str) -> tuple[str | None, ...]:
                 return tuple(names)
         except ValueError:
             pass
+    import jinja2
+
     try:
         names = _find_referenced(source)
     except jinja2.TemplateSyntaxError as exc:
