@@ -146,12 +146,17 @@ def shelf(revision: str | None, repeat: int) -> None:
                 same[label] = same[label] and found == reference
         anchor = statistics.median(cpu for cpu, _ in results[cases[0][0]])
         print(f"`pnp build all --lang all --force`, {len(reference or {})} PDFs, median of {repeat}:\n")
-        print("| build | CPU (s) | × anchor | peak memory (MiB) | same PDF bytes as the anchor |")
-        print("|---|---:|---:|---:|---|")
+        # The least CPU of the runs too: contention on a shared machine only ever adds to it.
+        best_anchor = min(cpu for cpu, _ in results[cases[0][0]])
+        print("| build | CPU (s), median | × anchor | CPU (s), least | × anchor | peak memory (MiB) "
+              "| same PDF bytes as the anchor |")
+        print("|---|---:|---:|---:|---:|---:|---|")
         for label, _, _ in cases:
             cpu = statistics.median(c for c, _ in results[label])
+            best = min(c for c, _ in results[label])
             rss = max(r for _, r in results[label])
-            print(f"| {label} | {cpu:.2f} | {cpu / anchor:.2f} | {rss:.0f} | {'yes' if same[label] else 'NO'} |")
+            print(f"| {label} | {cpu:.2f} | {cpu / anchor:.2f} | {best:.2f} | {best / best_anchor:.2f} | {rss:.0f} "
+                  f"| {'yes' if same[label] else 'NO'} |")
 
         print("\nStart-up (median of 5, cache filled):\n")
         print(f"| command | CPU (s), anchor {revision} | CPU (s), this tree |")

@@ -139,7 +139,6 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
     from pnp.layout.impose import ImposeError
     from pnp.layout.presets import SHEETS
     from pnp.render.glyphs import GlyphCheck
-    from pnp.rulebook import template_path
     from pnp.units import MM
 
     if kinds is None:
@@ -165,8 +164,12 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
 
         artifacts += [Artifact(base / "png" / name, data)
                       for name, data in render_face_pngs(game, fonts, convert, glyphs).items()]
-    source = template_path(workspace.templates, game.slug)
-    if "rulebook" in kinds and source.is_file():
+    # pnp.rulebook (Jinja, markdown-it, the engines of worked examples) is imported only when
+    # a rulebook is rendered: a card edit re-renders components alone.
+    if "rulebook" in kinds and _has_rulebook(workspace, game.slug):
+        from pnp.rulebook import template_path
+
+        source = template_path(workspace.templates, game.slug)
         _check_template_glyphs(workspace, game, convert, glyphs)
         if not glyphs.missing:
             from pnp.render.rulebook_pdf import render_aid, render_rulebook
@@ -309,11 +312,15 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
     wanted = sorted({o.output.slug for o in outcomes if o.status != "up-to-date"})
     games = {g.info.slug: g for g in load_games(workspace, wanted)}
     refreshed: dict[Output, Record] = {}
+    viewed: dict[tuple[str, tuple[str, ...]], str] = {}  # both scripts read the same fields
     for index, outcome in enumerate(outcomes):
         if outcome.status != "maybe":
             continue
         output, record = outcome.output, manifest.records[outcome.output.key]
-        if rulebook_view(games[output.slug], record.seen) == record.view:
+        view = viewed.get((output.slug, record.seen))
+        if view is None:
+            view = viewed[(output.slug, record.seen)] = rulebook_view(games[output.slug], record.seen)
+        if view == record.view:
             # Only card text the rulebook never reads changed: keep the file, renew the record.
             refreshed[output] = dataclasses.replace(record, inputs=inputs[output])
             outcomes[index] = Outcome(output, "up-to-date")

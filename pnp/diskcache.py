@@ -20,6 +20,7 @@ import logging
 import os
 import secrets
 import tempfile
+import time
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -120,3 +121,38 @@ def write(area: str, name: str, payload: bytes) -> None:
             raise
     except OSError as exc:
         log.debug("cache entry %s/%s not written: %s", area, name, exc)
+
+
+HASH_AREA = "hashes"
+# A file written in the last moments could be written again within the same clock tick at
+# the same size (git's "racy" files): its stamp cannot stand for its content yet.
+RACY_NS = 2_000_000_000
+_DIGEST_LEN = 64
+
+
+def settled(mtime_ns: int) -> bool:
+    """Whether a file's (size, mtime, inode) stamp can stand for its content."""
+    return time.time_ns() - mtime_ns > RACY_NS
+
+
+def file_sha256(path: Path, data: bytes | None = None) -> str:
+    """SHA-256 of a file's bytes (``data``, when the caller has read them already),
+    remembered by path, size, mtime and inode as git's index does: the fonts (22 MB) are
+    hashed once per machine, not in every process that plans a build or loads them."""
+    st = path.stat()
+    stamp = f"{path.resolve()}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}"
+    name = hashlib.sha256(stamp.encode("utf-8", "surrogateescape")).hexdigest()
+    found = read(HASH_AREA, name, _DIGEST_LEN)
+    if found is not None and len(found) == _DIGEST_LEN:
+        return found.decode("ascii")
+    if data is None:
+        digest = hashlib.sha256()
+        with path.open("rb") as handle:
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+        hexdigest = digest.hexdigest()
+    else:
+        hexdigest = hashlib.sha256(data).hexdigest()
+    if settled(st.st_mtime_ns) and path.stat().st_mtime_ns == st.st_mtime_ns:
+        write(HASH_AREA, name, hexdigest.encode("ascii"))
+    return hexdigest

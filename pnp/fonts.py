@@ -8,7 +8,6 @@ before it is drawn.
 
 from __future__ import annotations
 
-import hashlib
 import struct
 import threading
 import unicodedata
@@ -152,10 +151,10 @@ def _parse(name: str, path: Path) -> Any:
     for these exact bytes (:mod:`pnp.fontcache`), else parsed and then cached."""
     from reportlab.pdfbase.ttfonts import TTFont
 
-    from pnp import fontcache
+    from pnp import diskcache, fontcache
 
     data = path.read_bytes()
-    digest = hashlib.sha256(data).hexdigest()
+    digest = diskcache.file_sha256(path, data)
     state = fontcache.load(digest)
     if state is not None:
         return _font_from_state(name, path, data, state)
@@ -201,8 +200,6 @@ def _same_bytes(a: Path, b: Path) -> bool:
 @cache
 def coverage(face: FontFace) -> frozenset[int]:
     """The code points the face's cmap maps to a glyph (read once per face)."""
-    from fontTools.ttLib import TTFont as _ToolsFont
-    from fontTools.ttLib import TTLibError
     from reportlab.pdfbase import pdfmetrics
 
     registered = pdfmetrics._fonts.get(face.name)
@@ -211,6 +208,11 @@ def coverage(face: FontFace) -> frozenset[int]:
         # Its table also lists the format-4 end marker U+FFFF, mapped to glyph 0 (.notdef).
         mapping = registered.face.charToGlyph
         return frozenset(code for code, glyph in mapping.items() if glyph)
+    # Imported only here: fontTools costs a quarter of a second to import, which a build
+    # (whose faces reportlab has registered) never needs.
+    from fontTools.ttLib import TTFont as _ToolsFont
+    from fontTools.ttLib import TTLibError
+
     try:
         font = _ToolsFont(str(face.path), lazy=True)
     except (OSError, TTLibError) as exc:
@@ -248,6 +250,11 @@ def missing_characters(text: str, face: FontFace) -> list[str]:
 def _drawable(face: FontFace) -> frozenset[str]:
     """The characters of :func:`coverage`, as strings."""
     return frozenset(map(chr, coverage(face)))
+
+
+def drawable_characters(face: FontFace) -> frozenset[str]:
+    """Every character the face has a glyph for (read once per face)."""
+    return _drawable(face)
 
 
 def describe_missing(ch: str, where: str, face: FontFace | str) -> str:

@@ -31,7 +31,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp import __version__
+from pnp import __version__, diskcache
 from pnp.data.csvcards import card_files
 from pnp.workspace import Workspace
 
@@ -58,7 +58,10 @@ DATA_FILES = {
 LIBRARIES = ("reportlab", "pillow", "fonttools", "opencc", "uniseg", "jinja2", "markdown-it-py",
              "PyYAML", "pypdfium2")
 ABSENT = "absent"
-RACY_NS = 2_000_000_000
+RACY_NS = diskcache.RACY_NS
+# Files this big (the fonts) keep their hash in pnp's disk cache too, so a build into a new
+# output folder does not read them all again; smaller files are cheaper to hash than to look up.
+BIG_FILE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -160,9 +163,12 @@ class Hasher:
             return ABSENT
         key = str(path.resolve())
         stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
-        cached = self.old.get(key)
+        # Every output of a script reads the same fonts: each file is hashed once per plan.
+        cached = self.used.get(key) or self.old.get(key)
         if cached is not None and cached[:3] == stamp:
             digest = str(cached[3])
+        elif st.st_size >= BIG_FILE:
+            digest = diskcache.file_sha256(path)  # the fonts: remembered across output folders
         else:
             digest = sha256_file(path)
         if settled(st.st_mtime_ns):
@@ -215,15 +221,78 @@ def _relative(workspace: Workspace, path: Path) -> str:
 _REFERS = re.compile(r"\{%-?\s*(include|import|extends|from)\b")
 
 
-def _referenced(source: str) -> list[str | None]:
-    """The names a template includes, imports or extends; None for one computed at render time."""
+# Stands for the game's slug in a template name computed from ``game.slug`` and constants.
+SLUG = "\0slug\0"
+
+
+def _name_of(expr: Any, game_rebound: bool) -> str | None:
+    """A template name expression as a string (with SLUG for ``game.slug``), or None when it
+    is computed some other way at render time."""
+    from jinja2 import nodes
+
+    if isinstance(expr, nodes.Const):
+        return expr.value if isinstance(expr.value, str) else None
+    if isinstance(expr, nodes.Getattr) and expr.attr == "slug" and not game_rebound \
+            and isinstance(expr.node, nodes.Name) and expr.node.name == "game":
+        return SLUG
+    parts = list(expr.nodes) if isinstance(expr, nodes.Concat) else \
+        [expr.left, expr.right] if isinstance(expr, nodes.Add) else None
+    if parts is None:
+        return None
+    names = [_name_of(part, game_rebound) for part in parts]
+    return None if any(name is None for name in names) else "".join(names)  # type: ignore[arg-type]
+
+
+def _find_referenced(source: str) -> list[str | None]:
+    """As jinja2.meta.find_referenced_templates, and a name built from ``game.slug`` and
+    constants (``{% include game.slug ~ "/aid.md.j2" %}``) is resolved too: the rulebook is
+    rendered with ``game`` naming its own game, unless the template assigns ``game`` itself."""
     import jinja2
-    from jinja2 import meta
+    from jinja2 import nodes
+
+    ast = jinja2.Environment().parse(source)
+    rebound = any(name.name == "game" and name.ctx in ("store", "param") for name in ast.find_all(nodes.Name)) \
+        or any(node.target == "game" for node in ast.find_all(nodes.Import)) \
+        or any("game" in (n if isinstance(n, str) else n[-1] for n in node.names)
+               for node in ast.find_all(nodes.FromImport))
+    found: list[str | None] = []
+    for node in ast.find_all((nodes.Extends, nodes.FromImport, nodes.Import, nodes.Include)):
+        template = node.template  # type: ignore[attr-defined]  # every node found has one
+        if isinstance(template, nodes.Const) and isinstance(template.value, (tuple, list)):
+            found.extend(name for name in template.value if isinstance(name, str))
+        elif isinstance(template, (nodes.Tuple, nodes.List)):
+            found.extend(_name_of(item, rebound) for item in template.items)
+        else:
+            found.append(_name_of(template, rebound))
+    return found
+
+
+@cache
+def _referenced(source: str) -> tuple[str | None, ...]:
+    """The names a template includes, imports or extends (SLUG standing for the game's own
+    slug); None for one computed otherwise at render time.
+
+    Parsing a template costs more than all the hashing of a no-op build, so the answer is
+    kept by the source's hash in pnp's disk cache (and here, for the other script's plan)."""
+    # Keyed by pnp's fingerprint (its code and Jinja's version among the libraries'), so a
+    # build with the answer cached does not even import Jinja.
+    name = hashlib.sha256(f"{pnp_fingerprint()}\0{source}".encode("utf-8", "surrogateescape")).hexdigest()
+    found = diskcache.read("templaterefs", name, 1 << 16)
+    if found is not None:
+        try:
+            names = json.loads(found)
+            if isinstance(names, list) and all(n is None or isinstance(n, str) for n in names):
+                return tuple(names)
+        except ValueError:
+            pass
+    import jinja2
 
     try:
-        return list(meta.find_referenced_templates(jinja2.Environment().parse(source)))
+        names = _find_referenced(source)
     except jinja2.TemplateSyntaxError as exc:
         raise ValueError(str(exc)) from None
+    diskcache.write("templaterefs", name, json.dumps(names).encode("utf-8"))
+    return tuple(names)
 
 
 def template_files(templates: Path, slug: str) -> list[Path]:
@@ -247,7 +316,7 @@ def template_files(templates: Path, slug: str) -> list[Path]:
         if any(name is None for name in names):
             return sorted(p for p in templates.rglob("*") if p.is_file())
         for name in names:
-            other = templates / str(name)
+            other = templates / str(name).replace(SLUG, slug)
             if other.is_file() and other not in seen:
                 found.add(other)
                 queue.append(other)

@@ -161,27 +161,30 @@ def _inline_runs(token: Any) -> tuple[Run, ...]:
     return _drop_spaces_between_chinese(merged)
 
 
-def _is_chinese(ch: str) -> bool:
-    code = ord(ch)
-    return (0x3000 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0xFF00 <= code <= 0xFFEF
-            or code >= 0x20000)
+# CJK punctuation to the unified ideographs, compatibility ideographs, full-width forms,
+# and the supplementary ideograph planes.
+_CHINESE = "\u3000-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0010ffff"
+_SPACE_BETWEEN_CHINESE = re.compile(f"(?<=[{_CHINESE}]) (?=[{_CHINESE}])")
 
 
 def _drop_spaces_between_chinese(runs: list[Run]) -> tuple[Run, ...]:
     """Chinese sets no spaces between characters; Markdown sources often need one around
     ``**bold**``, so a space with Chinese on both sides (even across styles) is removed."""
-    chars = [(ch, run.bold) for run in runs for ch in run.text]
-    kept = [
-        (ch, bold) for i, (ch, bold) in enumerate(chars)
-        if not (ch == " " and 0 < i < len(chars) - 1
-                and _is_chinese(chars[i - 1][0]) and _is_chinese(chars[i + 1][0]))
-    ]
+    text = "".join(run.text for run in runs)
+    drop = {m.start() for m in _SPACE_BETWEEN_CHINESE.finditer(text)} if " " in text else set()
     out: list[Run] = []
-    for ch, bold in kept:
-        if out and out[-1].bold == bold:
-            out[-1] = Run(out[-1].text + ch, bold)
+    start = 0
+    for run in runs:
+        end = start + len(run.text)
+        kept = run.text if not drop else "".join(
+            ch for at, ch in enumerate(run.text, start) if at not in drop)
+        start = end
+        if not kept:
+            continue
+        if out and out[-1].bold == run.bold:
+            out[-1] = Run(out[-1].text + kept, run.bold)
         else:
-            out.append(Run(ch, bold))
+            out.append(Run(kept, run.bold))
     return tuple(out)
 
 

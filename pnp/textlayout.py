@@ -48,6 +48,10 @@ def clear_caches() -> None:
     _units.cache_clear()
     _metrics_cache.clear()
     _char_width.cache_clear()
+    _fits.clear()
+    _runs.clear()
+    _unit_widths.clear()
+    _unit_squeezes.clear()
 
 
 def _no_squeeze(ch: str, bold: bool) -> tuple[float, float]:
@@ -147,18 +151,35 @@ def _units(runs: tuple[Run, ...]) -> tuple[_Unit, ...]:
     return tuple(units)
 
 
+_runs: dict[tuple[str, bool], Run] = {}
+
+
+def _run(text: str, bold: bool) -> Run:
+    """One Run per (text, style), shared: most units are a single character or a punctuated
+    pair, repeated thousands of times, and a frozen dataclass costs more to make than to find."""
+    key = (text, bold)
+    run = _runs.get(key)
+    if run is None:
+        if len(_runs) > 65536:
+            _runs.clear()
+        run = _runs[key] = Run(text, bold)
+    return run
+
+
 def _plain_units(text: str, bold: bool) -> tuple[_Unit, ...]:
     """:func:`_units` of text in a single style (most paragraphs): one piece per unit."""
     units: list[_Unit] = []
     start = 0
+    make = tuple.__new__  # _Unit(...) without NamedTuple's Python-level __new__
     for end in break_offsets(text):
-        whole = (Run(text[start:end], bold),)
-        last = text[end - 1]
+        piece = text[start:end]
+        whole = (_run(piece, bold),)
+        last = piece[-1]
         if last == " " or last == "\n":
-            shown = text[start:end].rstrip(" \n")
-            units.append(_Unit(whole, (Run(shown, bold),) if shown else (), last == "\n"))
+            shown = piece.rstrip(" \n")
+            units.append(make(_Unit, (whole, (_run(shown, bold),) if shown else (), last == "\n")))
         else:
-            units.append(_Unit(whole, whole, False))
+            units.append(make(_Unit, (whole, whole, False)))
         start = end
     return tuple(units)
 
@@ -199,21 +220,54 @@ class _Metrics:
 _metrics_cache: dict[tuple[tuple[Run, ...], Measure, Squeeze], _Metrics] = {}
 
 
+# Width at size 1 and squeeze of a one-piece unit, by measure (or squeeze) and (text, bold).
+_unit_widths: dict[Measure, dict[tuple[str, bool], float]] = {}
+_unit_squeezes: dict[Squeeze, dict[tuple[str, bool], float]] = {}
+
+
 def _metrics(runs: tuple[Run, ...], units: tuple[_Unit, ...], measure: Measure, squeeze: Squeeze) -> _Metrics:
     key = (runs, measure, squeeze)
     found = _metrics_cache.get(key)
     if found is None:
         if len(_metrics_cache) > 4096:
             _metrics_cache.clear()
-        # A one-piece unit (nearly all) is measured directly: 0 + w is w, as _width would sum.
-        full = tuple(measure(u.pieces[0].text, u.pieces[0].bold, 1.0) if len(u.pieces) == 1
-                     else _width(u.pieces, 1.0, measure) for u in units)
+        widths = _unit_widths.setdefault(measure, {})
+        if len(widths) > 65536:
+            widths.clear()
+        full_list = []
+        for u in units:
+            if len(u.pieces) == 1:
+                # A one-piece unit (nearly all) is measured directly: 0 + w is w, as _width would sum.
+                piece = u.pieces[0]
+                wkey = (piece.text, piece.bold)
+                w = widths.get(wkey)
+                if w is None:
+                    w = widths[wkey] = measure(piece.text, piece.bold, 1.0)
+                full_list.append(w)
+            else:
+                full_list.append(_width(u.pieces, 1.0, measure))
+        full = tuple(full_list)
         if squeeze is _no_squeeze:  # what _squeeze_of sums then: 0.0 per unit that prints, else 0
             squeezes = tuple(0.0 if any(p.text for p in u.visible) else 0 for u in units)
         else:
-            squeezes = tuple(_squeeze_of(u.visible, squeeze) for u in units)
+            cache = _unit_squeezes.setdefault(squeeze, {})
+            if len(cache) > 65536:
+                cache.clear()
+            squeeze_list: list[float] = []
+            for u in units:
+                if len(u.visible) == 1:
+                    piece = u.visible[0]
+                    skey = (piece.text, piece.bold)
+                    g = cache.get(skey)
+                    if g is None:
+                        g = cache[skey] = _squeeze_of(u.visible, squeeze)
+                    squeeze_list.append(g)
+                else:
+                    squeeze_list.append(_squeeze_of(u.visible, squeeze))
+            squeezes = tuple(squeeze_list)
         found = _Metrics(full,
-                         tuple(f if u.visible == u.pieces else _width(u.visible, 1.0, measure)
+                         tuple(f if u.visible is u.pieces or u.visible == u.pieces
+                               else _width(u.visible, 1.0, measure)
                                for f, u in zip(full, units, strict=True)),
                          squeezes)
         _metrics_cache[key] = found
@@ -348,10 +402,18 @@ def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
         return line_metrics(line)[0]
 
     _avoid_stranded_last_line(lines, hard_end, size, width, line_width)
+    # Text in one style (most paragraphs) makes each line one run: the units' text joined,
+    # trailing spaces dropped, which is what merging the pieces gives.
+    style = runs[0].bold if runs and all(run.bold == runs[0].bold for run in runs) else None
     out = []
     for line, hard in zip(lines, hard_end, strict=True):
         shown, give = line_metrics(line)
-        out.append(SetLine(_merge(pieces_of(line)), shown, give, hard))
+        if style is None or not line or line[0] < 0 or any(i < 0 for i in line):
+            merged = _merge(pieces_of(line))
+        else:
+            joined = "".join([units[i].pieces[0].text for i in line]).rstrip(" \n")
+            merged = (_run(joined, style),) if joined else ()
+        out.append(SetLine(merged, shown, give, hard))
     return out
 
 
@@ -451,13 +513,37 @@ class Fit:
     lines: tuple[Line, ...]
 
 
+_fits: dict[tuple[object, ...], Fit | None] = {}
+
+
 def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_size: float,
              measure: Measure, leading_ratio: float = 1.3, step: float = 0.25) -> Fit | None:
-    """The largest size from ``size`` down to ``min_size`` at which the text fits the box."""
-    key = tuple(runs)
+    """The largest size from ``size`` down to ``min_size`` at which the text fits the box.
+
+    Remembered by everything the answer depends on: a face is drawn once per canvas, so the
+    same label in the same box is fitted again in the other script's build, on the rulebook's
+    figures and in exports; a measure is one per font family (pnp.fonts.measure_for).
+    """
+    key = (tuple(runs), width, height, size, min_size, measure, leading_ratio, step)
+    if key in _fits:
+        return _fits[key]
+    if len(_fits) > 16384:
+        _fits.clear()
+    fit = _fit_text(key[0], width, height, size, min_size, measure, leading_ratio, step)
+    _fits[key] = fit
+    return fit
+
+
+def _fit_text(key: tuple[Run, ...], width: float, height: float, size: float, min_size: float,
+              measure: Measure, leading_ratio: float, step: float) -> Fit | None:
+    runs = key
     units = _units(key)
     m = _metrics(key, units, measure, _no_squeeze)
     widest_unit = max(m.visible, default=0.0)
+    # Every line holds at most `width` of printed text, so the text needs at least
+    # total / width lines: a size at which even that many overflow the box is skipped without
+    # breaking it (the margin keeps float rounding from ever skipping a size that fits).
+    total = sum(m.visible)
     current = size
     while current >= min_size - 1e-9:
         # Shrinking must never cost a word or number its wholeness ("10" split as 1/0).
@@ -467,6 +553,9 @@ def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_
         leading = current * leading_ratio
         # The last line needs only its glyph height, not a whole leading.
         room = int((height + _EPS - current) // leading) + 1 if height + _EPS >= current else 0
+        if total * current > (room + 0.001) * (width + _EPS):
+            current = round(current - step, 4)
+            continue
         try:
             lines = set_lines(runs, width, current, measure, max_lines=room)
         except _Overfull:

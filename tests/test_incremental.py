@@ -349,3 +349,18 @@ def test_templates_a_rulebook_names_are_its_inputs(tmp_path):
     # A name computed while rendering could be any template.
     (tmp_path / "a" / "rulebook.md.j2").write_text("{% include rules.part %}\n", encoding="utf-8")
     assert len(template_files(tmp_path, "a")) == 3
+
+
+def test_a_template_name_made_from_the_games_slug_is_resolved(tmp_path):
+    from pnp.manifest import template_files
+
+    for slug in ("a", "b"):
+        (tmp_path / slug).mkdir()
+        (tmp_path / slug / "aid.md.j2").write_text("速查\n", encoding="utf-8")
+    (tmp_path / "a" / "rulebook.md.j2").write_text('{% include game.slug ~ "/aid.md.j2" %}\n', encoding="utf-8")
+    # Rendered with `game` naming game a, the include can only be a's own aid: b's is no input.
+    assert template_files(tmp_path, "a") == [tmp_path / "a" / "aid.md.j2", tmp_path / "a" / "rulebook.md.j2"]
+    # A template that rebinds `game` could name anything.
+    (tmp_path / "a" / "rulebook.md.j2").write_text(
+        '{% set game = other %}{% include game.slug ~ "/aid.md.j2" %}\n', encoding="utf-8")
+    assert tmp_path / "b" / "aid.md.j2" in template_files(tmp_path, "a")

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.layout.impose import ImposeError, Piece, Rect, crop_marks, impose, mirror_segments
+from pnp.layout.impose import ImposeError, Piece, Rect, impose
+from pnp.layout.marks import crop_marks, mirror_segments
 from pnp.layout.nets import d4_net, d6_net
 from pnp.layout.presets import SHEETS, SheetSpec
 

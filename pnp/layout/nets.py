@@ -120,7 +120,7 @@ def d4_net(face: float, labels: tuple[str, ...]) -> Net:
     m01, m12, m02 = mid(p0, p1), mid(p1, p2), mid(p0, p2)
     vertex = {m01: labels[0], m12: labels[1], m02: labels[2], p0: labels[3], p1: labels[3],
               p2: labels[3]}
-    faces = [(m01, m12, m02), (p0, m01, m02), (p1, m12, m01), (p2, m02, m12)]
+    faces: list[tuple[Point, ...]] = [(m01, m12, m02), (p0, m01, m02), (p1, m12, m01), (p2, m02, m12)]
     depth = a * 0.22
     centre = (a, 4 * h / 3)
     tabs = [_tab(p0, m01, centre, depth), _tab(p1, m12, centre, depth), _tab(p2, m02, centre, depth)]

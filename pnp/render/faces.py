@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from reportlab.lib.colors import HexColor
@@ -79,7 +80,13 @@ class FaceContext:
 def _color(ctx: FaceContext, value: str | None, role: Role = "fill") -> Any:
     if value is None:
         return None
-    return HexColor(ink_color(ctx.substitute(value), role, ctx.ink))
+    return _hex_color(ctx.substitute(value), role, ctx.ink)
+
+
+@lru_cache(maxsize=4096)
+def _hex_color(value: str, role: Role, ink: str) -> Any:
+    # Parsing a colour costs more than drawing with it; a face uses a handful, thousands of times.
+    return HexColor(ink_color(value, role, ink))
 
 
 def _saved_fill(ctx: FaceContext, value: str | None) -> bool:

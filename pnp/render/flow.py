@@ -11,7 +11,7 @@ from reportlab.platypus import Flowable, Spacer, Table
 MIN_ROWS = 3  # body rows a split leaves on each side; fewer, and the table moves on whole
 
 
-class IntroTable(Flowable):
+class IntroTable(Flowable):  # type: ignore[misc]  # reportlab is untyped
     """The flowables that introduce a table (its sentence, its caption) and the table, as one
     block: drawn together when it fits; else split after at least MIN_ROWS rows, when at
     least MIN_ROWS rows go over; else moved on whole."""
@@ -26,10 +26,10 @@ class IntroTable(Flowable):
         return [*self.head, self.table]
 
     def getSpaceBefore(self) -> float:  # noqa: N802 - reportlab's name
-        return self.head[0].getSpaceBefore() if self.head else self.table.getSpaceBefore()
+        return float(self.head[0].getSpaceBefore() if self.head else self.table.getSpaceBefore())
 
     def getSpaceAfter(self) -> float:  # noqa: N802 - reportlab's name
-        return self.table.getSpaceAfter()
+        return float(self.table.getSpaceAfter())
 
     def _stack(self, flowables: list[Flowable], width: float) -> float:
         """Wraps each and notes where it goes; the total height, spaces between included."""

@@ -45,12 +45,14 @@ def is_dark(hex_color: str) -> bool:
 
 def tint(hex_color: str) -> str:
     """The colour as a light wash: a little of it on white paper."""
-    return _hex(tuple(255 - TINT * (255 - c) for c in _rgb(hex_color)))
+    r, g, b = _rgb(hex_color)
+    return _hex((255 - TINT * (255 - r), 255 - TINT * (255 - g), 255 - TINT * (255 - b)))
 
 
 def shade(hex_color: str) -> str:
     """The colour deepened enough to read on white."""
-    return _hex(tuple(SHADE * c for c in _rgb(hex_color)))
+    r, g, b = _rgb(hex_color)
+    return _hex((SHADE * r, SHADE * g, SHADE * b))
 
 
 def ink_color(hex_color: str, role: Role, ink: str) -> str:

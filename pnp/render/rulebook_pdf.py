@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 import logging
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
@@ -17,68 +18,37 @@ from reportlab.platypus import (
     PageTemplate,
     Spacer,
     Table,
-    TableStyle,
 )
 
-from pnp.data.model import Figure, Game, PrintedTable, Text
+from pnp.data.model import Figure, Game, Text
 from pnp.fonts import FontFamily, measure_for, squeeze_for
 from pnp.render.flow import MIN_ROWS, IntroTable, take_introduction
 from pnp.render.glyphs import GlyphCheck
-from pnp.render.grid import display_grid
+from pnp.render.rulebook_style import (
+    ACCENT,
+    AID,
+    AID_WHOLE_ROWS,
+    EM_ASCENT,
+    HEADING_MAX_LINES,
+    INK,
+    LINES_AFTER_HEADING,
+    QUOTE_BG,
+    RULE,
+    RULEBOOK,
+    BookStyles,
+    TextStyle,
+)
+from pnp.render.rulebook_tables import TABLE_CAPTION_STYLE, WholeTable, build_table
 from pnp.render.sheets import FaceForms, face_geometry
 from pnp.render.table_figure import TableFigureFlowable
 from pnp.rulebook import MarkdownBlock
 from pnp.strings import ui
-from pnp.textlayout import Run, SetLine, break_lines, place, set_lines
+from pnp.textlayout import Run, SetLine, place, set_lines
 from pnp.units import MM
 
 log = logging.getLogger(__name__)
-INK = HexColor("#231f2b")
-ACCENT = HexColor("#6b2d3a")
-QUOTE_BG = HexColor("#f3eee4")
-RULE = HexColor("#b9ad98")
-EM_ASCENT = 0.88
 
-
-@dataclass(frozen=True)
-class TextStyle:
-    size: float
-    leading: float
-    color: object = INK
-    bold: bool = False
-    space_before: float = 0.0
-    space_after: float = 4.0
-
-
-BODY = TextStyle(10.5, 17.5)
-H1 = TextStyle(22, 30, ACCENT, True, 0, 10)
-H2 = TextStyle(15, 22, ACCENT, True, 14, 6)
-H3 = TextStyle(12, 18, INK, True, 8, 3)
-
-
-# A heading this many lines long is a paragraph typed as a heading: refused, not typeset.
-HEADING_MAX_LINES = 4
-AID_WHOLE_ROWS = 17
-
-@dataclass(frozen=True)
-class BookStyles:
-    body: TextStyle
-    h1: TextStyle
-    h2: TextStyle
-    h3: TextStyle
-    cell: TextStyle
-
-
-RULEBOOK = BookStyles(BODY, H1, H2, H3, TextStyle(9.5, 14, space_after=0))
-# The player aid: one sheet, two columns, so everything is a size smaller and tighter.
-AID = BookStyles(TextStyle(8.5, 12.5, space_after=2.5), TextStyle(15, 20, ACCENT, True, 0, 4),
-                 TextStyle(11, 15, ACCENT, True, 6, 2), TextStyle(9.5, 13, INK, True, 4, 1),
-                 TextStyle(8, 11, space_after=0))
-# A heading keeps at least this many lines of what follows it on its page.
-LINES_AFTER_HEADING = 3
-
-
-class CJKParagraph(Flowable):
+class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
     """A paragraph broken at ICU line-break units, justified (inter-character spacing, with
     punctuation squeezed where that lets a line hold one more unit); splits between lines."""
 
@@ -200,7 +170,7 @@ LABEL_STYLE = TextStyle(10.5, 14, INK, True)
 CAPTION_STYLE = TextStyle(9, 13, HexColor("#5d5348"))
 
 
-class FigureFlowable(Flowable):
+class FigureFlowable(Flowable):  # type: ignore[misc]
     """Rows of card-face miniatures drawn from the cards' own PDF forms, a label at the end
     of each row and a caption below; shrunk as a whole if a row is wider than the page."""
 
@@ -306,164 +276,6 @@ class FigureFlowable(Flowable):
             canvas.drawString(left, CAPTION_STYLE.size * (1 - EM_ASCENT) + 1, self.caption.value)
 
 
-NUMERIC = re.compile(r"^[−+$]?[\d,]+(?:[./]\d+)?%?$|^[–—-]$")
-CELL_PAD = 5.0
-TABLE_CAPTION_STYLE = TextStyle(9, 13, ACCENT, True, 4, 2)
-
-
-class CellText(Flowable):
-    """A table cell: one line aligned in its column; text wider than the column wraps."""
-
-    def __init__(self, text: str, style: TextStyle, builder: _Builder, where: str,
-                 align: str = "left") -> None:
-        super().__init__()
-        self.text, self.style, self.builder, self.where, self.align = text, style, builder, where, align
-        self.lines: list[str] = []
-
-    def natural_width(self) -> float:
-        return self.builder.measure(self.text, self.style.bold, self.style.size)
-
-    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        self.width = avail_width
-        if self.natural_width() <= avail_width + 1e-6:
-            self.lines = [self.text]
-        else:
-            broken = break_lines([Run(self.text, self.style.bold)], avail_width, self.style.size,
-                                 lambda t, b, z: self.builder.measure(t, b, z))
-            self.lines = ["".join(r.text for r in line) for line in broken]
-        self.height = len(self.lines) * self.style.leading
-        return avail_width, self.height
-
-    def draw(self) -> None:
-        canvas = self.canv
-        size, leading = self.style.size, self.style.leading
-        font = self.builder.fonts.bold.name if self.style.bold else self.builder.fonts.regular.name
-        canvas.setFillColor(self.style.color)
-        canvas.setFont(font, size)
-        for index, line in enumerate(self.lines):
-            self.builder.glyphs.check(line, self.style.bold, self.where)
-            baseline = self.height - index * leading - (leading - size) / 2 - size * EM_ASCENT
-            if self.align == "right":
-                canvas.drawRightString(self.width, baseline, line)
-            elif self.align == "center":
-                canvas.drawCentredString(self.width / 2, baseline, line)
-            else:
-                canvas.drawString(0, baseline, line)
-
-
-class CornerCell(Flowable):
-    """The corner of a two-way table: a ruled diagonal, the across heading above it on the
-    right and the down heading below it on the left."""
-
-    def __init__(self, down: Text, across: Text, style: TextStyle, builder: _Builder) -> None:
-        super().__init__()
-        self.down, self.across, self.style, self.builder = down, across, style, builder
-
-    def _widths(self) -> tuple[float, float]:
-        measure = self.builder.measure
-        return (measure(self.down.value, True, self.style.size),
-                measure(self.across.value, True, self.style.size))
-
-    def natural_height(self) -> float:
-        return 2 * self.style.leading + 3 * CELL_PAD
-
-    def natural_width(self) -> float:
-        # The diagonal runs corner to corner, so each heading must clear it: a heading of
-        # width w at one end needs the cell to be w / (1 - share of height it takes) wide.
-        share = (CELL_PAD + self.style.leading) / self.natural_height()
-        return (max(self._widths()) + CELL_PAD) / (1 - share) + CELL_PAD
-
-    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        self.width, self.height = avail_width, self.natural_height()
-        return self.width, self.height
-
-    def draw(self) -> None:
-        canvas = self.canv
-        size, leading = self.style.size, self.style.leading
-        canvas.saveState()
-        canvas.setStrokeColor(self.style.color)
-        canvas.setLineWidth(0.6)
-        canvas.line(0, self.height, self.width, 0)
-        canvas.setFillColor(self.style.color)
-        canvas.setFont(self.builder.fonts.bold.name, size)
-        for text in (self.down, self.across):
-            self.builder.glyphs.check(text.value, True, text.where)
-        top = self.height - CELL_PAD - (leading - size) / 2 - size * EM_ASCENT
-        canvas.drawRightString(self.width - CELL_PAD, top, self.across.value)
-        bottom = CELL_PAD + (leading - size) / 2 + size * (1 - EM_ASCENT)
-        canvas.drawString(CELL_PAD, bottom, self.down.value)
-        canvas.restoreState()
-
-
-def _column_widths(natural: list[float], floor: list[float], avail: float) -> list[float]:
-    """Natural widths; when they do not fit, the columns that can wrap (body text wider than
-    their heading) give up width first, never below their heading."""
-    widths = list(natural)
-    excess = sum(widths) - avail
-    if excess <= 0:
-        return widths
-    slack = [w - f for w, f in zip(widths, floor, strict=True)]
-    total = sum(slack)
-    if total >= excess:
-        return [w - excess * sl / total for w, sl in zip(widths, slack, strict=True)]
-    return [w * avail / sum(widths) for w in widths]
-
-
-class WholeTable(Table):
-    """A table that never splits. Not a KeepTogether: reportlab leaves those out of the
-    keep-with-next chains that tie a table to its heading and introduction."""
-
-    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
-        return []
-
-
-def build_table(printed: PrintedTable, builder: _Builder, style: TextStyle, whole: bool = False) -> Table:
-    """The printed table sized to its content: numbers right-aligned, headings on one line,
-    a ruled diagonal in the corner of a two-way table, rules between rows only."""
-    grid = display_grid(printed, builder.convert)
-    head = TextStyle(style.size, style.leading, HexColor("#ffffff"), True, space_after=0)
-    columns = len(grid[0])
-    numeric = [all(NUMERIC.match(row[c].value.strip()) for row in grid[1:]) for c in range(columns)]
-    cells: list[list[Flowable]] = []
-    for r, row in enumerate(grid):
-        line: list[Flowable] = []
-        for c, cell in enumerate(row):
-            align = "right" if numeric[c] else "left"
-            line.append(CellText(cell.value, head if r == 0 else style, builder, cell.where, align))
-        cells.append(line)
-    if printed.pivot is not None:
-        labels = {col.key: Text(builder.convert(col.label.value), col.label.where) for col in printed.columns}
-        down, across, _ = printed.pivot
-        cells[0][0] = CornerCell(labels[down], labels[across], head, builder)
-    natural = [max(cells[r][c].natural_width() for r in range(len(cells))) + 2 * CELL_PAD  # type: ignore[attr-defined]
-               for c in range(columns)]
-    floor = [cells[0][c].natural_width() + 2 * CELL_PAD for c in range(columns)]  # type: ignore[attr-defined]
-    # Number columns get a little air so a column of one-digit values does not look cramped.
-    natural = [max(w, 11 * MM) if numeric[c] else w for c, w in enumerate(natural)]
-    widths = _column_widths(natural, floor, builder.text_width)
-    table = (WholeTable if whole else Table)(cells, colWidths=widths, hAlign="LEFT", repeatRows=1)
-    commands: list[tuple] = [
-        # Cells draw their own text; naming the face keeps reportlab from setting Helvetica.
-        ("FONT", (0, 0), (-1, -1), builder.fonts.regular.name, style.size),
-        ("BACKGROUND", (0, 0), (-1, 0), ACCENT),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
-        ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
-        ("TOPPADDING", (0, 0), (-1, -1), 2.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
-        ("LINEBELOW", (0, 1), (-1, -1), 0.4, RULE),
-        ("LINEBELOW", (0, -1), (-1, -1), 0.8, ACCENT),
-    ]
-    if printed.pivot is not None:
-        commands += [("LEFTPADDING", (0, 0), (0, 0), 0), ("RIGHTPADDING", (0, 0), (0, 0), 0),
-                     ("TOPPADDING", (0, 0), (0, 0), 0), ("BOTTOMPADDING", (0, 0), (0, 0), 0),
-                     ("LINEAFTER", (0, 1), (0, -1), 0.6, ACCENT),
-                     ("BACKGROUND", (0, 1), (0, -1), QUOTE_BG)]
-    table.setStyle(TableStyle(commands))
-    table.spaceBefore = 2
-    return table
-
-
 def _keep_introduction(out: list[Flowable]) -> None:
     """The text just before a table or figure ("見下表：", or the last item of a list that
     ends with it) travels with it to a new page, with the space after a list."""
@@ -510,18 +322,19 @@ class _Builder:
     _forms: FaceForms | None = None
 
     def measure(self, text: str, bold: bool, size: float) -> float:
-        return stringWidth(text, self.fonts.bold.name if bold else self.fonts.regular.name, size)
+        width: float = stringWidth(text, self.fonts.bold.name if bold else self.fonts.regular.name, size)
+        return width
 
-    def face_forms(self, canvas: object) -> FaceForms:
+    def face_forms(self, canvas: Canvas) -> FaceForms:
         """The face forms of the rulebook's canvas, made when the first figure is drawn."""
         if self._forms is None or self._forms.canvas is not canvas:
-            self._forms = FaceForms(canvas, self.game, self.fonts, self.convert, self.glyphs)  # type: ignore[arg-type]
+            self._forms = FaceForms(canvas, self.game, self.fonts, self.convert, self.glyphs)
         return self._forms
 
     def where(self, block: MarkdownBlock) -> str:
         return f"{self.source} (rendered Markdown line {block.line})"
 
-    def para(self, runs: Sequence[Run], style: TextStyle, block: MarkdownBlock, **kw: object) -> CJKParagraph:
+    def para(self, runs: Sequence[Run], style: TextStyle, block: MarkdownBlock, **kw: Any) -> CJKParagraph:
         return CJKParagraph(runs, style, self.fonts, self.glyphs, self.where(block), **kw)
 
     def flowables(self, blocks: Sequence[MarkdownBlock], in_quote: bool = False) -> list[Flowable]:
@@ -624,7 +437,7 @@ def render_rulebook(game: Game, lang: str, blocks: Sequence[MarkdownBlock], font
     )
     width, height = pagesize
 
-    def furniture(canvas, document) -> None:  # noqa: ANN001 - reportlab's callback signature
+    def furniture(canvas: Canvas, document: BaseDocTemplate) -> None:
         canvas.saveState()
         canvas.setFont(fonts.regular.name, 8)
         canvas.setFillColor(HexColor("#7a6f60"))
@@ -664,7 +477,7 @@ def render_aid(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: Fo
     width, height = pagesize
     pages = [0]
 
-    def furniture(canvas, document) -> None:  # noqa: ANN001 - reportlab's callback signature
+    def furniture(canvas: Canvas, document: BaseDocTemplate) -> None:
         pages[0] = document.page
         canvas.saveState()
         canvas.setFont(fonts.regular.name, 7)

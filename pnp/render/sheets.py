@@ -20,31 +20,34 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.data.model import Card, Component, Game
-from pnp.fonts import FontFamily, measure_for
+from pnp.fonts import FontFamily
 from pnp.layout.impose import (
     Piece,
-    Rect,
-    Segment,
     SheetPlan,
     Slot,
-    crop_marks,
     impose,
-    mirror_segments,
 )
 from pnp.layout.nets import Net, build_net
 from pnp.layout.presets import SheetSpec
 from pnp.layout.tent import BaseTab, base_tab
 from pnp.layout.tiles import GLUE_LINE_WIDTH, LABEL_PAD, Tile, plan_tiles, tile_marks
 from pnp.render.faces import EM_ASCENT, FaceContext, draw_fold, draw_layout, draw_net
+from pnp.render.furniture import (
+    MARK_COLOR,
+    PAPER_COLOR,
+    Located,
+    draw_label,
+    draw_marks,
+    draw_rulers,
+    label_parts,
+    label_text,
+    lay_out_furniture,
+    sheet_obstacles,
+)
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.symbols import SymbolForms
 from pnp.strings import ui
-from pnp.textlayout import Run, fit_text
 from pnp.units import MM
-
-MARK_COLOR = HexColor("#000000")
-LABEL_COLOR = HexColor("#555555")
-PAPER_COLOR = HexColor("#ffffff")
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,7 @@ def pieces_for(game: Game, spec: SheetSpec | None = None) -> list[Piece]:
 
     Given the paper, a rect piece too large for one sheet becomes its tiles, copy by copy.
     """
-    pieces = []
+    pieces: list[Piece] = []
     for component in game.components:
         for card in component.cards:
             width, height, bleed, net = face_geometry(component, card)
@@ -140,6 +143,7 @@ class FaceForms:
     ink: str = "full"
     symbols: SymbolForms = field(init=False)
     defined: set[str] = field(default_factory=set)
+    _shared: dict[tuple[str, str], bool] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.symbols = SymbolForms(self.canvas, self.game.symbols, self.ink)
@@ -161,12 +165,15 @@ class FaceForms:
             tab = base_tab(card.size[1])
             canvas.saveState()
             canvas.translate(0, tab.depth * MM)
+            # A fold has both panels (checked at load).
+            assert component.front is not None and component.inner is not None
             draw_fold(canvas, replace(ctx, height=2 * card.size[1]), layouts[component.front],
                       layouts[component.inner])
             canvas.restoreState()
             _draw_base_tab(canvas, ctx, tab)
         else:
             layout_id = component.front if side == "front" else component.back
+            assert layout_id is not None  # backs are drawn only for components that have one
             draw_layout(canvas, ctx, layouts[layout_id], round_shape=component.shape == "round")
         canvas.endForm()
         return name
@@ -251,16 +258,18 @@ class FaceForms:
 
         A deck's shared back is then one form, not one per card (104 of them for a deck).
         """
-        layout_ids = [component.front, component.inner] if side == "front" else [component.back]
-        layouts = [self.game.layouts[lid] for lid in layout_ids if lid]
-        # A face's geometry follows from the component's shape and the card's size alone.
-        sizes = {other.size for other in component.cards}
-        shared = (
-            len(component.cards) > 1
-            and not component.shape.endswith("_net")
-            and len(sizes) == 1
-            and not any(layout.uses_fields for layout in layouts)
-        )
+        shared = self._shared.get((component.id, side))
+        if shared is None:  # asked for every copy placed: decided once per component and side
+            layout_ids = [component.front, component.inner] if side == "front" else [component.back]
+            layouts = [self.game.layouts[lid] for lid in layout_ids if lid]
+            # A face's geometry follows from the component's shape and the card's size alone.
+            sizes = {other.size for other in component.cards}
+            shared = self._shared[(component.id, side)] = (
+                len(component.cards) > 1
+                and not component.shape.endswith("_net")
+                and len(sizes) == 1
+                and not any(layout.uses_fields for layout in layouts)
+            )
         return "_all" if shared else card.id
 
 
@@ -349,6 +358,7 @@ def _cut_circle(canvas: Canvas, spec: SheetSpec, slot: Slot) -> None:
 def _form_cut(canvas: Canvas, plan: SheetPlan) -> None:
     """The dashed line across a form's page that parts the form from the pieces below it."""
     spec = plan.spec
+    assert plan.cut is not None
     y = (spec.height - plan.cut) * MM
     canvas.saveState()
     canvas.setStrokeColor(CUT_LINE)
@@ -356,184 +366,6 @@ def _form_cut(canvas: Canvas, plan: SheetPlan) -> None:
     canvas.setDash([2.0 * MM, 1.5 * MM])
     canvas.line((spec.hardware + spec.label_band + 0.5) * MM, y,
                 (spec.width - spec.hardware) * MM, y)
-    canvas.restoreState()
-
-
-def _marks(canvas: Canvas, plan: SheetPlan, back: bool) -> list[Segment]:
-    segments = crop_marks(plan)
-    if back:
-        segments = mirror_segments(plan, segments)
-    canvas.saveState()
-    height = plan.spec.height
-    # A mark on a dark bleed gets a white halo first.
-    for width, color, which in ((1.2, PAPER_COLOR, True), (0.25, MARK_COLOR, None)):
-        canvas.setStrokeColor(color)
-        canvas.setLineWidth(width)
-        for s in segments:
-            if which is None or s.on_bleed:
-                canvas.line(s.x1 * MM, (height - s.y1) * MM, s.x2 * MM, (height - s.y2) * MM)
-    canvas.restoreState()
-    return segments
-
-
-@dataclass(frozen=True)
-class Furniture:
-    """What every sheet prints the same way, laid out once per build: the sheet label's font
-    size (fitted to the longest label) and the ruler's caption with its width."""
-
-    label_size: float
-    ruler_label: str
-    ruler_width: float  # mm
-
-
-LABEL_MAX, LABEL_MIN = 7.0, 4.0  # pt: the largest fits the label band (2.5 mm)
-
-
-Located = tuple[str, str]  # a piece of text and where it was written
-
-
-def _label_parts(plan: SheetPlan, total: int, game: Game, lang: str,
-                 convert: Callable[[str], str], back: bool) -> list[list[Located]]:
-    """The sheet label: the game, the sheet, the side, the components, the version, each part
-    made of pieces that keep where they were written, so that a glyph the font lacks is
-    reported there (a component's name in components.yaml, not game.yaml)."""
-    strings = "pnp/strings.py: sheet label"
-    names: list[Located] = []
-    for component in (game.component(c) for c in plan.components):
-        if names:
-            names.append((ui(lang, "list_sep"), strings))
-        names.append((convert(component.name.value), component.name.where))
-    parts = [[(convert(game.info.name.value), game.info.name.where)],
-             [(ui(lang, "sheet", number=plan.number, total=total), strings)],
-             [(ui(lang, "back" if back else "front"), strings)],
-             names,
-             [(ui(lang, "version", version=game.info.version, date=game.info.date),
-               f"{game.info.where}: version")]]
-    if back and not plan.back_slots():
-        parts.append([(ui(lang, "no_backs"), strings)])
-    return parts
-
-
-def _label_text(parts: list[list[Located]], lang: str) -> str:
-    return f" {ui(lang, 'sep')} ".join("".join(text for text, _ in part) for part in parts)
-
-
-def _furniture(spec: SheetSpec, labels: list[str], fonts: FontFamily, ruler_label: str
-               ) -> Furniture:
-    """One fit for the whole build: the longest label decides the size all of them use. The
-    family's shared measure keeps glyph widths cached from one build to the next."""
-    measure = measure_for(fonts)
-    length = (spec.height - 2 * spec.hardware) * MM
-    band = min(LABEL_MAX, spec.label_band * MM)
-    longest = max(labels, key=lambda t: measure(t, False, 10))
-    fit = fit_text([Run(longest)], length, band, band, LABEL_MIN, measure)
-    return Furniture(fit.size if fit else LABEL_MIN, ruler_label,
-                     measure(ruler_label, False, RULER_TEXT) / MM)
-
-
-def _label(canvas: Canvas, spec: SheetSpec, label: str, furniture: Furniture,
-           fonts: FontFamily, back: bool) -> None:
-    """Up the left edge of a front (the right edge of a back), read bottom to top, its glyphs
-    inside the band that starts at the hardware margin."""
-    size = furniture.label_size
-    ascent = EM_ASCENT * size / MM  # mm
-    band_start = spec.width - spec.hardware - spec.label_band if back else spec.hardware
-    canvas.saveState()
-    canvas.setFillColor(LABEL_COLOR)
-    canvas.setFont(fonts.regular.name, size)
-    # Turned a quarter anticlockwise, a glyph rises towards the left of its baseline.
-    canvas.translate((band_start + ascent) * MM, spec.hardware * MM)
-    canvas.rotate(90)
-    canvas.drawString(0, 0, label)
-    canvas.restoreState()
-
-
-def _obstacles(spec: SheetSpec, slots: tuple[Slot, ...], segments: list[Segment],
-               back: bool) -> list[Rect]:
-    """What furniture must keep clear of: pieces, crop marks and the label band."""
-    rects = [slot.visible for slot in slots]
-    rects += [Rect(min(s.x1, s.x2), min(s.y1, s.y2), abs(s.x2 - s.x1), abs(s.y2 - s.y1))
-              for s in segments]
-    band_x = spec.width - spec.hardware - spec.label_band if back else spec.hardware
-    rects.append(Rect(band_x, 0.0, spec.label_band, spec.height))
-    return rects
-
-
-def _free_spot(spec: SheetSpec, obstacles: list[Rect], width: float, height: float,
-               horizontal: bool) -> tuple[float, float] | None:
-    """Top-left of a width × height box inside the printable area that touches nothing:
-    for a horizontal ruler the lowest such place, for a vertical one the rightmost."""
-    clear = 0.8
-    lo_x, lo_y = spec.hardware, spec.hardware
-    hi_x, hi_y = spec.width - spec.hardware - width, spec.height - spec.hardware - height
-    if horizontal:
-        outer = [lo_y, hi_y] + [o.bottom + clear for o in obstacles] \
-            + [o.y - clear - height for o in obstacles]
-        inner = [lo_x] + [o.right + clear for o in obstacles]
-        bounds, cross = (lo_y, hi_y), (lo_x, hi_x)
-    else:
-        outer = [lo_x, hi_x] + [o.right + clear for o in obstacles] \
-            + [o.x - clear - width for o in obstacles]
-        inner = [lo_y] + [o.bottom + clear for o in obstacles]
-        bounds, cross = (lo_x, hi_x), (lo_y, hi_y)
-    for a in sorted({round(v, 3) for v in outer if bounds[0] - 1e-6 <= v <= bounds[1] + 1e-6},
-                    reverse=True):
-        size_a = height if horizontal else width
-        near = [o for o in obstacles
-                if (o.y if horizontal else o.x) < a + size_a + clear
-                and (o.bottom if horizontal else o.right) > a - clear]
-        for b in sorted({round(v, 3) for v in inner if cross[0] - 1e-6 <= v <= cross[1] + 1e-6}):
-            box = Rect(b, a, width, height) if horizontal else Rect(a, b, width, height)
-            grown = Rect(box.x - clear, box.y - clear, box.width + 2 * clear,
-                         box.height + 2 * clear)
-            if not any(grown.overlaps(o) for o in near):
-                return box.x, box.y
-    return None
-
-
-RULER_TEXT = 5.0  # pt
-
-
-def _rulers(canvas: Canvas, spec: SheetSpec, obstacles: list[Rect], fonts: FontFamily,
-            furniture: Furniture) -> int:
-    """A horizontal 50 mm bar with its caption under it, and a vertical bar, each with 5 mm
-    ticks, wherever the sheet has printable room clear of pieces and marks. Returns how many
-    were drawn."""
-    length = spec.ruler_length
-    label, text_w = furniture.ruler_label, furniture.ruler_width
-    text_h = RULER_TEXT / MM
-    drawn = 0
-    canvas.saveState()
-    canvas.setStrokeColor(MARK_COLOR)
-    canvas.setFillColor(LABEL_COLOR)
-    canvas.setLineWidth(0.4)
-    canvas.setFont(fonts.regular.name, RULER_TEXT)
-    spot = _free_spot(spec, obstacles, max(length, text_w), 2.0 + 0.6 + text_h, True)
-    if spot is not None:
-        x, y = spot
-        _bar(canvas, spec, x, y + 1.0, vertical=False)
-        canvas.drawString(x * MM, (spec.height - y - 2.6 - EM_ASCENT * text_h) * MM, label)
-        obstacles = [*obstacles, Rect(x, y, max(length, text_w), 2.6 + text_h)]
-        drawn += 1
-    spot = _free_spot(spec, obstacles, 2.0, length, False)
-    if spot is not None:
-        _bar(canvas, spec, spot[0] + 1.0, spot[1], vertical=True)
-        drawn += 1
-    canvas.restoreState()
-    return drawn
-
-
-def _bar(canvas: Canvas, spec: SheetSpec, x: float, y: float, vertical: bool) -> None:
-    """A ruler_length bar from (x, y) (mm from the top-left), right or down, ticked every 5 mm."""
-    length = spec.ruler_length
-    canvas.saveState()
-    canvas.translate(x * MM, (spec.height - y) * MM)
-    if vertical:
-        canvas.rotate(-90)
-    canvas.line(0, 0, length * MM, 0)
-    for tick in range(0, int(length) + 1, 5):
-        half = 1.0 if tick % 10 == 0 else 0.5
-        canvas.line(tick * MM, -half * MM, tick * MM, half * MM)
     canvas.restoreState()
 
 
@@ -563,14 +395,14 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
     pieces: dict[Located, None] = {(ui(lang, "sep"), "pnp/strings.py: sheet label"): None}
     for plan in plans:
         for back in (False, True):
-            parts = _label_parts(plan, len(plans), game, lang, convert, back)
+            parts = label_parts(plan, len(plans), game, lang, convert, back)
             pieces.update(dict.fromkeys(piece for part in parts for piece in part))
-            labels[(plan.number, back)] = _label_text(parts, lang)
+            labels[(plan.number, back)] = label_text(parts, lang)
     for text, where in pieces:
         glyphs.check(text, False, where)
     ruler_label = ui(lang, "ruler")
     glyphs.check(ruler_label, False, "pnp/strings.py: ruler")
-    furniture = _furniture(spec, list(labels.values()), fonts, ruler_label)
+    furniture = lay_out_furniture(spec, list(labels.values()), fonts, ruler_label)
     for plan in plans:
         for back in (False, True):
             slots = plan.back_slots() if back else plan.slots
@@ -588,13 +420,13 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
                 log.append(f"sheet {plan.number} {side}: {name} #{slot.piece.copy} at "
                            f"({box.x:.2f}, {box.y:.2f}) {box.width:.2f}x{box.height:.2f} mm"
                            f"{' turned' if slot.rotated else ''}")
-            segments = _marks(canvas, plan, back)
+            segments = draw_marks(canvas, plan, back)
             if plan.cut is not None and not back:
                 _form_cut(canvas, plan)
                 log.append(f"sheet {plan.number} {side}: cut line at y {plan.cut:.2f} mm")
-            _label(canvas, spec, labels[(plan.number, back)], furniture, fonts, back)
+            draw_label(canvas, spec, labels[(plan.number, back)], furniture, fonts, back)
             if not any(slot.piece.write_on for slot in plan.slots):
-                rulers = _rulers(canvas, spec, _obstacles(spec, slots, segments, back), fonts,
+                rulers = draw_rulers(canvas, spec, sheet_obstacles(spec, slots, segments, back), fonts,
                                  furniture)
                 log.append(f"sheet {plan.number} {side}: {rulers} rulers")
             canvas.showPage()

@@ -40,7 +40,7 @@ PANEL_BLEED = 3.0  # mm round the outer panel's form, as round every face
 SHRINK = 0.55  # the smallest a figure gets, against its natural size, to fit a page's foot
 
 
-class TableFigureFlowable(Flowable):
+class TableFigureFlowable(Flowable):  # type: ignore[misc]  # reportlab is untyped
     """The table as an oval, the shared pieces in the middle, each seat's pieces at its edge
     turned towards that player, an optional label outside each seat, the caption below."""
 
@@ -144,7 +144,8 @@ class TableFigureFlowable(Flowable):
 
     def _piece(self, placed: Placed, scale: float) -> None:
         canvas: Any = self.canv
-        component_id, card_id, side = placed.key  # type: ignore[misc]
+        key: tuple[str, str, str] = placed.key  # type: ignore[assignment]  # the figure's own handle
+        component_id, card_id, side = key
         game = self.builder.game
         component = game.component(component_id)
         card = game.card(component_id, card_id)
@@ -204,6 +205,7 @@ def _outer_panel(forms: FaceForms, component: Component, card: Card) -> str:
         ctx = FaceContext(component, card.id, card.fields, width, height, PANEL_BLEED, forms.fonts,
                           forms.convert, forms.game.tables, forms.glyphs, forms.symbols, forms.ink)
         forms.canvas.beginForm(name, 0, 0, (width + 2 * PANEL_BLEED) * MM, (height + 2 * PANEL_BLEED) * MM)
+        assert component.front is not None  # a fold piece always has a front layout
         draw_layout(forms.canvas, ctx, forms.game.layouts[component.front])
         forms.canvas.endForm()
     return name
