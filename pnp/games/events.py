@@ -50,34 +50,55 @@ def to_json_object(event: Any) -> dict[str, Any]:
     """``to_json`` of one event (a dataclass instance): a whole game's log, say."""
     if not dataclasses.is_dataclass(event) or isinstance(event, type):
         raise TypeError(f"expected an event dataclass, got {type(event).__name__}")
-    return _write(event)
+    result: dict[str, Any] = _writer(type(event))(event)
+    return result
 
 
-# A field's plan: (attribute, JSON key, converter or None for "copy as is", omit when None).
-_Plan = tuple[tuple[str, str, "Convert | None", bool], ...]
-_PLANS: dict[type, _Plan] = {}
+# One writer function per event class, generated from its fields the first time it is
+# written: a log holds thousands of events, and a loop over fields per event costs several
+# times what the plain dict display below does.
+_WRITERS: dict[type, Convert] = {}
 
 
-def _write(value: Any) -> dict[str, Any]:
-    plan = _PLANS.get(type(value))
-    if plan is None:
-        plan = _PLANS[type(value)] = _plan(type(value))
-    out: dict[str, Any] = {}
-    for attr, name, convert, omit in plan:
-        item = getattr(value, attr)
-        if item is None:
-            if not omit:
-                out[name] = None
+def _writer(cls: type) -> Convert:
+    writer = _WRITERS.get(cls)
+    if writer is None:
+        writer = _WRITERS[cls] = _make_writer(cls)
+    return writer
+
+
+def _make_writer(cls: type) -> Convert:
+    module = sys.modules.get(cls.__module__)
+    hints = typing.get_type_hints(cls, vars(module) if module else None)
+    namespace: dict[str, Any] = {}
+    leading: list[str] = []  # the fields up to the first optional one, in one dict display
+    lines: list[str] = []  # the rest, one statement each, so the keys keep the field order
+    for i, f in enumerate(dataclasses.fields(cls)):
+        name = f.metadata.get(_KEY, f.name)
+        convert = _converter(hints[f.name])
+        if convert is None:
+            value = f"v.{f.name}"
         else:
-            out[name] = item if convert is None else convert(item)
-    return out
+            namespace[f"c{i}"] = convert
+            value = f"(None if v.{f.name} is None else c{i}(v.{f.name}))"
+        if f.metadata.get(_OMIT_NONE):
+            lines.append(f"    if v.{f.name} is not None:\n        out[{name!r}] = {value}")
+        elif lines:
+            lines.append(f"    out[{name!r}] = {value}")
+        else:
+            leading.append(f"{name!r}: {value}")
+    source = "def write(v):\n    out = {" + ", ".join(leading) + "}\n"
+    source += "".join(line + "\n" for line in lines) + "    return out\n"
+    exec(source, namespace)  # noqa: S102 - the source is built from field names above
+    writer: Convert = namespace["write"]
+    return writer
 
 
 def _generic(value: Any) -> Any:
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _write(value)
+        return _writer(type(value))(value)
     if isinstance(value, (tuple, list)):
         return [_generic(v) for v in value]
     if isinstance(value, dict):
@@ -114,15 +135,5 @@ def _converter(hint: Any) -> Convert | None:
             return lambda v: [list(x) for x in v]
         return lambda v: [inner_convert(x) for x in v]
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return _write
+        return _writer(hint)
     return _generic
-
-
-def _plan(cls: type) -> _Plan:
-    module = sys.modules.get(cls.__module__)
-    hints = typing.get_type_hints(cls, vars(module) if module else None)
-    return tuple(
-        (f.name, f.metadata.get(_KEY, f.name), _converter(hints[f.name]),
-         bool(f.metadata.get(_OMIT_NONE)))
-        for f in dataclasses.fields(cls)
-    )

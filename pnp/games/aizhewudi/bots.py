@@ -7,7 +7,7 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from pnp.games.aizhewudi.split import split
+from pnp.games.aizhewudi.split import split_table
 from pnp.games.aizhewudi.state import Illegal, _Game, _Policy, _Seat
 
 
@@ -34,6 +34,8 @@ class _Bots(_Policy):
         self._seen: defaultdict[tuple[int, int], Counter[str]] = defaultdict(Counter)
         self._read = 0
         self._taken_from: dict[int, int] = {}
+        # hit_chance per set: it changes only when a round's record is read.
+        self._chances: dict[tuple[int, int], float] = {}
 
     def reveal(self, g: _Game, count: int) -> list[int]:
         return [self.deck.pop() for _ in range(count)]
@@ -63,18 +65,19 @@ class _Bots(_Policy):
         while self._read < len(g.history):
             rec = g.history[self._read]
             self._read += 1
-            for e in rec["abilities"]:
-                if e["ability"] == "many_faces" and e["event"] == "took":
-                    self._taken_from.setdefault(e["seat"], e["from"])
-            unseen = {(d["seat"], d["hand"]) for d in rec["discarded"]}
-            for pl in rec["plays"]:
-                if (pl["seat"], pl["hand"]) not in unseen:
-                    self._seen[self._origin(pl["seat"], pl["hand"])][pl["card"]] += 1
-            for e in rec["abilities"]:
-                if e["ability"] == "robber_logic" and e["event"] == "used":
-                    seen = self._seen[self._origin(e["seat"], e["hand"])]
+            self._chances.clear()
+            for e in rec.abilities:
+                if e.ability == "many_faces" and e.event == "took" and isinstance(e.from_, int):
+                    self._taken_from.setdefault(e.seat, e.from_)
+            unseen = {(d.seat, d.hand) for d in rec.discarded}
+            for pl in rec.plays:
+                if (pl.seat, pl.hand) not in unseen:
+                    self._seen[self._origin(pl.seat, pl.hand)][pl.card] += 1
+            for e in rec.abilities:
+                if e.ability == "robber_logic" and e.event == "used" and e.hand is not None:
+                    seen = self._seen[self._origin(e.seat, e.hand)]
                     seen["rush"] -= 1  # back in the hand
-                    seen[e["discarded"]] += 1
+                    seen[str(e.discarded)] += 1
 
     def shown(self, g: _Game, seat: int, hand: int) -> Counter[str]:
         """The cards of a set seen face up in the rounds played so far."""
@@ -85,15 +88,18 @@ class _Bots(_Policy):
         """The chance that the card this set plays now is a 搶婚 or 嫁給我吧, as the table sees
         it: the set's cards not yet seen face up, the one in play among them."""
         self._catch_up(g)
-        seen = self._seen[self._origin(seat, hand)]
-        total = hits = 0
-        for card, count in g.rules.action_mix:
-            unseen = count - max(seen[card], 0)
-            if unseen > 0:
-                total += unseen
-                if card in ("rush", "propose"):
-                    hits += unseen
-        return hits / total if total else 0.0
+        chance = self._chances.get((seat, hand))
+        if chance is None:
+            seen = self._seen[self._origin(seat, hand)]
+            total = hits = 0
+            for card, count in g.rules.action_mix:
+                unseen = count - max(seen[card], 0)
+                if unseen > 0:
+                    total += unseen
+                    if card in ("rush", "propose"):
+                        hits += unseen
+            chance = self._chances[(seat, hand)] = hits / total if total else 0.0
+        return chance
 
     @staticmethod
     def round_income(g: _Game) -> float:
@@ -104,7 +110,7 @@ class _Bots(_Policy):
     def stake(self, g: _Game, p: _Seat) -> float:
         """What going out costs: the money in hand and what the rounds to come may bring
         (a player out cannot win, so it never counts for less than one 花心)."""
-        net = sum(p.bills) + p.bank - g.rules.fickle_penalty * p.fickle
+        net = p.money + p.bank - g.rules.fickle_penalty * p.fickle
         future = (g.rules.rounds - g.round) * self.round_income(g)
         return max(net, 0) + future + g.rules.fickle_penalty
 
@@ -116,7 +122,7 @@ class _Bots(_Policy):
         def worth(p: _Seat) -> float:
             room = g.public_limit(p) - p.loved
             closeness = 3 * income if room <= 1 else income * (g.public_limit(p) - room)
-            return sum(p.bills) + closeness + self.rng.random() * income
+            return p.money + closeness + self.rng.random() * income
 
         others = [p for p in g.ins() if p.seat != seat]
         return max(others, key=worth).seat
@@ -189,7 +195,7 @@ class _Bots(_Policy):
             if q.seat != seat:
                 standing += math.prod(1 - self.hit_chance(g, pl.seat, pl.hand)
                                       for pl in g.plays if pl.target == q.seat)
-        share = split(g.table, max(1, round(standing)), g.rules).share
+        share = split_table(g.table, max(1, round(standing)), g.rules).share
         return out * self.stake(g, p) > g.rules.fickle_penalty + hits[0] * share
 
     def robber(self, g: _Game, seat: int, hand: int) -> str | None:

@@ -48,6 +48,23 @@ def split(bills: Sequence[int], sharers: int, rules: AizhewudiRules | None = Non
     return Split(share, [list(g) for g in groups], list(carried))
 
 
+def split_table(table: Sequence[int], sharers: int, rules: AizhewudiRules) -> Split:
+    """``split`` of bills the game itself dealt (so known to be bills of these rules).
+
+    The bots ask what the table would split into several times a round; this skips the
+    checks ``split`` makes of bills people type in and remembers recent tables.
+    """
+    share, groups, carried = _split_table(tuple(table), sharers, rules.denominations)
+    return Split(share, [list(g) for g in groups], list(carried))
+
+
+@lru_cache(maxsize=4096)
+def _split_table(
+    table: tuple[int, ...], sharers: int, denoms: tuple[int, ...]
+) -> tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    return _split_counts(denoms, tuple(table.count(d) for d in denoms), sharers)
+
+
 @lru_cache(maxsize=4096)
 def _split_counts(
     denoms: tuple[int, ...], counts: tuple[int, ...], sharers: int
