@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from pnp.games.aizhewudi.split import split_table
-from pnp.games.aizhewudi.state import Illegal, _Game, _Policy, _Seat
+from pnp.games.aizhewudi.state import Illegal, _Game, _Play, _Policy, _Seat
 
 
 class _Bots(_Policy):
@@ -26,6 +26,7 @@ class _Bots(_Policy):
 
     def __init__(self, bots: Sequence[str], rng: random.Random, deck: list[int]) -> None:
         self.bots = list(bots)
+        self._greedy = [b == "greedy" for b in self.bots]
         self.rng = rng
         self.deck = deck  # shuffled; revealed from the end
         self.plan: dict[tuple[int, int], int] = {}
@@ -36,12 +37,17 @@ class _Bots(_Policy):
         self._taken_from: dict[int, int] = {}
         # hit_chance per set: it changes only when a round's record is read.
         self._chances: dict[tuple[int, int], float] = {}
+        # By the player aimed at, for one round's plays (``_read_aims``): hit_chance of each
+        # pending flower, and 1 - hit_chance of every flower.
+        self._aims_of: list[_Play] | None = None
+        self._aims: dict[int, list[float]] = {}
+        self._misses: dict[int, list[float]] = {}
 
     def reveal(self, g: _Game, count: int) -> list[int]:
         return [self.deck.pop() for _ in range(count)]
 
     def greedy(self, seat: int) -> bool:
-        return self.bots[seat] == "greedy"
+        return self._greedy[seat]
 
     def last_round(self, g: _Game) -> bool:
         return g.round == g.rules.rounds
@@ -87,7 +93,8 @@ class _Bots(_Policy):
     def hit_chance(self, g: _Game, seat: int, hand: int) -> float:
         """The chance that the card this set plays now is a 搶婚 or 嫁給我吧, as the table sees
         it: the set's cards not yet seen face up, the one in play among them."""
-        self._catch_up(g)
+        if self._read < len(g.history):
+            self._catch_up(g)
         chance = self._chances.get((seat, hand))
         if chance is None:
             seen = self._seen[self._origin(seat, hand)]
@@ -101,11 +108,22 @@ class _Bots(_Policy):
             chance = self._chances[(seat, hand)] = hits / total if total else 0.0
         return chance
 
+    def _read_aims(self, g: _Game) -> None:
+        """The hit chances of this round's flowers by target, for the withdrawal step: its
+        decisions are taken together, so the plays do not change while they are asked."""
+        self._aims_of = g.plays
+        self._aims = {}
+        self._misses = {}
+        for pl in g.plays:
+            chance = self.hit_chance(g, pl.seat, pl.hand)
+            if pl.state == "pending":
+                self._aims.setdefault(pl.target, []).append(chance)
+            self._misses.setdefault(pl.target, []).append(1 - chance)
+
     @staticmethod
     def round_income(g: _Game) -> float:
         """What one player still in may expect from the bills of one round."""
-        per_round = g.rules.mean_bill * g.rules.bills_per_round
-        return per_round / max(1, len(g.ins()))
+        return g.rules.round_bills_value / max(1, len(g.ins()))
 
     def stake(self, g: _Game, p: _Seat) -> float:
         """What going out costs: the money in hand and what the rounds to come may bring
@@ -117,15 +135,21 @@ class _Bots(_Policy):
     # -- decisions
     def choose_target(self, g: _Game, seat: int) -> int:
         """Another player, the more likely the closer to going out and the richer."""
-        income = self.round_income(g)
-
-        def worth(p: _Seat) -> float:
-            room = g.public_limit(p) - p.loved
-            closeness = 3 * income if room <= 1 else income * (g.public_limit(p) - room)
-            return p.money + closeness + self.rng.random() * income
-
-        others = [p for p in g.ins() if p.seat != seat]
-        return max(others, key=worth).seat
+        ins = g.ins()
+        income = g.rules.round_bills_value / max(1, len(ins))
+        random = self.rng.random
+        best, best_worth = -1, 0.0
+        # In seat order, one random draw each, the first of equals kept (as max() would).
+        for p in ins:
+            if p.seat == seat:
+                continue
+            limit = g.limit(p) if p.revealed else g.rules.eliminated_at
+            room = limit - p.loved
+            closeness = 3 * income if room <= 1 else income * (limit - room)
+            worth = p.money + closeness + random() * income
+            if best < 0 or worth > best_worth:
+                best, best_worth = p.seat, worth
+        return best
 
     def card(self, g: _Game, seat: int, hand: int) -> str:
         cards = g.seats[seat].hands[hand]
@@ -175,11 +199,11 @@ class _Bots(_Policy):
         p = g.seats[seat]
         if not self.greedy(seat):
             return self.rng.random() < 0.15
-        aims = [pl for pl in g.plays if pl.target == seat and pl.state == "pending"]
+        if self._aims_of is not g.plays:  # once per round: the aims are all known by now
+            self._read_aims(g)
         # How many of the flowers aimed at me hit: one chance per aimer's set.
         hits = [1.0]
-        for pl in aims:
-            chance = self.hit_chance(g, pl.seat, pl.hand)
+        for chance in self._aims.get(seat, ()):
             hits = [a * (1 - chance) + b * chance for a, b in zip([*hits, 0.0], [0.0, *hits],
                                                                   strict=True)]
         if p.ability == "queen":
@@ -190,11 +214,11 @@ class _Bots(_Policy):
             return False  # withdraw only when going out is a real risk this round
         # Staying in and untouched pays this round's share (the table split among me and
         # the others likely to stay standing); going out costs the stake.
+        misses = self._misses
         standing = 1.0
         for q in g.ins():
             if q.seat != seat:
-                standing += math.prod(1 - self.hit_chance(g, pl.seat, pl.hand)
-                                      for pl in g.plays if pl.target == q.seat)
+                standing += math.prod(misses.get(q.seat, ()))
         share = split_table(g.table, max(1, round(standing)), g.rules).share
         return out * self.stake(g, p) > g.rules.fickle_penalty + hits[0] * share
 

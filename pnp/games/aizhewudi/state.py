@@ -28,7 +28,7 @@ class Illegal(ValueError):
     """A decision (from a bot or a log) the rules do not allow."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Play:
     seat: int
     hand: int
@@ -40,7 +40,7 @@ class _Play:
         return Aim(self.seat, self.target)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Seat:
     # Mutable on purpose: it is the running game state, never returned to callers.
     seat: int
@@ -199,9 +199,10 @@ class _Game:
             p.down = False
         revealed = policy.reveal(self, min(self.rules.bills_per_round,
                                            sum(self.deck.values())))
-        if Counter(revealed) - self.deck:
+        deck = self.deck
+        deck.subtract(revealed)
+        if any(deck[b] < 0 for b in revealed):
             raise Illegal(f"revealed {revealed}: not that many such bills left in the deck")
-        self.deck.subtract(revealed)
         rec.revealed = tuple(revealed)
         self.table = self.table + list(revealed)
         if self.abilities_dealt:
@@ -224,13 +225,14 @@ class _Game:
                 plays.append(_Play(p.seat, h, card))
         # Step 3: aim; the revealed groom aims last, seeing the others.
         seats = self.seats
-        groom = [pl for pl in plays if seats[pl.seat].armed("not_the_groom")]
+        abilities = self.abilities_dealt
+        groom = [pl for pl in plays if seats[pl.seat].armed("not_the_groom")] if abilities else []
         for pl in [pl for pl in plays if pl not in groom] + groom if groom else plays:
             target = policy.target(self, pl.seat, pl.hand, pl in groom)
             if target == pl.seat or not 0 <= target < len(seats) or seats[target].out:
                 raise Illegal(f"seat {pl.seat} aims at {target}: not another player in the game")
             pl.target = target
-        for pl in plays:
+        for pl in plays if abilities else ():
             p = seats[pl.seat]
             if not p.armed("second_thoughts"):
                 continue
@@ -271,7 +273,7 @@ class _Game:
             self.give_loved([pl.target for pl in rushes])
             if self.after_batch():
                 return True
-        for pl in rushes:
+        for pl in rushes if abilities else ():
             p = seats[pl.seat]
             if p.out or not p.has("robber_logic"):
                 continue
@@ -290,7 +292,7 @@ class _Game:
         if not self.round_over and self.step_six():
             return True
         if not self.round_over:
-            for p in self._ins:
+            for p in self._ins if abilities else ():
                 if p.down and p.has("blind_eye") and policy.use(self, p.seat, "blind_eye"):
                     p.down = False
                     p.revealed = p.spent = True
@@ -410,9 +412,12 @@ class _Game:
             raise Illegal(f"{len(groups)} groups for {len(sharers)} sharers (share {best.share})")
         if any(sum(g) != best.share for g in groups):
             raise Illegal(f"groups {groups} are not each worth the largest share {best.share}")
-        handed = Counter(b for g in groups for b in g)
-        if handed - Counter(self.table):
-            raise Illegal(f"groups {groups} use bills not on the table {self.table}")
+        left = list(self.table)
+        for group in groups:
+            for bill in group:
+                if bill not in left:
+                    raise Illegal(f"groups {groups} use bills not on the table {self.table}")
+                left.remove(bill)
         rec = self.rec
         rec.sharers = tuple(sharers)
         rec.share = best.share
@@ -421,10 +426,7 @@ class _Game:
             p = self.seats[seat]
             p.bills.extend(group)
             p.money += sum(group)
-        if handed:
-            self.table = sorted((Counter(self.table) - handed).elements(), reverse=True)
-        else:
-            self.table = sorted(self.table, reverse=True)
+        self.table = sorted(left, reverse=True)
         rec.carried_out = tuple(self.table)
 
     def close_round(self) -> None:
