@@ -201,14 +201,17 @@ class _Bots(_Policy):
             return self.rng.random() < 0.15
         if self._aims_of is not g.plays:  # once per round: the aims are all known by now
             self._read_aims(g)
+        aims = self._aims.get(seat, ())
+        room = g.limit(p) - p.loved
+        if len(aims) < room and p.ability != "queen":
+            return False  # not enough flowers aimed at me to put me out
         # How many of the flowers aimed at me hit: one chance per aimer's set.
         hits = [1.0]
-        for chance in self._aims.get(seat, ()):
+        for chance in aims:
             hits = [a * (1 - chance) + b * chance for a, b in zip([*hits, 0.0], [0.0, *hits],
                                                                   strict=True)]
         if p.ability == "queen":
             hits = [hits[0], 1 - hits[0]]  # at most one marker a round
-        room = g.limit(p) - p.loved
         out = sum(hits[room:])
         if out < 0.1:
             return False  # withdraw only when going out is a real risk this round
