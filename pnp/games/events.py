@@ -54,9 +54,9 @@ def to_json_object(event: Any) -> dict[str, Any]:
     return result
 
 
-# One writer function per event class, generated from its fields the first time it is
-# written: a log holds thousands of events, and a loop over fields per event costs several
-# times what the plain dict display below does.
+# One writer function per event class, generated from its fields and their types the first
+# time it is written (as dataclasses generates __init__): a log holds thousands of events,
+# and a loop over fields per event costs several times what a plain dict display does.
 _WRITERS: dict[type, Convert] = {}
 
 
@@ -70,17 +70,12 @@ def _writer(cls: type) -> Convert:
 def _make_writer(cls: type) -> Convert:
     module = sys.modules.get(cls.__module__)
     hints = typing.get_type_hints(cls, vars(module) if module else None)
-    namespace: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"_generic": _generic}
     leading: list[str] = []  # the fields up to the first optional one, in one dict display
     lines: list[str] = []  # the rest, one statement each, so the keys keep the field order
-    for i, f in enumerate(dataclasses.fields(cls)):
+    for f in dataclasses.fields(cls):
         name = f.metadata.get(_KEY, f.name)
-        convert = _converter(hints[f.name])
-        if convert is None:
-            value = f"v.{f.name}"
-        else:
-            namespace[f"c{i}"] = convert
-            value = f"(None if v.{f.name} is None else c{i}(v.{f.name}))"
+        value = _expression(hints[f.name], f"v.{f.name}", namespace, 0)
         if f.metadata.get(_OMIT_NONE):
             lines.append(f"    if v.{f.name} is not None:\n        out[{name!r}] = {value}")
         elif lines:
@@ -109,31 +104,34 @@ def _generic(value: Any) -> Any:
 _PLAIN = (int, str, bool, float, type(None))
 
 
-def _converter(hint: Any) -> Convert | None:
-    """How to write a value of type ``hint``; None means it is written as it is."""
+def _expression(hint: Any, expr: str, namespace: dict[str, Any], depth: int) -> str:
+    """Python source writing ``expr``, a value of type ``hint``, as JSON values."""
     if hint in _PLAIN:
-        return None
+        return expr
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin is typing.Literal:
-        return None
+        return expr
     if origin in (typing.Union, types.UnionType):
         inner = [a for a in args if a is not type(None)]
         if len(inner) == 1:
-            return _converter(inner[0])  # None is handled before converting
-        return _generic if any(_converter(a) is not None for a in inner) else None
+            written = _expression(inner[0], expr, namespace, depth)
+            if written == expr or len(inner) == len(args):
+                return written
+            return f"(None if {expr} is None else {written})"
+        if all(_expression(a, expr, namespace, depth) == expr for a in inner):
+            return expr
+        return f"_generic({expr})"
     if origin in (tuple, list) and args:
-        item = args[0]
-        if (origin is list or (len(args) == 2 and args[1] is Ellipsis)) and item in _PLAIN:
-            return list
-        if origin is tuple and args[-1] is not Ellipsis:
-            return _generic  # a fixed-length tuple of mixed types
-        inner_convert = _converter(item)
-        if inner_convert is None:
-            return list
-        if inner_convert is list:
-            return lambda v: [list(x) for x in v]
-        return lambda v: [inner_convert(x) for x in v]
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            return f"_generic({expr})"  # a fixed-length tuple of mixed types
+        item = f"x{depth}"
+        written = _expression(args[0], item, namespace, depth + 1)
+        if written == item:
+            return f"list({expr})"
+        return f"[{written} for {item} in {expr}]"
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return _writer(hint)
-    return _generic
+        name = f"w{len(namespace)}"
+        namespace[name] = _writer(hint)
+        return f"{name}({expr})"
+    return f"_generic({expr})"

@@ -31,15 +31,6 @@ def greedy_gaps(hand: Hand) -> list[Gap]:
     return [(bounds[k], bounds[k + 1]) for _, _, k in ranked]
 
 
-def greedy_card(cards: Sequence[int], gaps: Sequence[Gap]) -> int:
-    """The greedy bot's card from ascending ``cards``: the lowest in the best gap it holds."""
-    for low, high in gaps:
-        j = bisect_right(cards, low)
-        if j < len(cards) and cards[j] < high:
-            return cards[j]
-    raise ValueError("no card to play")
-
-
 class Bots:
     """A policy: one bot kind per seat, choosing among the legal cards with ``rng``."""
 
@@ -49,14 +40,26 @@ class Bots:
             raise ValueError(f"unknown bot {unknown[0]!r} (known: {', '.join(BOTS)})")
         self.kinds = list(kinds)
         self.rng = rng
-        self.any_greedy = "greedy" in self.kinds
+        self.greedy = [k == "greedy" for k in self.kinds]
+        self.any_greedy = any(self.greedy)
 
     def plays(self, hand: Hand) -> list[int]:
         """Every seat's card for this turn, chosen seat by seat (the RNG order is the seats')."""
-        gaps = greedy_gaps(hand) if self.any_greedy else []
         choice = self.rng.choice
-        return [
-            greedy_card(hand.hands[seat], gaps) if kind == "greedy"
-            else choice(hand.hands[seat])  # hands are kept ascending
-            for seat, kind in enumerate(self.kinds)
-        ]
+        if not self.any_greedy:
+            return [choice(cards) for cards in hand.hands]  # hands are kept ascending
+        gaps = greedy_gaps(hand)
+        plays = []
+        for greedy, cards in zip(self.greedy, hand.hands, strict=True):
+            if not greedy:
+                plays.append(choice(cards))
+                continue
+            # The lowest card in the best gap it holds.
+            for low, high in gaps:
+                j = bisect_right(cards, low)
+                if j < len(cards) and cards[j] < high:
+                    plays.append(cards[j])
+                    break
+            else:
+                raise ValueError("no card to play")
+        return plays

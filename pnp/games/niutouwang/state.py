@@ -46,6 +46,13 @@ class Turn:
     rows: Rows  # after the turn
 
 
+# Placements that take nothing, shared between deals and games: most placements are these,
+# the values are immutable, and building a frozen dataclass costs more than the rest of a
+# placement. Bounded, since a designer's deck and table may be large.
+_APPENDED: dict[tuple[int, int, int], Placement] = {}
+_APPENDED_MAX = 50_000
+
+
 # --------------------------------------------------------------------------- one card, one turn
 
 
@@ -135,11 +142,12 @@ class Hand:
     def place(self, seat: int, card: int, choose: RowChoice) -> Placement:
         """Put one card on its row (a low card on the row ``choose`` names), taking as due."""
         rows, ends = self.rows, self.ends
-        best = -1
         best_end = -1
-        for i, end in enumerate(ends):
+        for end in ends:
             if best_end < end < card:
-                best, best_end = i, end
+                best_end = end
+        # Row ends are distinct cards, so the end found names its row.
+        best = ends.index(best_end) if best_end >= 0 else -1
         if best < 0:
             best = choose(seat, card)
             if isinstance(best, bool) or not isinstance(best, int) or not 0 <= best < len(rows):
@@ -148,7 +156,12 @@ class Hand:
             rows[best] += (card,)
             ends[best] = card
             self.row_heads[best] += self.heads[card]
-            return Placement(seat, card, best, ())
+            placement = _APPENDED.get((seat, card, best))
+            if placement is None:
+                placement = Placement(seat, card, best, ())
+                if len(_APPENDED) < _APPENDED_MAX:
+                    _APPENDED[(seat, card, best)] = placement
+            return placement
         took = rows[best]
         rows[best] = (card,)
         ends[best] = card
