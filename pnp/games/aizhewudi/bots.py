@@ -201,13 +201,14 @@ class _Bots(_Policy):
             return self.rng.random() < 0.15
         if self._aims_of is not g.plays:  # once per round: the aims are all known by now
             self._read_aims(g)
-        aims = self._aims.get(seat, ())
+        aims = self._aims.get(seat, [])
         room = g.limit(p) - p.loved
         if len(aims) < room and p.ability != "queen":
             return False  # not enough flowers aimed at me to put me out
-        # How many of the flowers aimed at me hit: one chance per aimer's set.
-        hits = [1.0]
-        for chance in aims:
+        # How many of the flowers aimed at me hit: one chance per aimer's set (the first
+        # step of the product, from [1.0], is [1 - chance, chance] exactly).
+        hits = [1 - aims[0], aims[0]] if aims else [1.0]
+        for chance in aims[1:]:
             hits = [a * (1 - chance) + b * chance for a, b in zip([*hits, 0.0], [0.0, *hits],
                                                                   strict=True)]
         if p.ability == "queen":
