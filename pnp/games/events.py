@@ -68,8 +68,7 @@ def _writer(cls: type) -> Convert:
 
 
 def _make_writer(cls: type) -> Convert:
-    module = sys.modules.get(cls.__module__)
-    hints = typing.get_type_hints(cls, vars(module) if module else None)
+    hints = _hints(cls)
     namespace: dict[str, Any] = {"_generic": _generic}
     leading: list[str] = []  # the fields up to the first optional one, in one dict display
     lines: list[str] = []  # the rest, one statement each, so the keys keep the field order
@@ -131,7 +130,20 @@ def _expression(hint: Any, expr: str, namespace: dict[str, Any], depth: int) -> 
             return f"list({expr})"
         return f"[{written} for {item} in {expr}]"
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        fields = dataclasses.fields(hint)
+        if depth < 3 and not any(f.metadata.get(_OMIT_NONE) for f in fields):
+            # A dict display in place: a turn's placements are written without a call each.
+            hints = _hints(hint)
+            items = [f"{f.metadata.get(_KEY, f.name)!r}: "
+                     + _expression(hints[f.name], f"{expr}.{f.name}", namespace, depth + 1)
+                     for f in fields]
+            return "{" + ", ".join(items) + "}"
         name = f"w{len(namespace)}"
         namespace[name] = _writer(hint)
         return f"{name}({expr})"
     return f"_generic({expr})"
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    module = sys.modules.get(cls.__module__)
+    return typing.get_type_hints(cls, vars(module) if module else None)
