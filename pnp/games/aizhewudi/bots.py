@@ -100,10 +100,11 @@ class _Bots(_Policy):
             seen = self._seen[self._origin(seat, hand)]
             total = hits = 0
             for card, count in g.rules.action_mix:
-                unseen = count - max(seen[card], 0)
+                shown = seen.get(card, 0)
+                unseen = count - shown if shown > 0 else count
                 if unseen > 0:
                     total += unseen
-                    if card in ("rush", "propose"):
+                    if card == "rush" or card == "propose":
                         hits += unseen
             chance = self._chances[(seat, hand)] = hits / total if total else 0.0
         return chance
@@ -153,7 +154,7 @@ class _Bots(_Policy):
 
     def card(self, g: _Game, seat: int, hand: int) -> str:
         cards = g.seats[seat].hands[hand]
-        if not self.greedy(seat):
+        if not self._greedy[seat]:
             return self.rng.choice(sorted(cards.elements()))
         target = self.choose_target(g, seat)
         self.plan[(seat, hand)] = target
@@ -165,7 +166,9 @@ class _Bots(_Policy):
         if hits and g.public_limit(t) - t.loved <= 1:
             return "rush" if cards["rush"] else "propose"  # it may put them out
         # Spend the flowers that hit on rich tables, and never keep them past the last round.
-        table = sum(g.table) / max(1.0, self.round_income(g) * len(g.ins()))
+        standing = len(g.ins())
+        income = g.rules.round_bills_value / max(1, standing)  # round_income, inlined
+        table = sum(g.table) / max(1.0, income * standing)
         if hits and (hits >= left or self.rng.random() < hits / left * table):
             return "propose" if cards["propose"] else "rush"
         if cards["flee"]:
@@ -174,7 +177,7 @@ class _Bots(_Policy):
 
     def target(self, g: _Game, seat: int, hand: int, last: bool) -> int:
         others = [p.seat for p in g.ins() if p.seat != seat]
-        if not self.greedy(seat):
+        if not self._greedy[seat]:
             return self.rng.choice(others)
         if last:
             # Seeing every aim, pile onto the most-aimed player.
@@ -187,7 +190,7 @@ class _Bots(_Policy):
     def swap(self, g: _Game, seat: int, hand: int) -> str | None:
         pl = next(pl for pl in g.plays if pl.seat == seat and pl.hand == hand)
         cards = g.seats[seat].hands[hand]
-        if not self.greedy(seat):
+        if not self._greedy[seat]:
             choices = sorted(c for c in cards.elements() if c != pl.card)
             return self.rng.choice(choices) if choices and self.rng.random() < 0.2 else None
         t = g.seats[pl.target]
@@ -197,7 +200,7 @@ class _Bots(_Policy):
 
     def withdraw(self, g: _Game, seat: int) -> bool:
         p = g.seats[seat]
-        if not self.greedy(seat):
+        if not self._greedy[seat]:
             return self.rng.random() < 0.15
         if self._aims_of is not g.plays:  # once per round: the aims are all known by now
             self._read_aims(g)
@@ -228,19 +231,19 @@ class _Bots(_Policy):
 
     def robber(self, g: _Game, seat: int, hand: int) -> str | None:
         cards = g.seats[seat].hands[hand]
-        if not self.greedy(seat):
+        if not self._greedy[seat]:
             return self.rng.choice(sorted(cards.elements())) if self.rng.random() < 0.5 else None
         return "flee" if cards["flee"] else None
 
     def faces(self, g: _Game, seat: int, candidates: list[int]) -> int:
-        if not self.greedy(seat):
+        if not self._greedy[seat]:
             return self.rng.choice(candidates)
         hands = {s: g.seats[s].hands[0] for s in candidates}
         return min(candidates, key=lambda s: (-(hands[s]["rush"] + hands[s]["propose"]), s))
 
     def use(self, g: _Game, seat: int, ability: str) -> bool:
         last = self.last_round(g)
-        if not self.greedy(seat):
+        if not self._greedy[seat]:
             return last or self.rng.random() < 0.3
         if ability == "minor":
             aimers = {pl.seat for pl in g.pending() if pl.target == seat}
