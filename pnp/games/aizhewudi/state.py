@@ -1,5 +1,10 @@
 """愛者無敵 (aizhewudi): the game state machine (``_Game``), driven by a policy that makes every
-choice: ``bots._Bots`` to play, ``play._FromLog`` to replay a log."""
+choice: ``bots._Bots`` to play, ``play._FromLog`` to replay a log.
+
+Each round is recorded as the typed values of ``log.py`` (filled in as a ``_Draft``, frozen
+into a ``Round`` when the round closes); the bots read the rounds played so far from
+``history``, and play and replay write the game's ``Outcome`` as the JSON event log.
+"""
 
 from __future__ import annotations
 

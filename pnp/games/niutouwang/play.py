@@ -55,7 +55,7 @@ def play(rules: NiutouwangRules, players: int, rng: random.Random, *, seed: int,
 
     ``variant`` None plays the variant the rules already carry.
     """
-    if variant is not None:
+    if variant is not None and variant != rules.variant:
         rules = with_variant(rules, variant)
     if not rules.min_players <= players <= rules.max_players:
         raise ValueError(
