@@ -176,6 +176,10 @@ class _Bots(_Policy):
         return "propose" if cards["propose"] else "rush"
 
     def target(self, g: _Game, seat: int, hand: int, last: bool) -> int:
+        planned = self.plan.get((seat, hand))
+        if self._greedy[seat] and not last and planned is not None and planned != seat \
+                and not g.seats[planned].out:
+            return planned  # the player chosen with the card, still in the game
         others = [p.seat for p in g.ins() if p.seat != seat]
         if not self._greedy[seat]:
             return self.rng.choice(others)
@@ -184,7 +188,6 @@ class _Bots(_Policy):
             aimed = Counter(pl.target for pl in g.plays if pl.target >= 0 and pl.seat != seat)
             if aimed:
                 return min(others, key=lambda s: (-aimed[s], s))
-        planned = self.plan.get((seat, hand))
         return planned if planned in others else others[0]
 
     def swap(self, g: _Game, seat: int, hand: int) -> str | None:
