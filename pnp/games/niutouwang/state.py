@@ -182,8 +182,8 @@ class Hand:
         for seat, card in enumerate(plays):
             hands[seat].remove(card)
         place = self.place
-        placements = tuple([place(seat, plays[seat], choose)
-                            for seat in sorted(range(len(plays)), key=plays.__getitem__)])
+        placements = tuple([place(seat, card, choose)
+                            for card, seat in sorted(zip(plays, range(len(plays))))])
         turn = Turn(tuple(plays), placements, tuple(self.rows))
         self.turns.append(turn)
         return turn
