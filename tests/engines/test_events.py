@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 
 import pytest
 
 from pnp.games.aizhewudi.log import AbilityEvent
-from pnp.games.events import key, omitted_when_none, to_json, to_json_object
+from pnp.games.events import fast_init, key, omitted_when_none, to_json, to_json_object
 from pnp.games.niutouwang.play import play as niutouwang_play
 from pnp.games.niutouwang.rules import rules_from_mapping as niutouwang_rules
 
@@ -70,3 +70,29 @@ def test_a_written_log_is_plain_json() -> None:
     turn = log["rounds"][0]["turns"][0]
     assert list(turn) == ["plays", "placements", "rows"]
     assert isinstance(turn["rows"][0], list) and isinstance(turn["placements"][0]["took"], list)
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Quick:
+    seat: int
+    took: tuple[int, ...] = ()
+
+
+def test_fast_init_builds_the_same_frozen_values() -> None:
+    assert Quick(1) == Quick(seat=1, took=()) and Quick(2, (3,)).took == (3,)
+    assert hash(Quick(1)) == hash(Quick(1))
+    with pytest.raises(FrozenInstanceError):
+        Quick(1).seat = 2  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Quick()  # type: ignore[call-arg]
+    assert AbilityEvent(0, "minor", "used") == AbilityEvent(0, "minor", "used", down=None)
+
+
+def test_fast_init_refuses_classes_it_cannot_fill() -> None:
+    @dataclass(frozen=True)
+    class NoSlots:
+        seat: int
+
+    with pytest.raises(TypeError, match="slots"):
+        fast_init(NoSlots)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pnp.games.events import omitted_when_none
+from pnp.games.events import fast_init, omitted_when_none
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayedCard:
     """A card played face down from one set (千面人's second set is hand 1), and its aim."""
@@ -22,6 +23,7 @@ class PlayedCard:
     target: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Discard:
     """A played card thrown away unseen, and why (the reasons are listed in ``rules.py``)."""
@@ -31,6 +33,7 @@ class Discard:
     reason: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Aim:
     """A resolved flower: who played it at whom."""
@@ -39,6 +42,7 @@ class Aim:
     target: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AbilityEvent:
     """Something an ability card did; the extras depend on the ability and the event:
@@ -61,6 +65,7 @@ class AbilityEvent:
     loved: tuple[int, ...] | None = omitted_when_none()
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Round:
     """One round as it happened, step by step."""
@@ -87,6 +92,7 @@ class Round:
     peak_fickle: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BankPayment:
     """Money an ability took from the bank."""
@@ -97,6 +103,7 @@ class BankPayment:
     round: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FinalSeat:
     """One player at the end; ``score`` is None for a player out of the game."""
@@ -110,6 +117,7 @@ class FinalSeat:
     score: int | None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What the game gives: its rounds and how it ended."""
@@ -123,6 +131,7 @@ class Outcome:
     shared: tuple[int, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameLog:
     """A whole game; ``bots`` is None for a game resolved from a script (``play.resolve``)."""

@@ -21,11 +21,9 @@ def greedy_gaps(hand: Hand) -> list[Gap]:
     lands alike, so the rows are ranked once a turn, not once per card and seat.
     """
     rows, row_heads, limit = hand.rows, hand.row_heads, hand.row_limit
-    ends = sorted(zip(hand.ends, range(len(rows))))
+    ends = sorted(zip(hand.ends, range(len(rows)), strict=True))
     ranked = [(min(row_heads), 0, 0)]  # below every end: the fewest-heads row is taken
-    k = 0
-    for _end, i in ends:
-        k += 1
+    for k, (_end, i) in enumerate(ends, 1):
         size = len(rows[i]) + 1
         ranked.append((row_heads[i], 0, k) if size >= limit else (0, size, k))
     ranked.sort()

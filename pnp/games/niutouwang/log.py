@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnp.games.events import fast_init
 from pnp.games.niutouwang.scoring import Punishment
 from pnp.games.niutouwang.state import Rows, Turn
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """One deal played out: the cards dealt, every turn, the heads each seat took."""
@@ -23,6 +25,7 @@ class Deal:
     penalties: tuple[int, ...]  # heads taken in this deal, per seat
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Round:
     """One round of the official variant: a deal and the running totals after it."""
@@ -40,6 +43,7 @@ class Round:
         return cls(number, deal.rows, deal.hands, deal.box, deal.turns, deal.penalties, totals)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SpGame:
     """The canonical SP game: one deal, then the punishment."""
@@ -58,6 +62,7 @@ class SpGame:
     punishment: tuple[Punishment, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class OfficialGame:
     """The official variant: rounds until someone reaches ``end_at`` (or the safety stop)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from pnp.games.events import fast_init
 from pnp.games.niutouwang.rules import NiutouwangRules
 from pnp.games.niutouwang.tables import head_table, total_heads
 
@@ -27,6 +28,7 @@ class IllegalMove(ValueError):
     """A turn the rules do not allow (a card not in hand, a row that does not exist...)."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Placement:
     """One card put on a row: the row it went to and the cards it took (none, or the row)."""
@@ -37,6 +39,7 @@ class Placement:
     took: tuple[int, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Turn:
     """One turn: the card each seat revealed, the placements lowest card first, the rows after."""
@@ -183,7 +186,7 @@ class Hand:
             hands[seat].remove(card)
         place = self.place
         placements = tuple([place(seat, card, choose)
-                            for card, seat in sorted(zip(plays, range(len(plays))))])
+                            for card, seat in sorted(zip(plays, range(len(plays)), strict=True))])
         turn = Turn(tuple(plays), placements, tuple(self.rows))
         self.turns.append(turn)
         return turn
