@@ -10,7 +10,8 @@ kind whose extras differ).
 
 How each field is converted is worked out once per class from its type hints (an ``int``
 field is copied, a ``tuple[int, ...]`` becomes a list without looking at its items), so
-writing a log costs about what building the dicts by hand did.
+writing a log costs about what building the dicts by hand did. ``fast_init`` makes building
+the events themselves cheaper (a game builds hundreds).
 """
 
 from __future__ import annotations
