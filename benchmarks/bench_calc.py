@@ -16,7 +16,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pnp.games.aizhewudi import engine as aizhewudi
+from pnp.games.aizhewudi.rules import rules_from_mapping
+from pnp.games.aizhewudi.split import split
 from pnp.games.registry import game_slugs, get_game
 
 
@@ -31,7 +32,7 @@ def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 
 
 def bench_split(repeat: int) -> list[tuple[str, int, float, int]]:
-    rules = aizhewudi.rules_from_mapping({})
+    rules = rules_from_mapping({})
     deck = rules.deck  # the game's 40 bills: 15 × 5,000, 15 × 10,000, 10 × 20,000
     rng = random.Random(1)
     cases = [("the 40-bill deck", deck)]
@@ -41,7 +42,7 @@ def bench_split(repeat: int) -> list[tuple[str, int, float, int]]:
     rows = []
     for label, bills in cases:
         for sharers in (2, 3, 4, 5, 6, 7):
-            seconds, result = timed(lambda b=bills, k=sharers: aizhewudi.split(b, k, rules), repeat)
+            seconds, result = timed(lambda b=bills, k=sharers: split(b, k, rules), repeat)
             rows.append((label, sharers, seconds, result.share))
     return rows
 

@@ -17,7 +17,9 @@ from click.testing import CliRunner, Result
 from pnp.check import CheckFinding, supply_simulation
 from pnp.cli import cli
 from pnp.games.aizhewudi import GAME as AIZHEWUDI
-from pnp.games.aizhewudi import engine as aizhewudi
+from pnp.games.aizhewudi.lint import lint as aizhewudi_lint
+from pnp.games.aizhewudi.play import play as aizhewudi_play
+from pnp.games.aizhewudi.rules import rules_from_mapping as aizhewudi_rules
 from pnp.games.rules import parse_path
 from tests.conftest import ROOT, edit
 
@@ -272,8 +274,8 @@ def test_acknowledged_findings_are_hidden_and_stale_ones_reported(lint_ws: Path)
 
 
 def test_marker_supply_short_only_by_chance_is_simulated() -> None:
-    rules = aizhewudi.rules_from_mapping({"markers": {"loved": 9, "fickle": 14}})
-    lint = [CheckFinding("lint", f.code, f.message, f.where) for f in aizhewudi.lint(rules)]
+    rules = aizhewudi_rules({"markers": {"loved": 9, "fickle": 14}})
+    lint = [CheckFinding("lint", f.code, f.message, f.where) for f in aizhewudi_lint(rules)]
     assert {f.code for f in lint} >= {"loved-markers-worst-case"}
 
     class Places:
@@ -286,8 +288,9 @@ def test_marker_supply_short_only_by_chance_is_simulated() -> None:
              "greedy/random": lambda n: ["greedy", "random"] * 3}
     expected = {
         label: sum(1 for n in (4, 5, 6) for seed in range(1, 11)
-                   if max(r["peak_loved"] for r in aizhewudi.play(
-                       rules, n, random.Random(seed), seed, bots=bots(n)[:n])["rounds"]) > 9)
+                   if max(r["peak_loved"] for r in aizhewudi_play(
+                       rules, n, random.Random(seed), seed=seed, variant=None,
+                       bots=bots(n)[:n])["rounds"]) > 9)
         for label, bots in mixes.items()}
     total = sum(expected.values())
     assert total > 0

@@ -11,10 +11,32 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.games.aizhewudi import engine as az
+from pnp.games.aizhewudi.bots import _Bots
+from pnp.games.aizhewudi.lint import lint, worst_case_markers
+from pnp.games.aizhewudi.log import FinalSeat
+from pnp.games.aizhewudi.play import _FromLog, markers_in_use, replay, resolve
+from pnp.games.aizhewudi.play import play as play_game
+from pnp.games.aizhewudi.rules import (
+    ABILITIES,
+    ABILITY_NAMES,
+    ABILITY_RULINGS,
+    BOTS,
+    AizhewudiRules,
+    rules_from_mapping,
+)
+from pnp.games.aizhewudi.split import Split, split
+from pnp.games.aizhewudi.state import Illegal, _Game, _Play, winner
+from pnp.games.aizhewudi.tables import compute_tables
 from pnp.games.base import RulesError
 
-RULES = az.rules_from_mapping({})
+
+def play(rules: AizhewudiRules, players: int, rng: random.Random, seed: int = 1,
+         abilities: bool = False, bots: list[str] | None = None) -> dict[str, Any]:
+    """A game through the engine's play, greedy bots unless told."""
+    return play_game(rules, players, rng, seed=seed, variant="abilities" if abilities else None,
+                     bots=bots if bots is not None else ["greedy"] * players)
+
+RULES = rules_from_mapping({})
 SEED_BILLS = [20000, 10000, 10000, 5000, 5000]
 DENOMS = (5000, 10000, 20000)
 
@@ -24,7 +46,7 @@ DENOMS = (5000, 10000, 20000)
 
 def test_seed_split_three_sharers() -> None:
     # The seed: 3 sharers get 10,000 each; the 20,000 waits for the next round.
-    result = az.split(SEED_BILLS, 3)
+    result = split(SEED_BILLS, 3)
     assert result.share == 10000
     assert result.groups == [[10000], [10000], [5000, 5000]]
     assert result.carried == [20000]
@@ -32,29 +54,29 @@ def test_seed_split_three_sharers() -> None:
 
 def test_seed_split_five_sharers() -> None:
     # The seed: 5 sharers get nothing; all five bills carry.
-    assert az.split(SEED_BILLS, 5) == az.Split(0, [], [20000, 10000, 10000, 5000, 5000])
+    assert split(SEED_BILLS, 5) == Split(0, [], [20000, 10000, 10000, 5000, 5000])
 
 
 def test_split_one_two_four_sharers_by_hand() -> None:
     # 1 sharer: the whole 50,000.
-    assert az.split(SEED_BILLS, 1) == az.Split(50000, [SEED_BILLS], [])
+    assert split(SEED_BILLS, 1) == Split(50000, [SEED_BILLS], [])
     # 2 sharers: 25,000 each = 20,000 + 5,000 and 10,000 + 10,000 + 5,000; the first
     # sharer gets the grouping with the larger bills.
-    assert az.split(SEED_BILLS, 2) == az.Split(
+    assert split(SEED_BILLS, 2) == Split(
         25000, [[20000, 5000], [10000, 10000, 5000]], []
     )
     # 4 sharers: at most 12,500 each. 10,000 needs four groups: 10,000, 10,000 and 5,000 +
     # 5,000 make three, the 20,000 cannot be a fourth. 5,000 needs four bills of 5,000 or
     # less worth 5,000 each: only two. So nothing is shared.
-    assert az.split(SEED_BILLS, 4) == az.Split(0, [], [20000, 10000, 10000, 5000, 5000])
+    assert split(SEED_BILLS, 4) == Split(0, [], [20000, 10000, 10000, 5000, 5000])
 
 
 def test_split_edge_cases() -> None:
-    assert az.split(SEED_BILLS, 0) == az.Split(0, [], [20000, 10000, 10000, 5000, 5000])
-    assert az.split([], 3) == az.Split(0, [], [])
-    assert az.split([5000] * 4, 4) == az.Split(5000, [[5000]] * 4, [])
-    assert az.split(list(reversed(SEED_BILLS)), 3) == az.split(SEED_BILLS, 3)
-    assert az.split(SEED_BILLS, 3).as_dict() == {
+    assert split(SEED_BILLS, 0) == Split(0, [], [20000, 10000, 10000, 5000, 5000])
+    assert split([], 3) == Split(0, [], [])
+    assert split([5000] * 4, 4) == Split(5000, [[5000]] * 4, [])
+    assert split(list(reversed(SEED_BILLS)), 3) == split(SEED_BILLS, 3)
+    assert split(SEED_BILLS, 3).as_dict() == {
         "share": 10000, "groups": [[10000], [10000], [5000, 5000]], "carried": [20000],
     }
 
@@ -70,15 +92,15 @@ def test_split_edge_cases() -> None:
 )
 def test_split_rejects_bad_input(bills: list[int], sharers: Any, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        az.split(bills, sharers)
+        split(bills, sharers)
 
 
 def test_split_follows_the_rules_bills() -> None:
-    rules = az.rules_from_mapping({"bills": [{"value": 300, "count": 10},
+    rules = rules_from_mapping({"bills": [{"value": 300, "count": 10},
                                              {"value": 700, "count": 10}]})
-    assert az.split([700, 300, 700, 300, 300], 2, rules).share == 1000
+    assert split([700, 300, 700, 300, 300], 2, rules).share == 1000
     with pytest.raises(ValueError, match="not a bill"):
-        az.split([5000], 1, rules)
+        split([5000], 1, rules)
 
 
 def brute_force_share(bills: list[int], sharers: int) -> int:
@@ -115,7 +137,7 @@ def brute_force_share(bills: list[int], sharers: int) -> int:
 @settings(max_examples=300, deadline=None)
 @given(bills=st.lists(st.sampled_from(DENOMS), max_size=8), sharers=st.integers(0, 6))
 def test_split_is_valid_and_maximal(bills: list[int], sharers: int) -> None:
-    result = az.split(bills, sharers)
+    result = split(bills, sharers)
     handed = [b for g in result.groups for b in g]
     assert Counter(handed) + Counter(result.carried) == Counter(bills)
     if result.share:
@@ -132,7 +154,7 @@ def test_split_45_bills_runs() -> None:
     cases += [[rng.choice(DENOMS) for _ in range(45)] for _ in range(5)]
     for bills in cases:
         for sharers in (0, 1, 2, 3, 4, 5, 6, 7, 13, 45):
-            result = az.split(bills, sharers)
+            result = split(bills, sharers)
             assert Counter(b for g in result.groups for b in g) + Counter(result.carried) \
                 == Counter(bills)
             assert all(sum(g) == result.share for g in result.groups)
@@ -142,7 +164,7 @@ def test_split_45_bills_runs() -> None:
 
 
 def test_tables() -> None:
-    assert az.compute_tables(RULES) == {
+    assert compute_tables(RULES) == {
         "bills": [
             {"value": 5000, "count": 15},
             {"value": 10000, "count": 15},
@@ -175,13 +197,13 @@ def test_mapping_round_trip() -> None:
         "abilities": False,
         "ability_bonuses": {"chapel_owner": 10000, "florist": 2000, "playboy": 5000},
     }
-    assert az.rules_from_mapping(mapping) == RULES
-    assert az.AizhewudiRules() == RULES
+    assert rules_from_mapping(mapping) == RULES
+    assert AizhewudiRules() == RULES
 
 
 def test_rules_error_lists_every_problem() -> None:
     with pytest.raises(RulesError) as info:
-        az.rules_from_mapping({
+        rules_from_mapping({
             "players": {"min": 7, "max": 5},
             "bills": [{"value": 5000, "count": 3}, {"value": 5000, "count": 2}],
             "action_cards": [{"id": "kiss", "per_player": 1}],
@@ -199,31 +221,31 @@ def test_default_lint_only_flags_marker_worst_cases() -> None:
     # Markers, by hand: 被愛 worst case = five players at 2 and one at 2, then all six
     # flowers hit in one step: 6 × 2 + 6 = 18 > 14; 花心 = six players withdrawing in all
     # eight rounds: 48 > 14. Real games rarely come close: a simulator measures that.
-    findings = az.lint(RULES)
+    findings = lint(RULES)
     assert [(f.code, f.where) for f in findings] == [
         ("loved-markers-worst-case", "rules.markers.loved"),
         ("fickle-markers-worst-case", "rules.markers.fickle"),
     ]
     assert "18" in findings[0].message and "48" in findings[1].message
     # With abilities: + 1 for the princess (3 held) + 5 standing players for Cupid = 24.
-    assert az.worst_case_markers(az.AizhewudiRules(abilities=True))["loved"] == 24
+    assert worst_case_markers(AizhewudiRules(abilities=True))["loved"] == 24
 
 
 def test_lint_counts() -> None:
-    codes = {f.code for f in az.lint(az.rules_from_mapping({"bills_per_round": 6}))}
+    codes = {f.code for f in lint(rules_from_mapping({"bills_per_round": 6}))}
     assert "bills-run-out" in codes
-    codes = {f.code for f in az.lint(az.rules_from_mapping({"bills_per_round": 4}))}
+    codes = {f.code for f in lint(rules_from_mapping({"bills_per_round": 4}))}
     assert "bills-unused" in codes
-    short = az.rules_from_mapping({"action_cards": [{"id": "flee", "per_player": 4}]})
-    assert "action-cards-short" in {f.code for f in az.lint(short)}
-    plenty = az.rules_from_mapping({"markers": {"loved": 30, "fickle": 60},
+    short = rules_from_mapping({"action_cards": [{"id": "flee", "per_player": 4}]})
+    assert "action-cards-short" in {f.code for f in lint(short)}
+    plenty = rules_from_mapping({"markers": {"loved": 30, "fickle": 60},
                                     "princess_eliminated_at": 3})
-    assert [f.code for f in az.lint(plenty)] == ["princess-no-effect"]
+    assert [f.code for f in lint(plenty)] == ["princess-no-effect"]
 
 
 def test_ability_rulings_cover_every_card() -> None:
-    assert set(az.ABILITY_RULINGS) == set(az.ABILITIES) == set(az.ABILITY_NAMES)
-    assert len(az.ABILITIES) == 12
+    assert set(ABILITY_RULINGS) == set(ABILITIES) == set(ABILITY_NAMES)
+    assert len(ABILITIES) == 12
 
 
 # ------------------------------------------------------------------ scripted rounds
@@ -231,9 +253,9 @@ def test_ability_rulings_cover_every_card() -> None:
 
 def scripted(
     players: int, rounds: list[dict[str, Any]], dealt: list[str] | None = None,
-    rules: az.AizhewudiRules = RULES,
+    rules: AizhewudiRules = RULES,
 ) -> dict[str, Any]:
-    return az.resolve(rules, {"players": players, "abilities": dealt is not None,
+    return resolve(rules, {"players": players, "abilities": dealt is not None,
                               "dealt": dealt, "rounds": rounds})
 
 
@@ -302,15 +324,15 @@ def test_withdrawal() -> None:
 
 
 def test_illegal_decisions_are_refused() -> None:
-    with pytest.raises(az.Illegal, match="aims at 0"):
+    with pytest.raises(Illegal, match="aims at 0"):
         scripted(4, [rnd([(0, "flee", 0), (1, "flee", 0), (2, "flee", 0), (3, "flee", 0)])])
     one_rush = [(0, "rush", 1), (1, "flee", 0), (2, "flee", 0), (3, "flee", 0)]
-    with pytest.raises(az.Illegal, match="not in hand"):
+    with pytest.raises(Illegal, match="not in hand"):
         scripted(4, [rnd(one_rush), rnd(one_rush, revealed=[5000] * 5)])
 
 
 def test_last_player_standing_wins_at_once() -> None:
-    rules = az.rules_from_mapping({"eliminated_at": 1})
+    rules = rules_from_mapping({"eliminated_at": 1})
     log = scripted(4, [rnd([(0, "rush", 1), (1, "rush", 2), (2, "rush", 3),
                             (3, "propose", 0)])], rules=rules)
     r = log["rounds"][0]
@@ -318,11 +340,11 @@ def test_last_player_standing_wins_at_once() -> None:
     assert {"seat": 3, "hand": 0, "reason": "rushed"} in r["discarded"]
     assert r["sharers"] == [] and sorted(log["lost"]) == sorted(SEED_BILLS)
     assert log["end"] == "last_standing" and log["winner"] == 0 and log["shared"] == []
-    assert az.replay(rules, log) == []
+    assert replay(rules, log) == []
 
 
 def test_nobody_left_nobody_wins() -> None:
-    rules = az.rules_from_mapping({"eliminated_at": 1})
+    rules = rules_from_mapping({"eliminated_at": 1})
     log = scripted(4, [rnd([(0, "rush", 1), (1, "rush", 0), (2, "rush", 3),
                             (3, "rush", 2)])], rules=rules)
     assert log["end"] == "nobody_left" and log["winner"] is None and log["shared"] == []
@@ -330,16 +352,16 @@ def test_nobody_left_nobody_wins() -> None:
 
 
 def test_winner_tie_breaks() -> None:
-    def final(*rows: tuple[int, int, int, bool]) -> list[dict[str, Any]]:
-        return [{"seat": s, "score": None if out else score, "fickle": fickle,
-                 "loved": loved, "out": out} for s, (score, fickle, loved, out) in enumerate(rows)]
+    def final(*rows: tuple[int, int, int, bool]) -> list[FinalSeat]:
+        return [FinalSeat(s, 0, 0, fickle, loved, out, None if out else score)
+                for s, (score, fickle, loved, out) in enumerate(rows)]
 
-    assert az.winner(final((10, 0, 0, False), (20, 0, 0, False))) == (1, [])
-    assert az.winner(final((20, 1, 0, False), (20, 0, 0, False))) == (1, [])
-    assert az.winner(final((20, 0, 2, False), (20, 0, 1, False))) == (0, [])
-    assert az.winner(final((20, 0, 1, False), (5, 0, 0, False), (20, 0, 1, False))) == (
+    assert winner(final((10, 0, 0, False), (20, 0, 0, False))) == (1, [])
+    assert winner(final((20, 1, 0, False), (20, 0, 0, False))) == (1, [])
+    assert winner(final((20, 0, 2, False), (20, 0, 1, False))) == (0, [])
+    assert winner(final((20, 0, 1, False), (5, 0, 0, False), (20, 0, 1, False))) == (
         None, [0, 2])
-    assert az.winner(final((0, 0, 0, True), (0, 0, 3, True))) == (None, [])
+    assert winner(final((0, 0, 0, True), (0, 0, 3, True))) == (None, [])
 
 
 # ------------------------------------------------------------------ abilities, scripted
@@ -429,7 +451,7 @@ def test_second_thoughts_swaps_a_card() -> None:
 
 
 def test_many_faces_plays_two_sets() -> None:
-    rules = az.rules_from_mapping({"eliminated_at": 1})
+    rules = rules_from_mapping({"eliminated_at": 1})
     dealt = ["many_faces", "playboy", "chapel_owner", "not_the_groom"]
     first = rnd([(0, "flee", 1), (1, "rush", 2), (2, "flee", 0), (3, "flee", 0)],
                 abilities=(use(0, "many_faces", "took", **{"from": 2}),))
@@ -443,7 +465,7 @@ def test_many_faces_plays_two_sets() -> None:
 
 
 def test_end_of_game_abilities_and_score() -> None:
-    rules = az.rules_from_mapping({
+    rules = rules_from_mapping({
         "rounds": 2, "eliminated_at": 1,
         "action_cards": [{"id": "rush", "per_player": 0}, {"id": "propose", "per_player": 1},
                          {"id": "flee", "per_player": 1}],
@@ -471,14 +493,14 @@ def test_end_of_game_abilities_and_score() -> None:
          "score": None},
     ]
     assert log["end"] == "rounds" and log["winner"] == 0
-    assert az.replay(rules, log) == []
+    assert replay(rules, log) == []
 
 
 # ------------------------------------------------------------------ whole games
 
 
 def bots_for(seed: int, players: int) -> list[str]:
-    return [az.BOTS[(seed // 2 + s) % 2] for s in range(players)]
+    return [BOTS[(seed // 2 + s) % 2] for s in range(players)]
 
 
 def check_money(log: dict[str, Any]) -> None:
@@ -506,7 +528,7 @@ def check_elimination(log: dict[str, Any]) -> None:
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(4, 6), abilities=st.booleans())
 def test_money_conserved(seed: int, players: int, abilities: bool) -> None:
-    log = az.play(RULES, players, random.Random(seed), seed, abilities=abilities,
+    log = play(RULES, players, random.Random(seed), seed, abilities=abilities,
                   bots=bots_for(seed, players))
     check_money(log)
     check_elimination(log)
@@ -516,9 +538,9 @@ def test_many_seeds_replay_clean() -> None:
     for seed in range(220):
         for abilities in (False, True):
             players = 4 + seed % 3
-            log = az.play(RULES, players, random.Random(seed), seed, abilities=abilities,
+            log = play(RULES, players, random.Random(seed), seed, abilities=abilities,
                           bots=bots_for(seed, players))
-            assert az.replay(RULES, log) == [], (seed, abilities)
+            assert replay(RULES, log) == [], (seed, abilities)
             check_money(log)
             check_elimination(log)
             check_markers(log, abilities)
@@ -526,8 +548,8 @@ def test_many_seeds_replay_clean() -> None:
 
 def check_markers(log: dict[str, Any], abilities: bool) -> None:
     """Peaks cover what players still in hold at each round's end, within the worst case."""
-    peaks = az.markers_in_use(log)
-    worst = az.worst_case_markers(az.AizhewudiRules(abilities=abilities))
+    peaks = markers_in_use(log)
+    worst = worst_case_markers(AizhewudiRules(abilities=abilities))
     out: set[int] = set()
     for r in log["rounds"]:
         out |= set(r["eliminated"])
@@ -539,46 +561,46 @@ def check_markers(log: dict[str, Any], abilities: bool) -> None:
 
 def test_short_games_replay_clean() -> None:
     # Out at the first 被愛: games end early, by last standing or with nobody left.
-    rules = az.rules_from_mapping({"eliminated_at": 1, "princess_eliminated_at": 2})
+    rules = rules_from_mapping({"eliminated_at": 1, "princess_eliminated_at": 2})
     ends = Counter()
     for seed in range(60):
-        log = az.play(rules, 4 + seed % 3, random.Random(seed), seed, abilities=seed % 2 == 1,
+        log = play(rules, 4 + seed % 3, random.Random(seed), seed, abilities=seed % 2 == 1,
                       bots=["random"] * (4 + seed % 3))
-        assert az.replay(rules, log) == [], seed
+        assert replay(rules, log) == [], seed
         check_money(log)
         ends[log["end"]] += 1
     assert ends["last_standing"] and ends["nobody_left"]
 
 
 def test_same_seed_same_game() -> None:
-    a = az.play(RULES, 5, random.Random(9), 9, abilities=True, bots=["random"] * 5)
-    b = az.play(RULES, 5, random.Random(9), 9, abilities=True, bots=["random"] * 5)
+    a = play(RULES, 5, random.Random(9), 9, abilities=True, bots=["random"] * 5)
+    b = play(RULES, 5, random.Random(9), 9, abilities=True, bots=["random"] * 5)
     assert a == b
 
 
 def test_replay_catches_tampering() -> None:
-    log = az.play(RULES, 5, random.Random(4), 4, bots=["random"] * 5)
+    log = play(RULES, 5, random.Random(4), 4, bots=["random"] * 5)
     shared_round = next(i for i, r in enumerate(log["rounds"]) if r["share"])
 
     bad = copy.deepcopy(log)
     bad["final"][0]["score"] += 5000
-    assert any(p.startswith("final") for p in az.replay(RULES, bad))
+    assert any(p.startswith("final") for p in replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     bad["rounds"][shared_round]["groups"][0].append(5000)
-    assert az.replay(RULES, bad)
+    assert replay(RULES, bad)
 
     bad = copy.deepcopy(log)
     bad["rounds"][0]["plays"][0]["target"] = 0
-    assert any("aims at 0" in p for p in az.replay(RULES, bad))
+    assert any("aims at 0" in p for p in replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     bad["rounds"][0]["loved"][1] += 1
-    assert any(".loved" in p for p in az.replay(RULES, bad))
+    assert any(".loved" in p for p in replay(RULES, bad))
 
     bad = copy.deepcopy(log)
     del bad["rounds"][-1]
-    assert az.replay(RULES, bad)
+    assert replay(RULES, bad)
 
 
 def test_replay_accepts_another_equal_grouping() -> None:
@@ -588,7 +610,7 @@ def test_replay_accepts_another_equal_grouping() -> None:
     swapped = copy.deepcopy(log)
     r = swapped["rounds"][0]
     r["groups"] = [[10000, 10000, 5000], [20000, 5000]]
-    again = az.resolve(RULES, swapped)
+    again = resolve(RULES, swapped)
     assert again["final"][2]["money"] == 25000
     assert again["rounds"][0]["groups"] == r["groups"]
 
@@ -596,7 +618,7 @@ def test_replay_accepts_another_equal_grouping() -> None:
 def test_play_rejects_bad_player_counts() -> None:
     for players in (3, 7):
         with pytest.raises(ValueError, match="players"):
-            az.play(RULES, players, random.Random(1))
+            play(RULES, players, random.Random(1))
 
 
 # ------------------------------------------------------------------ the bots
@@ -608,8 +630,8 @@ def test_greedy_bots_keep_fickle_markers_within_the_supply() -> None:
     supply = RULES.fickle_markers
     peaks = []
     for seed in range(1, 61):
-        log = az.play(RULES, 5, random.Random(seed), seed, bots=["greedy"] * 5)
-        peaks.append(az.markers_in_use(log)["fickle"])
+        log = play(RULES, 5, random.Random(seed), seed, bots=["greedy"] * 5)
+        peaks.append(markers_in_use(log)["fickle"])
         rounds = log["rounds"]
         assert not all(len(r["withdrew"]) == 5 for r in rounds[2:]), seed
     within = sum(peak <= supply for peak in peaks)
@@ -619,9 +641,9 @@ def test_greedy_bots_keep_fickle_markers_within_the_supply() -> None:
 
 def test_greedy_games_follow_the_seed() -> None:
     for abilities in (False, True):
-        a = az.play(RULES, 6, random.Random(11), 11, abilities=abilities, bots=["greedy"] * 6)
-        b = az.play(RULES, 6, random.Random(11), 11, abilities=abilities, bots=["greedy"] * 6)
-        assert a == b and az.replay(RULES, a) == []
+        a = play(RULES, 6, random.Random(11), 11, abilities=abilities, bots=["greedy"] * 6)
+        b = play(RULES, 6, random.Random(11), 11, abilities=abilities, bots=["greedy"] * 6)
+        assert a == b and replay(RULES, a) == []
 
 
 def mean_scores(players: int, seeds: range, abilities: bool = False) -> dict[str, float]:
@@ -629,8 +651,8 @@ def mean_scores(players: int, seeds: range, abilities: bool = False) -> dict[str
     scores: dict[str, list[int]] = {"greedy": [], "random": []}
     for seed in seeds:
         for first in (0, 1):
-            bots = [az.BOTS[(s + first) % 2] for s in range(players)]
-            log = az.play(RULES, players, random.Random(seed), seed, abilities=abilities,
+            bots = [BOTS[(s + first) % 2] for s in range(players)]
+            log = play(RULES, players, random.Random(seed), seed, abilities=abilities,
                           bots=bots)
             for f in log["final"]:
                 scores[bots[f["seat"]]].append(f["score"] or 0)
@@ -649,19 +671,19 @@ def test_greedy_beats_random_on_average(abilities: bool) -> None:
     assert pooled["greedy"] > 1.15 * pooled["random"], pooled
 
 
-def bot_game(rounds: list[dict[str, Any]], players: int = 4) -> tuple[az._Game, az._Bots]:
+def bot_game(rounds: list[dict[str, Any]], players: int = 4) -> tuple[_Game, _Bots]:
     """A game after scripted rounds, with greedy bots to ask about the next one."""
     log = scripted(players, rounds)
-    bots = az._Bots(["greedy"] * players, random.Random(1), [])
-    game = az._Game(RULES, players, [None] * players, az._FromLog(log))
+    bots = _Bots(["greedy"] * players, random.Random(1), [])
+    game = _Game(RULES, players, [None] * players, _FromLog(log))
     game.run(limit=len(rounds))
     game.policy = bots
     return game, bots
 
 
-def aim_at(game: az._Game, target: int, *aimers: int) -> None:
+def aim_at(game: _Game, target: int, *aimers: int) -> None:
     game.round += 1
-    game.plays = [az._Play(seat, 0, "flee", target) for seat in aimers]
+    game.plays = [_Play(seat, 0, "flee", target) for seat in aimers]
 
 
 def test_greedy_withdraws_only_when_a_hit_can_still_come() -> None:

@@ -11,20 +11,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pnp.games.base import RulesError
-from pnp.games.niutouwang import engine as nt
+from pnp.games.events import to_json
 from pnp.games.niutouwang.lint import lint as nt_lint
-from pnp.games.niutouwang.play import replay as nt_replay
+from pnp.games.niutouwang.play import play
+from pnp.games.niutouwang.replay import replay as nt_replay
+from pnp.games.niutouwang.rules import BOTS, NiutouwangRules, rules_from_mapping
+from pnp.games.niutouwang.scoring import Punishment, punish
+from pnp.games.niutouwang.state import Placement, Rows, fewest_heads_row, place, resolve_turn
+from pnp.games.niutouwang.tables import compute_tables, heads, total_heads
 
-RULES = nt.rules_from_mapping({})
+RULES = rules_from_mapping({})
 
 
-def row_heads(rows: nt.Rows) -> list[int]:
-    return [nt.total_heads(RULES, row) for row in rows]
+def row_heads(rows: Rows) -> list[int]:
+    return [total_heads(RULES, row) for row in rows]
 
 
 # ------------------------------------------------------------------ the seed's worked example
 
-SEED_ROWS: nt.Rows = ((2, 4, 7, 11, 19), (3, 6, 12), (8, 10), (66,))
+SEED_ROWS: Rows = ((2, 4, 7, 11, 19), (3, 6, 12), (8, 10), (66,))
 MIMI, XIAOGAO, KID = 0, 1, 2
 
 
@@ -33,45 +38,45 @@ def test_seed_example_step_by_step() -> None:
     assert row_heads(rows) == [9, 3, 4, 5]
 
     # 米米 plays 1: lower than every row end, takes the row with fewest heads (3, 6, 12).
-    rows, p = nt.place(RULES, rows, MIMI, 1)
-    assert p == nt.Placement(MIMI, 1, 1, (3, 6, 12))
+    rows, p = place(RULES, rows, MIMI, 1)
+    assert p == Placement(MIMI, 1, 1, (3, 6, 12))
     assert rows == ((2, 4, 7, 11, 19), (1,), (8, 10), (66,))
     assert row_heads(rows) == [9, 1, 4, 5]
 
     # 小高 plays 18: 10 is the highest end below 18.
-    rows, p = nt.place(RULES, rows, XIAOGAO, 18)
-    assert p == nt.Placement(XIAOGAO, 18, 2, ())
+    rows, p = place(RULES, rows, XIAOGAO, 18)
+    assert p == Placement(XIAOGAO, 18, 2, ())
     assert rows == ((2, 4, 7, 11, 19), (1,), (8, 10, 18), (66,))
     assert row_heads(rows) == [9, 1, 5, 5]
 
     # Kid plays 21 on 19 as the 6th card and takes the five below it (9 heads).
-    rows, p = nt.place(RULES, rows, KID, 21)
-    assert p == nt.Placement(KID, 21, 0, (2, 4, 7, 11, 19))
-    assert nt.total_heads(RULES, p.took) == 9
+    rows, p = place(RULES, rows, KID, 21)
+    assert p == Placement(KID, 21, 0, (2, 4, 7, 11, 19))
+    assert total_heads(RULES, p.took) == 9
     assert rows == ((21,), (1,), (8, 10, 18), (66,))
     assert row_heads(rows) == [1, 1, 5, 5]
 
 
 def test_seed_example_as_one_turn() -> None:
-    rows, placements = nt.resolve_turn(RULES, SEED_ROWS, [1, 18, 21])
+    rows, placements = resolve_turn(RULES, SEED_ROWS, [1, 18, 21])
     assert [(p.seat, p.card, p.row) for p in placements] == [(0, 1, 1), (1, 18, 2), (2, 21, 0)]
-    assert [nt.total_heads(RULES, p.took) for p in placements] == [3, 0, 9]
+    assert [total_heads(RULES, p.took) for p in placements] == [3, 0, 9]
     assert rows == ((21,), (1,), (8, 10, 18), (66,))
 
 
 def test_resolution_goes_lowest_card_first_whatever_the_seat() -> None:
-    _, placements = nt.resolve_turn(RULES, SEED_ROWS, [21, 1, 18])
+    _, placements = resolve_turn(RULES, SEED_ROWS, [21, 1, 18])
     assert [(p.seat, p.card) for p in placements] == [(1, 1), (2, 18), (0, 21)]
 
 
 def test_low_card_chooser_picks_the_row() -> None:
     seen: list[tuple[int, int]] = []
 
-    def chooser(seat: int, card: int, rows: nt.Rows) -> int:
+    def chooser(seat: int, card: int, rows: Rows) -> int:
         seen.append((seat, card))
         return 3
 
-    rows, placements = nt.resolve_turn(RULES, SEED_ROWS, [1, 18, 21], chooser)
+    rows, placements = resolve_turn(RULES, SEED_ROWS, [1, 18, 21], chooser)
     assert seen == [(0, 1)]
     assert placements[0].took == (66,)
     # 18 now goes on 12 (the highest end below it), no longer on 10.
@@ -79,10 +84,10 @@ def test_low_card_chooser_picks_the_row() -> None:
 
 
 def test_bot_low_card_tie_takes_lowest_index() -> None:
-    rows: nt.Rows = ((20,), (30,), (40,), (12,))  # 3, 3, 3 and 1 head
-    assert nt.fewest_heads_row(RULES, rows) == 3
+    rows: Rows = ((20,), (30,), (40,), (12,))  # 3, 3, 3 and 1 head
+    assert fewest_heads_row(RULES, rows) == 3
     rows = ((20,), (30,), (40,), (50,))  # all 3 heads
-    assert nt.fewest_heads_row(RULES, rows) == 0
+    assert fewest_heads_row(RULES, rows) == 0
 
 
 # ------------------------------------------------------------------ heads and tables
@@ -93,20 +98,20 @@ def test_bot_low_card_tie_takes_lowest_index() -> None:
     [(55, 7), (11, 5), (10, 3), (5, 2), (1, 1), (100, 3), (99, 5), (66, 5), (104, 1)],
 )
 def test_heads_by_hand(card: int, expected: int) -> None:
-    assert nt.heads(RULES, card) == expected
+    assert heads(RULES, card) == expected
 
 
 @pytest.mark.parametrize("card", [0, 105, -3])
 def test_heads_outside_deck(card: int) -> None:
     with pytest.raises(ValueError, match="not in the deck"):
-        nt.heads(RULES, card)
+        heads(RULES, card)
 
 
 def test_tables_by_hand() -> None:
     # By hand: 55 → 7 (1 card); 11 22 33 44 66 77 88 99 → 5 (8); 10 … 100 → 3 (10);
     # 5 15 … 95 without 55 → 2 (9); the other 104 − 28 = 76 → 1.
     # 76 + 2·9 + 3·10 + 5·8 + 7 = 76 + 18 + 30 + 40 + 7 = 171.
-    tables = nt.compute_tables(RULES)
+    tables = compute_tables(RULES)
     assert set(tables) == {"heads", "heads_summary"}
     assert len(tables["heads"]) == 104
     assert all(set(row) == {"card", "heads"} for row in tables["heads"])
@@ -128,43 +133,43 @@ def test_punish_with_tie() -> None:
     # Order (penalty, seat): s2 3, s0 5, s1 12, s3 12 (tie: seat 1 counts as lower).
     # k-th lowest is hit by the k-th highest's penalty: s2 ← 12 (s3), s0 ← 12 (s1),
     # s1 ← 5 (s0), s3 ← 3 (s2).
-    assert nt.punish(RULES, [5, 12, 3, 12]) == [
-        {"seat": 0, "penalty": 5, "hits": 12, "hitter": None, "tie": False},
-        {"seat": 1, "penalty": 12, "hits": 5, "hitter": None, "tie": True},
-        {"seat": 2, "penalty": 3, "hits": 12, "hitter": None, "tie": False},
-        {"seat": 3, "penalty": 12, "hits": 3, "hitter": None, "tie": True},
+    assert punish(RULES, [5, 12, 3, 12]) == [
+        Punishment(0, 5, 12, None, False),
+        Punishment(1, 12, 5, None, True),
+        Punishment(2, 3, 12, None, False),
+        Punishment(3, 12, 3, None, True),
     ]
 
 
 def test_punish_paired_even() -> None:
-    result = nt.punish(RULES, [5, 12, 3, 12], paired=True)
-    assert [r["hitter"] for r in result] == [1, 0, 3, 2]
-    assert [r["hits"] for r in result] == [12, 5, 12, 3]
+    result = punish(RULES, [5, 12, 3, 12], paired=True)
+    assert [r.hitter for r in result] == [1, 0, 3, 2]
+    assert [r.hits for r in result] == [12, 5, 12, 3]
 
 
 def test_punish_paired_odd_count_with_base() -> None:
     # Order: s1 2, s0 7, s2 9; base 2. s1 ← 9·2 by s2; middle s0 ← own 7·2, picks hitter;
     # s2 ← 2·2 by s1.
-    assert nt.punish(RULES, [7, 2, 9], base=2, paired=True) == [
-        {"seat": 0, "penalty": 7, "hits": 14, "hitter": None, "tie": False},
-        {"seat": 1, "penalty": 2, "hits": 18, "hitter": 2, "tie": False},
-        {"seat": 2, "penalty": 9, "hits": 4, "hitter": 1, "tie": False},
+    assert punish(RULES, [7, 2, 9], base=2, paired=True) == [
+        Punishment(0, 7, 14, None, False),
+        Punishment(1, 2, 18, 2, False),
+        Punishment(2, 9, 4, 1, False),
     ]
 
 
 def test_punish_all_equal() -> None:
     # Three-way tie: seat order decides; everyone is hit 4 times; middle seat 1 picks.
-    result = nt.punish(RULES, [4, 4, 4], paired=True)
-    assert [r["hits"] for r in result] == [4, 4, 4]
-    assert [r["hitter"] for r in result] == [2, None, 0]
-    assert all(r["tie"] for r in result)
+    result = punish(RULES, [4, 4, 4], paired=True)
+    assert [r.hits for r in result] == [4, 4, 4]
+    assert [r.hitter for r in result] == [2, None, 0]
+    assert all(r.tie for r in result)
 
 
 def test_punish_uses_rules_defaults() -> None:
-    rules = nt.rules_from_mapping({"punishment": {"base": 3, "paired": True}})
-    assert nt.punish(rules, [1, 2]) == [
-        {"seat": 0, "penalty": 1, "hits": 6, "hitter": 1, "tie": False},
-        {"seat": 1, "penalty": 2, "hits": 3, "hitter": 0, "tie": False},
+    rules = rules_from_mapping({"punishment": {"base": 3, "paired": True}})
+    assert punish(rules, [1, 2]) == [
+        Punishment(0, 1, 6, 1, False),
+        Punishment(1, 2, 3, 0, False),
     ]
 
 
@@ -176,7 +181,7 @@ def test_punish_uses_rules_defaults() -> None:
 def test_punish_rejects_bad_input(penalties: list[Any], base: int, message: str) -> None:
     # A person sees these (pnp calc niutouwang punish): seats count from 1, as at the table.
     with pytest.raises(ValueError) as info:
-        nt.punish(RULES, penalties, base=base)
+        punish(RULES, penalties, base=base)
     assert message in str(info.value)
 
 
@@ -202,37 +207,38 @@ def walk_turns(log: dict[str, Any]) -> list[list[int]]:
 @given(
     seed=st.integers(0, 10**6),
     players=st.integers(2, 10),
-    bots=st.lists(st.sampled_from(nt.BOTS), min_size=10, max_size=10),
+    bots=st.lists(st.sampled_from(BOTS), min_size=10, max_size=10),
 )
 def test_conservation_every_turn(seed: int, players: int, bots: list[str]) -> None:
-    log = nt.play(RULES, players, random.Random(seed), seed, bots=bots[:players])
+    log = play(RULES, players, random.Random(seed), seed=seed, variant=None,
+               bots=bots[:players])
     assert len(log["turns"]) == 100 // players
     for cards in walk_turns(log):
         assert sorted(cards) == list(range(1, 105))
-        assert nt.total_heads(RULES, cards) == 171
+        assert total_heads(RULES, cards) == 171
     assert sum(log["penalties"]) == sum(
-        nt.total_heads(RULES, p["took"]) for t in log["turns"] for p in t["placements"]
+        total_heads(RULES, p["took"]) for t in log["turns"] for p in t["placements"]
     )
 
 
 def test_many_seeds_replay_clean() -> None:
     for seed in range(240):
         players = 2 + seed % 9
-        bots = [nt.BOTS[(seed + s) % 2] for s in range(players)]
-        log = nt.play(RULES, players, random.Random(seed), seed, bots=bots)
+        bots = [BOTS[(seed + s) % 2] for s in range(players)]
+        log = play(RULES, players, random.Random(seed), seed=seed, variant=None, bots=bots)
         assert nt_replay(RULES, log) == [], seed
 
 
 def test_same_seed_same_game() -> None:
-    a = nt.play(RULES, 5, random.Random(7), 7, bots=["random"] * 5)
-    b = nt.play(RULES, 5, random.Random(7), 7, bots=["random"] * 5)
+    a = play(RULES, 5, random.Random(7), seed=7, variant=None, bots=["random"] * 5)
+    b = play(RULES, 5, random.Random(7), seed=7, variant=None, bots=["random"] * 5)
     assert a == b
     assert a["winners"] == [s for s, p in enumerate(a["penalties"]) if p == min(a["penalties"])]
-    assert a["punishment"] == nt.punish(RULES, a["penalties"])
+    assert a["punishment"] == to_json(punish(RULES, a["penalties"]))
 
 
 def test_replay_catches_tampering() -> None:
-    log = nt.play(RULES, 4, random.Random(3), 3)
+    log = play(RULES, 4, random.Random(3), seed=3, variant=None, bots=["greedy"] * 4)
     turn = next(t for t in log["turns"] if any(p["took"] for p in t["placements"]))
     bad = copy.deepcopy(log)
     bad_turn = bad["turns"][log["turns"].index(turn)]
@@ -256,26 +262,28 @@ def test_replay_catches_tampering() -> None:
 def test_replay_accepts_a_human_low_card_choice() -> None:
     # A person may take any row for a low card: rebuild a game where every low card takes
     # the last row instead of the bots' pick; the log is still legal.
-    log = nt.play(RULES, 6, random.Random(11), 11, bots=["random"] * 6)
+    log = play(RULES, 6, random.Random(11), seed=11, variant=None, bots=["random"] * 6)
     rows = tuple(tuple(r) for r in log["rows"])
     penalties = [0] * 6
     for turn in log["turns"]:
-        rows, placements = nt.resolve_turn(RULES, rows, turn["plays"], lambda *_: 3)
-        turn["placements"] = [p.as_log() for p in placements]
+        rows, placements = resolve_turn(RULES, rows, turn["plays"], lambda *_: 3)
+        turn["placements"] = to_json(placements)
         turn["rows"] = [list(r) for r in rows]
         for p in placements:
-            penalties[p.seat] += nt.total_heads(RULES, p.took)
+            penalties[p.seat] += total_heads(RULES, p.took)
     differs = penalties != log["penalties"]
     log["penalties"] = penalties
     log["winners"] = [s for s, p in enumerate(penalties) if p == min(penalties)]
-    log["punishment"] = nt.punish(RULES, penalties)
+    log["punishment"] = to_json(punish(RULES, penalties))
     assert differs
     assert nt_replay(RULES, log) == []
 
 
 def test_official_variant_plays_to_66() -> None:
     for seed in range(15):
-        log = nt.play(RULES, 2 + seed % 9, random.Random(seed), seed, variant="official")
+        players = 2 + seed % 9
+        log = play(RULES, players, random.Random(seed), seed=seed, variant="official",
+                   bots=["greedy"] * players)
         assert log["variant"] == "official" and log["end"] == "reached"
         totals = [0] * log["players"]
         for number, rnd in enumerate(log["rounds"], 1):
@@ -294,14 +302,14 @@ def test_official_variant_plays_to_66() -> None:
 def test_play_rejects_bad_player_counts() -> None:
     for players in (1, 11):
         with pytest.raises(ValueError, match="players"):
-            nt.play(RULES, players, random.Random(1))
+            play(RULES, players, random.Random(1), seed=1, variant=None, bots=["greedy"] * players)
 
 
 # ------------------------------------------------------------------ rules mapping and lint
 
 
 def test_default_rules_and_mapping_round_trip() -> None:
-    assert nt.NiutouwangRules() == RULES
+    assert NiutouwangRules() == RULES
     mapping = {
         "deck": {"lowest": 1, "highest": 104},
         "rows": 4,
@@ -314,14 +322,14 @@ def test_default_rules_and_mapping_round_trip() -> None:
         "punishment": {"base": 1, "paired": False},
         "variants": {"official": {"hand_size": 10, "end_at": 66}},
     }
-    assert nt.rules_from_mapping(mapping) == RULES
-    assert nt.rules_from_mapping(mapping, variant="official").hand_size(4) == 10
+    assert rules_from_mapping(mapping) == RULES
+    assert rules_from_mapping(mapping, variant="official").hand_size(4) == 10
     assert RULES.hand_size(7) == 14
 
 
 def test_rules_error_lists_every_problem() -> None:
     with pytest.raises(RulesError) as info:
-        nt.rules_from_mapping(
+        rules_from_mapping(
             {"rows": "four", "players": {"min": 6, "max": 3}, "colour": 1,
              "heads": {"overrides": [{"multiple_of": 0, "heads": 2}]}},
             variant="deluxe",
@@ -340,11 +348,11 @@ def test_default_rules_lint_clean() -> None:
 
 
 def test_lint_small_deck_and_head_rule_problems() -> None:
-    small = nt.rules_from_mapping({"deck": {"highest": 12}})
+    small = rules_from_mapping({"deck": {"highest": 12}})
     codes = {f.code for f in nt_lint(small)}
     assert {"deal-empty-hands", "official-deal-short", "head-rule-unused"} <= codes
 
-    reordered = nt.rules_from_mapping({"heads": {"overrides": [
+    reordered = rules_from_mapping({"heads": {"overrides": [
         {"multiple_of": 11, "heads": 5}, {"multiple_of": 5, "heads": 2},
         {"multiple_of": 10, "heads": 3},
     ]}})

@@ -2,40 +2,35 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from pnp.games.aizhewudi import calc, engine, example, narration, summary, supply
-from pnp.games.aizhewudi.tables import COLUMNS
+from pnp.games.aizhewudi import calc, example, narration, summary, supply
+from pnp.games.aizhewudi.lint import lint
+from pnp.games.aizhewudi.play import VARIANTS, play, replay
+from pnp.games.aizhewudi.rules import BOTS, default_players, player_range, rules_from_mapping
+from pnp.games.aizhewudi.tables import COLUMNS, compute_tables
 from pnp.games.base import GamePlugin
 
 
-def _play(rules: Any, players: int, rng: random.Random, *, seed: int, variant: str | None,
-          bots: Sequence[str]) -> dict[str, Any]:
-    # "abilities" deals the ability cards; without it the rules' own flag decides.
-    abilities = True if variant == "abilities" else None
-    return engine.play(rules, players, rng, seed, abilities=abilities, bots=list(bots))
-
-
 def _rules(mapping: Mapping[str, Any], variant: str | None) -> Any:
-    # The abilities variant changes the deal, not a rules parameter.
-    return engine.rules_from_mapping(mapping)
+    # The abilities variant changes the deal (play takes it), not a rules parameter.
+    return rules_from_mapping(mapping)
 
 
 GAME = GamePlugin(
     slug="aizhewudi",
     title="愛者無敵",
     rules_from_mapping=_rules,
-    compute_tables=engine.compute_tables,
+    compute_tables=compute_tables,
     table_columns=COLUMNS,
-    player_range=engine.player_range,
-    default_players=engine.default_players,
-    play=_play,
-    replay=engine.replay,
-    lint=engine.lint,
-    variants=("abilities",),
-    bots=engine.BOTS,
+    player_range=player_range,
+    default_players=default_players,
+    play=play,
+    replay=replay,
+    lint=lint,
+    variants=VARIANTS,
+    bots=BOTS,
     facts=narration.facts,
     example_moments=example.example_moments,
     summarise=summary.summarise,

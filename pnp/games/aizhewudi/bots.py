@@ -7,8 +7,8 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from pnp.games.aizhewudi.split import split
-from pnp.games.aizhewudi.state import Illegal, _Game, _Policy, _Seat
+from pnp.games.aizhewudi.split import split_table
+from pnp.games.aizhewudi.state import Illegal, _Game, _Play, _Policy, _Seat
 
 
 class _Bots(_Policy):
@@ -26,6 +26,7 @@ class _Bots(_Policy):
 
     def __init__(self, bots: Sequence[str], rng: random.Random, deck: list[int]) -> None:
         self.bots = list(bots)
+        self._greedy = [b == "greedy" for b in self.bots]
         self.rng = rng
         self.deck = deck  # shuffled; revealed from the end
         self.plan: dict[tuple[int, int], int] = {}
@@ -34,12 +35,19 @@ class _Bots(_Policy):
         self._seen: defaultdict[tuple[int, int], Counter[str]] = defaultdict(Counter)
         self._read = 0
         self._taken_from: dict[int, int] = {}
+        # hit_chance per set: it changes only when a round's record is read.
+        self._chances: dict[tuple[int, int], float] = {}
+        # By the player aimed at, for one round's plays (``_read_aims``): hit_chance of each
+        # pending flower, and 1 - hit_chance of every flower.
+        self._aims_of: list[_Play] | None = None
+        self._aims: dict[int, list[float]] = {}
+        self._misses: dict[int, list[float]] = {}
 
     def reveal(self, g: _Game, count: int) -> list[int]:
         return [self.deck.pop() for _ in range(count)]
 
     def greedy(self, seat: int) -> bool:
-        return self.bots[seat] == "greedy"
+        return self._greedy[seat]
 
     def last_round(self, g: _Game) -> bool:
         return g.round == g.rules.rounds
@@ -63,18 +71,19 @@ class _Bots(_Policy):
         while self._read < len(g.history):
             rec = g.history[self._read]
             self._read += 1
-            for e in rec["abilities"]:
-                if e["ability"] == "many_faces" and e["event"] == "took":
-                    self._taken_from.setdefault(e["seat"], e["from"])
-            unseen = {(d["seat"], d["hand"]) for d in rec["discarded"]}
-            for pl in rec["plays"]:
-                if (pl["seat"], pl["hand"]) not in unseen:
-                    self._seen[self._origin(pl["seat"], pl["hand"])][pl["card"]] += 1
-            for e in rec["abilities"]:
-                if e["ability"] == "robber_logic" and e["event"] == "used":
-                    seen = self._seen[self._origin(e["seat"], e["hand"])]
+            self._chances.clear()
+            for e in rec.abilities:
+                if e.ability == "many_faces" and e.event == "took" and isinstance(e.from_, int):
+                    self._taken_from.setdefault(e.seat, e.from_)
+            unseen = {(d.seat, d.hand) for d in rec.discarded}
+            for pl in rec.plays:
+                if (pl.seat, pl.hand) not in unseen:
+                    self._seen[self._origin(pl.seat, pl.hand)][pl.card] += 1
+            for e in rec.abilities:
+                if e.ability == "robber_logic" and e.event == "used" and e.hand is not None:
+                    seen = self._seen[self._origin(e.seat, e.hand)]
                     seen["rush"] -= 1  # back in the hand
-                    seen[e["discarded"]] += 1
+                    seen[str(e.discarded)] += 1
 
     def shown(self, g: _Game, seat: int, hand: int) -> Counter[str]:
         """The cards of a set seen face up in the rounds played so far."""
@@ -84,46 +93,68 @@ class _Bots(_Policy):
     def hit_chance(self, g: _Game, seat: int, hand: int) -> float:
         """The chance that the card this set plays now is a 搶婚 or 嫁給我吧, as the table sees
         it: the set's cards not yet seen face up, the one in play among them."""
-        self._catch_up(g)
-        seen = self._seen[self._origin(seat, hand)]
-        total = hits = 0
-        for card, count in g.rules.action_mix:
-            unseen = count - max(seen[card], 0)
-            if unseen > 0:
-                total += unseen
-                if card in ("rush", "propose"):
-                    hits += unseen
-        return hits / total if total else 0.0
+        if self._read < len(g.history):
+            self._catch_up(g)
+        chance = self._chances.get((seat, hand))
+        if chance is None:
+            seen = self._seen[self._origin(seat, hand)]
+            total = hits = 0
+            for card, count in g.rules.action_mix:
+                shown = seen.get(card, 0)
+                unseen = count - shown if shown > 0 else count
+                if unseen > 0:
+                    total += unseen
+                    if card == "rush" or card == "propose":
+                        hits += unseen
+            chance = self._chances[(seat, hand)] = hits / total if total else 0.0
+        return chance
+
+    def _read_aims(self, g: _Game) -> None:
+        """The hit chances of this round's flowers by target, for the withdrawal step: its
+        decisions are taken together, so the plays do not change while they are asked."""
+        self._aims_of = g.plays
+        self._aims = {}
+        self._misses = {}
+        for pl in g.plays:
+            chance = self.hit_chance(g, pl.seat, pl.hand)
+            if pl.state == "pending":
+                self._aims.setdefault(pl.target, []).append(chance)
+            self._misses.setdefault(pl.target, []).append(1 - chance)
 
     @staticmethod
     def round_income(g: _Game) -> float:
         """What one player still in may expect from the bills of one round."""
-        per_round = g.rules.mean_bill * g.rules.bills_per_round
-        return per_round / max(1, len(g.ins()))
+        return g.rules.round_bills_value / max(1, len(g.ins()))
 
     def stake(self, g: _Game, p: _Seat) -> float:
         """What going out costs: the money in hand and what the rounds to come may bring
         (a player out cannot win, so it never counts for less than one 花心)."""
-        net = sum(p.bills) + p.bank - g.rules.fickle_penalty * p.fickle
+        net = p.money + p.bank - g.rules.fickle_penalty * p.fickle
         future = (g.rules.rounds - g.round) * self.round_income(g)
         return max(net, 0) + future + g.rules.fickle_penalty
 
     # -- decisions
     def choose_target(self, g: _Game, seat: int) -> int:
         """Another player, the more likely the closer to going out and the richer."""
-        income = self.round_income(g)
-
-        def worth(p: _Seat) -> float:
-            room = g.public_limit(p) - p.loved
-            closeness = 3 * income if room <= 1 else income * (g.public_limit(p) - room)
-            return sum(p.bills) + closeness + self.rng.random() * income
-
-        others = [p for p in g.ins() if p.seat != seat]
-        return max(others, key=worth).seat
+        ins = g.ins()
+        income = g.rules.round_bills_value / max(1, len(ins))
+        random = self.rng.random
+        best, best_worth = -1, 0.0
+        # In seat order, one random draw each, the first of equals kept (as max() would).
+        for p in ins:
+            if p.seat == seat:
+                continue
+            limit = g.limit(p) if p.revealed else g.rules.eliminated_at
+            room = limit - p.loved
+            closeness = 3 * income if room <= 1 else income * (limit - room)
+            worth = p.money + closeness + random() * income
+            if best < 0 or worth > best_worth:
+                best, best_worth = p.seat, worth
+        return best
 
     def card(self, g: _Game, seat: int, hand: int) -> str:
         cards = g.seats[seat].hands[hand]
-        if not self.greedy(seat):
+        if not self._greedy[seat]:
             return self.rng.choice(sorted(cards.elements()))
         target = self.choose_target(g, seat)
         self.plan[(seat, hand)] = target
@@ -135,7 +166,9 @@ class _Bots(_Policy):
         if hits and g.public_limit(t) - t.loved <= 1:
             return "rush" if cards["rush"] else "propose"  # it may put them out
         # Spend the flowers that hit on rich tables, and never keep them past the last round.
-        table = sum(g.table) / max(1.0, self.round_income(g) * len(g.ins()))
+        standing = len(g.ins())
+        income = g.rules.round_bills_value / max(1, standing)  # round_income, inlined
+        table = sum(g.table) / max(1.0, income * standing)
         if hits and (hits >= left or self.rng.random() < hits / left * table):
             return "propose" if cards["propose"] else "rush"
         if cards["flee"]:
@@ -143,21 +176,24 @@ class _Bots(_Policy):
         return "propose" if cards["propose"] else "rush"
 
     def target(self, g: _Game, seat: int, hand: int, last: bool) -> int:
+        planned = self.plan.get((seat, hand))
+        if self._greedy[seat] and not last and planned is not None and planned != seat \
+                and not g.seats[planned].out:
+            return planned  # the player chosen with the card, still in the game
         others = [p.seat for p in g.ins() if p.seat != seat]
-        if not self.greedy(seat):
+        if not self._greedy[seat]:
             return self.rng.choice(others)
         if last:
             # Seeing every aim, pile onto the most-aimed player.
             aimed = Counter(pl.target for pl in g.plays if pl.target >= 0 and pl.seat != seat)
             if aimed:
                 return min(others, key=lambda s: (-aimed[s], s))
-        planned = self.plan.get((seat, hand))
         return planned if planned in others else others[0]
 
     def swap(self, g: _Game, seat: int, hand: int) -> str | None:
         pl = next(pl for pl in g.plays if pl.seat == seat and pl.hand == hand)
         cards = g.seats[seat].hands[hand]
-        if not self.greedy(seat):
+        if not self._greedy[seat]:
             choices = sorted(c for c in cards.elements() if c != pl.card)
             return self.rng.choice(choices) if choices and self.rng.random() < 0.2 else None
         t = g.seats[pl.target]
@@ -167,46 +203,50 @@ class _Bots(_Policy):
 
     def withdraw(self, g: _Game, seat: int) -> bool:
         p = g.seats[seat]
-        if not self.greedy(seat):
+        if not self._greedy[seat]:
             return self.rng.random() < 0.15
-        aims = [pl for pl in g.plays if pl.target == seat and pl.state == "pending"]
-        # How many of the flowers aimed at me hit: one chance per aimer's set.
-        hits = [1.0]
-        for pl in aims:
-            chance = self.hit_chance(g, pl.seat, pl.hand)
+        if self._aims_of is not g.plays:  # once per round: the aims are all known by now
+            self._read_aims(g)
+        aims = self._aims.get(seat, [])
+        room = g.limit(p) - p.loved
+        if len(aims) < room and p.ability != "queen":
+            return False  # not enough flowers aimed at me to put me out
+        # How many of the flowers aimed at me hit: one chance per aimer's set (the first
+        # step of the product, from [1.0], is [1 - chance, chance] exactly).
+        hits = [1 - aims[0], aims[0]] if aims else [1.0]
+        for chance in aims[1:]:
             hits = [a * (1 - chance) + b * chance for a, b in zip([*hits, 0.0], [0.0, *hits],
                                                                   strict=True)]
         if p.ability == "queen":
             hits = [hits[0], 1 - hits[0]]  # at most one marker a round
-        room = g.limit(p) - p.loved
         out = sum(hits[room:])
         if out < 0.1:
             return False  # withdraw only when going out is a real risk this round
         # Staying in and untouched pays this round's share (the table split among me and
         # the others likely to stay standing); going out costs the stake.
+        misses = self._misses
         standing = 1.0
         for q in g.ins():
             if q.seat != seat:
-                standing += math.prod(1 - self.hit_chance(g, pl.seat, pl.hand)
-                                      for pl in g.plays if pl.target == q.seat)
-        share = split(g.table, max(1, round(standing)), g.rules).share
+                standing += math.prod(misses.get(q.seat, ()))
+        share = split_table(g.table, max(1, round(standing)), g.rules).share
         return out * self.stake(g, p) > g.rules.fickle_penalty + hits[0] * share
 
     def robber(self, g: _Game, seat: int, hand: int) -> str | None:
         cards = g.seats[seat].hands[hand]
-        if not self.greedy(seat):
+        if not self._greedy[seat]:
             return self.rng.choice(sorted(cards.elements())) if self.rng.random() < 0.5 else None
         return "flee" if cards["flee"] else None
 
     def faces(self, g: _Game, seat: int, candidates: list[int]) -> int:
-        if not self.greedy(seat):
+        if not self._greedy[seat]:
             return self.rng.choice(candidates)
         hands = {s: g.seats[s].hands[0] for s in candidates}
         return min(candidates, key=lambda s: (-(hands[s]["rush"] + hands[s]["propose"]), s))
 
     def use(self, g: _Game, seat: int, ability: str) -> bool:
         last = self.last_round(g)
-        if not self.greedy(seat):
+        if not self._greedy[seat]:
             return last or self.rng.random() < 0.3
         if ability == "minor":
             aimers = {pl.seat for pl in g.pending() if pl.target == seat}

@@ -10,13 +10,14 @@ import click
 from pnp.calc import CalcResult, make_result, money
 from pnp.cli.calc import JSON_OPTION, calc_rules, show
 from pnp.errors import PnpError
-from pnp.games.aizhewudi import engine
+from pnp.games.aizhewudi.rules import AizhewudiRules
+from pnp.games.aizhewudi.split import split as split_bills
 from pnp.games.calcargs import WHOLE, calculator, in_range, whole_number
 
 SLUG = "aizhewudi"
 
 
-def split(rules: engine.AizhewudiRules, sharers: int, bills: Sequence[str]) -> CalcResult:
+def split(rules: AizhewudiRules, sharers: int, bills: Sequence[str]) -> CalcResult:
     """The largest equal share for ``sharers`` players from the bills on the table."""
     # Sharers are the players still standing: none at all is a real (if sad) table.
     in_range(sharers, 0, rules.max_players, "--sharers (players standing)")
@@ -34,7 +35,7 @@ def split(rules: engine.AizhewudiRules, sharers: int, bills: Sequence[str]) -> C
             raise PnpError(f"{count} bills of {money(value)} given, but the game has only "
                            f"{supply[value]}")
     try:
-        result = engine.split(values, sharers, rules)
+        result = split_bills(values, sharers, rules)
     except ValueError as exc:
         raise PnpError(str(exc)) from None
     data = result.as_dict()

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pnp.data.model import Game
-from pnp.games.aizhewudi import engine
+from pnp.games.aizhewudi.rules import ABILITY_NAMES
 from pnp.games.base import Sample
 
 
@@ -130,7 +130,7 @@ def _with_hands(aims: Sequence[Mapping[str, Any]], plays: Sequence[Mapping[str, 
 
 def _ability_names(game: Game) -> dict[str, str]:
     """Ability id -> printed name: card_data's cards (ids written with "-") over the engine's."""
-    names = dict(engine.ABILITY_NAMES)
+    names = dict(ABILITY_NAMES)
     for component in game.components:
         for card in component.cards:
             key = card.id.replace("-", "_")

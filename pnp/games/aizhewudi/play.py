@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pnp.games.aizhewudi.bots import _Bots
+from pnp.games.aizhewudi.log import GameLog
 from pnp.games.aizhewudi.rules import (
     ABILITIES,
     BOTS,
@@ -17,6 +18,10 @@ from pnp.games.aizhewudi.rules import (
 )
 from pnp.games.aizhewudi.split import Split
 from pnp.games.aizhewudi.state import Illegal, _Game, _Policy
+from pnp.games.events import to_json_object
+
+# The variant pnp offers besides the rules as written: deal the ability cards.
+VARIANTS: tuple[str, ...] = ("abilities",)
 
 
 class _FromLog(_Policy):
@@ -94,39 +99,32 @@ class _FromLog(_Policy):
 # --------------------------------------------------------------------------- play and replay
 
 
-def play(
-    rules: AizhewudiRules,
-    players: int,
-    rng: random.Random,
-    seed: int = 1,
-    abilities: bool | None = None,
-    bots: Sequence[str] | None = None,
-) -> dict[str, Any]:
-    """One whole game with bots (default all greedy) as a JSON-ready event log.
+def play(rules: AizhewudiRules, players: int, rng: random.Random, *, seed: int,
+         variant: str | None, bots: Sequence[str]) -> dict[str, Any]:
+    """One whole game with one bot per seat, as the JSON event log.
 
-    ``abilities`` None follows the rules' own ``abilities`` flag.
+    Variant "abilities" deals the ability cards; None follows the rules' own ``abilities``.
     """
+    if variant not in (None, "", *VARIANTS):
+        raise ValueError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
     if not rules.min_players <= players <= rules.max_players:
         raise ValueError(f"players must be {rules.min_players}–{rules.max_players}, "
                          f"got {players}")
-    with_abilities = rules.abilities if abilities is None else abilities
+    with_abilities = True if variant == "abilities" else rules.abilities
     if with_abilities and players > len(ABILITIES):
         raise ValueError(f"only {len(ABILITIES)} ability cards for {players} players")
-    bots = list(bots) if bots is not None else ["greedy"] * players
-    if len(bots) != players or any(b not in BOTS for b in bots):
-        raise ValueError(f"bots must name one of {', '.join(BOTS)} per seat, got {bots}")
+    kinds = tuple(bots)
+    if len(kinds) != players or any(b not in BOTS for b in kinds):
+        raise ValueError(f"bots must name one of {', '.join(BOTS)} per seat, got {list(kinds)}")
     deck = rules.deck
     rng.shuffle(deck)
-    dealt: list[str | None] = (
-        list(rng.sample(ABILITIES, players)) if with_abilities else [None] * players
+    dealt: tuple[str | None, ...] = (
+        tuple(rng.sample(ABILITIES, players)) if with_abilities else (None,) * players
     )
-    game = _Game(rules, players, dealt, _Bots(bots, rng, deck))
-    log: dict[str, Any] = {"game": slug, "seed": seed, "players": players,
-                           "abilities": with_abilities, "bots": bots}
-    if with_abilities:
-        log["dealt"] = dealt
-    log.update(game.run())
-    return log
+    game = _Game(rules, players, dealt, _Bots(kinds, rng, deck))
+    outcome = game.run()
+    return to_json_object(GameLog.of(slug, seed, players, with_abilities, kinds,
+                                     dealt if with_abilities else None, outcome))
 
 
 def resolve(rules: AizhewudiRules, log: Mapping[str, Any]) -> dict[str, Any]:
@@ -141,12 +139,10 @@ def resolve(rules: AizhewudiRules, log: Mapping[str, Any]) -> dict[str, Any]:
     players = log["players"]
     dealt = log.get("dealt") if log.get("abilities") else None
     game = _Game(rules, players, dealt or [None] * players, _FromLog(log))
-    full: dict[str, Any] = {"game": slug, "seed": log.get("seed", 1), "players": players,
-                            "abilities": bool(log.get("abilities"))}
-    if dealt:
-        full["dealt"] = list(dealt)
-    full.update(game.run(limit=len(log["rounds"])))
-    return full
+    outcome = game.run(limit=len(log["rounds"]))
+    return to_json_object(GameLog.of(slug, log.get("seed", 1), players,
+                                     bool(log.get("abilities")), None,
+                                     tuple(dealt) if dealt else None, outcome))
 
 
 def replay(rules: AizhewudiRules, log: Mapping[str, Any]) -> list[str]:
@@ -174,11 +170,13 @@ def replay(rules: AizhewudiRules, log: Mapping[str, Any]) -> list[str]:
         dealt = [None] * players
     game = _Game(rules, players, dealt, _FromLog(log))
     try:
-        expected = game.run()
+        outcome = game.run()
     except Illegal as exc:
         return [*problems, f"round {game.round}: {exc}"]
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         return [*problems, f"round {game.round}: malformed log ({exc!r})"]
+    # The same typed records play writes, as JSON, against the log's.
+    expected = to_json_object(outcome)
     if len(expected["rounds"]) != len(rounds):
         problems.append(f"rounds: logged {len(rounds)}, the game lasts "
                         f"{len(expected['rounds'])}")

@@ -230,6 +230,11 @@ class AizhewudiRules:
         return sum(values) / len(values) if values else 0.0
 
     @cached_property
+    def round_bills_value(self) -> float:
+        """What the bills revealed in one round are worth on average."""
+        return self.mean_bill * self.bills_per_round
+
+    @cached_property
     def action_mix(self) -> tuple[tuple[str, int], ...]:
         """(card id, cards per set), one entry per id as the set is made."""
         return tuple(Counter({c.id: c.per_player for c in self.action_cards}).items())

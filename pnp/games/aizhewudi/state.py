@@ -1,17 +1,30 @@
 """愛者無敵 (aizhewudi): the game state machine (``_Game``), driven by a policy that makes every
-choice: ``bots._Bots`` to play, ``play._FromLog`` to replay a log."""
+choice: ``bots._Bots`` to play, ``play._FromLog`` to replay a log.
+
+Each round is recorded as the typed values of ``log.py`` (filled in as a ``_Draft``, frozen
+into a ``Round`` when the round closes); the bots read the rounds played so far from
+``history``, and play and replay write the game's ``Outcome`` as the JSON event log.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnp.games.aizhewudi.rules import (
-    AizhewudiRules,
+from pnp.games.aizhewudi.log import (
+    AbilityEvent,
+    Aim,
+    BankPayment,
+    Discard,
+    FinalSeat,
+    Outcome,
+    PlayedCard,
+    Round,
 )
-from pnp.games.aizhewudi.split import Split, split
+from pnp.games.aizhewudi.rules import AizhewudiRules
+from pnp.games.aizhewudi.split import Split, split_table
 
 # --------------------------------------------------------------------------- game state
 
@@ -20,7 +33,7 @@ class Illegal(ValueError):
     """A decision (from a bot or a log) the rules do not allow."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Play:
     seat: int
     hand: int
@@ -28,11 +41,11 @@ class _Play:
     target: int = -1
     state: str = "pending"  # pending | resolved | discarded
 
-    def aim(self) -> dict[str, int]:
-        return {"seat": self.seat, "target": self.target}
+    def aim(self) -> Aim:
+        return Aim(self.seat, self.target)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Seat:
     # Mutable on purpose: it is the running game state, never returned to callers.
     seat: int
@@ -41,6 +54,7 @@ class _Seat:
     loved: int = 0
     fickle: int = 0
     bills: list[int] = field(default_factory=list)
+    money: int = 0  # sum(bills), kept as bills come in
     bank: int = 0
     out: bool = False
     down: bool = False
@@ -54,6 +68,41 @@ class _Seat:
         return self.has(ability) and self.revealed
 
 
+@dataclass
+class _Draft:
+    """The round being played, filled in step by step; ``freeze`` gives its typed record."""
+
+    round: int
+    carried_in: tuple[int, ...]
+    revealed: tuple[int, ...] = ()
+    plays: tuple[PlayedCard, ...] = ()
+    withdrew: tuple[int, ...] = ()
+    discarded: list[Discard] = field(default_factory=list)
+    rushes: tuple[Aim, ...] = ()
+    proposals: tuple[Aim, ...] = ()
+    flees: tuple[Aim, ...] = ()
+    abilities: list[AbilityEvent] = field(default_factory=list)
+    eliminated: list[int] = field(default_factory=list)
+    sharers: tuple[int, ...] = ()
+    share: int = 0
+    groups: tuple[tuple[int, ...], ...] = ()
+    carried_out: tuple[int, ...] = ()
+    ended: bool = False
+    loved: tuple[int, ...] = ()
+    fickle: tuple[int, ...] = ()
+    peak_loved: int = 0
+    peak_fickle: int = 0
+
+    def freeze(self) -> Round:
+        return Round(
+            self.round, self.revealed, self.carried_in, self.plays, self.withdrew,
+            tuple(self.discarded), self.rushes, self.proposals, self.flees,
+            tuple(self.abilities), tuple(self.eliminated), self.sharers, self.share,
+            self.groups, self.carried_out, self.ended, self.loved, self.fickle,
+            self.peak_loved, self.peak_fickle,
+        )
+
+
 class _Game:
     """One game; decisions come from a policy (bots in play, the log in replay)."""
 
@@ -65,20 +114,25 @@ class _Game:
         self.policy = policy
         mix = Counter({c.id: c.per_player for c in rules.action_cards})
         self.seats = [_Seat(s, dealt[s], [Counter(mix)]) for s in range(players)]
+        self._ins = list(self.seats)
+        # Without ability cards no ability step can do anything: those steps are skipped.
+        self.abilities_dealt = any(a is not None for a in dealt)
         self.round = 0
         self.table: list[int] = []
         self.deck = Counter(rules.deck)
         self.someone_out = False
-        self.bank_log: list[dict[str, Any]] = []
-        self.rec: dict[str, Any] = {}
+        self.bank_log: list[BankPayment] = []
+        self.rec = _Draft(0, ())
         self.plays: list[_Play] = []
         self.hits: Counter[int] = Counter()
         self.round_over = False
-        self.history: list[dict[str, Any]] = []  # the records of the rounds played so far
+        self.peak_loved = 0
+        self.history: list[Round] = []  # the records of the rounds played so far
 
     # -- helpers
     def ins(self) -> list[_Seat]:
-        return [p for p in self.seats if not p.out]
+        """The players still in, in seat order (kept as players go out; do not change it)."""
+        return self._ins
 
     def limit(self, p: _Seat) -> int:
         r = self.rules
@@ -92,22 +146,21 @@ class _Game:
         return [pl for pl in self.plays if pl.state == "pending"]
 
     def event(self, seat: int, ability: str, kind: str, **extra: Any) -> None:
-        self.rec["abilities"].append({"seat": seat, "ability": ability, "event": kind, **extra})
+        self.rec.abilities.append(AbilityEvent(seat, ability, kind, **extra))
 
     def discard(self, pl: _Play, reason: str) -> None:
         pl.state = "discarded"
-        self.rec["discarded"].append({"seat": pl.seat, "hand": pl.hand, "reason": reason})
+        self.rec.discarded.append(Discard(pl.seat, pl.hand, reason))
 
     def pay(self, p: _Seat, ability: str, amount: int) -> None:
         p.bank += amount
-        self.bank_log.append({"seat": p.seat, "ability": ability, "amount": amount,
-                              "round": self.round})
+        self.bank_log.append(BankPayment(p.seat, ability, amount, self.round))
 
     def loved_in_use(self) -> int:
-        return sum(p.loved for p in self.ins())
+        return sum(p.loved for p in self._ins)
 
     # -- the game
-    def run(self, limit: int | None = None) -> dict[str, Any]:
+    def run(self, limit: int | None = None) -> Outcome:
         """Play to the end, or only ``limit`` rounds (a scripted example: end "unfinished")."""
         rounds = self.history
         end = "rounds"
@@ -115,14 +168,14 @@ class _Game:
         for number in range(1, last + 1):
             self.round = number
             ended = self.play_round()
-            rounds.append(self.rec)
+            rounds.append(self.rec.freeze())
             if ended:
-                end = "last_standing" if self.ins() else "nobody_left"
+                end = "last_standing" if self._ins else "nobody_left"
                 break
         else:
             if last < self.rules.rounds:
                 end = "unfinished"
-        for p in self.ins() if end != "unfinished" else []:
+        for p in self._ins if end != "unfinished" else []:
             if p.has("chapel_owner"):
                 p.revealed = True
                 outs = sum(q.out for q in self.seats)
@@ -130,65 +183,65 @@ class _Game:
             if p.has("playboy"):
                 p.revealed = True
                 self.pay(p, "playboy", p.fickle * self.rules.bonus("playboy"))
-        final = [{
-            "seat": p.seat, "money": sum(p.bills), "bank": p.bank, "fickle": p.fickle,
-            "loved": p.loved, "out": p.out,
-            "score": None if p.out else
-            sum(p.bills) + p.bank - self.rules.fickle_penalty * p.fickle,
-        } for p in self.seats]
+        penalty = self.rules.fickle_penalty
+        final = tuple(FinalSeat(
+            p.seat, p.money, p.bank, p.fickle, p.loved, p.out,
+            None if p.out else p.money + p.bank - penalty * p.fickle,
+        ) for p in self.seats)
         best, shared = winner(final) if end != "unfinished" else (None, [])
-        return {"rounds": rounds, "lost": sorted(self.table, reverse=True), "bank": self.bank_log,
-                "final": final, "end": end, "winner": best, "shared": shared}
+        return Outcome(tuple(rounds), tuple(sorted(self.table, reverse=True)),
+                       tuple(self.bank_log), final, end, best, tuple(shared))
 
     def play_round(self) -> bool:
         """One round; True when the game ended in it."""
-        self.rec = {"round": self.round, "revealed": [], "carried_in": list(self.table),
-                    "plays": [], "withdrew": [], "discarded": [], "rushes": [], "proposals": [],
-                    "flees": [], "abilities": [], "eliminated": [], "sharers": [], "share": 0,
-                    "groups": [], "carried_out": [], "ended": False, "loved": [],
-                    "fickle": [], "peak_loved": 0, "peak_fickle": 0}
+        rec = self.rec = _Draft(self.round, tuple(self.table))
         self.hits = Counter()
         self.round_over = False
         self.peak_loved = self.loved_in_use()
+        policy = self.policy
         # Step 1: characters stand, the witness reveals the bills.
-        for p in self.ins():
+        for p in self._ins:
             p.down = False
-        revealed = self.policy.reveal(self, min(self.rules.bills_per_round,
-                                                sum(self.deck.values())))
-        if Counter(revealed) - self.deck:
+        revealed = policy.reveal(self, min(self.rules.bills_per_round,
+                                           sum(self.deck.values())))
+        deck = self.deck
+        deck.subtract(revealed)
+        if any(deck[b] < 0 for b in revealed):
             raise Illegal(f"revealed {revealed}: not that many such bills left in the deck")
-        self.deck -= Counter(revealed)
-        self.rec["revealed"] = list(revealed)
+        rec.revealed = tuple(revealed)
         self.table = self.table + list(revealed)
-        for p in self.ins():
-            for ability in ("cupid", "not_the_groom", "second_thoughts"):
-                if p.has(ability) and not p.revealed and self.policy.arm(self, p.seat, ability):
-                    p.revealed = True
-                    self.event(p.seat, ability, "armed")
+        if self.abilities_dealt:
+            for p in self._ins:
+                for ability in ("cupid", "not_the_groom", "second_thoughts"):
+                    if p.has(ability) and not p.revealed and policy.arm(self, p.seat, ability):
+                        p.revealed = True
+                        self.event(p.seat, ability, "armed")
         # Step 2: one card per set, face down.
-        self.plays = []
-        for p in self.ins():
+        plays: list[_Play] = []
+        self.plays = plays
+        for p in self._ins:
             for h, hand in enumerate(p.hands):
-                if not sum(hand.values()):
+                if not any(hand.values()):
                     continue
-                card = self.policy.card(self, p.seat, h)
+                card = policy.card(self, p.seat, h)
                 if hand[card] < 1:
                     raise Illegal(f"seat {p.seat} plays {card!r} from set {h}, not in hand")
                 hand[card] -= 1
-                self.plays.append(_Play(p.seat, h, card))
+                plays.append(_Play(p.seat, h, card))
         # Step 3: aim; the revealed groom aims last, seeing the others.
-        groom = [pl for pl in self.plays if self.seats[pl.seat].armed("not_the_groom")]
-        for pl in [pl for pl in self.plays if pl not in groom] + groom:
-            target = self.policy.target(self, pl.seat, pl.hand, pl in groom)
-            if target == pl.seat or not 0 <= target < len(self.seats) or \
-                    self.seats[target].out:
+        seats = self.seats
+        abilities = self.abilities_dealt
+        groom = [pl for pl in plays if seats[pl.seat].armed("not_the_groom")] if abilities else []
+        for pl in [pl for pl in plays if pl not in groom] + groom if groom else plays:
+            target = policy.target(self, pl.seat, pl.hand, pl in groom)
+            if target == pl.seat or not 0 <= target < len(seats) or seats[target].out:
                 raise Illegal(f"seat {pl.seat} aims at {target}: not another player in the game")
             pl.target = target
-        for pl in self.plays:
-            p = self.seats[pl.seat]
+        for pl in plays if abilities else ():
+            p = seats[pl.seat]
             if not p.armed("second_thoughts"):
                 continue
-            new = self.policy.swap(self, pl.seat, pl.hand)
+            new = policy.swap(self, pl.seat, pl.hand)
             if new is None or new == pl.card:
                 continue
             hand = p.hands[pl.hand]
@@ -196,43 +249,43 @@ class _Game:
                 raise Illegal(f"seat {pl.seat} swaps in {new!r}, not in set {pl.hand}")
             hand[new] -= 1
             hand[pl.card] += 1
-            self.event(pl.seat, "second_thoughts", "swap", hand=pl.hand, **{"from": pl.card},
-                       to=new)
+            self.event(pl.seat, "second_thoughts", "swap", hand=pl.hand, from_=pl.card, to=new)
             pl.card = new
-        self.rec["plays"] = [{"seat": pl.seat, "hand": pl.hand, "card": pl.card,
-                              "target": pl.target} for pl in self.plays]
+        rec.plays = tuple([PlayedCard(pl.seat, pl.hand, pl.card, pl.target) for pl in plays])
         # Step 4: withdrawals, decided together.
-        withdrew = sorted(p.seat for p in self.ins() if self.policy.withdraw(self, p.seat))
-        self.rec["withdrew"] = withdrew
-        for seat in withdrew:
-            self.seats[seat].fickle += 1
-            self.seats[seat].down = True
-        for pl in self.plays:
-            if pl.seat in withdrew:
-                self.discard(pl, "withdrew")
-            elif pl.target in withdrew:
-                self.discard(pl, "aimed_at_withdrawn")
-        self.rec["peak_fickle"] = sum(p.fickle for p in self.ins())
+        withdrew = sorted(p.seat for p in self._ins if policy.withdraw(self, p.seat))
+        rec.withdrew = tuple(withdrew)
+        if withdrew:
+            for seat in withdrew:
+                seats[seat].fickle += 1
+                seats[seat].down = True
+            for pl in plays:
+                if pl.seat in withdrew:
+                    self.discard(pl, "withdrew")
+                elif pl.target in withdrew:
+                    self.discard(pl, "aimed_at_withdrawn")
+        rec.peak_fickle = sum(p.fickle for p in self._ins)
         # Step 5: every 搶婚 at once.
-        rushes = [pl for pl in self.pending() if pl.card == "rush"]
-        rushed = {pl.target for pl in rushes}
-        for pl in rushes:
-            pl.state = "resolved"
-        for pl in self.pending():
-            if pl.seat in rushed:
-                self.discard(pl, "rushed")
-        self.rec["rushes"] = [pl.aim() for pl in rushes]
-        self.give_loved([pl.target for pl in rushes])
-        if self.after_batch():
-            return True
-        for pl in rushes:
-            p = self.seats[pl.seat]
+        rushes = [pl for pl in plays if pl.card == "rush" and pl.state == "pending"]
+        if rushes:
+            rushed = {pl.target for pl in rushes}
+            for pl in rushes:
+                pl.state = "resolved"
+            for pl in self.pending():
+                if pl.seat in rushed:
+                    self.discard(pl, "rushed")
+            rec.rushes = tuple([pl.aim() for pl in rushes])
+            self.give_loved([pl.target for pl in rushes])
+            if self.after_batch():
+                return True
+        for pl in rushes if abilities else ():
+            p = seats[pl.seat]
             if p.out or not p.has("robber_logic"):
                 continue
             hand = p.hands[pl.hand]
-            if not sum(hand.values()):
+            if not any(hand.values()):
                 continue
-            thrown = self.policy.robber(self, pl.seat, pl.hand)
+            thrown = policy.robber(self, pl.seat, pl.hand)
             if thrown is None:
                 continue
             if hand[thrown] < 1:
@@ -244,44 +297,52 @@ class _Game:
         if not self.round_over and self.step_six():
             return True
         if not self.round_over:
-            for p in self.ins():
-                if p.down and p.has("blind_eye") and self.policy.use(self, p.seat, "blind_eye"):
+            for p in self._ins if abilities else ():
+                if p.down and p.has("blind_eye") and policy.use(self, p.seat, "blind_eye"):
                     p.down = False
                     p.revealed = p.spent = True
                     self.event(p.seat, "blind_eye", "used")
             self.share_out()
         else:
-            self.rec["carried_out"] = sorted(self.table, reverse=True)
+            rec.carried_out = tuple(sorted(self.table, reverse=True))
         self.close_round()
         return False
 
     def step_six(self) -> bool:
-        for p in self.ins():
-            if p.has("minor") and self.policy.use(self, p.seat, "minor"):
-                aimers = sorted({pl.seat for pl in self.pending() if pl.target == p.seat})
-                for seat in aimers:
-                    self.seats[seat].down = True
-                p.revealed = p.spent = True
-                self.event(p.seat, "minor", "used", down=aimers)
-        for p in self.ins():
-            if p.has("florist") and self.policy.use(self, p.seat, "florist"):
-                holders = sorted({pl.seat for pl in self.pending()})
-                amount = len(holders) * self.rules.bonus("florist")
-                p.revealed = p.spent = True
-                self.event(p.seat, "florist", "used", holders=holders, amount=amount)
-                self.pay(p, "florist", amount)
-        proposals = [pl for pl in self.pending() if pl.card == "propose"]
-        for pl in self.pending():
+        policy = self.policy
+        if self.abilities_dealt:
+            for p in self._ins:
+                if p.has("minor") and policy.use(self, p.seat, "minor"):
+                    aimers = tuple(sorted({pl.seat for pl in self.pending()
+                                           if pl.target == p.seat}))
+                    for seat in aimers:
+                        self.seats[seat].down = True
+                    p.revealed = p.spent = True
+                    self.event(p.seat, "minor", "used", down=aimers)
+            for p in self._ins:
+                if p.has("florist") and policy.use(self, p.seat, "florist"):
+                    holders = tuple(sorted({pl.seat for pl in self.pending()}))
+                    amount = len(holders) * self.rules.bonus("florist")
+                    p.revealed = p.spent = True
+                    self.event(p.seat, "florist", "used", holders=holders, amount=amount)
+                    self.pay(p, "florist", amount)
+        pending = self.pending()
+        proposals = [pl for pl in pending if pl.card == "propose"]
+        for pl in pending:
             pl.state = "resolved"
-        self.rec["proposals"] = [pl.aim() for pl in proposals]
-        self.rec["flees"] = [pl.aim() for pl in self.plays
-                             if pl.card == "flee" and pl.state == "resolved"]
+        rec = self.rec
+        rec.proposals = tuple([pl.aim() for pl in proposals])
+        rec.flees = tuple([pl.aim() for pl in self.plays
+                           if pl.card == "flee" and pl.state == "resolved"])
+        if not proposals:
+            return False  # no 被愛 given: nobody can go out in this step
         self.give_loved([pl.target for pl in proposals])
         return self.after_batch()
 
     def give_loved(self, targets: list[int]) -> None:
+        seats = self.seats
         for target in targets:
-            p = self.seats[target]
+            p = seats[target]
             p.down = True
             self.hits[target] += 1
             if p.ability == "queen":
@@ -291,32 +352,35 @@ class _Game:
                 if self.hits[target] > 1:
                     continue
             p.loved += 1
-        cupid = next((self.seats[t] for t in sorted(set(targets))
-                      if self.seats[t].armed("cupid")), None)
-        if cupid is not None:
-            standing = [p.seat for p in self.ins() if not p.down]
-            for seat in standing:
-                self.seats[seat].loved += 1
-            cupid.spent = True
-            self.event(cupid.seat, "cupid", "triggered", loved=standing)
-            self.round_over = True
-            for pl in self.pending():
-                self.discard(pl, "round_over")
-        for p in self.ins():
-            if p.ability == "princess" and not p.revealed and p.loved >= self.rules.eliminated_at:
-                p.revealed = True
-                self.event(p.seat, "princess", "revealed")
+        if self.abilities_dealt:
+            cupid = next((seats[t] for t in sorted(set(targets)) if seats[t].armed("cupid")),
+                         None)
+            if cupid is not None:
+                standing = tuple([p.seat for p in self._ins if not p.down])
+                for seat in standing:
+                    seats[seat].loved += 1
+                cupid.spent = True
+                self.event(cupid.seat, "cupid", "triggered", loved=standing)
+                self.round_over = True
+                for pl in self.pending():
+                    self.discard(pl, "round_over")
+            for p in self._ins:
+                if (p.ability == "princess" and not p.revealed
+                        and p.loved >= self.rules.eliminated_at):
+                    p.revealed = True
+                    self.event(p.seat, "princess", "revealed")
         self.peak_loved = max(self.peak_loved, self.loved_in_use())
 
     def after_batch(self) -> bool:
         """Eliminations after a simultaneous step; True when the game is over."""
-        gone = [p for p in self.ins() if p.loved >= self.limit(p)]
+        gone = [p for p in self._ins if p.loved >= self.limit(p)]
         if not gone:
             return False
         for p in gone:
             p.out = True
             p.down = True
-            self.rec["eliminated"].append(p.seat)
+            self.rec.eliminated.append(p.seat)
+        self._ins = [p for p in self.seats if not p.out]
         for pl in self.pending():
             if self.seats[pl.seat].out:
                 self.discard(pl, "out")
@@ -333,50 +397,56 @@ class _Game:
                 faces.hands.append(taken.hands[0])
                 taken.hands = [Counter()]
                 faces.revealed = faces.spent = True
-                self.event(faces.seat, "many_faces", "took", **{"from": choice})
+                self.event(faces.seat, "many_faces", "took", from_=choice)
             elif faces is not None:
                 faces.spent = True
-        if len(self.ins()) > 1:
+        if len(self._ins) > 1:
             return False
         for pl in self.pending():
             self.discard(pl, "round_over")
-        self.rec["ended"] = True
-        self.rec["carried_out"] = sorted(self.table, reverse=True)
+        self.rec.ended = True
+        self.rec.carried_out = tuple(sorted(self.table, reverse=True))
         self.close_round()
         return True
 
     def share_out(self) -> None:
-        sharers = [p.seat for p in self.ins() if not p.down]
-        best = split(self.table, len(sharers), self.rules)
+        sharers = [p.seat for p in self._ins if not p.down]
+        best = split_table(self.table, len(sharers), self.rules)
         groups = self.policy.groups(self, sharers, best)
         if len(groups) != (len(sharers) if best.share else 0):
             raise Illegal(f"{len(groups)} groups for {len(sharers)} sharers (share {best.share})")
         if any(sum(g) != best.share for g in groups):
             raise Illegal(f"groups {groups} are not each worth the largest share {best.share}")
-        handed = Counter(b for g in groups for b in g)
-        if handed - Counter(self.table):
-            raise Illegal(f"groups {groups} use bills not on the table {self.table}")
-        self.rec["sharers"] = sharers
-        self.rec["share"] = best.share
-        self.rec["groups"] = [list(g) for g in groups]
+        left = list(self.table)
+        for group in groups:
+            for bill in group:
+                if bill not in left:
+                    raise Illegal(f"groups {groups} use bills not on the table {self.table}")
+                left.remove(bill)
+        rec = self.rec
+        rec.sharers = tuple(sharers)
+        rec.share = best.share
+        rec.groups = tuple(tuple(g) for g in groups)
         for seat, group in zip(sharers, groups, strict=False):
-            self.seats[seat].bills.extend(group)
-        self.table = sorted((Counter(self.table) - handed).elements(), reverse=True)
-        self.rec["carried_out"] = list(self.table)
+            p = self.seats[seat]
+            p.bills.extend(group)
+            p.money += sum(group)
+        self.table = sorted(left, reverse=True)
+        rec.carried_out = tuple(self.table)
 
     def close_round(self) -> None:
-        self.rec["loved"] = [p.loved for p in self.seats]
-        self.rec["fickle"] = [p.fickle for p in self.seats]
-        self.rec["peak_loved"] = self.peak_loved
+        self.rec.loved = tuple([p.loved for p in self.seats])
+        self.rec.fickle = tuple([p.fickle for p in self.seats])
+        self.rec.peak_loved = self.peak_loved
 
 
-def winner(final: Sequence[Mapping[str, Any]]) -> tuple[int | None, list[int]]:
+def winner(final: Sequence[FinalSeat]) -> tuple[int | None, list[int]]:
     """(winner, []) or, when still tied after 花心 and 被愛, (None, tied seats); nobody in:
     (None, [])."""
-    standing = [f for f in final if not f["out"]]
+    standing = [f for f in final if not f.out]
     if not standing:
         return None, []
-    key = {f["seat"]: (f["score"], -f["fickle"], f["loved"]) for f in standing}
+    key = {f.seat: (f.score, -f.fickle, f.loved) for f in standing}
     best = max(key.values())
     top = sorted(s for s, k in key.items() if k == best)
     return (top[0], []) if len(top) == 1 else (None, top)

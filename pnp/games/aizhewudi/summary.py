@@ -6,13 +6,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.games.aizhewudi import engine
+from pnp.games.aizhewudi.play import markers_in_use
 from pnp.games.base import Plan, Summary
 from pnp.games.stats import fmt_stats, pct, share, stats
 
 
 def summarise(log: Mapping[str, Any], rules: Any, plan: Plan) -> Summary:
-    peaks = engine.markers_in_use(log)
+    peaks = markers_in_use(log)
     final = log["final"]
     winners = [log["winner"]] if log["winner"] is not None else list(log.get("shared") or [])
     bills = max(len(r["carried_in"]) + len(r["revealed"]) for r in log["rounds"])

@@ -5,7 +5,7 @@ Card ids follow components.yaml: bills are ``bill-<value>``, action cards ``<set
 
 from __future__ import annotations
 
-from pnp.games.aizhewudi.engine import ABILITIES, AizhewudiRules
+from pnp.games.aizhewudi.rules import ABILITIES, AizhewudiRules
 from pnp.games.base import Requirement
 
 

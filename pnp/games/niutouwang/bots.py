@@ -21,23 +21,14 @@ def greedy_gaps(hand: Hand) -> list[Gap]:
     lands alike, so the rows are ranked once a turn, not once per card and seat.
     """
     rows, row_heads, limit = hand.rows, hand.row_heads, hand.row_limit
-    ends = sorted((row[-1], i) for i, row in enumerate(rows))
+    ends = sorted(zip(hand.ends, range(len(rows)), strict=True))
     ranked = [(min(row_heads), 0, 0)]  # below every end: the fewest-heads row is taken
     for k, (_end, i) in enumerate(ends, 1):
         size = len(rows[i]) + 1
         ranked.append((row_heads[i], 0, k) if size >= limit else (0, size, k))
     ranked.sort()
-    bounds = [-1] + [end for end, _ in ends] + [hand.heads.__len__()]
+    bounds = [-1, *[end for end, _ in ends], len(hand.heads)]
     return [(bounds[k], bounds[k + 1]) for _, _, k in ranked]
-
-
-def greedy_card(cards: Sequence[int], gaps: Sequence[Gap]) -> int:
-    """The greedy bot's card from ascending ``cards``: the lowest in the best gap it holds."""
-    for low, high in gaps:
-        j = bisect_right(cards, low)
-        if j < len(cards) and cards[j] < high:
-            return cards[j]
-    raise ValueError("no card to play")
 
 
 class Bots:
@@ -49,14 +40,26 @@ class Bots:
             raise ValueError(f"unknown bot {unknown[0]!r} (known: {', '.join(BOTS)})")
         self.kinds = list(kinds)
         self.rng = rng
-        self.any_greedy = "greedy" in self.kinds
+        self.greedy = [k == "greedy" for k in self.kinds]
+        self.any_greedy = any(self.greedy)
 
     def plays(self, hand: Hand) -> list[int]:
         """Every seat's card for this turn, chosen seat by seat (the RNG order is the seats')."""
-        gaps = greedy_gaps(hand) if self.any_greedy else []
         choice = self.rng.choice
-        return [
-            greedy_card(hand.hands[seat], gaps) if kind == "greedy"
-            else choice(hand.hands[seat])  # hands are kept ascending
-            for seat, kind in enumerate(self.kinds)
-        ]
+        if not self.any_greedy:
+            return [choice(cards) for cards in hand.hands]  # hands are kept ascending
+        gaps = greedy_gaps(hand)
+        plays = []
+        for greedy, cards in zip(self.greedy, hand.hands, strict=True):
+            if not greedy:
+                plays.append(choice(cards))
+                continue
+            # The lowest card in the best gap it holds.
+            for low, high in gaps:
+                j = bisect_right(cards, low)
+                if j < len(cards) and cards[j] < high:
+                    plays.append(cards[j])
+                    break
+            else:
+                raise ValueError("no card to play")
+        return plays

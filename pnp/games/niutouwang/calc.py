@@ -10,20 +10,21 @@ from pnp.calc import CalcResult, make_result
 from pnp.cli.calc import JSON_OPTION, calc_rules, show
 from pnp.errors import PnpError
 from pnp.games.calcargs import WHOLE, calculator, in_range, one_of_two_flags, whole_number
-from pnp.games.niutouwang import engine
+from pnp.games.niutouwang import scoring, tables
+from pnp.games.niutouwang.rules import NiutouwangRules
 
 SLUG = "niutouwang"
 
 
-def heads(rules: engine.NiutouwangRules, card: int) -> CalcResult:
+def heads(rules: NiutouwangRules, card: int) -> CalcResult:
     try:
-        count = engine.heads(rules, card)
+        count = tables.heads(rules, card)
     except ValueError as exc:
         raise PnpError(str(exc)) from None
     return make_result({"card": card, "heads": count}, [f"{card} 號牌：{count} 個牛頭"])
 
 
-def punish(rules: engine.NiutouwangRules, penalties: Sequence[str], base: int | None = None,
+def punish(rules: NiutouwangRules, penalties: Sequence[str], base: int | None = None,
            paired: bool | None = None) -> CalcResult:
     """The SP ending for penalties given in seat order (seat 1 first)."""
     values = []
@@ -36,11 +37,11 @@ def punish(rules: engine.NiutouwangRules, penalties: Sequence[str], base: int | 
     if base is not None:
         in_range(base, 1, None, "--base")
     try:
-        rows = engine.punish(rules, values, base, paired)
+        rows = scoring.punish(rules, values, base, paired)
     except ValueError as exc:
         raise PnpError(str(exc)) from None
-    players = [{"seat": r["seat"] + 1, "penalty": r["penalty"], "hits": r["hits"],
-                "hitter": None if r["hitter"] is None else r["hitter"] + 1, "tie": r["tie"]}
+    players = [{"seat": r.seat + 1, "penalty": r.penalty, "hits": r.hits,
+                "hitter": None if r.hitter is None else r.hitter + 1, "tie": r.tie}
                for r in rows]
     lines = ["座位  扣分  挨打  打人者"]
     for p in players:

@@ -19,10 +19,10 @@ SP_EXAMPLE = (8, 15, 3, 15, 22)
 def _sp_order(penalties: Sequence[int], base: int) -> list[dict[str, Any]]:
     """The SP ending of ``penalties`` as the queue reads it: seat, partner, hits and hitter."""
     result = punish(NiutouwangRules(), penalties, base=base, paired=True)
-    order = sorted(result, key=lambda p: (p["penalty"], p["seat"]))
+    order = sorted(result, key=lambda p: (p.penalty, p.seat))
     n = len(order)
-    return [{"seat": p["seat"], "penalty": p["penalty"], "rank": k + 1,
-             "partner": order[n - 1 - k]["seat"], "hits": p["hits"], "hitter": p["hitter"]}
+    return [{"seat": p.seat, "penalty": p.penalty, "rank": k + 1,
+             "partner": order[n - 1 - k].seat, "hits": p.hits, "hitter": p.hitter}
             for k, p in enumerate(order)]
 
 

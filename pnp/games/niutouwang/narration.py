@@ -7,7 +7,8 @@ from typing import Any
 
 from pnp.games.base import Sample
 from pnp.games.facts import tie_groups
-from pnp.games.niutouwang import engine
+from pnp.games.niutouwang.tables import heads as card_heads
+from pnp.games.niutouwang.tables import total_heads
 
 
 def _niutouwang_hand(rules: Any, rows: list[list[int]], turns: Sequence[Mapping[str, Any]],
@@ -22,12 +23,12 @@ def _niutouwang_hand(rules: Any, rows: list[list[int]], turns: Sequence[Mapping[
             ends = [r[-1] for r in rows]
             if all(card < e for e in ends):
                 kind = "low"
-                heads_by_row = [engine.total_heads(rules, r) for r in rows]
+                heads_by_row = [total_heads(rules, r) for r in rows]
                 fewest = heads_by_row[index] == min(heads_by_row)
             else:
                 kind = "sixth" if took else "append"
                 fewest = False
-            heads = [engine.heads(rules, c) for c in took]
+            heads = [card_heads(rules, c) for c in took]
             penalties[seat] += sum(heads)
             taken[seat] += len(took)
             placements.append({
@@ -43,7 +44,7 @@ def _niutouwang_hand(rules: Any, rows: list[list[int]], turns: Sequence[Mapping[
             "plays": list(turn["plays"]),
             "order": [p["seat"] for p in turn["placements"]],
             "placements": placements,
-            "rows": [{"cards": list(r), "heads": engine.total_heads(rules, r)} for r in rows],
+            "rows": [{"cards": list(r), "heads": total_heads(rules, r)} for r in rows],
             "penalties": list(penalties),
         })
     return narrated
@@ -62,7 +63,7 @@ def facts(sample: Sample) -> dict[str, Any]:
         turns = _niutouwang_hand(rules, rnd["rows"], rnd["turns"], penalties, taken)
         rounds.append({
             "number": number,
-            "rows": [{"cards": list(r), "heads": engine.total_heads(rules, r)} for r in rnd["rows"]],
+            "rows": [{"cards": list(r), "heads": total_heads(rules, r)} for r in rnd["rows"]],
             "hands": [list(h) for h in rnd["hands"]],
             "box": list(rnd["box"]),
             "turns": turns,

@@ -1,17 +1,18 @@
-"""Playing niutouwang with bots and replaying a logged game: both drive ``state.Hand``.
+"""Playing niutouwang with bots: deal, ask the bots for each turn's cards, let ``state.Hand``
+resolve them, and write the typed events (``log.py``) as the JSON event log.
 
-Play deals, asks the bots for each turn's cards and lets the hand resolve them. Replay
-checks the logged deal, then pushes the logged cards and low-card row choices through the
-same hand and compares what it gives with what the log says.
+``replay.py`` pushes a logged game's decisions through the same hand.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from pnp.games.events import to_json_object
 from pnp.games.niutouwang.bots import Bots
+from pnp.games.niutouwang.log import Deal, OfficialGame, Round, SpGame
 from pnp.games.niutouwang.rules import (
     BOTS,
     MAX_OFFICIAL_ROUNDS,
@@ -20,7 +21,7 @@ from pnp.games.niutouwang.rules import (
     with_variant,
 )
 from pnp.games.niutouwang.scoring import punish, winners
-from pnp.games.niutouwang.state import Hand, IllegalMove, Rows
+from pnp.games.niutouwang.state import Hand, Rows
 
 
 def deal(
@@ -38,28 +39,23 @@ def deal(
     return rows, hands, box
 
 
-def _play_deal(rules: NiutouwangRules, players: int, bots: Bots,
-               rng: random.Random) -> dict[str, Any]:
+def _play_deal(rules: NiutouwangRules, players: int, bots: Bots, rng: random.Random) -> Deal:
     rows, hands, box = deal(rules, players, rng)
     hand = Hand(rules, rows, hands)
+    choose = hand.fewest_heads_row
     while not hand.over():
-        hand.push(bots.plays(hand), hand.fewest_heads_row)
-    return {
-        "rows": [list(r) for r in rows], "hands": hands, "box": box,
-        "turns": [t.as_log() for t in hand.turns], "penalties": hand.penalties,
-    }
+        hand.push(bots.plays(hand), choose)
+    return Deal(rows, tuple(map(tuple, hands)), tuple(box), tuple(hand.turns),
+                tuple(hand.penalties))
 
 
-def play(
-    rules: NiutouwangRules,
-    players: int,
-    rng: random.Random,
-    seed: int = 1,
-    variant: str | None = None,
-    bots: Sequence[str] | None = None,
-) -> dict[str, Any]:
-    """One whole game with bots (default: all greedy) as a JSON-ready event log."""
-    if variant is not None:
+def play(rules: NiutouwangRules, players: int, rng: random.Random, *, seed: int,
+         variant: str | None, bots: Sequence[str]) -> dict[str, Any]:
+    """One whole game with one bot per seat, as the JSON event log.
+
+    ``variant`` None plays the variant the rules already carry.
+    """
+    if variant is not None and variant != rules.variant:
         rules = with_variant(rules, variant)
     if not rules.min_players <= players <= rules.max_players:
         raise ValueError(
@@ -69,184 +65,25 @@ def play(
         rules.deck
     ):
         raise ValueError(f"the deck cannot be dealt to {players} players under these rules")
-    kinds = list(bots) if bots is not None else ["greedy"] * players
+    kinds = tuple(bots)
     if len(kinds) != players or any(b not in BOTS for b in kinds):
-        raise ValueError(f"bots must name one of {', '.join(BOTS)} per seat, got {kinds}")
+        raise ValueError(f"bots must name one of {', '.join(BOTS)} per seat, got {list(kinds)}")
     policy = Bots(kinds, rng)
-    log: dict[str, Any] = {
-        "game": slug, "seed": seed, "players": players, "variant": rules.variant, "bots": kinds,
-    }
     if rules.variant != "official":
-        part = _play_deal(rules, players, policy, rng)
-        penalties = part["penalties"]
-        log.update(part)
-        log.update({"winners": winners(penalties), "punishment": punish(rules, penalties)})
-        return log
-    totals = [0] * players
+        one = _play_deal(rules, players, policy, rng)
+        return to_json_object(SpGame(
+            slug, seed, players, rules.variant, kinds, one.rows, one.hands, one.box, one.turns,
+            one.penalties, tuple(winners(one.penalties)), tuple(punish(rules, one.penalties)),
+        ))
+    totals = (0,) * players
     rounds = []
     end = "round_limit"
     for number in range(1, MAX_OFFICIAL_ROUNDS + 1):
         part = _play_deal(rules, players, policy, rng)
-        totals = [t + p for t, p in zip(totals, part["penalties"], strict=True)]
-        rounds.append({"round": number, **part, "totals": list(totals)})
+        totals = tuple([t + p for t, p in zip(totals, part.penalties, strict=True)])
+        rounds.append(Round.of(number, part, totals))
         if max(totals) >= rules.official_end_at:
             end = "reached"
             break
-    log.update({"rounds": rounds, "penalties": totals, "winners": winners(totals), "end": end})
-    return log
-
-
-# --------------------------------------------------------------------------- replay
-
-
-def _as_rows(value: Any) -> Rows | None:
-    try:
-        return tuple(tuple(int(c) for c in row) for row in value)
-    except (TypeError, ValueError):
-        return None
-
-
-def _check_deal(
-    rules: NiutouwangRules, players: int, part: Mapping[str, Any], where: str
-) -> tuple[list[str], Hand | None, list[int]]:
-    """Problems with one logged deal; the hand it starts (None if unplayable) and the box."""
-    problems: list[str] = []
-    rows = _as_rows(part.get("rows"))
-    hands_raw = part.get("hands")
-    if rows is None or not isinstance(hands_raw, list):
-        return [f"{where}: rows and hands must be lists of card lists"], None, []
-    try:
-        hands = [sorted(int(c) for c in h) for h in hands_raw]
-    except (TypeError, ValueError):
-        return [f"{where}.hands: must be lists of cards"], None, []
-    if len(rows) != rules.rows or any(len(r) != 1 for r in rows):
-        problems.append(f"{where}.rows: the game starts with {rules.rows} rows of one card")
-    if len(hands) != players:
-        return [*problems, f"{where}.hands: {len(hands)} hands for {players} players"], None, []
-    size = rules.hand_size(players)
-    for seat, cards in enumerate(hands):
-        if len(cards) != size:
-            problems.append(f"{where}.hands[{seat}]: {len(cards)} cards, the deal gives {size}")
-    dealt = [c for r in rows for c in r] + [c for h in hands for c in h]
-    deck = set(rules.deck)
-    if len(set(dealt)) != len(dealt) or not set(dealt) <= deck:
-        problems.append(f"{where}: the deal repeats cards or uses cards not in the deck")
-        return problems, None, []
-    box = sorted(deck - set(dealt))
-    if "box" in part and sorted(part["box"]) != box:
-        problems.append(f"{where}.box: {sorted(part['box'])} but the remainder is {box}")
-    if problems:
-        return problems, None, box
-    return problems, Hand(rules, rows, hands), box
-
-
-def _replay_deal(
-    rules: NiutouwangRules, players: int, part: Mapping[str, Any], where: str
-) -> tuple[list[str], list[int] | None]:
-    """Check one deal and its turns; returns problems and the penalties it computes."""
-    problems, hand, box = _check_deal(rules, players, part, where)
-    if hand is None:
-        return problems, None
-    turns = part.get("turns")
-    if not isinstance(turns, list):
-        return [f"{where}.turns: missing"], None
-    size = rules.hand_size(players)
-    if len(turns) != size:
-        problems.append(f"{where}.turns: {len(turns)} turns, the hands last {size}")
-    piles: list[list[int]] = [[] for _ in range(players)]
-    for t, turn in enumerate(turns):
-        tw = f"{where}.turns[{t}]"
-        plays = turn.get("plays") if isinstance(turn, Mapping) else None
-        if not isinstance(plays, list) or len(plays) != players:
-            problems.append(f"{tw}.plays: expected one card per seat")
-            break
-        logged = turn.get("placements")
-        if not isinstance(logged, list) or len(logged) != players:
-            problems.append(f"{tw}.placements: expected one per seat")
-            break
-        chosen = {
-            (p.get("seat"), p.get("card")): p.get("row") for p in logged if isinstance(p, Mapping)
-        }
-
-        def choose(seat: int, card: int, _c: dict[Any, Any] = chosen) -> int:
-            # A low card's row is the player's free choice: take the one the log records.
-            row = _c.get((seat, card))
-            return row if isinstance(row, int) and not isinstance(row, bool) else -1
-
-        try:
-            mine = hand.push(plays, choose)
-        except IllegalMove as exc:
-            problems.append(f"{tw}.plays: {exc}" if "hand" in str(exc) else f"{tw}: {exc}")
-            break
-        for i, (placement, theirs) in enumerate(zip(mine.placements, logged, strict=True)):
-            if placement.as_log() != (dict(theirs) if isinstance(theirs, Mapping) else theirs):
-                problems.append(
-                    f"{tw}.placements[{i}]: logged {theirs}, rules give {placement.as_log()}"
-                )
-            piles[placement.seat].extend(placement.took)
-        if _as_rows(turn.get("rows")) != mine.rows:
-            problems.append(f"{tw}.rows: logged {turn.get('rows')}, rules give "
-                            f"{[list(r) for r in mine.rows]}")
-        everything = [c for r in hand.rows for c in r] + [c for h in hand.hands for c in h]
-        everything += [c for pile in piles for c in pile] + box
-        if sorted(everything) != list(rules.deck):
-            problems.append(f"{tw}: rows, hands, taken piles and box are not the deck")
-    return problems, hand.penalties
-
-
-def replay(rules: NiutouwangRules, log: Mapping[str, Any]) -> list[str]:
-    """Recheck a log: deal, every placement, take, row state, penalty; [] when legal."""
-    problems: list[str] = []
-    if log.get("game") != slug:
-        return [f"game: expected {slug!r}, got {log.get('game')!r}"]
-    variant = log.get("variant", rules.variant) or ""
-    try:
-        rules = with_variant(rules, variant)
-    except ValueError as exc:
-        return [f"variant: {exc}"]
-    players = log.get("players")
-    if not isinstance(players, int) or not rules.min_players <= players <= rules.max_players:
-        return [f"players: {players!r} is outside {rules.min_players}–{rules.max_players}"]
-    penalties: list[int] | None
-    if rules.variant != "official":
-        problems, penalties = _replay_deal(rules, players, log, "log")
-        if penalties is None:
-            return problems
-        if log.get("penalties") != penalties:
-            problems.append(f"penalties: logged {log.get('penalties')}, rules give {penalties}")
-        if "punishment" in log and log["punishment"] != punish(rules, penalties):
-            problems.append("punishment: does not match the SP ending for these penalties")
-    else:
-        rounds = log.get("rounds")
-        if not isinstance(rounds, list) or not rounds:
-            return ["rounds: missing"]
-        penalties = [0] * players
-        for r, part in enumerate(rounds):
-            where = f"rounds[{r}]"
-            if not isinstance(part, Mapping):
-                return [*problems, f"{where}: expected a mapping"]
-            if part.get("round") != r + 1:
-                problems.append(f"{where}.round: expected {r + 1}")
-            if r > 0 and max(penalties) >= rules.official_end_at:
-                problems.append(f"{where}: the game had already ended")
-            found, deal_penalties = _replay_deal(rules, players, part, where)
-            problems += found
-            if deal_penalties is None:
-                return problems
-            if part.get("penalties") != deal_penalties:
-                problems.append(f"{where}.penalties: logged {part.get('penalties')}, "
-                                f"rules give {deal_penalties}")
-            penalties = [a + b for a, b in zip(penalties, deal_penalties, strict=True)]
-            if part.get("totals") != penalties:
-                problems.append(f"{where}.totals: logged {part.get('totals')}, "
-                                f"rules give {penalties}")
-        reached = max(penalties) >= rules.official_end_at
-        if not reached and len(rounds) < MAX_OFFICIAL_ROUNDS:
-            problems.append(f"rounds: nobody has {rules.official_end_at} yet the game ended")
-        if log.get("end") != ("reached" if reached else "round_limit"):
-            problems.append(f"end: logged {log.get('end')!r}")
-        if log.get("penalties") != penalties:
-            problems.append(f"penalties: logged {log.get('penalties')}, rules give {penalties}")
-    if "winners" in log and log["winners"] != winners(penalties):
-        problems.append(f"winners: logged {log['winners']}, rules give {winners(penalties)}")
-    return problems
+    return to_json_object(OfficialGame(slug, seed, players, rules.variant, kinds, tuple(rounds), totals,
+                                tuple(winners(totals)), end))

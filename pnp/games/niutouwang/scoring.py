@@ -4,9 +4,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
 
 from pnp.games.niutouwang.rules import NiutouwangRules
+
+
+@dataclass(frozen=True, slots=True)
+class Punishment:
+    """One seat's SP ending: how many hits it takes, and from whom when the rules pair them."""
+
+    seat: int
+    penalty: int
+    hits: int
+    hitter: int | None  # None: the player chooses (unpaired, or the middle of an odd count)
+    tie: bool  # another seat has the same penalty
 
 
 def winners(penalties: Sequence[int]) -> list[int]:
@@ -20,7 +31,7 @@ def punish(
     penalties: Sequence[int],
     base: int | None = None,
     paired: bool | None = None,
-) -> list[dict[str, Any]]:
+) -> list[Punishment]:
     """SP ending per seat (0-based, seat order); base/paired default to the rules' own.
 
     Error messages name seats from 1, as the people at the table count them.
@@ -38,15 +49,13 @@ def punish(
     # Equal penalties: the lower seat counts as the lower penalty (docs/rulings.md).
     order = sorted(range(n), key=lambda s: (penalties[s], s))
     counts = Counter(penalties)
-    result: list[dict[str, Any]] = [{} for _ in range(n)]
+    result: dict[int, Punishment] = {}
     for k, seat in enumerate(order):
         partner = order[n - 1 - k]
-        result[seat] = {
-            "seat": seat,
-            "penalty": penalties[seat],
-            "hits": penalties[partner] * base,
+        result[seat] = Punishment(
+            seat, penalties[seat], penalties[partner] * base,
             # The middle of an odd count is their own partner: they pick their hitter.
-            "hitter": partner if paired and partner != seat else None,
-            "tie": counts[penalties[seat]] > 1,
-        }
-    return result
+            partner if paired and partner != seat else None,
+            counts[penalties[seat]] > 1,
+        )
+    return [result[seat] for seat in range(n)]

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from pnp.games.events import fast_init
 from pnp.games.niutouwang.rules import NiutouwangRules
 from pnp.games.niutouwang.tables import head_table, total_heads
 
@@ -28,41 +28,32 @@ class IllegalMove(ValueError):
     """A turn the rules do not allow (a card not in hand, a row that does not exist...)."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Placement:
+    """One card put on a row: the row it went to and the cards it took (none, or the row)."""
+
     seat: int
     card: int
     row: int
     took: tuple[int, ...]
 
-    def as_log(self) -> dict[str, Any]:
-        return {"seat": self.seat, "card": self.card, "row": self.row, "took": list(self.took)}
 
-
-# What placing one card did: (seat, card, row, cards taken). Play makes a hundred of these a
-# game, so they stay plain tuples until someone asks for Placement values.
-Move = tuple[int, int, int, tuple[int, ...]]
-
-
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Turn:
+    """One turn: the card each seat revealed, the placements lowest card first, the rows after."""
+
     plays: tuple[int, ...]  # card per seat
-    moves: tuple[Move, ...]  # lowest card first
+    placements: tuple[Placement, ...]  # lowest card first
     rows: Rows  # after the turn
 
-    @property
-    def placements(self) -> tuple[Placement, ...]:
-        return tuple(Placement(*m) for m in self.moves)
 
-    def as_log(self) -> dict[str, Any]:
-        return {
-            "plays": list(self.plays),
-            "placements": [
-                {"seat": seat, "card": card, "row": row, "took": list(took)}
-                for seat, card, row, took in self.moves
-            ],
-            "rows": [list(r) for r in self.rows],
-        }
+# Placements that take nothing, shared between deals and games: most placements are these,
+# the values are immutable, and building a frozen dataclass costs more than the rest of a
+# placement. Bounded, since a designer's deck and table may be large.
+_APPENDED: dict[tuple[int, int, int], Placement] = {}
+_APPENDED_MAX = 50_000
 
 
 # --------------------------------------------------------------------------- one card, one turn
@@ -87,8 +78,8 @@ def place(
 ) -> tuple[Rows, Placement]:
     """Place one card; returns the new rows and what happened."""
     hand = Hand(rules, rows, [[]] * (seat + 1))
-    move = hand.place(seat, card, _row_choice(hand, chooser))
-    return hand.row_tuple(), Placement(*move)
+    placement = hand.place(seat, card, _row_choice(hand, chooser))
+    return hand.row_tuple(), placement
 
 
 def resolve_turn(
@@ -124,7 +115,8 @@ class Hand:
         self.rules = rules
         self.heads = head_table(rules)
         self.row_limit = rules.row_limit
-        self.rows: list[list[int]] = [list(r) for r in rows]
+        # Rows are tuples, replaced as they change: a turn's event shares them as they are.
+        self.rows: list[Row] = [tuple(r) for r in rows]
         self.ends: list[int] = [r[-1] for r in self.rows]
         self.row_heads: list[int] = [sum(self.heads[c] for c in r) for r in self.rows]
         self.hands: list[list[int]] = [sorted(h) for h in hands]
@@ -143,37 +135,42 @@ class Hand:
         return self.hands[seat]
 
     def row_tuple(self) -> Rows:
-        return tuple(tuple(r) for r in self.rows)
+        return tuple(self.rows)
 
     def fewest_heads_row(self, seat: int = 0, card: int = 0) -> int:
         """The bots' pick for a low card (docs/rulings.md): fewest heads, lowest index on a tie."""
         row_heads = self.row_heads
         return row_heads.index(min(row_heads))
 
-    def place(self, seat: int, card: int, choose: RowChoice) -> Move:
+    def place(self, seat: int, card: int, choose: RowChoice) -> Placement:
         """Put one card on its row (a low card on the row ``choose`` names), taking as due."""
         rows, ends = self.rows, self.ends
-        best = -1
         best_end = -1
-        for i in range(len(ends)):
-            end = ends[i]
+        for end in ends:
             if best_end < end < card:
-                best, best_end = i, end
+                best_end = end
+        # Row ends are distinct cards, so the end found names its row.
+        best = ends.index(best_end) if best_end >= 0 else -1
         if best < 0:
             best = choose(seat, card)
             if isinstance(best, bool) or not isinstance(best, int) or not 0 <= best < len(rows):
                 raise IllegalMove(f"row {best} does not exist (rows 0–{len(rows) - 1})")
         elif len(rows[best]) + 1 < self.row_limit:
-            rows[best].append(card)
+            rows[best] += (card,)
             ends[best] = card
             self.row_heads[best] += self.heads[card]
-            return seat, card, best, ()
-        took = tuple(rows[best])
-        rows[best] = [card]
+            placement = _APPENDED.get((seat, card, best))
+            if placement is None:
+                placement = Placement(seat, card, best, ())
+                if len(_APPENDED) < _APPENDED_MAX:
+                    _APPENDED[(seat, card, best)] = placement
+            return placement
+        took = rows[best]
+        rows[best] = (card,)
         ends[best] = card
         self.penalties[seat] += self.row_heads[best]
         self.row_heads[best] = self.heads[card]
-        return seat, card, best, took
+        return Placement(seat, card, best, took)
 
     def push(self, plays: Sequence[int], choose: RowChoice) -> Turn:
         """Reveal one card per seat and resolve them lowest first; raises IllegalMove."""
@@ -188,8 +185,8 @@ class Hand:
         for seat, card in enumerate(plays):
             hands[seat].remove(card)
         place = self.place
-        moves = tuple([place(seat, plays[seat], choose)
-                       for seat in sorted(range(len(plays)), key=plays.__getitem__)])
-        turn = Turn(tuple(plays), moves, self.row_tuple())
+        placements = tuple([place(seat, card, choose)
+                            for card, seat in sorted(zip(plays, range(len(plays)), strict=True))])
+        turn = Turn(tuple(plays), placements, tuple(self.rows))
         self.turns.append(turn)
         return turn

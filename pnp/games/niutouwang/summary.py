@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pnp.games.base import Plan, Summary
-from pnp.games.niutouwang import engine
+from pnp.games.niutouwang.tables import total_heads
 from pnp.games.stats import fmt_stats, stats
 
 
@@ -22,7 +22,7 @@ def summarise(log: Mapping[str, Any], rules: Any, plan: Plan) -> Summary:
                 if p["took"]:
                     taken[p["seat"]] += len(p["took"])
                     biggest_take = max(biggest_take, len(p["took"]))
-                    biggest_heads = max(biggest_heads, engine.total_heads(rules, p["took"]))
+                    biggest_heads = max(biggest_heads, total_heads(rules, p["took"]))
     punishment = log.get("punishment") or []
     return {
         "length": {"rounds": len(rounds), "turns": turns},

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pnp.games.base import Requirement
-from pnp.games.niutouwang.engine import NiutouwangRules
+from pnp.games.niutouwang.rules import NiutouwangRules
 from pnp.games.niutouwang.tables import head_table
 
 
