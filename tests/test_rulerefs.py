@@ -46,6 +46,25 @@ def test_a_count_reference_prints_what_components_yaml_makes() -> None:
                                   "'identity/ghost'")
 
 
+def test_a_card_reference_prints_the_field_as_written() -> None:
+    fields = {"score/score-50.value": "50"}
+    problems: list[str] = []
+    assert resolve(Text("{card.score/score-50.value} 分", "x.yaml:3"), RULES, problems, None,
+                   fields).value == "50 分"
+    assert problems == []
+    value = resolve(Text("{card.score/score-60.value}", "x.yaml:3"), RULES, problems, None, fields)
+    assert value.value == "{card.score/score-60.value}"
+    assert problems == ["x.yaml:3: {card.score/score-60.value}: components.yaml has no card "
+                        "'score-60' with a field 'value' in component 'score'"]
+
+
+def test_a_note_names_its_cards_values(workspace_copy: Path) -> None:
+    path = workspace_copy / "card_data" / "tisigui" / "components.yaml"
+    edit(path, 'fields: {value: "50",', 'fields: {value: "100",')
+    notes = {c.id: c.note.value for c in load_game(path.parent).components}
+    assert notes["score"].startswith("100 分 2 个、10 分 6 个")
+
+
 def test_a_note_counts_its_cards(workspace_copy: Path) -> None:
     path = workspace_copy / "card_data" / "tisigui" / "components.yaml"
     edit(path, "{id: score-50, count: 2,", "{id: score-50, count: 3,")

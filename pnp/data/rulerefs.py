@@ -10,8 +10,10 @@ designer left to the engine's default is an error naming the text.
 
 Counts come from components.yaml itself: ``{count.identity}`` prints how many pieces a
 component has and ``{count.identity/human}`` how many copies of one card, so a note never
-repeats a count that ``pnp check`` compares with the rules. A figure's row label may total a
-card field over the row's cards: ``{sum.heads} 頭``.
+repeats a count that ``pnp check`` compares with the rules; ``{card.score/score-50.value}``
+prints a card's field as components.yaml writes it, so a note naming a card's value cannot
+disagree with the card. A figure's row label may total a card field over the row's cards:
+``{sum.heads} 頭``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pnp.data.model import Card, Component, Element, Figure, Layout, Text, froze
 RULES_REF = re.compile(r"\{rules\.([A-Za-z_][\w.\[\]]*?)([+-]\d+)?(?::(money|thousands))?\}")
 COUNT_REF = re.compile(r"\{count\.([a-z0-9][a-z0-9_-]*)(?:/([a-z0-9][a-z0-9_-]*))?\}")
 SUM_REF = re.compile(r"\{sum\.([A-Za-z_]\w*)\}")
+CARD_REF = re.compile(r"\{card\.([a-z0-9][a-z0-9_-]*)/([a-z0-9][a-z0-9_-]*)\.([A-Za-z_]\w*)\}")
 _PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
@@ -59,10 +62,19 @@ def _counts(components: tuple[Component, ...]) -> dict[str, int]:
     return found
 
 
+def _fields(components: tuple[Component, ...]) -> dict[str, str]:
+    """``component/card.field`` to the field's text as components.yaml writes it."""
+    return {f"{component.id}/{card.id}.{name}": value.value
+            for component in components for card in component.cards
+            for name, value in card.fields.items()}
+
+
 def resolve(text: Text, rules: Mapping[str, Any], problems: list[str],
-            counts: Mapping[str, int] | None = None) -> Text:
-    """``text`` with every rules (and count) reference replaced; a bad one is added to problems."""
-    if "{rules." not in text.value and "{count." not in text.value:
+            counts: Mapping[str, int] | None = None,
+            fields: Mapping[str, str] | None = None) -> Text:
+    """``text`` with every rules (count, card field) reference replaced; a bad one is added to
+    problems."""
+    if "{rules." not in text.value and "{count." not in text.value and "{card." not in text.value:
         return text
 
     def value(match: re.Match[str]) -> str:
@@ -91,19 +103,30 @@ def resolve(text: Text, rules: Mapping[str, Any], problems: list[str],
             return match[0]
         return str(counts[key])
 
-    return Text(COUNT_REF.sub(count, RULES_REF.sub(value, text.value)), text.where)
+    def card(match: re.Match[str]) -> str:
+        key = f"{match[1]}/{match[2]}.{match[3]}"
+        if fields is None or key not in fields:
+            problems.append(f"{text.where}: {match[0]}: components.yaml has no card {match[2]!r} "
+                            f"with a field {match[3]!r} in component {match[1]!r}")
+            return match[0]
+        return fields[key]
+
+    resolved = COUNT_REF.sub(count, RULES_REF.sub(value, text.value))
+    return Text(CARD_REF.sub(card, resolved), text.where)
 
 
 def resolve_components(components: tuple[Component, ...], rules: Mapping[str, Any],
                        problems: list[str]) -> tuple[Component, ...]:
-    """Components with the rules and count references of their notes and card fields resolved."""
+    """Components with the rules, count and card references of their notes and card fields
+    resolved (a card reference reads the field as written, before any resolving)."""
     counts = _counts(components)
+    fields = _fields(components)
 
     def card(c: Card) -> Card:
         return replace(c, fields=frozen_mapping(
-            {k: resolve(v, rules, problems, counts) for k, v in c.fields.items()}))
+            {k: resolve(v, rules, problems, counts, fields) for k, v in c.fields.items()}))
 
-    return tuple(replace(component, note=resolve(component.note, rules, problems, counts),
+    return tuple(replace(component, note=resolve(component.note, rules, problems, counts, fields),
                          cards=tuple(card(c) for c in component.cards))
                  for component in components)
 
