@@ -279,7 +279,7 @@ except SystemExit:
     pass
 print("LOADED", sorted({{m.split(".")[2] for m in sys.modules
                         if m.startswith("pnp.games.") and m.count(".") >= 2}} - {{"base", "registry", "rules",
-                        "params", "calcargs", "facts", "stats"}}))
+                        "params", "calcargs", "facts", "stats", "events"}}))
 """
 
 

@@ -23,9 +23,16 @@ from tests.conftest import ROOT, edit
 from tests.pdfprobe import text
 
 FIXTURES = ROOT / "tests" / "fixtures"
-# A card field the rulebook never shows: the colour of tisigui's 50-point score token (the
-# identity cards' text is drawn in the rulebook's figure, so editing it rebuilds the rulebook).
-# A card no rulebook figure shows (the set-up figure seats five players: screens 1 to 5).
+# A card field no rulebook figure shows: the set-up figure seats five players, so the number
+# on screen 6 is drawn on the components only. The workspace writes the screens out one by
+# one (the shipped data generates them from a range) so that one card can be edited.
+GENERATED_SHIELDS = """    generate:
+      range: [1, 6]
+      id: "shield-{n}"
+      fields: {number: "{n}"}
+"""
+LISTED_SHIELDS = "    cards:\n" + "".join(
+    f'      - {{id: shield-{n}, fields: {{number: "{n}"}}}}\n' for n in range(1, 7))
 CARD = '{id: shield-6, fields: {number: "6"}}'
 EDITED_CARD = '{id: shield-6, fields: {number: "7"}}'
 
@@ -39,6 +46,7 @@ def workspace(tmp_path: Path) -> Path:
     shutil.copytree(FIXTURES / "tiling_game", root / "card_data" / "tiling_game")
     shutil.copytree(ROOT / "templates" / "tisigui", root / "templates" / "tisigui")
     (root / "fonts").symlink_to(ROOT / "fonts")
+    edit(root / "card_data/tisigui/components.yaml", GENERATED_SHIELDS, LISTED_SHIELDS)
     return root
 
 

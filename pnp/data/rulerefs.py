@@ -176,8 +176,10 @@ def resolve_figures(figures: Mapping[str, Figure], components: tuple[Component, 
     out: dict[str, Figure] = {}
     for name, figure in figures.items():
         caption = None if figure.caption is None else resolve(figure.caption, rules, problems, counts)
-        # A figure has no labels or one per row (the reader refuses anything else).
-        labels = tuple(label(figure, row, text)
-                       for row, text in zip(figure.rows, figure.labels, strict=False))
+        if figure.table is not None:  # one label per seat: no row of cards to total
+            labels = tuple(resolve(text, rules, problems, counts) for text in figure.labels)
+        else:  # no labels or one per row (the reader refuses anything else)
+            labels = tuple(label(figure, row, text)
+                           for row, text in zip(figure.rows, figure.labels, strict=False))
         out[name] = replace(figure, caption=caption, labels=labels)
     return out
