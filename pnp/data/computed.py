@@ -1,7 +1,7 @@
 """Tables a game's rules engine computes, for card data that quotes them.
 
 A generated card's field ``{computed: heads, key: card, value: heads}`` takes its value from
-the engine's own table (the niutouwang faces' bull heads come from the rules' heads function,
+the engine's own table (bull heads printed on a card face come from the rules' heads function,
 not from a printed copy of it). The data layer imports no engine module: the engine is looked
 up by the game's slug only when a card quotes a computed table, so every other game loads as
 plain data.
