@@ -12,8 +12,9 @@ the printed result:
 - templates (``rulebook.md.j2``, ``aid.md.j2``), parsed by Jinja: every digit of the
   template's own text (in every branch, taken or not), every digit in a string constant, and
   every number constant that is printed (``{{ 4 }}``, ``{{ x + 1 }}``) or named
-  (``{% set rows = 4 %}``). Numbers a template only compares, indexes or passes on are logic,
-  not print. Markdown list numbers (``1. ``) are the list's own numbering.
+  (``{% set rows = 4 %}``, also in a tuple, list or dict: ``{% set a, b = 3, 4 %}``). Numbers
+  a template only compares, indexes or passes on are logic, not print. Markdown list numbers
+  (``1. ``) are the list's own numbering.
 
 game.yaml ``literal_numbers:`` marks the deliberate ones (a seat number, a year, a step
 number) with the reason; a mark that covers nothing any more is reported, as a stale
@@ -57,6 +58,7 @@ _NOT_PRINTED = frozenset({
 _LIST_NUMBER = re.compile(r"^\s*[0-9]+\.(?=\s)")
 _ARITHMETIC = (nodes.Add, nodes.Sub, nodes.Mul, nodes.Div, nodes.FloorDiv, nodes.Mod,
                nodes.Pow, nodes.Neg, nodes.Pos, nodes.Concat)
+_CONTAINERS = (nodes.Tuple, nodes.List, nodes.Dict, nodes.Pair)
 
 
 @dataclass(frozen=True)
@@ -312,7 +314,9 @@ class _TemplateScan:
             if node.expr2 is not None:
                 self.visit(node.expr2, printed)
             return
-        keeps = printed and isinstance(node, _ARITHMETIC)
+        # A number inside a named or printed tuple, list or dict (``{% set a, b = 3, 4 %}``)
+        # is named or printed as much as a lone one.
+        keeps = printed and isinstance(node, _ARITHMETIC + _CONTAINERS)
         for child in node.iter_child_nodes():
             self.visit(child, keeps)
 
