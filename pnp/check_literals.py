@@ -36,6 +36,7 @@ from pnp.check_report import CheckFinding
 from pnp.data.csvcards import CSV_NAME, read_csv_cards
 from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, TABLES_FILE
 from pnp.data.model import Game, LiteralMark
+from pnp.data.propchecks import ROW_NUMBER
 from pnp.data.schema import COLOR, FIELD_REF
 from pnp.data.textfile import read_text
 from pnp.data.yamlmarks import Located, PathKey, format_path
@@ -176,6 +177,7 @@ def _component_literals(doc: Located, rel: Callable[[str], str]) -> list[Literal
                         fields.update(FIELD_REF.findall(text))
                 if key != "count":
                     found += y.scan_list(value, ("layouts", name, "elements", k, key))
+            found += _numbered_rows(y, _mapping(element), ("layouts", name, "elements", k))
     for i, component in enumerate(_sequence(top.get("components"))):
         component = _mapping(component)
         path: PathKey = ("components", i)
@@ -197,6 +199,15 @@ def _component_literals(doc: Located, rel: Callable[[str], str]) -> list[Literal
             if key in shown and isinstance(value, str | int):  # a lookup or a map is derived
                 found += y.scan(value, (*path, "generate", "fields", key))
     return found
+
+
+def _numbered_rows(y: _Yaml, element: dict[str, Any], path: PathKey) -> list[Literal]:
+    """A grid whose one row label numbers its rows (``'第 {row} 天'``) prints the numbers up to
+    its ``rows``: typed there unless ``rows`` is a reference."""
+    labels = element.get("row_labels")
+    if isinstance(labels, str) and ROW_NUMBER in labels and isinstance(element.get("rows"), int):
+        return y.scan(element["rows"], (*path, "rows"))
+    return []
 
 
 def _csv_cards(doc: Located, name: str, path: PathKey,

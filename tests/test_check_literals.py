@@ -229,6 +229,19 @@ def test_numbers_named_together_in_a_tuple_list_or_dict_are_literal(tmp_path: Pa
         ("3", start), ("4", start), ("6", start), ("8", start)]
 
 
+def test_a_typed_row_count_behind_numbered_row_labels_is_a_literal(tmp_path: Path) -> None:
+    """The record sheet's "第 {row} 天" rows print 1 up to ``rows``: "{rules.days}" is derived,
+    a typed 5 is reported where it is typed."""
+    root = workspace(tmp_path, "wurenshenghuan")
+    components = root / "card_data/wurenshenghuan/components.yaml"
+    edit(components, 'rows: "{rules.days}"', "rows: 5")
+    code, found = check(root, "wurenshenghuan")
+    assert code == 1
+    assert [(f["number"], f["where"]) for f in only(found, "literal-number")] == [
+        ("5", f"card_data/wurenshenghuan/components.yaml:{line_of(components, 'rows: 5')}: "
+              "layouts.record_sheet.elements[3].rows")]
+
+
 def test_a_marked_literal_passes_and_a_stale_mark_is_reported(tmp_path: Path) -> None:
     root = workspace(tmp_path, "wurenshenghuan")
     components = root / "card_data/wurenshenghuan/components.yaml"
