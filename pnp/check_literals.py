@@ -12,8 +12,9 @@ the printed result:
 - templates (``rulebook.md.j2``, ``aid.md.j2``), parsed by Jinja: every digit of the
   template's own text (in every branch, taken or not), every digit in a string constant, and
   every number constant that is printed (``{{ 4 }}``, ``{{ x + 1 }}``) or named
-  (``{% set rows = 4 %}``). Numbers a template only compares, indexes or passes on are logic,
-  not print. Markdown list numbers (``1. ``) are the list's own numbering.
+  (``{% set rows = 4 %}``, also in a tuple, list or dict: ``{% set a, b = 3, 4 %}``). Numbers
+  a template only compares, indexes or passes on are logic, not print. Markdown list numbers
+  (``1. ``) are the list's own numbering.
 
 game.yaml ``literal_numbers:`` marks the deliberate ones (a seat number, a year, a step
 number) with the reason; a mark that covers nothing any more is reported, as a stale
@@ -35,6 +36,7 @@ from pnp.check_report import CheckFinding
 from pnp.data.csvcards import CSV_NAME, read_csv_cards
 from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, TABLES_FILE
 from pnp.data.model import Game, LiteralMark
+from pnp.data.propchecks import ROW_NUMBER
 from pnp.data.schema import COLOR, FIELD_REF
 from pnp.data.textfile import read_text
 from pnp.data.yamlmarks import Located, PathKey, format_path
@@ -57,6 +59,7 @@ _NOT_PRINTED = frozenset({
 _LIST_NUMBER = re.compile(r"^\s*[0-9]+\.(?=\s)")
 _ARITHMETIC = (nodes.Add, nodes.Sub, nodes.Mul, nodes.Div, nodes.FloorDiv, nodes.Mod,
                nodes.Pow, nodes.Neg, nodes.Pos, nodes.Concat)
+_CONTAINERS = (nodes.Tuple, nodes.List, nodes.Dict, nodes.Pair)
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,7 @@ def _component_literals(doc: Located, rel: Callable[[str], str]) -> list[Literal
                         fields.update(FIELD_REF.findall(text))
                 if key != "count":
                     found += y.scan_list(value, ("layouts", name, "elements", k, key))
+            found += _numbered_rows(y, _mapping(element), ("layouts", name, "elements", k))
     for i, component in enumerate(_sequence(top.get("components"))):
         component = _mapping(component)
         path: PathKey = ("components", i)
@@ -195,6 +199,15 @@ def _component_literals(doc: Located, rel: Callable[[str], str]) -> list[Literal
             if key in shown and isinstance(value, str | int):  # a lookup or a map is derived
                 found += y.scan(value, (*path, "generate", "fields", key))
     return found
+
+
+def _numbered_rows(y: _Yaml, element: dict[str, Any], path: PathKey) -> list[Literal]:
+    """A grid whose one row label numbers its rows (``'第 {row} 天'``) prints the numbers up to
+    its ``rows``: typed there unless ``rows`` is a reference."""
+    labels = element.get("row_labels")
+    if isinstance(labels, str) and ROW_NUMBER in labels and isinstance(element.get("rows"), int):
+        return y.scan(element["rows"], (*path, "rows"))
+    return []
 
 
 def _csv_cards(doc: Located, name: str, path: PathKey,
@@ -312,7 +325,9 @@ class _TemplateScan:
             if node.expr2 is not None:
                 self.visit(node.expr2, printed)
             return
-        keeps = printed and isinstance(node, _ARITHMETIC)
+        # A number inside a named or printed tuple, list or dict (``{% set a, b = 3, 4 %}``)
+        # is named or printed as much as a lone one.
+        keeps = printed and isinstance(node, _ARITHMETIC + _CONTAINERS)
         for child in node.iter_child_nodes():
             self.visit(child, keeps)
 

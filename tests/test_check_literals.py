@@ -212,6 +212,36 @@ def test_template_numbers_that_are_named_or_printed_are_literal_and_logic_is_not
         ("1", start + 1), ("4", start), ("7", start + 1)]
 
 
+def test_numbers_named_together_in_a_tuple_list_or_dict_are_literal(tmp_path: Path) -> None:
+    """``{% set a, b = 3, 4 %}`` names its numbers as much as ``{% set a = 3 %}`` does; a tuple
+    a template only tests against is logic."""
+    root = workspace(tmp_path, "wurenshenghuan")
+    template = root / "templates/wurenshenghuan/rulebook.md.j2"
+    added = ("{% set first, second = 3, 4 %}{% set days = [6] %}{% set by = {'k': 8} %}"
+             "第 {{ first }}、{{ second }}、{{ days[0] }}、{{ by.k }} 天\n"
+             "{% if rules.days in (5, 9) %}{{ rules.days }}{% endif %}\n")
+    text = template.read_text(encoding="utf-8").replace("## 囚禁與鑰匙\n", "## 囚禁與鑰匙\n\n" + added, 1)
+    template.write_text(text, encoding="utf-8")
+    code, found = check(root, "wurenshenghuan")
+    start = line_of(template, "{% set first, second = 3, 4 %}")
+    assert code == 1
+    assert sorted((f["number"], int(f["where"].rsplit(":", 1)[1])) for f in only(found, "literal-number")) == [
+        ("3", start), ("4", start), ("6", start), ("8", start)]
+
+
+def test_a_typed_row_count_behind_numbered_row_labels_is_a_literal(tmp_path: Path) -> None:
+    """The record sheet's "第 {row} 天" rows print 1 up to ``rows``: "{rules.days}" is derived,
+    a typed 5 is reported where it is typed."""
+    root = workspace(tmp_path, "wurenshenghuan")
+    components = root / "card_data/wurenshenghuan/components.yaml"
+    edit(components, 'rows: "{rules.days}"', "rows: 5")
+    code, found = check(root, "wurenshenghuan")
+    assert code == 1
+    assert [(f["number"], f["where"]) for f in only(found, "literal-number")] == [
+        ("5", f"card_data/wurenshenghuan/components.yaml:{line_of(components, 'rows: 5')}: "
+              "layouts.record_sheet.elements[3].rows")]
+
+
 def test_a_marked_literal_passes_and_a_stale_mark_is_reported(tmp_path: Path) -> None:
     root = workspace(tmp_path, "wurenshenghuan")
     components = root / "card_data/wurenshenghuan/components.yaml"

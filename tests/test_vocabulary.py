@@ -127,6 +127,49 @@ def test_grid_shape_problems(game_dir):
     assert "row_labels: 7 row labels for 8 rows" in text
 
 
+GRID_ROWS = "rows: 8, columns"
+GRID_LABELS = "row_labels: [第一輪, 第二輪, 第三輪, 第四輪, 第五輪, 第六輪, 第七輪, 合計]"
+
+
+def _grid_from_rules(game_dir: Path, rules: str, rows: str, labels: str) -> None:
+    with (game_dir / "game.yaml").open("a", encoding="utf-8") as out:
+        out.write(f"rules: {rules}\n")
+    edit(game_dir / "components.yaml", GRID_ROWS, f"rows: {rows}, columns")
+    edit(game_dir / "components.yaml", GRID_LABELS, f"row_labels: {labels}")
+
+
+def test_grid_rows_from_the_rules_with_one_numbered_label(game_dir):
+    """rows: "{rules.x}" and row_labels: "第 {row} 輪": a row per round, labelled from 1."""
+    _grid_from_rules(game_dir, "{rounds: 6}", '"{rules.rounds}"', '"第 {row} 輪"')
+    grid = next(e for e in load_game(game_dir).layouts["pad_front"].elements if e.kind == "grid")
+    assert grid.get("rows") == 6
+    assert list(grid.get("row_labels")) == [f"第 {n} 輪" for n in range(1, 7)]
+
+
+def test_grid_rows_from_a_component_count(game_dir):
+    """rows: "{count.deck}": a row per card of the deck."""
+    _grid_from_rules(game_dir, "{}", '"{count.deck}"', '"{row} 號"')
+    grid = next(e for e in load_game(game_dir).layouts["pad_front"].elements if e.kind == "grid")
+    assert grid.get("rows") == 12
+    assert grid.get("row_labels")[-1] == "12 號"
+
+
+@pytest.mark.parametrize(("rules", "rows", "labels", "fragment"), [
+    ("{rounds: 0}", '"{rules.rounds}"', '"第 {row} 輪"', "gives '0', not a whole number of rows from 1 to 200"),
+    ("{rounds: 300}", '"{rules.rounds}"', '"第 {row} 輪"', "gives '300', not a whole number of rows"),
+    ("{rounds: 6}", '"{rules.round}"', '"第 {row} 輪"', "game.yaml's rules: has no 'round'"),
+    ("{rounds: 6}", '"{rules.rounds}"', GRID_LABELS.split(": ", 1)[1], "row_labels: 8 row labels for 6 rows"),
+    ("{rounds: 6}", '"{rules.rounds}"', '"每一輪"', "must hold {row}"),
+    ("{rounds: 6}", '"{rounds}"', '"第 {row} 輪"', "or one {rules.…} or {count.…} reference"),
+])
+def test_grid_row_reference_problems_name_the_element(game_dir, rules, rows, labels, fragment):
+    _grid_from_rules(game_dir, rules, rows, labels)
+    problems = problems_of(game_dir)
+    first = line_of(game_dir / "components.yaml", "type: grid")  # the element's lines
+    at = [f"components.yaml:{line}: layouts.pad_front.elements" for line in range(first, first + 4)]
+    assert any(fragment in p and any(a in p for a in at) for p in problems), problems
+
+
 def test_grid_label_too_long_is_a_build_error_naming_the_card(tmp_path):
     root = make_workspace(tmp_path / "ws")
     edit(root / "card_data" / SLUG / "components.yaml", 'columns: ["", 甲, 乙, 丙]',
@@ -320,6 +363,9 @@ def test_schema_refuses_what_the_loader_refuses():
                 {"type": "rect", "box": [0, 0, 1], "fill": "#000000"},
                 {"type": "blob"},
                 {"type": "grid", "box": [0, 0, 1, 1], "rows": 10 ** 9, "columns": ["a"], "size": "9pt"},
+                {"type": "grid", "box": [0, 0, 1, 1], "rows": "{days}", "columns": ["a"], "size": "9pt"},
+                {"type": "grid", "box": [0, 0, 1, 1], "rows": 2, "columns": ["a"], "size": "9pt",
+                 "row_labels": "每一天"},
                 {"type": "text", "box": [0, 0, 1, 1], "text": "x", "size": "9pt", "colour": "#000000"}):
         layout["elements"].append(bad)
         assert list(validator.iter_errors(doc)), bad

@@ -17,7 +17,7 @@ from pnp.data.model import (
     SymbolPath,
     frozen_mapping,
 )
-from pnp.data.propchecks import SpecContext
+from pnp.data.propchecks import ROW_NUMBER, SpecContext
 from pnp.data.schema import (
     COLOR,
     FIELD_REF,
@@ -147,7 +147,7 @@ def _read_element(r: Reader, raw: Any, path: PathKey, tables: dict[str, PrintedT
     if "text" in props:
         props["text"] = str(props["text"])
     for key in ("labels", "columns", "row_labels"):
-        if key in props:
+        if isinstance(props.get(key), list):
             props[key] = [str(v) for v in props[key]]
     return Element(kind, frozen_mapping(props), r.where(path))
 
@@ -159,7 +159,10 @@ def _check_grid_shape(r: Reader, raw: dict[str, Any], path: PathKey) -> bool:
     if not columns:
         r.fail((*path, "columns"), "a grid needs at least one column")
         ok = False
-    if "row_labels" in raw and len(raw["row_labels"]) != raw["rows"]:
+    # Rows given by a reference, and labels given as one text for every row, are matched when
+    # the references resolve (pnp.data.rulerefs.resolve_layouts).
+    if isinstance(raw.get("row_labels"), list) and isinstance(raw["rows"], int) \
+            and len(raw["row_labels"]) != raw["rows"]:
         r.fail((*path, "row_labels"), f"{len(raw['row_labels'])} row labels for {raw['rows']} rows")
         ok = False
     if "column_widths" in raw and len(raw["column_widths"]) != len(columns):
@@ -202,6 +205,8 @@ def brief(ids: list[str]) -> str:
 def _element_strings(element: Element) -> Iterator[tuple[str, str]]:
     for key, value in element.props.items():
         if isinstance(value, str):
+            if key == "row_labels":  # {row} is the row's number, no card field
+                value = value.replace(ROW_NUMBER, "")
             yield value, f"{element.where}.{key}"
         elif isinstance(value, list):
             yield from ((item, f"{element.where}.{key}") for item in value if isinstance(item, str))

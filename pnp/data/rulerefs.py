@@ -14,6 +14,10 @@ repeats a count that ``pnp check`` compares with the rules; ``{card.score/score-
 prints a card's field as components.yaml writes it, so a note naming a card's value cannot
 disagree with the card. A figure's row label may total a card field over the row's cards:
 ``{sum.heads} 頭``.
+
+A grid's ``rows`` may be such a reference too (``'{rules.days}'``: a record sheet with a row per
+day of the game), and its ``row_labels`` one text for every row, ``{row}`` standing for the
+row's number (``'第 {row} 天'``); they become the number and the list of labels here.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from pnp.data.limits import MAX_GRID_ROWS
 from pnp.data.model import Card, Component, Element, Figure, Layout, Text, frozen_mapping
+from pnp.data.propchecks import ROW_NUMBER
 
 RULES_REF = re.compile(r"\{rules\.([A-Za-z_][\w.\[\]]*?)([+-]\d+)?(?::(money|thousands))?\}")
 COUNT_REF = re.compile(r"\{count\.([a-z0-9][a-z0-9_-]*)(?:/([a-z0-9][a-z0-9_-]*))?\}")
@@ -142,11 +148,33 @@ def resolve_layouts(layouts: Mapping[str, Layout], rules: Mapping[str, Any],
         return value
 
     def element(e: Element) -> Element:
-        return replace(e, props=frozen_mapping(
-            {k: prop(v, f"{e.where}.{k}") for k, v in e.props.items()}))
+        props = {k: prop(v, f"{e.where}.{k}") for k, v in e.props.items()}
+        if e.kind == "grid":
+            _grid_rows(e, props, problems)
+        return replace(e, props=frozen_mapping(props))
 
     return {name: replace(layout, elements=tuple(element(e) for e in layout.elements))
             for name, layout in layouts.items()}
+
+
+def _grid_rows(e: Element, props: dict[str, Any], problems: list[str]) -> None:
+    """A grid's ``rows`` given by a reference becomes the number it resolved to, and row labels
+    written once for every row become one label per row, ``{row}`` the row's number from 1."""
+    rows = props["rows"]
+    if isinstance(rows, str):
+        if "{" in rows:
+            return  # a reference that did not resolve, reported by resolve()
+        if not rows.strip().isdigit() or not 1 <= int(rows) <= MAX_GRID_ROWS:
+            problems.append(f"{e.where}.rows: {e.get('rows')} gives {rows!r}, not a whole number "
+                            f"of rows from 1 to {MAX_GRID_ROWS}")
+            return
+        rows = props["rows"] = int(rows)
+    labels = props.get("row_labels")
+    if isinstance(labels, str):
+        props["row_labels"] = [labels.replace(ROW_NUMBER, str(n)) for n in range(1, rows + 1)]
+    elif labels is not None and len(labels) != rows:
+        problems.append(f"{e.where}.row_labels: {len(labels)} row labels for {rows} rows "
+                        f"({e.get('rows')})")
 
 
 def resolve_figures(figures: Mapping[str, Figure], components: tuple[Component, ...],

@@ -64,10 +64,11 @@ from pnp.data.propchecks import (
     font_size_check,
     listed,
     point_check,
+    row_labels_check,
+    rows_check,
     symbol_check,
     table_check,
     text_item_check,
-    whole_check,
 )
 from pnp.data.schema import COLOR, COORD
 from pnp.layout.presets import CARD_SIZES, SHAPES
@@ -123,6 +124,7 @@ class ElementSpec:
 # -- JSON Schema fragments ------------------------------------------------------------------
 
 _FIELD_PATTERN = "^\\{[A-Za-z_][A-Za-z0-9_]*\\}$"
+_NUMBER_REF_PATTERN = "^\\{(rules|count)\\.[^{}]+\\}$"
 _COORD_SCHEMA: dict[str, Any] = {"anyOf": [
     {"type": "number", "minimum": -MAX_COORD_MM, "maximum": MAX_COORD_MM},
     {"type": "string", "pattern": COORD.pattern},
@@ -191,9 +193,12 @@ VALUE_TYPES: dict[str, ValueType] = {t.name: t for t in (
     ValueType("count", count_check, "a whole number ≥ 0, or `'{field}'` holding one",
               lambda p: {"anyOf": [{"type": "integer", "minimum": 0, "maximum": p.maximum},
                                    {"type": "string", "pattern": _FIELD_PATTERN}]}),
-    ValueType("rows", lambda v, p, c: whole_check(v, 1, int(p.maximum or 0) or None,
-                                                  "a whole number of rows (at least 1)"),
-              "a whole number ≥ 1", lambda p: {"type": "integer", "minimum": 1, "maximum": p.maximum}),
+    ValueType("rows", rows_check, "a whole number ≥ 1, or `'{rules.x}'` / `'{count.x}'` giving one",
+              lambda p: {"anyOf": [{"type": "integer", "minimum": 1, "maximum": p.maximum},
+                                   {"type": "string", "pattern": _NUMBER_REF_PATTERN}]}),
+    ValueType("row_labels", row_labels_check, "a list of texts, or one text holding `{row}`",
+              lambda p: {"anyOf": [_array(_TEXT_SCHEMA, p),
+                                   {"type": "string", "maxLength": MAX_TEXT_CHARS, "pattern": "\\{row\\}"}]}),
 )}
 
 
@@ -270,10 +275,12 @@ ELEMENTS: dict[str, ElementSpec] = {e.kind: e for e in (
         Prop("stroke", "color", "replaces the stroke of every stroked path")), uses_symbol=True),
     ElementSpec("grid", "A blank form to write on (score pads, record sheets): a header row of column "
                 "labels, optional row labels, all labels at one size.", (
-        _box(), Prop("rows", "rows", "body rows", required=True, maximum=MAX_GRID_ROWS),
+        _box(), Prop("rows", "rows", "body rows (`'{rules.days}'`: as many as the rules say)", required=True,
+                     maximum=MAX_GRID_ROWS),
         Prop("columns", "texts", "the header row, one label per column (`\"\"` for an empty cell)",
              required=True, max_items=MAX_GRID_COLUMNS),
-        Prop("row_labels", "texts", "the first column of the body rows, one per row",
+        Prop("row_labels", "row_labels", "the first column of the body rows: one label per row, or "
+             "one text for every row with `{row}` for the row's number from 1 (`'第 {row} 天'`)",
              max_items=MAX_GRID_ROWS),
         Prop("column_widths", "weights", "relative widths, one per column (default equal)",
              maximum=MAX_WEIGHT, max_items=MAX_GRID_COLUMNS),
