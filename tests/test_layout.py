@@ -160,6 +160,9 @@ def _marks_outside_every_piece(plan) -> None:
             assert not mark.overlaps(_grown(slot.trim_box, 0.5)), (s, slot)
             if not s.on_bleed:
                 assert not mark.overlaps(slot.visible), (s, slot)
+        # Every mark prints: none nearer the paper edge than the hardware margin.
+        assert mark.x >= spec.hardware - 1e-6 and mark.right <= spec.width - spec.hardware + 1e-6
+        assert mark.y >= spec.hardware - 1e-6 and mark.bottom <= spec.height - spec.hardware + 1e-6
         if s.on_bleed:
             # On the outer bleed of its own block, which is cut away.
             assert any(block.box.x - 1e-6 <= mark.x and mark.right <= block.box.right + 1e-6
@@ -171,6 +174,22 @@ def _marks_outside_every_piece(plan) -> None:
             assert mark.right <= spec.width - spec.hardware + 1e-6
             assert mark.y >= spec.hardware - 1e-6
             assert mark.bottom <= spec.height - spec.hardware + 1e-6
+
+
+def _every_trim_line_marked(plan) -> None:
+    """Each trim line of a block with marks has a printed mark at one end at least."""
+    marks = crop_marks(plan)
+    for block in plan.blocks:
+        piece = block.slots[0].piece
+        if not piece.marks or piece.write_on or piece.bleed <= 0:
+            continue
+        near = _grown(block.box, 4.5)
+        own = [s for s in marks if near.x <= min(s.x1, s.x2) and max(s.x1, s.x2) <= near.right
+               and near.y <= min(s.y1, s.y2) and max(s.y1, s.y2) <= near.bottom]
+        xs = {round(v, 3) for s in block.slots for v in (s.trim_box.x, s.trim_box.right)}
+        ys = {round(v, 3) for s in block.slots for v in (s.trim_box.y, s.trim_box.bottom)}
+        assert xs <= {round(s.x1, 3) for s in own if s.x1 == s.x2}, (plan.number, block.box)
+        assert ys <= {round(s.y1, 3) for s in own if s.y1 == s.y2}, (plan.number, block.box)
 
 
 sizes = st.sampled_from([(63, 88), (88, 116), (17, 17), (11, 11), (26, 26), (150, 100), (44, 63)])
@@ -196,6 +215,7 @@ def test_imposition_invariants(groups, paper, gutter, form):
         _all_inside(plan)
         _no_overlaps(plan)
         _marks_outside_every_piece(plan)
+        _every_trim_line_marked(plan)
         _forms_scaled_up_and_cut_clear(plan)
 
 
