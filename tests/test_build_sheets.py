@@ -161,3 +161,13 @@ def test_butted_letter_sheets_keep_text_out_of_the_hardware_margin_and_save_pape
     for page, distance, text in nearest_text(pdf):
         assert distance >= HARDWARE - 1e-3, (page, distance, text)
     assert sheets(pdf) <= sheets(letter / game / "zh-Hans" / "components.pdf")
+
+
+def test_aizhewudi_character_tents_share_one_a4_sheet(tmp_path):
+    build(Workspace(ROOT), "aizhewudi", "zh-Hant", "a4", tmp_path)
+    reader = PdfReader(tmp_path / "aizhewudi" / "zh-Hant" / "components.pdf")
+    tents = [len(re.findall(rb"/FormXob\.face-character-[a-z-]+-front Do", page.get_contents().get_data()))
+             for page in reader.pages[::2]]
+    # Four turned and two upright on one sheet (they were split four and two across sheets).
+    assert [n for n in tents if n] == [6]
+    assert len(reader.pages) == 2 * 15

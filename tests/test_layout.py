@@ -70,6 +70,20 @@ def test_a_partial_last_sheet_starts_at_the_full_sheets_origin():
     assert [s.trim_box for s in last.slots] == [s.trim_box for s in first.slots[:3]]
 
 
+def test_a_run_that_fits_one_sheet_in_two_orientations_stays_together():
+    # Six tent strips (63 x 111.4 mm): a grid of either orientation takes four on A4, but
+    # four turned and two upright beside them take all six, where the last two would have
+    # gone to a second sheet.
+    tents = cards(6, 63, 111.4, "tent")
+    (plan,) = impose(tents, SHEETS["a4"])
+    assert len(plan.slots) == 6
+    assert sorted((b.columns * b.rows, b.slots[0].rotated) for b in plan.blocks) == [
+        (2, False), (4, True)]
+    # On Letter no sheet takes six (three upright tents are 207 mm wide with their bleed,
+    # the label side leaves 201.4 mm): a full sheet of four, as before.
+    assert [len(p.slots) for p in impose(tents, SHEETS["letter"])] == [4, 2]
+
+
 def test_small_pieces_backfill_an_earlier_sheet():
     # Six Letter cards leave a band below them: ten 17 mm tokens fit there.
     plans = impose(cards(6) + cards(10, 17, 17, "t"), SHEETS["letter"])

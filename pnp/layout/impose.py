@@ -10,9 +10,11 @@ turn when that fits more of them on a sheet. Backs are the same slots mirrored l
 for long-edge duplex printing. A board larger than a sheet arrives as its tiles
 (pnp.layout.tiles), pieces like any other.
 
-Packing, run by run (pieces of one size in a row): whole sheets first, each grid at the same
-origin, so full sheets stack-cut together; then the rest goes into the best-fitting free space
-already opened on earlier sheets, or onto a new sheet at that same origin. A nearly empty
+Packing, run by run (pieces of one size in a row): a run a little larger than one grid that
+one sheet holds in blocks of both orientations goes there whole; otherwise whole sheets first,
+each grid at the same origin, so full sheets stack-cut together; then the rest goes into the
+best-fitting free space already opened on earlier sheets, or onto a new sheet at that same
+origin. A nearly empty
 sheet is emptied into the others' free space when its blocks fit there.
 """
 
@@ -161,20 +163,24 @@ MIN_ON_BLEED = 1.0  # a mark on the bleed shorter than this, once cut short at t
 # area, is left out: that side of the block has no printable room for one
 
 
-def marked_area(spec: SheetSpec, area: Rect, room: float) -> Rect:
-    """``area`` kept ``room`` mm further from the top, right and bottom paper edges (the left
-    margin already leaves the label band): with TOP_ROOM a block's crop marks print outside
-    its bleed there; with the gap between the bleed margin and the hardware margin, marks
-    drawn over the block's outer bleed still print."""
-    top = max(area.y, spec.margin + room)
-    right = min(area.right, spec.width - spec.margin - room)
-    bottom = min(area.bottom, spec.height - spec.margin - room)
+def marked_area(spec: SheetSpec, area: Rect, room: tuple[float, float]) -> Rect:
+    """``area`` kept further from the paper edges, ``room`` mm (top and bottom, right) inside
+    the bleed margin (the left margin already leaves the label band): with TOP_ROOM a block's
+    crop marks print outside its bleed there; with the gap between the bleed margin and the
+    hardware margin, marks drawn over the block's outer bleed still print."""
+    down, across = room
+    top = max(area.y, spec.margin + down)
+    right = min(area.right, spec.width - spec.margin - across)
+    bottom = min(area.bottom, spec.height - spec.margin - down)
     return Rect(area.x, top, right - area.x, bottom - top)
 
 
-def mark_rooms(spec: SheetSpec) -> tuple[float, ...]:
-    """How far inside the bleed margin a block may go, most room for its marks first."""
-    return (TOP_ROOM, max(0.0, spec.hardware - spec.margin), 0.0)
+def mark_rooms(spec: SheetSpec) -> tuple[tuple[float, float], ...]:
+    """How far inside the bleed margin a block may go (top and bottom, right), most room for
+    its marks first: marks outside the bleed, then on it, then none on that side."""
+    on = max(0.0, spec.hardware - spec.margin)
+    return ((TOP_ROOM, TOP_ROOM), (TOP_ROOM, on), (on, TOP_ROOM), (on, on),
+            (TOP_ROOM, 0.0), (0.0, TOP_ROOM), (on, 0.0), (0.0, on), (0.0, 0.0))
 
 
 def usable_area(spec: SheetSpec, bleed: float | None = None) -> Rect:
@@ -403,24 +409,26 @@ def _roomiest_fit(spec: SheetSpec, piece: Piece, free: Rect, area: Rect,
     """The part of a free rect a block goes in, and its fit there: kept clear of the paper
     edges for printable crop marks whenever that costs no piece (a free rect beside the
     margin would otherwise put the block's marks where a printer cannot print)."""
-    best: tuple[Rect, tuple[_Grid, int, int] | None] = (free, None)
-    margins = reversed(mark_rooms(spec)) if piece.marks else (0.0,)
-    for index, margin in enumerate(margins):
+    def fit_in(margin: tuple[float, float]) -> tuple[Rect, tuple[_Grid, int, int] | None]:
         room = _clip(free, marked_area(spec, area, margin))
-        fit = _fit(spec, piece, room, n) if room.width > 0 and room.height > 0 else None
-        if index == 0:
-            best = (room, fit)
-            if fit is None:
-                break
-        elif fit is not None and best[1] is not None and fit[2] == best[1][2]:
-            best = (room, fit)
-    return best
+        return room, _fit(spec, piece, room, n) if room.width > 0 and room.height > 0 else None
+
+    plain = fit_in((0.0, 0.0))
+    if plain[1] is None or not piece.marks:
+        return plain
+    for margin in mark_rooms(spec):
+        room, fit = fit_in(margin)
+        if fit is not None and fit[2] == plain[1][2]:
+            return room, fit
+    return plain
 
 
-def _backfill(spec: SheetSpec, sheets: list[_Sheet], queue: list[Piece]) -> list[Piece]:
+def _backfill(spec: SheetSpec, sheets: list[_Sheet], queue: list[Piece],
+              partial: bool = False) -> list[Piece]:
     """Put pieces into free space already open on these sheets: all of them into the free
     rect they fit best (least space left over), or, when no one rect holds them all but the
-    free space together does, into the roomiest rects one after another. Returns the rest."""
+    free space together does, into the roomiest rects one after another. Returns the rest.
+    ``partial``: place as many as fit even when the free space cannot take them all."""
     while queue:
         options = []
         area = usable_area(spec, queue[0].bleed)
@@ -432,7 +440,7 @@ def _backfill(spec: SheetSpec, sheets: list[_Sheet], queue: list[Piece]) -> list
                     w, h = grid.size(cols, math.ceil(take / cols))
                     options.append((take, free.width * free.height - w * h, sheet, index, fit,
                                     room))
-        if not options or sum(o[0] for o in options) < len(queue):
+        if not options or (not partial and sum(o[0] for o in options) < len(queue)):
             return queue
         whole = [o for o in options if o[0] == len(queue)]
         take, _, sheet, index, (grid, cols, _), room = (
@@ -501,6 +509,14 @@ def _pack(runs: list[list[Piece]], spec: SheetSpec) -> list[_Sheet]:
         x0 = area.x + (area.width - full_w) / 2
         y0 = _grid_top(spec, area, full_h, run[0])
         queue = list(run)
+        if cols * rows < len(queue) <= 2 * cols * rows:
+            # More than one grid holds, yet perhaps not more than a sheet: blocks of both
+            # orientations may take the whole run together (six tents on A4: four turned and
+            # two upright beside them) instead of leaving its last pieces to other sheets.
+            whole = _Sheet([], [usable_area(spec)])
+            if not _backfill(spec, [whole], queue, partial=True):
+                sheets.append(whole)
+                continue
         while len(queue) >= cols * rows:
             block = _block(grid, queue[:cols * rows], x0, y0, cols)
             sheets.append(_Sheet([block], _occupy([usable_area(spec)], block.box, spec.gutter)))
@@ -595,7 +611,8 @@ def _form_with_strip(spec: SheetSpec, form: Piece, sheet: _Sheet) -> _Sheet | No
     left, right = min(b.x for b in boxes), max(b.right for b in boxes)
     for margin in mark_rooms(spec):
         areas = [marked_area(spec, usable_area(spec, b.slots[0].piece.bleed),
-                             margin if b.slots[0].piece.marks else 0.0) for b in trial.blocks]
+                             margin if b.slots[0].piece.marks else (0.0, 0.0))
+                 for b in trial.blocks]
         dx = min([usable.x + (usable.width - (right - left)) / 2 - left]
                  + [a.right - b.right for a, b in zip(areas, boxes, strict=True)])
         dy = min(a.bottom - b.bottom for a, b in zip(areas, boxes, strict=True))
