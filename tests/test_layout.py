@@ -32,6 +32,12 @@ def test_poker_cards_go_eight_to_an_a4_sheet_turned():
 def test_letter_takes_six_poker_cards():
     plans = impose(cards(6), SHEETS["letter"])
     assert len(plans) == 1 and len(plans[0].slots) == 6
+    # And no more, in any arrangement: with its own 3 mm bleed a card needs 69 x 94 mm. Bleed
+    # boxes stay in 201.4 x 270.4 mm (the label side's 10 mm and 4.5 mm elsewhere), where no
+    # three fit side by side (3 x 69 = 207 mm; without the label band still 206.9 mm of room).
+    # Every card is at least 69 mm tall, so each one crosses one of three lines across the
+    # sheet 68.9 mm apart, and each line crosses at most two cards: six.
+    assert [len(p.slots) for p in impose(cards(7), SHEETS["letter"])] == [6, 1]
 
 
 def butted(paper: str) -> SheetSpec:
