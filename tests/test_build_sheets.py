@@ -93,7 +93,10 @@ def test_no_letter_sheet_prints_text_within_the_hardware_margin(letter, game):
 def test_letter_sheet_counts(letter):
     counts = {game: sheets(letter / game / "zh-Hans" / "components.pdf") for game in GAMES}
     # Before the packer: tisigui 6, wurenshenghuan 14, niutouwang 19, aizhewudi 18. Six poker
-    # cards is all a Letter sheet takes with a bleed around each card.
+    # cards is all a Letter sheet takes with a bleed around each card (test_layout's
+    # test_letter_takes_six_poker_cards says why), so these are the fewest: niutouwang's 104
+    # cards and its poker-size reference card need 18 sheets, and its 200 mm score pad leaves
+    # 59.4 mm below it, too little for a card even turned (69 mm with bleed).
     assert counts == {"tisigui": 5, "wurenshenghuan": 13, "niutouwang": 19, "aizhewudi": 16}
 
 
@@ -161,3 +164,13 @@ def test_butted_letter_sheets_keep_text_out_of_the_hardware_margin_and_save_pape
     for page, distance, text in nearest_text(pdf):
         assert distance >= HARDWARE - 1e-3, (page, distance, text)
     assert sheets(pdf) <= sheets(letter / game / "zh-Hans" / "components.pdf")
+
+
+def test_aizhewudi_character_tents_share_one_a4_sheet(tmp_path):
+    build(Workspace(ROOT), "aizhewudi", "zh-Hant", "a4", tmp_path)
+    reader = PdfReader(tmp_path / "aizhewudi" / "zh-Hant" / "components.pdf")
+    tents = [len(re.findall(rb"/FormXob\.face-character-[a-z-]+-front Do", page.get_contents().get_data()))
+             for page in reader.pages[::2]]
+    # Four turned and two upright on one sheet (they were split four and two across sheets).
+    assert [n for n in tents if n] == [6]
+    assert len(reader.pages) == 2 * 15

@@ -32,6 +32,12 @@ def test_poker_cards_go_eight_to_an_a4_sheet_turned():
 def test_letter_takes_six_poker_cards():
     plans = impose(cards(6), SHEETS["letter"])
     assert len(plans) == 1 and len(plans[0].slots) == 6
+    # And no more, in any arrangement: with its own 3 mm bleed a card needs 69 x 94 mm. Bleed
+    # boxes stay in 201.4 x 270.4 mm (the label side's 10 mm and 4.5 mm elsewhere), where no
+    # three fit side by side (3 x 69 = 207 mm; without the label band still 206.9 mm of room).
+    # Every card is at least 69 mm tall, so each one crosses one of three lines across the
+    # sheet 68.9 mm apart, and each line crosses at most two cards: six.
+    assert [len(p.slots) for p in impose(cards(7), SHEETS["letter"])] == [6, 1]
 
 
 def butted(paper: str) -> SheetSpec:
@@ -68,6 +74,20 @@ def test_a_partial_last_sheet_starts_at_the_full_sheets_origin():
     first, last = plans[0].blocks[0], plans[1].blocks[0]
     assert (last.box.x, last.box.y) == (first.box.x, first.box.y)
     assert [s.trim_box for s in last.slots] == [s.trim_box for s in first.slots[:3]]
+
+
+def test_a_run_that_fits_one_sheet_in_two_orientations_stays_together():
+    # Six tent strips (63 x 111.4 mm): a grid of either orientation takes four on A4, but
+    # four turned and two upright beside them take all six, where the last two would have
+    # gone to a second sheet.
+    tents = cards(6, 63, 111.4, "tent")
+    (plan,) = impose(tents, SHEETS["a4"])
+    assert len(plan.slots) == 6
+    assert sorted((b.columns * b.rows, b.slots[0].rotated) for b in plan.blocks) == [
+        (2, False), (4, True)]
+    # On Letter no sheet takes six (three upright tents are 207 mm wide with their bleed,
+    # the label side leaves 201.4 mm): a full sheet of four, as before.
+    assert [len(p.slots) for p in impose(tents, SHEETS["letter"])] == [4, 2]
 
 
 def test_small_pieces_backfill_an_earlier_sheet():
@@ -160,6 +180,9 @@ def _marks_outside_every_piece(plan) -> None:
             assert not mark.overlaps(_grown(slot.trim_box, 0.5)), (s, slot)
             if not s.on_bleed:
                 assert not mark.overlaps(slot.visible), (s, slot)
+        # Every mark prints: none nearer the paper edge than the hardware margin.
+        assert mark.x >= spec.hardware - 1e-6 and mark.right <= spec.width - spec.hardware + 1e-6
+        assert mark.y >= spec.hardware - 1e-6 and mark.bottom <= spec.height - spec.hardware + 1e-6
         if s.on_bleed:
             # On the outer bleed of its own block, which is cut away.
             assert any(block.box.x - 1e-6 <= mark.x and mark.right <= block.box.right + 1e-6
@@ -171,6 +194,22 @@ def _marks_outside_every_piece(plan) -> None:
             assert mark.right <= spec.width - spec.hardware + 1e-6
             assert mark.y >= spec.hardware - 1e-6
             assert mark.bottom <= spec.height - spec.hardware + 1e-6
+
+
+def _every_trim_line_marked(plan) -> None:
+    """Each trim line of a block with marks has a printed mark at one end at least."""
+    marks = crop_marks(plan)
+    for block in plan.blocks:
+        piece = block.slots[0].piece
+        if not piece.marks or piece.write_on or piece.bleed <= 0:
+            continue
+        near = _grown(block.box, 4.5)
+        own = [s for s in marks if near.x <= min(s.x1, s.x2) and max(s.x1, s.x2) <= near.right
+               and near.y <= min(s.y1, s.y2) and max(s.y1, s.y2) <= near.bottom]
+        xs = {round(v, 3) for s in block.slots for v in (s.trim_box.x, s.trim_box.right)}
+        ys = {round(v, 3) for s in block.slots for v in (s.trim_box.y, s.trim_box.bottom)}
+        assert xs <= {round(s.x1, 3) for s in own if s.x1 == s.x2}, (plan.number, block.box)
+        assert ys <= {round(s.y1, 3) for s in own if s.y1 == s.y2}, (plan.number, block.box)
 
 
 sizes = st.sampled_from([(63, 88), (88, 116), (17, 17), (11, 11), (26, 26), (150, 100), (44, 63)])
@@ -196,6 +235,7 @@ def test_imposition_invariants(groups, paper, gutter, form):
         _all_inside(plan)
         _no_overlaps(plan)
         _marks_outside_every_piece(plan)
+        _every_trim_line_marked(plan)
         _forms_scaled_up_and_cut_clear(plan)
 
 

@@ -10,9 +10,11 @@ turn when that fits more of them on a sheet. Backs are the same slots mirrored l
 for long-edge duplex printing. A board larger than a sheet arrives as its tiles
 (pnp.layout.tiles), pieces like any other.
 
-Packing, run by run (pieces of one size in a row): whole sheets first, each grid at the same
-origin, so full sheets stack-cut together; then the rest goes into the best-fitting free space
-already opened on earlier sheets, or onto a new sheet at that same origin. A nearly empty
+Packing, run by run (pieces of one size in a row): a run a little larger than one grid that
+one sheet holds in blocks of both orientations goes there whole; otherwise whole sheets first,
+each grid at the same origin, so full sheets stack-cut together; then the rest goes into the
+best-fitting free space already opened on earlier sheets, or onto a new sheet at that same
+origin. A nearly empty
 sheet is emptied into the others' free space when its blocks fit there.
 """
 
@@ -156,6 +158,29 @@ EPS = 1e-6
 SPARSE = 0.30  # a sheet less full than this is emptied into the others when its pieces fit
 MIN_FREE = 5.0  # free space narrower than this (mm) holds nothing worth tracking
 TOP_ROOM = 4.0  # mm below the usable area's top edge: room for printable crop marks
+MARK_SHORT = 1.0  # a crop mark drawn on a block's bleed stops this far short of the trim
+MIN_ON_BLEED = 1.0  # a mark on the bleed shorter than this, once cut short at the printable
+# area, is left out: that side of the block has no printable room for one
+
+
+def marked_area(spec: SheetSpec, area: Rect, room: tuple[float, float]) -> Rect:
+    """``area`` kept further from the paper edges, ``room`` mm (top and bottom, right) inside
+    the bleed margin (the left margin already leaves the label band): with TOP_ROOM a block's
+    crop marks print outside its bleed there; with the gap between the bleed margin and the
+    hardware margin, marks drawn over the block's outer bleed still print."""
+    down, across = room
+    top = max(area.y, spec.margin + down)
+    right = min(area.right, spec.width - spec.margin - across)
+    bottom = min(area.bottom, spec.height - spec.margin - down)
+    return Rect(area.x, top, right - area.x, bottom - top)
+
+
+def mark_rooms(spec: SheetSpec) -> tuple[tuple[float, float], ...]:
+    """How far inside the bleed margin a block may go (top and bottom, right), most room for
+    its marks first: marks outside the bleed, then on it, then none on that side."""
+    on = max(0.0, spec.hardware - spec.margin)
+    return ((TOP_ROOM, TOP_ROOM), (TOP_ROOM, on), (on, TOP_ROOM), (on, on),
+            (TOP_ROOM, 0.0), (0.0, TOP_ROOM), (on, 0.0), (0.0, on), (0.0, 0.0))
 
 
 def usable_area(spec: SheetSpec, bleed: float | None = None) -> Rect:
@@ -379,29 +404,50 @@ def _fit(spec: SheetSpec, piece: Piece, free: Rect, n: int) -> tuple[_Grid, int,
     return None if best is None else (best[1], best[2], best[3])
 
 
-def _backfill(spec: SheetSpec, sheets: list[_Sheet], queue: list[Piece]) -> list[Piece]:
+def _roomiest_fit(spec: SheetSpec, piece: Piece, free: Rect, area: Rect,
+                  n: int) -> tuple[Rect, tuple[_Grid, int, int] | None]:
+    """The part of a free rect a block goes in, and its fit there: kept clear of the paper
+    edges for printable crop marks whenever that costs no piece (a free rect beside the
+    margin would otherwise put the block's marks where a printer cannot print)."""
+    def fit_in(margin: tuple[float, float]) -> tuple[Rect, tuple[_Grid, int, int] | None]:
+        room = _clip(free, marked_area(spec, area, margin))
+        return room, _fit(spec, piece, room, n) if room.width > 0 and room.height > 0 else None
+
+    plain = fit_in((0.0, 0.0))
+    if plain[1] is None or not piece.marks:
+        return plain
+    for margin in mark_rooms(spec):
+        room, fit = fit_in(margin)
+        if fit is not None and fit[2] == plain[1][2]:
+            return room, fit
+    return plain
+
+
+def _backfill(spec: SheetSpec, sheets: list[_Sheet], queue: list[Piece],
+              partial: bool = False) -> list[Piece]:
     """Put pieces into free space already open on these sheets: all of them into the free
     rect they fit best (least space left over), or, when no one rect holds them all but the
-    free space together does, into the roomiest rects one after another. Returns the rest."""
+    free space together does, into the roomiest rects one after another. Returns the rest.
+    ``partial``: place as many as fit even when the free space cannot take them all."""
     while queue:
         options = []
         area = usable_area(spec, queue[0].bleed)
         for sheet in sheets:
             for index, free in enumerate(sheet.free):
-                room = _clip(free, area)
-                fit = _fit(spec, queue[0], room, len(queue)) \
-                    if room.width > 0 and room.height > 0 else None
+                room, fit = _roomiest_fit(spec, queue[0], free, area, len(queue))
                 if fit is not None:
                     grid, cols, take = fit
                     w, h = grid.size(cols, math.ceil(take / cols))
                     options.append((take, free.width * free.height - w * h, sheet, index, fit,
                                     room))
-        if not options or sum(o[0] for o in options) < len(queue):
+        if not options or (not partial and sum(o[0] for o in options) < len(queue)):
             return queue
         whole = [o for o in options if o[0] == len(queue)]
         take, _, sheet, index, (grid, cols, _), room = (
             min(whole, key=lambda o: o[1]) if whole else max(options, key=lambda o: (o[0], -o[1])))
-        block = _block(grid, queue[:take], room.x, room.y, cols)
+        _, height = grid.size(cols, math.ceil(take / cols))
+        y0 = _lifted(spec, room.y, height, queue[0]) if room.y <= spec.margin + EPS else room.y
+        block = _block(grid, queue[:take], room.x, y0, cols)
         sheet.blocks.append(block)
         sheet.free = _occupy(sheet.free, block.box, spec.gutter) + _short_row(block, spec.gutter)
         queue = queue[take:]
@@ -461,8 +507,16 @@ def _pack(runs: list[list[Piece]], spec: SheetSpec) -> list[_Sheet]:
         # sheet then stack-cuts with the full ones.
         # Centred across; near the top, so what is left of the sheet is one band below.
         x0 = area.x + (area.width - full_w) / 2
-        y0 = area.y + min((area.height - full_h) / 2, TOP_ROOM)
+        y0 = _grid_top(spec, area, full_h, run[0])
         queue = list(run)
+        if cols * rows < len(queue) <= 2 * cols * rows:
+            # More than one grid holds, yet perhaps not more than a sheet: blocks of both
+            # orientations may take the whole run together (six tents on A4: four turned and
+            # two upright beside them) instead of leaving its last pieces to other sheets.
+            whole = _Sheet([], [usable_area(spec)])
+            if not _backfill(spec, [whole], queue, partial=True):
+                sheets.append(whole)
+                continue
         while len(queue) >= cols * rows:
             block = _block(grid, queue[:cols * rows], x0, y0, cols)
             sheets.append(_Sheet([block], _occupy([usable_area(spec)], block.box, spec.gutter)))
@@ -476,6 +530,28 @@ def _pack(runs: list[list[Piece]], spec: SheetSpec) -> list[_Sheet]:
     sheets = _share_form_pages(spec, sheets)
     sheets.sort(key=lambda sheet: sheet.write_on)  # forms to write on after the pieces
     return sheets
+
+
+def _grid_top(spec: SheetSpec, area: Rect, height: float, piece: Piece) -> float:
+    """Where a run's grid starts down the sheet: TOP_ROOM below the area's top, or centred
+    when there is less room than that. A grid so tall that neither its top nor its bottom
+    crop marks would print (a butted 9-up block on Letter) goes up to where its trim meets
+    the hardware margin, which leaves its bottom marks a printable stretch of bleed."""
+    return _lifted(spec, area.y + min((area.height - height) / 2, TOP_ROOM), height, piece)
+
+
+def _lifted(spec: SheetSpec, y0: float, height: float, piece: Piece) -> float:
+    """The top of a block at ``y0``, or higher when neither its top nor its bottom crop
+    marks would print there: as high as its trim may go, which gives the bottom ones room.
+    Only for a block at the top of the usable area: nothing is above it."""
+    b = piece.bleed
+    if not piece.marks or b <= 0 or y0 > spec.margin + TOP_ROOM + EPS:
+        return y0
+    top = y0 + b - MARK_SHORT - max(y0, spec.hardware)
+    bottom = min(y0 + height, spec.height - spec.hardware) - (y0 + height - b + MARK_SHORT)
+    if max(top, bottom) >= MIN_ON_BLEED:
+        return y0
+    return min(y0, max(0.0, spec.hardware - b))
 
 
 FORM_CUT = 6.0  # mm above a strip's bleed boxes: the line that parts it from the form
@@ -528,21 +604,25 @@ def _form_with_strip(spec: SheetSpec, form: Piece, sheet: _Sheet) -> _Sheet | No
     trial = _Sheet([], [strip])
     if any(_backfill(spec, [trial], _runs_of(block)) for block in sheet.blocks):
         return None
-    # Down to the foot of the page, centred across: the form gets all the room above.
+    # Down to the foot of the page, centred across: the form gets all the room above, less
+    # what the strip's crop marks need to print below it when the form can spare that.
     # (A piece without bleed keeps its trim inside the hardware margin: its own area.)
     boxes = [b.box for b in trial.blocks]
-    areas = [usable_area(spec, b.slots[0].piece.bleed) for b in trial.blocks]
     left, right = min(b.x for b in boxes), max(b.right for b in boxes)
-    dx = min([usable.x + (usable.width - (right - left)) / 2 - left]
-             + [a.right - b.right for a, b in zip(areas, boxes, strict=True)])
-    dy = min(a.bottom - b.bottom for a, b in zip(areas, boxes, strict=True))
-    blocks = [_shift(b, dx, dy) for b in trial.blocks]
-    cut = min(b.box.y for b in blocks) - FORM_CUT
-    room = Rect(area.x, area.y, area.width, cut - (spec.gutter - FORM_CUT) - area.y)
-    if _form_scale(form, room) < 1.0 - EPS:
-        return None
-    shared = _write_on_sheet(spec, form, room)
-    return _Sheet(shared.blocks + blocks, [], write_on=True, cut=cut)
+    for margin in mark_rooms(spec):
+        areas = [marked_area(spec, usable_area(spec, b.slots[0].piece.bleed),
+                             margin if b.slots[0].piece.marks else (0.0, 0.0))
+                 for b in trial.blocks]
+        dx = min([usable.x + (usable.width - (right - left)) / 2 - left]
+                 + [a.right - b.right for a, b in zip(areas, boxes, strict=True)])
+        dy = min(a.bottom - b.bottom for a, b in zip(areas, boxes, strict=True))
+        blocks = [_shift(b, dx, dy) for b in trial.blocks]
+        cut = min(b.box.y for b in blocks) - FORM_CUT
+        room = Rect(area.x, area.y, area.width, cut - (spec.gutter - FORM_CUT) - area.y)
+        if _form_scale(form, room) >= 1.0 - EPS:
+            shared = _write_on_sheet(spec, form, room)
+            return _Sheet(shared.blocks + blocks, [], write_on=True, cut=cut)
+    return None
 
 
 def _shift(block: PieceBlock, dx: float, dy: float) -> PieceBlock:

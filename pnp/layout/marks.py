@@ -3,7 +3,7 @@ gutters, and their mirror on a back sheet. Pure math, like the imposition it rea
 
 from __future__ import annotations
 
-from pnp.layout.impose import Segment, SheetPlan
+from pnp.layout.impose import MARK_SHORT, MIN_ON_BLEED, Segment, SheetPlan
 from pnp.layout.presets import SheetSpec
 
 
@@ -20,7 +20,8 @@ MIN_MARK = 1.5  # a mark shorter than this outside the bleed is drawn on the ble
 def crop_marks(plan: SheetPlan) -> list[Segment]:
     """Trim-line extensions around each block: in the margins and gutters, outside every
     bleed box, as far as the printable area reaches; where it leaves less than MIN_MARK, over
-    the block's own outer bleed instead, stopping short of the trim."""
+    the block's own outer bleed instead, stopping short of the trim and, like every mark,
+    inside the printable area (a side without room for either has no marks)."""
     spec = plan.spec
     near, far = spec.mark_offset, spec.mark_offset + spec.mark_length
     lim_left, lim_top, lim_right, lim_bottom = _mark_limits(spec)
@@ -30,7 +31,7 @@ def crop_marks(plan: SheetPlan) -> list[Segment]:
         if not piece.marks or piece.write_on:
             continue
         box = block.box
-        inset = max(piece.bleed - 1.0, 0.0)  # on the bleed: up to 1 mm short of the trim
+        inset = max(piece.bleed - MARK_SHORT, 0.0)  # on the bleed, short of the trim
         trims = [s.trim_box for s in block.slots]
         xs = sorted({round(v, 4) for t in trims for v in (t.x, t.right)})
         ys = sorted({round(v, 4) for t in trims for v in (t.y, t.bottom)})
@@ -47,7 +48,11 @@ def crop_marks(plan: SheetPlan) -> list[Segment]:
             if on_bleed:
                 if inset <= 0:
                     continue  # no bleed to draw on: the edge itself is the cut
-                start, end = edge - out * inset, edge
+                # Only the part a printer prints: a block squeezed against the bleed margin
+                # has its edge where no printer reaches, and a mark there would not show.
+                start, end = edge - out * inset, (max(edge, limit) if out < 0 else min(edge, limit))
+                if (end - start) * out < MIN_ON_BLEED:
+                    continue
             for v in positions:
                 segments.append(Segment(v, start, v, end, on_bleed) if vertical
                                 else Segment(start, v, end, v, on_bleed))
