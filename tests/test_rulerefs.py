@@ -139,3 +139,45 @@ def test_a_component_whose_faces_draw_no_such_icon() -> None:
     missing = count_findings(load_game(GAME_DIR), {"cards#star": Requirement(3, "three stars")},
                              None, "components.yaml", str)
     assert [f.code for f in missing] == ["icons-missing"]
+
+
+def test_a_rules_reference_may_divide_by_another() -> None:
+    rules = {"bills": [{"value": 5000}, {"value": 20000}], "name": "SP"}
+    problems: list[str] = []
+    assert resolve(Text("{rules.bills[1].value/rules.bills[0].value} 顆心", "x.yaml:3"), rules,
+                   problems).value == "4 顆心"
+    assert resolve(Text("{rules.bills[1].value/rules.bills[0].value-1}", "x.yaml:3"), rules,
+                   problems).value == "3"
+    assert problems == []
+    for text, why in (("{rules.bills[0].value/rules.bills[1].value}", "(5000) is not a whole "
+                       "multiple of rules.bills[1].value (20000)"),
+                      ("{rules.name/rules.bills[0].value}", "('SP') is not a whole multiple of "
+                       "rules.bills[0].value (5000)"),
+                      ("{rules.bills[0].value/rules.nothing}", None)):
+        value = resolve(Text(text, "x.yaml:3"), rules, problems).value
+        assert value == text, text
+        assert len(problems) == 1 and problems[0].startswith(f"x.yaml:3: {text}: "), problems
+        assert why is None or why in problems[0], problems
+        problems.clear()
+
+
+def test_an_icon_count_may_quote_the_rules(workspace_copy: Path) -> None:
+    """aizhewudi draws a bill's value in hearts, one per smallest bill: the faces are checked
+    once the reference is resolved, and follow a rule edit."""
+    game_dir = workspace_copy / "card_data" / "aizhewudi"
+    bills = next(c for c in load_game(game_dir).components if c.id == "bill")
+    assert [card.fields["hearts"].value for card in bills.cards] == ["1", "2", "4"]
+    edit(game_dir / "game.yaml", "{value: 20000, count: 10", "{value: 25000, count: 10")
+    bills = next(c for c in load_game(game_dir).components if c.id == "bill")
+    assert [card.fields["hearts"].value for card in bills.cards] == ["1", "2", "5"]
+    edit(game_dir / "game.yaml", "{value: 25000, count: 10", "{value: 40000, count: 10")
+    with pytest.raises(DataError) as caught:  # eight hearts: the face is checked as printed
+        load_game(game_dir)
+    assert any("8 icons" in p and "it holds 5" in p for p in caught.value.problems), \
+        caught.value.problems
+    edit(game_dir / "game.yaml", "{value: 40000, count: 10", "{value: 22000, count: 10")
+    with pytest.raises(DataError) as caught:
+        load_game(game_dir)
+    assert any("components.yaml" in p and "fields.hearts" in p
+               and "is not a whole multiple of rules.bills[0].value (5000)" in p
+               for p in caught.value.problems), caught.value.problems

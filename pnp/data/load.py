@@ -91,6 +91,10 @@ def load_game(game_dir: Path) -> Game:
         if FIGURES_FILE in docs else {}
     components = resolve_components(components, info.rules, problems.items)
     layouts = resolve_layouts(layouts, info.rules, problems.items, components)
+    # Faces are checked against their layouts once the rules references are resolved, so that a
+    # field such as an icon count may quote the rules.
+    for component in components:
+        check_component_layouts(Reader(docs[COMPONENTS_FILE], problems), component, layouts, symbols)
     figures = resolve_figures(figures, components, info.rules, problems.items)
     if problems:
         raise DataError(problems.items)
@@ -432,7 +436,6 @@ def _read_components(r: Reader, tables: dict[str, PrintedTable], computed: Compu
             shape=shape, front=refs["front"], back=refs["back"], inner=refs["inner"],
             cards=cards, faces=faces, net_style=frozen_mapping(net_style), where=r.where(path),
         )
-        check_component_layouts(r, component, layouts, symbols)
         components.append(component)
     pieces = sum(card.count for component in components for card in component.cards)
     if pieces > MAX_PIECES:

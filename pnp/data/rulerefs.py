@@ -4,7 +4,9 @@ card's field or a layout's text is replaced, when the game loads, by that value 
 ``{rules.fickle_penalty:money}`` prints ``$5,000``, ``{rules.fickle_penalty:thousands}``
 ``5,000``, and ``{rules.ability_bonuses.playboy}`` reaches into a mapping (``[0]`` into a
 list). ``{rules.row_limit-1}`` prints the value less one (``+N`` / ``-N`` after the path), for
-the numbers a rule implies, such as the five cards before a sixth. Only keys written in
+the numbers a rule implies, such as the five cards before a sixth, and
+``{rules.bills[2].value/rules.bills[0].value}`` how many times one whole number goes into
+another (an error unless it goes exactly). Only keys written in
 game.yaml are known here (the data layer imports no engine), so a reference to a key the
 designer left to the engine's default is an error naming the text.
 
@@ -31,7 +33,8 @@ from pnp.data.limits import MAX_GRID_ROWS
 from pnp.data.model import Card, Component, Element, Figure, Layout, Text, frozen_mapping
 from pnp.data.propchecks import ROW_NUMBER
 
-RULES_REF = re.compile(r"\{rules\.([A-Za-z_][\w.\[\]]*?)([+-]\d+)?(?::(money|thousands))?\}")
+RULES_REF = re.compile(r"\{rules\.([A-Za-z_][\w.\[\]]*?)(?:/rules\.([A-Za-z_][\w.\[\]]*?))?"
+                       r"([+-]\d+)?(?::(money|thousands))?\}")
 COUNT_REF = re.compile(r"\{count\.([a-z0-9][a-z0-9_-]*)(?:/([a-z0-9][a-z0-9_-]*))?\}")
 SUM_REF = re.compile(r"\{sum\.([A-Za-z_]\w*)\}")
 CARD_REF = re.compile(r"\{card\.([a-z0-9][a-z0-9_-]*)/([a-z0-9][a-z0-9_-]*)\.([A-Za-z_]\w*)\}")
@@ -83,22 +86,42 @@ def resolve(text: Text, rules: Mapping[str, Any], problems: list[str],
     if "{rules." not in text.value and "{count." not in text.value and "{card." not in text.value:
         return text
 
-    def value(match: re.Match[str]) -> str:
+    def single(match: re.Match[str], path: str) -> tuple[bool, Any]:
+        """(True, the value at ``path``), or (False, None) and a problem when it is absent or no
+        single value."""
         try:
-            found = _lookup(rules, match[1])
+            found = _lookup(rules, path)
         except KeyError:
-            problems.append(f"{text.where}: {match[0]}: game.yaml's rules: has no {match[1]!r}")
-            return match[0]
+            problems.append(f"{text.where}: {match[0]}: game.yaml's rules: has no {path!r}")
+            return False, None
         if isinstance(found, Mapping | list | tuple):
-            problems.append(f"{text.where}: {match[0]}: rules.{match[1]} is not a single value")
+            problems.append(f"{text.where}: {match[0]}: rules.{path} is not a single value")
+            return False, None
+        return True, found
+
+    def whole(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    def value(match: re.Match[str]) -> str:
+        ok, found = single(match, match[1])
+        if not ok:
             return match[0]
         if match[2]:
-            if isinstance(found, bool) or not isinstance(found, int):
+            ok, divisor = single(match, match[2])
+            if not ok:
+                return match[0]
+            if not (whole(found) and whole(divisor)) or divisor == 0 or found % divisor:
+                problems.append(f"{text.where}: {match[0]}: rules.{match[1]} ({found!r}) is not a "
+                                f"whole multiple of rules.{match[2]} ({divisor!r})")
+                return match[0]
+            found //= divisor
+        if match[3]:
+            if not whole(found):
                 problems.append(f"{text.where}: {match[0]}: rules.{match[1]} is {found!r}, "
                                 "not a whole number to add to")
                 return match[0]
-            found += int(match[2])
-        return _format(found, match[3])
+            found += int(match[3])
+        return _format(found, match[4])
 
     def count(match: re.Match[str]) -> str:
         key = match[1] if match[2] is None else f"{match[1]}/{match[2]}"
