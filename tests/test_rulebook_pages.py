@@ -71,6 +71,48 @@ def test_a_heading_never_ends_a_page_with_less_than_two_lines_under_it(tisigui, 
             assert len(below) >= 2, (filler, sorted(below))
 
 
+@pytest.mark.parametrize("filler", range(22, 36))
+def test_a_run_in_heading_keeps_its_lines_like_a_heading(tisigui, filler):
+    """A bold one-line paragraph that heads what follows (wurenshenghuan's 「計分範例」)
+    never ends a page with one line under it either."""
+    body = "\n\n".join(FILLER for _ in range(filler))
+    long_item = FILLER * 2
+    markdown = f"{body}\n\n**计分范例**\n\n- 第一条。\n- {long_item}\n- 第三条。\n\n{FILLER}\n"
+    reader = _render(tisigui, markdown)
+    for page in reader.pages:
+        spans = _spans(page)
+        heads = [y for _, y, t in spans if t == "计分范例"]
+        if heads:
+            below = {round(y) for _, y, t in spans if 40 < y < heads[0] - 4}
+            assert len(below) >= 3, (filler, sorted(below))
+
+
+def _page_of(reader: PdfReader, text: str) -> int:
+    return next(i for i, page in enumerate(reader.pages) if text in (page.extract_text() or ""))
+
+
+def test_a_short_section_is_not_pushed_over_by_the_section_after_it(tisigui):
+    """A section of two lines goes on the page where it fits, whatever follows it: the
+    heading after it (same rank or higher) starts a chain of its own instead of dragging the
+    short section over and leaving the foot of the page blank (niutouwang's 「收進來的牌」
+    before 「範例」; 「規則速查」's first subsection before the second)."""
+    short = f"### 短节\n\n{FILLER * 2}\n\n"
+    moved = 0
+    for filler in range(24, 36):
+        body = "\n\n".join(FILLER for _ in range(filler))
+        alone = _render(tisigui, f"{body}\n\n{short}")
+        for marks, title in (("##", "下一节"), ("###", "另一节")):
+            followed = _render(tisigui, f"{body}\n\n{short}{marks} {title}\n\n{FILLER * 5}\n")
+            assert _page_of(followed, "短节") == _page_of(alone, "短节"), (filler, title)
+            moved += _page_of(followed, title) > _page_of(followed, "短节")
+    assert moved  # the slide does reach the page foot
+    # A subheading straight under a heading still chains on: the parent moves with it.
+    for filler in range(24, 36):
+        body = "\n\n".join(FILLER for _ in range(filler))
+        reader = _render(tisigui, f"{body}\n\n## 上层\n\n### 下层\n\n{FILLER * 5}\n")
+        assert _page_of(reader, "上层") == _page_of(reader, "下层"), filler
+
+
 def test_a_table_goes_with_the_sentence_that_introduces_it(tisigui):
     for filler in range(22, 36):
         body = "\n\n".join(FILLER for _ in range(filler))

@@ -70,6 +70,7 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
         # background, so only the first pads its top and only the last its bottom.
         self.pad_top, self.pad_bottom = pad if bar else (0.0, 0.0)
         self.outline = outline  # (title, level, key) for headings
+        self.level = 0  # a heading's Markdown level (1 for "#"), set by the book builder
         self.lines = lines
         self._fixed = lines is not None  # the part of a split paragraph: never re-broken
         self._broken_for = -1.0
@@ -346,7 +347,9 @@ class _Builder:
                 self.headings += 1
                 self.outline_level = min(max(0, block.level - 1), self.outline_level + 1)
                 outline = (title, self.outline_level, f"h{self.headings}")
-                out.append(self.para(block.runs, style, block, outline=outline))
+                heading = self.para(block.runs, style, block, outline=outline)
+                heading.level = block.level
+                out.append(heading)
             elif block.kind == "paragraph":
                 out.append(self.para(block.runs, self.styles.body, block, bar=in_quote, justify=True))
             elif block.kind in ("bullets", "numbers"):
@@ -396,16 +399,50 @@ class _Builder:
         return caption, flowable
 
 
+SENTENCE_END = "。！？!?"
+RUN_IN_RANK = 9  # a run-in heading ranks below every Markdown heading level
+
+
+def _heading_rank(item: Flowable, width: float) -> int | None:
+    """A heading's Markdown level; RUN_IN_RANK for a run-in heading: a one-line paragraph
+    outside quotes and lists that opens in bold and ends no sentence (「計分範例」,
+    「一、殺人」, 「退縮的人：」, 「1. 教堂東主（遊戲結束時翻開）」), which introduces what
+    follows just as a heading does; None for anything else."""
+    if not isinstance(item, CJKParagraph):
+        return None
+    if item.outline:
+        return item.level
+    if item.bar or item.marker or not item.runs or not item.runs[0].bold:
+        return None
+    if "".join(r.text for r in item.runs).rstrip()[-1:] in SENTENCE_END:
+        return None
+    item.wrap(width, 1e9)
+    return RUN_IN_RANK if len(item.lines or ()) == 1 else None
+
+
 def keep_headings_with_text(story: list[Flowable], width: float) -> None:
     """A heading keeps with it at least LINES_AFTER_HEADING lines of what follows (or all of
-    it, if shorter), so no heading ends a page with one line or none under it."""
+    its section, if shorter), so no heading ends a page with one line or none under it.
+    A subheading right under it chains on; but a section shorter than that ends at the next
+    heading of its own rank or higher, and does not drag that section along to the next
+    page, which would leave the foot of this one blank."""
     for index, item in enumerate(story):
-        if not (isinstance(item, CJKParagraph) and item.outline):
+        rank = _heading_rank(item, width)
+        if rank is None:
             continue
+        item.keepWithNext = True
         lines = 0
+        chain: list[Flowable] = []
         for following in story[index + 1:]:
             if isinstance(following, CJKParagraph):
-                if following.outline:
+                below = _heading_rank(following, width)
+                if below is not None:
+                    if lines and below <= rank:  # the section is whole: the next one starts
+                        while chain and not isinstance(chain[-1], CJKParagraph):
+                            chain.pop()
+                        chain = chain[:-1]
+                        break
+                    rank = max(rank, below)
                     continue  # a subheading chains on; count the text under it
                 following.wrap(width, 1e9)
                 lines += len(following.lines or ())
@@ -413,6 +450,8 @@ def keep_headings_with_text(story: list[Flowable], width: float) -> None:
                 break  # a table or figure: it travels with its introduction already
             if lines >= LINES_AFTER_HEADING:
                 break
+            chain.append(following)
+        for following in chain:
             following.keepWithNext = True
 
 
