@@ -198,3 +198,31 @@ def test_a_longer_table_splits_under_a_repeated_header_rather_than_leave_the_pag
     # Wherever the foot meets the table, it splits: when the first rows fit, and when only one
     # or two would go over (then three go).
     assert splits >= 6
+
+
+def test_a_heading_does_not_drag_a_table_that_may_split_to_the_next_page():
+    """A heading with two lines, then a ten-row table and its introduction: the heading and
+    its lines stay where they fit; the table's block (introduction, caption, first rows)
+    splits at the page foot on its own instead of moving on whole with the heading, which
+    left a third of wurenshenghuan's page 9 blank."""
+    game = load_game(ROOT / "card_data" / "wurenshenghuan")
+    fonts = load_family(ROOT / "fonts", "zh-Hant")
+    convert = converter_for(game, "zh-Hant")
+
+    def render(markdown: str) -> PdfReader:
+        glyphs = GlyphCheck(fonts)
+        data = render_rulebook(game, "zh-Hant", parse_markdown(markdown), fonts, convert, glyphs, "test", A4)
+        assert not glyphs.missing
+        return PdfReader(io.BytesIO(data))
+
+    split = 0
+    for filler in range(20, 34):
+        body = "\n\n".join(FILLER_HANT for _ in range(filler))
+        section = "### 結束與計分\n\n- 第一條。\n- 第二條。\n\n"
+        alone = render(f"{body}\n\n{section}")
+        reader = render(f"{body}\n\n{section}白天能做幾次，請查下表：\n\n@@table:allowances@@\n")
+        assert _page_of(reader, "結束與計分") == _page_of(alone, "結束與計分"), filler
+        headers = [i for i, page in enumerate(reader.pages) if "盤查次數" in (page.extract_text() or "")]
+        split += len(headers) == 2
+    assert split  # the slide does bring the table to the page foot
+

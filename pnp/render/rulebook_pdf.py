@@ -420,6 +420,14 @@ def _heading_rank(item: Flowable, width: float) -> int | None:
     return RUN_IN_RANK if len(item.lines or ()) == 1 else None
 
 
+def _unchain_last(chain: list[Flowable]) -> None:
+    """Drops the last paragraph of a heading's chain, and the spaces after it: the chain
+    keeps what comes before it, and ends there."""
+    while chain and not isinstance(chain[-1], CJKParagraph):
+        chain.pop()
+    del chain[-1:]
+
+
 def keep_headings_with_text(story: list[Flowable], width: float) -> None:
     """A heading keeps with it at least LINES_AFTER_HEADING lines of what follows (or all of
     its section, if shorter), so no heading ends a page with one line or none under it.
@@ -438,16 +446,19 @@ def keep_headings_with_text(story: list[Flowable], width: float) -> None:
                 below = _heading_rank(following, width)
                 if below is not None:
                     if lines and below <= rank:  # the section is whole: the next one starts
-                        while chain and not isinstance(chain[-1], CJKParagraph):
-                            chain.pop()
-                        chain = chain[:-1]
+                        _unchain_last(chain)
                         break
                     rank = max(rank, below)
                     continue  # a subheading chains on; count the text under it
                 following.wrap(width, 1e9)
                 lines += len(following.lines or ())
             elif not isinstance(following, Spacer):
-                break  # a table or figure: it travels with its introduction already
+                # A table or figure travels with its introduction already. A table that may
+                # split carries its introduction and first rows in one block: chained to the
+                # heading, it would have to move on whole, leaving the page foot blank.
+                if lines and isinstance(following, IntroTable):
+                    _unchain_last(chain)
+                break
             if lines >= LINES_AFTER_HEADING:
                 break
             chain.append(following)
