@@ -226,3 +226,26 @@ def test_a_heading_does_not_drag_a_table_that_may_split_to_the_next_page():
         split += len(headers) == 2
     assert split  # the slide does bring the table to the page foot
 
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_wurenshenghuan_aid_introduces_each_score_table_right_above_it(lang):
+    """The aid said 「猜中兇手：依交出的天數得分，見下表」 above the murderer's table: each
+    score table now has its own sentence right above its caption."""
+    from pnp.rulebook import aid_markdown
+    from pnp.workspace import Workspace
+
+    game = load_game(ROOT / "card_data" / "wurenshenghuan")
+    fonts = load_family(ROOT / "fonts", lang)
+    convert = converter_for(game, lang)
+    glyphs = GlyphCheck(fonts)
+    blocks = parse_markdown(convert(aid_markdown(Workspace(ROOT), game)))
+    data, pages = render_aid(game, lang, blocks, fonts, convert, glyphs, "test", A4)
+    assert pages == 1 and not glyphs.missing
+    text = PdfReader(io.BytesIO(data)).pages[0].extract_text()
+    assert convert("見下表") not in text
+    for intro, caption in (("兇手依實際殺死的數量得分（詐死不算）：", "兇手得分"),
+                           ("猜中兇手的人依交出紙條的天數得分：", "猜中兇手得分")):
+        assert f"{convert(intro)}\n表 " in text
+        assert text.index(convert(intro)) < text.index(convert(caption)), caption
+        after = text[text.index(convert(intro)):].split("\n")[1]
+        assert after.endswith(convert(caption)), after
