@@ -249,3 +249,32 @@ def test_wurenshenghuan_aid_introduces_each_score_table_right_above_it(lang):
         assert text.index(convert(intro)) < text.index(convert(caption)), caption
         after = text[text.index(convert(intro)):].split("\n")[1]
         assert after.endswith(convert(caption)), after
+
+
+@pytest.mark.parametrize("paper", [A4, (215.9 * MM, 279.4 * MM)])
+def test_nothing_on_the_aid_comes_within_6_5_mm_of_the_paper_edge(tisigui, paper):
+    """Rendered, the player aid leaves a 6.5 mm band along every edge blank: its foot line
+    (game, version, date in brackets) sat with its descenders at 6.4 mm from the bottom."""
+    import pypdfium2 as pdfium
+
+    from pnp.rulebook import aid_markdown
+    from pnp.workspace import Workspace
+
+    game, fonts, convert = tisigui
+    glyphs = GlyphCheck(fonts)
+    blocks = parse_markdown(convert(aid_markdown(Workspace(ROOT), game)))
+    data, _ = render_aid(game, "zh-Hans", blocks, fonts, convert, glyphs, "test", paper)
+    document = pdfium.PdfDocument(data)
+    try:
+        dpi = 300
+        image = document[0].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("L")
+    finally:
+        document.close()
+    band = round(6.5 / 25.4 * dpi)
+    width, height = image.size
+    for box in ((0, 0, width, band), (0, height - band, width, height),
+                (0, 0, band, height), (width - band, 0, width, height)):
+        assert image.crop(box).getextrema()[0] > 230, box  # nothing darker than paper
+    # The foot line is there, just above the band.
+    foot = image.crop((0, height - band - round(4 / 25.4 * dpi), width, height - band))
+    assert foot.getextrema()[0] < 128

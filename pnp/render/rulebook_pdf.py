@@ -534,7 +534,9 @@ def render_aid(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: Fo
         canvas.setFillColor(HexColor("#7a6f60"))
         foot = f"{title} {ui(lang, 'sep')} {ui(lang, 'version', version=game.info.version, date=game.info.date)}"
         glyphs.check(foot, False, "pnp/strings.py: page furniture")
-        canvas.drawCentredString(width / 2, 7 * MM, foot)
+        # Its descenders (the brackets round the date) clear the 6.5 mm band along the paper
+        # edge that many printers cannot reach; at 7 mm they came to 6.4 mm.
+        canvas.drawCentredString(width / 2, 8 * MM, foot)
         canvas.setStrokeColor(RULE)
         canvas.setLineWidth(0.4)
         canvas.line(width / 2, margin + 4, width / 2, height - margin - 4)
