@@ -278,3 +278,26 @@ def test_nothing_on_the_aid_comes_within_6_5_mm_of_the_paper_edge(tisigui, paper
     # The foot line is there, just above the band.
     foot = image.crop((0, height - band - round(4 / 25.4 * dpi), width, height - band))
     assert foot.getextrema()[0] < 128
+
+
+@pytest.mark.parametrize("slug", ["tisigui", "wurenshenghuan", "niutouwang", "aizhewudi"])
+def test_every_rulebook_ends_with_its_credits_after_the_quick_reference(slug):
+    """DESIGN: each rulebook ends with credits. tisigui's put them before the quick
+    reference, unlike the other three, so its book ended on the reference tables."""
+    from pnp.rulebook import rulebook_markdown
+    from pnp.workspace import Workspace
+
+    game = load_game(ROOT / "card_data" / slug)
+    fonts = load_family(ROOT / "fonts", "zh-Hant")
+    convert = converter_for(game, "zh-Hant")
+    glyphs = GlyphCheck(fonts)
+    blocks = parse_markdown(convert(rulebook_markdown(Workspace(ROOT), game)))
+    reader = PdfReader(io.BytesIO(render_rulebook(game, "zh-Hant", blocks, fonts, convert, glyphs,
+                                                  "test", A4)))
+    outline = reader.outline
+    if len([entry for entry in outline if not isinstance(entry, list)]) == 1:  # under the title
+        outline = next(entry for entry in outline if isinstance(entry, list))
+    chapters = [entry.title for entry in outline if not isinstance(entry, list)]
+    assert chapters[-2:] == ["規則速查", "製作說明"], chapters
+    last = reader.pages[-1].extract_text() or ""
+    assert f"規則書版本 {game.info.version}" in last
