@@ -71,6 +71,7 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
         self.pad_top, self.pad_bottom = pad if bar else (0.0, 0.0)
         self.outline = outline  # (title, level, key) for headings
         self.level = 0  # a heading's Markdown level (1 for "#"), set by the book builder
+        self.prose = False  # a Markdown paragraph (not a list item, caption or heading)
         self.lines = lines
         self._fixed = lines is not None  # the part of a split paragraph: never re-broken
         self._broken_for = -1.0
@@ -351,7 +352,9 @@ class _Builder:
                 heading.level = block.level
                 out.append(heading)
             elif block.kind == "paragraph":
-                out.append(self.para(block.runs, self.styles.body, block, bar=in_quote, justify=True))
+                paragraph = self.para(block.runs, self.styles.body, block, bar=in_quote, justify=True)
+                paragraph.prose = True
+                out.append(paragraph)
             elif block.kind in ("bullets", "numbers"):
                 body = self.styles.body
                 for item, marker, level in zip(block.items, block.markers, block.levels, strict=True):
@@ -412,7 +415,7 @@ def _heading_rank(item: Flowable, width: float) -> int | None:
         return None
     if item.outline:
         return item.level
-    if item.bar or item.marker or not item.runs or not item.runs[0].bold:
+    if not item.prose or item.bar or not item.runs or not item.runs[0].bold:
         return None
     if "".join(r.text for r in item.runs).rstrip()[-1:] in SENTENCE_END:
         return None
