@@ -71,6 +71,48 @@ def test_a_heading_never_ends_a_page_with_less_than_two_lines_under_it(tisigui, 
             assert len(below) >= 2, (filler, sorted(below))
 
 
+@pytest.mark.parametrize("filler", range(22, 36))
+def test_a_run_in_heading_keeps_its_lines_like_a_heading(tisigui, filler):
+    """A bold one-line paragraph that heads what follows (wurenshenghuan's 「計分範例」)
+    never ends a page with one line under it either."""
+    body = "\n\n".join(FILLER for _ in range(filler))
+    long_item = FILLER * 2
+    markdown = f"{body}\n\n**计分范例**\n\n- 第一条。\n- {long_item}\n- 第三条。\n\n{FILLER}\n"
+    reader = _render(tisigui, markdown)
+    for page in reader.pages:
+        spans = _spans(page)
+        heads = [y for _, y, t in spans if t == "计分范例"]
+        if heads:
+            below = {round(y) for _, y, t in spans if 40 < y < heads[0] - 4}
+            assert len(below) >= 3, (filler, sorted(below))
+
+
+def _page_of(reader: PdfReader, text: str) -> int:
+    return next(i for i, page in enumerate(reader.pages) if text in (page.extract_text() or ""))
+
+
+def test_a_short_section_is_not_pushed_over_by_the_section_after_it(tisigui):
+    """A section of two lines goes on the page where it fits, whatever follows it: the
+    heading after it (same rank or higher) starts a chain of its own instead of dragging the
+    short section over and leaving the foot of the page blank (niutouwang's 「收進來的牌」
+    before 「範例」; 「規則速查」's first subsection before the second)."""
+    short = f"### 短节\n\n{FILLER * 2}\n\n"
+    moved = 0
+    for filler in range(24, 36):
+        body = "\n\n".join(FILLER for _ in range(filler))
+        alone = _render(tisigui, f"{body}\n\n{short}")
+        for marks, title in (("##", "下一节"), ("###", "另一节")):
+            followed = _render(tisigui, f"{body}\n\n{short}{marks} {title}\n\n{FILLER * 5}\n")
+            assert _page_of(followed, "短节") == _page_of(alone, "短节"), (filler, title)
+            moved += _page_of(followed, title) > _page_of(followed, "短节")
+    assert moved  # the slide does reach the page foot
+    # A subheading straight under a heading still chains on: the parent moves with it.
+    for filler in range(24, 36):
+        body = "\n\n".join(FILLER for _ in range(filler))
+        reader = _render(tisigui, f"{body}\n\n## 上层\n\n### 下层\n\n{FILLER * 5}\n")
+        assert _page_of(reader, "上层") == _page_of(reader, "下层"), filler
+
+
 def test_a_table_goes_with_the_sentence_that_introduces_it(tisigui):
     for filler in range(22, 36):
         body = "\n\n".join(FILLER for _ in range(filler))
@@ -156,3 +198,106 @@ def test_a_longer_table_splits_under_a_repeated_header_rather_than_leave_the_pag
     # Wherever the foot meets the table, it splits: when the first rows fit, and when only one
     # or two would go over (then three go).
     assert splits >= 6
+
+
+def test_a_heading_does_not_drag_a_table_that_may_split_to_the_next_page():
+    """A heading with two lines, then a ten-row table and its introduction: the heading and
+    its lines stay where they fit; the table's block (introduction, caption, first rows)
+    splits at the page foot on its own instead of moving on whole with the heading, which
+    left a third of wurenshenghuan's page 9 blank."""
+    game = load_game(ROOT / "card_data" / "wurenshenghuan")
+    fonts = load_family(ROOT / "fonts", "zh-Hant")
+    convert = converter_for(game, "zh-Hant")
+
+    def render(markdown: str) -> PdfReader:
+        glyphs = GlyphCheck(fonts)
+        data = render_rulebook(game, "zh-Hant", parse_markdown(markdown), fonts, convert, glyphs, "test", A4)
+        assert not glyphs.missing
+        return PdfReader(io.BytesIO(data))
+
+    split = 0
+    for filler in range(20, 34):
+        body = "\n\n".join(FILLER_HANT for _ in range(filler))
+        section = "### 結束與計分\n\n- 第一條。\n- 第二條。\n\n"
+        alone = render(f"{body}\n\n{section}")
+        reader = render(f"{body}\n\n{section}白天能做幾次，請查下表：\n\n@@table:allowances@@\n")
+        assert _page_of(reader, "結束與計分") == _page_of(alone, "結束與計分"), filler
+        headers = [i for i, page in enumerate(reader.pages) if "盤查次數" in (page.extract_text() or "")]
+        split += len(headers) == 2
+    assert split  # the slide does bring the table to the page foot
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_wurenshenghuan_aid_introduces_each_score_table_right_above_it(lang):
+    """The aid said 「猜中兇手：依交出的天數得分，見下表」 above the murderer's table: each
+    score table now has its own sentence right above its caption."""
+    from pnp.rulebook import aid_markdown
+    from pnp.workspace import Workspace
+
+    game = load_game(ROOT / "card_data" / "wurenshenghuan")
+    fonts = load_family(ROOT / "fonts", lang)
+    convert = converter_for(game, lang)
+    glyphs = GlyphCheck(fonts)
+    blocks = parse_markdown(convert(aid_markdown(Workspace(ROOT), game)))
+    data, pages = render_aid(game, lang, blocks, fonts, convert, glyphs, "test", A4)
+    assert pages == 1 and not glyphs.missing
+    text = PdfReader(io.BytesIO(data)).pages[0].extract_text()
+    assert convert("見下表") not in text
+    for intro, caption in (("兇手依實際殺死的數量得分（詐死不算）：", "兇手得分"),
+                           ("猜中兇手的人依交出紙條的天數得分：", "猜中兇手得分")):
+        assert f"{convert(intro)}\n表 " in text
+        assert text.index(convert(intro)) < text.index(convert(caption)), caption
+        after = text[text.index(convert(intro)):].split("\n")[1]
+        assert after.endswith(convert(caption)), after
+
+
+@pytest.mark.parametrize("paper", [A4, (215.9 * MM, 279.4 * MM)])
+def test_nothing_on_the_aid_comes_within_6_5_mm_of_the_paper_edge(tisigui, paper):
+    """Rendered, the player aid leaves a 6.5 mm band along every edge blank: its foot line
+    (game, version, date in brackets) sat with its descenders at 6.4 mm from the bottom."""
+    import pypdfium2 as pdfium
+
+    from pnp.rulebook import aid_markdown
+    from pnp.workspace import Workspace
+
+    game, fonts, convert = tisigui
+    glyphs = GlyphCheck(fonts)
+    blocks = parse_markdown(convert(aid_markdown(Workspace(ROOT), game)))
+    data, _ = render_aid(game, "zh-Hans", blocks, fonts, convert, glyphs, "test", paper)
+    document = pdfium.PdfDocument(data)
+    try:
+        dpi = 300
+        image = document[0].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("L")
+    finally:
+        document.close()
+    band = round(6.5 / 25.4 * dpi)
+    width, height = image.size
+    for box in ((0, 0, width, band), (0, height - band, width, height),
+                (0, 0, band, height), (width - band, 0, width, height)):
+        assert image.crop(box).getextrema()[0] > 230, box  # nothing darker than paper
+    # The foot line is there, just above the band.
+    foot = image.crop((0, height - band - round(4 / 25.4 * dpi), width, height - band))
+    assert foot.getextrema()[0] < 128
+
+
+@pytest.mark.parametrize("slug", ["tisigui", "wurenshenghuan", "niutouwang", "aizhewudi"])
+def test_every_rulebook_ends_with_its_credits_after_the_quick_reference(slug):
+    """DESIGN: each rulebook ends with credits. tisigui's put them before the quick
+    reference, unlike the other three, so its book ended on the reference tables."""
+    from pnp.rulebook import rulebook_markdown
+    from pnp.workspace import Workspace
+
+    game = load_game(ROOT / "card_data" / slug)
+    fonts = load_family(ROOT / "fonts", "zh-Hant")
+    convert = converter_for(game, "zh-Hant")
+    glyphs = GlyphCheck(fonts)
+    blocks = parse_markdown(convert(rulebook_markdown(Workspace(ROOT), game)))
+    reader = PdfReader(io.BytesIO(render_rulebook(game, "zh-Hant", blocks, fonts, convert, glyphs,
+                                                  "test", A4)))
+    outline = reader.outline
+    if len([entry for entry in outline if not isinstance(entry, list)]) == 1:  # under the title
+        outline = next(entry for entry in outline if isinstance(entry, list))
+    chapters = [entry.title for entry in outline if not isinstance(entry, list)]
+    assert chapters[-2:] == ["規則速查", "製作說明"], chapters
+    last = reader.pages[-1].extract_text() or ""
+    assert f"規則書版本 {game.info.version}" in last

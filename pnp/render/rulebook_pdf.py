@@ -70,6 +70,8 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
         # background, so only the first pads its top and only the last its bottom.
         self.pad_top, self.pad_bottom = pad if bar else (0.0, 0.0)
         self.outline = outline  # (title, level, key) for headings
+        self.level = 0  # a heading's Markdown level (1 for "#"), set by the book builder
+        self.prose = False  # a Markdown paragraph (not a list item, caption or heading)
         self.lines = lines
         self._fixed = lines is not None  # the part of a split paragraph: never re-broken
         self._broken_for = -1.0
@@ -346,9 +348,13 @@ class _Builder:
                 self.headings += 1
                 self.outline_level = min(max(0, block.level - 1), self.outline_level + 1)
                 outline = (title, self.outline_level, f"h{self.headings}")
-                out.append(self.para(block.runs, style, block, outline=outline))
+                heading = self.para(block.runs, style, block, outline=outline)
+                heading.level = block.level
+                out.append(heading)
             elif block.kind == "paragraph":
-                out.append(self.para(block.runs, self.styles.body, block, bar=in_quote, justify=True))
+                paragraph = self.para(block.runs, self.styles.body, block, bar=in_quote, justify=True)
+                paragraph.prose = True
+                out.append(paragraph)
             elif block.kind in ("bullets", "numbers"):
                 body = self.styles.body
                 for item, marker, level in zip(block.items, block.markers, block.levels, strict=True):
@@ -396,23 +402,70 @@ class _Builder:
         return caption, flowable
 
 
+SENTENCE_END = "。！？!?"
+RUN_IN_RANK = 9  # a run-in heading ranks below every Markdown heading level
+
+
+def _heading_rank(item: Flowable, width: float) -> int | None:
+    """A heading's Markdown level; RUN_IN_RANK for a run-in heading: a one-line paragraph
+    outside quotes and lists that opens in bold and ends no sentence (「計分範例」,
+    「一、殺人」, 「退縮的人：」, 「1. 教堂東主（遊戲結束時翻開）」), which introduces what
+    follows just as a heading does; None for anything else."""
+    if not isinstance(item, CJKParagraph):
+        return None
+    if item.outline:
+        return item.level
+    if not item.prose or item.bar or not item.runs or not item.runs[0].bold:
+        return None
+    if "".join(r.text for r in item.runs).rstrip()[-1:] in SENTENCE_END:
+        return None
+    item.wrap(width, 1e9)
+    return RUN_IN_RANK if len(item.lines or ()) == 1 else None
+
+
+def _unchain_last(chain: list[Flowable]) -> None:
+    """Drops the last paragraph of a heading's chain, and the spaces after it: the chain
+    keeps what comes before it, and ends there."""
+    while chain and not isinstance(chain[-1], CJKParagraph):
+        chain.pop()
+    del chain[-1:]
+
+
 def keep_headings_with_text(story: list[Flowable], width: float) -> None:
     """A heading keeps with it at least LINES_AFTER_HEADING lines of what follows (or all of
-    it, if shorter), so no heading ends a page with one line or none under it."""
+    its section, if shorter), so no heading ends a page with one line or none under it.
+    A subheading right under it chains on; but a section shorter than that ends at the next
+    heading of its own rank or higher, and does not drag that section along to the next
+    page, which would leave the foot of this one blank."""
     for index, item in enumerate(story):
-        if not (isinstance(item, CJKParagraph) and item.outline):
+        rank = _heading_rank(item, width)
+        if rank is None:
             continue
+        item.keepWithNext = True
         lines = 0
+        chain: list[Flowable] = []
         for following in story[index + 1:]:
             if isinstance(following, CJKParagraph):
-                if following.outline:
+                below = _heading_rank(following, width)
+                if below is not None:
+                    if lines and below <= rank:  # the section is whole: the next one starts
+                        _unchain_last(chain)
+                        break
+                    rank = max(rank, below)
                     continue  # a subheading chains on; count the text under it
                 following.wrap(width, 1e9)
                 lines += len(following.lines or ())
             elif not isinstance(following, Spacer):
-                break  # a table or figure: it travels with its introduction already
+                # A table or figure travels with its introduction already. A table that may
+                # split carries its introduction and first rows in one block: chained to the
+                # heading, it would have to move on whole, leaving the page foot blank.
+                if lines and isinstance(following, IntroTable):
+                    _unchain_last(chain)
+                break
             if lines >= LINES_AFTER_HEADING:
                 break
+            chain.append(following)
+        for following in chain:
             following.keepWithNext = True
 
 
@@ -484,7 +537,9 @@ def render_aid(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: Fo
         canvas.setFillColor(HexColor("#7a6f60"))
         foot = f"{title} {ui(lang, 'sep')} {ui(lang, 'version', version=game.info.version, date=game.info.date)}"
         glyphs.check(foot, False, "pnp/strings.py: page furniture")
-        canvas.drawCentredString(width / 2, 7 * MM, foot)
+        # Its descenders (the brackets round the date) clear the 6.5 mm band along the paper
+        # edge that many printers cannot reach; at 7 mm they came to 6.4 mm.
+        canvas.drawCentredString(width / 2, 8 * MM, foot)
         canvas.setStrokeColor(RULE)
         canvas.setLineWidth(0.4)
         canvas.line(width / 2, margin + 4, width / 2, height - margin - 4)
