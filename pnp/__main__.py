@@ -2,35 +2,40 @@
 
 Importing the command line (click, YAML, the data model) takes a noticeable moment; Ctrl-C
 in it would otherwise end in a traceback from whichever import it interrupted. So a quiet
-handler goes in first, before anything else of pnp is imported, and stays until the command
-line takes over (it turns Ctrl-C into the same one line and exit status).
+handler goes in first, as this module is imported and before anything else of pnp is, and
+stays until the command line takes over (it turns Ctrl-C into the same one line and exit
+status). ``_signal`` is the interpreter's built-in half of ``signal``, loaded at start-up;
+``signal`` itself imports enum and takes a moment of its own.
 """
 
 from __future__ import annotations
 
-import signal
+import _signal  # type: ignore[import-not-found]  # no stub; see above
 import sys
-from types import FrameType
 
 INTERRUPTED = "pnp: interrupted"
 EXIT_INTERRUPTED = 130  # the shell's status for a process ended by SIGINT (128 + 2)
 
 
-def _stop(signum: int, frame: FrameType | None) -> None:
+def _stop(signum: int, frame: object) -> None:
     sys.stderr.write(INTERRUPTED + "\n")
     sys.stderr.flush()
     # SystemExit unwinds the interrupted import without a traceback.
     raise SystemExit(EXIT_INTERRUPTED)
 
 
+# A shell that started pnp with SIGINT ignored (nohup, a background job) keeps it ignored.
+_QUIET = _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler
+if _QUIET:
+    _signal.signal(_signal.SIGINT, _stop)
+
+import signal  # noqa: E402 - after the quiet handler: importing it takes a moment too
+
+
 def run() -> None:
-    # A shell that started pnp with SIGINT ignored (nohup, a background job) keeps it ignored.
-    quiet = signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    if quiet:
-        signal.signal(signal.SIGINT, _stop)
     from pnp.cli import main
 
-    if quiet:
+    if _QUIET:
         # From here KeyboardInterrupt is raised again: commands clean up (worker pools,
         # staged outputs) and the command line reports it with the same line and status.
         signal.signal(signal.SIGINT, signal.default_int_handler)
