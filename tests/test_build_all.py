@@ -17,6 +17,8 @@ from tests.pdfprobe import component_counts, fonts, page_sizes, text
 
 GAMES = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
 FACES = {"zh-Hant": "PnpSansTC", "zh-Hans": "PnpSansSC"}
+HALF_A4 = (420.9, 595.3)  # points: A5, the player aid of a short game
+MM = 72 / 25.4
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +33,8 @@ def built(tmp_path_factory) -> Path:
 def test_every_game_builds_pure_embedded_a4_pdfs(built, game, lang):
     for name in ("components.pdf", "rulebook.pdf", "aid.pdf"):
         path = built / game / lang / name
-        assert page_sizes(path) == {(595.3, 841.9)}
+        # A short player aid is set on half the sheet (A5), a card for each seat.
+        assert page_sizes(path) == {(595.3, 841.9)} or (name == "aid.pdf" and page_sizes(path) == {HALF_A4})
         used = fonts(path)
         assert used and all(embedded for embedded in used.values()), used
         assert all(base.lstrip("/").split("+")[1].startswith(FACES[lang]) for base in used), used
@@ -67,6 +70,48 @@ def test_player_aid_is_one_sheet_led_by_the_game_name(built, game, lang):
     assert f"{name}：玩家速查" in first.splitlines(), first[:80]
     # The aid carries the printed tables players look things up in.
     assert re.search(r"表 1", first)
+
+
+# How each player aid is set on A4 (pnp.render.rulebook_pdf.aid_layout): the two short ones
+# on half the sheet, the two long ones in two columns on it.
+AID_PAPER = {"tisigui": "sheet", "wurenshenghuan": "sheet", "niutouwang": "half", "aizhewudi": "half"}
+
+
+def _text_ends(page) -> tuple[float, float | None]:  # noqa: ANN001 - a pypdf page
+    """Millimetres from the top of the page to the lowest line of text in its left half and
+    in its right half (None if empty), the foot line (below the 12 mm margin) left out."""
+    width, height = float(page.mediabox.width), float(page.mediabox.height)
+    spans: list[tuple[float, float]] = []
+
+    def visit(text, cm, tm, font, size):  # noqa: ANN001 - pypdf's visitor
+        if text.strip():
+            spans.append((tm[4] * cm[0] + cm[4], tm[5] * cm[3] + cm[5]))
+
+    page.extract_text(visitor_text=visit)
+    body = [(x, y) for x, y in spans if y > 12 * MM]
+    left = [y for x, y in body if x < width / 2]
+    right = [y for x, y in body if x >= width / 2]
+    return (height - min(left)) / MM, (height - min(right)) / MM if right else None
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_each_player_aid_uses_its_paper(built, game, lang):
+    """tisigui's, niutouwang's and aizhewudi's aids sat in the left column of an A4 sheet,
+    its right half blank. A short aid now fills a card of half the sheet; a longer one runs
+    in two columns that end at about the same height (a table moves on whole with its
+    introduction, so the last column may end a little lower, or well higher)."""
+    page = PdfReader(built / game / lang / "aid.pdf").pages[0]
+    size = (round(float(page.mediabox.width), 1), round(float(page.mediabox.height), 1))
+    left, right = _text_ends(page)
+    if AID_PAPER[game] == "half":
+        assert size == HALF_A4
+        assert left > 0.75 * 210, left  # the text runs down the card, not a third of it
+    else:
+        assert size == (595.3, 841.9)
+        assert right is not None, "the right column is blank"
+        assert right - left <= 0.2 * right, (left, right)
+        assert max(left, right) < 297 - 12, (left, right)
 
 
 def _lines(page, columns: int) -> dict[tuple[int, int], str]:  # noqa: ANN001 - a pypdf page
@@ -118,7 +163,9 @@ def _heading_room(path: Path, columns: int = 1) -> list[tuple[int, str, int]]:
 @pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
 def test_no_heading_ends_a_page(built, game, lang):
     for name in ("rulebook.pdf", "aid.pdf"):
-        for page, title, lines in _heading_room(built / game / lang / name, 2 if name == "aid.pdf" else 1):
+        path = built / game / lang / name
+        columns = 2 if name == "aid.pdf" and page_sizes(path) != {HALF_A4} else 1
+        for page, title, lines in _heading_room(path, columns):
             # A heading followed by a table or figure has that under it; by text, two lines.
             assert lines >= 2, (game, lang, name, page + 1, title, lines)
 

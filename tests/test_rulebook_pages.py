@@ -20,6 +20,7 @@ from pnp.units import MM
 from tests.conftest import ROOT
 
 A4 = (210 * MM, 297 * MM)
+LETTER = (215.9 * MM, 279.4 * MM)
 
 
 @pytest.fixture(scope="module")
@@ -29,12 +30,12 @@ def tisigui():
     return game, fonts, converter_for(game, "zh-Hans")
 
 
-def _render(tisigui, markdown: str, aid: bool = False) -> PdfReader:
+def _render(tisigui, markdown: str, aid: bool = False, paper: tuple[float, float] = A4) -> PdfReader:
     game, fonts, convert = tisigui
     glyphs = GlyphCheck(fonts)
     blocks = parse_markdown(markdown)
     if aid:
-        data, pages = render_aid(game, "zh-Hans", blocks, fonts, convert, glyphs, "test", A4)
+        data, pages = render_aid(game, "zh-Hans", blocks, fonts, convert, glyphs, "test", paper)
         assert pages == len(PdfReader(io.BytesIO(data)).pages)
     else:
         data = render_rulebook(game, "zh-Hans", blocks, fonts, convert, glyphs, "test", A4)
@@ -148,8 +149,65 @@ def test_aid_is_two_columns_on_one_page(tisigui):
     items = "\n".join(f"- 第 {n} 条：{FILLER}" for n in range(1, 40))
     reader = _render(tisigui, f"# 替死鬼：玩家速查\n\n## 准备\n\n{items}\n", aid=True)
     assert len(reader.pages) == 1
+    assert _size_mm(reader.pages[0]) == (210, 297)
     xs = {round(x) for x, _, t in _spans(reader.pages[0]) if t.startswith("第 ")}
     assert min(xs) < 100 and max(xs) > 300  # text in the left and in the right column
+
+
+def _size_mm(page) -> tuple[float, float]:  # noqa: ANN001 - a pypdf page
+    return round(float(page.mediabox.width) / MM, 1), round(float(page.mediabox.height) / MM, 1)
+
+
+def _column_ends(page) -> tuple[float, float]:  # noqa: ANN001 - a pypdf page
+    """Millimetres from the top of the page to the lowest baseline of the left and of the
+    right column, the foot line (below the 12 mm margin) left out."""
+    width, height = float(page.mediabox.width), float(page.mediabox.height)
+    body = [(x, y) for x, y, _ in _spans(page) if y > 12 * MM]
+    left = [y for x, y in body if x < width / 2]
+    right = [y for x, y in body if x >= width / 2]
+    assert left and right
+    return (height - min(left)) / MM, (height - min(right)) / MM
+
+
+@pytest.mark.parametrize("items", [36, 39, 42, 45])
+def test_two_columns_of_an_aid_end_level(tisigui, items):
+    """An aid too long for half the sheet but shorter than two columns: it was set down the
+    left column to the foot, the right one carrying the rest, or nothing; now the columns
+    are balanced, and end within a line or two of each other."""
+    body = "\n".join(f"- 第 {n} 条：{FILLER}" for n in range(1, items + 1))
+    reader = _render(tisigui, f"# 替死鬼：玩家速查\n\n## 准备\n\n{body}\n", aid=True)
+    assert len(reader.pages) == 1 and _size_mm(reader.pages[0]) == (210, 297)
+    left, right = _column_ends(reader.pages[0])
+    assert abs(left - right) < 10, (left, right)
+    assert left < 297 - 12 - 20  # well above the bottom margin: the columns really are short
+
+
+@pytest.mark.parametrize(("paper", "half"), [(A4, (148.5, 210)), (LETTER, (139.7, 215.9))])
+def test_a_short_aid_is_set_on_half_the_sheet_in_the_rulebook_s_type(tisigui, paper, half):
+    """An aid that fits one column of half the sheet is set there (A5, half-letter), as a
+    card for each seat, in the largest type that fits rather than one column of a sheet
+    whose right half is blank."""
+    body = "\n".join(f"- 第 {n} 条：{FILLER}" for n in range(1, 9))
+    reader = _render(tisigui, f"# 替死鬼：玩家速查\n\n## 准备\n\n{body}\n", aid=True, paper=paper)
+    assert len(reader.pages) == 1
+    assert _size_mm(reader.pages[0]) == half
+    sizes = set()
+
+    def visit(text, cm, tm, font, size):  # noqa: ANN001 - pypdf's visitor
+        if text.startswith("第 "):
+            sizes.add(round(size * tm[0], 2))
+
+    reader.pages[0].extract_text(visitor_text=visit)
+    assert sizes == {10.5}  # the rulebook's body size, not the two-column aid's 8.5
+
+
+def test_the_aid_s_layout_is_the_same_every_time(tisigui):
+    body = "\n".join(f"- 第 {n} 条：{FILLER}" for n in range(1, 43))
+    markdown = f"# 替死鬼：玩家速查\n\n## 准备\n\n{body}\n"
+    game, fonts, convert = tisigui
+    once, again = (render_aid(game, "zh-Hans", parse_markdown(markdown), fonts, convert, GlyphCheck(fonts),
+                              "test", A4)[0] for _ in range(2))
+    assert once == again
 
 
 def test_an_aid_longer_than_one_sheet_stops_the_build(workspace_copy: Path):
@@ -251,8 +309,9 @@ def test_wurenshenghuan_aid_introduces_each_score_table_right_above_it(lang):
         assert after.endswith(convert(caption)), after
 
 
-@pytest.mark.parametrize("paper", [A4, (215.9 * MM, 279.4 * MM)])
-def test_nothing_on_the_aid_comes_within_6_5_mm_of_the_paper_edge(tisigui, paper):
+@pytest.mark.parametrize("paper", [A4, LETTER])
+@pytest.mark.parametrize("slug", ["tisigui", "niutouwang"])  # two columns on the sheet; half a sheet
+def test_nothing_on_the_aid_comes_within_6_5_mm_of_the_paper_edge(slug, paper):
     """Rendered, the player aid leaves a 6.5 mm band along every edge blank: its foot line
     (game, version, date in brackets) sat with its descenders at 6.4 mm from the bottom."""
     import pypdfium2 as pdfium
@@ -260,7 +319,9 @@ def test_nothing_on_the_aid_comes_within_6_5_mm_of_the_paper_edge(tisigui, paper
     from pnp.rulebook import aid_markdown
     from pnp.workspace import Workspace
 
-    game, fonts, convert = tisigui
+    game = load_game(ROOT / "card_data" / slug)
+    fonts = load_family(ROOT / "fonts", "zh-Hans")
+    convert = converter_for(game, "zh-Hans")
     glyphs = GlyphCheck(fonts)
     blocks = parse_markdown(convert(aid_markdown(Workspace(ROOT), game)))
     data, _ = render_aid(game, "zh-Hans", blocks, fonts, convert, glyphs, "test", paper)
