@@ -21,7 +21,7 @@ from markdown_it import MarkdownIt
 
 from pnp.data.model import Game
 from pnp.errors import DataError
-from pnp.games.registry import has_game
+from pnp.games.registry import get_game, has_game
 from pnp.templating import located_by_identity, render_template
 from pnp.textlayout import Run
 from pnp.worked_example import example_facts
@@ -48,6 +48,26 @@ class MarkdownBlock:
 
 def template_path(templates: Path, slug: str) -> Path:
     return templates / slug / "rulebook.md.j2"
+
+
+def worked_functions(game: Game) -> dict[str, Callable[..., Any]]:
+    """The engine's functions for the rulebook's hand-worked examples (``worked.<name>``),
+    each bound to the rules of game.yaml, read when first called: nothing for a game without
+    an engine, or whose engine gives none or cannot be loaded (check reports that)."""
+    try:
+        functions = dict(get_game(game.slug).worked_examples) if has_game(game.slug) else {}
+    except (ImportError, AttributeError):
+        return {}
+    rules: list[Any] = []
+
+    def bound(function: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if not rules:
+                rules.append(get_game(game.slug).rules_from_mapping(game.info.rules, None))
+            return function(rules[0], *args, **kwargs)
+        return call
+
+    return {name: bound(function) for name, function in functions.items()}
 
 
 def template_context(game: Game, example: Callable[[], dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -93,6 +113,9 @@ def template_context(game: Game, example: Callable[[], dict[str, Any]] | None = 
         # build so the worked example cannot go stale (pnp/worked_example.py). Its seed is
         # deliberately absent: a rulebook is for players, the transcript is `pnp sample`'s.
         "example": worked_example,
+        # worked.<name>(...): the engine's result for inputs the template picked by hand (a
+        # split of a fund, a scripted round), so a hand-worked example states computed values.
+        "worked": worked_functions(game),
         "figure": figure,
         # The card ids each figure shows, row by row, so the text beside a figure can count
         # and add what it shows instead of retyping it.

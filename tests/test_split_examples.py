@@ -1,9 +1,9 @@
 """愛者無敵's hand-picked split examples agree with the engine's split.
 
 The rulebook's split figures (card_data/aizhewudi/figures.yaml) and the worked funds of
-templates/aizhewudi/rulebook.md.j2 are chosen by hand; the template counts and adds what they
-show, but which share is the largest possible is the engine's business
-(pnp/games/aizhewudi/split.py). Here each example fund is split by the engine and the printed
+templates/aizhewudi/rulebook.md.j2 are chosen by hand; the template asks the engine for each
+split (``worked.split``, pnp/games/aizhewudi/example.py) and for the two-round demo
+(``worked.rounds``). Here each example fund is split by the engine again and the printed
 rulebook must state that share and what stays.
 """
 
@@ -12,8 +12,10 @@ from __future__ import annotations
 import pytest
 
 from pnp.data.load import load_game
+from pnp.games.aizhewudi.example import scripted_rounds, split_fund
+from pnp.games.aizhewudi.rules import AizhewudiRules
 from pnp.games.aizhewudi.split import split
-from pnp.rulebook import rulebook_markdown
+from pnp.rulebook import rulebook_markdown, worked_functions
 from pnp.workspace import Workspace
 from tests.conftest import ROOT
 
@@ -74,3 +76,41 @@ def test_the_two_way_split_of_the_figure_fund(book: tuple[str, dict[str, list[li
     result = split(rows["split_fund"][0], 2)
     assert result.carried == []
     assert f"同一筆基金換成2人分錢，每人可得${result.share:,}" in text
+
+
+def test_the_two_round_demo_states_the_engines_resolution(
+        book: tuple[str, dict[str, list[list[int]]]]) -> None:
+    text, rows = book
+    # 琳達, 阿森 and 小晴 stand in round 1; 咪咪 and 小晴 in round 2, after 阿森 withdrew.
+    names = ["阿凱", "咪咪", "琳達", "阿森", "小晴"]
+    first, second = scripted_rounds(AizhewudiRules(), names, [
+        {"revealed": rows["split_fund"][0],
+         "plays": {"阿凱": ["propose", "咪咪"], "咪咪": ["propose", "阿凱"], "琳達": ["flee", "阿森"],
+                   "阿森": ["flee", "小晴"], "小晴": ["flee", "阿凱"]}},
+        {"revealed": [10000, 20000, 5000, 5000, 10000],
+         "plays": {"阿凱": ["flee", "琳達"], "咪咪": ["propose", "阿森"], "琳達": ["rush", "阿凱"],
+                   "阿森": ["flee", "咪咪"], "小晴": ["propose", "琳達"]},
+         "withdrew": ["阿森"]}])
+    assert first["sharers"] == ["琳達", "阿森", "小晴"] and first["carried"] == [20000]
+    assert f"還站著的是琳達、阿森和小晴，3人分錢：每人${first['share']:,}，$20,000留在中央。" in text
+    assert second["carried_in"] == [20000] and second["carried"] == []
+    assert second["reached"]["阿凱"] == 2 and second["fickle"]["阿森"] == 1
+    assert f"這一輪的基金共${second['fund']:,}。" in text
+    assert f"只有咪咪和小晴還站著。${second['fund']:,}÷2=${second['share']:,}" in text
+    assert "阿凱拿第2個被愛標記" in text and "阿森背著1個花心標記" in text
+
+
+def test_a_script_that_names_a_stranger_is_refused() -> None:
+    with pytest.raises(ValueError, match="阿狗"):
+        scripted_rounds(AizhewudiRules(), ["甲", "乙", "丙", "丁"], [
+            {"revealed": [5000] * 5, "plays": {"甲": ["flee", "阿狗"]}}])
+
+
+def test_the_cap_is_the_fund_over_the_sharers_down_to_the_smallest_bill() -> None:
+    assert split_fund(AizhewudiRules(), [20000, 20000, 10000, 10000, 10000, 5000, 5000, 5000], 3)["cap"] == 25000
+    assert split_fund(AizhewudiRules(), [20000, 10000], 4)["cap"] == 5000
+
+
+def test_worked_examples_reach_only_games_that_give_them() -> None:
+    assert set(worked_functions(load_game(ROOT / "card_data" / "aizhewudi"))) == {"split", "rounds"}
+    assert worked_functions(load_game(ROOT / "card_data" / "tisigui")) == {}

@@ -157,6 +157,12 @@ class GamePlugin:
     facts: Callable[[Sample], dict[str, Any]] | None = None
     # The rulebook's worked example: the few moments of those facts it shows, as plain values.
     example_moments: Callable[[Mapping[str, Any], Sequence[str]], dict[str, Any]] | None = None
+    # The rulebook's hand-worked examples: functions the rulebook template calls, as
+    # ``worked.<name>(...)``, with inputs its author picked (a fund of bills, a script of
+    # plays); each gets the rules (from game.yaml) first and returns what the engine makes of
+    # those inputs, so every result the text states is computed. A function raises ValueError
+    # for inputs the rules refuse; the build names the template line that called it.
+    worked_examples: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     # Simulation: one game's summary, the game's own report sections and their text lines.
     summarise: Callable[[Mapping[str, Any], Any, Plan], Summary] | None = None
     report_sections: Callable[[Plan, Any, Sequence[Summary]], dict[str, Any]] = _no_sections

@@ -1,10 +1,20 @@
 """The few moments of a seeded game the rulebook's worked example is written from: who
-scored what and why, how the game ended, a tie broken, as plain values the template words."""
+scored what and why, how the game ended, a tie broken, as plain values the template words.
+
+And the rulebook's hand-worked examples (``WORKED``, called from the template as
+``worked.<name>``): a fund the author picked, split the engine's way, and the two-round demo,
+a script of plays the engine resolves. The template names the inputs; every share, remainder
+and marker it prints comes from here.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from pnp.games.aizhewudi.play import resolve
+from pnp.games.aizhewudi.rules import AizhewudiRules
+from pnp.games.aizhewudi.split import split
 
 Facts = Mapping[str, Any]
 
@@ -40,3 +50,64 @@ def example_moments(f: Facts, names: Sequence[str]) -> dict[str, Any]:
                   "by_fickle": t["by_fickle"], "by_loved": t["by_loved"],
                   "unbroken": t["unbroken"]} for t in f["ties"]],
     }
+
+
+# ------------------------------------------------------------------ hand-worked examples
+
+
+def split_fund(rules: AizhewudiRules, bills: Sequence[int], sharers: int) -> dict[str, Any]:
+    """``bills`` shared by ``sharers`` as the engine splits them (docs/rulings.md,
+    aizhewudi-split), with the numbers the rulebook's method of finding the share walks
+    through: the fund, and the cap (the fund over the sharers, down to a multiple of the
+    smallest bill) from which the method counts down."""
+    fund = [int(b) for b in bills]
+    result = split(fund, int(sharers), rules)
+    total = sum(fund)
+    step = min(rules.denominations)
+    return {"bills": sorted(fund, reverse=True), "total": total, "sharers": sharers,
+            "share": result.share, "groups": result.groups, "carried": result.carried,
+            "cap": total // sharers // step * step if sharers else 0}
+
+
+def scripted_rounds(rules: AizhewudiRules, names: Sequence[str],
+                    rounds: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Rounds played from a script and resolved by the engine (``play.resolve``). ``names``
+    seats the players in order; each round gives the bills turned up (``revealed``), each
+    player's card and target by name (``plays``: ``{name: [card, target]}``) and who
+    withdrew (``withdrew``). Per round: the bills in the fund, the 被愛 and 花心 markers each
+    player holds after it (and how many 被愛 each reached, which a player who went out gave
+    back), who went out, who shared, the share, the groups and what stayed on the table."""
+    seat = {name: i for i, name in enumerate(names)}
+
+    def seat_of(name: Any) -> int:
+        if name not in seat:
+            raise ValueError(f"the script names {name!r}, who is not one of {', '.join(names)}")
+        return seat[name]
+
+    script = {"players": len(names), "abilities": False, "rounds": [{
+        "revealed": [int(b) for b in r["revealed"]],
+        "plays": [{"seat": seat_of(name), "hand": 0, "card": card, "target": seat_of(target)}
+                  for name, (card, target) in r["plays"].items()],
+        "withdrew": [seat_of(name) for name in r.get("withdrew", ())]} for r in rounds]}
+    log = resolve(rules, script)
+    out = []
+    reached = [0] * len(names)
+    for r in log["rounds"]:
+        hits = [0] * len(names)
+        for aim in (*r["rushes"], *r["proposals"]):
+            hits[aim["target"]] += 1
+        reached = [before + hit for before, hit in zip(reached, hits, strict=True)]
+        out.append({
+            "revealed": r["revealed"], "carried_in": r["carried_in"],
+            "fund": sum(r["revealed"]) + sum(r["carried_in"]),
+            "loved": {names[s]: n for s, n in enumerate(r["loved"])},
+            "reached": {names[s]: n for s, n in enumerate(reached)},
+            "fickle": {names[s]: n for s, n in enumerate(r["fickle"])},
+            "eliminated": _named(names, r["eliminated"]),
+            "sharers": _named(names, r["sharers"]), "share": r["share"],
+            "groups": r["groups"], "carried": r["carried_out"]})
+    return out
+
+
+# The functions the rulebook template calls as worked.<name>(...), the rules bound first.
+WORKED: dict[str, Callable[..., Any]] = {"split": split_fund, "rounds": scripted_rounds}
