@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol
 
+from pnp.games.draws import shuffle
 from pnp.games.tisigui.deduce import (
     MEMORY,
     SIZE_WEIGHTS,
@@ -204,7 +205,7 @@ class GreedyBot:
             return Choice("name", (unconfirmed[0],)) if unconfirmed else NO_TARGETS
         marginal = weighed.marginal
         order = list(unconfirmed)
-        rng.shuffle(order)
+        shuffle(order, rng)  # rng.shuffle(order), draw for draw
         order.sort(key=marginal.__getitem__, reverse=True)  # stable: ties keep the shuffle
 
         # (expected points, chance, seats named: the first k of ``order``, 0 for "no targets?")
