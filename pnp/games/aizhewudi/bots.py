@@ -43,6 +43,10 @@ class _Bots(_Policy):
         # By the player aimed at, for one round's plays (``_read_aims``): hit_chance of each
         # pending flower, and 1 - hit_chance of every flower.
         self._aims_of: list[_Play] | None = None
+        # The card step's reading of the table, for one round's plays (``_read_table``).
+        self._table_of: list[_Play] | None = None
+        self._income = self._table_ratio = 0.0
+        self._worths: list[tuple[int, float]] = []
         self._aims: dict[int, list[float]] = {}
         self._misses: dict[int, list[float]] = {}
 
@@ -170,24 +174,39 @@ class _Bots(_Policy):
     # -- decisions
     def choose_target(self, g: _Game, seat: int) -> int:
         """Another player, the more likely the closer to going out and the richer."""
-        ins = g._ins
-        rules = g.rules
-        income = rules.round_bills_value / max(1, len(ins))
+        if self._table_of is not g.plays:
+            self._read_table(g)
+        income = self._income
         random = self.rng.random
-        usual, princess = rules.eliminated_at, rules.princess_eliminated_at
         best, best_worth = -1, 0.0
         # In seat order, one random draw each, the first of equals kept (as max() would).
-        for p in ins:
-            if p.seat == seat:
+        for other, worth in self._worths:
+            if other == seat:
                 continue
+            worth += random() * income
+            if best < 0 or worth > best_worth:
+                best, best_worth = other, worth
+        return best
+
+    def _read_table(self, g: _Game) -> None:
+        """What the card step weighs, once a round: nothing it looks at changes while the
+        sets choose their cards (only the hands do). Per player still in, in seat order, its
+        worth as a target before the random part: money plus how close it is to going out."""
+        self._table_of = g.plays
+        ins = g._ins
+        rules = g.rules
+        standing = len(ins)
+        self._income = income = rules.round_bills_value / max(1, standing)
+        self._table_ratio = sum(g.table) / max(1.0, income * standing)
+        usual, princess = rules.eliminated_at, rules.princess_eliminated_at
+        worths = []
+        for p in ins:
             # g.limit(p) once the card is face up, inlined
             limit = princess if p.revealed and p.ability == "princess" else usual
             room = limit - p.loved
             closeness = 3 * income if room <= 1 else income * (limit - room)
-            worth = p.money + closeness + random() * income
-            if best < 0 or worth > best_worth:
-                best, best_worth = p.seat, worth
-        return best
+            worths.append((p.seat, p.money + closeness))
+        self._worths = worths
 
     def card(self, g: _Game, seat: int, hand: int) -> str:
         seats = g.seats
@@ -205,10 +224,8 @@ class _Bots(_Policy):
         if hits and g.public_limit(t) - t.loved <= 1:
             return "rush" if rush else "propose"  # it may put them out
         # Spend the flowers that hit on rich tables, and never keep them past the last round.
-        standing = len(g._ins)
-        income = g.rules.round_bills_value / max(1, standing)  # round_income, inlined
-        table = sum(g.table) / max(1.0, income * standing)
-        if hits and (hits >= left or self.rng.random() < hits / left * table):
+        # (The table's worth per player standing, against one round's income: _read_table.)
+        if hits and (hits >= left or self.rng.random() < hits / left * self._table_ratio):
             return "propose" if propose else "rush"
         if cards["flee"]:
             return "flee"
@@ -247,7 +264,9 @@ class _Bots(_Policy):
         if self._aims_of is not g.plays:  # once per round: the aims are all known by now
             self._read_aims(g)
         aims = self._aims.get(seat, [])
-        room = g.limit(p) - p.loved
+        rules = g.rules  # g.limit(p), inlined
+        room = (rules.princess_eliminated_at if p.ability == "princess"
+                else rules.eliminated_at) - p.loved
         if len(aims) < room and p.ability != "queen":
             return False  # not enough flowers aimed at me to put me out
         # How many of the flowers aimed at me hit: one chance per aimer's set (the first
