@@ -67,7 +67,7 @@ class _Tables:
         self._lies: dict[tuple[Statement, int, bool], tuple[int, ...]] = {}
         self.weighed: dict[tuple[object, ...], Weighed] = {}
         # The ghost's judgement of its options per position (bots.py), remembered likewise.
-        self.dangers: dict[tuple[object, ...], tuple[float, list[Any], list[float]]] = {}
+        self.dangers: dict[tuple[object, ...], tuple[float, tuple[Any, ...], tuple[float, ...]]] = {}
 
     def said(self, kind: Statement, value: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(masks where a statement is false, masks where it is true).
@@ -165,7 +165,9 @@ class Weighed:
     def __init__(self, weights: tuple[float, ...], t: _Tables) -> None:
         self.weights = weights
         self.total = total = sum(weights)
-        self.marginal = [sum(pick(weights)) / total for pick in t.pick_holding] if total > 0 else []
+        # A tuple, not a list: a remembered position holds nothing the collector must visit.
+        self.marginal = tuple([sum(pick(weights)) / total for pick in t.pick_holding]
+                              if total > 0 else ())
         self._tables = t
         self.chances: dict[int, float] = {}  # chance_all by mask, filled as asked
 
