@@ -28,6 +28,9 @@ from pnp.games.aizhewudi.split import Split, split_table
 
 # --------------------------------------------------------------------------- game state
 
+# The abilities a player may arm (turn face up) at the start of a round, in the order asked.
+_ARMED_AT_START = ("cupid", "not_the_groom", "second_thoughts")
+
 
 class Illegal(ValueError):
     """A decision (from a bot or a log) the rules do not allow."""
@@ -216,10 +219,12 @@ class _Game:
         self.table = self.table + list(revealed)
         if self.abilities_dealt:
             for p in self._ins:
-                for ability in ("cupid", "not_the_groom", "second_thoughts"):
-                    if p.has(ability) and not p.revealed and policy.arm(self, p.seat, ability):
-                        p.revealed = True
-                        self.event(p.seat, ability, "armed")
+                # p.has(ability) for each ability armed at the start: only its own can be.
+                ability = p.ability
+                if (ability in _ARMED_AT_START and not p.spent and not p.revealed
+                        and policy.arm(self, p.seat, ability)):
+                    p.revealed = True
+                    self.event(p.seat, ability, "armed")
         # Step 2: one card per set, face down.
         plays: list[_Play] = []
         self.plays = plays
@@ -237,17 +242,20 @@ class _Game:
         # Step 3: aim; the revealed groom aims last, seeing the others.
         seats = self.seats
         abilities = self.abilities_dealt
-        groom = [pl for pl in plays if seats[pl.seat].armed("not_the_groom")] if abilities else []
+        # The groom's sets (a play is one set's, so its seat says whether it is the groom's).
+        grooms = {p.seat for p in self._ins if p.ability == "not_the_groom"
+                  and p.armed("not_the_groom")} if abilities else ()
         aim = policy.target
         count = len(seats)
-        for pl in [pl for pl in plays if pl not in groom] + groom if groom else plays:
-            target = aim(self, pl.seat, pl.hand, pl in groom if groom else False)
+        for pl in ([pl for pl in plays if pl.seat not in grooms]
+                   + [pl for pl in plays if pl.seat in grooms]) if grooms else plays:
+            target = aim(self, pl.seat, pl.hand, pl.seat in grooms)
             if target == pl.seat or not 0 <= target < count or seats[target].out:
                 raise Illegal(f"seat {pl.seat} aims at {target}: not another player in the game")
             pl.target = target
         for pl in plays if abilities else ():
             p = seats[pl.seat]
-            if not p.armed("second_thoughts"):
+            if p.ability != "second_thoughts" or not p.armed("second_thoughts"):
                 continue
             new = policy.swap(self, pl.seat, pl.hand)
             if new is None or new == pl.card:
@@ -289,7 +297,7 @@ class _Game:
                 return True
         for pl in rushes if abilities else ():
             p = seats[pl.seat]
-            if p.out or not p.has("robber_logic"):
+            if p.out or p.ability != "robber_logic" or p.spent:  # not p.has("robber_logic")
                 continue
             hand = p.hands[pl.hand]
             if not any(hand.values()):
@@ -321,7 +329,7 @@ class _Game:
         policy = self.policy
         if self.abilities_dealt:
             for p in self._ins:
-                if p.has("minor") and policy.use(self, p.seat, "minor"):
+                if p.ability == "minor" and not p.spent and policy.use(self, p.seat, "minor"):
                     aimers = tuple(sorted({pl.seat for pl in self.pending()
                                            if pl.target == p.seat}))
                     for seat in aimers:
@@ -329,7 +337,8 @@ class _Game:
                     p.revealed = p.spent = True
                     self.event(p.seat, "minor", "used", down=aimers)
             for p in self._ins:
-                if p.has("florist") and policy.use(self, p.seat, "florist"):
+                if (p.ability == "florist" and not p.spent
+                        and policy.use(self, p.seat, "florist")):
                     holders = tuple(sorted({pl.seat for pl in self.pending()}))
                     amount = len(holders) * self.rules.bonus("florist")
                     p.revealed = p.spent = True
