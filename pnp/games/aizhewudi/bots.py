@@ -7,7 +7,7 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from pnp.games.aizhewudi.split import split_table
+from pnp.games.aizhewudi.split import table_share
 from pnp.games.aizhewudi.state import Illegal, _Game, _Play, _Policy, _Seat
 
 
@@ -35,11 +35,18 @@ class _Bots(_Policy):
         self._seen: defaultdict[tuple[int, int], Counter[str]] = defaultdict(Counter)
         self._read = 0
         self._taken_from: dict[int, int] = {}
-        # hit_chance per set: it changes only when a round's record is read.
-        self._chances: dict[tuple[int, int], float] = {}
+        # Per set (by origin), [hits, total] of the cards not yet seen face up, kept as each
+        # shown card is counted (``_count``), so a hit chance is one division.
+        self._unseen: dict[tuple[int, int], list[int]] = {}
+        self._mix: dict[str, int] | None = None
+        self._blank = (0, 0)  # [hits, total] of a set nobody has seen a card of
         # By the player aimed at, for one round's plays (``_read_aims``): hit_chance of each
         # pending flower, and 1 - hit_chance of every flower.
         self._aims_of: list[_Play] | None = None
+        # The card step's reading of the table, for one round's plays (``_read_table``).
+        self._table_of: list[_Play] | None = None
+        self._income = self._table_ratio = 0.0
+        self._worths: list[tuple[int, float]] = []
         self._aims: dict[int, list[float]] = {}
         self._misses: dict[int, list[float]] = {}
 
@@ -68,22 +75,54 @@ class _Bots(_Policy):
 
         The history only grows, and only between rounds, so each record is read once.
         """
+        if self._mix is None:
+            self._mix = dict(g.rules.action_mix)
+            self._blank = self._fresh(self._mix)
+        count = self._count
         while self._read < len(g.history):
             rec = g.history[self._read]
             self._read += 1
-            self._chances.clear()
             for e in rec.abilities:
                 if e.ability == "many_faces" and e.event == "took" and isinstance(e.from_, int):
                     self._taken_from.setdefault(e.seat, e.from_)
-            unseen = {(d.seat, d.hand) for d in rec.discarded}
+            unseen = {(d.seat, d.hand) for d in rec.discarded} if rec.discarded else ()
             for pl in rec.plays:
                 if (pl.seat, pl.hand) not in unseen:
-                    self._seen[self._origin(pl.seat, pl.hand)][pl.card] += 1
+                    count(self._origin(pl.seat, pl.hand), pl.card, 1)
             for e in rec.abilities:
                 if e.ability == "robber_logic" and e.event == "used" and e.hand is not None:
-                    seen = self._seen[self._origin(e.seat, e.hand)]
-                    seen["rush"] -= 1  # back in the hand
-                    seen[str(e.discarded)] += 1
+                    origin = self._origin(e.seat, e.hand)
+                    count(origin, "rush", -1)  # back in the hand
+                    count(origin, str(e.discarded), 1)
+
+    def _count(self, origin: tuple[int, int], card: str, step: int) -> None:
+        """One more (or one fewer) ``card`` of a set seen face up, and its unseen cards.
+
+        A card adds ``max(0, per set - max(0, seen))`` to the unseen total (and to the hits
+        for 搶婚 and 嫁給我吧): what ``hit_chance`` counted card by card.
+        """
+        seen = self._seen[origin]
+        before = seen[card]
+        seen[card] = after = before + step
+        assert self._mix is not None
+        per_set = self._mix.get(card)
+        if per_set is None:
+            return
+        change = max(0, per_set - max(0, after)) - max(0, per_set - max(0, before))
+        if not change:
+            return
+        unseen = self._unseen.get(origin)
+        if unseen is None:
+            unseen = self._unseen[origin] = list(self._blank)
+        if card == "rush" or card == "propose":
+            unseen[0] += change
+        unseen[1] += change
+
+    @staticmethod
+    def _fresh(mix: dict[str, int]) -> tuple[int, int]:
+        """[hits, total] of a set nobody has seen a card of."""
+        hits = sum(n for c, n in mix.items() if n > 0 and (c == "rush" or c == "propose"))
+        return hits, sum(n for n in mix.values() if n > 0)
 
     def shown(self, g: _Game, seat: int, hand: int) -> Counter[str]:
         """The cards of a set seen face up in the rounds played so far."""
@@ -93,33 +132,32 @@ class _Bots(_Policy):
     def hit_chance(self, g: _Game, seat: int, hand: int) -> float:
         """The chance that the card this set plays now is a 搶婚 or 嫁給我吧, as the table sees
         it: the set's cards not yet seen face up, the one in play among them."""
-        if self._read < len(g.history):
+        if self._read < len(g.history) or self._mix is None:
             self._catch_up(g)
-        chance = self._chances.get((seat, hand))
-        if chance is None:
-            seen = self._seen[self._origin(seat, hand)]
-            total = hits = 0
-            for card, count in g.rules.action_mix:
-                shown = seen.get(card, 0)
-                unseen = count - shown if shown > 0 else count
-                if unseen > 0:
-                    total += unseen
-                    if card == "rush" or card == "propose":
-                        hits += unseen
-            chance = self._chances[(seat, hand)] = hits / total if total else 0.0
-        return chance
+        unseen = self._unseen.get((self._taken_from[seat], 0) if hand and seat in self._taken_from
+                                  else (seat, hand))  # _origin, inlined
+        hits, total = self._blank if unseen is None else unseen
+        return hits / total if total else 0.0
 
     def _read_aims(self, g: _Game) -> None:
         """The hit chances of this round's flowers by target, for the withdrawal step: its
         decisions are taken together, so the plays do not change while they are asked."""
+        if self._read < len(g.history) or self._mix is None:
+            self._catch_up(g)
         self._aims_of = g.plays
-        self._aims = {}
-        self._misses = {}
+        aims: dict[int, list[float]] = {}
+        misses: dict[int, list[float]] = {}
+        self._aims, self._misses = aims, misses
+        unseen_of, blank, taken = self._unseen.get, self._blank, self._taken_from
         for pl in g.plays:
-            chance = self.hit_chance(g, pl.seat, pl.hand)
+            seat, hand = pl.seat, pl.hand
+            # hit_chance, inlined
+            unseen = unseen_of((taken[seat], 0) if hand and seat in taken else (seat, hand))
+            hits, total = blank if unseen is None else unseen
+            chance = hits / total if total else 0.0
             if pl.state == "pending":
-                self._aims.setdefault(pl.target, []).append(chance)
-            self._misses.setdefault(pl.target, []).append(1 - chance)
+                aims.setdefault(pl.target, []).append(chance)
+            misses.setdefault(pl.target, []).append(1 - chance)
 
     @staticmethod
     def round_income(g: _Game) -> float:
@@ -136,44 +174,62 @@ class _Bots(_Policy):
     # -- decisions
     def choose_target(self, g: _Game, seat: int) -> int:
         """Another player, the more likely the closer to going out and the richer."""
-        ins = g.ins()
-        income = g.rules.round_bills_value / max(1, len(ins))
+        if self._table_of is not g.plays:
+            self._read_table(g)
+        income = self._income
         random = self.rng.random
         best, best_worth = -1, 0.0
         # In seat order, one random draw each, the first of equals kept (as max() would).
-        for p in ins:
-            if p.seat == seat:
+        for other, worth in self._worths:
+            if other == seat:
                 continue
-            limit = g.limit(p) if p.revealed else g.rules.eliminated_at
-            room = limit - p.loved
-            closeness = 3 * income if room <= 1 else income * (limit - room)
-            worth = p.money + closeness + random() * income
+            worth += random() * income
             if best < 0 or worth > best_worth:
-                best, best_worth = p.seat, worth
+                best, best_worth = other, worth
         return best
 
+    def _read_table(self, g: _Game) -> None:
+        """What the card step weighs, once a round: nothing it looks at changes while the
+        sets choose their cards (only the hands do). Per player still in, in seat order, its
+        worth as a target before the random part: money plus how close it is to going out."""
+        self._table_of = g.plays
+        ins = g._ins
+        rules = g.rules
+        standing = len(ins)
+        self._income = income = rules.round_bills_value / max(1, standing)
+        self._table_ratio = sum(g.table) / max(1.0, income * standing)
+        usual, princess = rules.eliminated_at, rules.princess_eliminated_at
+        worths = []
+        for p in ins:
+            # g.limit(p) once the card is face up, inlined
+            limit = princess if p.revealed and p.ability == "princess" else usual
+            room = limit - p.loved
+            closeness = 3 * income if room <= 1 else income * (limit - room)
+            worths.append((p.seat, p.money + closeness))
+        self._worths = worths
+
     def card(self, g: _Game, seat: int, hand: int) -> str:
-        cards = g.seats[seat].hands[hand]
+        seats = g.seats
+        cards = seats[seat].hands[hand]
         if not self._greedy[seat]:
             return self.rng.choice(sorted(cards.elements()))
         target = self.choose_target(g, seat)
         self.plan[(seat, hand)] = target
-        t = g.seats[target]
-        hits = cards["rush"] + cards["propose"]
+        t = seats[target]
+        rush, propose = cards["rush"], cards["propose"]
+        hits = rush + propose
         left = sum(cards.values())
         if not left:
             raise Illegal(f"seat {seat} has no card in set {hand}")
         if hits and g.public_limit(t) - t.loved <= 1:
-            return "rush" if cards["rush"] else "propose"  # it may put them out
+            return "rush" if rush else "propose"  # it may put them out
         # Spend the flowers that hit on rich tables, and never keep them past the last round.
-        standing = len(g.ins())
-        income = g.rules.round_bills_value / max(1, standing)  # round_income, inlined
-        table = sum(g.table) / max(1.0, income * standing)
-        if hits and (hits >= left or self.rng.random() < hits / left * table):
-            return "propose" if cards["propose"] else "rush"
+        # (The table's worth per player standing, against one round's income: _read_table.)
+        if hits and (hits >= left or self.rng.random() < hits / left * self._table_ratio):
+            return "propose" if propose else "rush"
         if cards["flee"]:
             return "flee"
-        return "propose" if cards["propose"] else "rush"
+        return "propose" if propose else "rush"
 
     def target(self, g: _Game, seat: int, hand: int, last: bool) -> int:
         planned = self.plan.get((seat, hand))
@@ -208,7 +264,9 @@ class _Bots(_Policy):
         if self._aims_of is not g.plays:  # once per round: the aims are all known by now
             self._read_aims(g)
         aims = self._aims.get(seat, [])
-        room = g.limit(p) - p.loved
+        rules = g.rules  # g.limit(p), inlined
+        room = (rules.princess_eliminated_at if p.ability == "princess"
+                else rules.eliminated_at) - p.loved
         if len(aims) < room and p.ability != "queen":
             return False  # not enough flowers aimed at me to put me out
         # How many of the flowers aimed at me hit: one chance per aimer's set (the first
@@ -229,7 +287,7 @@ class _Bots(_Policy):
         for q in g.ins():
             if q.seat != seat:
                 standing += math.prod(misses.get(q.seat, ()))
-        share = split_table(g.table, max(1, round(standing)), g.rules).share
+        share = table_share(g.table, max(1, round(standing)), g.rules)
         return out * self.stake(g, p) > g.rules.fickle_penalty + hits[0] * share
 
     def robber(self, g: _Game, seat: int, hand: int) -> str | None:

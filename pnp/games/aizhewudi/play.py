@@ -18,6 +18,7 @@ from pnp.games.aizhewudi.rules import (
 )
 from pnp.games.aizhewudi.split import Split
 from pnp.games.aizhewudi.state import Illegal, _Game, _Policy
+from pnp.games.draws import shuffle
 from pnp.games.events import to_json_object
 
 # The variant pnp offers besides the rules as written: deal the ability cards.
@@ -117,7 +118,7 @@ def play(rules: AizhewudiRules, players: int, rng: random.Random, *, seed: int,
     if len(kinds) != players or any(b not in BOTS for b in kinds):
         raise ValueError(f"bots must name one of {', '.join(BOTS)} per seat, got {list(kinds)}")
     deck = rules.deck
-    rng.shuffle(deck)
+    shuffle(deck, rng)  # rng.shuffle(deck), draw for draw
     dealt: tuple[str | None, ...] = (
         tuple(rng.sample(ABILITIES, players)) if with_abilities else (None,) * players
     )

@@ -59,6 +59,12 @@ def split_table(table: Sequence[int], sharers: int, rules: AizhewudiRules) -> Sp
     return Split(share, [list(g) for g in groups], list(carried))
 
 
+def table_share(table: Sequence[int], sharers: int, rules: AizhewudiRules) -> int:
+    """``split_table(...).share`` without building the groups (what the bots weigh)."""
+    return _split_counts(rules.denominations, tuple(map(table.count, rules.denominations)),
+                         sharers)[0]
+
+
 # Every table of a game's bills, for every number of sharers: 11 × 16 × 16 × 7 counts for
 # the shipped bills, so simulations find nearly every split already made.
 @lru_cache(maxsize=1 << 16)

@@ -28,6 +28,9 @@ from pnp.games.aizhewudi.split import Split, split_table
 
 # --------------------------------------------------------------------------- game state
 
+# The abilities a player may arm (turn face up) at the start of a round, in the order asked.
+_ARMED_AT_START = ("cupid", "not_the_groom", "second_thoughts")
+
 
 class Illegal(ValueError):
     """A decision (from a bot or a log) the rules do not allow."""
@@ -124,7 +127,7 @@ class _Game:
         self.bank_log: list[BankPayment] = []
         self.rec = _Draft(0, ())
         self.plays: list[_Play] = []
-        self.hits: Counter[int] = Counter()
+        self.hits: dict[int, int] = {}  # 被愛 given per target this round
         self.round_over = False
         self.peak_loved = 0
         self.history: list[Round] = []  # the records of the rounds played so far
@@ -157,7 +160,7 @@ class _Game:
         self.bank_log.append(BankPayment(p.seat, ability, amount, self.round))
 
     def loved_in_use(self) -> int:
-        return sum(p.loved for p in self._ins)
+        return sum([p.loved for p in self._ins])
 
     # -- the game
     def run(self, limit: int | None = None) -> Outcome:
@@ -195,51 +198,64 @@ class _Game:
     def play_round(self) -> bool:
         """One round; True when the game ended in it."""
         rec = self.rec = _Draft(self.round, tuple(self.table))
-        self.hits = Counter()
+        self.hits = {}
         self.round_over = False
-        self.peak_loved = self.loved_in_use()
+        ins = self._ins
+        self.peak_loved = sum([p.loved for p in ins])  # loved_in_use
         policy = self.policy
         # Step 1: characters stand, the witness reveals the bills.
-        for p in self._ins:
+        for p in ins:
             p.down = False
-        revealed = policy.reveal(self, min(self.rules.bills_per_round,
-                                           sum(self.deck.values())))
         deck = self.deck
-        deck.subtract(revealed)
-        if any(deck[b] < 0 for b in revealed):
+        revealed = policy.reveal(self, min(self.rules.bills_per_round, sum(deck.values())))
+        short = False
+        for bill in revealed:  # deck.subtract(revealed), then no count below 0
+            left = deck[bill] - 1
+            deck[bill] = left
+            short = short or left < 0
+        if short:
             raise Illegal(f"revealed {revealed}: not that many such bills left in the deck")
         rec.revealed = tuple(revealed)
         self.table = self.table + list(revealed)
         if self.abilities_dealt:
             for p in self._ins:
-                for ability in ("cupid", "not_the_groom", "second_thoughts"):
-                    if p.has(ability) and not p.revealed and policy.arm(self, p.seat, ability):
-                        p.revealed = True
-                        self.event(p.seat, ability, "armed")
+                # p.has(ability) for each ability armed at the start: only its own can be.
+                ability = p.ability
+                if (ability in _ARMED_AT_START and not p.spent and not p.revealed
+                        and policy.arm(self, p.seat, ability)):
+                    p.revealed = True
+                    self.event(p.seat, ability, "armed")
         # Step 2: one card per set, face down.
         plays: list[_Play] = []
         self.plays = plays
-        for p in self._ins:
+        choose_card = policy.card
+        for p in ins:
+            seat = p.seat
             for h, hand in enumerate(p.hands):
                 if not any(hand.values()):
                     continue
-                card = policy.card(self, p.seat, h)
+                card = choose_card(self, seat, h)
                 if hand[card] < 1:
-                    raise Illegal(f"seat {p.seat} plays {card!r} from set {h}, not in hand")
+                    raise Illegal(f"seat {seat} plays {card!r} from set {h}, not in hand")
                 hand[card] -= 1
-                plays.append(_Play(p.seat, h, card))
+                plays.append(_Play(seat, h, card))
         # Step 3: aim; the revealed groom aims last, seeing the others.
         seats = self.seats
         abilities = self.abilities_dealt
-        groom = [pl for pl in plays if seats[pl.seat].armed("not_the_groom")] if abilities else []
-        for pl in [pl for pl in plays if pl not in groom] + groom if groom else plays:
-            target = policy.target(self, pl.seat, pl.hand, pl in groom)
-            if target == pl.seat or not 0 <= target < len(seats) or seats[target].out:
+        # The groom's sets (a play is one set's, so its seat says whether it is the groom's).
+        grooms = {p.seat for p in self._ins if p.ability == "not_the_groom"
+                  and p.armed("not_the_groom")} if abilities else ()
+        aim = policy.target
+        count = len(seats)
+        for pl in ([pl for pl in plays if pl.seat not in grooms]
+                   + [pl for pl in plays if pl.seat in grooms]) if grooms else plays:
+            target = aim(self, pl.seat, pl.hand, pl.seat in grooms)
+            if target == pl.seat or not 0 <= target < count or seats[target].out:
                 raise Illegal(f"seat {pl.seat} aims at {target}: not another player in the game")
             pl.target = target
         for pl in plays if abilities else ():
             p = seats[pl.seat]
-            if not p.armed("second_thoughts"):
+            if p.ability != "second_thoughts" or not p.armed("second_thoughts"):
                 continue
             new = policy.swap(self, pl.seat, pl.hand)
             if new is None or new == pl.card:
@@ -253,7 +269,8 @@ class _Game:
             pl.card = new
         rec.plays = tuple([PlayedCard(pl.seat, pl.hand, pl.card, pl.target) for pl in plays])
         # Step 4: withdrawals, decided together.
-        withdrew = sorted(p.seat for p in self._ins if policy.withdraw(self, p.seat))
+        withdraw = policy.withdraw
+        withdrew = sorted([p.seat for p in ins if withdraw(self, p.seat)])
         rec.withdrew = tuple(withdrew)
         if withdrew:
             for seat in withdrew:
@@ -264,7 +281,7 @@ class _Game:
                     self.discard(pl, "withdrew")
                 elif pl.target in withdrew:
                     self.discard(pl, "aimed_at_withdrawn")
-        rec.peak_fickle = sum(p.fickle for p in self._ins)
+        rec.peak_fickle = sum([p.fickle for p in self._ins])
         # Step 5: every 搶婚 at once.
         rushes = [pl for pl in plays if pl.card == "rush" and pl.state == "pending"]
         if rushes:
@@ -280,7 +297,7 @@ class _Game:
                 return True
         for pl in rushes if abilities else ():
             p = seats[pl.seat]
-            if p.out or not p.has("robber_logic"):
+            if p.out or p.ability != "robber_logic" or p.spent:  # not p.has("robber_logic")
                 continue
             hand = p.hands[pl.hand]
             if not any(hand.values()):
@@ -312,7 +329,7 @@ class _Game:
         policy = self.policy
         if self.abilities_dealt:
             for p in self._ins:
-                if p.has("minor") and policy.use(self, p.seat, "minor"):
+                if p.ability == "minor" and not p.spent and policy.use(self, p.seat, "minor"):
                     aimers = tuple(sorted({pl.seat for pl in self.pending()
                                            if pl.target == p.seat}))
                     for seat in aimers:
@@ -320,7 +337,8 @@ class _Game:
                     p.revealed = p.spent = True
                     self.event(p.seat, "minor", "used", down=aimers)
             for p in self._ins:
-                if p.has("florist") and policy.use(self, p.seat, "florist"):
+                if (p.ability == "florist" and not p.spent
+                        and policy.use(self, p.seat, "florist")):
                     holders = tuple(sorted({pl.seat for pl in self.pending()}))
                     amount = len(holders) * self.rules.bonus("florist")
                     p.revealed = p.spent = True
@@ -341,15 +359,16 @@ class _Game:
 
     def give_loved(self, targets: list[int]) -> None:
         seats = self.seats
+        hits = self.hits
         for target in targets:
             p = seats[target]
             p.down = True
-            self.hits[target] += 1
+            hits[target] = hit = hits.get(target, 0) + 1
             if p.ability == "queen":
-                if self.hits[target] == 2 and not p.revealed:
+                if hit == 2 and not p.revealed:
                     p.revealed = True
                     self.event(target, "queen", "revealed")
-                if self.hits[target] > 1:
+                if hit > 1:
                     continue
             p.loved += 1
         if self.abilities_dealt:
@@ -369,7 +388,7 @@ class _Game:
                         and p.loved >= self.rules.eliminated_at):
                     p.revealed = True
                     self.event(p.seat, "princess", "revealed")
-        self.peak_loved = max(self.peak_loved, self.loved_in_use())
+        self.peak_loved = max(self.peak_loved, sum([p.loved for p in self._ins]))
 
     def after_batch(self) -> bool:
         """Eliminations after a simultaneous step; True when the game is over."""
@@ -435,9 +454,10 @@ class _Game:
         rec.carried_out = tuple(self.table)
 
     def close_round(self) -> None:
-        self.rec.loved = tuple([p.loved for p in self.seats])
-        self.rec.fickle = tuple([p.fickle for p in self.seats])
-        self.rec.peak_loved = self.peak_loved
+        rec, seats = self.rec, self.seats
+        rec.loved = tuple([p.loved for p in seats])
+        rec.fickle = tuple([p.fickle for p in seats])
+        rec.peak_loved = self.peak_loved
 
 
 def winner(final: Sequence[FinalSeat]) -> tuple[int | None, list[int]]:

@@ -22,13 +22,17 @@ def greedy_gaps(hand: Hand) -> list[Gap]:
     """
     rows, row_heads, limit = hand.rows, hand.row_heads, hand.row_limit
     ends = sorted(zip(hand.ends, range(len(rows)), strict=True))
-    ranked = [(min(row_heads), 0, 0)]  # below every end: the fewest-heads row is taken
-    for k, (_end, i) in enumerate(ends, 1):
+    # (heads taken, cards in the row after, k, the gap): the k-th gap lies above the k-th
+    # lowest end; below every end, the fewest-heads row is taken.
+    low = ends[0][0] if ends else len(hand.heads)
+    ranked = [(min(row_heads), 0, 0, (-1, low))]
+    last = len(ends)
+    for k, (end, i) in enumerate(ends, 1):
         size = len(rows[i]) + 1
-        ranked.append((row_heads[i], 0, k) if size >= limit else (0, size, k))
-    ranked.sort()
-    bounds = [-1, *[end for end, _ in ends], len(hand.heads)]
-    return [(bounds[k], bounds[k + 1]) for _, _, k in ranked]
+        gap = (end, ends[k][0] if k < last else len(hand.heads))
+        ranked.append((row_heads[i], 0, k, gap) if size >= limit else (0, size, k, gap))
+    ranked.sort()  # k is unique, so the gaps themselves are never compared
+    return [r[3] for r in ranked]
 
 
 class Bots:

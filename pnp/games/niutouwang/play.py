@@ -10,6 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from pnp.games.draws import shuffle
 from pnp.games.events import to_json_object
 from pnp.games.niutouwang.bots import Bots
 from pnp.games.niutouwang.log import Deal, OfficialGame, Round, SpGame
@@ -29,7 +30,7 @@ def deal(
 ) -> tuple[Rows, list[list[int]], list[int]]:
     """Row cards, a sorted hand per seat and the sorted box (cards nobody gets)."""
     deck = list(rules.deck)
-    rng.shuffle(deck)
+    shuffle(deck, rng)  # rng.shuffle(deck), draw for draw
     rows: Rows = tuple((c,) for c in deck[: rules.rows])
     size = rules.hand_size(players)
     hands = [

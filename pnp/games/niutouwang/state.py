@@ -11,6 +11,7 @@ card or one turn without a whole deal; calculators, tests and the narration use 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -173,7 +174,10 @@ class Hand:
         return Placement(seat, card, best, took)
 
     def push(self, plays: Sequence[int], choose: RowChoice) -> Turn:
-        """Reveal one card per seat and resolve them lowest first; raises IllegalMove."""
+        """Reveal one card per seat and resolve them lowest first; raises IllegalMove.
+
+        ``place`` for each card, inlined: a game pushes tens of thousands of cards.
+        """
         hands = self.hands
         if len(plays) != len(hands):
             raise IllegalMove(f"expected one card per seat ({len(hands)}), got {list(plays)}")
@@ -184,9 +188,41 @@ class Hand:
             raise IllegalMove(f"plays repeat a card: {list(plays)}")
         for seat, card in enumerate(plays):
             hands[seat].remove(card)
-        place = self.place
-        placements = tuple([place(seat, card, choose)
-                            for card, seat in sorted(zip(plays, range(len(plays)), strict=True))])
-        turn = Turn(tuple(plays), placements, tuple(self.rows))
+        rows, ends, row_heads, heads = self.rows, self.ends, self.row_heads, self.heads
+        limit = self.row_limit
+        appended = _APPENDED
+        placements = []
+        # The row ends in order: the end just below a card is found by bisection, and putting
+        # the card in its place keeps the order (the next end up is above the card).
+        order = sorted(ends)
+        for card, seat in sorted(zip(plays, range(len(plays)), strict=True)):
+            below = bisect_left(order, card)
+            if not below:  # a low card: the row is chosen
+                placement = self.place(seat, card, choose)
+                order.remove(placement.took[-1])
+                order.insert(0, card)
+                placements.append(placement)
+                continue
+            best = ends.index(order[below - 1])  # row ends are distinct cards
+            order[below - 1] = card
+            row = rows[best]
+            if len(row) + 1 < limit:
+                rows[best] = row + (card,)
+                ends[best] = card
+                row_heads[best] += heads[card]
+                shared = appended.get((seat, card, best))
+                if shared is None:
+                    shared = Placement(seat, card, best, ())
+                    if len(appended) < _APPENDED_MAX:
+                        appended[(seat, card, best)] = shared
+                placement = shared
+            else:
+                rows[best] = (card,)
+                ends[best] = card
+                self.penalties[seat] += row_heads[best]
+                row_heads[best] = heads[card]
+                placement = Placement(seat, card, best, row)
+            placements.append(placement)
+        turn = Turn(tuple(plays), tuple(placements), tuple(rows))
         self.turns.append(turn)
         return turn

@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol
 
+from pnp.games.draws import shuffle
 from pnp.games.tisigui.deduce import (
     MEMORY,
     SIZE_WEIGHTS,
@@ -204,7 +205,7 @@ class GreedyBot:
             return Choice("name", (unconfirmed[0],)) if unconfirmed else NO_TARGETS
         marginal = weighed.marginal
         order = list(unconfirmed)
-        rng.shuffle(order)
+        shuffle(order, rng)  # rng.shuffle(order), draw for draw
         order.sort(key=marginal.__getitem__, reverse=True)  # stable: ties keep the shuffle
 
         # (expected points, chance, seats named: the first k of ``order``, 0 for "no targets?")
@@ -316,11 +317,12 @@ Option = tuple[str, int, bool, tuple[int, ...]]
 
 
 def _judged(d: Deductions, seat: int, hidden: int,
-            can_pass: bool) -> tuple[float, list[Option], list[float]]:
+            can_pass: bool) -> tuple[float, tuple[Option, ...], tuple[float, ...]]:
     """(the danger now, every answer the ghost could give, the danger after each).
 
     A pure function of the public position, so remembered per player count: the ghost's
-    first moves of a big round meet the same positions game after game."""
+    first moves of a big round meet the same positions game after game. Kept as tuples of
+    plain values, which the garbage collector stops visiting (the memory holds thousands)."""
     n = d.n
     t = tables(n)
     memo_key = (d.key(), seat, hidden, can_pass)
@@ -379,7 +381,7 @@ def _judged(d: Deductions, seat: int, hidden: int,
                 weights = weigh(lies(kind, value, answer))  # type: ignore[arg-type]
             after = judged[(kind, value, answer)] = danger(weights)
         dangers.append(after)
-    result = (now, options, dangers)
+    result = (now, tuple(options), tuple(dangers))
     if len(t.dangers) >= MEMORY:
         t.dangers.clear()
     t.dangers[memo_key] = result

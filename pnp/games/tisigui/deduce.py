@@ -67,7 +67,7 @@ class _Tables:
         self._lies: dict[tuple[Statement, int, bool], tuple[int, ...]] = {}
         self.weighed: dict[tuple[object, ...], Weighed] = {}
         # The ghost's judgement of its options per position (bots.py), remembered likewise.
-        self.dangers: dict[tuple[object, ...], tuple[float, list[Any], list[float]]] = {}
+        self.dangers: dict[tuple[object, ...], tuple[float, tuple[Any, ...], tuple[float, ...]]] = {}
 
     def said(self, kind: Statement, value: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(masks where a statement is false, masks where it is true).
@@ -165,7 +165,9 @@ class Weighed:
     def __init__(self, weights: tuple[float, ...], t: _Tables) -> None:
         self.weights = weights
         self.total = total = sum(weights)
-        self.marginal = [sum(pick(weights)) / total for pick in t.pick_holding] if total > 0 else []
+        # A tuple, not a list: a remembered position holds nothing the collector must visit.
+        self.marginal = tuple([sum(pick(weights)) / total for pick in t.pick_holding]
+                              if total > 0 else ())
         self._tables = t
         self.chances: dict[int, float] = {}  # chance_all by mask, filled as asked
 
@@ -228,7 +230,7 @@ class Deductions:
     """
 
     __slots__ = ("n", "bad", "ghost", "not_ghost", "confirmed", "failed", "ghost_answers",
-                 "events", "spoke", "count_asked", "covered", "_tables")
+                 "events", "spoke", "count_asked", "covered", "_tables", "_bad_key")
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -243,6 +245,7 @@ class Deductions:
         self.spoke = 0  # seats that have taken an action
         self.count_asked = False  # whether anyone asked "exactly N targets?"
         self._tables = tables(n)
+        self._bad_key: tuple[int, ...] | None = None  # tuple(bad), made once per change
 
     def copy(self) -> Deductions:
         other = Deductions.__new__(Deductions)
@@ -258,13 +261,22 @@ class Deductions:
         other.spoke = self.spoke
         other.count_asked = self.count_asked
         other._tables = self._tables
+        other._bad_key = self._bad_key
         return other
+
+    def bad_key(self) -> tuple[int, ...]:
+        """``tuple(self.bad)``, built once per change (positions are looked up by it)."""
+        key = self._bad_key
+        if key is None:
+            key = self._bad_key = tuple(self.bad)
+        return key
 
     def _contradicts(self, seat: int, kind: Statement, value: int, answer: bool) -> None:
         """Mark the masks under which ``seat``'s answer about a statement was false."""
         false, true = self._tables.said(kind, value)
         bit = 1 << seat
         bad = self.bad
+        self._bad_key = None
         for mask in true if not answer else false:
             bad[mask] |= bit
 
@@ -293,6 +305,7 @@ class Deductions:
                 self.ghost = seat  # a true "no targets" would have ended the big round
             else:
                 self.bad[0] |= 1 << seat
+                self._bad_key = None
         elif choice.kind == "question" and choice.question is not None and answer is not None:
             q = choice.question
             if q.asks == "is_ghost" and q.about is not None:
@@ -314,7 +327,7 @@ class Deductions:
 
     def key(self) -> tuple[object, ...]:
         """Everything the weights depend on besides the viewer: equal keys, equal weights."""
-        return (tuple(self.bad), self.confirmed, self.not_ghost, self.ghost)
+        return (self.bad_key(), self.confirmed, self.not_ghost, self.ghost)
 
     def weighed(self, viewer: int | None = None, doubt: float = 0.0) -> Weighed:
         """``posterior`` with its total and chances, remembered per player count: the same
@@ -327,7 +340,7 @@ class Deductions:
             # The unmasked ghost's answers count for nothing; everyone else's are certain.
             unmasked = 1 << ghost
             sure = t.full & ~unmasked
-        key = (tuple(self.bad), self.confirmed, sure, unmasked, doubt)
+        key = (self.bad_key(), self.confirmed, sure, unmasked, doubt)
         found = t.weighed.get(key)
         if found is None:
             rows = t.rows(self.confirmed, doubt)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
+from pnp.games.events import fast_init
 from pnp.games.params import is_integer
 from pnp.games.tisigui.rules import (
     SLUG,
@@ -187,7 +188,8 @@ def _question_ok(q: Question, n: int) -> bool:
 # The event log as typed values; ``to_json`` gives the shape docs/sample-and-simulate.md fixes.
 
 
-@dataclass(frozen=True)
+@fast_init
+@dataclass(frozen=True, slots=True)
 class Action:
     kind: str
     named: tuple[int, ...]
@@ -215,7 +217,8 @@ class Action:
 PASS_ACTION = Action("pass", (), None, 0, None)
 
 
-@dataclass(frozen=True)
+@fast_init
+@dataclass(frozen=True, slots=True)
 class Turn:
     small_round: int
     round_value: int
@@ -231,7 +234,8 @@ class Turn:
         }
 
 
-@dataclass(frozen=True)
+@fast_init
+@dataclass(frozen=True, slots=True)
 class BigRound:
     big_die: int
     ghost: int
