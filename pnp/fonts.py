@@ -32,6 +32,7 @@ __all__ = [
     "measure_for",
     "missing_characters",
     "squeeze_for",
+    "kern_for",
 ]
 
 BUILD_COMMAND = "python scripts/build_fonts.py"
@@ -277,6 +278,13 @@ _SQUEEZABLE = "，。、；：「」『』（）《》〈〉【】〔〕“”�
 # Blank a squeezed mark always keeps on each side, and the most it gives up in all, in ems.
 _SQUEEZE_KEEP = 0.06
 _SQUEEZE_MAX = 0.5
+# Punctuation compression (JIS X 4051, clreq): a closing mark followed by a closing or an
+# opening mark, or an opening mark followed by an opening mark, close up by the blank half of
+# one of them (at most _PAIR_CUT em in all, never more than the sides facing each other have).
+_OPENING = "「『（《〈【〔“‘"
+_CLOSING = "，。、；：」』）》〉】〕”’"
+_DIVIDING = "？！"  # a closing mark before them closes up too; they give nothing themselves
+_PAIR_CUT = 0.5
 
 
 def measure_for(family: FontFamily) -> Callable[[str, bool, float], float]:
@@ -304,7 +312,7 @@ def squeeze_for(family: FontFamily) -> Callable[[str, bool], tuple[float, float]
     """``squeeze(ch, bold) -> (left, right)``: the blank, in ems, each side of a full-width
     punctuation mark may give up, read from the glyph's outline (a zh-Hant face centres
     ，。 where a zh-Hans face sets them to the left, so the blank side differs)."""
-    table = {False: _squeeze_table(family.regular), True: _squeeze_table(family.bold)}
+    table = _squeeze_tables(family)
 
     def squeeze(ch: str, bold: bool) -> tuple[float, float]:
         return table[bold].get(ch, (0.0, 0.0))
@@ -312,6 +320,33 @@ def squeeze_for(family: FontFamily) -> Callable[[str, bool], tuple[float, float]
     # Line breaking asks only about these (see pnp.textlayout.Squeeze).
     squeeze.marks = frozenset(table[False]) | frozenset(table[True])  # type: ignore[attr-defined]
     return squeeze
+
+
+@cache
+def kern_for(family: FontFamily) -> Callable[[str, bool, str, bool], tuple[float, float]]:
+    """``kern(a, a_bold, b, b_bold) -> (a_right, b_left)``: the blank, in ems, two adjacent
+    full-width marks give up between them (see pnp.textlayout.Kern): taken from the first
+    mark's right side, then from the second's left, out of what :func:`squeeze_for` says each
+    side may give. In a zh-Hans face 」， closes up by half an em (the bracket set half
+    width); in a zh-Hant face, whose ，。 are centred, 。」 closes up by the quarter em the
+    centred mark has on its right."""
+    table = _squeeze_tables(family)
+
+    def kern(a: str, a_bold: bool, b: str, b_bold: bool) -> tuple[float, float]:
+        if not ((a in _CLOSING and (b in _CLOSING or b in _OPENING or b in _DIVIDING))
+                or (a in _OPENING and b in _OPENING)):
+            return (0.0, 0.0)
+        a_right = min(_PAIR_CUT, table[a_bold].get(a, (0.0, 0.0))[1])
+        b_left = min(_PAIR_CUT - a_right, table[b_bold].get(b, (0.0, 0.0))[0])
+        return (a_right, b_left)
+
+    kern.marks = frozenset(table[False]) | frozenset(table[True]) | frozenset(_DIVIDING)  # type: ignore[attr-defined]
+    return kern
+
+
+@cache
+def _squeeze_tables(family: FontFamily) -> dict[bool, dict[str, tuple[float, float]]]:
+    return {False: _squeeze_table(family.regular), True: _squeeze_table(family.bold)}
 
 
 def _squeeze_table(face: FontFace) -> dict[str, tuple[float, float]]:

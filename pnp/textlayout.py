@@ -5,6 +5,11 @@ one browsers use): no line starts with closing punctuation or ends with opening 
 …… and —— stay whole, and Latin words and numbers are never split (unless a single one is
 wider than the whole line, where breaking it is the only way to print it).
 
+Adjacent full-width punctuation closes up (JIS X 4051 / clreq punctuation compression: 」，
+）。 「（ drop the blank half between them) through a ``kern`` that breaking, justification and
+:func:`place` all use, so a line is measured the same wherever it is measured; a pair split by
+a line break stays whole-width.
+
 A text's break units are computed once and cached by text, so shrink-to-fit's size steps
 and platypus's re-wraps reuse them; widths are measured once per unit at size 1 and scaled,
 which holds because every measure pnp uses (font advance widths) is proportional to size.
@@ -33,6 +38,12 @@ Measure = Callable[[str, bool, float], float]
 # may give up when a line is compressed (full-width punctuation); (0, 0) for anything else.
 # A squeeze may carry ``marks``, a set of every character it gives more than (0, 0) for.
 Squeeze = Callable[[str, bool], tuple[float, float]]
+# kern(a, a_bold, b, b_bold) -> (a_right, b_left): the blank, in ems, taken from a's right side
+# and from b's left side when b follows a on a line (punctuation compression: 」， 「（ ），
+# closing up by the blank half of a mark); (0, 0) for any other pair. A kern carries
+# ``marks``, every character a pair it closes up can hold; no other pair is asked about.
+# The blank it takes is blank the squeeze of those sides no longer has to give.
+Kern = Callable[[str, bool, str, bool], tuple[float, float]]
 
 _EPS = 1e-6
 _BREAK_LOCALE = "zh"
@@ -52,6 +63,7 @@ def clear_caches() -> None:
     _runs.clear()
     _unit_widths.clear()
     _unit_squeezes.clear()
+    _unit_kerns.clear()
 
 
 def _no_squeeze(ch: str, bold: bool) -> tuple[float, float]:
@@ -208,16 +220,50 @@ def _squeeze_of(pieces: Sequence[Run], squeeze: Squeeze) -> float:
     return total
 
 
+def pair_cuts(chars: Sequence[tuple[str, bool]], kern: Kern | None) -> tuple[list[float], list[float]]:
+    """(left, right): the blank, in ems, each character's left and right side gives up to its
+    neighbour on the line (punctuation compression); all 0 without ``kern``."""
+    left = [0.0] * len(chars)
+    right = [0.0] * len(chars)
+    if kern is None or len(chars) < 2:
+        return left, right
+    marks = getattr(kern, "marks", None)
+    for i in range(len(chars) - 1):
+        (a, a_bold), (b, b_bold) = chars[i], chars[i + 1]
+        if marks is not None and (a not in marks or b not in marks):
+            continue
+        right[i], left[i + 1] = kern(a, a_bold, b, b_bold)
+    return left, right
+
+
+def _kerned(chars: Sequence[tuple[str, bool]], squeeze: Squeeze, kern: Kern) -> tuple[float, float]:
+    """(width the pairs of ``chars`` close up by, squeeze that uses up), in ems."""
+    left, right = pair_cuts(chars, kern)
+    cut = lost = 0.0
+    for i, (ch, bold) in enumerate(chars):
+        if left[i] or right[i]:
+            give_left, give_right = squeeze(ch, bold)
+            cut += left[i] + right[i]
+            lost += min(give_left, left[i]) + min(give_right, right[i])
+    return cut, lost
+
+
 @dataclass(frozen=True)
 class _Metrics:
-    """Per unit, at size 1: full width, printed width if a line ends here, and squeeze (ems)."""
+    """Per unit, at size 1: full width, printed width if a line ends here, and squeeze (ems),
+    each after the compression of the pairs inside the unit; and, between a unit and the next
+    on the same line, the width their pair closes up by and the squeeze that uses up."""
 
     full: tuple[float, ...]
     visible: tuple[float, ...]
     squeeze: tuple[float, ...]
+    join: tuple[float, ...] = ()
+    join_lost: tuple[float, ...] = ()
 
 
-_metrics_cache: dict[tuple[tuple[Run, ...], Measure, Squeeze], _Metrics] = {}
+_metrics_cache: dict[tuple[tuple[Run, ...], Measure, Squeeze, Kern | None], _Metrics] = {}
+# (width cut, squeeze lost) inside a one-piece unit, by kern and squeeze and (text, bold).
+_unit_kerns: dict[tuple[Kern, Squeeze], dict[tuple[str, bool], tuple[float, float]]] = {}
 
 
 # Width at size 1 and squeeze of a one-piece unit, by measure (or squeeze) and (text, bold).
@@ -225,8 +271,9 @@ _unit_widths: dict[Measure, dict[tuple[str, bool], float]] = {}
 _unit_squeezes: dict[Squeeze, dict[tuple[str, bool], float]] = {}
 
 
-def _metrics(runs: tuple[Run, ...], units: tuple[_Unit, ...], measure: Measure, squeeze: Squeeze) -> _Metrics:
-    key = (runs, measure, squeeze)
+def _metrics(runs: tuple[Run, ...], units: tuple[_Unit, ...], measure: Measure, squeeze: Squeeze,
+             kern: Kern | None = None) -> _Metrics:
+    key = (runs, measure, squeeze, kern)
     found = _metrics_cache.get(key)
     if found is None:
         if len(_metrics_cache) > 4096:
@@ -270,8 +317,46 @@ def _metrics(runs: tuple[Run, ...], units: tuple[_Unit, ...], measure: Measure, 
                                else _width(u.visible, 1.0, measure)
                                for f, u in zip(full, units, strict=True)),
                          squeezes)
+        if kern is not None:
+            found = _kern_metrics(found, units, squeeze, kern)
         _metrics_cache[key] = found
     return found
+
+
+def _kern_metrics(m: _Metrics, units: tuple[_Unit, ...], squeeze: Squeeze, kern: Kern) -> _Metrics:
+    """``m`` with the pairs inside each unit compressed, and the joins between units."""
+    marks = getattr(kern, "marks", None)
+    cache = _unit_kerns.setdefault((kern, squeeze), {})
+    if len(cache) > 65536:
+        cache.clear()
+    full, visible, squeezes = list(m.full), list(m.visible), list(m.squeeze)
+    join = [0.0] * len(units)
+    join_lost = [0.0] * len(units)
+    for i, u in enumerate(units):
+        if len(u.pieces) == 1:
+            piece = u.pieces[0]
+            if len(piece.text) < 2 or (marks is not None and marks.isdisjoint(piece.text)):
+                continue
+            key = (piece.text, piece.bold)
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = _kerned([(ch, piece.bold) for ch in piece.text], squeeze, kern)
+            cut, lost = found
+        else:
+            cut, lost = _kerned([(ch, p.bold) for p in u.pieces for ch in p.text], squeeze, kern)
+        if cut:
+            full[i] -= cut
+            visible[i] -= cut
+            squeezes[i] -= lost
+    for i in range(len(units) - 1):
+        before, after = units[i].pieces, units[i + 1].pieces
+        if not before or not after or not before[-1].text or not after[0].text:
+            continue
+        pair = [(before[-1].text[-1], before[-1].bold), (after[0].text[0], after[0].bold)]
+        if marks is not None and (pair[0][0] not in marks or pair[1][0] not in marks):
+            continue
+        join[i], join_lost[i] = _kerned(pair, squeeze, kern)
+    return _Metrics(tuple(full), tuple(visible), tuple(squeezes), tuple(join), tuple(join_lost))
 
 
 def _merge(line: Sequence[Run]) -> Line:
@@ -317,11 +402,14 @@ class _Overfull(Exception):
 
 
 def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
-              squeeze: Squeeze | None = None, max_lines: int | None = None) -> list[SetLine]:
+              squeeze: Squeeze | None = None, max_lines: int | None = None,
+              kern: Kern | None = None) -> list[SetLine]:
     """Greedy fill of break units into lines no wider than ``width``; '\\n' forces a break.
 
-    With ``squeeze``, a unit still fits if compressing the line's full-width punctuation makes
-    room for it (the renderer then compresses exactly that much). A paragraph whose last line
+    With ``kern``, adjacent punctuation on a line closes up (」， is a full em narrower than
+    two full-width marks), and widths are measured so. With ``squeeze``, a unit still fits if
+    compressing the line's full-width punctuation makes room for it (the renderer then
+    compresses exactly that much). A paragraph whose last line
     would hold a character or two (「分。」 alone) takes units down from the line above, as a
     typesetter would, so no line is left stranded. ``max_lines`` stops early (raising
     :class:`_Overfull`) once the text needs more lines than that.
@@ -329,7 +417,8 @@ def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
     key = tuple(runs)
     units = _units(key)
     squeeze = squeeze or _no_squeeze
-    m = _metrics(key, units, measure, squeeze)
+    m = _metrics(key, units, measure, squeeze, kern)
+    joins = m.join if kern is not None else None
     limit = width + _EPS
     cap = SQUEEZE_PER_LINE * size
     lines: list[list[int]] = []  # unit indices per line; -1 marks a chunk of a split unit
@@ -351,8 +440,18 @@ def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
     for index, unit in enumerate(units):
         unit_shown = m.visible[index] * size
         unit_give = m.squeeze[index] * size
+        if joins is not None and current and current[-1] == index - 1 and joins[index - 1]:
+            # The pair across the two units closes up while they share a line.
+            unit_shown -= joins[index - 1] * size
+            unit_give -= m.join_lost[index - 1] * size
+            closed = joins[index - 1] * size
+        else:
+            closed = 0.0
         if current and unit.visible and full + unit_shown - min(give + unit_give, cap) > limit:
             flush(False)
+            unit_shown += closed
+            unit_give = m.squeeze[index] * size
+            closed = 0.0
         if not current and unit_shown - min(unit_give, cap) > limit:
             parts = _split_long(unit.visible, width, size, measure)
             for part in parts[:-1]:
@@ -367,7 +466,7 @@ def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
             if unit.visible:
                 shown = full + unit_shown
                 give += unit_give
-            full += m.full[index] * size
+            full += m.full[index] * size - closed
         if unit.hard:
             flush(True)
     if current or not lines:
@@ -386,7 +485,10 @@ def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
         """(printed width, squeeze) of a line, from the cached unit metrics."""
         if any(i < 0 for i in line):
             pieces = pieces_of(line)
-            return _width(pieces, size, measure), _squeeze_of(pieces, squeeze) * size
+            chars = [(ch, p.bold) for p in pieces for ch in p.text]
+            cut, lost = _kerned(chars, squeeze, kern) if kern is not None else (0.0, 0.0)
+            return ((_width(pieces, size, measure) - cut * size),
+                    (_squeeze_of(pieces, squeeze) - lost) * size)
         end = len(line)
         while end and not units[line[end - 1]].visible:
             end -= 1  # trailing spaces print nothing
@@ -396,6 +498,9 @@ def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
         last = line[end - 1]
         shown = sum(m.full[i] for i in head) + m.visible[last]
         give = sum(m.squeeze[i] for i in head) + m.squeeze[last]
+        if joins is not None:
+            shown -= sum(joins[i] for i in line[:end - 1])
+            give -= sum(m.join_lost[i] for i in line[:end - 1])
         return shown * size, give * size
 
     def line_width(line: list[int]) -> float:
@@ -458,31 +563,37 @@ def _latin(ch: str) -> bool:
 
 
 def place(line: SetLine, width: float, size: float, measure: Measure, squeeze: Squeeze | None = None,
-          justify: bool = True) -> tuple[Placed, ...]:
+          justify: bool = True, kern: Kern | None = None) -> tuple[Placed, ...]:
     """Where each stretch of a line goes so that it fills ``width`` exactly.
 
+    Adjacent punctuation closes up as ``kern`` says (the same ``kern`` the line was set with).
     A line wider than the measure (it took a unit thanks to squeeze) compresses its full-width
-    punctuation by just what it needs, each mark in proportion to its blank side. A wrapped
-    line shorter than the measure is justified by spacing between characters, never inside a
-    Latin word or number; the last line of a paragraph keeps its natural spacing.
+    punctuation by just what it needs, each mark in proportion to the blank it has left. A
+    wrapped line shorter than the measure is justified by spacing between characters, never
+    inside a Latin word or number nor inside a closed-up pair; the last line of a paragraph
+    keeps its natural spacing.
     """
     squeeze = squeeze or _no_squeeze
     chars = [(ch, run.bold) for run in line.runs for ch in run.text]
     if not chars:
         return ()
     advances = [_char_width(measure, ch, bold) * size for ch, bold in chars]
-    natural = sum(advances)
-    left_cut = [0.0] * len(chars)
-    right_cut = [0.0] * len(chars)
+    pair_left, pair_right = pair_cuts(chars, kern)
+    left_cut = [cut * size for cut in pair_left]
+    right_cut = [cut * size for cut in pair_right]
+    natural = sum(advances) - sum(left_cut) - sum(right_cut)
     gaps = [0.0] * len(chars)  # extra space after each character
     if natural > width + _EPS and line.squeeze > 0:
         ratio = min(1.0, (natural - width) / line.squeeze)
         for i, (ch, bold) in enumerate(chars):
             left, right = squeeze(ch, bold)
-            left_cut[i], right_cut[i] = left * size * ratio, right * size * ratio
+            # What a side already gave its neighbour it cannot give again.
+            left_cut[i] += max(0.0, left - pair_left[i]) * size * ratio
+            right_cut[i] += max(0.0, right - pair_right[i]) * size * ratio
     elif justify and not line.last and natural < width - _EPS:
         stretchable = [i for i in range(len(chars) - 1)
-                       if not (_latin(chars[i][0]) and _latin(chars[i + 1][0]))]
+                       if not (_latin(chars[i][0]) and _latin(chars[i + 1][0]))
+                       and not (pair_right[i] or pair_left[i + 1])]
         if stretchable:
             each = (width - natural) / len(stretchable)
             for i in stretchable:

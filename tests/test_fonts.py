@@ -24,6 +24,7 @@ from pnp.fonts import (
     check_text,
     coverage,
     describe_missing,
+    kern_for,
     load_family,
     missing_characters,
 )
@@ -256,3 +257,24 @@ def test_extra_chars_file_parses_and_fonts_are_up_to_date(tmp_path: Path, monkey
         family = load_family(FONTS_DIR, lang)
         for face in (family.regular, family.bold):
             assert missing_characters("".join(extra), face) == [], face.name
+
+
+def test_kern_closes_up_the_blank_sides_of_adjacent_marks(tc: FontFamily, sc: FontFamily) -> None:
+    """Punctuation compression read from the glyphs: the blank half between two marks goes."""
+    hans, hant = kern_for(sc), kern_for(tc)
+    for kern in (hans, hant):
+        # A closing bracket before a closing mark, an opening mark or ？！ is set half width.
+        for after in "，。：）「？":
+            assert kern("」", False, after, False) == pytest.approx((0.5, 0.0)), after
+        assert kern("）", True, "，", False) == pytest.approx((0.5, 0.0))
+        # Two opening marks: the second gives up its blank left half.
+        assert kern("「", False, "（", False) == pytest.approx((0.0, 0.5))
+        # Nothing else: a character and a mark, ？ before a bracket, an opening before a closing.
+        for pair in ("字，", "（字", "？」", "「」", "字字"):
+            assert kern(pair[0], False, pair[1], False) == (0.0, 0.0), pair
+    # zh-Hans sets 。 to the left: it gives its whole right half before 」. zh-Hant centres it,
+    # so 。」 closes up by the quarter em on its right, and ，「 takes the rest from 「.
+    assert sum(hans("。", False, "」", False)) == pytest.approx(0.5, abs=0.01)
+    assert sum(hant("。", False, "」", False)) == pytest.approx(0.25, abs=0.01)
+    assert sum(hant("，", False, "「", False)) == pytest.approx(0.5, abs=0.01)
+    assert hant("，", False, "「", False)[0] == pytest.approx(0.25, abs=0.01)

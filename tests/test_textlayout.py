@@ -196,3 +196,111 @@ def test_latin_words_are_not_letter_spaced():
 def test_without_justify_a_line_keeps_its_natural_spacing():
     lines = set_lines([Run(PARAGRAPH)], 105, 10, mono)
     assert all(p.char_space == 0 for p in place(lines[0], 105, 10, mono, justify=False))
+
+
+# --- punctuation compression -----------------------------------------------------------
+
+PAIR_CLOSING, PAIR_OPENING = "，。、」）", "「（"
+
+
+def kern(a: str, a_bold: bool, b: str, b_bold: bool) -> tuple[float, float]:
+    """A closing mark before a closing or opening mark, or two opening marks, close up by
+    half an em, taken from the blank sides facing each other (as pnp.fonts.kern_for does)."""
+    if not ((a in PAIR_CLOSING and b in PAIR_CLOSING + PAIR_OPENING)
+            or (a in PAIR_OPENING and b in PAIR_OPENING)):
+        return (0.0, 0.0)
+    a_right = min(0.5, squeeze(a, a_bold)[1])
+    return (a_right, min(0.5 - a_right, squeeze(b, b_bold)[0]))
+
+
+kern.marks = frozenset(PAIR_CLOSING + PAIR_OPENING)  # type: ignore[attr-defined]
+
+
+def glyph_xs(placed) -> list[tuple[str, float]]:
+    """(character, where its glyph is drawn) for every character of a placed line."""
+    return [(ch, p.x + i * (10 + p.char_space)) for p in placed for i, ch in enumerate(p.text)]
+
+
+def extent(placed) -> float:
+    last = placed[-1]
+    return last.x + len(last.text) * 10 + (len(last.text) - 1) * last.char_space
+
+
+def test_adjacent_punctuation_closes_up_by_half_an_em():
+    text = "他說（好）。「走」，然後「（笑）」。"
+    lines = set_lines([Run(text)], 500, 10, mono, kern=kern)
+    assert len(lines) == 1
+    # Six pairs close up: ）。 。「 」， 「（ ）」 」。; nothing else moves.
+    closed = ["）。", "。「", "」，", "「（", "）」", "」。"]
+    assert lines[0].width == pytest.approx(len(text) * 10 - len(closed) * 5)
+    xs = glyph_xs(place(lines[0], 500, 10, mono, kern=kern))
+    steps = [(a + b, x2 - x1) for (a, x1), (b, x2) in zip(xs, xs[1:], strict=False)]
+    assert [pair for pair, step in steps if step == pytest.approx(5)] == closed
+    assert all(step == pytest.approx(10) for pair, step in steps if pair not in closed)
+    # The width set_lines gave the line is where place() ends it.
+    assert extent(place(lines[0], 500, 10, mono, kern=kern, justify=False)) == pytest.approx(lines[0].width)
+
+
+def test_without_kern_nothing_closes_up():
+    text = "好）。「走」，"
+    line = set_lines([Run(text)], 500, 10, mono)[0]
+    assert line.width == len(text) * 10
+    xs = glyph_xs(place(line, 500, 10, mono))
+    assert all(x2 - x1 == pytest.approx(10) for (_, x1), (_, x2) in zip(xs, xs[1:], strict=False))
+
+
+def test_a_pair_across_a_line_break_does_not_close_up():
+    text = "一二三四五六七八，「九十」"  # a line may break between ， and 「
+    together = set_lines([Run(text)], 200, 10, mono, kern=kern)
+    assert len(together) == 1 and together[0].width == pytest.approx(125)
+    apart = set_lines([Run(text)], 95, 10, mono, kern=kern)
+    assert plain(line.runs for line in apart) == ["一二三四五六七八，", "「九十」"]
+    assert [line.width for line in apart] == [pytest.approx(90), pytest.approx(40)]
+    # The width the pair closes up by counts when deciding whether a unit fits: 12 ems of
+    # characters in 11.5 ems fit only because ，「 shares a line.
+    squeezed = set_lines([Run("一二三四五六七八，「九」")], 115, 10, mono, kern=kern)
+    assert len(squeezed) == 1 and squeezed[0].width == pytest.approx(115)
+
+
+def test_a_closed_up_pair_is_not_spaced_apart_by_justification():
+    text = "甲乙丙（丁）」，戊己庚辛壬癸子丑寅卯辰巳午未申酉"
+    width = 12 * 10 + 3
+    lines = set_lines([Run(text)], width, 10, mono, squeeze, kern=kern)
+    first = lines[0]
+    assert not first.last
+    placed = place(first, width, 10, mono, squeeze, kern=kern)
+    xs = dict((a + b, x2 - x1) for (a, x1), (b, x2) in zip(glyph_xs(placed), glyph_xs(placed)[1:], strict=False))
+    assert xs["）」"] == pytest.approx(5) and xs["」，"] == pytest.approx(5)
+    assert xs["甲乙"] > 10
+    assert first.width == pytest.approx(120) and extent(placed) == pytest.approx(width)
+
+
+def test_squeeze_a_pair_used_up_is_not_given_again():
+    # 」 gives its right half to the comma after it: the line can squeeze only the comma's.
+    line = set_lines([Run("一」，二")], 500, 10, mono, squeeze, kern=kern)[0]
+    assert line.width == pytest.approx(35) and line.squeeze == pytest.approx(5)
+
+
+MARKED = st.text(alphabet="一二三四五六七八九十，。、「」（）ab 1", min_size=1, max_size=80)
+
+
+@given(text=MARKED, ems=st.integers(min_value=6, max_value=30), extra=st.sampled_from([0, 3, 5, 7]),
+       bold=st.integers(min_value=0, max_value=80))
+@settings(max_examples=200, deadline=None)
+def test_kerned_lines_measure_the_same_everywhere(text, ems, extra, bold):
+    width = ems * 10 + extra
+    # A bold stretch from ``bold`` on: a pair may straddle two styles.
+    runs = [Run(text[:bold]), Run(text[bold:], True)]
+    lines = set_lines(runs, width, 10, mono, squeeze, kern=kern)
+    for line in lines:
+        if not line.runs:
+            continue
+        alone = set_lines(list(line.runs), 10_000, 10, mono, squeeze, kern=kern)
+        # A line's width is the same measured in its paragraph and measured on its own...
+        assert alone[0].width == pytest.approx(line.width) and alone[0].squeeze == pytest.approx(line.squeeze)
+        if line.width <= width:
+            # ... and place() draws it that wide, or justified, exactly as wide as the measure.
+            assert extent(place(line, width, 10, mono, squeeze, justify=False, kern=kern)) == \
+                pytest.approx(line.width)
+        else:
+            assert line.width - line.squeeze <= width + 1e-6

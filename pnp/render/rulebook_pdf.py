@@ -22,7 +22,7 @@ from reportlab.platypus import (
 from reportlab.platypus.doctemplate import LayoutError
 
 from pnp.data.model import Figure, Game, Text
-from pnp.fonts import FontFamily, measure_for, squeeze_for
+from pnp.fonts import FontFamily, kern_for, measure_for, squeeze_for
 from pnp.render.flow import MIN_ROWS, IntroTable, take_introduction
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.rulebook_style import (
@@ -56,8 +56,9 @@ from pnp.units import MM
 log = logging.getLogger(__name__)
 
 class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
-    """A paragraph broken at ICU line-break units, justified (inter-character spacing, with
-    punctuation squeezed where that lets a line hold one more unit); splits between lines."""
+    """A paragraph broken at ICU line-break units, adjacent punctuation closed up (」， ）。),
+    justified (inter-character spacing, with punctuation squeezed where that lets a line hold
+    one more unit); splits between lines."""
 
     def __init__(self, runs: Sequence[Run], style: TextStyle, fonts: FontFamily,
                  glyphs: GlyphCheck, where: str, indent: float = 0.0, marker: str = "",
@@ -86,6 +87,7 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
         self.justify = justify
         self.measure = measure_for(fonts)
         self.squeeze = squeeze_for(fonts) if justify else None
+        self.kern = kern_for(fonts)  # adjacent punctuation closes up in every paragraph
         self.spaceBefore = style.space_before if first else 0
         self.spaceAfter = style.space_after
         if outline:
@@ -102,7 +104,8 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
         usable = self._usable(avail_width)
         if not self._fixed and usable != self._broken_for:
             # Break units and their widths are cached by text, so a re-wrap costs one greedy pass.
-            lines = set_lines(self.runs, usable, self.style.size, self.measure, self.squeeze)
+            lines = set_lines(self.runs, usable, self.style.size, self.measure, self.squeeze,
+                              kern=self.kern)
             if self.outline and len(lines) > HEADING_MAX_LINES:
                 self.glyphs.overflow(f"{self.where}: a heading {len(lines)} lines long "
                                      f"(at most {HEADING_MAX_LINES}); shorten it or make it a paragraph")
@@ -157,7 +160,7 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
             text = canvas.beginText()
             text.setFillColor(self.style.color)
             font, char_space = "", 0.0
-            for stretch in place(line, usable, size, self.measure, self.squeeze, self.justify):
+            for stretch in place(line, usable, size, self.measure, self.squeeze, self.justify, self.kern):
                 name = self.fonts.bold.name if stretch.bold else self.fonts.regular.name
                 if name != font:
                     text.setFont(name, size)
