@@ -277,9 +277,11 @@ try:
     main()
 except SystemExit:
     pass
+# A game is a package under pnp.games; the modules beside them (base, registry, events...)
+# are shared by every game.
 print("LOADED", sorted({{m.split(".")[2] for m in sys.modules
-                        if m.startswith("pnp.games.") and m.count(".") >= 2}} - {{"base", "registry", "rules",
-                        "params", "calcargs", "facts", "stats", "events"}}))
+                        if m.startswith("pnp.games.") and m.count(".") >= 2
+                        and sys.modules["pnp.games." + m.split(".")[2]].__file__.endswith("__init__.py")}}))
 """
 
 
