@@ -123,6 +123,18 @@ def test_a_table_goes_with_the_sentence_that_introduces_it(tisigui):
         assert pages == tables, filler
 
 
+def test_a_sentence_ending_in_a_colon_goes_with_the_list_it_introduces(tisigui):
+    """aizhewudi's 「兩個小訣竅可以省下很多時間：」 ended a Letter page with its two tips on
+    the next one."""
+    moved = 0
+    for filler in range(22, 36):
+        body = "\n\n".join(FILLER for _ in range(filler))
+        reader = _render(tisigui, f"{body}\n\n两个小诀窍：\n\n- 第一个诀窍。\n- 第二个诀窍。\n")
+        assert _page_of(reader, "两个小诀窍") == _page_of(reader, "第一个诀窍"), filler
+        moved += _page_of(reader, "两个小诀窍") > 0
+    assert moved  # the slide does reach the page foot
+
+
 def test_two_way_table_has_a_ruled_corner_numbered_caption_and_right_aligned_numbers(tisigui):
     reader = _render(tisigui, "见下表：\n\n@@table:naming_score@@\n\n@@table:setup@@\n")
     spans = _spans(reader.pages[0])

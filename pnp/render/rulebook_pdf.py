@@ -367,6 +367,11 @@ class _Builder:
                 out.append(paragraph)
             elif block.kind in ("bullets", "numbers"):
                 body = self.styles.body
+                # A sentence that ends in a colon introduces the list: it never ends a page alone.
+                last = out[-1] if out else None
+                if isinstance(last, CJKParagraph) and getattr(last, "prose", False) \
+                        and "".join(r.text for r in last.runs).rstrip().endswith(("：", ":")):
+                    last.keepWithNext = True
                 for item, marker, level in zip(block.items, block.markers, block.levels, strict=True):
                     style = TextStyle(body.size, body.leading, space_after=body.space_after / 2)
                     out.append(self.para(item, style, block, indent=16 + 16 * level, marker=marker,
