@@ -55,6 +55,13 @@ from pnp.units import MM
 
 log = logging.getLogger(__name__)
 
+# CJKParagraph.wrap's lines by (runs, usable width, size, fonts, justified): a pure function
+# of those (set_lines with the family's measure, squeeze and kern); capped for long-lived
+# processes (pnp serve, --watch).
+_SET_LINES: dict[tuple[Any, ...], tuple[SetLine, ...]] = {}
+_SET_LINES_CAP = 50_000
+
+
 class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
     """A paragraph broken at ICU line-break units, adjacent punctuation closed up (」， ）。),
     justified (inter-character spacing, with punctuation squeezed where that lets a line hold
@@ -103,14 +110,22 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
         self.width = avail_width
         usable = self._usable(avail_width)
         if not self._fixed and usable != self._broken_for:
-            # Break units and their widths are cached by text, so a re-wrap costs one greedy pass.
-            lines = set_lines(self.runs, usable, self.style.size, self.measure, self.squeeze,
-                              kern=self.kern)
+            # Break units and their widths are cached by text, so a re-wrap costs one greedy
+            # pass; the lines themselves are remembered by everything they depend on, since
+            # the aid's trial settings (and the other paper size's rulebook) set the same
+            # paragraph at the same width again and again.
+            key = (self.runs, usable, self.style.size, self.fonts, self.justify)
+            lines = _SET_LINES.get(key)
+            if lines is None:
+                if len(_SET_LINES) >= _SET_LINES_CAP:
+                    _SET_LINES.clear()
+                lines = _SET_LINES[key] = tuple(set_lines(
+                    self.runs, usable, self.style.size, self.measure, self.squeeze, kern=self.kern))
             if self.outline and len(lines) > HEADING_MAX_LINES:
                 self.glyphs.overflow(f"{self.where}: a heading {len(lines)} lines long "
                                      f"(at most {HEADING_MAX_LINES}); shorten it or make it a paragraph")
                 lines = lines[:HEADING_MAX_LINES]
-            self.lines = tuple(lines)
+            self.lines = lines
             self._broken_for = usable
         assert self.lines is not None
         self.height = len(self.lines) * self.style.leading + self.pad_top + self.pad_bottom
