@@ -85,7 +85,8 @@ def _decode(value: Any) -> Any:
 
 def _ints(values: list[Any]) -> array[Any] | None:
     """Whole numbers as a compact array, or None when some are not ints (kept as JSON then)."""
-    if not all(type(v) is int for v in values):
+    # One pass in C over the types (bools and floats are kept as JSON, as before).
+    if values and set(map(type, values)) != {int}:
         return None
     try:
         return array("q", values)
