@@ -46,11 +46,30 @@ class Converter:
             return None
         return re.compile("|".join(re.escape(src) for src, _ in self.terms))
 
+    @cached_property
+    def _targets(self) -> dict[str, str]:
+        return dict(self.terms)
+
+    @cached_property
+    def _memo(self) -> dict[str, str]:
+        # The same strings come back many times a build (a label on every card of a deck, the
+        # sheet furniture, table headers): each is converted once per converter.
+        return {}
+
     def __call__(self, text: str) -> str:
         if self.source == self.target or not text:
             return text
+        memo = self._memo
+        done = memo.get(text)
+        if done is None:
+            if len(memo) >= 100_000:  # a long-lived process (pnp serve, --watch)
+                memo.clear()
+            done = memo[text] = self._convert(text)
+        return done
+
+    def _convert(self, text: str) -> str:
         config = _converter(_CONFIGS[(self.source, self.target)])
-        targets = dict(self.terms)
+        targets = self._targets
         out: list[str] = []
         position = 0
         if self._pattern is not None:
