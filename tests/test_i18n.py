@@ -50,3 +50,12 @@ def test_the_tools_own_words_exist_in_both_scripts_and_are_pure():
     assert set(STRINGS["zh-Hant"]) == set(STRINGS["zh-Hans"])
     for lang, words in STRINGS.items():
         assert foreign_characters("".join(words.values()), lang) == [], lang
+
+
+def test_a_repeated_string_converts_the_same_as_a_fresh_converter():
+    terms = [GlossaryTerm("问题标记", "提問標記", "b")]
+    convert = make_converter("zh-Hans", "zh-Hant", terms)
+    texts = ["打出问题标记问问题", "他说“好”", "打出问题标记问问题", "每局限用两个标记"]
+    once = [make_converter("zh-Hans", "zh-Hant", terms)(text) for text in texts]
+    assert [convert(text) for text in texts] == once
+    assert [convert(text) for text in texts] == once  # the second time from memory
