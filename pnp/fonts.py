@@ -8,6 +8,7 @@ before it is drawn.
 
 from __future__ import annotations
 
+import gc
 import struct
 import threading
 import unicodedata
@@ -118,6 +119,11 @@ def load_family(fonts_dir: Path, lang: str) -> FontFamily:
             boldItalic=bold.name,
         )
         _families[key] = family
+        # The faces' tables (some 150,000 objects each, kept for the process) made every
+        # full garbage collection of a build walk them again: six of them cost 0.4 s of a
+        # 3.5 s shelf build. Everything alive now is moved out of the collector's sight
+        # (gc.freeze); what is made later is collected as before.
+        gc.freeze()
         return family
 
 
