@@ -126,13 +126,18 @@ def shelf(revision: str | None, repeat: int) -> None:
             return cpu, rss, found
 
         # Fill the cache once before timing the runs that use a filled cache.
-        run("fill", {**base_env, "PNP_CACHE_DIR": str(filled)})
+        run("fill", {**base_env, "PNP_CACHE_DIR": str(filled)}, ROOT)
+        # This tree runs with PYTHONPATH set to it, as the anchor to its extracted copy: without
+        # it the child imports whichever pnp is installed (an editable install of another
+        # checkout would be timed as "this tree").
         cases = [
             (f"anchor: {revision}", lambda i: {**base_env, "PNP_CACHE_DIR": ""}, old_code),
-            ("this tree, cache off", lambda i: {**base_env, "PNP_CACHE_DIR": ""}, None),
+            (f"anchor: {revision}, empty cache (first build)",
+             lambda i: {**base_env, "PNP_CACHE_DIR": str(scratch / f"anchor-empty-{i}")}, old_code),
+            ("this tree, cache off", lambda i: {**base_env, "PNP_CACHE_DIR": ""}, ROOT),
             ("this tree, empty cache (first build)",
-             lambda i: {**base_env, "PNP_CACHE_DIR": str(scratch / f"cache-empty-{i}")}, None),
-            ("this tree, cache filled", lambda i: {**base_env, "PNP_CACHE_DIR": str(filled)}, None),
+             lambda i: {**base_env, "PNP_CACHE_DIR": str(scratch / f"cache-empty-{i}")}, ROOT),
+            ("this tree, cache filled", lambda i: {**base_env, "PNP_CACHE_DIR": str(filled)}, ROOT),
         ]
         results: dict[str, list[tuple[float, float]]] = {label: [] for label, _, _ in cases}
         reference: dict[str, str] | None = None
@@ -163,7 +168,7 @@ def shelf(revision: str | None, repeat: int) -> None:
         print("|---|---:|---:|")
         for command in (["--help"], ["list"], ["calc", "niutouwang", "heads", "55"]):
             cells = []
-            for code in (old_code, None):
+            for code in (old_code, ROOT):
                 env = {**base_env, "PNP_CACHE_DIR": str(filled)}
                 if code is not None:
                     env["PYTHONPATH"] = str(code)
