@@ -374,3 +374,20 @@ def test_every_rulebook_ends_with_its_credits_after_the_quick_reference(slug):
     assert chapters[-2:] == ["規則速查", "製作說明"], chapters
     last = reader.pages[-1].extract_text() or ""
     assert f"規則書版本 {game.info.version}" in last
+
+
+def test_the_last_item_of_a_list_never_opens_a_page_alone(tisigui):
+    """aizhewudi's quick-reference round list left its 「7. 分钱」 alone at the top of a Letter
+    page: the item before the last keeps with it. A few tips before the filler slide the list
+    down in steps finer than a paragraph."""
+    steps = "\n".join(f"{n}. 第{n}步，照做。" for n in range(1, 8))
+    broke = 0
+    for filler in range(24, 30):
+        for extra in range(1, 5):
+            tips = "\n".join(f"- 提示{n}。" for n in range(extra))
+            body = "\n\n".join(FILLER for _ in range(filler))
+            reader = _render(tisigui, f"{tips}\n\n{body}\n\n{steps}\n")
+            last = _page_of(reader, "第7步")
+            assert last == _page_of(reader, "第6步"), (filler, extra)
+            broke += _page_of(reader, "第1步") < last
+    assert broke  # the list does break across a page somewhere in the slide

@@ -372,10 +372,14 @@ class _Builder:
                 if isinstance(last, CJKParagraph) and getattr(last, "prose", False) \
                         and "".join(r.text for r in last.runs).rstrip().endswith(("：", ":")):
                     last.keepWithNext = True
+                items: list[CJKParagraph] = []
                 for item, marker, level in zip(block.items, block.markers, block.levels, strict=True):
                     style = TextStyle(body.size, body.leading, space_after=body.space_after / 2)
-                    out.append(self.para(item, style, block, indent=16 + 16 * level, marker=marker,
-                                         bar=in_quote, justify=True))
+                    items.append(self.para(item, style, block, indent=16 + 16 * level, marker=marker,
+                                           bar=in_quote, justify=True))
+                if len(items) >= 2:  # the last item never opens a page alone: the one before goes with it
+                    items[-2].keepWithNext = True
+                out.extend(items)
                 if not in_quote:
                     out.append(Spacer(1, 3))
             elif block.kind == "quote":
