@@ -374,3 +374,50 @@ def test_every_rulebook_ends_with_its_credits_after_the_quick_reference(slug):
     assert chapters[-2:] == ["規則速查", "製作說明"], chapters
     last = reader.pages[-1].extract_text() or ""
     assert f"規則書版本 {game.info.version}" in last
+
+
+def test_the_last_item_of_a_list_never_opens_a_page_alone(tisigui):
+    """aizhewudi's quick-reference round list left its 「7. 分钱」 alone at the top of a Letter
+    page: the item before the last keeps with it. A few tips before the filler slide the list
+    down in steps finer than a paragraph."""
+    steps = "\n".join(f"{n}. 第{n}步，照做。" for n in range(1, 8))
+    broke = 0
+    for filler in range(24, 30):
+        for extra in range(1, 5):
+            tips = "\n".join(f"- 提示{n}。" for n in range(extra))
+            body = "\n\n".join(FILLER for _ in range(filler))
+            reader = _render(tisigui, f"{tips}\n\n{body}\n\n{steps}\n")
+            last = _page_of(reader, "第7步")
+            assert last == _page_of(reader, "第6步"), (filler, extra)
+            broke += _page_of(reader, "第1步") < last
+    assert broke  # the list does break across a page somewhere in the slide
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER])
+def test_a_shrunk_figure_keeps_its_labels_inside_the_text_block(paper):
+    """aizhewudi's figure 3 is wider than the measure: its miniatures shrank and its label
+    「全部留到下一轮」 with them in position but not in size, so it ran 1.6 mm (Letter) past
+    the right edge of the text block. Nothing below the running header goes right of it."""
+    import pypdfium2 as pdfium
+
+    from pnp.rulebook import rulebook_markdown
+    from pnp.workspace import Workspace
+
+    game = load_game(ROOT / "card_data" / "aizhewudi")
+    fonts = load_family(ROOT / "fonts", "zh-Hans")
+    convert = converter_for(game, "zh-Hans")
+    glyphs = GlyphCheck(fonts)
+    blocks = parse_markdown(convert(rulebook_markdown(Workspace(ROOT), game)))
+    data = render_rulebook(game, "zh-Hans", blocks, fonts, convert, glyphs, "test", paper)
+    dpi = 150
+    px = dpi / 25.4  # pixels per mm
+    # The frame: 20 mm margins, less reportlab's 6 pt padding; a little for antialiasing.
+    edge = round((paper[0] / MM - 20 - 6 / MM + 0.3) * px)
+    document = pdfium.PdfDocument(data)
+    try:
+        for number in range(len(document)):
+            image = document[number].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("L")
+            band = image.crop((edge, round(15 * px), image.size[0], image.size[1] - round(15 * px)))
+            assert band.getextrema()[0] > 230, number + 1  # nothing darker than paper
+    finally:
+        document.close()

@@ -54,6 +54,10 @@ class Furniture:
 LABEL_MAX, LABEL_MIN = 7.0, 4.0  # pt: the largest fits the label band (2.5 mm)
 
 
+RULER_CLEAR = 2.0  # mm between a ruler (its caption included) and a piece's bleed or a crop mark
+LABEL_CLEAR = 0.8  # mm between a ruler and the sheet label's band (and any obstacle's grown edge)
+
+
 Located = tuple[str, str]  # a piece of text and where it was written
 
 
@@ -113,22 +117,30 @@ def draw_label(canvas: Canvas, spec: SheetSpec, label: str, furniture: Furniture
     canvas.restoreState()
 
 
+def _grown(rect: Rect, by: float) -> Rect:
+    return Rect(rect.x - by, rect.y - by, rect.width + 2 * by, rect.height + 2 * by)
+
+
 def sheet_obstacles(spec: SheetSpec, slots: tuple[Slot, ...], segments: list[Segment],
-                    back: bool) -> list[Rect]:
-    """What furniture must keep clear of: pieces, crop marks and the label band."""
-    rects = [slot.visible for slot in slots]
-    rects += [Rect(min(s.x1, s.x2), min(s.y1, s.y2), abs(s.x2 - s.x1), abs(s.y2 - s.y1))
+                    back: bool, cut: float | None = None) -> list[Rect]:
+    """What furniture must keep clear of: pieces, crop marks and a form's cut line across the
+    sheet (at ``cut`` mm from the top), grown so that a ruler keeps RULER_CLEAR from them
+    (room for a trimmer's blade), and the label band."""
+    grow = RULER_CLEAR - LABEL_CLEAR
+    rects = [_grown(slot.visible, grow) for slot in slots]
+    rects += [_grown(Rect(min(s.x1, s.x2), min(s.y1, s.y2), abs(s.x2 - s.x1), abs(s.y2 - s.y1)), grow)
               for s in segments]
+    if cut is not None:
+        rects.append(_grown(Rect(0.0, cut, spec.width, 0.0), grow))
     band_x = spec.width - spec.hardware - spec.label_band if back else spec.hardware
     rects.append(Rect(band_x, 0.0, spec.label_band, spec.height))
     return rects
 
 
 def _free_spot(spec: SheetSpec, obstacles: list[Rect], width: float, height: float,
-               horizontal: bool) -> tuple[float, float] | None:
+               horizontal: bool, clear: float = LABEL_CLEAR) -> tuple[float, float] | None:
     """Top-left of a width × height box inside the printable area that touches nothing:
     for a horizontal ruler the lowest such place, for a vertical one the rightmost."""
-    clear = 0.8
     lo_x, lo_y = spec.hardware, spec.hardware
     hi_x, hi_y = spec.width - spec.hardware - width, spec.height - spec.hardware - height
     if horizontal:
@@ -168,13 +180,16 @@ def _free_spot(spec: SheetSpec, obstacles: list[Rect], width: float, height: flo
 
 
 RULER_TEXT = 5.0  # pt
+TICK_MAJOR, TICK_MINOR = 1.5, 0.8  # mm: ticks every 10 mm and every 5 mm, on one side of the bar
+CAPTION_GAP = 0.4  # mm between the bar and its caption
 
 
 def draw_rulers(canvas: Canvas, spec: SheetSpec, obstacles: list[Rect], fonts: FontFamily,
                 furniture: Furniture) -> int:
-    """A horizontal 50 mm bar with its caption under it, and a vertical bar, each with 5 mm
-    ticks, wherever the sheet has printable room clear of pieces and marks. Returns how many
-    were drawn."""
+    """A horizontal 50 mm bar with its caption under it, and a vertical bar, each ticked every
+    5 mm, wherever the sheet has printable room RULER_CLEAR from pieces, marks and the label:
+    the horizontal one as low as it fits (the foot margin, where a sheet has one), the vertical
+    one as far right. Returns how many were drawn."""
     length = spec.ruler_length
     label, text_w = furniture.ruler_label, furniture.ruler_width
     text_h = RULER_TEXT / MM
@@ -184,23 +199,26 @@ def draw_rulers(canvas: Canvas, spec: SheetSpec, obstacles: list[Rect], fonts: F
     canvas.setFillColor(LABEL_COLOR)
     canvas.setLineWidth(0.4)
     canvas.setFont(fonts.regular.name, RULER_TEXT)
-    spot = _free_spot(spec, obstacles, max(length, text_w), 2.0 + 0.6 + text_h, True)
+    width, height = max(length, text_w), TICK_MAJOR + CAPTION_GAP + text_h
+    spot = _free_spot(spec, obstacles, width, height, True, LABEL_CLEAR)
     if spot is not None:
         x, y = spot
-        _bar(canvas, spec, x, y + 1.0, vertical=False)
-        canvas.drawString(x * MM, (spec.height - y - 2.6 - EM_ASCENT * text_h) * MM, label)
-        obstacles = [*obstacles, Rect(x, y, max(length, text_w), 2.6 + text_h)]
+        _bar(canvas, spec, x, y + TICK_MAJOR, vertical=False)
+        top = y + TICK_MAJOR + CAPTION_GAP  # the caption's em box
+        canvas.drawString(x * MM, (spec.height - top - EM_ASCENT * text_h) * MM, label)
+        obstacles = [*obstacles, _grown(Rect(x, y, width, height), RULER_CLEAR - LABEL_CLEAR)]
         drawn += 1
-    spot = _free_spot(spec, obstacles, 2.0, length, False)
+    spot = _free_spot(spec, obstacles, TICK_MAJOR, length, False, LABEL_CLEAR)
     if spot is not None:
-        _bar(canvas, spec, spot[0] + 1.0, spot[1], vertical=True)
+        _bar(canvas, spec, spot[0], spot[1], vertical=True)
         drawn += 1
     canvas.restoreState()
     return drawn
 
 
 def _bar(canvas: Canvas, spec: SheetSpec, x: float, y: float, vertical: bool) -> None:
-    """A ruler_length bar from (x, y) (mm from the top-left), right or down, ticked every 5 mm."""
+    """A ruler_length bar from (x, y) (mm from the top-left), right or down, ticked every 5 mm
+    on one side: above a horizontal bar, right of a vertical one."""
     length = spec.ruler_length
     canvas.saveState()
     canvas.translate(x * MM, (spec.height - y) * MM)
@@ -208,6 +226,6 @@ def _bar(canvas: Canvas, spec: SheetSpec, x: float, y: float, vertical: bool) ->
         canvas.rotate(-90)
     canvas.line(0, 0, length * MM, 0)
     for tick in range(0, int(length) + 1, 5):
-        half = 1.0 if tick % 10 == 0 else 0.5
-        canvas.line(tick * MM, -half * MM, tick * MM, half * MM)
+        rise = TICK_MAJOR if tick % 10 == 0 else TICK_MINOR
+        canvas.line(tick * MM, 0, tick * MM, rise * MM)
     canvas.restoreState()

@@ -214,6 +214,7 @@ class FigureFlowable(Flowable):  # type: ignore[misc]
         self.spaceBefore = 6
         self.spaceAfter = 10
         self.scale = 1.0
+        self.label_size = LABEL_STYLE.size
 
     def _cards(self, row: tuple[str, ...]) -> list[tuple[str, float, float, float]]:
         """(card id, trim width, trim height, bleed) of each card in a row, in points at full size."""
@@ -241,16 +242,26 @@ class FigureFlowable(Flowable):  # type: ignore[misc]
                      and other.card_height == self.figure.card_height
                      for row in other.rows)
         label_w = self._label_width()
-        natural = rows_w + (FIGURE_GAP * 2 + label_w if label_w else 0)
+        label_gap = FIGURE_GAP * 2 if label_w else 0.0
+        natural = rows_w + label_gap + label_w
         count = len(self.figure.rows)
         caption_h = CAPTION_STYLE.leading + 3 if self.caption else 0.0
         natural_h = count * self.figure.card_height * MM + (count - 1) * FIGURE_GAP
         # A figure never splits, so one taller than a whole page must shrink to fit one,
         # leaving room for the heading that keeps with it.
         room = self.builder.frame_height - caption_h - self.spaceBefore - self.spaceAfter - HEADING_ROOM
-        self.scale = min(1.0, avail_width / natural, room / natural_h)
+        # A figure too wide shrinks its miniatures; its labels keep their size, so that they
+        # stay legible and end inside the frame. Only a label wider than half the measure
+        # shrinks with them.
+        label_room = avail_width - label_w
+        if label_room >= avail_width / 2:
+            self.scale = min(1.0, label_room / (rows_w + label_gap), room / natural_h)
+            self.label_size = LABEL_STYLE.size
+        else:
+            self.scale = min(1.0, avail_width / natural, room / natural_h)
+            self.label_size = LABEL_STYLE.size * self.scale
         self.rows_width = rows_w * self.scale
-        self.block_width = natural * self.scale
+        self.block_width = (rows_w + label_gap) * self.scale + label_w * self.label_size / LABEL_STYLE.size
         self.width = avail_width
         row_h = self.figure.card_height * MM * self.scale
         self.height = count * row_h + (count - 1) * FIGURE_GAP * self.scale + caption_h
@@ -292,8 +303,8 @@ class FigureFlowable(Flowable):  # type: ignore[misc]
                 label = self.labels[index]
                 builder.glyphs.check(label.value, True, label.where)
                 canvas.setFillColor(LABEL_STYLE.color)
-                canvas.setFont(builder.fonts.bold.name, LABEL_STYLE.size)
-                baseline = bottom + row_h / 2 - LABEL_STYLE.size * (EM_ASCENT - 0.5)
+                canvas.setFont(builder.fonts.bold.name, self.label_size)
+                baseline = bottom + row_h / 2 - self.label_size * (EM_ASCENT - 0.5)
                 canvas.drawString(left + self.rows_width + FIGURE_GAP * 2 * scale, baseline, label.value)
             top = bottom - FIGURE_GAP * scale
         if self.caption:
@@ -387,10 +398,14 @@ class _Builder:
                 if isinstance(last, CJKParagraph) and getattr(last, "prose", False) \
                         and "".join(r.text for r in last.runs).rstrip().endswith(("：", ":")):
                     last.keepWithNext = True
+                items: list[CJKParagraph] = []
                 for item, marker, level in zip(block.items, block.markers, block.levels, strict=True):
                     style = TextStyle(body.size, body.leading, space_after=body.space_after / 2)
-                    out.append(self.para(item, style, block, indent=16 + 16 * level, marker=marker,
-                                         bar=in_quote, justify=True))
+                    items.append(self.para(item, style, block, indent=16 + 16 * level, marker=marker,
+                                           bar=in_quote, justify=True))
+                if len(items) >= 2:  # the last item never opens a page alone: the one before goes with it
+                    items[-2].keepWithNext = True
+                out.extend(items)
                 if not in_quote:
                     out.append(Spacer(1, 3))
             elif block.kind == "quote":

@@ -425,10 +425,11 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
                 _form_cut(canvas, plan)
                 log.append(f"sheet {plan.number} {side}: cut line at y {plan.cut:.2f} mm")
             draw_label(canvas, spec, labels[(plan.number, back)], furniture, fonts, back)
-            if not any(slot.piece.write_on for slot in plan.slots):
-                rulers = draw_rulers(canvas, spec, sheet_obstacles(spec, slots, segments, back), fonts,
-                                 furniture)
-                log.append(f"sheet {plan.number} {side}: {rulers} rulers")
+            # A write-on form is an obstacle like any piece: a sheet it leaves room on (a score
+            # pad above a card) carries the rulers that check the card's scale.
+            obstacles = sheet_obstacles(spec, slots, segments, back, None if back else plan.cut)
+            rulers = draw_rulers(canvas, spec, obstacles, fonts, furniture)
+            log.append(f"sheet {plan.number} {side}: {rulers} rulers")
             canvas.showPage()
     canvas.save()
     return ComponentsPdf(buffer.getvalue(), len(plans), tuple(log))
