@@ -101,9 +101,18 @@ def run(plan: Plan, seed: int, games: int, jobs: int | None = None,
     chunks = _chunks(seed, games, size)
     results: list[list[Summary] | None] = [None] * len(chunks)
     jobs_given = [(plan, i, first, count) for i, (first, count) in enumerate(chunks)]
-    pool = multiprocessing.get_context().Pool(processes=jobs, initializer=_ignore_interrupts)
+    # Ctrl-C is held back while the workers are forked: a worker forked before its
+    # initializer ran would take it as KeyboardInterrupt and be replaced by the pool while
+    # the parent stops it. Held, it reaches the parent alone, once the pool can be stopped.
+    held = _hold_interrupts()
+    try:
+        pool = multiprocessing.get_context().Pool(processes=jobs, initializer=_ignore_interrupts)
+    except BaseException:
+        held()
+        raise
     restore = _terminate_raises()
     try:
+        held()
         for i, summaries in pool.imap_unordered(_play_numbered_chunk, jobs_given):
             results[i] = summaries
             if progress:
@@ -124,6 +133,18 @@ def _ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the parent, which stops them all at once (a worker that took
     the SIGINT sent to the whole process group would die mid-chunk with a traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _hold_interrupts() -> Callable[[], None]:
+    """Blocks SIGINT in this thread (children forked meanwhile start with it blocked and
+    nothing pending); returns the release, which delivers a Ctrl-C that came meanwhile."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+    def release() -> None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    return release
 
 
 def _terminate_raises() -> Callable[[], None]:
