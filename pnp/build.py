@@ -172,7 +172,8 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
         source = template_path(workspace.templates, game.slug)
         _check_template_glyphs(workspace, game, convert, glyphs)
         if not glyphs.missing:
-            from pnp.render.rulebook_pdf import render_aid, render_rulebook
+            from pnp.render.aid_pdf import render_aid
+            from pnp.render.rulebook_pdf import render_rulebook
             from pnp.rulebook import aid_markdown, parse_markdown, rulebook_markdown
 
             if markdown is None:

@@ -13,8 +13,9 @@ from pnp.build import converter_for
 from pnp.cli import cli
 from pnp.data.load import load_game
 from pnp.fonts import load_family
+from pnp.render.aid_pdf import render_aid
 from pnp.render.glyphs import GlyphCheck
-from pnp.render.rulebook_pdf import render_aid, render_rulebook
+from pnp.render.rulebook_pdf import render_rulebook
 from pnp.rulebook import parse_markdown
 from pnp.units import MM
 from tests.conftest import ROOT
