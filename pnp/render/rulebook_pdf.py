@@ -44,7 +44,6 @@ from pnp.strings import ui
 from pnp.textlayout import Run, SetLine, place, set_lines
 from pnp.units import MM
 
-
 # CJKParagraph.wrap's lines by (runs, usable width, size, fonts, justified): a pure function
 # of those (set_lines with the family's measure, squeeze and kern); capped for long-lived
 # processes (pnp serve, --watch).
