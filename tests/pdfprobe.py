@@ -78,3 +78,10 @@ def outline_titles(path: Path) -> list[str]:
 
     walk(PdfReader(path).outline)
     return titles
+
+
+def matrix_times(a: list[float], b: list[float]) -> list[float]:
+    """The PDF matrix product a × b (a applied first), for walking a content stream's cm/Tm."""
+    return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+            a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
+            a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]

@@ -14,18 +14,13 @@ from pypdf.generic import ContentStream
 from pnp.build import SheetOptions, build
 from pnp.workspace import Workspace
 from tests.conftest import ROOT
+from tests.pdfprobe import matrix_times
 
 GAMES = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
 MM = 72 / 25.4
 HARDWARE = 6.5  # mm: most printers cannot print nearer the paper edge than this
 CARD_DO = re.compile(rb"/FormXob\.face-cards-card-\d+-front Do")
 
-
-def _times(a: list[float], b: list[float]) -> list[float]:
-    """The PDF matrix product a × b (a applied first)."""
-    return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
-            a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
-            a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
 
 
 def page_text_origins(page) -> list[tuple[float, float, str]]:
@@ -40,15 +35,15 @@ def page_text_origins(page) -> list[tuple[float, float, str]]:
         elif op == b"Q":
             ctm = stack.pop()
         elif op == b"cm":
-            ctm = _times([float(v) for v in operands], ctm)
+            ctm = matrix_times([float(v) for v in operands], ctm)
         elif op == b"BT":
             line = [1.0, 0, 0, 1.0, 0, 0]
         elif op == b"Tm":
             line = [float(v) for v in operands]
         elif op in (b"Td", b"TD"):
-            line = _times([1.0, 0, 0, 1.0, float(operands[0]), float(operands[1])], line)
+            line = matrix_times([1.0, 0, 0, 1.0, float(operands[0]), float(operands[1])], line)
         elif op in (b"Tj", b"TJ"):
-            origin = _times(line, ctm)
+            origin = matrix_times(line, ctm)
             found.append((origin[4], origin[5], str(operands[0])[:24]))
     return found
 

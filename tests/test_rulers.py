@@ -14,6 +14,7 @@ from pnp.build import build
 from pnp.layout.impose import Rect
 from pnp.workspace import Workspace
 from tests.conftest import ROOT
+from tests.pdfprobe import matrix_times
 
 GAMES = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
 MM = 72 / 25.4
@@ -29,11 +30,6 @@ def built(tmp_path_factory) -> Path:
         build(Workspace(ROOT), "all", "zh-Hans", paper, out / paper)
     return out
 
-
-def _times(a: list[float], b: list[float]) -> list[float]:
-    return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
-            a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
-            a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
 
 
 def _point(m: list[float], x: float, y: float) -> tuple[float, float]:
@@ -66,7 +62,7 @@ def sheet_items(page) -> tuple[list[Rect], list[Rect], list[Rect], list[tuple[fl
         elif op in (b"W", b"W*"):
             clip = _box(path)
         elif op == b"cm":
-            ctm = _times([float(v) for v in operands], ctm)
+            ctm = matrix_times([float(v) for v in operands], ctm)
         elif op == b"w":
             width = float(operands[0])
         elif op in (b"m", b"l"):
@@ -93,9 +89,9 @@ def sheet_items(page) -> tuple[list[Rect], list[Rect], list[Rect], list[tuple[fl
         elif op == b"Tm":
             line = [float(v) for v in operands]
         elif op in (b"Td", b"TD"):
-            line = _times([1.0, 0, 0, 1.0, float(operands[0]), float(operands[1])], line)
+            line = matrix_times([1.0, 0, 0, 1.0, float(operands[0]), float(operands[1])], line)
         elif op in (b"Tj", b"TJ") and abs(size - CAPTION_SIZE) < 1e-3:
-            captions.append(_point(_times(line, ctm), 0, 0))
+            captions.append(_point(matrix_times(line, ctm), 0, 0))
     return rulers, marks, pieces, captions
 
 
