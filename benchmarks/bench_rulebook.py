@@ -39,12 +39,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from pnp import textlayout, textplace  # noqa: E402
 from pnp.build import converter_for, load_games  # noqa: E402
 from pnp.fonts import FACE_FILES, load_family  # noqa: E402
 from pnp.render.glyphs import GlyphCheck  # noqa: E402
 from pnp.render.rulebook_pdf import render_rulebook  # noqa: E402
 from pnp.rulebook import MarkdownBlock, parse_markdown, rulebook_markdown  # noqa: E402
-from pnp.textlayout import clear_caches  # noqa: E402
 from pnp.units import MM  # noqa: E402
 from pnp.workspace import Workspace  # noqa: E402
 
@@ -162,7 +162,9 @@ def make_platypus(blocks: list[MarkdownBlock], fonts) -> Callable[[], bytes]:
 
 def make_pnp(blocks: list[MarkdownBlock], game, fonts, convert) -> Callable[[], bytes]:
     def run() -> bytes:
-        clear_caches()  # time it from scratch: no break units or widths kept from the last run
+        # time it from scratch: no break units or widths kept from the last run
+        textlayout.clear_caches()
+        textplace.clear_caches()
         glyphs = GlyphCheck(fonts)
         return render_rulebook(game, LANG, blocks, fonts, convert, glyphs, "bench", A4)
 

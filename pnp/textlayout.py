@@ -1,14 +1,14 @@
-"""Chinese line breaking, justification and shrink-to-fit, as pure functions over a width measure.
+"""Chinese line setting and shrink-to-fit, as pure functions over a width measure.
 
-Break opportunities come from ICU's line BreakIterator (UAX #14 with CLDR's tailoring, the
-one browsers use): no line starts with closing punctuation or ends with opening punctuation,
-…… and —— stay whole, and Latin words and numbers are never split (unless a single one is
-wider than the whole line, where breaking it is the only way to print it).
+Break opportunities come from ICU's line BreakIterator (:mod:`pnp.linebreaks`): no line
+starts with closing punctuation or ends with opening punctuation, …… and —— stay whole, and
+Latin words and numbers are never split (unless a single one is wider than the whole line,
+where breaking it is the only way to print it).
 
 Adjacent full-width punctuation closes up (JIS X 4051 / clreq punctuation compression: 」，
-）。 「（ drop the blank half between them) through a ``kern`` that breaking, justification and
-:func:`place` all use, so a line is measured the same wherever it is measured; a pair split by
-a line break stays whole-width.
+）。 「（ drop the blank half between them) through a ``kern`` that breaking, justification
+and :func:`pnp.textplace.place` all use, so a line is measured the same wherever it is
+measured; a pair split by a line break stays whole-width.
 
 A text's break units are computed once and cached by text, so shrink-to-fit's size steps
 and platypus's re-wraps reuse them; widths are measured once per unit at size 1 and scaled,
@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
+
+from pnp.linebreaks import break_offsets
 
 
 @dataclass(frozen=True)
@@ -45,8 +47,7 @@ Squeeze = Callable[[str, bool], tuple[float, float]]
 # The blank it takes is blank the squeeze of those sides no longer has to give.
 Kern = Callable[[str, bool, str, bool], tuple[float, float]]
 
-_EPS = 1e-6
-_BREAK_LOCALE = "zh"
+EPS = 1e-6
 # The most squeeze, in ems, a line may use to take one more unit: enough to close the gap a
 # measure that is not a whole number of ems leaves, little enough that the marks still read
 # as full-width punctuation.
@@ -58,7 +59,6 @@ def clear_caches() -> None:
     break_offsets.cache_clear()
     _units.cache_clear()
     _metrics_cache.clear()
-    _char_width.cache_clear()
     _fits.clear()
     _runs.clear()
     _unit_widths.clear()
@@ -66,50 +66,8 @@ def clear_caches() -> None:
     _unit_kerns.clear()
 
 
-def _no_squeeze(ch: str, bold: bool) -> tuple[float, float]:
+def no_squeeze(ch: str, bold: bool) -> tuple[float, float]:
     return (0.0, 0.0)
-
-
-@lru_cache(maxsize=16384)
-def break_offsets(text: str) -> tuple[int, ...]:
-    """End offsets (Python string indices) of the line-break units of ``text``.
-
-    ICU counts in UTF-16 code units, so a character outside the BMP (𠀀, an emoji) is two
-    units there and one here; the offsets are converted back.
-    """
-    if not text:
-        return ()
-    # A lone surrogate cannot cross into ICU (it is not valid UTF-8); U+FFFD stands in for it
-    # with the same length on both sides.
-    safe = text.encode("utf-8", "replace").decode("utf-8") if _has_surrogate(text) else text
-    from icu4py.breakers import LineBreaker  # ICU loads on the first text broken, not at import
-
-    ends = [end for _, end in LineBreaker(safe, _BREAK_LOCALE).segments()]
-    if max(safe) > "\uffff":
-        to_index: dict[int, int] = {}
-        units = 0
-        for index, ch in enumerate(safe, start=1):
-            units += 2 if ch > "\uffff" else 1
-            to_index[units] = index
-        ends = [to_index[end] for end in ends]
-    return tuple(ends)
-
-
-def _has_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
-def break_units(text: str) -> list[str]:
-    """The text cut at every line-break opportunity (each unit keeps its trailing spaces)."""
-    start, out = 0, []
-    for end in break_offsets(text):
-        out.append(text[start:end])
-        start = end
-    return out
 
 
 class _Unit(NamedTuple):  # a tuple: made for every unit of every text, several times cheaper
@@ -294,7 +252,7 @@ def _metrics(runs: tuple[Run, ...], units: tuple[_Unit, ...], measure: Measure, 
             else:
                 full_list.append(_width(u.pieces, 1.0, measure))
         full = tuple(full_list)
-        if squeeze is _no_squeeze:  # what _squeeze_of sums then: 0.0 per unit that prints, else 0
+        if squeeze is no_squeeze:  # what _squeeze_of sums then: 0.0 per unit that prints, else 0
             squeezes = tuple(0.0 if any(p.text for p in u.visible) else 0 for u in units)
         else:
             cache = _unit_squeezes.setdefault(squeeze, {})
@@ -416,10 +374,10 @@ def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
     """
     key = tuple(runs)
     units = _units(key)
-    squeeze = squeeze or _no_squeeze
+    squeeze = squeeze or no_squeeze
     m = _metrics(key, units, measure, squeeze, kern)
     joins = m.join if kern is not None else None
-    limit = width + _EPS
+    limit = width + EPS
     cap = SQUEEZE_PER_LINE * size
     lines: list[list[int]] = []  # unit indices per line; -1 marks a chunk of a split unit
     chunks: dict[int, list[Run]] = {}
@@ -538,83 +496,9 @@ def _avoid_stranded_last_line(lines: list[list[int]], hard_end: list[bool], size
         if any(i < 0 for i in above + last):
             continue  # a word split character by character: nothing sensible to move
         while (line_width(last) < 2.5 * size and len(above) > 2
-               and line_width(above[-1:] + last) <= width + _EPS
+               and line_width(above[-1:] + last) <= width + EPS
                and line_width(above[:-1]) >= width / 2):
             last.insert(0, above.pop())
-
-
-@dataclass(frozen=True)
-class Placed:
-    """A stretch of one line drawn with one font at ``x``, ``char_space`` added after each glyph."""
-
-    x: float
-    text: str
-    bold: bool
-    char_space: float
-
-
-@lru_cache(maxsize=65536)
-def _char_width(measure: Measure, ch: str, bold: bool) -> float:
-    return measure(ch, bold, 1.0)
-
-
-def _latin(ch: str) -> bool:
-    return ch.isascii() and (ch.isalnum() or ch in "$%.,'-_/+")
-
-
-def place(line: SetLine, width: float, size: float, measure: Measure, squeeze: Squeeze | None = None,
-          justify: bool = True, kern: Kern | None = None) -> tuple[Placed, ...]:
-    """Where each stretch of a line goes so that it fills ``width`` exactly.
-
-    Adjacent punctuation closes up as ``kern`` says (the same ``kern`` the line was set with).
-    A line wider than the measure (it took a unit thanks to squeeze) compresses its full-width
-    punctuation by just what it needs, each mark in proportion to the blank it has left. A
-    wrapped line shorter than the measure is justified by spacing between characters, never
-    inside a Latin word or number nor inside a closed-up pair; the last line of a paragraph
-    keeps its natural spacing.
-    """
-    squeeze = squeeze or _no_squeeze
-    chars = [(ch, run.bold) for run in line.runs for ch in run.text]
-    if not chars:
-        return ()
-    advances = [_char_width(measure, ch, bold) * size for ch, bold in chars]
-    pair_left, pair_right = pair_cuts(chars, kern)
-    left_cut = [cut * size for cut in pair_left]
-    right_cut = [cut * size for cut in pair_right]
-    natural = sum(advances) - sum(left_cut) - sum(right_cut)
-    gaps = [0.0] * len(chars)  # extra space after each character
-    if natural > width + _EPS and line.squeeze > 0:
-        ratio = min(1.0, (natural - width) / line.squeeze)
-        for i, (ch, bold) in enumerate(chars):
-            left, right = squeeze(ch, bold)
-            # What a side already gave its neighbour it cannot give again.
-            left_cut[i] += max(0.0, left - pair_left[i]) * size * ratio
-            right_cut[i] += max(0.0, right - pair_right[i]) * size * ratio
-    elif justify and not line.last and natural < width - _EPS:
-        stretchable = [i for i in range(len(chars) - 1)
-                       if not (_latin(chars[i][0]) and _latin(chars[i + 1][0]))
-                       and not (pair_right[i] or pair_left[i + 1])]
-        if stretchable:
-            each = (width - natural) / len(stretchable)
-            for i in stretchable:
-                gaps[i] = each
-    out: list[Placed] = []
-    # The open stretch: where it starts, its characters so far, style and spacing.
-    start, text, style, spacing = 0.0 - left_cut[0], [chars[0][0]], chars[0][1], gaps[0]
-    x = start + advances[0] - right_cut[0] + gaps[0]  # the pen: where the next advance box begins
-    for i in range(1, len(chars)):
-        ch, bold = chars[i]
-        glyph_x = x - left_cut[i]
-        # Continue the open stretch when its spacing alone puts this glyph where it goes.
-        if (style == bold and abs(spacing - gaps[i - 1]) < _EPS
-                and left_cut[i] == 0.0 and right_cut[i - 1] == 0.0):
-            text.append(ch)
-        else:
-            out.append(Placed(start, "".join(text), style, spacing))
-            start, text, style, spacing = glyph_x, [ch], bold, gaps[i]
-        x = glyph_x + advances[i] - right_cut[i] + gaps[i]
-    out.append(Placed(start, "".join(text), style, spacing))
-    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -649,7 +533,7 @@ def _fit_text(key: tuple[Run, ...], width: float, height: float, size: float, mi
               measure: Measure, leading_ratio: float, step: float) -> Fit | None:
     runs = key
     units = _units(key)
-    m = _metrics(key, units, measure, _no_squeeze)
+    m = _metrics(key, units, measure, no_squeeze)
     widest_unit = max(m.visible, default=0.0)
     # Every line holds at most `width` of printed text, so the text needs at least
     # total / width lines: a size at which even that many overflow the box is skipped without
@@ -658,13 +542,13 @@ def _fit_text(key: tuple[Run, ...], width: float, height: float, size: float, mi
     current = size
     while current >= min_size - 1e-9:
         # Shrinking must never cost a word or number its wholeness ("10" split as 1/0).
-        if widest_unit * current > width + _EPS:
+        if widest_unit * current > width + EPS:
             current = round(current - step, 4)
             continue
         leading = current * leading_ratio
         # The last line needs only its glyph height, not a whole leading.
-        room = int((height + _EPS - current) // leading) + 1 if height + _EPS >= current else 0
-        if total * current > (room + 0.001) * (width + _EPS):
+        room = int((height + EPS - current) // leading) + 1 if height + EPS >= current else 0
+        if total * current > (room + 0.001) * (width + EPS):
             current = round(current - step, 4)
             continue
         try:
@@ -674,7 +558,7 @@ def _fit_text(key: tuple[Run, ...], width: float, height: float, size: float, mi
             continue
         needed = (len(lines) - 1) * leading + current
         widest = max((line.width for line in lines), default=0.0)
-        if needed <= height + _EPS and widest <= width + _EPS:
+        if needed <= height + EPS and widest <= width + EPS:
             return Fit(current, leading, tuple(line.runs for line in lines))
         current = round(current - step, 4)
     return None

@@ -18,9 +18,9 @@ import pytest
 from uniseg.linebreak import line_break_units
 
 from pnp.build import converter_for, load_games
+from pnp.linebreaks import break_offsets
 from pnp.render.grid import display_grid
 from pnp.rulebook import MarkdownBlock, parse_markdown, rulebook_markdown
-from pnp.textlayout import break_offsets
 from pnp.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.textlayout import Run, break_lines, break_offsets, break_units, fit_text, place, set_lines
+from pnp.linebreaks import break_offsets, break_units
+from pnp.textlayout import Run, break_lines, fit_text, set_lines
+from pnp.textplace import place
 
 CLOSING = set("，。、；：？！）」』》〉…”’")  # a dash pair may start a line
 OPENING = set("（「『《〈“‘")

@@ -41,7 +41,8 @@ from pnp.render.sheets import FaceForms, face_geometry
 from pnp.render.table_figure import TableFigureFlowable
 from pnp.rulebook import MarkdownBlock
 from pnp.strings import ui
-from pnp.textlayout import Run, SetLine, place, set_lines
+from pnp.textlayout import Run, SetLine, set_lines
+from pnp.textplace import place
 from pnp.units import MM
 
 # CJKParagraph.wrap's lines by (runs, usable width, size, fonts, justified): a pure function
