@@ -33,6 +33,7 @@ from pnp.check_lint import SUPPLY_GAMES_PER_COUNT, _bot_mixes, lint_findings, su
 from pnp.check_literals import FLOAT_NUMBER, TEMPLATES, data_literals, literal_findings, template_literals
 from pnp.check_report import Acknowledgement, CheckFinding, CheckReport, GameReport
 from pnp.counts import count_findings
+from pnp.data.fieldpaths import located_problems, parse_path
 from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, TABLES_FILE, load_game
 from pnp.data.model import LANGS, Game
 from pnp.data.schema import COLOR, FIELD_REF
@@ -42,7 +43,6 @@ from pnp.errors import DataError, PnpError
 from pnp.fonts import FontFamily, load_family, missing_characters
 from pnp.games.base import GamePlugin, RulesError, TableRows
 from pnp.games.registry import get_game, has_game
-from pnp.games.rules import located_problems, parse_path
 from pnp.gameset import converter_for, resolve_games
 from pnp.i18n import foreign_characters
 from pnp.rulebook import rulebook_markdown, template_path

@@ -16,11 +16,11 @@ from click.testing import CliRunner, Result
 
 from pnp.check import CheckFinding, supply_simulation
 from pnp.cli import cli
+from pnp.data.fieldpaths import parse_path
 from pnp.games.aizhewudi import GAME as AIZHEWUDI
 from pnp.games.aizhewudi.lint import lint as aizhewudi_lint
 from pnp.games.aizhewudi.play import play as aizhewudi_play
 from pnp.games.aizhewudi.rules import rules_from_mapping as aizhewudi_rules
-from pnp.games.rules import parse_path
 from tests.conftest import ROOT, edit
 
 LINT_FIXTURE = ROOT / "tests" / "fixtures" / "lint"

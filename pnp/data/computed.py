@@ -15,6 +15,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from pnp.data.fieldpaths import located_problems
+from pnp.games.base import RulesError
+from pnp.games.registry import get_game, has_game
+
 
 @dataclass(frozen=True)
 class Unavailable:
@@ -35,11 +39,6 @@ def engine_tables(slug: str, rules: Mapping[str, Any], game_file: Path) -> Compu
 
     @cache
     def tables() -> Mapping[str, Sequence[Mapping[str, Any]]] | Unavailable:
-        # Imported here: the engine registry imports the data model, not the other way round.
-        from pnp.games.base import RulesError
-        from pnp.games.registry import get_game, has_game
-        from pnp.games.rules import located_problems
-
         if not has_game(slug):
             return Unavailable(f"game {slug!r} has no rules engine to compute it")
         try:
