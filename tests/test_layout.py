@@ -8,10 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.layout.impose import ImposeError, Piece, Rect, impose
+from pnp.layout.impose import ImposeError, impose
 from pnp.layout.marks import crop_marks, mirror_segments
 from pnp.layout.nets import d4_net, d6_net
 from pnp.layout.presets import SHEETS, SheetSpec
+from pnp.layout.sheetplan import Piece, Rect
 
 
 def cards(n: int, w: float = 63, h: float = 88, name: str = "c") -> list[Piece]:

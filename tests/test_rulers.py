@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from pnp.build import build
-from pnp.layout.impose import Rect
+from pnp.layout.sheetplan import Rect
 from pnp.workspace import Workspace
 from tests.conftest import ROOT
 from tests.pdfprobe import matrix_times

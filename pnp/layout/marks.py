@@ -3,8 +3,8 @@ gutters, and their mirror on a back sheet. Pure math, like the imposition it rea
 
 from __future__ import annotations
 
-from pnp.layout.impose import MARK_SHORT, MIN_ON_BLEED, Segment, SheetPlan
 from pnp.layout.presets import SheetSpec
+from pnp.layout.sheetplan import MARK_SHORT, MIN_ON_BLEED, Segment, SheetPlan
 
 
 def _mark_limits(spec: SheetSpec) -> tuple[float, float, float, float]:

@@ -11,9 +11,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.data.model import Game
 from pnp.fonts import FontFamily, measure_for
-from pnp.layout.impose import Rect, Segment, SheetPlan, Slot
 from pnp.layout.marks import crop_marks, mirror_segments
 from pnp.layout.presets import SheetSpec
+from pnp.layout.sheetplan import Rect, Segment, SheetPlan, Slot
 from pnp.render.faces import EM_ASCENT
 from pnp.strings import ui
 from pnp.textlayout import Run, fit_text

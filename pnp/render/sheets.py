@@ -21,14 +21,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.data.model import Card, Component, Game
 from pnp.fonts import FontFamily
-from pnp.layout.impose import (
-    Piece,
-    SheetPlan,
-    Slot,
-    impose,
-)
+from pnp.layout.impose import impose
 from pnp.layout.nets import Net, build_net
 from pnp.layout.presets import SheetSpec
+from pnp.layout.sheetplan import Piece, SheetPlan, Slot
 from pnp.layout.tent import BaseTab, base_tab
 from pnp.layout.tiles import GLUE_LINE_WIDTH, LABEL_PAD, Tile, plan_tiles, tile_marks
 from pnp.render.faces import EM_ASCENT, FaceContext, draw_fold, draw_layout, draw_net
