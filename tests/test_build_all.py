@@ -17,7 +17,7 @@ from tests.pdfprobe import component_counts, fonts, page_sizes, text
 
 GAMES = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
 FACES = {"zh-Hant": "PnpSansTC", "zh-Hans": "PnpSansSC"}
-HALF_A4 = (420.9, 595.3)  # points: A5, the player aid of a short game
+TWO_UP_A4 = (841.9, 595.3)  # points: A4 turned landscape, two A5 player aids of a short game
 MM = 72 / 25.4
 
 
@@ -33,8 +33,8 @@ def built(tmp_path_factory) -> Path:
 def test_every_game_builds_pure_embedded_a4_pdfs(built, game, lang):
     for name in ("components.pdf", "rulebook.pdf", "aid.pdf"):
         path = built / game / lang / name
-        # A short player aid is set on half the sheet (A5), a card for each seat.
-        assert page_sizes(path) == {(595.3, 841.9)} or (name == "aid.pdf" and page_sizes(path) == {HALF_A4})
+        # A short player aid is a card of half the sheet (A5), two to a sheet turned landscape.
+        assert page_sizes(path) == {(595.3, 841.9)} or (name == "aid.pdf" and page_sizes(path) == {TWO_UP_A4})
         used = fonts(path)
         assert used and all(embedded for embedded in used.values()), used
         assert all(base.lstrip("/").split("+")[1].startswith(FACES[lang]) for base in used), used
@@ -105,13 +105,35 @@ def test_each_player_aid_uses_its_paper(built, game, lang):
     size = (round(float(page.mediabox.width), 1), round(float(page.mediabox.height), 1))
     left, right = _text_ends(page)
     if AID_PAPER[game] == "half":
-        assert size == HALF_A4
+        # Two A5 cards side by side on A4 turned landscape, the same card twice.
+        assert size == TWO_UP_A4
         assert left > 0.75 * 210, left  # the text runs down the card, not a third of it
+        assert right == left
+        first, second = _halves(page)
+        assert first and first == second
     else:
         assert size == (595.3, 841.9)
         assert right is not None, "the right column is blank"
         assert right - left <= 0.2 * right, (left, right)
         assert max(left, right) < 297 - 12, (left, right)
+
+
+def _halves(page) -> tuple[list[str], list[str]]:  # noqa: ANN001 - a pypdf page
+    """The text of the page's left and right halves, line by line from the top, each line's
+    spans in reading order (x measured from the half's own left edge)."""
+    middle = float(page.mediabox.width) / 2
+    spans: list[tuple[int, int, float, str]] = []
+
+    def visit(text, cm, tm, font, size):  # noqa: ANN001 - pypdf's visitor
+        if text.strip():
+            x, y = tm[4] * cm[0] + cm[4], tm[5] * cm[3] + cm[5]
+            spans.append((int(x > middle), -round(y), round(x - middle * (x > middle), 1), text))
+
+    page.extract_text(visitor_text=visit)
+    halves: tuple[list[str], list[str]] = ([], [])
+    for half, _, x, piece in sorted(spans):
+        halves[half].append(f"{x}:{piece}")
+    return halves
 
 
 def _lines(page, columns: int) -> dict[tuple[int, int], str]:  # noqa: ANN001 - a pypdf page
@@ -164,7 +186,7 @@ def _heading_room(path: Path, columns: int = 1) -> list[tuple[int, str, int]]:
 def test_no_heading_ends_a_page(built, game, lang):
     for name in ("rulebook.pdf", "aid.pdf"):
         path = built / game / lang / name
-        columns = 2 if name == "aid.pdf" and page_sizes(path) != {HALF_A4} else 1
+        columns = 2 if name == "aid.pdf" else 1  # two columns, or two cards side by side
         for page, title, lines in _heading_room(path, columns):
             # A heading followed by a table or figure has that under it; by text, two lines.
             assert lines >= 2, (game, lang, name, page + 1, title, lines)

@@ -195,23 +195,29 @@ def test_two_columns_of_an_aid_end_level(tisigui, items):
     assert left < 297 - 12 - 20  # well above the bottom margin: the columns really are short
 
 
-@pytest.mark.parametrize(("paper", "half"), [(A4, (148.5, 210)), (LETTER, (139.7, 215.9))])
-def test_a_short_aid_is_set_on_half_the_sheet_in_the_rulebook_s_type(tisigui, paper, half):
+@pytest.mark.parametrize(("paper", "sheet"), [(A4, (297, 210)), (LETTER, (279.4, 215.9))])
+def test_a_short_aid_is_set_on_half_the_sheet_in_the_rulebook_s_type(tisigui, paper, sheet):
     """An aid that fits one column of half the sheet is set there (A5, half-letter), as a
     card for each seat, in the largest type that fits rather than one column of a sheet
-    whose right half is blank."""
+    whose right half is blank; two cards are printed side by side on the sheet turned
+    landscape, so the file prints at actual size on the paper chosen."""
     body = "\n".join(f"- 第 {n} 条：{FILLER}" for n in range(1, 9))
     reader = _render(tisigui, f"# 替死鬼：玩家速查\n\n## 准备\n\n{body}\n", aid=True, paper=paper)
     assert len(reader.pages) == 1
-    assert _size_mm(reader.pages[0]) == half
+    assert _size_mm(reader.pages[0]) == sheet
+    middle = float(reader.pages[0].mediabox.width) / 2
     sizes = set()
+    items: tuple[list[str], list[str]] = ([], [])
 
     def visit(text, cm, tm, font, size):  # noqa: ANN001 - pypdf's visitor
         if text.startswith("第 "):
             sizes.add(round(size * tm[0], 2))
+            items[int(tm[4] * cm[0] + cm[4] > middle)].append(text.split("：")[0])
 
     reader.pages[0].extract_text(visitor_text=visit)
     assert sizes == {10.5}  # the rulebook's body size, not the two-column aid's 8.5
+    expected = [f"第 {n} 条" for n in range(1, 9)]
+    assert items == (expected, expected)  # the whole aid on each card
 
 
 def test_the_aid_s_layout_is_the_same_every_time(tisigui):

@@ -1,5 +1,9 @@
 """The one-sheet player aid: the same renderer as the rulebook, set on the paper and in the
-columns that let a short aid use its sheet (a few trial layouts, positioned but not drawn)."""
+columns that let a short aid use its sheet (a few trial layouts, positioned but not drawn).
+
+A short aid is a card of half the sheet (A5 on A4, half-letter on Letter); it is printed two
+to a sheet turned landscape, with a dashed cut line between them, so the file prints at actual
+size on the paper the designer chose and one sheet gives two seats their card."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
     Frame,
+    FrameBreak,
     PageTemplate,
 )
 from reportlab.platypus.doctemplate import LayoutError
@@ -29,6 +34,7 @@ from pnp.render.rulebook_pdf import (
 from pnp.render.rulebook_style import (
     AID,
     AID_BODY,
+    AID_CUT,
     AID_GAP,
     AID_MARGIN,
     BALANCE_SLACK,
@@ -41,17 +47,23 @@ from pnp.rulebook import MarkdownBlock
 from pnp.strings import ui
 from pnp.units import MM
 
+# Where the cut line between two cards ends: 1 mm inside the 6.5 mm band many printers
+# cannot reach, so its dashes never fall off the printable area.
+CUT_END = 7.5 * MM
+
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class AidLayout:
     """One way to set the player aid: the page, its columns, the type, and how tall the
-    columns run from the top margin (None: down to the bottom margin)."""
+    columns run from the top margin (None: down to the bottom margin). ``copies`` pages of
+    ``pagesize`` are printed side by side on one sheet (2: a half-sheet card, twice)."""
     pagesize: tuple[float, float]
     columns: int
     styles: BookStyles
     column_height: float | None = None
+    copies: int = 1
 
 
 @dataclass(frozen=True)
@@ -87,13 +99,14 @@ def _typeset_aid(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: 
     buffer = io.BytesIO()
     title = f"{convert(game.info.name.value)} {ui(lang, 'aid')}"
     margin, gap = AID_MARGIN, AID_GAP
+    width, height = layout.pagesize
+    copies = 1 if trial else layout.copies  # a trial needs one copy to know where things go
     doc = BaseDocTemplate(
-        buffer, pagesize=layout.pagesize, invariant=1, lang=lang, title=title, author="pnp",
+        buffer, pagesize=(width * copies, height), invariant=1, lang=lang, title=title, author="pnp",
         subject=f"{title} {game.info.version}", creator=f"pnp {game.slug}",
         initialFontName=fonts.regular.name, pageCompression=1,
         leftMargin=margin, rightMargin=margin, topMargin=margin, bottomMargin=margin,
     )
-    width, height = layout.pagesize
     full = height - 2 * margin
     column_height = min(full, layout.column_height or full)
     top = height - margin
@@ -106,21 +119,31 @@ def _typeset_aid(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: 
         canvas.setFillColor(HexColor("#7a6f60"))
         foot = f"{title} {ui(lang, 'sep')} {ui(lang, 'version', version=game.info.version, date=game.info.date)}"
         glyphs.check(foot, False, "pnp/strings.py: page furniture")
-        # Its descenders (the brackets round the date) clear the 6.5 mm band along the paper
-        # edge that many printers cannot reach; at 7 mm they came to 6.4 mm.
-        canvas.drawCentredString(width / 2, 8 * MM, foot)
-        canvas.setStrokeColor(RULE)
-        canvas.setLineWidth(0.4)
-        for k in range(1, layout.columns):  # a rule between columns, as tall as they run
-            x = margin + k * (column + gap) - gap / 2
-            canvas.line(x, top - column_height + 4, x, top - 4)
+        for copy in range(copies):
+            left = copy * width
+            # Its descenders (the brackets round the date) clear the 6.5 mm band along the
+            # paper edge that many printers cannot reach; at 7 mm they came to 6.4 mm.
+            canvas.drawCentredString(left + width / 2, 8 * MM, foot)
+            canvas.setStrokeColor(RULE)
+            canvas.setLineWidth(0.4)
+            for k in range(1, layout.columns):  # a rule between columns, as tall as they run
+                x = left + margin + k * (column + gap) - gap / 2
+                canvas.line(x, top - column_height + 4, x, top - 4)
+        if copies > 1:  # where the sheet is cut into its cards, inside the printable area
+            canvas.setStrokeColor(AID_CUT)
+            canvas.setLineWidth(0.25 * MM)
+            canvas.setDash([2.0 * MM, 1.5 * MM])
+            for copy in range(1, copies):
+                canvas.line(copy * width, CUT_END, copy * width, height - CUT_END)
         canvas.restoreState()
 
     columns = layout.columns
     column = (width - 2 * margin - gap * (columns - 1)) / columns
     kind = _TrialFrame if trial else Frame
-    frames = [kind(margin + k * (column + gap), top - column_height, column, column_height, id=f"col{k}")
-              for k in range(columns)]
+    # The first copy's frames are "col<k>", whose ends the trials read; the others "copy<n>-col<k>".
+    frames = [kind(copy * width + margin + k * (column + gap), top - column_height, column,
+                   column_height, id=f"col{k}" if copy == 0 else f"copy{copy}-col{k}")
+              for copy in range(copies) for k in range(columns)]
     lowest = [top] * columns
 
     def after(flowable: Flowable) -> None:
@@ -132,11 +155,16 @@ def _typeset_aid(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: 
     doc._doSave = not trial  # noqa: SLF001 - reportlab's switch for writing the file at the end
     doc.addPageTemplates([PageTemplate("aid", frames, onPage=furniture)])
     # Figures are sized for a column that runs the whole page, whatever the columns' height.
-    builder = _Builder(game, lang, fonts, convert, glyphs, source,
-                       full - frames[0].topPadding - frames[0].bottomPadding,
-                       frames[0].width - frames[0].leftPadding - frames[0].rightPadding, layout.styles,
-                       split_tables=False)
-    doc.build(_story(builder, blocks))
+    story: list[Flowable] = []
+    for copy in range(copies):
+        builder = _Builder(game, lang, fonts, convert, glyphs, source,
+                           full - frames[0].topPadding - frames[0].bottomPadding,
+                           frames[0].width - frames[0].leftPadding - frames[0].rightPadding,
+                           layout.styles, split_tables=False)
+        if copy:
+            story.append(FrameBreak())  # each copy starts in its own card's first column
+        story.extend(_story(builder, blocks))
+    doc.build(story)
     return _SetAid(buffer.getvalue(), pages[0], tuple(top - y for y in lowest))
 
 
@@ -194,7 +222,7 @@ def aid_layout(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: Fo
     width, height = pagesize
     half: AidLayout | None = None
     for body in sorted(AID_BODY):
-        layout = AidLayout((height / 2, width), 1, scaled(AID, body / AID.body.size))
+        layout = AidLayout((height / 2, width), 1, scaled(AID, body / AID.body.size), copies=2)
         if trials.fits(layout) is None:
             break
         half = layout
@@ -218,12 +246,13 @@ def aid_layout(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: Fo
 def render_aid(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: FontFamily,
                convert: Callable[[str], str], glyphs: GlyphCheck, source: str,
                pagesize: tuple[float, float]) -> tuple[bytes, int]:
-    """The player aid: the rulebook's typesetting, a size smaller, on half the sheet or in two
-    balanced columns on it (aid_layout), with the game's version at the foot. Returns the
-    PDF and its page count (one sheet is at most two)."""
+    """The player aid: the rulebook's typesetting, a size smaller, on half the sheet (two
+    copies on the sheet turned landscape) or in two balanced columns on it (aid_layout), with
+    the game's version at the foot. Returns the PDF and its page count (one sheet is at most
+    two)."""
     layout = aid_layout(game, lang, blocks, fonts, convert, source, pagesize)
     aid = _typeset_aid(game, lang, blocks, fonts, convert, glyphs, source, layout)
     width, height = layout.pagesize
-    log.info("%s %s player aid: %.1f × %.1f mm, %d column(s), %g pt type", game.slug, lang,
-             width / MM, height / MM, layout.columns, round(layout.styles.body.size, 2))
+    log.info("%s %s player aid: %d × %.1f × %.1f mm, %d column(s), %g pt type", game.slug, lang,
+             layout.copies, width / MM, height / MM, layout.columns, round(layout.styles.body.size, 2))
     return aid.data, aid.pages
