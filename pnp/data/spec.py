@@ -302,7 +302,7 @@ ELEMENTS: dict[str, ElementSpec] = {e.kind: e for e in (
              required=True, max_items=MAX_GRID_COLUMNS),
         Prop("row_labels", "row_labels", "the first column of the body rows: one label per row, "
              "ranges counted; one label holding `{row}` is printed on every row the others leave, "
-             "`{row}` counting those rows from 1 (`[姓名, 第 {row} 局, 合計]`); one text alone "
+             "`{row}` counting those rows from 1 (`[姓名, '第 {row} 局', 合計]`); one text alone "
              "holding `{row}` labels every row (`'第 {row} 天'`)",
              max_items=MAX_GRID_ROWS),
         Prop("column_widths", "weights", "relative widths, one per column as written: a range's "
