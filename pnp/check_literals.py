@@ -8,7 +8,10 @@ the printed result:
 
 - card_data (components.yaml, figures.yaml, tables.yaml headings, game.yaml's name and
   credits): every digit of a printed text once its ``{...}`` references are taken out. A card
-  field counts when a face prints it (a text, label or ``count`` naming ``{field}``).
+  field counts when a face prints it (a text, label or ``count`` naming ``{field}``). A
+  grid's typed ``rows`` counts when a row label numbers the rows (``{row}``), and a label
+  range's typed ``count`` when its label numbers the range (``{n}``): the numbers printed
+  follow from them.
 - templates (``rulebook.md.j2``, ``aid.md.j2``), parsed by Jinja: every digit of the
   template's own text (in every branch, taken or not), every digit in a string constant, and
   every number constant that is printed (``{{ 4 }}``, ``{{ x + 1 }}``) or named
@@ -34,6 +37,7 @@ from jinja2 import nodes
 
 from pnp.check_report import CheckFinding
 from pnp.data.csvcards import CSV_NAME, read_csv_cards
+from pnp.data.labelranges import RANGE_NUMBER, is_range
 from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, TABLES_FILE
 from pnp.data.model import Game, LiteralMark
 from pnp.data.propchecks import ROW_NUMBER
@@ -173,10 +177,13 @@ def _component_literals(doc: Located, rel: Callable[[str], str]) -> list[Literal
                 if key in _NOT_PRINTED:
                     continue
                 for text in value if isinstance(value, list) else [value]:
+                    if is_range(text):
+                        text = text.get("label")
                     if isinstance(text, str):
                         fields.update(FIELD_REF.findall(text))
                 if key != "count":
                     found += y.scan_list(value, ("layouts", name, "elements", k, key))
+                    found += _ranges(y, value, ("layouts", name, "elements", k, key))
             found += _numbered_rows(y, _mapping(element), ("layouts", name, "elements", k))
     for i, component in enumerate(_sequence(top.get("components"))):
         component = _mapping(component)
@@ -202,12 +209,29 @@ def _component_literals(doc: Located, rel: Callable[[str], str]) -> list[Literal
 
 
 def _numbered_rows(y: _Yaml, element: dict[str, Any], path: PathKey) -> list[Literal]:
-    """A grid whose one row label numbers its rows (``'第 {row} 天'``) prints the numbers up to
-    its ``rows``: typed there unless ``rows`` is a reference."""
+    """A grid whose row label numbers its rows (``'第 {row} 天'``, or ``第 {row} 局`` in a list,
+    on the rows the others leave) prints numbers that follow from its ``rows``: typed there
+    unless ``rows`` is a reference."""
     labels = element.get("row_labels")
-    if isinstance(labels, str) and ROW_NUMBER in labels and isinstance(element.get("rows"), int):
+    texts = labels if isinstance(labels, list) else [labels]
+    numbered = any(isinstance(text, str) and ROW_NUMBER in text for text in texts)
+    if numbered and isinstance(element.get("rows"), int):
         return y.scan(element["rows"], (*path, "rows"))
     return []
+
+
+def _ranges(y: _Yaml, value: Any, path: PathKey) -> list[Literal]:
+    """A label range's ``label`` is printed text; its ``count``, when typed, is printed too if
+    the label numbers the range (``{n}`` prints 1 up to it): a reference is derived."""
+    found: list[Literal] = []
+    for i, item in enumerate(_sequence(value)):
+        if not is_range(item):
+            continue
+        label = item.get("label")
+        found += y.scan(label, (*path, i, "label"))
+        if isinstance(label, str) and RANGE_NUMBER in label and isinstance(item.get("count"), int):
+            found += y.scan(item["count"], (*path, i, "count"))
+    return found
 
 
 def _csv_cards(doc: Located, name: str, path: PathKey,

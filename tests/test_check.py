@@ -458,6 +458,9 @@ def test_a_data_only_game_without_tables_or_rules_passes_check(tmp_path: Path) -
     end = components.index("  reference_back:")
     components = components[:start] + components[end:]
     components = components.replace("    front: reference_front\n", "    front: reference_back\n")
+    # No rules to give the seats: the identity card's number boxes count the shields instead.
+    assert '{count: "{rules.players.max}", label: "{n}"}' in components
+    components = components.replace('{count: "{rules.players.max}"', '{count: "{count.shield}"')
     (game / "components.yaml").write_text(components, encoding="utf-8")
     code, report = check_json(root, "mygame")
     assert (code, findings(report, "mygame")) == (0, [])

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from pnp.data.labelranges import expand, fill_rows, has_ranges, is_range, typed_count, typed_total
 from pnp.data.limits import MAX_ICONS, MAX_VIEWBOX
 from pnp.data.model import (
     Card,
@@ -148,7 +149,8 @@ def _read_element(r: Reader, raw: Any, path: PathKey, tables: dict[str, PrintedT
         props["text"] = str(props["text"])
     for key in ("labels", "columns", "row_labels"):
         if isinstance(props.get(key), list):
-            props[key] = [str(v) for v in props[key]]
+            props[key] = [{"count": v["count"], "label": str(v["label"])} if is_range(v) else str(v)
+                          for v in props[key]]
     return Element(kind, frozen_mapping(props), r.where(path))
 
 
@@ -159,14 +161,20 @@ def _check_grid_shape(r: Reader, raw: dict[str, Any], path: PathKey) -> bool:
     if not columns:
         r.fail((*path, "columns"), "a grid needs at least one column")
         ok = False
-    # Rows given by a reference, and labels given as one text for every row, are matched when
-    # the references resolve (pnp.data.rulerefs.resolve_layouts).
-    if isinstance(raw.get("row_labels"), list) and isinstance(raw["rows"], int) \
-            and len(raw["row_labels"]) != raw["rows"]:
-        r.fail((*path, "row_labels"), f"{len(raw['row_labels'])} row labels for {raw['rows']} rows")
-        ok = False
+    # Rows given by a reference, labels given as one text for every row and ranges counted by
+    # a reference are matched when the references resolve (pnp.data.rulerefs.resolve_layouts).
+    labels = raw.get("row_labels")
+    if isinstance(labels, list) and isinstance(raw["rows"], int) and typed_total(labels) is not None:
+        counts = [typed_count(item) or 0 for item in labels if is_range(item)]
+        fitted = fill_rows(expand(labels, counts)[0], raw["rows"])
+        if isinstance(fitted, str):
+            r.fail((*path, "row_labels"), fitted + (" (its ranges counted)" if counts else ""))
+            ok = False
+    # One width per column as written: a range of columns takes one, whatever its count.
     if "column_widths" in raw and len(raw["column_widths"]) != len(columns):
-        r.fail((*path, "column_widths"), f"{len(raw['column_widths'])} widths for {len(columns)} columns")
+        written = " as written (a range of columns takes one width)" if has_ranges(columns) else ""
+        r.fail((*path, "column_widths"),
+               f"{len(raw['column_widths'])} widths for {len(columns)} columns{written}")
         ok = False
     return ok
 
@@ -204,12 +212,12 @@ def brief(ids: list[str]) -> str:
 
 def _element_strings(element: Element) -> Iterator[tuple[str, str]]:
     for key, value in element.props.items():
+        # {row} numbers rows, no card field; left only in labels a problem kept from their rows.
         if isinstance(value, str):
-            if key == "row_labels":  # {row} is the row's number, no card field
-                value = value.replace(ROW_NUMBER, "")
-            yield value, f"{element.where}.{key}"
+            yield (value.replace(ROW_NUMBER, "") if key == "row_labels" else value), f"{element.where}.{key}"
         elif isinstance(value, list):
-            yield from ((item, f"{element.where}.{key}") for item in value if isinstance(item, str))
+            yield from (((item.replace(ROW_NUMBER, "") if key == "row_labels" else item), f"{element.where}.{key}")
+                        for item in value if isinstance(item, str))
 
 
 def substitute(text: str, card: Card) -> str:

@@ -135,7 +135,7 @@ def whole_check(value: Any, low: int, high: int | None, what: str) -> str | None
     return _range_error(value, low, high, "")
 
 
-# A grid's row labels as one text: printed once per row, {row} replaced by the row's number.
+# A grid's row label printed on many rows: {row} numbers those rows from 1 (pnp.data.labelranges).
 ROW_NUMBER = "{row}"
 
 
@@ -153,15 +153,6 @@ def rows_check(value: Any, prop: Bounds, ctx: SpecContext) -> str | None:
         return ("expected a whole number of rows (at least 1), or one {rules.…} or {count.…} "
                 f"reference giving it, got {value!r}")
     return whole_check(value, 1, int(prop.maximum or 0) or None, "a whole number of rows (at least 1)")
-
-
-def row_labels_check(value: Any, prop: Bounds, ctx: SpecContext) -> str | None:
-    if isinstance(value, str):
-        if ROW_NUMBER not in value:
-            return (f"one text for every row must hold {ROW_NUMBER} (the row's number); "
-                    f"give a list for labels of their own, got {value!r}")
-        return text_item_check(value)
-    return listed(value, prop, "a list of labels, or one text holding {row}", text_item_check)
 
 
 def count_check(value: Any, prop: Bounds, ctx: SpecContext) -> str | None:

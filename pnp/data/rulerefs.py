@@ -19,7 +19,10 @@ disagree with the card. A figure's row label may total a card field over the row
 
 A grid's ``rows`` may be such a reference too (``'{rules.days}'``: a record sheet with a row per
 day of the game), and its ``row_labels`` one text for every row, ``{row}`` standing for the
-row's number (``'第 {row} 天'``); they become the number and the list of labels here.
+row's number (``'第 {row} 天'``); they become the number and the list of labels here. So does
+a label range's ``count`` (``{count: '{rules.players.max}', label: '{n}'}``: a label per seat,
+:mod:`pnp.data.labelranges`), and a row label list's one label holding ``{row}`` becomes a
+label for every row the others leave.
 """
 
 from __future__ import annotations
@@ -29,9 +32,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from pnp.data.labelranges import expand, fill_rows, has_ranges, is_range, spread
 from pnp.data.limits import MAX_GRID_ROWS
 from pnp.data.model import Card, Component, Element, Figure, Layout, Text, frozen_mapping
 from pnp.data.propchecks import ROW_NUMBER
+from pnp.data.spec import ELEMENTS, RANGED_TYPES
 
 RULES_REF = re.compile(r"\{rules\.([A-Za-z_][\w.\[\]]*?)(?:/rules\.([A-Za-z_][\w.\[\]]*?))?"
                        r"([+-]\d+)?(?::(money|thousands))?\}")
@@ -162,27 +167,70 @@ def resolve_components(components: tuple[Component, ...], rules: Mapping[str, An
 
 def resolve_layouts(layouts: Mapping[str, Layout], rules: Mapping[str, Any],
                     problems: list[str], components: tuple[Component, ...] = ()) -> dict[str, Layout]:
-    """Layouts with the rules and count references of their text props resolved."""
+    """Layouts with the rules and count references of their text props resolved (in lists and
+    label ranges too), label ranges printed as their labels, and grids sized."""
     counts = _counts(components)
 
     def prop(value: Any, where: str) -> Any:
         if isinstance(value, str):
             return resolve(Text(value, where), rules, problems, counts).value
+        if isinstance(value, list):
+            return [prop(item, f"{where}[{i}]") for i, item in enumerate(value)]
+        if isinstance(value, Mapping):
+            return {key: prop(item, f"{where}.{key}") for key, item in value.items()}
         return value
 
     def element(e: Element) -> Element:
         props = {k: prop(v, f"{e.where}.{k}") for k, v in e.props.items()}
-        if e.kind == "grid":
+        spans = _label_ranges(e, props, problems)
+        if e.kind == "grid" and spans is not None:
             _grid_rows(e, props, problems)
+            widths = props.get("column_widths")
+            if "columns" in spans and isinstance(widths, list):
+                props["column_widths"] = spread(widths, spans["columns"])
         return replace(e, props=frozen_mapping(props))
 
     return {name: replace(layout, elements=tuple(element(e) for e in layout.elements))
             for name, layout in layouts.items()}
 
 
+def _label_ranges(e: Element, props: dict[str, Any], problems: list[str]) -> dict[str, list[int]] | None:
+    """Each label list's ranges printed as their labels, ``{n}`` numbering them from 1; per
+    list, how many labels each written item became. None when a range's count is no number
+    (a problem is added, or resolve() added one for a reference that did not resolve)."""
+    spans: dict[str, list[int]] = {}
+    for spec in ELEMENTS[e.kind].props:
+        items = props.get(spec.name)
+        if spec.type not in RANGED_TYPES or not isinstance(items, list) or not has_ranges(items):
+            continue
+        limit = spec.max_items or MAX_GRID_ROWS
+        found: list[int] = []
+        for i, item in enumerate(items):
+            if not is_range(item):
+                continue
+            count = item["count"]
+            if isinstance(count, str):
+                if "{" in count:
+                    return None  # a reference that did not resolve, reported by resolve()
+                if not count.strip().isdigit() or not 1 <= int(count) <= limit:
+                    problems.append(f"{e.where}.{spec.name}[{i}].count: {e.get(spec.name)[i]['count']} "
+                                    f"gives {count!r}, not a whole number of labels from 1 to {limit}")
+                    return None
+                count = int(count)
+            found.append(count)
+        labels, spans[spec.name] = expand(items, found)
+        if len(labels) > limit:
+            problems.append(f"{e.where}.{spec.name}: {len(labels)} labels once its ranges are "
+                            f"counted, more than the limit of {limit} for this field")
+            return None
+        props[spec.name] = labels
+    return spans
+
+
 def _grid_rows(e: Element, props: dict[str, Any], problems: list[str]) -> None:
-    """A grid's ``rows`` given by a reference becomes the number it resolved to, and row labels
-    written once for every row become one label per row, ``{row}`` the row's number from 1."""
+    """A grid's ``rows`` given by a reference becomes the number it resolved to, and its row
+    labels one per row: one text for every row, or the list's one label holding ``{row}`` for
+    every row the others leave, ``{row}`` numbering those rows from 1."""
     rows = props["rows"]
     if isinstance(rows, str):
         if "{" in rows:
@@ -195,9 +243,15 @@ def _grid_rows(e: Element, props: dict[str, Any], problems: list[str]) -> None:
     labels = props.get("row_labels")
     if isinstance(labels, str):
         props["row_labels"] = [labels.replace(ROW_NUMBER, str(n)) for n in range(1, rows + 1)]
-    elif labels is not None and len(labels) != rows:
-        problems.append(f"{e.where}.row_labels: {len(labels)} row labels for {rows} rows "
-                        f"({e.get('rows')})")
+    elif labels is not None:
+        fitted = fill_rows(labels, rows)
+        if isinstance(fitted, str):
+            given = [f"rows: {e.get('rows')}"] if isinstance(e.get("rows"), str) else []
+            if has_ranges(e.get("row_labels")):
+                given.append("its ranges counted")
+            problems.append(f"{e.where}.row_labels: {fitted}" + (f" ({'; '.join(given)})" if given else ""))
+        else:
+            props["row_labels"] = fitted
 
 
 def resolve_figures(figures: Mapping[str, Figure], components: tuple[Component, ...],

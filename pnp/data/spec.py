@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pnp.data.labelranges import EXAMPLE, labels_check, row_labels_check
 from pnp.data.limits import (
     MAX_COORD_MM,
     MAX_COORD_PERCENT,
@@ -64,7 +65,6 @@ from pnp.data.propchecks import (
     font_size_check,
     listed,
     point_check,
-    row_labels_check,
     rows_check,
     symbol_check,
     table_check,
@@ -134,6 +134,24 @@ COLOR_SCHEMA: dict[str, Any] = {"type": "string", "pattern": f"{COLOR.pattern}|{
 _TEXT_SCHEMA: dict[str, Any] = {"anyOf": [{"type": "string", "maxLength": MAX_TEXT_CHARS}, {"type": "number"}]}
 
 
+def _number_ref_schema(maximum: float | None) -> dict[str, Any]:
+    """A whole number from 1, or one {rules.x} / {count.x} reference giving it."""
+    whole: dict[str, Any] = {"type": "integer", "minimum": 1}
+    if maximum is not None:
+        whole["maximum"] = maximum
+    return {"anyOf": [whole, {"type": "string", "pattern": _NUMBER_REF_PATTERN}]}
+
+
+def _label_schema(p: Prop) -> dict[str, Any]:
+    """A label text, or a range of numbered labels."""
+    ranged = {"type": "object", "additionalProperties": False, "required": ["count", "label"],
+              "properties": {"count": _number_ref_schema(p.max_items),
+                             "label": {"anyOf": [{"type": "string", "maxLength": MAX_TEXT_CHARS,
+                                                  "not": {"pattern": "\\{row\\}"}},
+                                                 {"type": "number"}]}}}
+    return {"anyOf": [*_TEXT_SCHEMA["anyOf"], ranged]}
+
+
 def _number_schema(prop: Prop, positive: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "number"}
     if prop.minimum is not None:
@@ -175,8 +193,8 @@ VALUE_TYPES: dict[str, ValueType] = {t.name: t for t in (
     ValueType("color", lambda v, p, c: color_check(v), "`'#rrggbb'` or `'{field}'`", lambda p: COLOR_SCHEMA),
     ValueType("text", lambda v, p, c: text_item_check(v), f"text (at most {MAX_TEXT_CHARS} characters)",
               lambda p: _TEXT_SCHEMA),
-    ValueType("texts", lambda v, p, c: listed(v, p, "a list of labels", text_item_check), "a list of texts",
-              lambda p: _array(_TEXT_SCHEMA, p)),
+    ValueType("labels", labels_check, f"a list of texts; an item may be a range `{EXAMPLE}`",
+              lambda p: _array(_label_schema(p), p)),
     ValueType("fontsize", lambda v, p, c: font_size_check(v),
               f"a font size, `'9pt'` ({MIN_FONT_PT:g}–{MAX_FONT_PT:g} pt)",
               lambda p: {"anyOf": [{"type": "number", "minimum": MIN_FONT_PT, "maximum": MAX_FONT_PT},
@@ -194,10 +212,10 @@ VALUE_TYPES: dict[str, ValueType] = {t.name: t for t in (
               lambda p: {"anyOf": [{"type": "integer", "minimum": 0, "maximum": p.maximum},
                                    {"type": "string", "pattern": _FIELD_PATTERN}]}),
     ValueType("rows", rows_check, "a whole number ≥ 1, or `'{rules.x}'` / `'{count.x}'` giving one",
-              lambda p: {"anyOf": [{"type": "integer", "minimum": 1, "maximum": p.maximum},
-                                   {"type": "string", "pattern": _NUMBER_REF_PATTERN}]}),
-    ValueType("row_labels", row_labels_check, "a list of texts, or one text holding `{row}`",
-              lambda p: {"anyOf": [_array(_TEXT_SCHEMA, p),
+              lambda p: _number_ref_schema(p.maximum)),
+    ValueType("row_labels", row_labels_check, "like `labels`, one of them may hold `{row}`; or one "
+              "text holding `{row}`",
+              lambda p: {"anyOf": [_array(_label_schema(p), p),
                                    {"type": "string", "maxLength": MAX_TEXT_CHARS, "pattern": "\\{row\\}"}]}),
 )}
 
@@ -251,7 +269,9 @@ ELEMENTS: dict[str, ElementSpec] = {e.kind: e for e in (
         Prop("align", "align", "horizontal alignment", default="left"),
         Prop("valign", "valign", "vertical alignment", default="top")), text=True),
     ElementSpec("boxes", "A strip of equal rounded boxes, one label centred in each.", (
-        _box(), Prop("labels", "texts", "one label per box", required=True, max_items=MAX_LABELS),
+        _box(), Prop("labels", "labels", "one label per box; a range prints `count` labels, `{n}` numbering "
+             "them from 1 (`[{count: '{rules.players.max}', label: '{n}'}]`: a box per seat)",
+             required=True, max_items=MAX_LABELS),
         _size(), _min_size(), _fill(), _stroke(), _stroke_width(0.5), _color()), text=True),
     ElementSpec("table", "A printed table from tables.yaml; one with more rows than columns prints on "
                 "its side, a `pivot:` table as a matrix.", (
@@ -277,12 +297,16 @@ ELEMENTS: dict[str, ElementSpec] = {e.kind: e for e in (
                 "labels, optional row labels, all labels at one size.", (
         _box(), Prop("rows", "rows", "body rows (`'{rules.days}'`: as many as the rules say)", required=True,
                      maximum=MAX_GRID_ROWS),
-        Prop("columns", "texts", "the header row, one label per column (`\"\"` for an empty cell)",
+        Prop("columns", "labels", "the header row, one label per column (`\"\"` for an empty cell); a "
+             "range is a column per label (`[座位, {count: '{rules.players.max}', label: '{n}'}]`)",
              required=True, max_items=MAX_GRID_COLUMNS),
-        Prop("row_labels", "row_labels", "the first column of the body rows: one label per row, or "
-             "one text for every row with `{row}` for the row's number from 1 (`'第 {row} 天'`)",
+        Prop("row_labels", "row_labels", "the first column of the body rows: one label per row, "
+             "ranges counted; one label holding `{row}` is printed on every row the others leave, "
+             "`{row}` counting those rows from 1 (`[姓名, '第 {row} 局', 合計]`); one text alone "
+             "holding `{row}` labels every row (`'第 {row} 天'`)",
              max_items=MAX_GRID_ROWS),
-        Prop("column_widths", "weights", "relative widths, one per column (default equal)",
+        Prop("column_widths", "weights", "relative widths, one per column as written: a range's "
+             "width is each of its columns' (default equal)",
              maximum=MAX_WEIGHT, max_items=MAX_GRID_COLUMNS),
         Prop("header_height", "mm", "header row height in mm (default: a body row's)", maximum=MAX_ICON_MM),
         _size(), _min_size(), _stroke("#000000"), _stroke_width(0.25),
@@ -296,6 +320,8 @@ _TURN = Prop("turn", "turn", "`half`: drawn turned half round about the trim's c
 # Every kind may be turned; the prop is added here so no element's list can forget it.
 ELEMENTS = {kind: dataclasses.replace(spec, props=(*spec.props, _TURN)) for kind, spec in ELEMENTS.items()}
 
+# Value types of label lists, whose items may be ranges (pnp.data.labelranges).
+RANGED_TYPES = ("labels", "row_labels")
 TEXT_ELEMENTS = tuple(kind for kind, spec in ELEMENTS.items() if spec.text)
 SYMBOL_ELEMENTS = tuple(kind for kind, spec in ELEMENTS.items() if spec.uses_symbol)
 
