@@ -17,6 +17,7 @@ from pnp.data.limits import (
     MAX_TEXT_CHARS,
     MIN_FONT_PT,
 )
+from pnp.data.refsyntax import COUNT_REF, RULES_REF
 from pnp.data.schema import COLOR, COORD, FIELD_REF, FONT_SIZE, describe
 
 
@@ -142,7 +143,6 @@ ROW_NUMBER = "{row}"
 def is_number_reference(value: Any) -> bool:
     """``'{rules.days}'``, ``'{rules.days+1}'``, ``'{count.character}'``: a whole number the
     game's rules or components.yaml give, resolved when the game loads."""
-    from pnp.data.rulerefs import COUNT_REF, RULES_REF  # the data layer's one syntax for both
     return isinstance(value, str) and bool(RULES_REF.fullmatch(value) or COUNT_REF.fullmatch(value))
 
 

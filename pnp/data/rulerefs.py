@@ -36,13 +36,9 @@ from pnp.data.labelranges import expand, fill_rows, has_ranges, is_range, spread
 from pnp.data.limits import MAX_GRID_ROWS
 from pnp.data.model import Card, Component, Element, Figure, Layout, Text, frozen_mapping
 from pnp.data.propchecks import ROW_NUMBER
+from pnp.data.refsyntax import CARD_REF, COUNT_REF, RULES_REF, SUM_REF
 from pnp.data.spec import ELEMENTS, RANGED_TYPES
 
-RULES_REF = re.compile(r"\{rules\.([A-Za-z_][\w.\[\]]*?)(?:/rules\.([A-Za-z_][\w.\[\]]*?))?"
-                       r"([+-]\d+)?(?::(money|thousands))?\}")
-COUNT_REF = re.compile(r"\{count\.([a-z0-9][a-z0-9_-]*)(?:/([a-z0-9][a-z0-9_-]*))?\}")
-SUM_REF = re.compile(r"\{sum\.([A-Za-z_]\w*)\}")
-CARD_REF = re.compile(r"\{card\.([a-z0-9][a-z0-9_-]*)/([a-z0-9][a-z0-9_-]*)\.([A-Za-z_]\w*)\}")
 _PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
