@@ -82,7 +82,10 @@ _lock = threading.Lock()
 
 
 def _regenerate_hint() -> str:
-    return f"run {BUILD_COMMAND} to regenerate the fonts"
+    # A workspace outside the pnp repository starts without fonts/: the repository's folder
+    # is what it needs, copied or linked.
+    return (f"copy (or link) the fonts/ folder of the pnp repository into the workspace, or run "
+            f"{BUILD_COMMAND} there to regenerate the fonts")
 
 
 def load_family(fonts_dir: Path, lang: str) -> FontFamily:
