@@ -11,6 +11,7 @@ from pnp.games.tisigui.deduce import (
     MEMORY,
     SIZE_WEIGHTS,
     Deductions,
+    Weighed,
     mask_of,
     size_chances,
     tables,
@@ -163,6 +164,8 @@ class GreedyBot:
         self._deductions: Deductions | None = None
         self._first: Event | None = None
         self._answer: tuple[Choice, bool] | None = None
+        self._rules: TisiguiRules | None = None
+        self._rules_id = 0
 
     def _sync(self, view: View) -> Deductions:
         if view.deductions is not None and view.deductions.events == len(view.history):
@@ -193,20 +196,36 @@ class GreedyBot:
         return view.seat
 
     def next_action(self, view: View, rng: random.Random) -> Choice | None:
-        if view.is_ghost:
+        seat = view.seat
+        if view.ghost == seat:
             return self._ghost_action(view, rng)
         d = self._sync(view)
+        weighed = d.weighed(seat, DOUBT)
+        unconfirmed = view.unconfirmed
+        if weighed.total <= 0:  # cannot happen while answers are honest, but stay legal
+            return Choice("name", (unconfirmed[0],)) if unconfirmed else NO_TARGETS
+        order = unconfirmed
+        shuffle(order, rng)  # rng.shuffle(order), draw for draw
+        order.sort(key=weighed.marginal.__getitem__, reverse=True)  # stable: ties keep the shuffle
+        # The rest is a pure function of the position (``weighed``), the order and the few
+        # numbers below: remembered with the position, as positions recur game after game.
+        rules = view.rules
+        if rules is not self._rules:
+            self._rules = rules
+            self._rules_id = _rules_id(rules, view.players)
+        key = (tuple(order), view.round_value, view.markers_left, view.rounds_left, view.acted,
+               view.can_stop, d.spoke >> seat & 1, d.count_asked, d.failed_bits, self._rules_id)
+        plans = weighed.plans
+        plan = plans.get(key)
+        if plan is None:
+            plan = plans[key] = self._decide(view, d, weighed, order)
+        return plan
+
+    def _decide(self, view: View, d: Deductions, weighed: Weighed,
+                order: list[int]) -> Choice | None:
         n = view.players
         rules = view.rules
-        weighed = d.weighed(view.seat, DOUBT)
         weights, total = weighed.weights, weighed.total
-        unconfirmed = view.unconfirmed
-        if total <= 0:  # cannot happen while answers are honest, but stay legal
-            return Choice("name", (unconfirmed[0],)) if unconfirmed else NO_TARGETS
-        marginal = weighed.marginal
-        order = list(unconfirmed)
-        shuffle(order, rng)  # rng.shuffle(order), draw for draw
-        order.sort(key=marginal.__getitem__, reverse=True)  # stable: ties keep the shuffle
 
         # (expected points, chance, seats named: the first k of ``order``, 0 for "no targets?")
         bets: list[tuple[float, float, int]] = []
@@ -386,6 +405,16 @@ def _judged(d: Deductions, seat: int, hidden: int,
         t.dangers.clear()
     t.dangers[memo_key] = result
     return result
+
+
+_RULES_IDS: dict[tuple[object, ...], int] = {}
+
+
+def _rules_id(rules: TisiguiRules, n: int) -> int:
+    """A small number for everything a greedy player's decision reads of the rules."""
+    key = (no_targets_points(rules, n), rules.naming_times_named, rules.max_named_per_action,
+           rules.actions_per_turn[1])
+    return _RULES_IDS.setdefault(key, len(_RULES_IDS))
 
 
 BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}

@@ -160,7 +160,7 @@ MEMORY = 10_000
 class Weighed:
     """One posterior: the weights, their total and each seat's chance of being a target."""
 
-    __slots__ = ("weights", "total", "marginal", "_tables", "chances")
+    __slots__ = ("weights", "total", "marginal", "_tables", "chances", "plans")
 
     def __init__(self, weights: tuple[float, ...], t: _Tables) -> None:
         self.weights = weights
@@ -170,6 +170,8 @@ class Weighed:
                               if total > 0 else ())
         self._tables = t
         self.chances: dict[int, float] = {}  # chance_all by mask, filled as asked
+        # A greedy player's decision at this position, by everything else it reads (bots.py)
+        self.plans: dict[tuple[object, ...], Any] = {}
 
     def chance_all(self, named: int) -> float:
         """Chance that every seat in ``named`` is a target."""
@@ -230,7 +232,8 @@ class Deductions:
     """
 
     __slots__ = ("n", "bad", "ghost", "not_ghost", "confirmed", "failed", "ghost_answers",
-                 "events", "spoke", "count_asked", "covered", "_tables", "_bad_key")
+                 "events", "spoke", "count_asked", "covered", "failed_bits", "_tables",
+                 "_bad_key")
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -240,6 +243,7 @@ class Deductions:
         self.confirmed = 0
         self.failed: list[int] = []  # masks of namings answered X
         self.covered = bytearray(1 << n)  # 1 for each mask holding a naming answered X
+        self.failed_bits = 0  # bit m set for each mask m of a naming answered X
         self.ghost_answers: list[tuple[int, int, bool]] = []  # (asker, about, answer)
         self.events = 0
         self.spoke = 0  # seats that have taken an action
@@ -256,6 +260,7 @@ class Deductions:
         other.confirmed = self.confirmed
         other.failed = list(self.failed)
         other.covered = bytearray(self.covered)
+        other.failed_bits = self.failed_bits
         other.ghost_answers = list(self.ghost_answers)
         other.events = self.events
         other.spoke = self.spoke
@@ -297,6 +302,7 @@ class Deductions:
                 self.ghost = seat  # a "yes" that confirms nobody: the ghost's own naming
             else:
                 self.failed.append(named)
+                self.failed_bits |= 1 << named
                 for mask in self._tables.said("all", named)[1]:
                     self.covered[mask] = 1
                 self._contradicts(seat, "all", named, False)

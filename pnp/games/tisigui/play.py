@@ -69,10 +69,6 @@ def _view(game: Game, seat: int, targets: frozenset[int], *, on_turn: bool,
     deal = game.deal
     secret = seat == deal.ghost
     if on_turn:
-        # Positional: one view per decision, and keywords cost a named tuple three times as
-        # much. The order is View's: rules, players, seat, ghost, targets, confirmed,
-        # small_round, round_value, rounds_left, markers_left, acted, can_stop, can_pass,
-        # history, deductions.
         small_round = game.small_round
         return View(
             game.rules, game.n, seat, deal.ghost if secret else None,
@@ -162,11 +158,34 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
     # The table's deductions from public play, kept once for every seat as events happen.
     public = Deductions(n)
     history = game.history
+    rules = game.rules
+    rounds = len(game.values)
+    hi = game.hi
+    may_pass = rules.ghost_may_pass
     while game.next_turn() is not None:
         game.begin_turn()
-        bot = bots[game.seat]
-        while game.can_act:
-            view = _view(game, game.seat, targets, on_turn=True, public=public)
+        seat = game.seat
+        bot = bots[seat]
+        secret = seat == ghost
+        small_round = game.small_round
+        markers = game.markers
+        actions = game.actions
+        while True:
+            # game.can_act, read here field by field (it is asked before every action)
+            left = markers[seat] if markers is not None else None
+            acted = len(actions)
+            if game.end is not None or game.passed or left == 0 or acted >= hi:
+                break
+            # One view per decision, positional (keywords cost a named tuple three times as
+            # much), in View's order: rules, players, seat, ghost, targets, confirmed,
+            # small_round, round_value, rounds_left, markers_left, acted, can_stop,
+            # can_pass, history, deductions.
+            view = View(
+                rules, n, seat, ghost if secret else None, targets if secret else None,
+                tuple(game.confirmed), small_round, game.round_value, rounds - small_round,
+                left, acted, acted >= game.lo, secret and may_pass and not acted,
+                tuple(history), public,
+            )
             choice = bot.next_action(view, rng)
             if choice is None:
                 if not view.can_stop:
@@ -175,19 +194,20 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
             problems = game.check(choice)
             if problems:
                 _bot_bug(bot, problems, str(choice))
-            if choice.kind == "pass":
+            kind = choice.kind
+            if kind == "pass":
                 game.push(choice, None)
                 break
-            q = choice.question
-            if choice.kind == "question" and (q is None or q.asks == "other"):
-                # Bots ask only questions whose answers the rules can check.
-                raise RuntimeError(f"bot {bot.name} chose an illegal action: {choice}")
+            if kind == "question":
+                q = choice.question
+                if q is None or q.asks == "other":
+                    # Bots ask only questions whose answers the rules can check.
+                    raise RuntimeError(f"bot {bot.name} chose an illegal action: {choice}")
             answer = game.forced_answer(choice)
             if answer is None:
                 answer = bool(ghost_bot.ghost_answer(view, choice, game.truth(choice), rng))
             game.push(choice, answer)
-            if len(history) > public.events:
-                public.observe(history[-1])
+            public.observe(history[-1])
         problems = game.end_turn()
         if problems:
             _bot_bug(bot, problems, "ended its turn early")

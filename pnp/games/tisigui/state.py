@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal, NamedTuple
 
 from pnp.games.events import fast_init
@@ -64,6 +65,65 @@ class Choice:
     named: tuple[int, ...] = ()
     question: Question | None = None
 
+    @cached_property
+    def fit(self) -> int:
+        """The fewest players for whom the choice is well formed in itself (distinct seats
+        in range, a question that makes sense), or ``_NEVER``. ``Game.check`` reads it to
+        pass a plain legal choice quickly; what is left depends on the turn."""
+        named = self.named
+        if not all(map(is_integer, named)) or len(set(named)) != len(named):
+            return _NEVER
+        need = max(named, default=-1) + 1
+        if min(named, default=0) < 0:
+            return _NEVER
+        if self.kind == "name":
+            return need if named else _NEVER
+        if named or self.kind not in ("question", "no_targets"):
+            return _NEVER
+        q = self.question
+        if self.kind == "no_targets" or q is None or q.asks in ("target_count", "other"):
+            return 0 if q is None or _question_ok(q, 1) else _NEVER
+        seats = (q.about,) if q.asks in ("is_target", "is_ghost") else (q.among or ())
+        if not seats or not all(map(is_integer, seats)) or min(seats) < 0:
+            return _NEVER
+        need = max(seats) + 1
+        return need if _question_ok(q, need) else _NEVER
+
+    @cached_property
+    def test(self) -> tuple[int, int]:
+        """What the true answer checks, as (``_ALL``/``_ANY`` of a seat mask, ``_COUNT``,
+        ``_GHOST`` about a seat, ``_NONE``, ``_UNKNOWN``; the number it checks against), or
+        (``_SLOW``, 0) for a choice with seats no mask can hold (``_truth`` reads those)."""
+        kind = self.kind
+        q = self.question
+        if kind == "no_targets":
+            return _NONE, 0
+        if kind == "name":
+            seats: Sequence[Any] = self.named
+            code = _ALL
+        elif kind != "question" or q is None:
+            return _UNKNOWN, 0
+        elif q.asks == "target_count":
+            return (_COUNT, q.value) if is_integer(q.value) else (_SLOW, 0)  # type: ignore[return-value]
+        elif q.asks == "is_target" or q.asks == "is_ghost":
+            if not (is_integer(q.about) and q.about >= 0):  # type: ignore[operator]
+                return _SLOW, 0
+            return (_ALL, 1 << q.about) if q.asks == "is_target" else (_GHOST, q.about)  # type: ignore[operator]
+        elif q.asks == "any_target":
+            seats, code = q.among or (), _ANY
+        else:
+            return _UNKNOWN, 0
+        if not all(is_integer(s) and s >= 0 for s in seats):
+            return _SLOW, 0
+        mask = 0
+        for s in seats:
+            mask |= 1 << s
+        return code, mask
+
+
+_NEVER = 1 << 30
+_ALL, _ANY, _COUNT, _GHOST, _NONE, _UNKNOWN, _SLOW = range(7)
+
 
 PASS = Choice("pass")
 NO_TARGETS = Choice("no_targets")
@@ -104,6 +164,13 @@ class Deal:
     players: int
     ghost: int
     targets: frozenset[int]
+
+    @cached_property
+    def mask(self) -> int:
+        out = 0
+        for s in self.targets:
+            out |= 1 << s
+        return out
 
 
 def _truth(kind: str, named: Sequence[int], question: Question | None, deal: Deal) -> bool | None:
@@ -330,6 +397,7 @@ class Game:
         self.start = 0
         self.markers: list[int] | None = None
         self.confirmed: list[int] = []
+        self.confirmed_mask = 0
         self.history: list[Event] = []
         self.turns: list[Turn] = []
         self.end: End | None = None
@@ -340,6 +408,7 @@ class Game:
         self.round_value = self.values[0] if self.values else 0
         self.actions: list[Action] = []
         self.markers_at_start: int | None = None
+        self.cap = self.hi  # actions this turn may hold: the rules' most, or the markers left
         self.passed = False
 
     # -- big rounds -----------------------------------------------------------------------
@@ -355,6 +424,7 @@ class Game:
         per = self.row.question_markers or 0
         self.markers = [per] * self.n if self.rules.use_question_markers else None
         self.confirmed = []
+        self.confirmed_mask = 0
         self.history = []
         self.turns = []
         self.end = None
@@ -409,7 +479,10 @@ class Game:
         self.small_round, self.round_value, self.seat = turn
         self.turn_index += 1
         self.actions = []
-        self.markers_at_start = self.markers[self.seat] if self.markers is not None else None
+        left = self.markers_at_start = (
+            self.markers[self.seat] if self.markers is not None else None
+        )
+        self.cap = self.hi if left is None else min(self.hi, left)
         self.passed = False
 
     @property
@@ -454,6 +527,23 @@ class Game:
 
     def check(self, choice: Choice) -> list[Problem]:
         """Every rule ``choice`` would break if the player on turn took it now."""
+        if (
+            choice.fit <= self.n
+            and self.end is None
+            and not self.passed
+            and len(self.actions) < self.cap
+        ):
+            # Well formed in itself and room left on the turn: only a naming has more rules.
+            if choice.kind != "name":
+                return []
+            limit = self.rules.max_named_per_action
+            if not (choice.test[1] & self.confirmed_mask) and (
+                limit is None or len(choice.named) <= limit
+            ):
+                return []
+        return self._check(choice)
+
+    def _check(self, choice: Choice) -> list[Problem]:
         if self.end is not None:
             return [Problem("action", "", f"an action after the big round ended ({self.end})")]
         problems: list[Problem] = []
@@ -502,6 +592,19 @@ class Game:
         return problems
 
     def truth(self, choice: Choice) -> bool | None:
+        code, value = choice.test
+        if code == _ALL:
+            return self.deal.mask & value == value
+        if code == _ANY:
+            return self.deal.mask & value != 0
+        if code == _COUNT:
+            return len(self.deal.targets) == value
+        if code == _GHOST:
+            return value == self.deal.ghost
+        if code == _NONE:
+            return not self.deal.targets
+        if code == _UNKNOWN:
+            return None
         return _truth(choice.kind, choice.named, choice.question, self.deal)
 
     def forced_answer(self, choice: Choice) -> bool | None:
@@ -534,26 +637,34 @@ class Game:
             self.actions.append(PASS_ACTION)
             return PASS_ACTION
         seat = self.seat
+        kind = choice.kind
         truth = self.truth(choice)
-        points, newly, end = _settle(
-            self.rules, self.deal, self.confirmed, seat, self.round_value,
-            choice.kind, choice.named, answer,
-        )
-        self.confirmed.extend(newly)
-        self.scores[seat] += points
+        if seat == self.deal.ghost or not answer:
+            points, newly, end = 0, (), None  # as _settle: nothing scores, confirms, ends
+        else:
+            points, confirms, end = _settle(
+                self.rules, self.deal, self.confirmed, seat, self.round_value,
+                kind, choice.named, answer,
+            )
+            newly = tuple(confirms)
+            if newly:
+                self.confirmed.extend(newly)
+                for s in newly:
+                    self.confirmed_mask |= 1 << s
+            self.scores[seat] += points
         if self.markers is not None:
             self.markers[seat] -= 1
         action = Action(
-            choice.kind,
+            kind,
             tuple(choice.named),
             answer,
             points,
             truth,
             choice.question,
-            tuple(newly) if choice.kind == "name" else None,
+            newly if kind == "name" else None,
         )
         self.actions.append(action)
-        self.history.append(Event(seat, choice, answer, tuple(newly)))
+        self.history.append(Event(seat, choice, answer, newly))
         if end is not None:
             self.end = end
         return action
