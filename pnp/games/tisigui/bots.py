@@ -13,14 +13,9 @@ from pnp.games.tisigui.deduce import (
     Deductions,
     Weighed,
     mask_of,
-    size_chances,
     tables,
 )
-from pnp.games.tisigui.rules import (
-    TisiguiRules,
-    _naming_points,
-    no_targets_points,
-)
+from pnp.games.tisigui.rules import TisiguiRules, no_targets_points
 from pnp.games.tisigui.state import (
     NO_TARGETS,
     PASS,
@@ -200,41 +195,58 @@ class GreedyBot:
         if view.ghost == seat:
             return self._ghost_action(view, rng)
         d = self._sync(view)
-        weighed = d.weighed(seat, DOUBT)
+        # Worked in the start player's frame, as the deductions are: a position met with
+        # the table turned is the same position.
+        here = d.to_here
+        weighed = d.weighed_here(here[seat], DOUBT)
         unconfirmed = view.unconfirmed
         if weighed.total <= 0:  # cannot happen while answers are honest, but stay legal
             return Choice("name", (unconfirmed[0],)) if unconfirmed else NO_TARGETS
-        order = unconfirmed
-        shuffle(order, rng)  # rng.shuffle(order), draw for draw
+        shuffle(unconfirmed, rng)  # rng.shuffle(order), draw for draw
+        order = list(map(here.__getitem__, unconfirmed))
         order.sort(key=weighed.marginal.__getitem__, reverse=True)  # stable: ties keep the shuffle
-        # The rest is a pure function of the position (``weighed``), the order and the few
+        # The plan is a pure function of the position (``weighed``), the order and the few
         # numbers below: remembered with the position, as positions recur game after game.
         rules = view.rules
         if rules is not self._rules:
             self._rules = rules
             self._rules_id = _rules_id(rules, view.players)
         key = (tuple(order), view.round_value, view.markers_left, view.rounds_left, view.acted,
-               view.can_stop, d.spoke >> seat & 1, d.count_asked, d.failed_bits, self._rules_id)
+               view.can_stop, d.spoke >> here[seat] & 1, d.count_asked, d.failed_bits,
+               self._rules_id)
         plans = weighed.plans
         plan = plans.get(key)
         if plan is None:
             plan = plans[key] = self._decide(view, d, weighed, order)
-        return plan
+        code, value = plan
+        if code == _NAME:
+            return naming(tuple(sorted(map(d.to_table.__getitem__, order[:value]))))
+        if code == _HUNCH:
+            return asking("is_target", d.to_table[order[0]])
+        if code == _NO_TARGETS:
+            return NO_TARGETS
+        if code == _COUNT:
+            return asking("target_count", value)
+        return None
 
     def _decide(self, view: View, d: Deductions, weighed: Weighed,
-                order: list[int]) -> Choice | None:
+                order: list[int]) -> Plan:
+        """The plan, the start player's frame: ``order`` holds the unconfirmed seats,
+        likeliest target first."""
         n = view.players
         rules = view.rules
-        weights, total = weighed.weights, weighed.total
+        total = weighed.total
 
         # (expected points, chance, seats named: the first k of ``order``, 0 for "no targets?")
         bets: list[tuple[float, float, int]] = []
-        if not view.confirmed:
-            empty = weights[0] / total
+        if not d.confirmed:
+            empty = weighed.weights[0] / total
             bets.append((empty * no_targets_points(rules, n), empty, 0))
         limit = rules.max_named_per_action or n
         covered = d.covered
         known = weighed.chances
+        value = view.round_value
+        times = rules.naming_times_named  # _naming_points, inlined
         named = 0
         for k, seat in enumerate(order[:limit], 1):
             named |= 1 << seat
@@ -245,10 +257,10 @@ class GreedyBot:
                 break
             if chance < 0.9 and covered[named]:
                 continue  # a set answered X before, and not near certain now
-            bets.append((chance * _naming_points(rules, view.round_value, k), chance, k))
+            bets.append((chance * (value * k if times else value), chance, k))
         sure = [b for b in bets if b[1] >= SURE]
         if sure:
-            return self._bet(max(sure, key=lambda b: b[0]), order)
+            return self._bet(max(sure, key=lambda b: b[0]))
         last_chance = view.markers_left == 1 or (
             view.rounds_left == 0 and view.actions_possible() == 1
         )
@@ -257,49 +269,48 @@ class GreedyBot:
             fair = [b for b in bets if b[1] >= 0.5 or b[2] <= 1]
             best = max(fair, key=lambda b: b[0], default=None)
             if best is not None and best[0] > 0:
-                return self._bet(best, order)
+                return self._bet(best)
         spare = view.markers_left is not None and view.markers_left > view.rounds_left
         if view.acted and view.can_stop and not spare:
-            return None
-        return self._question(view, d, weights, total, order)
+            return _STOP, 0
+        return self._question(view, d, weighed)
 
     @staticmethod
-    def _bet(bet: tuple[float, float, int], order: Sequence[int]) -> Choice:
+    def _bet(bet: tuple[float, float, int]) -> Plan:
         named = bet[2]
-        return naming(tuple(sorted(order[:named]))) if named else NO_TARGETS
+        return (_NAME, named) if named else (_NO_TARGETS, 0)
 
-    def _question(
-        self, view: View, d: Deductions, weights: Sequence[float], total: float,
-        order: Sequence[int]
-    ) -> Choice:
+    def _question(self, view: View, d: Deductions, weighed: Weighed) -> Plan:
         """A hunch checked: "is my likeliest seat a target?", so a "yes" can be named at once.
 
         With markers to spare a player opens the big round with "do you take exactly N?" (N
         the likeliest count), as in the rules' example, unless someone asked the count already.
         """
         n = view.players
-        if not (d.spoke >> view.seat & 1 or d.count_asked):
-            counts = size_chances(weights, total, n)
+        if not (d.spoke >> d.to_here[view.seat] & 1 or d.count_asked):
+            counts = weighed.size_chances()
             likeliest = max(range(n + 1), key=lambda k: counts[k])
             plenty = (view.markers_left or 0) * (n - 1) >= 2 * n
             if plenty and 0.25 <= counts[likeliest] <= 0.75:
-                return asking("target_count", likeliest)
-        return asking("is_target", order[0])
+                return _COUNT, likeliest
+        return _HUNCH, 0
 
     # -- the ghost ----------------------------------------------------------------------
 
     def _ghost_action(self, view: View, rng: random.Random) -> Choice | None:
         d = self._sync(view)
-        targets = mask_of(view.targets or ())
-        hidden = targets & ~d.confirmed
-        if d.ghost == view.seat:
+        # In the frame of the big round's start player, as the deductions are (what the
+        # ghost judges is then shared by big rounds that differ by a turn of the table).
+        here = d.seat(view.seat)
+        hidden = d.mask(mask_of(view.targets or ())) & ~d.confirmed
+        if d.ghost == here:
             # Unmasked: nothing it says counts any more.
             if view.acted:
                 return None
             if view.can_pass:
                 return PASS
             return self._plan(asking("is_ghost", view.seat), False)
-        now, options, dangers = _judged(d, view.seat, hidden, view.can_pass)
+        now, options, dangers = _judged(d, here, hidden, view.can_pass)
         best: tuple[float, float] | None = None
         pick = 0
         for i, danger in enumerate(dangers):
@@ -314,7 +325,10 @@ class GreedyBot:
             return PASS
         if kind == "no_targets":
             return self._plan(NO_TARGETS, answer)
-        question = asking("is_target", seats[0]) if kind == "all" else asking("any_target", seats)
+        if kind == "all":
+            question = asking("is_target", d.table_seat(seats[0]))
+        else:
+            question = asking("any_target", tuple(sorted(map(d.table_seat, seats))))
         return self._plan(question, answer)
 
     def _plan(self, choice: Choice, answer: bool) -> Choice:
@@ -330,6 +344,12 @@ class GreedyBot:
         return False if choice.kind != "question" or truth is None else truth
 
 
+# A greedy player's plan, in terms of its order of the unconfirmed seats (likeliest
+# first): (code, value): stop the turn, name the first ``value`` seats, ask "no targets?",
+# ask "exactly ``value`` targets?", or ask whether the first seat is a target.
+Plan = tuple[int, int]
+_STOP, _NAME, _NO_TARGETS, _COUNT, _HUNCH = range(5)
+
 # A ghost's option: (statement, value, answer) as the table's deductions read it, and the
 # seats of the question it stands for (the choice is built only for the one picked).
 Option = tuple[str, int, bool, tuple[int, ...]]
@@ -337,7 +357,8 @@ Option = tuple[str, int, bool, tuple[int, ...]]
 
 def _judged(d: Deductions, seat: int, hidden: int,
             can_pass: bool) -> tuple[float, tuple[Option, ...], tuple[float, ...]]:
-    """(the danger now, every answer the ghost could give, the danger after each).
+    """(the danger now, every answer the ghost could give, the danger after each), all in
+    the start player's frame (``Deductions``), as ``seat`` and ``hidden`` are.
 
     A pure function of the public position, so remembered per player count: the ghost's
     first moves of a big round meet the same positions game after game. Kept as tuples of
@@ -362,7 +383,7 @@ def _judged(d: Deductions, seat: int, hidden: int,
         found = [sum(pick(weights)) / total for pick in picks]
         return min(found) + 0.25 * sum(found) / len(found)
 
-    now = danger(d.posterior(None, DOUBT))
+    now = danger(d.weighed_here(None, DOUBT).weights)
     unconfirmed = [s for s in range(n) if not d.confirmed >> s & 1]
     others = [s for s in unconfirmed if not hidden >> s & 1]
     options: list[Option] = []
@@ -393,7 +414,8 @@ def _judged(d: Deductions, seat: int, hidden: int,
         after = judged.get((kind, value, answer))
         if after is None:
             if kind == "pass":
-                weights = d.posterior_after(Event(seat, PASS, None, ()), None, DOUBT)
+                weights = d.posterior_after_here(
+                    Event(d.table_seat(seat), PASS, None, ()), None, DOUBT)
             elif kind == "no_targets":
                 weights = weigh(lies("count", 0, False))
             else:

@@ -15,8 +15,8 @@ the weights and chances are the same floats whichever way they are read.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import repeat
-from operator import and_, getitem, itemgetter
+from itertools import count, repeat
+from operator import and_, getitem, itemgetter, or_
 from typing import Any, Literal
 
 from pnp.games.tisigui.state import Event
@@ -55,6 +55,15 @@ class _Tables:
             for seats in self.members
         )
         self.holding = tuple(tuple(m for m in masks if m >> s & 1) for s in range(n))
+        # Per rotation r (seat s of the table is seat (s - r) % n of the start player's
+        # frame): each mask turned into that frame, and readers turning a frame's values
+        # back into the table's seats and masks.
+        self.turn = tuple(
+            tuple(sum(1 << (s - r) % n for s in self.members[m]) for m in masks)
+            for r in range(n)
+        )
+        self.back_masks = tuple(_picker(turn) for turn in self.turn)
+        self.back_seats = tuple(_picker([(s - r) % n for s in range(n)]) for r in range(n))
         self.pick_holding = tuple(_picker(h) for h in self.holding)
         self.pick_size = tuple(
             _picker([m for m in masks if m.bit_count() == k]) for k in range(n + 1)
@@ -65,6 +74,11 @@ class _Tables:
         self._classes: dict[int, tuple[int, ...]] = {}
         self._rows: dict[tuple[int, float], tuple[tuple[float, ...], ...]] = {}
         self._lies: dict[tuple[Statement, int, bool], tuple[int, ...]] = {}
+        self._liar: dict[tuple[Statement, int, bool, int], tuple[int, ...]] = {}
+        self.nobody = (0,) * (1 << n)
+        self._bad_ids: dict[tuple[int, ...], int] = {}
+        # (table of liars, statement, answer, seat) -> the table after that answer, and its id
+        self.steps: dict[tuple[object, ...], tuple[tuple[int, ...], int]] = {}
         self.weighed: dict[tuple[object, ...], Weighed] = {}
         # The ghost's judgement of its options per position (bots.py), remembered likewise.
         self.dangers: dict[tuple[object, ...], tuple[float, tuple[Any, ...], tuple[float, ...]]] = {}
@@ -146,6 +160,26 @@ class _Tables:
         return lies
 
 
+    def liar(self, kind: Statement, value: int, answer: bool, seat: int) -> tuple[int, ...]:
+        """Per mask, ``seat``'s bit where its answer ``answer`` about a statement would be a
+        lie, else 0."""
+        key = (kind, value, answer, seat)
+        marks = self._liar.get(key)
+        if marks is None:
+            bit = 1 << seat
+            marks = self._liar[key] = tuple(bit if lie else 0 for lie in self.lies(*key[:3]))
+        return marks
+
+    def bad_id(self, bad: tuple[int, ...]) -> int:
+        """A number for a table of liars, the same for equal tables while remembered; never
+        given to another table (numbers are not reused when the memory starts over)."""
+        found = self._bad_ids.get(bad)
+        if found is None:
+            if len(self._bad_ids) >= 4 * MEMORY:
+                self._bad_ids.clear()
+            found = self._bad_ids[bad] = next(_BAD_IDS)
+        return found
+
     def remember(self, key: tuple[object, ...], weighed: Weighed) -> Weighed:
         if len(self.weighed) >= MEMORY:
             self.weighed.clear()  # a long simulation starts over rather than grow
@@ -155,12 +189,15 @@ class _Tables:
 
 # How many weighed positions each player count remembers (about 1-3 KiB each).
 MEMORY = 10_000
+_BAD_IDS = count()
 
 
 class Weighed:
-    """One posterior: the weights, their total and each seat's chance of being a target."""
+    """One posterior: the weights, their total and each seat's chance of being a target,
+    in the start player's frame (``Deductions``); ``turned`` reads it in the table's."""
 
-    __slots__ = ("weights", "total", "marginal", "_tables", "chances", "plans")
+    __slots__ = ("weights", "total", "marginal", "_tables", "chances", "plans", "sizes",
+                 "_turned")
 
     def __init__(self, weights: tuple[float, ...], t: _Tables) -> None:
         self.weights = weights
@@ -172,6 +209,27 @@ class Weighed:
         self.chances: dict[int, float] = {}  # chance_all by mask, filled as asked
         # A greedy player's decision at this position, by everything else it reads (bots.py)
         self.plans: dict[tuple[object, ...], Any] = {}
+        self.sizes: list[float] | None = None
+        self._turned: list[Turned | None] | None = None
+
+    def turned(self, r: int) -> Weighed | Turned:
+        """This posterior with the table's seats and masks, for a frame turned by ``r``."""
+        if not r:
+            return self
+        turned = self._turned
+        if turned is None:
+            turned = self._turned = [None] * self._tables.n
+        view = turned[r]
+        if view is None:
+            view = turned[r] = Turned(self, r)
+        return view
+
+    def size_chances(self) -> list[float]:
+        """Chance of each number of targets, 0 to n (the same in every frame)."""
+        sizes = self.sizes
+        if sizes is None:
+            sizes = self.sizes = size_chances(self.weights, self.total, self._tables.n)
+        return sizes
 
     def chance_all(self, named: int) -> float:
         """Chance that every seat in ``named`` is a target."""
@@ -179,6 +237,32 @@ class Weighed:
         if chance is None:
             chance = self.chances[named] = sum(self._tables.pick_all(named)(self.weights)) / self.total
         return chance
+
+
+class Turned:
+    """A ``Weighed`` read with the table's seats and masks (the frame turned by ``r``):
+    the same floats, reordered; chances are worked out in the start player's frame."""
+
+    __slots__ = ("weights", "total", "marginal", "chances", "plans", "_of", "_turn")
+
+    def __init__(self, of: Weighed, r: int) -> None:
+        t = of._tables
+        self.weights = t.back_masks[r](of.weights)
+        self.total = of.total
+        self.marginal = t.back_seats[r](of.marginal) if of.marginal else ()
+        self.chances: dict[int, float] = {}
+        self.plans: dict[tuple[object, ...], Any] = {}
+        self._of = of
+        self._turn = t.turn[r]
+
+    def chance_all(self, named: int) -> float:
+        chance = self.chances.get(named)
+        if chance is None:
+            chance = self.chances[named] = self._of.chance_all(self._turn[named])
+        return chance
+
+    def size_chances(self) -> list[float]:
+        return self._of.size_chances()
 
 
 _TABLES: dict[int, _Tables] = {}
@@ -229,15 +313,24 @@ class Deductions:
 
     ``bad[T]`` holds the seats with an answer false under T; a player's own "is X the
     ghost?" answered yes unmasks X for that player alone.
+
+    Seats and masks are kept in the start player's frame: with ``start`` r, the table's
+    seat s is seat (s - r) % n here (``seat``, ``mask``). Two big rounds whose play differs
+    only by where the start player sits are then one position, and share what is
+    remembered of it. ``posterior``, ``posterior_after`` and ``weighed`` take and give the
+    table's seats; every attribute and the other methods are in the start player's frame.
     """
 
-    __slots__ = ("n", "bad", "ghost", "not_ghost", "confirmed", "failed", "ghost_answers",
-                 "events", "spoke", "count_asked", "covered", "failed_bits", "_tables",
-                 "_bad_key")
+    __slots__ = ("n", "r", "bad", "ghost", "not_ghost", "confirmed", "failed",
+                 "ghost_answers", "events", "spoke", "count_asked", "covered", "failed_bits",
+                 "to_here", "to_table", "bad_id", "_tables", "_turn")
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, start: int = 0) -> None:
         self.n = n
-        self.bad = [0] * (1 << n)
+        self.r = start % n
+        self._tables = t = tables(n)
+        self.bad = t.nobody  # a tuple: replaced, not changed, so it can be shared
+        self.bad_id = t.bad_id(self.bad)  # a number for ``bad``, to look positions up by
         self.ghost: int | None = None
         self.not_ghost = 0
         self.confirmed = 0
@@ -248,13 +341,29 @@ class Deductions:
         self.events = 0
         self.spoke = 0  # seats that have taken an action
         self.count_asked = False  # whether anyone asked "exactly N targets?"
-        self._tables = tables(n)
-        self._bad_key: tuple[int, ...] | None = None  # tuple(bad), made once per change
+        self._turn = t.turn[self.r]
+        # Per seat of the table, its seat in the start player's frame, and back
+        self.to_here = tuple((s - self.r) % n for s in range(n))
+        self.to_table = tuple((s + self.r) % n for s in range(n))
+
+    def seat(self, seat: int) -> int:
+        """The table's ``seat`` in the start player's frame."""
+        return (seat - self.r) % self.n
+
+    def mask(self, mask: int) -> int:
+        """The table's seat mask ``mask`` in the start player's frame."""
+        return self._turn[mask]
+
+    def table_seat(self, seat: int) -> int:
+        """A seat of the start player's frame at the table."""
+        return (seat + self.r) % self.n
 
     def copy(self) -> Deductions:
         other = Deductions.__new__(Deductions)
         other.n = self.n
-        other.bad = list(self.bad)
+        other.r = self.r
+        other.bad = self.bad
+        other.bad_id = self.bad_id
         other.ghost = self.ghost
         other.not_ghost = self.not_ghost
         other.confirmed = self.confirmed
@@ -266,35 +375,37 @@ class Deductions:
         other.spoke = self.spoke
         other.count_asked = self.count_asked
         other._tables = self._tables
-        other._bad_key = self._bad_key
+        other._turn = self._turn
+        other.to_here = self.to_here
+        other.to_table = self.to_table
         return other
-
-    def bad_key(self) -> tuple[int, ...]:
-        """``tuple(self.bad)``, built once per change (positions are looked up by it)."""
-        key = self._bad_key
-        if key is None:
-            key = self._bad_key = tuple(self.bad)
-        return key
 
     def _contradicts(self, seat: int, kind: Statement, value: int, answer: bool) -> None:
         """Mark the masks under which ``seat``'s answer about a statement was false."""
-        false, true = self._tables.said(kind, value)
-        bit = 1 << seat
-        bad = self.bad
-        self._bad_key = None
-        for mask in true if not answer else false:
-            bad[mask] |= bit
+        t = self._tables
+        step = (self.bad_id, kind, value, answer, seat)
+        after = t.steps.get(step)
+        if after is None:
+            bad = tuple(map(or_, self.bad, t.liar(kind, value, answer, seat)))
+            if len(t.steps) >= MEMORY:
+                t.steps.clear()
+            after = t.steps[step] = (bad, t.bad_id(bad))
+        self.bad, self.bad_id = after
 
     def observe(self, event: Event) -> None:
+        """Take in one action of the table (the table's seats)."""
         self.events += 1
-        seat, choice, answer = event.seat, event.choice, event.answer
+        choice, answer = event.choice, event.answer
+        turn = self._turn
+        n = self.n
+        seat = (event.seat - self.r) % n
         self.spoke |= 1 << seat
         if choice.question is not None and choice.question.asks == "target_count":
             self.count_asked = True
         if choice.kind == "pass":
             self.ghost = seat  # only the ghost may pass
         elif choice.kind == "name":
-            named = mask_of(choice.named)
+            named = turn[mask_of(choice.named)]
             if answer and event.confirms:
                 self.confirmed |= named
                 self.not_ghost |= 1 << seat
@@ -310,21 +421,21 @@ class Deductions:
             if answer:
                 self.ghost = seat  # a true "no targets" would have ended the big round
             else:
-                self.bad[0] |= 1 << seat
-                self._bad_key = None
+                self._contradicts(seat, "count", 0, False)  # true only for the empty mask
         elif choice.kind == "question" and choice.question is not None and answer is not None:
             q = choice.question
             if q.asks == "is_ghost" and q.about is not None:
-                self.ghost_answers.append((seat, q.about, answer))
+                self.ghost_answers.append((seat, (q.about - self.r) % n, answer))
             elif q.asks == "is_target" and q.about is not None:
-                self._contradicts(seat, "all", 1 << q.about, answer)
+                self._contradicts(seat, "all", 1 << (q.about - self.r) % n, answer)
             elif q.asks == "any_target" and q.among:
-                self._contradicts(seat, "any", mask_of(q.among), answer)
+                self._contradicts(seat, "any", turn[mask_of(q.among)], answer)
             elif q.asks == "target_count" and q.value is not None:
                 self._contradicts(seat, "count", q.value, answer)
 
     def posterior(self, viewer: int | None = None, doubt: float = 0.0) -> tuple[float, ...]:
-        """Weight of each target mask (unnormalised) as ``viewer`` sees it.
+        """Weight of each target mask (unnormalised) as ``viewer`` sees it, the table's
+        seats and masks.
 
         ``viewer`` is the seat looking, sure of its own answers; None weighs the table as a
         whole (the ghost uses this to judge its lies).
@@ -333,20 +444,28 @@ class Deductions:
 
     def key(self) -> tuple[object, ...]:
         """Everything the weights depend on besides the viewer: equal keys, equal weights."""
-        return (self.bad_key(), self.confirmed, self.not_ghost, self.ghost)
+        return (self.bad_id, self.confirmed, self.not_ghost, self.ghost)
 
-    def weighed(self, viewer: int | None = None, doubt: float = 0.0) -> Weighed:
-        """``posterior`` with its total and chances, remembered per player count: the same
+    def weighed(self, viewer: int | None = None, doubt: float = 0.0) -> Weighed | Turned:
+        """``posterior`` with its total and chances, the table's seats and masks."""
+        if viewer is not None:
+            viewer = (viewer - self.r) % self.n
+        return self.weighed_here(viewer, doubt).turned(self.r)
+
+    def weighed_here(self, viewer: int | None = None, doubt: float = 0.0) -> Weighed:
+        """``weighed`` in the start player's frame, remembered per player count: the same
         public play early in a big round comes back game after game."""
         t = self._tables
-        ghost = self._ghost_for(viewer)
+        ghost = self.ghost
+        if ghost is None and self.ghost_answers:
+            ghost = self._ghost_for(viewer)
         sure = self.not_ghost if viewer is None else self.not_ghost | 1 << viewer
         unmasked = 0
         if ghost is not None and ghost != viewer:
             # The unmasked ghost's answers count for nothing; everyone else's are certain.
             unmasked = 1 << ghost
             sure = t.full & ~unmasked
-        key = (self.bad_key(), self.confirmed, sure, unmasked, doubt)
+        key = (self.bad_id, self.confirmed, sure, unmasked, doubt)
         found = t.weighed.get(key)
         if found is None:
             rows = t.rows(self.confirmed, doubt)
@@ -361,26 +480,37 @@ class Deductions:
     def posterior_after(self, event: Event, viewer: int | None = None,
                         doubt: float = 0.0) -> tuple[float, ...]:
         """``posterior`` as it would be after observing ``event``, without copying when the
-        event only marks a liar."""
+        event only marks a liar (the table's seats and masks)."""
+        if viewer is not None:
+            viewer = (viewer - self.r) % self.n
+        weights = self.posterior_after_here(event, viewer, doubt)
+        return self._tables.back_masks[self.r](weights) if self.r else weights
+
+    def posterior_after_here(self, event: Event, viewer: int | None = None,
+                             doubt: float = 0.0) -> tuple[float, ...]:
+        """``posterior_after`` in the start player's frame (``event`` at the table's)."""
         answer = event.answer
         statement = _statement(event)
         kind = event.choice.kind
+        seat = (event.seat - self.r) % self.n
         if answer is None or statement is None or (kind == "name" and answer):
             if kind == "no_targets" and answer is False:
                 lies = self._tables.lies("count", 0, False)
-                return self.answer_weigher(event.seat, viewer, doubt)(lies)
+                return self.answer_weigher(seat, viewer, doubt)(lies)
             trial = self.copy()
             trial.observe(event)
-            return trial.posterior(viewer, doubt)
-        lies = self._tables.lies(statement[0], statement[1], answer)
-        return self.answer_weigher(event.seat, viewer, doubt)(lies)
+            return trial.weighed_here(viewer, doubt).weights
+        value = statement[1] if statement[0] == "count" else self._turn[statement[1]]
+        lies = self._tables.lies(statement[0], value, answer)
+        return self.answer_weigher(seat, viewer, doubt)(lies)
 
     def answer_weigher(self, seat: int, viewer: int | None = None,
                        doubt: float = 0.0) -> Callable[[Sequence[int]], tuple[float, ...]]:
         """``posterior(viewer, doubt)`` after one more answer by ``seat``, as a function of
         where that answer would be a lie (``_Tables.lies``): for weighing many possible
         answers at one moment. Per mask both weights, without and with ``seat`` lying, are
-        worked out once; each answer then only picks one of the two."""
+        worked out once; each answer then only picks one of the two. The start player's
+        frame throughout."""
         t = self._tables
         ghost = self._ghost_for(viewer)
         bit = 1 << seat
@@ -406,6 +536,7 @@ class Deductions:
                 if asker == viewer and answer:
                     ghost = about
         return ghost
+
 
 def size_chances(weights: Sequence[float], total: float, n: int) -> list[float]:
     """Chance of each number of targets, 0 to ``n``."""

@@ -156,13 +156,13 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
         start = rng.randrange(n)
     game.begin_big_round(ghost, targets, start)
     # The table's deductions from public play, kept once for every seat as events happen.
-    public = Deductions(n)
+    public = Deductions(n, start)
     history = game.history
     rules = game.rules
     rounds = len(game.values)
     hi = game.hi
     may_pass = rules.ghost_may_pass
-    while game.next_turn() is not None:
+    while game.end is None and game.turn_index < game.turns_in_full:  # game.next_turn()
         game.begin_turn()
         seat = game.seat
         bot = bots[seat]

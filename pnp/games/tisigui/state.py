@@ -385,6 +385,7 @@ class Game:
         self.n = players
         self.row = setup_for(rules, players)
         self.values = _round_values(rules, self.row)
+        self.turns_in_full = len(self.values) * players
         self.lo, self.hi = rules.actions_per_turn
         self.question_markers = self.row.question_markers if rules.use_question_markers else None
         self.scores = [0] * players
@@ -430,10 +431,6 @@ class Game:
         self.end = None
         self.turn_index = 0
 
-    @property
-    def turns_in_full(self) -> int:
-        return len(self.values) * self.n
-
     def next_turn(self) -> tuple[int, int, int] | None:
         """(small round, its value, seat) of the next turn, or None once the big round is done."""
         t = self.turn_index
@@ -473,11 +470,14 @@ class Game:
     # -- turns ----------------------------------------------------------------------------
 
     def begin_turn(self) -> None:
-        turn = self.next_turn()
-        if turn is None:
+        t = self.turn_index
+        if self.end is not None or t >= self.turns_in_full:
             raise ValueError("the big round is over: no turn to begin")
-        self.small_round, self.round_value, self.seat = turn
-        self.turn_index += 1
+        n = self.n
+        self.small_round = t // n + 1
+        self.round_value = self.values[t // n]
+        self.seat = (self.start + t) % n
+        self.turn_index = t + 1
         self.actions = []
         left = self.markers_at_start = (
             self.markers[self.seat] if self.markers is not None else None
