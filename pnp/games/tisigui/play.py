@@ -62,20 +62,10 @@ def _seat_bots(bots: Sequence[str], players: int) -> list[Bot]:
     return [BOTS[n]() for n in names]
 
 
-def _view(game: Game, seat: int, targets: frozenset[int], *, on_turn: bool,
-          public: Deductions | None = None) -> View:
-    """What ``seat`` may know now; ``on_turn`` for the player about to act, else the ghost
-    setting up the big round."""
+def _setup_view(game: Game, seat: int, targets: frozenset[int]) -> View:
+    """What the ghost ``seat`` knows while setting up the big round (a player's view on
+    their turn is built in ``_play_big_round``)."""
     deal = game.deal
-    secret = seat == deal.ghost
-    if on_turn:
-        small_round = game.small_round
-        return View(
-            game.rules, game.n, seat, deal.ghost if secret else None,
-            targets if secret else None, tuple(game.confirmed), small_round,
-            game.round_value, len(game.values) - small_round, game.markers_left,
-            len(game.actions), game.can_stop, game.can_pass, tuple(game.history), public,
-        )
     return View(
         rules=game.rules,
         players=game.n,
@@ -143,12 +133,12 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
     ghost = rng.randrange(n)
     ghost_bot = bots[ghost]
     game.begin_big_round(ghost, frozenset(), 0)
-    chosen = set(ghost_bot.choose_targets(_view(game, ghost, frozenset(), on_turn=False), rng))
+    chosen = set(ghost_bot.choose_targets(_setup_view(game, ghost, frozenset()), rng))
     if not all(is_integer(s) and 0 <= s < n for s in chosen):
         raise RuntimeError(f"bot {ghost_bot.name} chose impossible targets {chosen}")
     targets = frozenset(chosen)
     if game.rules.start_player == "ghost_picks":
-        start = ghost_bot.choose_start(_view(game, ghost, targets, on_turn=False), rng)
+        start = ghost_bot.choose_start(_setup_view(game, ghost, targets), rng)
         if not (is_integer(start) and 0 <= start < n):
             raise RuntimeError(f"bot {ghost_bot.name} chose an impossible start {start}")
     else:

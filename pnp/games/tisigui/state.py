@@ -15,6 +15,15 @@ from typing import Any, Literal, NamedTuple
 
 from pnp.games.events import fast_init
 from pnp.games.params import is_integer
+from pnp.games.tisigui.choices import _ALL, _ANY, _COUNT, _GHOST, _NONE, _UNKNOWN, _question_ok
+from pnp.games.tisigui.choices import ACTION_KINDS as ACTION_KINDS
+from pnp.games.tisigui.choices import NO_TARGETS as NO_TARGETS
+from pnp.games.tisigui.choices import PASS as PASS
+from pnp.games.tisigui.choices import QUESTION_KINDS as QUESTION_KINDS
+from pnp.games.tisigui.choices import Choice as Choice
+from pnp.games.tisigui.choices import Question as Question
+from pnp.games.tisigui.choices import asking as asking
+from pnp.games.tisigui.choices import naming as naming
 from pnp.games.tisigui.rules import (
     SLUG,
     End,
@@ -29,132 +38,6 @@ from pnp.games.tisigui.rules import (
     rank,
     setup_for,
 )
-
-ACTION_KINDS = ("question", "name", "no_targets", "pass")
-QUESTION_KINDS = ("is_target", "any_target", "target_count", "is_ghost", "other")
-
-
-
-
-@dataclass(frozen=True)
-class Question:
-    """An abstract yes/no question; ``other`` stands for one whose answer no rule can check."""
-
-    asks: str
-    about: int | None = None  # is_target, is_ghost: "is seat X a target / the ghost?"
-    among: tuple[int, ...] | None = None  # any_target: "do you take anyone of these?"
-    value: int | None = None  # target_count: "do you take exactly N players?"
-    text: str | None = None  # other: the question in words
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"asks": self.asks}
-        if self.about is not None:
-            out["about"] = self.about
-        if self.among is not None:
-            out["among"] = list(self.among)
-        if self.value is not None:
-            out["value"] = self.value
-        if self.text is not None:
-            out["text"] = self.text
-        return out
-
-
-@dataclass(frozen=True)
-class Choice:
-    kind: str
-    named: tuple[int, ...] = ()
-    question: Question | None = None
-
-    @cached_property
-    def fit(self) -> int:
-        """The fewest players for whom the choice is well formed in itself (distinct seats
-        in range, a question that makes sense), or ``_NEVER``. ``Game.check`` reads it to
-        pass a plain legal choice quickly; what is left depends on the turn."""
-        named = self.named
-        if not all(map(is_integer, named)) or len(set(named)) != len(named):
-            return _NEVER
-        need = max(named, default=-1) + 1
-        if min(named, default=0) < 0:
-            return _NEVER
-        if self.kind == "name":
-            return need if named else _NEVER
-        if named or self.kind not in ("question", "no_targets"):
-            return _NEVER
-        q = self.question
-        if self.kind == "no_targets" or q is None or q.asks in ("target_count", "other"):
-            return 0 if q is None or _question_ok(q, 1) else _NEVER
-        seats = (q.about,) if q.asks in ("is_target", "is_ghost") else (q.among or ())
-        if not seats or not all(map(is_integer, seats)) or min(seats) < 0:
-            return _NEVER
-        need = max(seats) + 1
-        return need if _question_ok(q, need) else _NEVER
-
-    @cached_property
-    def test(self) -> tuple[int, int]:
-        """What the true answer checks, as (``_ALL``/``_ANY`` of a seat mask, ``_COUNT``,
-        ``_GHOST`` about a seat, ``_NONE``, ``_UNKNOWN``; the number it checks against), or
-        (``_SLOW``, 0) for a choice with seats no mask can hold (``_truth`` reads those)."""
-        kind = self.kind
-        q = self.question
-        if kind == "no_targets":
-            return _NONE, 0
-        if kind == "name":
-            seats: Sequence[Any] = self.named
-            code = _ALL
-        elif kind != "question" or q is None:
-            return _UNKNOWN, 0
-        elif q.asks == "target_count":
-            return (_COUNT, q.value) if is_integer(q.value) else (_SLOW, 0)  # type: ignore[return-value]
-        elif q.asks == "is_target" or q.asks == "is_ghost":
-            if not (is_integer(q.about) and q.about >= 0):  # type: ignore[operator]
-                return _SLOW, 0
-            return (_ALL, 1 << q.about) if q.asks == "is_target" else (_GHOST, q.about)  # type: ignore[operator]
-        elif q.asks == "any_target":
-            seats, code = q.among or (), _ANY
-        else:
-            return _UNKNOWN, 0
-        if not all(is_integer(s) and s >= 0 for s in seats):
-            return _SLOW, 0
-        mask = 0
-        for s in seats:
-            mask |= 1 << s
-        return code, mask
-
-
-_NEVER = 1 << 30
-_ALL, _ANY, _COUNT, _GHOST, _NONE, _UNKNOWN, _SLOW = range(7)
-
-
-PASS = Choice("pass")
-NO_TARGETS = Choice("no_targets")
-
-# Bots take the same few choices over and over: each is built once (they are immutable).
-_ASKED: dict[tuple[str, int | tuple[int, ...]], Choice] = {}
-_NAMED: dict[tuple[int, ...], Choice] = {}
-
-
-def asking(asks: str, about: int | tuple[int, ...]) -> Choice:
-    """The question ``asks`` (is_target, is_ghost: about a seat; any_target: among seats;
-    target_count: about a number) as a choice, shared."""
-    key = (asks, about)
-    choice = _ASKED.get(key)
-    if choice is None:
-        if isinstance(about, tuple):
-            question = Question(asks, among=about)
-        elif asks == "target_count":
-            question = Question(asks, value=about)
-        else:
-            question = Question(asks, about=about)
-        choice = _ASKED[key] = Choice("question", question=question)
-    return choice
-
-
-def naming(named: tuple[int, ...]) -> Choice:
-    """Naming ``named`` (sorted seats) as a choice, shared."""
-    choice = _NAMED.get(named)
-    if choice is None:
-        choice = _NAMED[named] = Choice("name", named)
-    return choice
 
 
 @dataclass(frozen=True)
@@ -233,22 +116,6 @@ class Event(NamedTuple):
     choice: Choice
     answer: bool | None
     confirms: tuple[int, ...]
-
-
-def _question_ok(q: Question, n: int) -> bool:
-    """Whether a question is well formed; ``other`` always is (its words are not checked)."""
-
-    def seat_ok(s: int | None) -> bool:
-        return is_integer(s) and 0 <= s < n  # type: ignore[operator]
-
-    if q.asks in ("is_target", "is_ghost"):
-        return seat_ok(q.about)
-    if q.asks == "any_target":
-        among = q.among or ()
-        return bool(among) and len(set(among)) == len(among) and all(map(seat_ok, among))
-    if q.asks == "target_count":
-        return is_integer(q.value)
-    return q.asks == "other"
 
 
 # --------------------------------------------------------------------------------------------
@@ -640,7 +507,8 @@ class Game:
         kind = choice.kind
         truth = self.truth(choice)
         if seat == self.deal.ghost or not answer:
-            points, newly, end = 0, (), None  # as _settle: nothing scores, confirms, ends
+            newly: tuple[int, ...] = ()
+            points, end = 0, None  # as _settle: nothing scores, confirms, ends
         else:
             points, confirms, end = _settle(
                 self.rules, self.deal, self.confirmed, seat, self.round_value,

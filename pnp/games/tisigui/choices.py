@@ -1,0 +1,161 @@
+"""替死鬼 (tisigui): the choices a player may make (questions, namings, "no targets?", a
+pass), as immutable values; bots share the ones they make over and over.
+
+Each choice works out once what ``Game`` asks of it on every action: the fewest players
+for whom it is well formed (``fit``) and what its true answer checks (``test``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from pnp.games.params import is_integer
+
+ACTION_KINDS = ("question", "name", "no_targets", "pass")
+QUESTION_KINDS = ("is_target", "any_target", "target_count", "is_ghost", "other")
+
+
+
+
+@dataclass(frozen=True)
+class Question:
+    """An abstract yes/no question; ``other`` stands for one whose answer no rule can check."""
+
+    asks: str
+    about: int | None = None  # is_target, is_ghost: "is seat X a target / the ghost?"
+    among: tuple[int, ...] | None = None  # any_target: "do you take anyone of these?"
+    value: int | None = None  # target_count: "do you take exactly N players?"
+    text: str | None = None  # other: the question in words
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"asks": self.asks}
+        if self.about is not None:
+            out["about"] = self.about
+        if self.among is not None:
+            out["among"] = list(self.among)
+        if self.value is not None:
+            out["value"] = self.value
+        if self.text is not None:
+            out["text"] = self.text
+        return out
+
+
+@dataclass(frozen=True)
+class Choice:
+    kind: str
+    named: tuple[int, ...] = ()
+    question: Question | None = None
+
+    @cached_property
+    def fit(self) -> int:
+        """The fewest players for whom the choice is well formed in itself (distinct seats
+        in range, a question that makes sense), or ``_NEVER``. ``Game.check`` reads it to
+        pass a plain legal choice quickly; what is left depends on the turn."""
+        named = self.named
+        if not all(map(is_integer, named)) or len(set(named)) != len(named):
+            return _NEVER
+        need = max(named, default=-1) + 1
+        if min(named, default=0) < 0:
+            return _NEVER
+        if self.kind == "name":
+            return need if named else _NEVER
+        if named or self.kind not in ("question", "no_targets"):
+            return _NEVER
+        q = self.question
+        if self.kind == "no_targets" or q is None or q.asks in ("target_count", "other"):
+            return 0 if q is None or _question_ok(q, 1) else _NEVER
+        seats: Sequence[Any] = (
+            (q.about,) if q.asks in ("is_target", "is_ghost") else (q.among or ())
+        )
+        if not seats or not all(map(is_integer, seats)) or min(seats) < 0:
+            return _NEVER
+        need = max(seats) + 1
+        return need if _question_ok(q, need) else _NEVER
+
+    @cached_property
+    def test(self) -> tuple[int, int]:
+        """What the true answer checks, as (``_ALL``/``_ANY`` of a seat mask, ``_COUNT``,
+        ``_GHOST`` about a seat, ``_NONE``, ``_UNKNOWN``; the number it checks against), or
+        (``_SLOW``, 0) for a choice with seats no mask can hold (``_truth`` reads those)."""
+        kind = self.kind
+        q = self.question
+        if kind == "no_targets":
+            return _NONE, 0
+        if kind == "name":
+            seats: Sequence[Any] = self.named
+            code = _ALL
+        elif kind != "question" or q is None:
+            return _UNKNOWN, 0
+        elif q.asks == "target_count":
+            value = q.value
+            return (_COUNT, value) if isinstance(value, int) and is_integer(value) else (_SLOW, 0)
+        elif q.asks == "is_target" or q.asks == "is_ghost":
+            about = q.about
+            if not (isinstance(about, int) and is_integer(about) and about >= 0):
+                return _SLOW, 0
+            return (_ALL, 1 << about) if q.asks == "is_target" else (_GHOST, about)
+        elif q.asks == "any_target":
+            seats, code = q.among or (), _ANY
+        else:
+            return _UNKNOWN, 0
+        if not all(is_integer(s) and s >= 0 for s in seats):
+            return _SLOW, 0
+        mask = 0
+        for s in seats:
+            mask |= 1 << s
+        return code, mask
+
+
+_NEVER = 1 << 30
+_ALL, _ANY, _COUNT, _GHOST, _NONE, _UNKNOWN, _SLOW = range(7)
+
+
+PASS = Choice("pass")
+NO_TARGETS = Choice("no_targets")
+
+# Bots take the same few choices over and over: each is built once (they are immutable).
+_ASKED: dict[tuple[str, int | tuple[int, ...]], Choice] = {}
+_NAMED: dict[tuple[int, ...], Choice] = {}
+
+
+def asking(asks: str, about: int | tuple[int, ...]) -> Choice:
+    """The question ``asks`` (is_target, is_ghost: about a seat; any_target: among seats;
+    target_count: about a number) as a choice, shared."""
+    key = (asks, about)
+    choice = _ASKED.get(key)
+    if choice is None:
+        if isinstance(about, tuple):
+            question = Question(asks, among=about)
+        elif asks == "target_count":
+            question = Question(asks, value=about)
+        else:
+            question = Question(asks, about=about)
+        choice = _ASKED[key] = Choice("question", question=question)
+    return choice
+
+
+def naming(named: tuple[int, ...]) -> Choice:
+    """Naming ``named`` (sorted seats) as a choice, shared."""
+    choice = _NAMED.get(named)
+    if choice is None:
+        choice = _NAMED[named] = Choice("name", named)
+    return choice
+
+
+def _question_ok(q: Question, n: int) -> bool:
+    """Whether a question is well formed; ``other`` always is (its words are not checked)."""
+
+    def seat_ok(s: int | None) -> bool:
+        return is_integer(s) and 0 <= s < n  # type: ignore[operator]
+
+    if q.asks in ("is_target", "is_ghost"):
+        return seat_ok(q.about)
+    if q.asks == "any_target":
+        among = q.among or ()
+        return bool(among) and len(set(among)) == len(among) and all(map(seat_ok, among))
+    if q.asks == "target_count":
+        return is_integer(q.value)
+    return q.asks == "other"
