@@ -409,6 +409,10 @@ def literal_findings(game: Game, literals: list[Literal], files: Mapping[str, Pa
                     if path.is_file()})
     marks = game.info.literal_numbers
     used = [False] * len(marks)
+    # A game with no rules yet has nothing to refer to: marking is its one way out.
+    remedy = ("refer to the rules instead, or mark it in game.yaml literal_numbers with the reason"
+              if game.info.rules else "mark it in game.yaml literal_numbers with the reason; once the "
+              "game has rules, refer to them instead")
     findings: list[CheckFinding] = []
     for literal in literals:
         covering = [i for i, mark in enumerate(marks) if _covers(mark, literal, texts)]
@@ -419,8 +423,7 @@ def literal_findings(game: Game, literals: list[Literal], files: Mapping[str, Pa
         excerpt = _excerpt(literal.source, literal.start, literal.end)
         findings.append(CheckFinding(
             "literal", "literal-number",
-            f"{literal.number!r} in {excerpt!r} is typed, not derived from the rules (refer to the "
-            "rules instead, or mark it in game.yaml literal_numbers with the reason)",
+            f"{literal.number!r} in {excerpt!r} is typed, not derived from the rules ({remedy})",
             literal.where, {"number": literal.number, "file": literal.name}))
     for mark, was_used in zip(marks, used, strict=True):
         # A mark on a file this workspace lacks (a game folder checked without its templates)

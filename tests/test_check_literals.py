@@ -374,3 +374,22 @@ def test_a_mark_on_a_file_no_game_has_is_reported(tmp_path: Path) -> None:
     assert code == 1
     assert [(f["code"], f["where"].split(": ")[0]) for f in found] == [
         ("stale-literal-mark", f"card_data/wurenshenghuan/game.yaml:{line_of(game, 'file: rulebook.md,')}")]
+
+
+def test_a_game_without_rules_is_told_to_mark_a_literal_not_to_refer_to_rules(tmp_path: Path) -> None:
+    """A new game has no rules to refer to: the finding says to mark the number (and to refer
+    to the rules once it has them), not to do what it cannot."""
+    root = tmp_path / "ws"
+    (root / "card_data").mkdir(parents=True)
+    (root / "fonts").symlink_to(ROOT / "fonts")
+    result = CliRunner().invoke(cli, ["--root", str(root), "new", "demo"])
+    assert result.exit_code == 0, result.output
+    components = root / "card_data/demo/components.yaml"
+    edit(components, "text: 拿一個分數標記。", "text: 拿 3 個分數標記。")
+    code, found = check(root, "demo")
+    assert code == 1
+    [literal] = only(found, "literal-number")
+    assert literal["number"] == "3"
+    assert "mark it in game.yaml literal_numbers" in literal["message"]
+    assert "once the game has rules" in literal["message"]
+    assert "refer to the rules instead" not in literal["message"]
