@@ -22,9 +22,7 @@ import dataclasses
 import hashlib
 import json
 import logging
-import os
 import re
-import sys
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -210,53 +208,14 @@ def pnp_fingerprint() -> str:
 
 
 LIBRARY_AREA = "libraries"
-_DIST_SUFFIXES = (".dist-info", ".egg-info", ".egg", ".egg-link")
-
-
-def _normal(name: str) -> str:
-    return re.sub(r"[-_.]+", "_", name).lower()
-
-
-def _library_stamp() -> str:
-    """What :mod:`importlib.metadata` would find LIBRARIES' versions from: for every folder on
-    ``sys.path``, the names of the distributions installed there, with the size and mtime of
-    the metadata of those that could be one of LIBRARIES (anything else on the path, by its
-    own stamp). Installing, upgrading or removing a package renames or removes its
-    ``.dist-info`` folder, which changes this."""
-    wanted = tuple(_normal(name) for name in LIBRARIES)
-    parts = [sys.version]
-    for entry in sys.path:
-        folder = entry or "."
-        parts.append(f"\0{entry}")
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:  # a zip file, or nothing there
-            try:
-                st = os.stat(folder)
-                parts.append(f"={st.st_size},{st.st_mtime_ns},{st.st_ino}")
-            except OSError:
-                parts.append("=" + ABSENT)
-            continue
-        for name in names:
-            if not name.endswith(_DIST_SUFFIXES):
-                continue
-            parts.append(f"\0{name}")
-            if _normal(name).startswith(wanted):
-                for inner in ("", "METADATA", "PKG-INFO", "EGG-INFO/PKG-INFO"):
-                    try:
-                        st = os.stat(os.path.join(folder, name, inner) if inner else os.path.join(folder, name))
-                    except OSError:
-                        continue
-                    parts.append(f"\0{inner}={st.st_size},{st.st_mtime_ns},{st.st_ino}")
-    return "".join(parts)
 
 
 def library_versions() -> dict[str, str]:
     """The installed version of each of LIBRARIES (``absent`` if not installed), as
     :mod:`importlib.metadata` reads them. The answer is kept in pnp's disk cache by
-    :func:`_library_stamp`: importing importlib.metadata and searching the path for nine
+    :func:`pnp.diskcache.distributions_stamp`: importing importlib.metadata and searching the path for nine
     distributions cost every build ≈ 25 ms, a tenth of a no-op build."""
-    name = hashlib.sha256(_library_stamp().encode("utf-8", "surrogateescape")).hexdigest()
+    name = diskcache.distributions_stamp(LIBRARIES)
     found = diskcache.read(LIBRARY_AREA, name, 4096)
     if found is not None:
         try:
