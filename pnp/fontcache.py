@@ -21,7 +21,10 @@ import json
 import logging
 import sys
 from array import array
+from collections.abc import Sequence
 from typing import Any
+
+from reportlab.pdfbase.ttfonts import TTFontFace
 
 from pnp import diskcache
 
@@ -140,23 +143,48 @@ def restore_state(header: dict[str, Any], body: bytes) -> dict[str, Any]:
         if len(values) != column["length"]:
             raise ValueError(f"column {name} is cut short")
         offset += size
-        columns[name] = values.tolist()
+        # glyphToChar's columns stay packed until it is first read (see LAZY).
+        columns[name] = values if name.startswith("glyphToChar.") else values.tolist()
     if offset != len(body):
         raise ValueError("trailing bytes after the columns")
     state["charToGlyph"] = dict(zip(columns["charToGlyph.keys"], columns["charToGlyph.values"], strict=True))
     state["charWidths"] = dict(zip(columns["charWidths.keys"], columns["charWidths.values"], strict=True))
-    chars = columns["glyphToChar.chars"]
-    glyph_to_char, at = {}, 0
-    for glyph, count in zip(columns["glyphToChar.keys"], columns["glyphToChar.counts"], strict=True):
-        glyph_to_char[glyph] = chars[at:at + count]
-        at += count
-    if at != len(chars):
+    keys, counts, chars = (columns[f"glyphToChar.{part}"] for part in ("keys", "counts", "chars"))
+    if len(keys) != len(counts) or sum(counts) != len(chars):
         raise ValueError("glyphToChar does not add up")
-    state["glyphToChar"] = glyph_to_char
+    state[LAZY] = (keys, counts, chars)
     flat = columns["hmetrics"]
     state["hmetrics"] = list(zip(flat[::2], flat[1::2], strict=True))
     state["glyphPos"] = columns["glyphPos"]
     return state
+
+
+# The state's key for glyphToChar's packed columns. reportlab reads glyphToChar only while it
+# parses a face and when HarfBuzz shapes text, which pnp never asks for; rebuilding its 17,000
+# lists was a third of restoring a face, so a face from the cache rebuilds it on first use.
+LAZY = "_pnp_glyph_to_char_columns"
+
+
+def glyph_to_char(keys: Sequence[int], counts: Sequence[int], chars: Sequence[int]) -> dict[int, list[int]]:
+    """glyphToChar (glyph -> its code points) from its three columns."""
+    listed = list(chars)
+    table, at = {}, 0
+    for glyph, count in zip(keys, counts, strict=True):
+        table[glyph] = listed[at:at + count]
+        at += count
+    return table
+
+
+class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type information
+    """A face made from an entry: reportlab's own, its glyphToChar rebuilt when first read."""
+
+    def __getattr__(self, name: str) -> Any:
+        columns = self.__dict__.get(LAZY) if name == "glyphToChar" else None
+        if columns is None:
+            raise AttributeError(name)
+        table = self.glyphToChar = glyph_to_char(*columns)
+        del self.__dict__[LAZY]
+        return table
 
 
 def load(font_digest: str) -> dict[str, Any] | None:

@@ -179,9 +179,11 @@ def _font_from_state(name: str, path: Path, data: bytes, state: dict[str, Any]) 
     from weakref import WeakKeyDictionary
 
     from reportlab import rl_config
-    from reportlab.pdfbase.ttfonts import TTEncoding, TTFont, TTFontFace, unShapedFontGlob
+    from reportlab.pdfbase.ttfonts import TTEncoding, TTFont, unShapedFontGlob
 
-    face = TTFontFace.__new__(TTFontFace)
+    from pnp import fontcache
+
+    face = fontcache.CachedFace.__new__(fontcache.CachedFace)
     face.__dict__.update(state)
     face._ttf_data = data
     face.filename = str(path)
