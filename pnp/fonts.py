@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from itertools import compress
 from pathlib import Path
 from typing import Any
 
@@ -216,7 +217,7 @@ def coverage(face: FontFace) -> frozenset[int]:
         # reportlab has parsed this cmap already; fontTools would take half a second more.
         # Its table also lists the format-4 end marker U+FFFF, mapped to glyph 0 (.notdef).
         mapping = registered.face.charToGlyph
-        return frozenset(code for code, glyph in mapping.items() if glyph)
+        return frozenset(compress(mapping, mapping.values()))  # the codes whose glyph is not 0
     # Imported only here: fontTools costs a quarter of a second to import, which a build
     # (whose faces reportlab has registered) never needs.
     from fontTools.ttLib import TTFont as _ToolsFont
@@ -245,7 +246,8 @@ def missing_characters(text: str, face: FontFace) -> list[str]:
     Whitespace, control and format characters (``\\n``, ``\\t``, spaces, U+200B ...) and
     variation selectors are ignored: they are never drawn as glyphs.
     """
-    absent = set(text) - _drawable(face)
+    codes = coverage(face)
+    absent = {ch for ch in set(text) if ord(ch) not in codes}
     if not absent:
         return []  # nearly always: one set difference instead of a look-up per character
     missing: dict[str, None] = {}
@@ -253,17 +255,6 @@ def missing_characters(text: str, face: FontFace) -> list[str]:
         if ch in absent and ch not in missing and _needs_glyph(ch):
             missing[ch] = None
     return list(missing)
-
-
-@cache
-def _drawable(face: FontFace) -> frozenset[str]:
-    """The characters of :func:`coverage`, as strings."""
-    return frozenset(map(chr, coverage(face)))
-
-
-def drawable_characters(face: FontFace) -> frozenset[str]:
-    """Every character the face has a glyph for (read once per face)."""
-    return _drawable(face)
 
 
 def describe_missing(ch: str, where: str, face: FontFace | str) -> str:
