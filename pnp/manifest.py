@@ -23,6 +23,7 @@ import hashlib
 import json
 import logging
 import re
+import stat
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -152,15 +153,19 @@ class Hasher:
     def __init__(self, cache_: Mapping[str, list[Any]]) -> None:
         self.old = dict(cache_)
         self.used: dict[str, list[Any]] = {}
+        # Every output of a game reads the same files: each path is resolved once per plan.
+        self._resolved: dict[Path, str] = {}
 
     def file(self, path: Path) -> str:
         try:
             st = path.stat()
         except OSError:
             return ABSENT
-        if not path.is_file():
+        if not stat.S_ISREG(st.st_mode):
             return ABSENT
-        key = str(path.resolve())
+        key = self._resolved.get(path)
+        if key is None:
+            key = self._resolved[path] = str(path.resolve())
         stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
         # Every output of a script reads the same fonts: each file is hashed once per plan.
         cached = self.used.get(key) or self.old.get(key)
