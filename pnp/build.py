@@ -150,11 +150,14 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
     base = Path(game.slug) / lang
     artifacts: list[Artifact] = []
     if "components" in kinds:
+        from pnp.fitcache import remembered
         from pnp.render.sheets import render_components
 
         try:
-            components = render_components(game, lang, spec, fonts, convert, glyphs, sheet.back_offset,
-                                           sheet.ink)
+            # A card edit re-renders these sheets: every label but the edited ones fits as before.
+            with remembered(fonts, f"{game.slug}/{lang}/components"):
+                components = render_components(game, lang, spec, fonts, convert, glyphs, sheet.back_offset,
+                                               sheet.ink)
         except ImposeError as exc:
             raise BuildError(str(exc)) from None
         artifacts.append(Artifact(base / "components.pdf", components.data))

@@ -16,7 +16,6 @@ line showing at +1 on the horizontal scale and −0.5 on the vertical one asks f
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,12 +30,9 @@ from pnp.units import MM
 SCALE_MM = 5  # each scale reads from -5 to +5 mm
 TICK_MM = 0.5
 SPOT_INSET = 40.0  # mm from the paper edges to the corner spots
-MAX_OFFSET = 20.0  # mm; a printer off by more than this needs repair, not an offset
 INK = HexColor("#000000")
 GREY = HexColor("#666666")
 BACK_LINE = HexColor("#d01010")
-
-_OFFSET = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$")
 
 WORDS = {
     "zh-Hant": {
@@ -60,18 +56,6 @@ WORDS = {
         "applied": "本页背面已套用位移 {x},{y} mm；读数应为 0",
     },
 }
-
-
-def parse_offset(text: str, where: str = "") -> tuple[float, float]:
-    """``X,Y`` in mm, each within ±MAX_OFFSET."""
-    prefix = f"{where}: " if where else ""
-    match = _OFFSET.match(text)
-    if not match:
-        raise PnpError(f"{prefix}expected X,Y in millimetres (e.g. 1,-0.5), got {text!r}")
-    x, y = float(match.group(1)), float(match.group(2))
-    if abs(x) > MAX_OFFSET or abs(y) > MAX_OFFSET:
-        raise PnpError(f"{prefix}each of X and Y must be within ±{MAX_OFFSET:g} mm, got {text!r}")
-    return x, y
 
 
 def spots(width: float, height: float) -> list[tuple[float, float]]:

@@ -26,6 +26,7 @@ from typing import Any
 
 from pnp.data.textfile import read_text, shown
 from pnp.errors import DataError, PnpError
+from pnp.units import parse_offset
 
 CONFIG_FILE = "pnp.toml"
 PYPROJECT = "pyproject.toml"
@@ -83,8 +84,6 @@ def _validate(key: str, value: Any, root: Path) -> tuple[Any, str | None]:
                           "its own (e.g. \"prints\")")
         return folder, None
     if key == "back_offset":
-        from pnp.calibrate import parse_offset
-
         if isinstance(value, list) and len(value) == 2 and all(
                 isinstance(v, int | float) and not isinstance(v, bool) for v in value):
             value = f"{value[0]},{value[1]}"

@@ -18,7 +18,9 @@ import hashlib
 import hmac
 import logging
 import os
+import re
 import secrets
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -156,3 +158,44 @@ def file_sha256(path: Path, data: bytes | None = None) -> str:
     if settled(st.st_mtime_ns) and path.stat().st_mtime_ns == st.st_mtime_ns:
         write(HASH_AREA, name, hexdigest.encode("ascii"))
     return hexdigest
+
+
+_DIST_SUFFIXES = (".dist-info", ".egg-info", ".egg", ".egg-link")
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def distributions_stamp(names: tuple[str, ...]) -> str:
+    """A name for what :mod:`importlib.metadata` would find about the distributions ``names``:
+    for every folder on ``sys.path``, the names of the distributions installed there, and the
+    size, mtime and inode of the metadata of those that could be one of ``names`` (anything
+    else on the path, by its own stamp). Installing, upgrading or removing a package renames
+    or removes its ``.dist-info`` folder, which changes it. The SHA-256 of all that, in hex."""
+    wanted = tuple(_normal(name) for name in names)
+    parts = [sys.version, "\0".join(names)]
+    for entry in sys.path:
+        folder = entry or "."
+        parts.append(f"\0{entry}")
+        try:
+            found = sorted(os.listdir(folder))
+        except OSError:  # a zip file, or nothing there
+            try:
+                st = os.stat(folder)
+                parts.append(f"={st.st_size},{st.st_mtime_ns},{st.st_ino}")
+            except OSError:
+                parts.append("=absent")
+            continue
+        for name in found:
+            if not name.endswith(_DIST_SUFFIXES):
+                continue
+            parts.append(f"\0{name}")
+            if _normal(name).startswith(wanted):
+                for inner in ("", "METADATA", "PKG-INFO", "EGG-INFO/PKG-INFO"):
+                    try:
+                        st = os.stat(os.path.join(folder, name, inner) if inner else os.path.join(folder, name))
+                    except OSError:
+                        continue
+                    parts.append(f"\0{inner}={st.st_size},{st.st_mtime_ns},{st.st_ino}")
+    return hashlib.sha256("".join(parts).encode("utf-8", "surrogateescape")).hexdigest()

@@ -21,14 +21,17 @@ import json
 import logging
 import sys
 from array import array
+from collections.abc import Sequence
 from typing import Any
+
+from reportlab.pdfbase.ttfonts import TTFontFace
 
 from pnp import diskcache
 
 log = logging.getLogger(__name__)
 
 AREA = "fonts"
-FORMAT = 3
+FORMAT = 4
 # Faces bigger than this are not what pnp ships; parse them without caching.
 _MAX_ENTRY = 64 * 1024 * 1024
 
@@ -83,20 +86,27 @@ def _decode(value: Any) -> Any:
     return value
 
 
+_TYPECODES = ("i", "q")  # 32- and 64-bit signed
+
+
 def _ints(values: list[Any]) -> array[Any] | None:
     """Whole numbers as a compact array, or None when some are not ints (kept as JSON then)."""
     # One pass in C over the types (bools and floats are kept as JSON, as before).
     if values and set(map(type, values)) != {int}:
         return None
-    try:
-        return array("q", values)
-    except OverflowError:
-        return None
+    # 32-bit when every value fits (they all do in pnp's faces): half the bytes to read and
+    # to check the signature of.
+    for typecode in _TYPECODES:
+        try:
+            return array(typecode, values)
+        except OverflowError:
+            continue
+    return None
 
 
 def face_state(face: Any) -> tuple[dict[str, Any], list[array[Any]]]:
     """What reportlab's parse left on a face: JSON-ready data and, for the large per-glyph
-    tables, arrays of 64-bit ints it refers to by position (the font's bytes and the scale
+    tables, arrays of 32- or 64-bit ints it refers to by position (the font's bytes and the scale
     function aside: they come from the file and ``unitsPerEm``)."""
     state = {name: value for name, value in vars(face).items()
              if name not in ("_ttf_data", "_pdfScale", "filename")}
@@ -119,7 +129,7 @@ def face_state(face: Any) -> tuple[dict[str, Any], list[array[Any]]]:
         if packed is None:
             header["columns"][name] = {"json": _encode(values)}
         else:
-            header["columns"][name] = {"array": len(arrays), "length": len(packed)}
+            header["columns"][name] = {"array": len(arrays), "length": len(packed), "type": packed.typecode}
             arrays.append(packed)
     return header, arrays
 
@@ -129,34 +139,60 @@ def restore_state(header: dict[str, Any], body: bytes) -> dict[str, Any]:
     state = {name: _decode(value) for name, value in header["other"].items()}
     columns: dict[str, Any] = {}
     offset = 0
-    width = array("q").itemsize
     for name, column in header["columns"].items():
         if "json" in column:
             columns[name] = _decode(column["json"])
             continue
-        values = array("q")
-        size = column["length"] * width
+        if column["type"] not in _TYPECODES:
+            raise ValueError(f"column {name} has an unknown type")
+        values = array(column["type"])
+        size = column["length"] * values.itemsize
         values.frombytes(body[offset:offset + size])
         if len(values) != column["length"]:
             raise ValueError(f"column {name} is cut short")
         offset += size
-        columns[name] = values.tolist()
+        # glyphToChar's columns stay packed until it is first read (see LAZY).
+        columns[name] = values if name.startswith("glyphToChar.") else values.tolist()
     if offset != len(body):
         raise ValueError("trailing bytes after the columns")
     state["charToGlyph"] = dict(zip(columns["charToGlyph.keys"], columns["charToGlyph.values"], strict=True))
     state["charWidths"] = dict(zip(columns["charWidths.keys"], columns["charWidths.values"], strict=True))
-    chars = columns["glyphToChar.chars"]
-    glyph_to_char, at = {}, 0
-    for glyph, count in zip(columns["glyphToChar.keys"], columns["glyphToChar.counts"], strict=True):
-        glyph_to_char[glyph] = chars[at:at + count]
-        at += count
-    if at != len(chars):
+    keys, counts, chars = (columns[f"glyphToChar.{part}"] for part in ("keys", "counts", "chars"))
+    if len(keys) != len(counts) or sum(counts) != len(chars):
         raise ValueError("glyphToChar does not add up")
-    state["glyphToChar"] = glyph_to_char
+    state[LAZY] = (keys, counts, chars)
     flat = columns["hmetrics"]
     state["hmetrics"] = list(zip(flat[::2], flat[1::2], strict=True))
     state["glyphPos"] = columns["glyphPos"]
     return state
+
+
+# The state's key for glyphToChar's packed columns. reportlab reads glyphToChar only while it
+# parses a face and when HarfBuzz shapes text, which pnp never asks for; rebuilding its 17,000
+# lists was a third of restoring a face, so a face from the cache rebuilds it on first use.
+LAZY = "_pnp_glyph_to_char_columns"
+
+
+def glyph_to_char(keys: Sequence[int], counts: Sequence[int], chars: Sequence[int]) -> dict[int, list[int]]:
+    """glyphToChar (glyph -> its code points) from its three columns."""
+    listed = list(chars)
+    table, at = {}, 0
+    for glyph, count in zip(keys, counts, strict=True):
+        table[glyph] = listed[at:at + count]
+        at += count
+    return table
+
+
+class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type information
+    """A face made from an entry: reportlab's own, its glyphToChar rebuilt when first read."""
+
+    def __getattr__(self, name: str) -> Any:
+        columns = self.__dict__.get(LAZY) if name == "glyphToChar" else None
+        if columns is None:
+            raise AttributeError(name)
+        table = self.glyphToChar = glyph_to_char(*columns)
+        del self.__dict__[LAZY]
+        return table
 
 
 def load(font_digest: str) -> dict[str, Any] | None:

@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from itertools import compress
 from pathlib import Path
 from typing import Any
 
@@ -182,9 +183,11 @@ def _font_from_state(name: str, path: Path, data: bytes, state: dict[str, Any]) 
     from weakref import WeakKeyDictionary
 
     from reportlab import rl_config
-    from reportlab.pdfbase.ttfonts import TTEncoding, TTFont, TTFontFace, unShapedFontGlob
+    from reportlab.pdfbase.ttfonts import TTEncoding, TTFont, unShapedFontGlob
 
-    face = TTFontFace.__new__(TTFontFace)
+    from pnp import fontcache
+
+    face = fontcache.CachedFace.__new__(fontcache.CachedFace)
     face.__dict__.update(state)
     face._ttf_data = data
     face.filename = str(path)
@@ -217,7 +220,7 @@ def coverage(face: FontFace) -> frozenset[int]:
         # reportlab has parsed this cmap already; fontTools would take half a second more.
         # Its table also lists the format-4 end marker U+FFFF, mapped to glyph 0 (.notdef).
         mapping = registered.face.charToGlyph
-        return frozenset(code for code, glyph in mapping.items() if glyph)
+        return frozenset(compress(mapping, mapping.values()))  # the codes whose glyph is not 0
     # Imported only here: fontTools costs a quarter of a second to import, which a build
     # (whose faces reportlab has registered) never needs.
     from fontTools.ttLib import TTFont as _ToolsFont
@@ -246,7 +249,8 @@ def missing_characters(text: str, face: FontFace) -> list[str]:
     Whitespace, control and format characters (``\\n``, ``\\t``, spaces, U+200B ...) and
     variation selectors are ignored: they are never drawn as glyphs.
     """
-    absent = set(text) - _drawable(face)
+    codes = coverage(face)
+    absent = {ch for ch in set(text) if ord(ch) not in codes}
     if not absent:
         return []  # nearly always: one set difference instead of a look-up per character
     missing: dict[str, None] = {}
@@ -254,17 +258,6 @@ def missing_characters(text: str, face: FontFace) -> list[str]:
         if ch in absent and ch not in missing and _needs_glyph(ch):
             missing[ch] = None
     return list(missing)
-
-
-@cache
-def _drawable(face: FontFace) -> frozenset[str]:
-    """The characters of :func:`coverage`, as strings."""
-    return frozenset(map(chr, coverage(face)))
-
-
-def drawable_characters(face: FontFace) -> frozenset[str]:
-    """Every character the face has a glyph for (read once per face)."""
-    return _drawable(face)
 
 
 def describe_missing(ch: str, where: str, face: FontFace | str) -> str:

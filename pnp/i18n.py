@@ -8,13 +8,16 @@ OpenCC's phrase tables (每局限用 would otherwise become 每侷限用).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
+from pnp import diskcache
 from pnp.data.model import LANGS, GlossaryTerm
+from pnp.diskcache import distributions_stamp
 
 _CONFIGS = {("zh-Hans", "zh-Hant"): "s2tw", ("zh-Hant", "zh-Hans"): "tw2s"}
 # Taiwan writes corner brackets where the mainland writes curly quotes; OpenCC leaves both.
@@ -98,13 +101,49 @@ def foreign_characters(text: str, lang: str) -> list[str]:
     Classification is per character, by hanzidentifier's CC-CEDICT sets: characters both
     scripts share (后 里 干 台 只 面) are fine in either.
     """
-    import hanzidentifier  # CC-CEDICT's character sets load on the first check
-
-    unwanted = hanzidentifier.SIMPLIFIED if lang == "zh-Hant" else hanzidentifier.TRADITIONAL
+    unwanted = _other_script_only()[lang]
     seen: dict[str, None] = {}
     for ch in text:
-        if ch in seen or ord(ch) < 0x2E80:
-            continue
-        if hanzidentifier.identify(ch) == unwanted:
+        if ch in unwanted and ch not in seen:
             seen[ch] = None
     return list(seen)
+
+
+SCRIPT_AREA = "scripts"
+_SCRIPT_LIBRARIES = ("hanzidentifier", "zhon")  # zhon holds the CC-CEDICT character lists
+_FIRST_HAN = 0x2E80  # below this no character is either script's own
+
+
+@cache
+def _other_script_only() -> dict[str, frozenset[str]]:
+    """lang -> the characters hanzidentifier identifies as the other script's only (from U+2E80
+    up), once per process. Importing hanzidentifier (CC-CEDICT's sets and a regular expression
+    of every character in them) costs more than checking a game, so the two sets are kept in
+    pnp's disk cache for the installed hanzidentifier and zhon (pnp.diskcache.distributions_stamp)."""
+    name = distributions_stamp(_SCRIPT_LIBRARIES)
+    payload = diskcache.read(SCRIPT_AREA, name, 1 << 20)
+    if payload is not None:
+        try:
+            found = json.loads(payload)
+            if isinstance(found, dict) and all(isinstance(found.get(lang), str) for lang in LANGS):
+                return {lang: frozenset(found[lang]) for lang in LANGS}
+        except ValueError:
+            pass
+    sets = _classify()
+    diskcache.write(SCRIPT_AREA, name, json.dumps({lang: "".join(sorted(chars)) for lang, chars in sets.items()},
+                                                  ensure_ascii=False).encode())
+    return sets
+
+
+def _classify() -> dict[str, frozenset[str]]:
+    import hanzidentifier  # CC-CEDICT's character sets load only to fill the cache
+    from hanzidentifier import helpers
+
+    # identify() says SIMPLIFIED or TRADITIONAL of a single character only for one in
+    # CC-CEDICT's lists of either script; every other character is UNKNOWN or MIXED.
+    known = helpers.TRADITIONAL_CHARACTERS | helpers.SIMPLIFIED_CHARACTERS
+    han = [ch for ch in known if ord(ch) >= _FIRST_HAN]
+    return {
+        "zh-Hant": frozenset(ch for ch in han if hanzidentifier.identify(ch) == hanzidentifier.SIMPLIFIED),
+        "zh-Hans": frozenset(ch for ch in han if hanzidentifier.identify(ch) == hanzidentifier.TRADITIONAL),
+    }

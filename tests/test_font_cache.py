@@ -62,7 +62,17 @@ def test_a_cached_face_is_the_face_reportlab_parses(cache: Path, parses: list[st
     assert parses == [str(REGULAR)] and entry(cache, REGULAR).is_file()
     cached = _parse(NAME, REGULAR)
     assert parses == [str(REGULAR)]  # the second came from the cache
+    # glyphToChar stays packed until it is first read; then the face is reportlab's.
+    assert fontcache.LAZY in vars(cached.face) and "glyphToChar" not in vars(cached.face)
+    assert cached.face.glyphToChar == fresh.face.glyphToChar
+    assert cached.face.glyphToChar is cached.face.glyphToChar
     assert plain(cached.face) == plain(fresh.face)
+    assert {type(g) for g in cached.face.glyphToChar} == {type(g) for g in fresh.face.glyphToChar}
+    assert {type(c) for chars in cached.face.glyphToChar.values() for c in chars} == \
+        {type(c) for chars in fresh.face.glyphToChar.values() for c in chars}
+    assert isinstance(cached.face, ttfonts.TTFontFace)
+    with pytest.raises(AttributeError):
+        cached.face.no_such_table  # noqa: B018 - the lookup is the test
     assert {k: type(v) for k, v in plain(cached.face).items()} == {k: type(v) for k, v in plain(fresh.face).items()}
     assert {type(v) for v in cached.face.charWidths.values()} == {type(v) for v in fresh.face.charWidths.values()}
     assert cached.face.name.ustr == fresh.face.name.ustr

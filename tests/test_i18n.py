@@ -59,3 +59,25 @@ def test_a_repeated_string_converts_the_same_as_a_fresh_converter():
     once = [make_converter("zh-Hans", "zh-Hant", terms)(text) for text in texts]
     assert [convert(text) for text in texts] == once
     assert [convert(text) for text in texts] == once  # the second time from memory
+
+
+def test_foreign_characters_are_hanzidentifiers_from_the_disk_cache_too(tmp_path, monkeypatch) -> None:
+    """The script sets kept in the disk cache say what hanzidentifier.identify says of every
+    character from U+2E80 up, whether they were just classified or read back."""
+    import hanzidentifier
+
+    from pnp import i18n
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    every = [chr(c) for c in range(0x2E80, 0x110000) if not 0xD800 <= c < 0xE000]
+    wanted = {"zh-Hant": hanzidentifier.SIMPLIFIED, "zh-Hans": hanzidentifier.TRADITIONAL}
+    expected = {lang: {ch for ch in every if hanzidentifier.identify(ch) == kind} for lang, kind in wanted.items()}
+    for _ in range(2):  # classified and stored, then read back from the cache
+        i18n._other_script_only.cache_clear()
+        try:
+            for lang in wanted:
+                assert set(i18n.foreign_characters("".join(every), lang)) == expected[lang]
+                assert i18n.foreign_characters("abc ○ 台后", lang) == []
+        finally:
+            i18n._other_script_only.cache_clear()
+    assert any((tmp_path / "cache" / i18n.SCRIPT_AREA).iterdir())

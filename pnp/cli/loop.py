@@ -8,6 +8,8 @@ from typing import Any
 import click
 
 from pnp.cli.options import F, command, echo_json, format_option, json_path, message, output_root, shown, written_json
+from pnp.errors import PnpError
+from pnp.units import parse_offset
 
 # The group's context object (pnp.cli.options.WorkspaceRef) is passed as ``obj``.
 LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])
@@ -50,9 +52,6 @@ class OffsetType(click.ParamType):  # type: ignore[type-arg]  # generic only in 
                 ) -> tuple[float, float]:
         if isinstance(value, tuple):
             return value
-        from pnp.calibrate import parse_offset
-        from pnp.errors import PnpError
-
         try:
             return parse_offset(str(value))
         except PnpError as exc:

@@ -48,7 +48,7 @@ class CsvLocated(Located):
             probe = probe[:-1]
         row, column = self.cells.get(probe, (1, 1))
         cell = f" {cell_name(self.sheet, row, column)}:" if self.sheet is not None else ""
-        return f"{display_path(self.file)}:{row}:{column}:{cell} {format_path(path)}"
+        return f"{self.shown_file}:{row}:{column}:{cell} {format_path(path)}"
 
 
 def _value(cell: str, column: str) -> Any:

@@ -17,6 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.data.model import Component, Element, Layout, PrintedTable, Text
 from pnp.data.schema import FIELD_REF, font_size, resolve_coord
 from pnp.data.spec import ELEMENTS, prop
+from pnp.fitcache import fit_text
 from pnp.fonts import FontFamily, measure_for
 from pnp.layout.icons import place_icons
 from pnp.layout.nets import Net
@@ -24,7 +25,7 @@ from pnp.render.glyphs import GlyphCheck
 from pnp.render.grid import display_grid
 from pnp.render.ink import Role, ink_color
 from pnp.render.symbols import SymbolForms
-from pnp.textlayout import Fit, Run, break_lines, fit_text
+from pnp.textlayout import Fit, Run, break_lines
 from pnp.units import MM
 
 EM_ASCENT = 0.88  # ideographic em box of Noto CJK: 880 above the baseline, 120 below

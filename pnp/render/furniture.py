@@ -10,13 +10,14 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.data.model import Game
+from pnp.fitcache import fit_text
 from pnp.fonts import FontFamily, measure_for
 from pnp.layout.marks import crop_marks, mirror_segments
 from pnp.layout.presets import SheetSpec
 from pnp.layout.sheetplan import Rect, Segment, SheetPlan, Slot
 from pnp.render.faces import EM_ASCENT
 from pnp.strings import ui
-from pnp.textlayout import Run, fit_text
+from pnp.textlayout import Run
 from pnp.units import MM
 
 MARK_COLOR = HexColor("#000000")

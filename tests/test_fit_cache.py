@@ -1,0 +1,118 @@
+"""Fitted text kept in the disk cache (pnp.fitcache): the same bytes as fitting afresh, only
+changed text fitted again, and one entry per game, script, fonts and pnp."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pnp import diskcache, fitcache, textlayout
+from pnp.build import load_games, render_game
+from pnp.fonts import load_family, measure_for
+from pnp.textlayout import Run
+from pnp.workspace import Workspace
+from tests.conftest import ROOT, edit
+
+OLD, NEW = "role: 找出碟仙的替身，指认正确就得分", "role: 找出碟仙的替身，指认对了就得分"
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    shutil.copytree(ROOT / "card_data" / "tisigui", root / "card_data" / "tisigui")
+    (root / "fonts").symlink_to(ROOT / "fonts")
+    return root
+
+
+@pytest.fixture
+def fitted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The text of every fit worked out, not answered from the disk cache."""
+    texts: list[str] = []
+    real = textlayout.fit_text
+
+    def spy(runs, *args, **kwargs):
+        texts.append("".join(run.text for run in runs))
+        return real(runs, *args, **kwargs)
+
+    monkeypatch.setattr(textlayout, "fit_text", spy)
+    return texts
+
+
+def components(workspace: Path, lang: str = "zh-Hant") -> bytes:
+    ws = Workspace(workspace)
+    game, = load_games(ws, ["tisigui"])
+    artifact, = render_game(ws, game, lang, "a4", kinds=["components"])
+    return artifact.data
+
+
+def test_cached_fits_draw_the_same_bytes_and_nothing_is_fitted_again(cache, workspace, fitted, monkeypatch):
+    first = components(workspace)
+    assert fitted and any((cache / fitcache.AREA).iterdir())
+    fitted.clear()
+    assert components(workspace) == first
+    assert fitted == []
+    monkeypatch.setenv("PNP_CACHE_DIR", "")  # no cache at all: fitted afresh, the same bytes
+    assert components(workspace) == first
+    assert fitted
+
+
+def test_an_edit_fits_only_the_edited_text_again(cache, workspace, fitted):
+    components(workspace)
+    edit(workspace / "card_data/tisigui/components.yaml", OLD, NEW)
+    fitted.clear()
+    edited = components(workspace)
+    assert fitted and all("對了" in text for text in fitted)
+    fitted.clear()
+    assert components(workspace) == edited
+    assert fitted == []
+    # The entry holds what the last rendering asked: the old text is fitted again when it is back.
+    edit(workspace / "card_data/tisigui/components.yaml", NEW, OLD)
+    components(workspace)
+    assert fitted and all("正確" in text for text in fitted)
+
+
+def test_an_entry_per_game_and_script_fonts_and_pnp(cache, monkeypatch):
+    fonts = load_family(ROOT / "fonts", "zh-Hant")
+    name = fitcache._entry_name(fonts, "tisigui/zh-Hant/components")
+    assert name is not None
+    assert fitcache._entry_name(fonts, "tisigui/zh-Hans/components") != name
+    monkeypatch.setattr(fitcache, "pnp_fingerprint", lambda: "another pnp")
+    assert fitcache._entry_name(fonts, "tisigui/zh-Hant/components") != name
+    monkeypatch.undo()
+    monkeypatch.setenv("PNP_CACHE_DIR", str(cache))
+    real = diskcache.file_sha256
+    monkeypatch.setattr(diskcache, "file_sha256", lambda path, data=None: "0" * 64 if "Bold" in path.name
+                        else real(path, data))
+    assert fitcache._entry_name(fonts, "tisigui/zh-Hant/components") != name
+
+
+def test_a_fit_comes_back_from_json_as_it_was():
+    measure = measure_for(load_family(ROOT / "fonts", "zh-Hant"))
+    texts = ["替死鬼", "找出碟仙的替身，指認正確就得分", "ABC 123 與「碟仙」", "很長" * 40]
+    for text in texts:
+        for bold in (False, True):
+            for box in ((20.0, 10.0), (60.5, 7.25), (3.0, 3.0)):
+                fit = textlayout.fit_text([Run(text, bold)], box[0] * 2.83, box[1] * 2.83, 12, 5, measure)
+                back = fitcache._decode_fit(json.loads(json.dumps(fitcache._encode_fit(fit))))
+                assert back == fit
+                if fit is not None:
+                    assert [type(n) for n in (back.size, back.leading)] == [type(n) for n in (fit.size, fit.leading)]
+
+
+def test_an_unreadable_entry_is_fitted_afresh(cache, workspace, fitted):
+    first = components(workspace)
+    for entry in (cache / fitcache.AREA).iterdir():
+        entry.write_bytes(entry.read_bytes()[:-10])  # no longer what pnp signed
+    fitted.clear()
+    assert components(workspace) == first
+    assert fitted
