@@ -55,7 +55,7 @@ DATA_FILES = {
     "rulebook": (GAME_FILE, COMPONENTS_FILE, TABLES_FILE, GLOSSARY_FILE, FIGURES_FILE),
 }
 # Libraries whose version can change the bytes pnp writes.
-LIBRARIES = ("reportlab", "pillow", "fonttools", "opencc", "uniseg", "icu4py", "jinja2", "markdown-it-py",
+LIBRARIES = ("reportlab", "pillow", "fonttools", "opencc", "icu4py", "jinja2", "markdown-it-py",
              "PyYAML", "pypdfium2")
 ABSENT = "absent"
 RACY_NS = diskcache.RACY_NS
