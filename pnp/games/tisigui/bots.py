@@ -8,7 +8,6 @@ from typing import NamedTuple, Protocol
 
 from pnp.games.draws import shuffle
 from pnp.games.tisigui.deduce import (
-    MEMORY,
     SIZE_WEIGHTS,
     Deductions,
     Weighed,
@@ -287,11 +286,11 @@ class GreedyBot:
         the likeliest count), as in the rules' example, unless someone asked the count already.
         """
         n = view.players
-        if not (d.spoke >> d.to_here[view.seat] & 1 or d.count_asked):
+        plenty = (view.markers_left or 0) * (n - 1) >= 2 * n  # never without markers
+        if plenty and not (d.spoke >> d.to_here[view.seat] & 1 or d.count_asked):
             counts = weighed.size_chances()
             likeliest = max(range(n + 1), key=lambda k: counts[k])
-            plenty = (view.markers_left or 0) * (n - 1) >= 2 * n
-            if plenty and 0.25 <= counts[likeliest] <= 0.75:
+            if 0.25 <= counts[likeliest] <= 0.75:
                 return _COUNT, likeliest
         return _HUNCH, 0
 
@@ -423,9 +422,7 @@ def _judged(d: Deductions, seat: int, hidden: int,
             after = judged[(kind, value, answer)] = danger(weights)
         dangers.append(after)
     result = (now, tuple(options), tuple(dangers))
-    if len(t.dangers) >= MEMORY:
-        t.dangers.clear()
-    t.dangers[memo_key] = result
+    t.dangers.put(memo_key, result)
     return result
 
 

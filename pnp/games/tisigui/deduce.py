@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from itertools import count, repeat
 from operator import and_, getitem, itemgetter, or_
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
+from pnp.games.tisigui.choices import _ALL, _ANY, _COUNT, _GHOST, _NONE, Choice
 from pnp.games.tisigui.state import Event
 
 # What a player expects the ghost to do when picking targets: a weight per number of targets
@@ -79,9 +80,9 @@ class _Tables:
         self._bad_ids: dict[tuple[int, ...], int] = {}
         # (table of liars, statement, answer, seat) -> the table after that answer, and its id
         self.steps: dict[tuple[object, ...], tuple[tuple[int, ...], int]] = {}
-        self.weighed: dict[tuple[object, ...], Weighed] = {}
+        self.weighed: Memory[Weighed] = Memory()
         # The ghost's judgement of its options per position (bots.py), remembered likewise.
-        self.dangers: dict[tuple[object, ...], tuple[float, tuple[Any, ...], tuple[float, ...]]] = {}
+        self.dangers: Memory[tuple[float, tuple[Any, ...], tuple[float, ...]]] = Memory()
 
     def said(self, kind: Statement, value: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(masks where a statement is false, masks where it is true).
@@ -180,16 +181,53 @@ class _Tables:
             found = self._bad_ids[bad] = next(_BAD_IDS)
         return found
 
-    def remember(self, key: tuple[object, ...], weighed: Weighed) -> Weighed:
-        if len(self.weighed) >= MEMORY:
-            self.weighed.clear()  # a long simulation starts over rather than grow
-        self.weighed[key] = weighed
-        return weighed
 
 
-# How many weighed positions each player count remembers (about 1-3 KiB each).
+# How many weighed positions each player count remembers (about 1-3 KiB each), and as many
+# judgements of the ghost's options.
 MEMORY = 10_000
 _BAD_IDS = count()
+
+V = TypeVar("V")
+
+
+class Memory(Generic[V]):
+    """A bounded memory that keeps what is reused: two generations of ``MEMORY // 2``
+    entries. New entries go into the young one (``young``, read directly on the hot path);
+    when it is full, the old generation is dropped and the young one becomes old. An entry
+    found in the old generation moves back into the young one, so positions met again and
+    again survive while those met once are forgotten (clearing everything when full, as
+    before, also threw away the positions every game meets)."""
+
+    __slots__ = ("young", "old")
+
+    def __init__(self) -> None:
+        self.young: dict[tuple[object, ...], V] = {}
+        self.old: dict[tuple[object, ...], V] = {}
+
+    def __len__(self) -> int:
+        return len(self.young) + len(self.old)
+
+    def get(self, key: tuple[object, ...]) -> V | None:
+        found = self.young.get(key)
+        if found is None:
+            found = self.recall(key)
+        return found
+
+    def recall(self, key: tuple[object, ...]) -> V | None:
+        """An entry of the old generation, moved into the young one (None if not there)."""
+        found = self.old.pop(key, None)
+        if found is not None:
+            self.put(key, found)
+        return found
+
+    def put(self, key: tuple[object, ...], value: V) -> V:
+        young = self.young
+        if len(young) >= MEMORY // 2:
+            self.old = young
+            self.young = young = {}
+        young[key] = value
+        return value
 
 
 class Weighed:
@@ -396,27 +434,57 @@ class Deductions:
         """Take in one action of the table (the table's seats)."""
         self.events += 1
         choice, answer = event.choice, event.answer
+        seat = (event.seat - self.r) % self.n
+        self.spoke |= 1 << seat
+        # What the choice's true answer tests, worked out once per choice (bots reuse
+        # theirs): the common cases read it instead of the choice's fields.
+        code, value = choice.test
+        if code == _ALL and answer is not None:
+            if choice.kind == "name":
+                self._named(seat, self._turn[value], answer, event.confirms)
+            else:  # is_target
+                self._contradicts(seat, "all", self._turn[value], answer)
+        elif code == _ANY and value and answer is not None:
+            self._contradicts(seat, "any", self._turn[value], answer)
+        elif code == _COUNT and answer is not None:
+            self.count_asked = True
+            self._contradicts(seat, "count", value, answer)
+        elif code == _NONE and answer is not None:
+            if answer:
+                self.ghost = seat  # a true "no targets" would have ended the big round
+            else:
+                self._contradicts(seat, "count", 0, False)  # true only for the empty mask
+        elif code == _GHOST and answer is not None:
+            self.ghost_answers.append((seat, (value - self.r) % self.n, answer))
+        else:
+            self._observe(seat, choice, answer, event.confirms)
+
+    def _named(self, seat: int, named: int, answer: bool, confirms: tuple[int, ...]) -> None:
+        """A naming of ``named`` (a mask, this frame) by ``seat``, answered ``answer``."""
+        if answer and confirms:
+            self.confirmed |= named
+            self.not_ghost |= 1 << seat
+        elif answer:
+            self.ghost = seat  # a "yes" that confirms nobody: the ghost's own naming
+        else:
+            self.failed.append(named)
+            self.failed_bits |= 1 << named
+            for mask in self._tables.said("all", named)[1]:
+                self.covered[mask] = 1
+            self._contradicts(seat, "all", named, False)
+
+    def _observe(self, seat: int, choice: Choice, answer: bool | None,
+                 confirms: tuple[int, ...]) -> None:
+        """``observe`` read from the choice's fields: a pass, and whatever ``observe``
+        does not read from ``Choice.test``."""
         turn = self._turn
         n = self.n
-        seat = (event.seat - self.r) % n
-        self.spoke |= 1 << seat
         if choice.question is not None and choice.question.asks == "target_count":
             self.count_asked = True
         if choice.kind == "pass":
             self.ghost = seat  # only the ghost may pass
         elif choice.kind == "name":
-            named = turn[mask_of(choice.named)]
-            if answer and event.confirms:
-                self.confirmed |= named
-                self.not_ghost |= 1 << seat
-            elif answer:
-                self.ghost = seat  # a "yes" that confirms nobody: the ghost's own naming
-            else:
-                self.failed.append(named)
-                self.failed_bits |= 1 << named
-                for mask in self._tables.said("all", named)[1]:
-                    self.covered[mask] = 1
-                self._contradicts(seat, "all", named, False)
+            self._named(seat, turn[mask_of(choice.named)], bool(answer), confirms)
         elif choice.kind == "no_targets":
             if answer:
                 self.ghost = seat  # a true "no targets" would have ended the big round
@@ -466,7 +534,10 @@ class Deductions:
             unmasked = 1 << ghost
             sure = t.full & ~unmasked
         key = (self.bad_id, self.confirmed, sure, unmasked, doubt)
-        found = t.weighed.get(key)
+        memory = t.weighed
+        found = memory.young.get(key)
+        if found is None:
+            found = memory.recall(key)
         if found is None:
             rows = t.rows(self.confirmed, doubt)
             bad: Iterable[int] = self.bad
@@ -474,7 +545,7 @@ class Deductions:
                 bad = map(and_, bad, repeat(sure))
             # A mask's weight by the class of its liars, in C: one lookup each.
             weights = tuple(map(getitem, rows, map(t.classes(sure).__getitem__, bad)))
-            found = t.remember(key, Weighed(weights, t))
+            found = memory.put(key, Weighed(weights, t))
         return found
 
     def posterior_after(self, event: Event, viewer: int | None = None,
