@@ -15,11 +15,12 @@ the weights and chances are the same floats whichever way they are read.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import count, repeat
-from operator import and_, getitem, itemgetter, or_
-from typing import Any, Generic, Literal, TypeVar
+from itertools import count
+from operator import getitem, itemgetter, or_
+from typing import Any, Literal
 
 from pnp.games.tisigui.choices import _ALL, _ANY, _COUNT, _GHOST, _NONE, Choice
+from pnp.games.tisigui.memory import MEMORY, Memory
 from pnp.games.tisigui.state import Event
 
 # What a player expects the ghost to do when picking targets: a weight per number of targets
@@ -75,6 +76,7 @@ class _Tables:
         self._classes: dict[int, tuple[int, ...]] = {}
         self._rows: dict[tuple[int, float], tuple[tuple[float, ...], ...]] = {}
         self._lies: dict[tuple[Statement, int, bool], tuple[int, ...]] = {}
+        self._cells: dict[tuple[int, float, int, int], tuple[tuple[float, ...], ...]] = {}
         self._liar: dict[tuple[Statement, int, bool, int], tuple[int, ...]] = {}
         self.nobody = (0,) * (1 << n)
         self._bad_ids: dict[tuple[int, ...], int] = {}
@@ -150,6 +152,23 @@ class _Tables:
             )
         return table
 
+    def cells(self, confirmed: int, doubt: float, sure: int,
+              unmasked: int) -> tuple[tuple[float, ...], ...]:
+        """Per mask, its weight for each set of liars (a mask of seats): ``rows`` read
+        through ``classes(sure)``; with an unmasked ghost, only the liars in ``sure``
+        count. The same floats as reading the two tables one after the other."""
+        key = (confirmed, doubt, sure, unmasked)
+        table = self._cells.get(key)
+        if table is None:
+            classes = self.classes(sure)
+            keep = sure if unmasked else self.full
+            liars = range(1 << self.n)
+            table = self._cells[key] = tuple(
+                tuple([row[classes[b & keep]] for b in liars])
+                for row in self.rows(confirmed, doubt)
+            )
+        return table
+
     def lies(self, kind: Statement, value: int, answer: bool) -> tuple[int, ...]:
         """Per mask, 1 where answering ``answer`` about a statement would be a lie, else 0."""
         key = (kind, value, answer)
@@ -182,52 +201,7 @@ class _Tables:
         return found
 
 
-
-# How many weighed positions each player count remembers (about 1-3 KiB each), and as many
-# judgements of the ghost's options.
-MEMORY = 10_000
 _BAD_IDS = count()
-
-V = TypeVar("V")
-
-
-class Memory(Generic[V]):
-    """A bounded memory that keeps what is reused: two generations of ``MEMORY // 2``
-    entries. New entries go into the young one (``young``, read directly on the hot path);
-    when it is full, the old generation is dropped and the young one becomes old. An entry
-    found in the old generation moves back into the young one, so positions met again and
-    again survive while those met once are forgotten (clearing everything when full, as
-    before, also threw away the positions every game meets)."""
-
-    __slots__ = ("young", "old")
-
-    def __init__(self) -> None:
-        self.young: dict[tuple[object, ...], V] = {}
-        self.old: dict[tuple[object, ...], V] = {}
-
-    def __len__(self) -> int:
-        return len(self.young) + len(self.old)
-
-    def get(self, key: tuple[object, ...]) -> V | None:
-        found = self.young.get(key)
-        if found is None:
-            found = self.recall(key)
-        return found
-
-    def recall(self, key: tuple[object, ...]) -> V | None:
-        """An entry of the old generation, moved into the young one (None if not there)."""
-        found = self.old.pop(key, None)
-        if found is not None:
-            self.put(key, found)
-        return found
-
-    def put(self, key: tuple[object, ...], value: V) -> V:
-        young = self.young
-        if len(young) >= MEMORY // 2:
-            self.old = young
-            self.young = young = {}
-        young[key] = value
-        return value
 
 
 class Weighed:
@@ -539,12 +513,9 @@ class Deductions:
         if found is None:
             found = memory.recall(key)
         if found is None:
-            rows = t.rows(self.confirmed, doubt)
-            bad: Iterable[int] = self.bad
-            if unmasked:
-                bad = map(and_, bad, repeat(sure))
-            # A mask's weight by the class of its liars, in C: one lookup each.
-            weights = tuple(map(getitem, rows, map(t.classes(sure).__getitem__, bad)))
+            # A mask's weight by its liars, in C: one lookup each.
+            weights = tuple(map(getitem, t.cells(self.confirmed, doubt, sure, unmasked),
+                                self.bad))
             found = memory.put(key, Weighed(weights, t))
         return found
 
