@@ -15,7 +15,7 @@ the weights and chances are the same floats whichever way they are read.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import count
+from itertools import count, repeat
 from operator import getitem, itemgetter, or_
 from typing import Any, Literal
 
@@ -556,14 +556,17 @@ class Deductions:
         t = self._tables
         ghost = self._ghost_for(viewer)
         bit = 1 << seat
-        keep = t.full
+        unmasked = 0
         sure = self.not_ghost if viewer is None else self.not_ghost | 1 << viewer
         if ghost is not None and ghost != viewer:
-            keep &= ~(1 << ghost)
-            sure = keep
-        classes = t.classes(sure)
-        pairs = [(row[classes[b & keep]], row[classes[(b | bit) & keep]])
-                 for row, b in zip(t.rows(self.confirmed, doubt), self.bad, strict=True)]
+            unmasked = 1 << ghost
+            sure = t.full & ~unmasked
+        # Per mask its weight for its liars, and for them with ``seat`` (C-level lookups)
+        cells = t.cells(self.confirmed, doubt, sure, unmasked)
+        bad = self.bad
+        without: Iterable[float] = map(getitem, cells, bad)
+        with_seat: Iterable[float] = map(getitem, cells, map(or_, bad, repeat(bit)))
+        pairs: list[tuple[float, float]] = list(zip(without, with_seat, strict=True))
 
         def weigh(lies: Sequence[int]) -> tuple[float, ...]:
             return tuple(map(getitem, pairs, lies))
