@@ -81,7 +81,7 @@ class _Tables:
         self.nobody = (0,) * (1 << n)
         self._bad_ids: dict[tuple[int, ...], int] = {}
         # (table of liars, statement, answer, seat) -> the table after that answer, and its id
-        self.steps: dict[tuple[object, ...], tuple[tuple[int, ...], int]] = {}
+        self.steps: Memory[tuple[tuple[int, ...], int]] = Memory()
         self.weighed: Memory[Weighed] = Memory()
         # The ghost's judgement of its options per position (bots.py), remembered likewise.
         self.dangers: Memory[tuple[float, tuple[Any, ...], tuple[float, ...]]] = Memory()
@@ -396,12 +396,13 @@ class Deductions:
         """Mark the masks under which ``seat``'s answer about a statement was false."""
         t = self._tables
         step = (self.bad_id, kind, value, answer, seat)
-        after = t.steps.get(step)
+        steps = t.steps
+        after = steps.young.get(step)
+        if after is None:
+            after = steps.recall(step)
         if after is None:
             bad = tuple(map(or_, self.bad, t.liar(kind, value, answer, seat)))
-            if len(t.steps) >= MEMORY:
-                t.steps.clear()
-            after = t.steps[step] = (bad, t.bad_id(bad))
+            after = steps.put(step, (bad, t.bad_id(bad)))
         self.bad, self.bad_id = after
 
     def observe(self, event: Event) -> None:
