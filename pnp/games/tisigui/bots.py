@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
+from operator import call, truediv
 from typing import NamedTuple, Protocol
 
 from pnp.games.draws import shuffle
@@ -384,7 +386,8 @@ def _judged(d: Deductions, seat: int, hidden: int,
             return 1.0
         if not hidden:
             return weights[0] / total
-        found = [sum(pick(weights)) / total for pick in picks]
+        found: list[float] = list(map(truediv, map(sum, map(call, picks, repeat(weights))),
+                                      repeat(total)))
         return min(found) + 0.25 * sum(found) / len(found)
 
     now = danger(d.weighed_here(None, DOUBT).weights)

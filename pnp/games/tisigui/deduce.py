@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from itertools import count, repeat
-from operator import getitem, itemgetter, or_
+from operator import call, getitem, itemgetter, or_, truediv
 from typing import Any, Literal
 
 from pnp.games.tisigui.choices import _ALL, _ANY, _COUNT, _GHOST, _NONE, Choice
@@ -215,8 +215,10 @@ class Weighed:
         self.weights = weights
         self.total = total = sum(weights)
         # A tuple, not a list: a remembered position holds nothing the collector must visit.
-        self.marginal = tuple([sum(pick(weights)) / total for pick in t.pick_holding]
-                              if total > 0 else ())
+        # Per seat: the sum of the weights of the masks holding it, over the total (in C)
+        self.marginal = (tuple(map(truediv, map(sum, map(call, t.pick_holding, repeat(weights))),
+                                   repeat(total)))
+                         if total > 0 else ())
         self._tables = t
         self.chances: dict[int, float] = {}  # chance_all by mask, filled as asked
         # A greedy player's decision at this position, by everything else it reads (bots.py)
