@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from itertools import repeat
+from operator import call, truediv
 from typing import NamedTuple, Protocol
 
 from pnp.games.draws import shuffle
 from pnp.games.tisigui.deduce import (
-    MEMORY,
     SIZE_WEIGHTS,
     Deductions,
     Weighed,
@@ -194,12 +195,16 @@ class GreedyBot:
         seat = view.seat
         if view.ghost == seat:
             return self._ghost_action(view, rng)
-        d = self._sync(view)
+        d = view.deductions
+        if d is None or d.events != len(view.history):
+            d = self._sync(view)
         # Worked in the start player's frame, as the deductions are: a position met with
         # the table turned is the same position.
         here = d.to_here
         weighed = d.weighed_here(here[seat], DOUBT)
-        unconfirmed = view.unconfirmed
+        confirmed = view.confirmed  # view.unconfirmed, inlined
+        unconfirmed = ([s for s in range(view.players) if s not in confirmed] if confirmed
+                       else list(range(view.players)))
         if weighed.total <= 0:  # cannot happen while answers are honest, but stay legal
             return Choice("name", (unconfirmed[0],)) if unconfirmed else NO_TARGETS
         shuffle(unconfirmed, rng)  # rng.shuffle(order), draw for draw
@@ -248,11 +253,14 @@ class GreedyBot:
         value = view.round_value
         times = rules.naming_times_named  # _naming_points, inlined
         named = 0
+        marginal = weighed.marginal
         for k, seat in enumerate(order[:limit], 1):
             named |= 1 << seat
-            chance = known.get(named)
-            if chance is None:
-                chance = weighed.chance_all(named)
+            if k == 1:
+                chance = marginal[seat]  # the same sum over the same masks as chance_all
+            else:
+                found = known.get(named)
+                chance = weighed.chance_all(named) if found is None else found
             if chance <= 0:
                 break
             if chance < 0.9 and covered[named]:
@@ -287,11 +295,11 @@ class GreedyBot:
         the likeliest count), as in the rules' example, unless someone asked the count already.
         """
         n = view.players
-        if not (d.spoke >> d.to_here[view.seat] & 1 or d.count_asked):
+        plenty = (view.markers_left or 0) * (n - 1) >= 2 * n  # never without markers
+        if plenty and not (d.spoke >> d.to_here[view.seat] & 1 or d.count_asked):
             counts = weighed.size_chances()
             likeliest = max(range(n + 1), key=lambda k: counts[k])
-            plenty = (view.markers_left or 0) * (n - 1) >= 2 * n
-            if plenty and 0.25 <= counts[likeliest] <= 0.75:
+            if 0.25 <= counts[likeliest] <= 0.75:
                 return _COUNT, likeliest
         return _HUNCH, 0
 
@@ -311,14 +319,12 @@ class GreedyBot:
                 return PASS
             return self._plan(asking("is_ghost", view.seat), False)
         now, options, dangers = _judged(d, here, hidden, view.can_pass)
-        best: tuple[float, float] | None = None
-        pick = 0
-        for i, danger in enumerate(dangers):
-            key = (danger, rng.random())
-            if best is None or key < best:
-                best, pick = key, i
-        assert best is not None
-        if view.acted and best[0] > now - 0.1:
+        # The least danger, ties broken by one draw per option in order (the first of equal
+        # keys wins, as min keeps it).
+        random = rng.random
+        keys = [(danger, random()) for danger in dangers]
+        pick = min(range(len(keys)), key=keys.__getitem__)
+        if view.acted and keys[pick][0] > now - 0.1:
             return None
         kind, _, answer, seats = options[pick]
         if kind == "pass":
@@ -380,7 +386,8 @@ def _judged(d: Deductions, seat: int, hidden: int,
             return 1.0
         if not hidden:
             return weights[0] / total
-        found = [sum(pick(weights)) / total for pick in picks]
+        found: list[float] = list(map(truediv, map(sum, map(call, picks, repeat(weights))),
+                                      repeat(total)))
         return min(found) + 0.25 * sum(found) / len(found)
 
     now = danger(d.weighed_here(None, DOUBT).weights)
@@ -423,9 +430,7 @@ def _judged(d: Deductions, seat: int, hidden: int,
             after = judged[(kind, value, answer)] = danger(weights)
         dangers.append(after)
     result = (now, tuple(options), tuple(dangers))
-    if len(t.dangers) >= MEMORY:
-        t.dangers.clear()
-    t.dangers[memo_key] = result
+    t.dangers.put(memo_key, result)
     return result
 
 

@@ -31,6 +31,10 @@ class Question:
     text: str | None = None  # other: the question in words
 
     def to_json(self) -> dict[str, Any]:
+        if self.among is None and self.value is None and self.text is None:
+            if self.about is None:
+                return {"asks": self.asks}
+            return {"asks": self.asks, "about": self.about}  # is_target, is_ghost
         out: dict[str, Any] = {"asks": self.asks}
         if self.about is not None:
             out["about"] = self.about

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from itertools import count, repeat
-from operator import and_, getitem, itemgetter, or_
+from operator import call, getitem, itemgetter, or_, truediv
 from typing import Any, Literal
 
+from pnp.games.tisigui.choices import _ALL, _ANY, _COUNT, _GHOST, _NONE, Choice
+from pnp.games.tisigui.memory import MEMORY, Memory
 from pnp.games.tisigui.state import Event
 
 # What a player expects the ghost to do when picking targets: a weight per number of targets
@@ -74,14 +76,15 @@ class _Tables:
         self._classes: dict[int, tuple[int, ...]] = {}
         self._rows: dict[tuple[int, float], tuple[tuple[float, ...], ...]] = {}
         self._lies: dict[tuple[Statement, int, bool], tuple[int, ...]] = {}
+        self._cells: dict[tuple[int, float, int, int], tuple[tuple[float, ...], ...]] = {}
         self._liar: dict[tuple[Statement, int, bool, int], tuple[int, ...]] = {}
         self.nobody = (0,) * (1 << n)
         self._bad_ids: dict[tuple[int, ...], int] = {}
         # (table of liars, statement, answer, seat) -> the table after that answer, and its id
-        self.steps: dict[tuple[object, ...], tuple[tuple[int, ...], int]] = {}
-        self.weighed: dict[tuple[object, ...], Weighed] = {}
+        self.steps: Memory[tuple[tuple[int, ...], int]] = Memory()
+        self.weighed: Memory[Weighed] = Memory()
         # The ghost's judgement of its options per position (bots.py), remembered likewise.
-        self.dangers: dict[tuple[object, ...], tuple[float, tuple[Any, ...], tuple[float, ...]]] = {}
+        self.dangers: Memory[tuple[float, tuple[Any, ...], tuple[float, ...]]] = Memory()
 
     def said(self, kind: Statement, value: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(masks where a statement is false, masks where it is true).
@@ -149,6 +152,23 @@ class _Tables:
             )
         return table
 
+    def cells(self, confirmed: int, doubt: float, sure: int,
+              unmasked: int) -> tuple[tuple[float, ...], ...]:
+        """Per mask, its weight for each set of liars (a mask of seats): ``rows`` read
+        through ``classes(sure)``; with an unmasked ghost, only the liars in ``sure``
+        count. The same floats as reading the two tables one after the other."""
+        key = (confirmed, doubt, sure, unmasked)
+        table = self._cells.get(key)
+        if table is None:
+            classes = self.classes(sure)
+            keep = sure if unmasked else self.full
+            liars = range(1 << self.n)
+            table = self._cells[key] = tuple(
+                tuple([row[classes[b & keep]] for b in liars])
+                for row in self.rows(confirmed, doubt)
+            )
+        return table
+
     def lies(self, kind: Statement, value: int, answer: bool) -> tuple[int, ...]:
         """Per mask, 1 where answering ``answer`` about a statement would be a lie, else 0."""
         key = (kind, value, answer)
@@ -180,15 +200,7 @@ class _Tables:
             found = self._bad_ids[bad] = next(_BAD_IDS)
         return found
 
-    def remember(self, key: tuple[object, ...], weighed: Weighed) -> Weighed:
-        if len(self.weighed) >= MEMORY:
-            self.weighed.clear()  # a long simulation starts over rather than grow
-        self.weighed[key] = weighed
-        return weighed
 
-
-# How many weighed positions each player count remembers (about 1-3 KiB each).
-MEMORY = 10_000
 _BAD_IDS = count()
 
 
@@ -203,8 +215,10 @@ class Weighed:
         self.weights = weights
         self.total = total = sum(weights)
         # A tuple, not a list: a remembered position holds nothing the collector must visit.
-        self.marginal = tuple([sum(pick(weights)) / total for pick in t.pick_holding]
-                              if total > 0 else ())
+        # Per seat: the sum of the weights of the masks holding it, over the total (in C)
+        self.marginal = (tuple(map(truediv, map(sum, map(call, t.pick_holding, repeat(weights))),
+                                   repeat(total)))
+                         if total > 0 else ())
         self._tables = t
         self.chances: dict[int, float] = {}  # chance_all by mask, filled as asked
         # A greedy player's decision at this position, by everything else it reads (bots.py)
@@ -384,39 +398,70 @@ class Deductions:
         """Mark the masks under which ``seat``'s answer about a statement was false."""
         t = self._tables
         step = (self.bad_id, kind, value, answer, seat)
-        after = t.steps.get(step)
+        steps = t.steps
+        after = steps.young.get(step)
+        if after is None:
+            after = steps.recall(step)
         if after is None:
             bad = tuple(map(or_, self.bad, t.liar(kind, value, answer, seat)))
-            if len(t.steps) >= MEMORY:
-                t.steps.clear()
-            after = t.steps[step] = (bad, t.bad_id(bad))
+            after = steps.put(step, (bad, t.bad_id(bad)))
         self.bad, self.bad_id = after
 
     def observe(self, event: Event) -> None:
         """Take in one action of the table (the table's seats)."""
         self.events += 1
         choice, answer = event.choice, event.answer
+        seat = (event.seat - self.r) % self.n
+        self.spoke |= 1 << seat
+        # What the choice's true answer tests, worked out once per choice (bots reuse
+        # theirs): the common cases read it instead of the choice's fields.
+        code, value = choice.test
+        if code == _ALL and answer is not None:
+            if choice.kind == "name":
+                self._named(seat, self._turn[value], answer, event.confirms)
+            else:  # is_target
+                self._contradicts(seat, "all", self._turn[value], answer)
+        elif code == _ANY and value and answer is not None:
+            self._contradicts(seat, "any", self._turn[value], answer)
+        elif code == _COUNT and answer is not None:
+            self.count_asked = True
+            self._contradicts(seat, "count", value, answer)
+        elif code == _NONE and answer is not None:
+            if answer:
+                self.ghost = seat  # a true "no targets" would have ended the big round
+            else:
+                self._contradicts(seat, "count", 0, False)  # true only for the empty mask
+        elif code == _GHOST and answer is not None:
+            self.ghost_answers.append((seat, (value - self.r) % self.n, answer))
+        else:
+            self._observe(seat, choice, answer, event.confirms)
+
+    def _named(self, seat: int, named: int, answer: bool, confirms: tuple[int, ...]) -> None:
+        """A naming of ``named`` (a mask, this frame) by ``seat``, answered ``answer``."""
+        if answer and confirms:
+            self.confirmed |= named
+            self.not_ghost |= 1 << seat
+        elif answer:
+            self.ghost = seat  # a "yes" that confirms nobody: the ghost's own naming
+        else:
+            self.failed.append(named)
+            self.failed_bits |= 1 << named
+            for mask in self._tables.said("all", named)[1]:
+                self.covered[mask] = 1
+            self._contradicts(seat, "all", named, False)
+
+    def _observe(self, seat: int, choice: Choice, answer: bool | None,
+                 confirms: tuple[int, ...]) -> None:
+        """``observe`` read from the choice's fields: a pass, and whatever ``observe``
+        does not read from ``Choice.test``."""
         turn = self._turn
         n = self.n
-        seat = (event.seat - self.r) % n
-        self.spoke |= 1 << seat
         if choice.question is not None and choice.question.asks == "target_count":
             self.count_asked = True
         if choice.kind == "pass":
             self.ghost = seat  # only the ghost may pass
         elif choice.kind == "name":
-            named = turn[mask_of(choice.named)]
-            if answer and event.confirms:
-                self.confirmed |= named
-                self.not_ghost |= 1 << seat
-            elif answer:
-                self.ghost = seat  # a "yes" that confirms nobody: the ghost's own naming
-            else:
-                self.failed.append(named)
-                self.failed_bits |= 1 << named
-                for mask in self._tables.said("all", named)[1]:
-                    self.covered[mask] = 1
-                self._contradicts(seat, "all", named, False)
+            self._named(seat, turn[mask_of(choice.named)], bool(answer), confirms)
         elif choice.kind == "no_targets":
             if answer:
                 self.ghost = seat  # a true "no targets" would have ended the big round
@@ -466,15 +511,15 @@ class Deductions:
             unmasked = 1 << ghost
             sure = t.full & ~unmasked
         key = (self.bad_id, self.confirmed, sure, unmasked, doubt)
-        found = t.weighed.get(key)
+        memory = t.weighed
+        found = memory.young.get(key)
         if found is None:
-            rows = t.rows(self.confirmed, doubt)
-            bad: Iterable[int] = self.bad
-            if unmasked:
-                bad = map(and_, bad, repeat(sure))
-            # A mask's weight by the class of its liars, in C: one lookup each.
-            weights = tuple(map(getitem, rows, map(t.classes(sure).__getitem__, bad)))
-            found = t.remember(key, Weighed(weights, t))
+            found = memory.recall(key)
+        if found is None:
+            # A mask's weight by its liars, in C: one lookup each.
+            weights = tuple(map(getitem, t.cells(self.confirmed, doubt, sure, unmasked),
+                                self.bad))
+            found = memory.put(key, Weighed(weights, t))
         return found
 
     def posterior_after(self, event: Event, viewer: int | None = None,
@@ -514,14 +559,17 @@ class Deductions:
         t = self._tables
         ghost = self._ghost_for(viewer)
         bit = 1 << seat
-        keep = t.full
+        unmasked = 0
         sure = self.not_ghost if viewer is None else self.not_ghost | 1 << viewer
         if ghost is not None and ghost != viewer:
-            keep &= ~(1 << ghost)
-            sure = keep
-        classes = t.classes(sure)
-        pairs = [(row[classes[b & keep]], row[classes[(b | bit) & keep]])
-                 for row, b in zip(t.rows(self.confirmed, doubt), self.bad, strict=True)]
+            unmasked = 1 << ghost
+            sure = t.full & ~unmasked
+        # Per mask its weight for its liars, and for them with ``seat`` (C-level lookups)
+        cells = t.cells(self.confirmed, doubt, sure, unmasked)
+        bad = self.bad
+        without: Iterable[float] = map(getitem, cells, bad)
+        with_seat: Iterable[float] = map(getitem, cells, map(or_, bad, repeat(bit)))
+        pairs: list[tuple[float, float]] = list(zip(without, with_seat, strict=True))
 
         def weigh(lies: Sequence[int]) -> tuple[float, ...]:
             return tuple(map(getitem, pairs, lies))

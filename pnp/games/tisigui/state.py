@@ -134,6 +134,13 @@ class Action:
     confirms: tuple[int, ...] | None = None  # namings only
 
     def to_json(self) -> dict[str, Any]:
+        question, confirms = self.question, self.confirms
+        if confirms is None:  # a question, "no targets?" or a pass: one dict display
+            if question is None:
+                return {"kind": self.kind, "named": list(self.named), "answer": self.answer,
+                        "points": self.points, "truth": self.truth}
+            return {"kind": self.kind, "named": list(self.named), "answer": self.answer,
+                    "points": self.points, "truth": self.truth, "question": question.to_json()}
         out: dict[str, Any] = {
             "kind": self.kind,
             "named": list(self.named),
@@ -141,10 +148,9 @@ class Action:
             "points": self.points,
             "truth": self.truth,
         }
-        if self.question is not None:
-            out["question"] = self.question.to_json()
-        if self.confirms is not None:
-            out["confirms"] = list(self.confirms)
+        if question is not None:
+            out["question"] = question.to_json()
+        out["confirms"] = list(confirms)
         return out
 
 
@@ -164,7 +170,7 @@ class Turn:
             "small_round": self.small_round,
             "round_value": self.round_value,
             "seat": self.seat,
-            "actions": [a.to_json() for a in self.actions],
+            "actions": [*map(Action.to_json, self.actions)],
         }
 
 
