@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pnp.games.niutouwang.rules import BOTS
 from pnp.games.niutouwang.state import Hand
 
-# (lowest card excluded, highest card excluded) of a stretch of cards that land alike.
-Gap = tuple[int, int]
+# (rank, lowest card excluded, highest card excluded) of a stretch of cards that land alike.
+Gap = tuple[int, int, int]
 
 
 def greedy_gaps(hand: Hand) -> list[Gap]:
@@ -21,18 +21,22 @@ def greedy_gaps(hand: Hand) -> list[Gap]:
     lands alike, so the rows are ranked once a turn, not once per card and seat.
     """
     rows, row_heads, limit = hand.rows, hand.row_heads, hand.row_limit
-    ends = sorted(zip(hand.ends, range(len(rows)), strict=True))
-    # (heads taken, cards in the row after, k, the gap): the k-th gap lies above the k-th
-    # lowest end; below every end, the fewest-heads row is taken.
-    low = ends[0][0] if ends else len(hand.heads)
-    ranked = [(min(row_heads), 0, 0, (-1, low))]
-    last = len(ends)
-    for k, (end, i) in enumerate(ends, 1):
+    order = hand.order  # the row ends, ascending
+    # The k-th gap lies above the k-th lowest end (gap 0 below every end, where the
+    # fewest-heads row is taken). Its rank is (heads taken, cards in the row after, k),
+    # packed in one integer (size < limit + 1, k < n) that is unique, so the sort compares
+    # integers only.
+    n = len(order) + 1
+    by_size = (limit + 1) * n
+    ranked = [(min(row_heads) * by_size, -1, order[0])]
+    append = ranked.append
+    highs = order[1:]
+    highs.append(len(hand.heads))
+    for k, low, high, i in zip(range(1, n), order, highs, hand.order_rows, strict=True):
         size = len(rows[i]) + 1
-        gap = (end, ends[k][0] if k < last else len(hand.heads))
-        ranked.append((row_heads[i], 0, k, gap) if size >= limit else (0, size, k, gap))
-    ranked.sort()  # k is unique, so the gaps themselves are never compared
-    return [r[3] for r in ranked]
+        append((row_heads[i] * by_size + k if size >= limit else size * n + k, low, high))
+    ranked.sort()
+    return ranked
 
 
 class Bots:
@@ -53,16 +57,17 @@ class Bots:
         if not self.any_greedy:
             return [choice(cards) for cards in hand.hands]  # hands are kept ascending
         gaps = greedy_gaps(hand)
-        plays = []
+        plays: list[int] = []
+        append = plays.append
         for greedy, cards in zip(self.greedy, hand.hands, strict=True):
             if not greedy:
-                plays.append(choice(cards))
+                append(choice(cards))
                 continue
             # The lowest card in the best gap it holds.
-            for low, high in gaps:
+            for _, low, high in gaps:
                 j = bisect_right(cards, low)
                 if j < len(cards) and cards[j] < high:
-                    plays.append(cards[j])
+                    append(cards[j])
                     break
             else:
                 raise ValueError("no card to play")

@@ -106,6 +106,8 @@ def _row_choice(hand: Hand, chooser: Chooser | None) -> RowChoice:
 # Called for a card lower than every row end: (seat, card) -> index of the row to take.
 RowChoice = Callable[[int, int], int]
 
+_index = list.index
+
 
 class Hand:
     """One deal: rows, hands and taken heads, changed only by ``push``."""
@@ -119,6 +121,11 @@ class Hand:
         # Rows are tuples, replaced as they change: a turn's event shares them as they are.
         self.rows: list[Row] = [tuple(r) for r in rows]
         self.ends: list[int] = [r[-1] for r in self.rows]
+        # The row ends in ascending order and the row of each (row ends are distinct cards):
+        # the end just below a card is found by bisection. A card put on a row stays below
+        # the next end up, so it takes its row's place in the order.
+        self.order: list[int] = sorted(self.ends)
+        self.order_rows: list[int] = [self.ends.index(end) for end in self.order]
         self.row_heads: list[int] = [sum(self.heads[c] for c in r) for r in self.rows]
         self.hands: list[list[int]] = [sorted(h) for h in hands]
         self.penalties: list[int] = [0] * len(self.hands)
@@ -145,30 +152,28 @@ class Hand:
 
     def place(self, seat: int, card: int, choose: RowChoice) -> Placement:
         """Put one card on its row (a low card on the row ``choose`` names), taking as due."""
-        rows, ends = self.rows, self.ends
-        best_end = -1
-        for end in ends:
-            if best_end < end < card:
-                best_end = end
-        # Row ends are distinct cards, so the end found names its row.
-        best = ends.index(best_end) if best_end >= 0 else -1
-        if best < 0:
+        rows, ends, order, order_rows = self.rows, self.ends, self.order, self.order_rows
+        below = bisect_left(order, card) - 1
+        low = below < 0
+        if not low:
+            best = order_rows[below]
+            order[below] = card
+        else:
             best = choose(seat, card)
             if isinstance(best, bool) or not isinstance(best, int) or not 0 <= best < len(rows):
                 raise IllegalMove(f"row {best} does not exist (rows 0–{len(rows) - 1})")
-        elif len(rows[best]) + 1 < self.row_limit:
-            rows[best] += (card,)
-            ends[best] = card
-            self.row_heads[best] += self.heads[card]
-            placement = _APPENDED.get((seat, card, best))
-            if placement is None:
-                placement = Placement(seat, card, best, ())
-                if len(_APPENDED) < _APPENDED_MAX:
-                    _APPENDED[(seat, card, best)] = placement
-            return placement
-        took = rows[best]
-        rows[best] = (card,)
+            # The taken row's end leaves the order; the card becomes the lowest end.
+            at = order_rows.index(best)
+            del order[at], order_rows[at]
+            order.insert(0, card)
+            order_rows.insert(0, best)
         ends[best] = card
+        took = rows[best]
+        if not low and len(took) + 1 < self.row_limit:
+            rows[best] = took + (card,)
+            self.row_heads[best] += self.heads[card]
+            return _appended(seat, card, best)
+        rows[best] = (card,)
         self.penalties[seat] += self.row_heads[best]
         self.row_heads[best] = self.heads[card]
         return Placement(seat, card, best, took)
@@ -176,49 +181,45 @@ class Hand:
     def push(self, plays: Sequence[int], choose: RowChoice) -> Turn:
         """Reveal one card per seat and resolve them lowest first; raises IllegalMove.
 
-        ``place`` for each card, inlined: a game pushes tens of thousands of cards.
+        ``place`` for each card that has a row below it, inlined: a game pushes tens of
+        thousands of cards.
         """
         hands = self.hands
         if len(plays) != len(hands):
             raise IllegalMove(f"expected one card per seat ({len(hands)}), got {list(plays)}")
-        bad = [s for s, c in enumerate(plays) if c not in hands[s]]
-        if bad:
-            raise IllegalMove(f"seats {bad} play cards not in their hand")
+        try:
+            where = list(map(_index, hands, plays))  # where each card is in its seat's hand
+        except ValueError:
+            bad = [s for s, c in enumerate(plays) if c not in hands[s]]
+            raise IllegalMove(f"seats {bad} play cards not in their hand") from None
         if len(set(plays)) != len(plays):
             raise IllegalMove(f"plays repeat a card: {list(plays)}")
-        for seat, card in enumerate(plays):
-            hands[seat].remove(card)
+        for cards, i in zip(hands, where, strict=True):
+            del cards[i]
         rows, ends, row_heads, heads = self.rows, self.ends, self.row_heads, self.heads
+        order, order_rows = self.order, self.order_rows
         limit = self.row_limit
         appended = _APPENDED
         placements = []
-        # The row ends in order: the end just below a card is found by bisection, and putting
-        # the card in its place keeps the order (the next end up is above the card).
-        order = sorted(ends)
-        for card, seat in sorted(zip(plays, range(len(plays)), strict=True)):
-            below = bisect_left(order, card)
-            if not below:  # a low card: the row is chosen
-                placement = self.place(seat, card, choose)
-                order.remove(placement.took[-1])
-                order.insert(0, card)
-                placements.append(placement)
+        seat_of = plays.index  # the cards are distinct
+        for card in sorted(plays):
+            seat = seat_of(card)
+            below = bisect_left(order, card) - 1
+            if below < 0:  # a low card: the row is chosen
+                placements.append(self.place(seat, card, choose))
                 continue
-            best = ends.index(order[below - 1])  # row ends are distinct cards
-            order[below - 1] = card
+            best = order_rows[below]
+            order[below] = card
+            ends[best] = card
             row = rows[best]
             if len(row) + 1 < limit:
                 rows[best] = row + (card,)
-                ends[best] = card
                 row_heads[best] += heads[card]
-                shared = appended.get((seat, card, best))
-                if shared is None:
-                    shared = Placement(seat, card, best, ())
-                    if len(appended) < _APPENDED_MAX:
-                        appended[(seat, card, best)] = shared
-                placement = shared
+                placement = appended.get((seat, card, best))
+                if placement is None:
+                    placement = _appended(seat, card, best)
             else:
                 rows[best] = (card,)
-                ends[best] = card
                 self.penalties[seat] += row_heads[best]
                 row_heads[best] = heads[card]
                 placement = Placement(seat, card, best, row)
@@ -226,3 +227,14 @@ class Hand:
         turn = Turn(tuple(plays), tuple(placements), tuple(rows))
         self.turns.append(turn)
         return turn
+
+
+def _appended(seat: int, card: int, row: int) -> Placement:
+    """The placement of a card that takes nothing, shared while the cache has room."""
+    key = (seat, card, row)
+    placement = _APPENDED.get(key)
+    if placement is None:
+        placement = Placement(seat, card, row, ())
+        if len(_APPENDED) < _APPENDED_MAX:
+            _APPENDED[key] = placement
+    return placement
