@@ -31,12 +31,13 @@ def deal(
     """Row cards, a sorted hand per seat and the sorted box (cards nobody gets)."""
     deck = list(rules.deck)
     shuffle(deck, rng)  # rng.shuffle(deck), draw for draw
-    rows: Rows = tuple((c,) for c in deck[: rules.rows])
+    first = rules.rows
+    rows: Rows = tuple(zip(deck[:first]))  # one 1-tuple per row
     size = rules.hand_size(players)
     hands = [
-        sorted(deck[rules.rows + s * size: rules.rows + (s + 1) * size]) for s in range(players)
+        sorted(deck[start:start + size]) for start in range(first, first + players * size, size)
     ]
-    box = sorted(deck[rules.rows + players * size:])
+    box = sorted(deck[first + players * size:])
     return rows, hands, box
 
 
@@ -44,8 +45,9 @@ def _play_deal(rules: NiutouwangRules, players: int, bots: Bots, rng: random.Ran
     rows, hands, box = deal(rules, players, rng)
     hand = Hand(rules, rows, hands)
     choose = hand.fewest_heads_row
-    while not hand.over():
-        hand.push(bots.plays(hand), choose)
+    plays, push, over = bots.plays, hand.push, hand.over
+    while not over():
+        push(plays(hand), choose)
     return Deal(rows, tuple(map(tuple, hands)), tuple(box), tuple(hand.turns),
                 tuple(hand.penalties))
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pnp.games.events import fast_init
 from pnp.games.niutouwang.rules import NiutouwangRules
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Punishment:
     """One seat's SP ending: how many hits it takes, and from whom when the rules pair them."""
@@ -40,22 +41,25 @@ def punish(
     paired = rules.paired if paired is None else paired
     if isinstance(base, bool) or not isinstance(base, int) or base < 1:
         raise ValueError(f"base must be a whole number of at least 1, got {base!r}")
-    for seat, p in enumerate(penalties):
-        if isinstance(p, bool) or not isinstance(p, int) or p < 0:
-            # People read this (pnp calc): name the seat as the table counts it.
-            raise ValueError(f"penalty of seat {seat + 1} (counting from 1) must be a whole "
-                             f"number ≥ 0, got {p!r}")
+    if not (penalties and set(map(type, penalties)) == {int} and min(penalties) >= 0):
+        for seat, p in enumerate(penalties):
+            if isinstance(p, bool) or not isinstance(p, int) or p < 0:
+                # People read this (pnp calc): name the seat as the table counts it.
+                raise ValueError(f"penalty of seat {seat + 1} (counting from 1) must be a "
+                                 f"whole number ≥ 0, got {p!r}")
     n = len(penalties)
-    # Equal penalties: the lower seat counts as the lower penalty (docs/rulings.md).
-    order = sorted(range(n), key=lambda s: (penalties[s], s))
-    counts = Counter(penalties)
-    result: dict[int, Punishment] = {}
+    # Equal penalties: the lower seat counts as the lower penalty (docs/rulings.md); the sort
+    # is stable, so seats of equal penalties stay in seat order.
+    order = sorted(range(n), key=penalties.__getitem__)
+    partners = [0] * n
     for k, seat in enumerate(order):
-        partner = order[n - 1 - k]
-        result[seat] = Punishment(
-            seat, penalties[seat], penalties[partner] * base,
+        partners[seat] = order[n - 1 - k]
+    return [
+        Punishment(
+            seat, penalty, penalties[partner] * base,
             # The middle of an odd count is their own partner: they pick their hitter.
             partner if paired and partner != seat else None,
-            counts[penalties[seat]] > 1,
+            penalties.count(penalty) > 1,
         )
-    return [result[seat] for seat in range(n)]
+        for seat, (penalty, partner) in enumerate(zip(penalties, partners, strict=True))
+    ]
