@@ -9,34 +9,33 @@ from collections.abc import Sequence
 from pnp.games.niutouwang.rules import BOTS
 from pnp.games.niutouwang.state import Hand
 
-# (rank, lowest card excluded, highest card excluded) of a stretch of cards that land alike.
-Gap = tuple[int, int, int]
 
-
-def greedy_gaps(hand: Hand) -> list[Gap]:
+def greedy_gaps(hand: Hand) -> tuple[list[int], list[int], int]:
     """The stretches between row ends, best first for the greedy bot.
 
     The greedy bot plays the card that takes the fewest heads if played alone, then the one
     that fills its row least, then the lowest. Every card between the same two row ends
     lands alike, so the rows are ranked once a turn, not once per card and seat.
+
+    Gap k holds the cards above ``bounds[k]`` and below ``bounds[k + 1]``: gap 0 lies below
+    every row end (the fewest-heads row is taken), gap k above the k-th lowest end. Returns
+    the gaps' ranks, best first, each packed in one integer whose remainder by ``n`` (the
+    number of gaps) is k; ``bounds``; and ``n``. A rank is (heads taken, cards in the row
+    after, k) packed so (the size is below limit + 1, k below n), and the ranks are unique,
+    so the sort compares plain integers and the gap's bounds are read only when a seat
+    looks at it.
     """
     rows, row_heads, limit = hand.rows, hand.row_heads, hand.row_limit
     order = hand.order  # the row ends, ascending
-    # The k-th gap lies above the k-th lowest end (gap 0 below every end, where the
-    # fewest-heads row is taken). Its rank is (heads taken, cards in the row after, k),
-    # packed in one integer (size < limit + 1, k < n) that is unique, so the sort compares
-    # integers only.
     n = len(order) + 1
     by_size = (limit + 1) * n
-    ranked = [(min(row_heads) * by_size, -1, order[0])]
-    append = ranked.append
-    highs = order[1:]
-    highs.append(len(hand.heads))
-    for k, low, high, i in zip(range(1, n), order, highs, hand.order_rows, strict=True):
+    ranks = [min(row_heads) * by_size]
+    append = ranks.append
+    for k, i in enumerate(hand.order_rows, 1):  # the row of each end, in the ends' order
         size = len(rows[i]) + 1
-        append((row_heads[i] * by_size + k if size >= limit else size * n + k, low, high))
-    ranked.sort()
-    return ranked
+        append(row_heads[i] * by_size + k if size >= limit else size * n + k)
+    ranks.sort()
+    return ranks, [-1, *order, len(hand.heads)], n
 
 
 class Bots:
@@ -56,7 +55,7 @@ class Bots:
         choice = self.rng.choice
         if not self.any_greedy:
             return [choice(cards) for cards in hand.hands]  # hands are kept ascending
-        gaps = greedy_gaps(hand)
+        ranks, bounds, n = greedy_gaps(hand)
         plays: list[int] = []
         append = plays.append
         for greedy, cards in zip(self.greedy, hand.hands, strict=True):
@@ -64,9 +63,10 @@ class Bots:
                 append(choice(cards))
                 continue
             # The lowest card in the best gap it holds.
-            for _, low, high in gaps:
-                j = bisect_right(cards, low)
-                if j < len(cards) and cards[j] < high:
+            for rank in ranks:
+                k = rank % n
+                j = bisect_right(cards, bounds[k])
+                if j < len(cards) and cards[j] < bounds[k + 1]:
                     append(cards[j])
                     break
             else:
