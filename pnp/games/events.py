@@ -159,13 +159,18 @@ def _expression(hint: Any, expr: str, namespace: dict[str, Any], depth: int) -> 
             return f"_generic({expr})"  # a fixed-length tuple of mixed types
         item = f"x{depth}"
         written = _expression(args[0], item, namespace, depth + 1)
+        # The same lists, built with fewer interpreter steps: a display instead of a call to
+        # list, and a tuple of plain tuples (rows of cards) by map instead of a comprehension.
         if written == item:
-            return f"list({expr})"
+            return f"[*{expr}]"
+        if written == f"[*{item}]":
+            return f"list(map(list, {expr}))"
         return f"[{written} for {item} in {expr}]"
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         fields = dataclasses.fields(hint)
-        if depth < 3 and not any(f.metadata.get(_OMIT_NONE) for f in fields):
-            # A dict display in place: a turn's placements are written without a call each.
+        if depth < 6 and not any(f.metadata.get(_OMIT_NONE) for f in fields):
+            # A dict display in place: a turn's placements are written without a call each
+            # (the depth bounds the source, and a class that nests itself).
             hints = _hints(hint)
             items = [f"{f.metadata.get(_KEY, f.name)!r}: "
                      + _expression(hints[f.name], f"{expr}.{f.name}", namespace, depth + 1)
