@@ -107,6 +107,7 @@ def _row_choice(hand: Hand, chooser: Chooser | None) -> RowChoice:
 RowChoice = Callable[[int, int], int]
 
 _index = list.index
+_pop = list.pop
 
 
 class Hand:
@@ -120,12 +121,12 @@ class Hand:
         self.row_limit = rules.row_limit
         # Rows are tuples, replaced as they change: a turn's event shares them as they are.
         self.rows: list[Row] = [tuple(r) for r in rows]
-        self.ends: list[int] = [r[-1] for r in self.rows]
         # The row ends in ascending order and the row of each (row ends are distinct cards):
         # the end just below a card is found by bisection. A card put on a row stays below
         # the next end up, so it takes its row's place in the order.
-        self.order: list[int] = sorted(self.ends)
-        self.order_rows: list[int] = [self.ends.index(end) for end in self.order]
+        ends = [r[-1] for r in self.rows]
+        self.order: list[int] = sorted(ends)
+        self.order_rows: list[int] = [ends.index(end) for end in self.order]
         self.row_heads: list[int] = [sum(self.heads[c] for c in r) for r in self.rows]
         self.hands: list[list[int]] = [sorted(h) for h in hands]
         self.penalties: list[int] = [0] * len(self.hands)
@@ -152,7 +153,7 @@ class Hand:
 
     def place(self, seat: int, card: int, choose: RowChoice) -> Placement:
         """Put one card on its row (a low card on the row ``choose`` names), taking as due."""
-        rows, ends, order, order_rows = self.rows, self.ends, self.order, self.order_rows
+        rows, order, order_rows = self.rows, self.order, self.order_rows
         below = bisect_left(order, card) - 1
         low = below < 0
         if not low:
@@ -167,7 +168,6 @@ class Hand:
             del order[at], order_rows[at]
             order.insert(0, card)
             order_rows.insert(0, best)
-        ends[best] = card
         took = rows[best]
         if not low and len(took) + 1 < self.row_limit:
             rows[best] = took + (card,)
@@ -194,9 +194,8 @@ class Hand:
             raise IllegalMove(f"seats {bad} play cards not in their hand") from None
         if len(set(plays)) != len(plays):
             raise IllegalMove(f"plays repeat a card: {list(plays)}")
-        for cards, i in zip(hands, where, strict=True):
-            del cards[i]
-        rows, ends, row_heads, heads = self.rows, self.ends, self.row_heads, self.heads
+        list(map(_pop, hands, where))  # take the cards out of the hands
+        rows, row_heads, heads = self.rows, self.row_heads, self.heads
         order, order_rows = self.order, self.order_rows
         limit = self.row_limit
         appended = _APPENDED
@@ -210,7 +209,6 @@ class Hand:
                 continue
             best = order_rows[below]
             order[below] = card
-            ends[best] = card
             row = rows[best]
             if len(row) + 1 < limit:
                 rows[best] = row + (card,)
