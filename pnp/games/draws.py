@@ -11,6 +11,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+# Per list size, the Fisher–Yates steps (index, the count it draws below, that count's bit
+# length), worked out once: a game shuffles decks of the same few sizes again and again.
+_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+_STEPS_MAX = 64
+
 
 def shuffle(items: list[Any], rng: random.Random) -> None:
     """``rng.shuffle(items)``: CPython's Fisher–Yates with ``_randbelow_with_getrandbits``
@@ -18,10 +23,14 @@ def shuffle(items: list[Any], rng: random.Random) -> None:
     if type(rng) is not random.Random:
         rng.shuffle(items)
         return
+    size = len(items)
+    steps = _STEPS.get(size)
+    if steps is None:
+        steps = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, size)))
+        if len(_STEPS) < _STEPS_MAX:
+            _STEPS[size] = steps
     getrandbits = rng.getrandbits
-    for i in reversed(range(1, len(items))):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
