@@ -117,18 +117,18 @@ class Hand:
         self, rules: NiutouwangRules, rows: Rows, hands: Sequence[Sequence[int]]
     ) -> None:
         self.rules = rules
-        self.heads = head_table(rules)
+        self.heads = heads = head_table(rules)
         self.row_limit = rules.row_limit
         # Rows are tuples, replaced as they change: a turn's event shares them as they are.
-        self.rows: list[Row] = [tuple(r) for r in rows]
+        self.rows: list[Row] = list(map(tuple, rows))
         # The row ends in ascending order and the row of each (row ends are distinct cards):
         # the end just below a card is found by bisection. A card put on a row stays below
         # the next end up, so it takes its row's place in the order.
         ends = [r[-1] for r in self.rows]
         self.order: list[int] = sorted(ends)
-        self.order_rows: list[int] = [ends.index(end) for end in self.order]
-        self.row_heads: list[int] = [sum(self.heads[c] for c in r) for r in self.rows]
-        self.hands: list[list[int]] = [sorted(h) for h in hands]
+        self.order_rows: list[int] = list(map(ends.index, self.order))
+        self.row_heads: list[int] = [sum(map(heads.__getitem__, r)) for r in self.rows]
+        self.hands: list[list[int]] = list(map(sorted, hands))
         self.penalties: list[int] = [0] * len(self.hands)
         self.turns: list[Turn] = []
 
