@@ -31,6 +31,17 @@ def workspace_copy(tmp_path: Path) -> Path:
     return root
 
 
+def game_workspace(tmp_path: Path, slug: str, templates: bool = False) -> Path:
+    """A workspace holding a copy of one shipped game's data (and its templates if asked) with
+    the fonts: the other games are not the test's subject, and copying them costs time."""
+    root = tmp_path / "ws"
+    shutil.copytree(ROOT / "card_data" / slug, root / "card_data" / slug)
+    if templates:
+        shutil.copytree(ROOT / "templates" / slug, root / "templates" / slug)
+    (root / "fonts").symlink_to(ROOT / "fonts")
+    return root
+
+
 def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {path}"

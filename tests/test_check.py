@@ -21,7 +21,7 @@ from pnp.games.aizhewudi import GAME as AIZHEWUDI
 from pnp.games.aizhewudi.lint import lint as aizhewudi_lint
 from pnp.games.aizhewudi.play import play as aizhewudi_play
 from pnp.games.aizhewudi.rules import rules_from_mapping as aizhewudi_rules
-from tests.conftest import ROOT, edit
+from tests.conftest import ROOT, edit, game_workspace
 
 LINT_FIXTURE = ROOT / "tests" / "fixtures" / "lint"
 ENGINE_FIXTURES = ROOT / "tests" / "engines" / "fixtures"
@@ -55,11 +55,7 @@ def line_of(path: Path, needle: str) -> int:
 @pytest.fixture
 def tisigui_ws(tmp_path: Path) -> Path:
     """A workspace holding only tisigui (the other games' data is not this test's subject)."""
-    root = tmp_path / "ws"
-    shutil.copytree(ROOT / "card_data" / "tisigui", root / "card_data" / "tisigui")
-    shutil.copytree(ROOT / "templates" / "tisigui", root / "templates" / "tisigui")
-    (root / "fonts").symlink_to(ROOT / "fonts")
-    return root
+    return game_workspace(tmp_path, "tisigui", templates=True)
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ the file and line it names (found by searching the edited file, not by trusting 
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -23,18 +22,14 @@ from pnp.games.registry import get_game
 from pnp.games.rules import game_rules
 from pnp.gameset import converter_for
 from pnp.tables import column_diffs
-from tests.conftest import ROOT, edit
+from tests.conftest import ROOT, edit, game_workspace
 
 SHIPPED = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
 AID_TEXT = "text: 兇手殺死自己的角色（詐死）不算在內。"  # a text of wurenshenghuan's player aid
 
 
 def workspace(tmp_path: Path, slug: str) -> Path:
-    root = tmp_path / "ws"
-    shutil.copytree(ROOT / "card_data" / slug, root / "card_data" / slug)
-    shutil.copytree(ROOT / "templates" / slug, root / "templates" / slug)
-    (root / "fonts").symlink_to(ROOT / "fonts")
-    return root
+    return game_workspace(tmp_path, slug, templates=True)
 
 
 def check(root: Path, slug: str) -> tuple[int, list[dict[str, Any]]]:

@@ -4,7 +4,6 @@ changed text fitted again, and one entry per game, script, fonts and pnp."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ from pnp.build import load_games, render_game
 from pnp.fonts import load_family, measure_for
 from pnp.textlayout import Run
 from pnp.workspace import Workspace
-from tests.conftest import ROOT, edit
+from tests.conftest import ROOT, edit, game_workspace
 
 OLD, NEW = "role: 找出碟仙的替身，指认正确就得分", "role: 找出碟仙的替身，指认对了就得分"
 
@@ -28,10 +27,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    shutil.copytree(ROOT / "card_data" / "tisigui", root / "card_data" / "tisigui")
-    (root / "fonts").symlink_to(ROOT / "fonts")
-    return root
+    return game_workspace(tmp_path, "tisigui")
 
 
 @pytest.fixture

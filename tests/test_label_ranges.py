@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pypdf
@@ -22,7 +21,7 @@ from pnp.cli import cli
 from pnp.data.load import load_game
 from pnp.data.spec import ELEMENTS, SpecContext, prop_error
 from pnp.workspace import Workspace
-from tests.conftest import ROOT, edit
+from tests.conftest import edit, game_workspace
 from tests.test_vocabulary import SLUG, line_of, make_workspace, problems_of
 
 PAD = "layouts.pad_front.elements"
@@ -215,10 +214,7 @@ def test_the_schema_takes_ranges_and_refuses_what_the_loader_refuses():
 def _shipped(tmp_path: Path, slug: str) -> Path:
     """A workspace with a copy of a shipped game's data and the fonts (no templates: the build
     makes components.pdf only)."""
-    root = tmp_path / "ws"
-    shutil.copytree(ROOT / "card_data" / slug, root / "card_data" / slug)
-    (root / "fonts").symlink_to(ROOT / "fonts")
-    return root
+    return game_workspace(tmp_path, slug)
 
 
 def _page_text(pdf: Path, needle: str) -> str:

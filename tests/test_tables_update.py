@@ -11,15 +11,12 @@ import pytest
 from click.testing import CliRunner
 
 from pnp.cli import cli
-from tests.conftest import ROOT, edit
+from tests.conftest import edit, game_workspace
 
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    shutil.copytree(ROOT / "card_data" / "tisigui", root / "card_data" / "tisigui")
-    (root / "fonts").symlink_to(ROOT / "fonts")
-    return root
+    return game_workspace(tmp_path, "tisigui")
 
 
 def changed_lines(before: str, after: str) -> list[str]:
