@@ -85,3 +85,18 @@ def matrix_times(a: list[float], b: list[float]) -> list[float]:
     return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
             a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
             a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
+
+
+IDENTITY = [1.0, 0, 0, 1.0, 0, 0]
+
+
+def moved_text_line(op: bytes, operands: list, line: list[float]) -> list[float] | None:
+    """The text line matrix after a text-positioning operator (BT, Tm, Td, TD), or None when
+    ``op`` is not one: what a content-stream walker needs to know where a string starts."""
+    if op == b"BT":
+        return list(IDENTITY)
+    if op == b"Tm":
+        return [float(v) for v in operands]
+    if op in (b"Td", b"TD"):
+        return matrix_times([1.0, 0, 0, 1.0, float(operands[0]), float(operands[1])], line)
+    return None

@@ -14,7 +14,7 @@ from pypdf.generic import ContentStream
 from pnp.build import SheetOptions, build
 from pnp.workspace import Workspace
 from tests.conftest import ROOT
-from tests.pdfprobe import matrix_times
+from tests.pdfprobe import matrix_times, moved_text_line
 
 GAMES = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
 MM = 72 / 25.4
@@ -36,12 +36,8 @@ def page_text_origins(page) -> list[tuple[float, float, str]]:
             ctm = stack.pop()
         elif op == b"cm":
             ctm = matrix_times([float(v) for v in operands], ctm)
-        elif op == b"BT":
-            line = [1.0, 0, 0, 1.0, 0, 0]
-        elif op == b"Tm":
-            line = [float(v) for v in operands]
-        elif op in (b"Td", b"TD"):
-            line = matrix_times([1.0, 0, 0, 1.0, float(operands[0]), float(operands[1])], line)
+        elif (moved := moved_text_line(op, operands, line)) is not None:
+            line = moved
         elif op in (b"Tj", b"TJ"):
             origin = matrix_times(line, ctm)
             found.append((origin[4], origin[5], str(operands[0])[:24]))

@@ -14,7 +14,7 @@ from pnp.build import build
 from pnp.layout.sheetplan import Rect
 from pnp.workspace import Workspace
 from tests.conftest import ROOT
-from tests.pdfprobe import matrix_times
+from tests.pdfprobe import matrix_times, moved_text_line
 
 GAMES = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
 MM = 72 / 25.4
@@ -84,12 +84,8 @@ def sheet_items(page) -> tuple[list[Rect], list[Rect], list[Rect], list[tuple[fl
             pieces.append(shown)
         elif op == b"Tf":
             size = float(operands[1])
-        elif op == b"BT":
-            line = [1.0, 0, 0, 1.0, 0, 0]
-        elif op == b"Tm":
-            line = [float(v) for v in operands]
-        elif op in (b"Td", b"TD"):
-            line = matrix_times([1.0, 0, 0, 1.0, float(operands[0]), float(operands[1])], line)
+        elif (moved := moved_text_line(op, operands, line)) is not None:
+            line = moved
         elif op in (b"Tj", b"TJ") and abs(size - CAPTION_SIZE) < 1e-3:
             captions.append(_point(matrix_times(line, ctm), 0, 0))
     return rulers, marks, pieces, captions
