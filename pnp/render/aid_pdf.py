@@ -26,6 +26,7 @@ from reportlab.platypus.doctemplate import LayoutError
 
 from pnp.data.model import Game
 from pnp.fonts import FontFamily
+from pnp.render.faces import dashed_line
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.rulebook_pdf import (
     _Builder,
@@ -34,7 +35,6 @@ from pnp.render.rulebook_pdf import (
 from pnp.render.rulebook_style import (
     AID,
     AID_BODY,
-    AID_CUT,
     AID_GAP,
     AID_MARGIN,
     BALANCE_SLACK,
@@ -43,6 +43,7 @@ from pnp.render.rulebook_style import (
     BookStyles,
     scaled,
 )
+from pnp.render.sheets import CUT_LINE
 from pnp.rulebook import MarkdownBlock
 from pnp.strings import ui
 from pnp.units import MM
@@ -129,13 +130,9 @@ def _typeset_aid(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: 
             for k in range(1, layout.columns):  # a rule between columns, as tall as they run
                 x = left + margin + k * (column + gap) - gap / 2
                 canvas.line(x, top - column_height + 4, x, top - 4)
-        if copies > 1:  # where the sheet is cut into its cards, inside the printable area
-            canvas.setStrokeColor(AID_CUT)
-            canvas.setLineWidth(0.25 * MM)
-            canvas.setDash([2.0 * MM, 1.5 * MM])
-            for copy in range(1, copies):
-                canvas.line(copy * width, CUT_END, copy * width, height - CUT_END)
         canvas.restoreState()
+        for copy in range(1, copies):  # where the sheet is cut into its cards, inside the printable area
+            dashed_line(canvas, CUT_LINE, copy * width, CUT_END, copy * width, height - CUT_END)
 
     columns = layout.columns
     column = (width - 2 * margin - gap * (columns - 1)) / columns

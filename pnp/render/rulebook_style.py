@@ -69,8 +69,6 @@ def scaled(styles: BookStyles, factor: float) -> BookStyles:
 # gap between its two columns.
 AID_MARGIN = 12 * MM
 AID_GAP = 7 * MM
-# The dashed line between two half-sheet aids on one sheet: the components' cut-line grey.
-AID_CUT = HexColor("#3a3a3a")
 # The aid's body sizes: it is set in the largest that fits its page. An aid is read at arm's
 # length across the table, so room to spare goes to larger type, up to the rulebook's own.
 AID_BODY = (BODY.size, 9.5, AID.body.size)

@@ -27,7 +27,7 @@ from pnp.layout.presets import SheetSpec
 from pnp.layout.sheetplan import Piece, SheetPlan, Slot
 from pnp.layout.tent import BaseTab, base_tab
 from pnp.layout.tiles import GLUE_LINE_WIDTH, LABEL_PAD, Tile, plan_tiles, tile_marks
-from pnp.render.faces import EM_ASCENT, FaceContext, draw_fold, draw_layout, draw_net
+from pnp.render.faces import EM_ASCENT, FaceContext, dashed_line, draw_fold, draw_layout, draw_net
 from pnp.render.furniture import (
     MARK_COLOR,
     PAPER_COLOR,
@@ -336,7 +336,7 @@ def _place(canvas: Canvas, spec: SheetSpec, slot: Slot, name: str, back: bool) -
         _cut_circle(canvas, spec, slot)
 
 
-CUT_LINE = HexColor("#3a3a3a")
+CUT_LINE = HexColor("#3a3a3a")  # what is cut along: a form's edge, a round token, a player aid's cards
 
 
 def _cut_circle(canvas: Canvas, spec: SheetSpec, slot: Slot) -> None:
@@ -356,13 +356,8 @@ def _form_cut(canvas: Canvas, plan: SheetPlan) -> None:
     spec = plan.spec
     assert plan.cut is not None
     y = (spec.height - plan.cut) * MM
-    canvas.saveState()
-    canvas.setStrokeColor(CUT_LINE)
-    canvas.setLineWidth(0.25 * MM)
-    canvas.setDash([2.0 * MM, 1.5 * MM])
-    canvas.line((spec.hardware + spec.label_band + 0.5) * MM, y,
+    dashed_line(canvas, CUT_LINE, (spec.hardware + spec.label_band + 0.5) * MM, y,
                 (spec.width - spec.hardware) * MM, y)
-    canvas.restoreState()
 
 
 def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
