@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import os
 import re
@@ -23,7 +24,9 @@ import secrets
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -199,3 +202,22 @@ def distributions_stamp(names: tuple[str, ...]) -> str:
                         continue
                     parts.append(f"\0{inner}={st.st_size},{st.st_mtime_ns},{st.st_ino}")
     return hashlib.sha256("".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def for_installed(area: str, libraries: tuple[str, ...], max_size: int, compute: Callable[[], Any],
+                  usable: Callable[[Any], bool]) -> Any:
+    """``compute()`` (JSON data that depends only on the installed ``libraries``), kept in
+    ``area`` under :func:`distributions_stamp`: computed again only when one of them is
+    installed, upgraded or removed, or the entry is not ``usable``."""
+    name = distributions_stamp(libraries)
+    payload = read(area, name, max_size)
+    if payload is not None:
+        try:
+            found = json.loads(payload)
+        except ValueError:
+            found = None
+        if found is not None and usable(found):
+            return found
+    value = compute()
+    write(area, name, json.dumps(value, sort_keys=True, ensure_ascii=False).encode())
+    return value

@@ -8,7 +8,6 @@ OpenCC's phrase tables (每局限用 would otherwise become 每侷限用).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -17,7 +16,6 @@ from typing import Any
 
 from pnp import diskcache
 from pnp.data.model import LANGS, GlossaryTerm
-from pnp.diskcache import distributions_stamp
 
 _CONFIGS = {("zh-Hans", "zh-Hant"): "s2tw", ("zh-Hant", "zh-Hans"): "tw2s"}
 # Taiwan writes corner brackets where the mainland writes curly quotes; OpenCC leaves both.
@@ -120,22 +118,13 @@ def _other_script_only() -> dict[str, frozenset[str]]:
     up), once per process. Importing hanzidentifier (CC-CEDICT's sets and a regular expression
     of every character in them) costs more than checking a game, so the two sets are kept in
     pnp's disk cache for the installed hanzidentifier and zhon (pnp.diskcache.distributions_stamp)."""
-    name = distributions_stamp(_SCRIPT_LIBRARIES)
-    payload = diskcache.read(SCRIPT_AREA, name, 1 << 20)
-    if payload is not None:
-        try:
-            found = json.loads(payload)
-            if isinstance(found, dict) and all(isinstance(found.get(lang), str) for lang in LANGS):
-                return {lang: frozenset(found[lang]) for lang in LANGS}
-        except ValueError:
-            pass
-    sets = _classify()
-    diskcache.write(SCRIPT_AREA, name, json.dumps({lang: "".join(sorted(chars)) for lang, chars in sets.items()},
-                                                  ensure_ascii=False).encode())
-    return sets
+    found = diskcache.for_installed(
+        SCRIPT_AREA, _SCRIPT_LIBRARIES, 1 << 20, _classify,
+        lambda found: isinstance(found, dict) and all(isinstance(found.get(lang), str) for lang in LANGS))
+    return {lang: frozenset(found[lang]) for lang in LANGS}
 
 
-def _classify() -> dict[str, frozenset[str]]:
+def _classify() -> dict[str, str]:
     import hanzidentifier  # CC-CEDICT's character sets load only to fill the cache
     from hanzidentifier import helpers
 
@@ -143,7 +132,8 @@ def _classify() -> dict[str, frozenset[str]]:
     # CC-CEDICT's lists of either script; every other character is UNKNOWN or MIXED.
     known = helpers.TRADITIONAL_CHARACTERS | helpers.SIMPLIFIED_CHARACTERS
     han = [ch for ch in known if ord(ch) >= _FIRST_HAN]
+    # Each set as one string of its characters in order, as the disk cache keeps it.
     return {
-        "zh-Hant": frozenset(ch for ch in han if hanzidentifier.identify(ch) == hanzidentifier.SIMPLIFIED),
-        "zh-Hans": frozenset(ch for ch in han if hanzidentifier.identify(ch) == hanzidentifier.TRADITIONAL),
+        "zh-Hant": "".join(sorted(ch for ch in han if hanzidentifier.identify(ch) == hanzidentifier.SIMPLIFIED)),
+        "zh-Hans": "".join(sorted(ch for ch in han if hanzidentifier.identify(ch) == hanzidentifier.TRADITIONAL)),
     }

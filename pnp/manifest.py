@@ -217,18 +217,16 @@ LIBRARY_AREA = "libraries"
 
 def library_versions() -> dict[str, str]:
     """The installed version of each of LIBRARIES (``absent`` if not installed), as
-    :mod:`importlib.metadata` reads them. The answer is kept in pnp's disk cache by
-    :func:`pnp.diskcache.distributions_stamp`: importing importlib.metadata and searching the path for nine
-    distributions cost every build ≈ 25 ms, a tenth of a no-op build."""
-    name = diskcache.distributions_stamp(LIBRARIES)
-    found = diskcache.read(LIBRARY_AREA, name, 4096)
-    if found is not None:
-        try:
-            versions = json.loads(found)
-            if isinstance(versions, dict) and all(isinstance(versions.get(lib), str) for lib in LIBRARIES):
-                return {lib: versions[lib] for lib in LIBRARIES}
-        except ValueError:
-            pass
+    :mod:`importlib.metadata` reads them. The answer is kept in pnp's disk cache
+    (:func:`pnp.diskcache.for_installed`): importing importlib.metadata and searching the path
+    for nine distributions cost every build ≈ 25 ms, a tenth of a no-op build."""
+    versions: dict[str, str] = diskcache.for_installed(
+        LIBRARY_AREA, LIBRARIES, 4096, _read_versions,
+        lambda found: isinstance(found, dict) and all(isinstance(found.get(lib), str) for lib in LIBRARIES))
+    return {lib: versions[lib] for lib in LIBRARIES}
+
+
+def _read_versions() -> dict[str, str]:
     from importlib import metadata  # only when the installed packages changed
 
     versions = {}
@@ -237,7 +235,6 @@ def library_versions() -> dict[str, str]:
             versions[lib] = metadata.version(lib)
         except metadata.PackageNotFoundError:
             versions[lib] = ABSENT
-    diskcache.write(LIBRARY_AREA, name, json.dumps(versions, sort_keys=True).encode())
     return versions
 
 
