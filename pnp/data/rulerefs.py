@@ -206,13 +206,10 @@ def _label_ranges(e: Element, props: dict[str, Any], problems: list[str]) -> dic
                 continue
             count = item["count"]
             if isinstance(count, str):
-                if "{" in count:
-                    return None  # a reference that did not resolve, reported by resolve()
-                if not count.strip().isdigit() or not 1 <= int(count) <= limit:
-                    problems.append(f"{e.where}.{spec.name}[{i}].count: {e.get(spec.name)[i]['count']} "
-                                    f"gives {count!r}, not a whole number of labels from 1 to {limit}")
+                count = _resolved_count(count, e.get(spec.name)[i]["count"], f"{e.where}.{spec.name}[{i}].count",
+                                        "labels", limit, problems)
+                if count is None:
                     return None
-                count = int(count)
             found.append(count)
         labels, spans[spec.name] = expand(items, found)
         if len(labels) > limit:
@@ -223,19 +220,29 @@ def _label_ranges(e: Element, props: dict[str, Any], problems: list[str]) -> dic
     return spans
 
 
+def _resolved_count(value: str, written: Any, at: str, what: str, limit: int,
+                    problems: list[str]) -> int | None:
+    """A count written as a reference (``written``), once resolved to ``value``: a whole number
+    from 1 to ``limit``, or None, with a problem added (resolve() has reported a reference
+    that did not resolve)."""
+    if "{" in value:
+        return None
+    if not value.strip().isdigit() or not 1 <= int(value) <= limit:
+        problems.append(f"{at}: {written} gives {value!r}, not a whole number of {what} from 1 to {limit}")
+        return None
+    return int(value)
+
+
 def _grid_rows(e: Element, props: dict[str, Any], problems: list[str]) -> None:
     """A grid's ``rows`` given by a reference becomes the number it resolved to, and its row
     labels one per row: one text for every row, or the list's one label holding ``{row}`` for
     every row the others leave, ``{row}`` numbering those rows from 1."""
     rows = props["rows"]
     if isinstance(rows, str):
-        if "{" in rows:
-            return  # a reference that did not resolve, reported by resolve()
-        if not rows.strip().isdigit() or not 1 <= int(rows) <= MAX_GRID_ROWS:
-            problems.append(f"{e.where}.rows: {e.get('rows')} gives {rows!r}, not a whole number "
-                            f"of rows from 1 to {MAX_GRID_ROWS}")
+        rows = _resolved_count(rows, e.get("rows"), f"{e.where}.rows", "rows", MAX_GRID_ROWS, problems)
+        if rows is None:
             return
-        rows = props["rows"] = int(rows)
+        props["rows"] = rows
     labels = props.get("row_labels")
     if isinstance(labels, str):
         props["row_labels"] = [labels.replace(ROW_NUMBER, str(n)) for n in range(1, rows + 1)]
