@@ -212,12 +212,11 @@ def brief(ids: list[str]) -> str:
 
 def _element_strings(element: Element) -> Iterator[tuple[str, str]]:
     for key, value in element.props.items():
-        # {row} numbers rows, no card field; left only in labels a problem kept from their rows.
-        if isinstance(value, str):
-            yield (value.replace(ROW_NUMBER, "") if key == "row_labels" else value), f"{element.where}.{key}"
-        elif isinstance(value, list):
-            yield from (((item.replace(ROW_NUMBER, "") if key == "row_labels" else item), f"{element.where}.{key}")
-                        for item in value if isinstance(item, str))
+        texts = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        for text in texts:
+            if isinstance(text, str):
+                # {row} numbers rows, no card field; left only in labels a problem kept from their rows.
+                yield (text.replace(ROW_NUMBER, "") if key == "row_labels" else text), f"{element.where}.{key}"
 
 
 def substitute(text: str, card: Card) -> str:

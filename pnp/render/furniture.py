@@ -139,9 +139,10 @@ def sheet_obstacles(spec: SheetSpec, slots: tuple[Slot, ...], segments: list[Seg
 
 
 def _free_spot(spec: SheetSpec, obstacles: list[Rect], width: float, height: float,
-               horizontal: bool, clear: float = LABEL_CLEAR) -> tuple[float, float] | None:
+               horizontal: bool) -> tuple[float, float] | None:
     """Top-left of a width × height box inside the printable area that touches nothing:
     for a horizontal ruler the lowest such place, for a vertical one the rightmost."""
+    clear = LABEL_CLEAR
     lo_x, lo_y = spec.hardware, spec.hardware
     hi_x, hi_y = spec.width - spec.hardware - width, spec.height - spec.hardware - height
     if horizontal:
@@ -201,7 +202,7 @@ def draw_rulers(canvas: Canvas, spec: SheetSpec, obstacles: list[Rect], fonts: F
     canvas.setLineWidth(0.4)
     canvas.setFont(fonts.regular.name, RULER_TEXT)
     width, height = max(length, text_w), TICK_MAJOR + CAPTION_GAP + text_h
-    spot = _free_spot(spec, obstacles, width, height, True, LABEL_CLEAR)
+    spot = _free_spot(spec, obstacles, width, height, True)
     if spot is not None:
         x, y = spot
         _bar(canvas, spec, x, y + TICK_MAJOR, vertical=False)
@@ -209,7 +210,7 @@ def draw_rulers(canvas: Canvas, spec: SheetSpec, obstacles: list[Rect], fonts: F
         canvas.drawString(x * MM, (spec.height - top - EM_ASCENT * text_h) * MM, label)
         obstacles = [*obstacles, _grown(Rect(x, y, width, height), RULER_CLEAR - LABEL_CLEAR)]
         drawn += 1
-    spot = _free_spot(spec, obstacles, TICK_MAJOR, length, False, LABEL_CLEAR)
+    spot = _free_spot(spec, obstacles, TICK_MAJOR, length, False)
     if spot is not None:
         _bar(canvas, spec, spot[0], spot[1], vertical=True)
         drawn += 1
