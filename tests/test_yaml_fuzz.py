@@ -58,16 +58,28 @@ _plain = st.recursive(
 @SETTINGS
 @given(value=_plain)
 def test_dumped_structures_round_trip_or_raise_data_error(tmp_path: Path, value: object) -> None:
-    """Plain structures dumped by PyYAML come back equal (NaN aside) or as a DataError."""
+    """Plain structures dumped by PyYAML come back equal (NaN aside) or as a DataError.
+
+    PyYAML's dumper does not always write what its own loader reads back: a raw U+0085 (NEL)
+    in a key is a line break to any YAML reader ({'\\x85': None} is read as {' ': None}). For
+    such a value, the file says what PyYAML's own loader reads from it, and pnp must read that."""
     path = tmp_path / "tables.yaml"
-    path.write_text(yaml.safe_dump(value, allow_unicode=True), encoding="utf-8")
+    text = yaml.safe_dump(value, allow_unicode=True)
+    path.write_text(text, encoding="utf-8")
     try:
         loaded = load_yaml(path).value
     except DataError:
         return
     if value is None:
         return
-    if yaml.safe_dump(value) == yaml.safe_dump(loaded):
+    expected = value
+    try:
+        reread = yaml.safe_load(text)
+    except yaml.YAMLError:
+        reread = value
+    if yaml.safe_dump(reread) != yaml.safe_dump(value) and "nan" not in yaml.safe_dump(value).lower():
+        expected = reread  # the dumper's own round trip fails: the file's text is the reference
+    if yaml.safe_dump(expected) == yaml.safe_dump(loaded):
         return
     assert "nan" in yaml.safe_dump(value).lower()
 
