@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
 from operator import call, truediv
@@ -10,9 +11,9 @@ from typing import NamedTuple, Protocol
 
 from pnp.games.draws import shuffle
 from pnp.games.tisigui.deduce import (
-    SIZE_WEIGHTS,
     Deductions,
     Weighed,
+    _Tables,
     mask_of,
     tables,
 )
@@ -182,10 +183,10 @@ class GreedyBot:
         return d
 
     def choose_targets(self, view: View, rng: random.Random) -> Iterable[int]:
-        # As many targets as the players expect (the weights they reason with), anyone.
-        sizes = range(view.players + 1)
-        weights = [SIZE_WEIGHTS[min(k, len(SIZE_WEIGHTS) - 1)] for k in sizes]
-        return rng.sample(range(view.players), rng.choices(sizes, weights)[0])
+        # As many targets as the players expect (the weights they reason with), anyone:
+        # the prior the players weigh with, one draw.
+        t = tables(view.players)
+        return t.members[bisect(t.prior_cumulative, rng.random() * t.prior_cumulative[-1])]
 
     def choose_start(self, view: View, rng: random.Random) -> int:
         # The ghost starts every small round itself, to plant a lie before anyone has asked.
@@ -202,14 +203,18 @@ class GreedyBot:
         # the table turned is the same position.
         here = d.to_here
         weighed = d.weighed_here(here[seat], DOUBT)
-        confirmed = view.confirmed  # view.unconfirmed, inlined
-        unconfirmed = ([s for s in range(view.players) if s not in confirmed] if confirmed
-                       else list(range(view.players)))
         if weighed.total <= 0:  # cannot happen while answers are honest, but stay legal
+            unconfirmed = view.unconfirmed
             return Choice("name", (unconfirmed[0],)) if unconfirmed else NO_TARGETS
-        shuffle(unconfirmed, rng)  # rng.shuffle(order), draw for draw
-        order = list(map(here.__getitem__, unconfirmed))
-        order.sort(key=weighed.marginal.__getitem__, reverse=True)  # stable: ties keep the shuffle
+        # The unconfirmed seats in a random order (one draw), then likeliest first: the
+        # sort is stable, so equally likely seats stay in random order.
+        orders = d.orders()
+        if orders:
+            order = list(orders[int(rng.random() * len(orders))])
+        else:  # more than six seats: too many orders to list
+            order = [s for s in range(view.players) if not d.confirmed >> s & 1]
+            shuffle(order, rng)
+        order.sort(key=weighed.marginal.__getitem__, reverse=True)
         # The plan is a pure function of the position (``weighed``), the order and the few
         # numbers below: remembered with the position, as positions recur game after game.
         rules = view.rules
@@ -318,15 +323,12 @@ class GreedyBot:
             if view.can_pass:
                 return PASS
             return self._plan(asking("is_ghost", view.seat), False)
-        now, options, dangers = _judged(d, here, hidden, view.can_pass)
-        # The least danger, ties broken by one draw per option in order (the first of equal
-        # keys wins, as min keeps it).
-        random = rng.random
-        keys = [(danger, random()) for danger in dangers]
-        pick = min(range(len(keys)), key=keys.__getitem__)
-        if view.acted and keys[pick][0] > now - 0.1:
+        now, options, least, ties = _judged(d, here, hidden, view.can_pass)
+        if view.acted and least > now - 0.1:
             return None
-        kind, _, answer, seats = options[pick]
+        # The least dangerous answer; one draw picks among equals.
+        kind, _, answer, seats = options[
+            ties[int(rng.random() * len(ties))] if len(ties) > 1 else ties[0]]
         if kind == "pass":
             return PASS
         if kind == "no_targets":
@@ -362,19 +364,20 @@ Option = tuple[str, int, bool, tuple[int, ...]]
 
 
 def _judged(d: Deductions, seat: int, hidden: int,
-            can_pass: bool) -> tuple[float, tuple[Option, ...], tuple[float, ...]]:
-    """(the danger now, every answer the ghost could give, the danger after each), all in
-    the start player's frame (``Deductions``), as ``seat`` and ``hidden`` are.
+            can_pass: bool) -> tuple[float, tuple[Option, ...], float, tuple[int, ...]]:
+    """(the danger now, every answer the ghost could give, the least danger after one of
+    them, which options leave it), all in the start player's frame (``Deductions``), as
+    ``seat`` and ``hidden`` are.
 
     A pure function of the public position, so remembered per player count: the ghost's
     first moves of a big round meet the same positions game after game. Kept as tuples of
     plain values, which the garbage collector stops visiting (the memory holds thousands)."""
-    n = d.n
-    t = tables(n)
+    t = tables(d.n)
     memo_key = (d.key(), seat, hidden, can_pass)
     found = t.dangers.get(memo_key)
     if found is not None:
         return found
+    options, statements, which = _options(t, d.confirmed, hidden, can_pass)
     picks = [t.pick_holding[s] for s in t.members[hidden]]
 
     def danger(weights: Sequence[float]) -> float:
@@ -391,7 +394,33 @@ def _judged(d: Deductions, seat: int, hidden: int,
         return min(found) + 0.25 * sum(found) / len(found)
 
     now = danger(d.weighed_here(None, DOUBT).weights)
-    unconfirmed = [s for s in range(n) if not d.confirmed >> s & 1]
+    weigh = d.answer_weigher(seat, None, DOUBT)
+    after = [
+        danger(weigh(lies) if lies is not None else d.posterior_after_here(
+            Event(d.table_seat(seat), PASS, None, ()), None, DOUBT))
+        for lies in statements
+    ]
+    dangers = list(map(after.__getitem__, which))
+    least = min(dangers)
+    result = (now, options, least, tuple(i for i, x in enumerate(dangers) if x == least))
+    t.dangers.put(memo_key, result)
+    return result
+
+
+# Per player count, (confirmed seats, hidden targets, may pass): the ghost's options, the
+# distinct statements they make (where each would be a lie; None for a pass) and which
+# statement each option makes. A pure function of those masks, worked out once.
+_OPTIONS: dict[tuple[int, int, int, bool],
+               tuple[tuple[Option, ...], tuple[tuple[int, ...] | None, ...], tuple[int, ...]]] = {}
+
+
+def _options(t: _Tables, confirmed: int, hidden: int, can_pass: bool) -> tuple[
+        tuple[Option, ...], tuple[tuple[int, ...] | None, ...], tuple[int, ...]]:
+    key = (t.n, confirmed, hidden, can_pass)
+    found = _OPTIONS.get(key)
+    if found is not None:
+        return found
+    unconfirmed = [s for s in range(t.n) if not confirmed >> s & 1]
     others = [s for s in unconfirmed if not hidden >> s & 1]
     options: list[Option] = []
     for s in unconfirmed:
@@ -413,25 +442,22 @@ def _judged(d: Deductions, seat: int, hidden: int,
                 options.append(("any", 1 << a | 1 << b, True, (a, b)))
     if can_pass:
         options.append(("pass", 0, False, ()))  # it unmasks the ghost: rarely the best
-    weigh = d.answer_weigher(seat, None, DOUBT)
-    lies = t.lies
-    judged: dict[tuple[str, int, bool], float] = {}
-    dangers = []
+    statements: list[tuple[int, ...] | None] = []
+    index: dict[tuple[str, int, bool], int] = {}
+    which = []
     for kind, value, answer, _ in options:
-        after = judged.get((kind, value, answer))
-        if after is None:
+        i = index.get((kind, value, answer))
+        if i is None:
+            i = index[(kind, value, answer)] = len(statements)
             if kind == "pass":
-                weights = d.posterior_after_here(
-                    Event(d.table_seat(seat), PASS, None, ()), None, DOUBT)
+                statements.append(None)
             elif kind == "no_targets":
-                weights = weigh(lies("count", 0, False))
+                statements.append(t.lies("count", 0, False))
             else:
-                weights = weigh(lies(kind, value, answer))  # type: ignore[arg-type]
-            after = judged[(kind, value, answer)] = danger(weights)
-        dangers.append(after)
-    result = (now, tuple(options), tuple(dangers))
-    t.dangers.put(memo_key, result)
-    return result
+                statements.append(t.lies(kind, value, answer))  # type: ignore[arg-type]
+        which.append(i)
+    found = _OPTIONS[key] = (tuple(options), tuple(statements), tuple(which))
+    return found
 
 
 _RULES_IDS: dict[tuple[object, ...], int] = {}

@@ -15,7 +15,7 @@ the weights and chances are the same floats whichever way they are read.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import count, repeat
+from itertools import accumulate, count, permutations, repeat
 from operator import call, getitem, itemgetter, or_, truediv
 from typing import Any, Literal
 
@@ -57,6 +57,10 @@ class _Tables:
             for seats in self.members
         )
         self.holding = tuple(tuple(m for m in masks if m >> s & 1) for s in range(n))
+        # The prior summed mask by mask: one draw picks a target set as players expect.
+        self.prior_cumulative = tuple(accumulate(self.prior))
+        # Per set of confirmed seats, every order of the others (up to six: 720 orders).
+        self._orders: dict[int, tuple[tuple[int, ...], ...]] = {}
         # Per rotation r (seat s of the table is seat (s - r) % n of the start player's
         # frame): each mask turned into that frame, and readers turning a frame's values
         # back into the table's seats and masks.
@@ -107,6 +111,15 @@ class _Tables:
                 tuple(m for m, t in enumerate(truth) if t),
             )
         return cached
+
+    def orders(self, confirmed: int) -> tuple[tuple[int, ...], ...]:
+        """Every order of the seats not in ``confirmed``; empty above six seats."""
+        orders = self._orders.get(confirmed)
+        if orders is None:
+            seats = [s for s in range(self.n) if not confirmed >> s & 1]
+            orders = self._orders[confirmed] = (
+                tuple(permutations(seats)) if len(seats) <= 6 else ())
+        return orders
 
     def pick_all(self, named: int) -> Pick:
         """Reads the weights of the masks holding every seat of ``named``, ascending."""
@@ -359,6 +372,11 @@ class Deductions:
         # Per seat of the table, its seat in the start player's frame, and back
         self.to_here = tuple((s - self.r) % n for s in range(n))
         self.to_table = tuple((s + self.r) % n for s in range(n))
+
+    def orders(self) -> tuple[tuple[int, ...], ...]:
+        """Every order of the unconfirmed seats (this frame); empty above six seats."""
+        orders = self._tables._orders.get(self.confirmed)
+        return self._tables.orders(self.confirmed) if orders is None else orders
 
     def seat(self, seat: int) -> int:
         """The table's ``seat`` in the start player's frame."""
