@@ -49,7 +49,9 @@ class View(NamedTuple):
     acted: int  # actions already taken on this turn
     can_stop: bool
     can_pass: bool
-    history: tuple[Event, ...] = ()
+    # Every action of the big round so far, oldest first. Play passes the game's own list
+    # (copying it for every decision cost more than the decision): read it, never keep it.
+    history: Sequence[Event] = ()
     # What the table deduces from ``history``, kept up to date by the game loop (the same
     # for every seat: it is public); None leaves a bot to work it out from ``history``.
     deductions: Deductions | None = None
@@ -446,16 +448,16 @@ def _options(t: _Tables, confirmed: int, hidden: int, can_pass: bool) -> tuple[
     index: dict[tuple[str, int, bool], int] = {}
     which = []
     for kind, value, answer, _ in options:
-        i = index.get((kind, value, answer))
-        if i is None:
-            i = index[(kind, value, answer)] = len(statements)
+        known = index.get((kind, value, answer))
+        if known is None:
+            known = index[(kind, value, answer)] = len(statements)
             if kind == "pass":
                 statements.append(None)
             elif kind == "no_targets":
                 statements.append(t.lies("count", 0, False))
             else:
                 statements.append(t.lies(kind, value, answer))  # type: ignore[arg-type]
-        which.append(i)
+        which.append(known)
     found = _OPTIONS[key] = (tuple(options), tuple(statements), tuple(which))
     return found
 

@@ -82,13 +82,16 @@ class _Tables:
         self._lies: dict[tuple[Statement, int, bool], tuple[int, ...]] = {}
         self._cells: dict[tuple[int, float, int, int], tuple[tuple[float, ...], ...]] = {}
         self._liar: dict[tuple[Statement, int, bool, int], tuple[int, ...]] = {}
-        self.nobody = (0,) * (1 << n)
-        self._bad_ids: dict[tuple[int, ...], int] = {}
+        # A table of liars: per mask, the seats whose answers it makes false. Up to eight
+        # seats they fit in bytes, a fifth of a tuple's size (the memory holds thousands).
+        self.liars: Callable[[Iterable[int]], Sequence[int]] = bytes if n <= 8 else tuple
+        self.nobody: Sequence[int] = bytes(1 << n) if n <= 8 else (0,) * (1 << n)
+        self._bad_ids: dict[Sequence[int], int] = {}
         # (table of liars, statement, answer, seat) -> the table after that answer, and its id
-        self.steps: Memory[tuple[tuple[int, ...], int]] = Memory()
+        self.steps: Memory[tuple[Sequence[int], int]] = Memory()
         self.weighed: Memory[Weighed] = Memory()
         # The ghost's judgement of its options per position (bots.py), remembered likewise.
-        self.dangers: Memory[tuple[float, tuple[Any, ...], tuple[float, ...]]] = Memory()
+        self.dangers: Memory[tuple[float, tuple[Any, ...], float, tuple[int, ...]]] = Memory()
 
     def said(self, kind: Statement, value: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(masks where a statement is false, masks where it is true).
@@ -203,7 +206,7 @@ class _Tables:
             marks = self._liar[key] = tuple(bit if lie else 0 for lie in self.lies(*key[:3]))
         return marks
 
-    def bad_id(self, bad: tuple[int, ...]) -> int:
+    def bad_id(self, bad: Sequence[int]) -> int:
         """A number for a table of liars, the same for equal tables while remembered; never
         given to another table (numbers are not reused when the memory starts over)."""
         found = self._bad_ids.get(bad)
@@ -356,7 +359,7 @@ class Deductions:
         self.n = n
         self.r = start % n
         self._tables = t = tables(n)
-        self.bad = t.nobody  # a tuple: replaced, not changed, so it can be shared
+        self.bad: Sequence[int] = t.nobody  # immutable: replaced, not changed, so it can be shared
         self.bad_id = t.bad_id(self.bad)  # a number for ``bad``, to look positions up by
         self.ghost: int | None = None
         self.not_ghost = 0
@@ -421,7 +424,7 @@ class Deductions:
         if after is None:
             after = steps.recall(step)
         if after is None:
-            bad = tuple(map(or_, self.bad, t.liar(kind, value, answer, seat)))
+            bad = t.liars(map(or_, self.bad, t.liar(kind, value, answer, seat)))
             after = steps.put(step, (bad, t.bad_id(bad)))
         self.bad, self.bad_id = after
 

@@ -152,6 +152,8 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
     rounds = len(game.values)
     hi = game.hi
     may_pass = rules.ghost_may_pass
+    lo = game.lo
+    confirmed: tuple[int, ...] = ()  # game.confirmed as the views show it, rebuilt as it grows
     while game.end is None and game.turn_index < game.turns_in_full:  # game.next_turn()
         game.begin_turn()
         seat = game.seat
@@ -172,9 +174,9 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
             # can_pass, history, deductions.
             view = View(
                 rules, n, seat, ghost if secret else None, targets if secret else None,
-                tuple(game.confirmed), small_round, game.round_value, rounds - small_round,
-                left, acted, acted >= game.lo, secret and may_pass and not acted,
-                tuple(history), public,
+                confirmed, small_round, game.round_value, rounds - small_round,
+                left, acted, acted >= lo, secret and may_pass and not acted,
+                history, public,
             )
             choice = bot.next_action(view, rng)
             if choice is None:
@@ -193,10 +195,14 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
                 if q is None or q.asks == "other":
                     # Bots ask only questions whose answers the rules can check.
                     raise RuntimeError(f"bot {bot.name} chose an illegal action: {choice}")
-            answer = game.forced_answer(choice)
-            if answer is None:
-                answer = bool(ghost_bot.ghost_answer(view, choice, game.truth(choice), rng))
-            game.push(choice, answer)
+            if secret:
+                answer = game.forced_answer(choice)
+                if answer is None:
+                    answer = bool(ghost_bot.ghost_answer(view, choice, game.truth(choice), rng))
+            else:
+                answer = bool(game.truth(choice))  # game.forced_answer: only the ghost may lie
+            if game.push(choice, answer).confirms:
+                confirmed = tuple(game.confirmed)
             public.observe(history[-1])
         problems = game.end_turn()
         if problems:
