@@ -759,9 +759,10 @@ def _posterior_by_hand(d: Any, viewer: int | None, doubt: float) -> list[float]:
 
 
 def test_posteriors_and_weighed_answers_match_the_rule_by_hand() -> None:
-    # The tables, the remembered posteriors and the ghost's shortcut for weighing an answer
-    # without copying must give the very floats of the rule worked mask by mask (a tie
-    # between two answers is broken by the seeded generator only if they are equal).
+    # The tables, the remembered posteriors and the ghost's shortcut for weighing its
+    # possible answers without observing them must give the very floats of the rule worked
+    # mask by mask (a tie between two answers is broken by the seeded generator only if
+    # they are equal).
     from pnp.games.tisigui.deduce import Deductions
 
     rng = random.Random(12)
@@ -770,8 +771,31 @@ def test_posteriors_and_weighed_answers_match_the_rule_by_hand() -> None:
         d = Deductions(n)
         for _ in range(12):
             seat = rng.randrange(n)
-            events = [_event(seat, "no_targets", False), _event(seat, "pass", None),
-                      _event(seat, "name", False, named=[rng.randrange(n)])]
+            pair = sorted(rng.sample(range(n), 2))
+            count = rng.randrange(n + 1)
+            about = rng.randrange(n)
+            # What the ghost may say (``Deductions.table_after``) and the same as an event
+            said: list[tuple[Any, Any]] = [
+                (None, _event(seat, "pass", None)),
+                (("count", 0, False), _event(seat, "no_targets", False)),
+            ]
+            for answer in (True, False):
+                said += [
+                    (("all", 1 << about, answer),
+                     _event(seat, "question", answer, question={"asks": "is_target", "about": about})),
+                    (("any", 1 << pair[0] | 1 << pair[1], answer),
+                     _event(seat, "question", answer, question={"asks": "any_target", "among": pair})),
+                    (("count", count, answer),
+                     _event(seat, "question", answer, question={"asks": "target_count", "value": count})),
+                ]
+            for viewer in (None, *range(n)):
+                assert list(d.posterior(viewer, 0.65)) == _posterior_by_hand(d, viewer, 0.65)
+            shortcut = d.table_after(seat, [statement for statement, _ in said], 0.65)
+            for (statement, event), weights in zip(said, shortcut, strict=True):
+                trial = d.copy()
+                trial.observe(event)
+                assert list(weights) == _posterior_by_hand(trial, None, 0.65), (n, statement)
+            events = [_event(seat, "name", False, named=[rng.randrange(n)])]
             for kind in asks:
                 question: dict[str, Any] = {"asks": kind}
                 if kind == "any_target":
@@ -782,14 +806,7 @@ def test_posteriors_and_weighed_answers_match_the_rule_by_hand() -> None:
                     question["about"] = rng.randrange(n)
                 for answer in (True, False):
                     events.append(_event(seat, "question", answer, question=dict(question)))
-            for viewer in (None, *range(n)):
-                assert list(d.posterior(viewer, 0.65)) == _posterior_by_hand(d, viewer, 0.65)
-                for event in events:
-                    trial = d.copy()
-                    trial.observe(event)
-                    assert list(d.posterior_after(event, viewer, 0.65)) == \
-                        _posterior_by_hand(trial, viewer, 0.65), (n, viewer, event)
-            d.observe(rng.choice(events[2:]))
+            d.observe(rng.choice(events))
             if rng.random() < 0.2:
                 unconfirmed = [s for s in range(n) if not d.confirmed >> s & 1]
                 named = [rng.choice(unconfirmed)]

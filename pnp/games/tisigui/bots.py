@@ -12,6 +12,7 @@ from typing import NamedTuple, Protocol
 from pnp.games.draws import shuffle
 from pnp.games.tisigui.deduce import (
     Deductions,
+    Said,
     Weighed,
     _Tables,
     mask_of,
@@ -396,12 +397,7 @@ def _judged(d: Deductions, seat: int, hidden: int,
         return min(found) + 0.25 * sum(found) / len(found)
 
     now = danger(d.weighed_here(None, DOUBT).weights)
-    weigh = d.answer_weigher(seat, None, DOUBT)
-    after = [
-        danger(weigh(lies) if lies is not None else d.posterior_after_here(
-            Event(d.table_seat(seat), PASS, None, ()), None, DOUBT))
-        for lies in statements
-    ]
+    after = list(map(danger, d.table_after(seat, statements, DOUBT)))
     dangers = list(map(after.__getitem__, which))
     least = min(dangers)
     result = (now, options, least, tuple(i for i, x in enumerate(dangers) if x == least))
@@ -410,14 +406,13 @@ def _judged(d: Deductions, seat: int, hidden: int,
 
 
 # Per player count, (confirmed seats, hidden targets, may pass): the ghost's options, the
-# distinct statements they make (where each would be a lie; None for a pass) and which
-# statement each option makes. A pure function of those masks, worked out once.
-_OPTIONS: dict[tuple[int, int, int, bool],
-               tuple[tuple[Option, ...], tuple[tuple[int, ...] | None, ...], tuple[int, ...]]] = {}
+# distinct statements they make (None for a pass) and which statement each option makes.
+# A pure function of those masks, worked out once.
+Options = tuple[tuple[Option, ...], tuple[Said | None, ...], tuple[int, ...]]
+_OPTIONS: dict[tuple[int, int, int, bool], Options] = {}
 
 
-def _options(t: _Tables, confirmed: int, hidden: int, can_pass: bool) -> tuple[
-        tuple[Option, ...], tuple[tuple[int, ...] | None, ...], tuple[int, ...]]:
+def _options(t: _Tables, confirmed: int, hidden: int, can_pass: bool) -> Options:
     key = (t.n, confirmed, hidden, can_pass)
     found = _OPTIONS.get(key)
     if found is not None:
@@ -444,7 +439,7 @@ def _options(t: _Tables, confirmed: int, hidden: int, can_pass: bool) -> tuple[
                 options.append(("any", 1 << a | 1 << b, True, (a, b)))
     if can_pass:
         options.append(("pass", 0, False, ()))  # it unmasks the ghost: rarely the best
-    statements: list[tuple[int, ...] | None] = []
+    statements: list[Said | None] = []
     index: dict[tuple[str, int, bool], int] = {}
     which = []
     for kind, value, answer, _ in options:
@@ -454,9 +449,9 @@ def _options(t: _Tables, confirmed: int, hidden: int, can_pass: bool) -> tuple[
             if kind == "pass":
                 statements.append(None)
             elif kind == "no_targets":
-                statements.append(t.lies("count", 0, False))
+                statements.append(("count", 0, False))  # "no targets?" answered no
             else:
-                statements.append(t.lies(kind, value, answer))  # type: ignore[arg-type]
+                statements.append((kind, value, answer))  # type: ignore[arg-type]
         which.append(known)
     found = _OPTIONS[key] = (tuple(options), tuple(statements), tuple(which))
     return found

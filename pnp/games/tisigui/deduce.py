@@ -28,6 +28,8 @@ from pnp.games.tisigui.state import Event
 SIZE_WEIGHTS = (1.0, 3.0, 3.0, 2.0, 1.0, 0.5, 0.25)
 
 Statement = Literal["all", "any", "count"]
+# A statement answered: (kind, its mask or count, the answer shown)
+Said = tuple[Statement, int, bool]
 Pick = Callable[[Sequence[float]], tuple[float, ...]]
 
 
@@ -312,23 +314,6 @@ def mask_of(seats: Iterable[int]) -> int:
     return out
 
 
-def _statement(event: Event) -> tuple[Statement, int] | None:
-    """The checkable statement an event's answer is about, when its answer only marks liars."""
-    choice = event.choice
-    if choice.kind == "name":
-        return "all", mask_of(choice.named)
-    q = choice.question
-    if choice.kind != "question" or q is None:
-        return None
-    if q.asks == "is_target" and q.about is not None:
-        return "all", 1 << q.about
-    if q.asks == "any_target" and q.among:
-        return "any", mask_of(q.among)
-    if q.asks == "target_count" and q.value is not None:
-        return "count", q.value
-    return None
-
-
 class Deductions:
     """What a player makes of one big round's public play.
 
@@ -347,7 +332,7 @@ class Deductions:
     Seats and masks are kept in the start player's frame: with ``start`` r, the table's
     seat s is seat (s - r) % n here (``seat``, ``mask``). Two big rounds whose play differs
     only by where the start player sits are then one position, and share what is
-    remembered of it. ``posterior``, ``posterior_after`` and ``weighed`` take and give the
+    remembered of it. ``posterior`` and ``weighed`` take and give the
     table's seats; every attribute and the other methods are in the start player's frame.
     """
 
@@ -543,59 +528,29 @@ class Deductions:
             found = memory.put(key, Weighed(weights, t))
         return found
 
-    def posterior_after(self, event: Event, viewer: int | None = None,
-                        doubt: float = 0.0) -> tuple[float, ...]:
-        """``posterior`` as it would be after observing ``event``, without copying when the
-        event only marks a liar (the table's seats and masks)."""
-        if viewer is not None:
-            viewer = (viewer - self.r) % self.n
-        weights = self.posterior_after_here(event, viewer, doubt)
-        return self._tables.back_masks[self.r](weights) if self.r else weights
-
-    def posterior_after_here(self, event: Event, viewer: int | None = None,
-                             doubt: float = 0.0) -> tuple[float, ...]:
-        """``posterior_after`` in the start player's frame (``event`` at the table's)."""
-        answer = event.answer
-        statement = _statement(event)
-        kind = event.choice.kind
-        seat = (event.seat - self.r) % self.n
-        if answer is None or statement is None or (kind == "name" and answer):
-            if kind == "no_targets" and answer is False:
-                lies = self._tables.lies("count", 0, False)
-                return self.answer_weigher(seat, viewer, doubt)(lies)
-            trial = self.copy()
-            trial.observe(event)
-            return trial.weighed_here(viewer, doubt).weights
-        value = statement[1] if statement[0] == "count" else self._turn[statement[1]]
-        lies = self._tables.lies(statement[0], value, answer)
-        return self.answer_weigher(seat, viewer, doubt)(lies)
-
-    def answer_weigher(self, seat: int, viewer: int | None = None,
-                       doubt: float = 0.0) -> Callable[[Sequence[int]], tuple[float, ...]]:
-        """``posterior(viewer, doubt)`` after one more answer by ``seat``, as a function of
-        where that answer would be a lie (``_Tables.lies``): for weighing many possible
-        answers at one moment. Per mask both weights, without and with ``seat`` lying, are
-        worked out once; each answer then only picks one of the two. The start player's
-        frame throughout."""
+    def table_after(self, seat: int, statements: Iterable[Said | None],
+                    doubt: float) -> list[tuple[float, ...]]:
+        """The table's weights (``posterior(None, doubt)``) after ``seat`` makes each of
+        ``statements`` (None: a pass), for weighing many possible answers at one moment; the
+        start player's frame throughout. The same floats as observing each and weighing."""
         t = self._tables
-        ghost = self._ghost_for(viewer)
-        bit = 1 << seat
-        unmasked = 0
-        sure = self.not_ghost if viewer is None else self.not_ghost | 1 << viewer
-        if ghost is not None and ghost != viewer:
-            unmasked = 1 << ghost
+        sure, unmasked = self.not_ghost, 0
+        if self.ghost is not None:
+            unmasked = 1 << self.ghost
             sure = t.full & ~unmasked
-        # Per mask its weight for its liars, and for them with ``seat`` (C-level lookups)
         cells = t.cells(self.confirmed, doubt, sure, unmasked)
         bad = self.bad
-        without: Iterable[float] = map(getitem, cells, bad)
-        with_seat: Iterable[float] = map(getitem, cells, map(or_, bad, repeat(bit)))
-        pairs: list[tuple[float, float]] = list(zip(without, with_seat, strict=True))
-
-        def weigh(lies: Sequence[int]) -> tuple[float, ...]:
-            return tuple(map(getitem, pairs, lies))
-
-        return weigh
+        liar = t.liar
+        out = []
+        for said in statements:
+            if said is None:
+                # A pass unmasks the ghost: its answers count for nothing, the others' are sure.
+                shown = 1 << seat
+                out.append(tuple(map(getitem, t.cells(self.confirmed, doubt, t.full & ~shown,
+                                                      shown), bad)))
+            else:
+                out.append(tuple(map(getitem, cells, map(or_, bad, liar(*said, seat)))))
+        return out
 
     def _ghost_for(self, viewer: int | None) -> int | None:
         """The ghost as ``viewer`` knows it: unmasked in public, or by their own question."""
