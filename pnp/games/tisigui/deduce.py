@@ -540,7 +540,12 @@ class Deductions:
             sure = t.full & ~unmasked
         cells = t.cells(self.confirmed, doubt, sure, unmasked)
         bad = self.bad
-        liar = t.liar
+        # Per mask both weights, with and without ``seat`` among its liars (in C, once);
+        # each statement then only picks one of the two where it would be a lie.
+        without: Iterable[float] = map(getitem, cells, bad)
+        with_seat: Iterable[float] = map(getitem, cells, map(or_, bad, repeat(1 << seat)))
+        pairs: list[tuple[float, float]] = list(zip(without, with_seat, strict=True))
+        lies = t.lies
         out = []
         for said in statements:
             if said is None:
@@ -549,7 +554,7 @@ class Deductions:
                 out.append(tuple(map(getitem, t.cells(self.confirmed, doubt, t.full & ~shown,
                                                       shown), bad)))
             else:
-                out.append(tuple(map(getitem, cells, map(or_, bad, liar(*said, seat)))))
+                out.append(tuple(map(getitem, pairs, lies(*said))))
         return out
 
     def _ghost_for(self, viewer: int | None) -> int | None:
