@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 from bisect import bisect
 from collections.abc import Callable, Iterable, Sequence
-from itertools import repeat
-from operator import call, truediv
 from typing import NamedTuple, Protocol
 
 from pnp.games.draws import shuffle
@@ -381,28 +379,31 @@ def _judged(d: Deductions, seat: int, hidden: int,
     if found is not None:
         return found
     options, statements, which = _options(t, d.confirmed, hidden, can_pass)
-    picks = [t.pick_holding[s] for s in t.members[hidden]]
-
-    def danger(weights: Sequence[float]) -> float:
-        """How close the table is to finding every target (lower suits the ghost), from the
-        table's weights: the chance of its least suspected hidden target plus a quarter of
-        their mean, or with no target the chance that nobody was taken."""
-        total = sum(weights)
-        if total <= 0:
-            return 1.0
-        if not hidden:
-            return weights[0] / total
-        found: list[float] = list(map(truediv, map(sum, map(call, picks, repeat(weights))),
-                                      repeat(total)))
-        return min(found) + 0.25 * sum(found) / len(found)
-
-    now = danger(d.weighed_here(None, DOUBT).weights)
-    after = list(map(danger, d.table_after(seat, statements, DOUBT)))
+    now, *after = _dangers(t, hidden, d.table_after(seat, statements, DOUBT))
     dangers = list(map(after.__getitem__, which))
     least = min(dangers)
     result = (now, options, least, tuple(i for i, x in enumerate(dangers) if x == least))
     t.dangers.put(memo_key, result)
     return result
+
+
+def _dangers(t: _Tables, hidden: int, weighings: Sequence[Sequence[float]]) -> list[float]:
+    """How close the table is to finding every target (lower suits the ghost), for each of
+    the table's ``weighings``: the chance of its least suspected hidden target plus a
+    quarter of their mean, or with no target the chance that nobody was taken. Summed a
+    sum per seat for every weighing at once (in C), the same floats as one by one."""
+    totals = list(map(sum, weighings))
+    if not hidden:
+        return [w[0] / total if total > 0 else 1.0 for w, total in zip(weighings, totals, strict=True)]
+    held = [list(map(sum, map(t.pick_holding[s], weighings))) for s in t.members[hidden]]
+    out = []
+    for i, total in enumerate(totals):
+        if total <= 0:
+            out.append(1.0)
+            continue
+        found = [h[i] / total for h in held]
+        out.append(min(found) + 0.25 * sum(found) / len(found))
+    return out
 
 
 # Per player count, (confirmed seats, hidden targets, may pass): the ghost's options, the

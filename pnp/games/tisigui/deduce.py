@@ -530,9 +530,10 @@ class Deductions:
 
     def table_after(self, seat: int, statements: Iterable[Said | None],
                     doubt: float) -> list[tuple[float, ...]]:
-        """The table's weights (``posterior(None, doubt)``) after ``seat`` makes each of
-        ``statements`` (None: a pass), for weighing many possible answers at one moment; the
-        start player's frame throughout. The same floats as observing each and weighing."""
+        """The table's weights (``posterior(None, doubt)``) now, then after ``seat`` makes
+        each of ``statements`` (None: a pass): for weighing many possible answers at one
+        moment. The start player's frame throughout; the same floats as observing each and
+        weighing."""
         t = self._tables
         sure, unmasked = self.not_ghost, 0
         if self.ghost is not None:
@@ -546,7 +547,7 @@ class Deductions:
         with_seat: Iterable[float] = map(getitem, cells, map(or_, bad, repeat(1 << seat)))
         pairs: list[tuple[float, float]] = list(zip(without, with_seat, strict=True))
         lies = t.lies
-        out = []
+        out = [tuple(map(itemgetter(0), pairs))]
         for said in statements:
             if said is None:
                 # A pass unmasks the ghost: its answers count for nothing, the others' are sure.
