@@ -247,6 +247,12 @@ class GreedyBot:
         n = view.players
         rules = view.rules
         total = weighed.total
+        last_chance = view.markers_left == 1 or (
+            view.rounds_left == 0 and view.actions_possible() == 1
+        )
+        # A bet below this chance is never taken (see below); naming one more seat never
+        # raises the chance, so the first naming below it ends the list.
+        floor = 0.5 if last_chance else SURE
 
         # (expected points, chance, seats named: the first k of ``order``, 0 for "no targets?")
         bets: list[tuple[float, float, int]] = []
@@ -269,15 +275,15 @@ class GreedyBot:
                 chance = weighed.chance_all(named) if found is None else found
             if chance <= 0:
                 break
-            if chance < 0.9 and covered[named]:
-                continue  # a set answered X before, and not near certain now
-            bets.append((chance * (value * k if times else value), chance, k))
+            # A set answered X before is left out unless near certain now; one seat is bet
+            # on even below the floor (a last chance takes the best single seat).
+            if (chance >= floor or k == 1) and not (chance < 0.9 and covered[named]):
+                bets.append((chance * (value * k if times else value), chance, k))
+            if chance < floor:
+                break
         sure = [b for b in bets if b[1] >= SURE]
         if sure:
             return self._bet(max(sure, key=lambda b: b[0]))
-        last_chance = view.markers_left == 1 or (
-            view.rounds_left == 0 and view.actions_possible() == 1
-        )
         if last_chance:
             # No long shots on a multiplied score: a group is named only if it is even odds.
             fair = [b for b in bets if b[1] >= 0.5 or b[2] <= 1]
