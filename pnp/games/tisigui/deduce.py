@@ -180,11 +180,9 @@ class _Tables:
         if table is None:
             classes = self.classes(sure)
             keep = sure if unmasked else self.full
-            liars = range(1 << self.n)
-            table = self._cells[key] = tuple(
-                tuple([row[classes[b & keep]] for b in liars])
-                for row in self.rows(confirmed, doubt)
-            )
+            # Per set of liars, its class: then each row is read through it in C.
+            read = _picker([classes[b & keep] for b in range(1 << self.n)])
+            table = self._cells[key] = tuple(map(read, self.rows(confirmed, doubt)))
         return table
 
     def lies(self, kind: Statement, value: int, answer: bool) -> tuple[int, ...]:
