@@ -15,12 +15,12 @@ the weights and chances are the same floats whichever way they are read.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import accumulate, count, permutations, repeat
+from itertools import accumulate, permutations, repeat
 from operator import call, getitem, itemgetter, or_, truediv
 from typing import Any, Literal
 
 from pnp.games.tisigui.choices import _ALL, _ANY, _COUNT, _GHOST, _NONE, Choice
-from pnp.games.tisigui.memory import MEMORY, Memory
+from pnp.games.tisigui.memory import Memory
 from pnp.games.tisigui.state import Event
 
 # What a player expects the ghost to do when picking targets: a weight per number of targets
@@ -84,13 +84,12 @@ class _Tables:
         self._lies: dict[tuple[Statement, int, bool], tuple[int, ...]] = {}
         self._cells: dict[tuple[int, float, int, int], tuple[tuple[float, ...], ...]] = {}
         self._liar: dict[tuple[Statement, int, bool, int], tuple[int, ...]] = {}
-        # A table of liars: per mask, the seats whose answers it makes false. Up to eight
-        # seats they fit in bytes, a fifth of a tuple's size (the memory holds thousands).
-        self.liars: Callable[[Iterable[int]], Sequence[int]] = bytes if n <= 8 else tuple
-        self.nobody: Sequence[int] = bytes(1 << n) if n <= 8 else (0,) * (1 << n)
-        self._bad_ids: dict[Sequence[int], int] = {}
-        # (table of liars, statement, answer, seat) -> the table after that answer, and its id
-        self.steps: Memory[tuple[Sequence[int], int]] = Memory()
+        # A table of liars (per mask, the seats whose answers it makes false) packed in one
+        # integer, a field of ``width`` bits per mask: an answer marks its liars with one
+        # ``|`` (in C), and the integer itself names the table in every memory key.
+        self.width = 8 if n <= 8 else 16
+        self._liar_bits: dict[tuple[Statement, int, bool, int], int] = {}
+        self.nobody: Sequence[int] = self.unpack(0)
         self.weighed: Memory[Weighed] = Memory()
         # The ghost's judgement of its options per position (bots.py), remembered likewise.
         self.dangers: Memory[tuple[float, tuple[Any, ...], float, tuple[int, ...]]] = Memory()
@@ -206,18 +205,23 @@ class _Tables:
             marks = self._liar[key] = tuple(bit if lie else 0 for lie in self.lies(*key[:3]))
         return marks
 
-    def bad_id(self, bad: Sequence[int]) -> int:
-        """A number for a table of liars, the same for equal tables while remembered; never
-        given to another table (numbers are not reused when the memory starts over)."""
-        found = self._bad_ids.get(bad)
-        if found is None:
-            if len(self._bad_ids) >= 4 * MEMORY:
-                self._bad_ids.clear()
-            found = self._bad_ids[bad] = next(_BAD_IDS)
-        return found
+    def liar_bits(self, kind: Statement, value: int, answer: bool, seat: int) -> int:
+        """``liar`` packed as a table of liars (``width`` bits per mask)."""
+        key = (kind, value, answer, seat)
+        bits = self._liar_bits.get(key)
+        if bits is None:
+            width = self.width
+            bits = self._liar_bits[key] = sum(
+                marks << (m * width) for m, marks in enumerate(self.liar(*key)))
+        return bits
 
-
-_BAD_IDS = count()
+    def unpack(self, packed: int) -> Sequence[int]:
+        """A packed table of liars as a sequence of seat masks, one per mask (bytes up to
+        eight seats: one C call)."""
+        size = 1 << self.n
+        if self.width == 8:
+            return packed.to_bytes(size, "little")
+        return tuple((packed >> (m * 16)) & 0xFFFF for m in range(size))
 
 
 class Weighed:
@@ -336,14 +340,14 @@ class Deductions:
 
     __slots__ = ("n", "r", "bad", "ghost", "not_ghost", "confirmed", "failed",
                  "ghost_answers", "events", "spoke", "count_asked", "covered", "failed_bits",
-                 "to_here", "to_table", "bad_id", "_tables", "_turn")
+                 "to_here", "to_table", "packed", "_tables", "_turn")
 
     def __init__(self, n: int, start: int = 0) -> None:
         self.n = n
         self.r = start % n
         self._tables = t = tables(n)
+        self.packed = 0  # ``bad`` packed (``_Tables.width``): what positions are looked up by
         self.bad: Sequence[int] = t.nobody  # immutable: replaced, not changed, so it can be shared
-        self.bad_id = t.bad_id(self.bad)  # a number for ``bad``, to look positions up by
         self.ghost: int | None = None
         self.not_ghost = 0
         self.confirmed = 0
@@ -381,7 +385,7 @@ class Deductions:
         other.n = self.n
         other.r = self.r
         other.bad = self.bad
-        other.bad_id = self.bad_id
+        other.packed = self.packed
         other.ghost = self.ghost
         other.not_ghost = self.not_ghost
         other.confirmed = self.confirmed
@@ -401,15 +405,13 @@ class Deductions:
     def _contradicts(self, seat: int, kind: Statement, value: int, answer: bool) -> None:
         """Mark the masks under which ``seat``'s answer about a statement was false."""
         t = self._tables
-        step = (self.bad_id, kind, value, answer, seat)
-        steps = t.steps
-        after = steps.young.get(step)
-        if after is None:
-            after = steps.recall(step)
-        if after is None:
-            bad = t.liars(map(or_, self.bad, t.liar(kind, value, answer, seat)))
-            after = steps.put(step, (bad, t.bad_id(bad)))
-        self.bad, self.bad_id = after
+        bits = t._liar_bits.get((kind, value, answer, seat))
+        if bits is None:
+            bits = t.liar_bits(kind, value, answer, seat)
+        packed = self.packed | bits
+        if packed != self.packed:
+            self.packed = packed
+            self.bad = t.unpack(packed)
 
     def observe(self, event: Event) -> None:
         """Take in one action of the table (the table's seats)."""
@@ -493,7 +495,7 @@ class Deductions:
 
     def key(self) -> tuple[object, ...]:
         """Everything the weights depend on besides the viewer: equal keys, equal weights."""
-        return (self.bad_id, self.confirmed, self.not_ghost, self.ghost)
+        return (self.packed, self.confirmed, self.not_ghost, self.ghost)
 
     def weighed(self, viewer: int | None = None, doubt: float = 0.0) -> Weighed | Turned:
         """``posterior`` with its total and chances, the table's seats and masks."""
@@ -514,7 +516,7 @@ class Deductions:
             # The unmasked ghost's answers count for nothing; everyone else's are certain.
             unmasked = 1 << ghost
             sure = t.full & ~unmasked
-        key = (self.bad_id, self.confirmed, sure, unmasked, doubt)
+        key = (self.packed, self.confirmed, sure, unmasked, doubt)
         memory = t.weighed
         found = memory.young.get(key)
         if found is None:

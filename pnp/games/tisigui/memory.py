@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Generic, TypeVar
 
 # How many entries a memory holds at most: weighed positions per player count (about
-# 1 KiB each with the plans made there), as many steps of the table of liars (about 0.2
-# KiB) and judgements of the ghost's options. A simulation's first thousands of games keep
+# 1 KiB each with the plans made there), and as many judgements of the ghost's options.
+# A simulation's first thousands of games keep
 # meeting new positions: 10,000 made the generations turn over every few hundred games and
 # forget positions that came back later (classic: 8.7 M instructions a game over its
 # first 1,500 games, 8.2 M with 40,000, the same as with no bound). A process playing
