@@ -9,11 +9,14 @@ from typing import NamedTuple, Protocol
 
 from pnp.games.draws import shuffle
 from pnp.games.tisigui.deduce import (
+    POSTERIOR,
     Deductions,
     Said,
     Weighed,
     _Tables,
+    chance_all,
     mask_of,
+    size_chances_of,
     tables,
 )
 from pnp.games.tisigui.rules import TisiguiRules, no_targets_points
@@ -204,7 +207,8 @@ class GreedyBot:
         # the table turned is the same position.
         here = d.to_here
         weighed = d.weighed_here(here[seat], DOUBT)
-        if weighed.total <= 0:  # cannot happen while answers are honest, but stay legal
+        marginal = weighed[POSTERIOR][2]
+        if not marginal:  # no weight left: cannot happen while answers are honest; stay legal
             unconfirmed = view.unconfirmed
             return Choice("name", (unconfirmed[0],)) if unconfirmed else NO_TARGETS
         # The unconfirmed seats in a random order (one draw), then likeliest first: the
@@ -215,20 +219,25 @@ class GreedyBot:
         else:  # more than six seats: too many orders to list
             order = [s for s in range(view.players) if not d.confirmed >> s & 1]
             shuffle(order, rng)
-        order.sort(key=weighed.marginal.__getitem__, reverse=True)
+        order.sort(key=marginal.__getitem__, reverse=True)
         # The plan is a pure function of the position (``weighed``), the order and the few
         # numbers below: remembered with the position, as positions recur game after game.
+        # Below the chance of any bet on two seats (``_decide``'s floor) it reads only the
+        # likeliest seat, so the order of the others (mostly a draw among equals) is left
+        # out of the key and the plan serves every such draw.
         rules = view.rules
         if rules is not self._rules:
             self._rules = rules
             self._rules_id = _rules_id(rules, view.players)
-        key = (tuple(order), view.round_value, view.markers_left, view.rounds_left, view.acted,
+        top = marginal[order[0]] if order else 0.0
+        head: object = (order[0] if order and (top < 0.5 or (top < SURE and not _last_chance(view)))
+                        else tuple(order))
+        key = (head, view.round_value, view.markers_left, view.rounds_left, view.acted,
                view.can_stop, d.spoke >> here[seat] & 1, d.count_asked, d.failed_bits,
                self._rules_id)
-        plans = weighed.plans
-        plan = plans.get(key)
+        plan = weighed.get(key)
         if plan is None:
-            plan = plans[key] = self._decide(view, d, weighed, order)
+            plan = weighed[key] = self._decide(view, d, weighed, order)
         code, value = plan
         if code == _NAME:
             return naming(tuple(sorted(map(d.to_table.__getitem__, order[:value]))))
@@ -246,10 +255,9 @@ class GreedyBot:
         likeliest target first."""
         n = view.players
         rules = view.rules
-        total = weighed.total
-        last_chance = view.markers_left == 1 or (
-            view.rounds_left == 0 and view.actions_possible() == 1
-        )
+        weights, total, marginal = weighed[POSTERIOR]
+        t = tables(n)
+        last_chance = _last_chance(view)
         # A bet below this chance is never taken (see below); naming one more seat never
         # raises the chance, so the first naming below it ends the list.
         floor = 0.5 if last_chance else SURE
@@ -257,22 +265,20 @@ class GreedyBot:
         # (expected points, chance, seats named: the first k of ``order``, 0 for "no targets?")
         bets: list[tuple[float, float, int]] = []
         if not d.confirmed:
-            empty = weighed.weights[0] / total
+            empty = weights[0] / total
             bets.append((empty * no_targets_points(rules, n), empty, 0))
         limit = rules.max_named_per_action or n
         covered = d.covered
-        known = weighed.chances
         value = view.round_value
         times = rules.naming_times_named  # _naming_points, inlined
         named = 0
-        marginal = weighed.marginal
         for k, seat in enumerate(order[:limit], 1):
             named |= 1 << seat
             if k == 1:
                 chance = marginal[seat]  # the same sum over the same masks as chance_all
             else:
-                found = known.get(named)
-                chance = weighed.chance_all(named) if found is None else found
+                found = weighed.get(named)
+                chance = chance_all(weighed, t, named) if found is None else found
             if chance <= 0:
                 break
             # A set answered X before is left out unless near certain now; one seat is bet
@@ -309,7 +315,7 @@ class GreedyBot:
         n = view.players
         plenty = (view.markers_left or 0) * (n - 1) >= 2 * n  # never without markers
         if plenty and not (d.spoke >> d.to_here[view.seat] & 1 or d.count_asked):
-            counts = weighed.size_chances()
+            counts = size_chances_of(weighed, n)
             likeliest = max(range(n + 1), key=lambda k: counts[k])
             if 0.25 <= counts[likeliest] <= 0.75:
                 return _COUNT, likeliest
@@ -357,6 +363,11 @@ class GreedyBot:
             return self._answer[1]
         # A "yes" to its own naming would confirm nobody and so unmask the ghost.
         return False if choice.kind != "question" or truth is None else truth
+
+
+def _last_chance(view: View) -> bool:
+    """Whether this is the greedy player's last action of the big round."""
+    return view.markers_left == 1 or (view.rounds_left == 0 and view.actions_possible() == 1)
 
 
 # A greedy player's plan, in terms of its order of the unconfirmed seats (likeliest

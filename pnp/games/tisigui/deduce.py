@@ -224,79 +224,45 @@ class _Tables:
         return tuple((packed >> (m * 16)) & 0xFFFF for m in range(size))
 
 
-class Weighed:
-    """One posterior: the weights, their total and each seat's chance of being a target,
-    in the start player's frame (``Deductions``); ``turned`` reads it in the table's."""
-
-    __slots__ = ("weights", "total", "marginal", "_tables", "chances", "plans", "sizes",
-                 "_turned")
-
-    def __init__(self, weights: tuple[float, ...], t: _Tables) -> None:
-        self.weights = weights
-        self.total = total = sum(weights)
-        # A tuple, not a list: a remembered position holds nothing the collector must visit.
-        # Per seat: the sum of the weights of the masks holding it, over the total (in C)
-        self.marginal = (tuple(map(truediv, map(sum, map(call, t.pick_holding, repeat(weights))),
-                                   repeat(total)))
-                         if total > 0 else ())
-        self._tables = t
-        self.chances: dict[int, float] = {}  # chance_all by mask, filled as asked
-        # A greedy player's decision at this position, by everything else it reads (bots.py)
-        self.plans: dict[tuple[object, ...], Any] = {}
-        self.sizes: list[float] | None = None
-        self._turned: list[Turned | None] | None = None
-
-    def turned(self, r: int) -> Weighed | Turned:
-        """This posterior with the table's seats and masks, for a frame turned by ``r``."""
-        if not r:
-            return self
-        turned = self._turned
-        if turned is None:
-            turned = self._turned = [None] * self._tables.n
-        view = turned[r]
-        if view is None:
-            view = turned[r] = Turned(self, r)
-        return view
-
-    def size_chances(self) -> list[float]:
-        """Chance of each number of targets, 0 to n (the same in every frame)."""
-        sizes = self.sizes
-        if sizes is None:
-            sizes = self.sizes = size_chances(self.weights, self.total, self._tables.n)
-        return sizes
-
-    def chance_all(self, named: int) -> float:
-        """Chance that every seat in ``named`` is a target."""
-        chance = self.chances.get(named)
-        if chance is None:
-            chance = self.chances[named] = sum(self._tables.pick_all(named)(self.weights)) / self.total
-        return chance
+# A position as one player weighs it, in the start player's frame (``Deductions``). A dict
+# rather than a class: a memory holds tens of thousands, and once a dict holds only plain
+# values the collector stops visiting it, while it visits every class instance at every
+# full collection (a twentieth of a classic simulation's time). Its keys:
+#   POSTERIOR -> (the weight of each mask, their total, each seat's chance of being a target)
+#   SIZES -> the chance of each number of targets, 0 to n (``size_chances_of``)
+#   a mask (an int) -> the chance that every seat in it is a target (``chance_all``)
+#   a tuple -> what a bot remembers of the position (a greedy player's plans, bots.py)
+Weighed = dict[Any, Any]
+POSTERIOR = "posterior"
+SIZES = "sizes"
 
 
-class Turned:
-    """A ``Weighed`` read with the table's seats and masks (the frame turned by ``r``):
-    the same floats, reordered; chances are worked out in the start player's frame."""
+def weigh(weights: tuple[float, ...], t: _Tables) -> Weighed:
+    """A new position weighed: its total, and per seat the sum of the weights of the masks
+    holding it over the total (in C)."""
+    total = sum(weights)
+    marginal = (tuple(map(truediv, map(sum, map(call, t.pick_holding, repeat(weights))),
+                          repeat(total)))
+                if total > 0 else ())
+    return {POSTERIOR: (weights, total, marginal)}
 
-    __slots__ = ("weights", "total", "marginal", "chances", "plans", "_of", "_turn")
 
-    def __init__(self, of: Weighed, r: int) -> None:
-        t = of._tables
-        self.weights = t.back_masks[r](of.weights)
-        self.total = of.total
-        self.marginal = t.back_seats[r](of.marginal) if of.marginal else ()
-        self.chances: dict[int, float] = {}
-        self.plans: dict[tuple[object, ...], Any] = {}
-        self._of = of
-        self._turn = t.turn[r]
+def chance_all(weighed: Weighed, t: _Tables, named: int) -> float:
+    """Chance that every seat in ``named`` is a target (remembered with the position)."""
+    chance: float | None = weighed.get(named)
+    if chance is None:
+        weights, total, _ = weighed[POSTERIOR]
+        chance = weighed[named] = sum(t.pick_all(named)(weights)) / total
+    return chance
 
-    def chance_all(self, named: int) -> float:
-        chance = self.chances.get(named)
-        if chance is None:
-            chance = self.chances[named] = self._of.chance_all(self._turn[named])
-        return chance
 
-    def size_chances(self) -> list[float]:
-        return self._of.size_chances()
+def size_chances_of(weighed: Weighed, n: int) -> tuple[float, ...]:
+    """Chance of each number of targets, 0 to ``n`` (remembered with the position)."""
+    sizes: tuple[float, ...] | None = weighed.get(SIZES)
+    if sizes is None:
+        weights, total, _ = weighed[POSTERIOR]
+        sizes = weighed[SIZES] = tuple(size_chances(weights, total, n))
+    return sizes
 
 
 _TABLES: dict[int, _Tables] = {}
@@ -334,7 +300,7 @@ class Deductions:
     Seats and masks are kept in the start player's frame: with ``start`` r, the table's
     seat s is seat (s - r) % n here (``seat``, ``mask``). Two big rounds whose play differs
     only by where the start player sits are then one position, and share what is
-    remembered of it. ``posterior`` and ``weighed`` take and give the
+    remembered of it. ``posterior`` takes and gives the
     table's seats; every attribute and the other methods are in the start player's frame.
     """
 
@@ -491,21 +457,19 @@ class Deductions:
         ``viewer`` is the seat looking, sure of its own answers; None weighs the table as a
         whole (the ghost uses this to judge its lies).
         """
-        return self.weighed(viewer, doubt).weights
+        if viewer is not None:
+            viewer = (viewer - self.r) % self.n
+        weights: tuple[float, ...] = self.weighed_here(viewer, doubt)[POSTERIOR][0]
+        return self._tables.back_masks[self.r](weights) if self.r else weights
 
     def key(self) -> tuple[object, ...]:
         """Everything the weights depend on besides the viewer: equal keys, equal weights."""
         return (self.packed, self.confirmed, self.not_ghost, self.ghost)
 
-    def weighed(self, viewer: int | None = None, doubt: float = 0.0) -> Weighed | Turned:
-        """``posterior`` with its total and chances, the table's seats and masks."""
-        if viewer is not None:
-            viewer = (viewer - self.r) % self.n
-        return self.weighed_here(viewer, doubt).turned(self.r)
-
     def weighed_here(self, viewer: int | None = None, doubt: float = 0.0) -> Weighed:
-        """``weighed`` in the start player's frame, remembered per player count: the same
-        public play early in a big round comes back game after game."""
+        """The position as ``viewer`` (None: the table as a whole) weighs it, in the start
+        player's frame, remembered per player count: the same public play early in a big
+        round comes back game after game."""
         t = self._tables
         ghost = self.ghost
         if ghost is None and self.ghost_answers:
@@ -525,7 +489,7 @@ class Deductions:
             # A mask's weight by its liars, in C: one lookup each.
             weights = tuple(map(getitem, t.cells(self.confirmed, doubt, sure, unmasked),
                                 self.bad))
-            found = memory.put(key, Weighed(weights, t))
+            found = memory.put(key, weigh(weights, t))
         return found
 
     def table_after(self, seat: int, statements: Iterable[Said | None],
