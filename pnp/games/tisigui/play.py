@@ -152,6 +152,7 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
     rounds = len(game.values)
     hi = game.hi
     may_pass = rules.ghost_may_pass
+    new_tuple = tuple.__new__
     lo = game.lo
     confirmed: tuple[int, ...] = ()  # game.confirmed as the views show it, rebuilt as it grows
     while game.end is None and game.turn_index < game.turns_in_full:  # game.next_turn()
@@ -168,16 +169,16 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
             acted = len(actions)
             if game.end is not None or game.passed or left == 0 or acted >= hi:
                 break
-            # One view per decision, positional (keywords cost a named tuple three times as
-            # much), in View's order: rules, players, seat, ghost, targets, confirmed,
-            # small_round, round_value, rounds_left, markers_left, acted, can_stop,
-            # can_pass, history, deductions.
-            view = View(
+            # One view per decision, built as the tuple it is (a named tuple's own __new__
+            # is a Python function: a frame per decision), in View's order: rules, players,
+            # seat, ghost, targets, confirmed, small_round, round_value, rounds_left,
+            # markers_left, acted, can_stop, can_pass, history, deductions.
+            view = new_tuple(View, (
                 rules, n, seat, ghost if secret else None, targets if secret else None,
                 confirmed, small_round, game.round_value, rounds - small_round,
                 left, acted, acted >= lo, secret and may_pass and not acted,
                 history, public,
-            )
+            ))
             choice = bot.next_action(view, rng)
             if choice is None:
                 if not view.can_stop:

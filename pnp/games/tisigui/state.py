@@ -538,7 +538,8 @@ class Game:
             newly if kind == "name" else None,
         )
         self.actions.append(action)
-        self.history.append(Event(seat, choice, answer, newly))
+        # Built as the tuple it is: a named tuple's __new__ is a Python function.
+        self.history.append(tuple.__new__(Event, (seat, choice, answer, newly)))
         if end is not None:
             self.end = end
         return action
