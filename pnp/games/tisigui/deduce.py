@@ -15,7 +15,7 @@ the weights and chances are the same floats whichever way they are read.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import accumulate, permutations, repeat
+from itertools import accumulate, chain, permutations, repeat
 from operator import call, getitem, itemgetter, or_, truediv
 from typing import Any, Literal
 
@@ -84,6 +84,8 @@ class _Tables:
         self._lies: dict[tuple[Statement, int, bool], tuple[int, ...]] = {}
         self._cells: dict[tuple[int, float, int, int], tuple[tuple[float, ...], ...]] = {}
         self._liar: dict[tuple[Statement, int, bool, int], tuple[int, ...]] = {}
+        self._after: dict[tuple[Statement, int, bool], Pick] = {}
+        self.now = _picker(range(0, 2 << n, 2))  # the first of each pair (``after``)
         # A table of liars (per mask, the seats whose answers it makes false) packed in one
         # integer, a field of ``width`` bits per mask: an answer marks its liars with one
         # ``|`` (in C), and the integer itself names the table in every memory key.
@@ -194,6 +196,17 @@ class _Tables:
             lies = self._lies[key] = tuple(int(m in lied) for m in range(1 << self.n))
         return lies
 
+
+    def after(self, kind: Statement, value: int, answer: bool) -> Pick:
+        """Reads the weights after an answer out of a flat list of pairs per mask (weight
+        as things stand, weight with the answering seat lying there; see
+        ``Deductions.table_after``): per mask, the second where the answer would be a lie."""
+        key = (kind, value, answer)
+        pick = self._after.get(key)
+        if pick is None:
+            pick = self._after[key] = _picker(
+                [2 * m + lie for m, lie in enumerate(self.lies(kind, value, answer))])
+        return pick
 
     def liar(self, kind: Statement, value: int, answer: bool, seat: int) -> tuple[int, ...]:
         """Per mask, ``seat``'s bit where its answer ``answer`` about a statement would be a
@@ -507,11 +520,13 @@ class Deductions:
         bad = self.bad
         # Per mask both weights, with and without ``seat`` among its liars (in C, once);
         # each statement then only picks one of the two where it would be a lie.
+        # Laid out flat (mask by mask: without, with), so that each statement reads its
+        # weights with one precomputed itemgetter (``_Tables.after``).
         without: Iterable[float] = map(getitem, cells, bad)
         with_seat: Iterable[float] = map(getitem, cells, map(or_, bad, repeat(1 << seat)))
-        pairs: list[tuple[float, float]] = list(zip(without, with_seat, strict=True))
-        lies = t.lies
-        out = [tuple(map(itemgetter(0), pairs))]
+        pairs = tuple(chain.from_iterable(zip(without, with_seat, strict=True)))
+        after = t.after
+        out = [t.now(pairs)]
         for said in statements:
             if said is None:
                 # A pass unmasks the ghost: its answers count for nothing, the others' are sure.
@@ -519,7 +534,7 @@ class Deductions:
                 out.append(tuple(map(getitem, t.cells(self.confirmed, doubt, t.full & ~shown,
                                                       shown), bad)))
             else:
-                out.append(tuple(map(getitem, pairs, lies(*said))))
+                out.append(after(*said)(pairs))
         return out
 
     def _ghost_for(self, viewer: int | None) -> int | None:
