@@ -790,7 +790,9 @@ def test_posteriors_and_weighed_answers_match_the_rule_by_hand() -> None:
                 ]
             for viewer in (None, *range(n)):
                 assert list(d.posterior(viewer, 0.65)) == _posterior_by_hand(d, viewer, 0.65)
-            now, *shortcut = d.table_after(seat, [statement for statement, _ in said], 0.65)
+            readers = [None if statement is None else d._tables.after(*statement)
+                       for statement, _ in said]
+            now, *shortcut = d.table_after(seat, readers, 0.65)
             assert list(now) == _posterior_by_hand(d, None, 0.65)
             for (statement, event), weights in zip(said, shortcut, strict=True):
                 trial = d.copy()

@@ -11,7 +11,7 @@ from pnp.games.draws import shuffle
 from pnp.games.tisigui.deduce import (
     POSTERIOR,
     Deductions,
-    Said,
+    Pick,
     Weighed,
     _Tables,
     chance_all,
@@ -413,6 +413,14 @@ def _dangers(t: _Tables, hidden: int, weighings: Sequence[Sequence[float]]) -> l
     if not hidden:
         return [w[0] / total if total > 0 else 1.0 for w, total in zip(weighings, totals, strict=True)]
     held = [list(map(sum, map(t.pick_holding[s], weighings))) for s in t.members[hidden]]
+    # One or two hidden targets (most big rounds): the formula below written out, the same
+    # floats (the sum of [x] is x, of [x, y] is x + y).
+    if len(held) == 1:
+        return [(x := h / total) + 0.25 * x / 1 if total > 0 else 1.0
+                for h, total in zip(held[0], totals, strict=True)]
+    if len(held) == 2:
+        return [min(x := a / total, y := b / total) + 0.25 * (x + y) / 2 if total > 0 else 1.0
+                for a, b, total in zip(held[0], held[1], totals, strict=True)]
     out = []
     for i, total in enumerate(totals):
         if total <= 0:
@@ -424,9 +432,10 @@ def _dangers(t: _Tables, hidden: int, weighings: Sequence[Sequence[float]]) -> l
 
 
 # Per player count, (confirmed seats, hidden targets, may pass): the ghost's options, the
-# distinct statements they make (None for a pass) and which statement each option makes.
+# distinct statements they make (each as the reader of the table's weights after it,
+# ``_Tables.after``; None for a pass) and which statement each option makes.
 # A pure function of those masks, worked out once.
-Options = tuple[tuple[Option, ...], tuple[Said | None, ...], tuple[int, ...]]
+Options = tuple[tuple[Option, ...], tuple[Pick | None, ...], tuple[int, ...]]
 _OPTIONS: dict[tuple[int, int, int, bool], Options] = {}
 
 
@@ -457,7 +466,7 @@ def _options(t: _Tables, confirmed: int, hidden: int, can_pass: bool) -> Options
                 options.append(("any", 1 << a | 1 << b, True, (a, b)))
     if can_pass:
         options.append(("pass", 0, False, ()))  # it unmasks the ghost: rarely the best
-    statements: list[Said | None] = []
+    statements: list[Pick | None] = []
     index: dict[tuple[str, int, bool], int] = {}
     which = []
     for kind, value, answer, _ in options:
@@ -467,9 +476,9 @@ def _options(t: _Tables, confirmed: int, hidden: int, can_pass: bool) -> Options
             if kind == "pass":
                 statements.append(None)
             elif kind == "no_targets":
-                statements.append(("count", 0, False))  # "no targets?" answered no
+                statements.append(t.after("count", 0, False))  # "no targets?" answered no
             else:
-                statements.append((kind, value, answer))  # type: ignore[arg-type]
+                statements.append(t.after(kind, value, answer))  # type: ignore[arg-type]
         which.append(known)
     found = _OPTIONS[key] = (tuple(options), tuple(statements), tuple(which))
     return found

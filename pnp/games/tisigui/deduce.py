@@ -28,8 +28,6 @@ from pnp.games.tisigui.state import Event
 SIZE_WEIGHTS = (1.0, 3.0, 3.0, 2.0, 1.0, 0.5, 0.25)
 
 Statement = Literal["all", "any", "count"]
-# A statement answered: (kind, its mask or count, the answer shown)
-Said = tuple[Statement, int, bool]
 Pick = Callable[[Sequence[float]], tuple[float, ...]]
 
 
@@ -505,12 +503,12 @@ class Deductions:
             found = memory.put(key, weigh(weights, t))
         return found
 
-    def table_after(self, seat: int, statements: Iterable[Said | None],
+    def table_after(self, seat: int, statements: Iterable[Pick | None],
                     doubt: float) -> list[tuple[float, ...]]:
         """The table's weights (``posterior(None, doubt)``) now, then after ``seat`` makes
-        each of ``statements`` (None: a pass): for weighing many possible answers at one
-        moment. The start player's frame throughout; the same floats as observing each and
-        weighing."""
+        each of ``statements``, given as ``_Tables.after`` reads them (None: a pass): for
+        weighing many possible answers at one moment. The start player's frame throughout;
+        the same floats as observing each and weighing."""
         t = self._tables
         sure, unmasked = self.not_ghost, 0
         if self.ghost is not None:
@@ -525,16 +523,15 @@ class Deductions:
         without: Iterable[float] = map(getitem, cells, bad)
         with_seat: Iterable[float] = map(getitem, cells, map(or_, bad, repeat(1 << seat)))
         pairs = tuple(chain.from_iterable(zip(without, with_seat, strict=True)))
-        after = t.after
         out = [t.now(pairs)]
-        for said in statements:
-            if said is None:
+        for read in statements:
+            if read is None:
                 # A pass unmasks the ghost: its answers count for nothing, the others' are sure.
                 shown = 1 << seat
                 out.append(tuple(map(getitem, t.cells(self.confirmed, doubt, t.full & ~shown,
                                                       shown), bad)))
             else:
-                out.append(after(*said)(pairs))
+                out.append(read(pairs))
         return out
 
     def _ghost_for(self, viewer: int | None) -> int | None:
