@@ -165,6 +165,8 @@ class GreedyBot:
         self._deductions: Deductions | None = None
         self._first: Event | None = None
         self._answer: tuple[Choice, bool] | None = None
+        self._targets: frozenset[int] | None = None
+        self._targets_mask = 0
         self._rules: TisiguiRules | None = None
         self._rules_id = 0
 
@@ -327,8 +329,12 @@ class GreedyBot:
         d = self._sync(view)
         # In the frame of the big round's start player, as the deductions are (what the
         # ghost judges is then shared by big rounds that differ by a turn of the table).
-        here = d.seat(view.seat)
-        hidden = d.mask(mask_of(view.targets or ())) & ~d.confirmed
+        here = d.to_here[view.seat]
+        targets = view.targets
+        if targets is not self._targets:  # the same set all big round: its mask, once
+            self._targets = targets
+            self._targets_mask = mask_of(targets or ())
+        hidden = d.mask(self._targets_mask) & ~d.confirmed
         if d.ghost == here:
             # Unmasked: nothing it says counts any more.
             if view.acted:
@@ -391,7 +397,7 @@ def _judged(d: Deductions, seat: int, hidden: int,
     first moves of a big round meet the same positions game after game. Kept as tuples of
     plain values, which the garbage collector stops visiting (the memory holds thousands)."""
     t = tables(d.n)
-    memo_key = (d.key(), seat, hidden, can_pass)
+    memo_key = (d.packed, d.confirmed, d.not_ghost, d.ghost, seat, hidden, can_pass)
     found = t.dangers.get(memo_key)
     if found is not None:
         return found

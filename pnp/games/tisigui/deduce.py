@@ -473,10 +473,6 @@ class Deductions:
         weights: tuple[float, ...] = self.weighed_here(viewer, doubt)[POSTERIOR][0]
         return self._tables.back_masks[self.r](weights) if self.r else weights
 
-    def key(self) -> tuple[object, ...]:
-        """Everything the weights depend on besides the viewer: equal keys, equal weights."""
-        return (self.packed, self.confirmed, self.not_ghost, self.ghost)
-
     def weighed_here(self, viewer: int | None = None, doubt: float = 0.0) -> Weighed:
         """The position as ``viewer`` (None: the table as a whole) weighs it, in the start
         player's frame, remembered per player count: the same public play early in a big
