@@ -1,7 +1,8 @@
 """替死鬼 (tisigui): what the table can deduce from a big round's public play.
 
 A target set is a bit mask of seats. ``Deductions`` keeps, for every mask, the seats whose
-answers it would make false; ``posterior`` weighs the masks from that. Everything that
+answers it would make false (packed in one integer, which also names the position in every
+memory); ``posterior`` weighs the masks from that. Everything that
 depends only on the player count (the prior, which masks hold a seat, which masks make a
 statement true, each mask's weight per class of liars) is computed once per count in
 ``_Tables`` and reused by every game, so a posterior is one C-level lookup per mask and a
