@@ -12,8 +12,8 @@ from pnp.games.tisigui.deduce import (
     POSTERIOR,
     Deductions,
     Pick,
+    Tables,
     Weighed,
-    _Tables,
     chance_all,
     mask_of,
     size_chances_of,
@@ -410,7 +410,7 @@ def _judged(d: Deductions, seat: int, hidden: int,
     return result
 
 
-def _dangers(t: _Tables, hidden: int, weighings: Sequence[Sequence[float]]) -> list[float]:
+def _dangers(t: Tables, hidden: int, weighings: Sequence[Sequence[float]]) -> list[float]:
     """How close the table is to finding every target (lower suits the ghost), for each of
     the table's ``weighings``: the chance of its least suspected hidden target plus a
     quarter of their mean, or with no target the chance that nobody was taken. Summed a
@@ -439,13 +439,13 @@ def _dangers(t: _Tables, hidden: int, weighings: Sequence[Sequence[float]]) -> l
 
 # Per player count, (confirmed seats, hidden targets, may pass): the ghost's options, the
 # distinct statements they make (each as the reader of the table's weights after it,
-# ``_Tables.after``; None for a pass) and which statement each option makes.
+# ``Tables.after``; None for a pass) and which statement each option makes.
 # A pure function of those masks, worked out once.
 Options = tuple[tuple[Option, ...], tuple[Pick | None, ...], tuple[int, ...]]
 _OPTIONS: dict[tuple[int, int, int, bool], Options] = {}
 
 
-def _options(t: _Tables, confirmed: int, hidden: int, can_pass: bool) -> Options:
+def _options(t: Tables, confirmed: int, hidden: int, can_pass: bool) -> Options:
     key = (t.n, confirmed, hidden, can_pass)
     found = _OPTIONS.get(key)
     if found is not None:

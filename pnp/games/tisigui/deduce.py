@@ -5,7 +5,7 @@ answers it would make false (packed in one integer, which also names the positio
 memory); ``posterior`` weighs the masks from that. Everything that
 depends only on the player count (the prior, which masks hold a seat, which masks make a
 statement true, each mask's weight per class of liars) is computed once per count in
-``_Tables`` and reused by every game, so a posterior is one C-level lookup per mask and a
+``Tables`` and reused by every game, so a posterior is one C-level lookup per mask and a
 chance one sum over a precomputed index. Posteriors are also remembered per public position
 (``Weighed``): the first moves of a big round meet the same positions game after game.
 
@@ -42,7 +42,7 @@ def _picker(indexes: Sequence[int]) -> Pick:
     return itemgetter(*indexes)
 
 
-class _Tables:
+class Tables:
     """Per player count: the prior over target masks and the lookups posteriors reuse."""
 
     def __init__(self, n: int) -> None:
@@ -249,7 +249,7 @@ POSTERIOR = "posterior"
 SIZES = "sizes"
 
 
-def weigh(weights: tuple[float, ...], t: _Tables) -> Weighed:
+def weigh(weights: tuple[float, ...], t: Tables) -> Weighed:
     """A new position weighed: its total, and per seat the sum of the weights of the masks
     holding it over the total (in C)."""
     total = sum(weights)
@@ -259,7 +259,7 @@ def weigh(weights: tuple[float, ...], t: _Tables) -> Weighed:
     return {POSTERIOR: (weights, total, marginal)}
 
 
-def chance_all(weighed: Weighed, t: _Tables, named: int) -> float:
+def chance_all(weighed: Weighed, t: Tables, named: int) -> float:
     """Chance that every seat in ``named`` is a target (remembered with the position)."""
     chance: float | None = weighed.get(named)
     if chance is None:
@@ -277,13 +277,13 @@ def size_chances_of(weighed: Weighed, n: int) -> tuple[float, ...]:
     return sizes
 
 
-_TABLES: dict[int, _Tables] = {}
+_TABLES: dict[int, Tables] = {}
 
 
-def tables(n: int) -> _Tables:
+def tables(n: int) -> Tables:
     cached = _TABLES.get(n)
     if cached is None:
-        cached = _TABLES[n] = _Tables(n)
+        cached = _TABLES[n] = Tables(n)
     return cached
 
 
@@ -324,7 +324,7 @@ class Deductions:
         self.n = n
         self.r = start % n
         self._tables = t = tables(n)
-        self.packed = 0  # ``bad`` packed (``_Tables.width``): what positions are looked up by
+        self.packed = 0  # ``bad`` packed (``Tables.width``): what positions are looked up by
         self.bad: Sequence[int] = t.nobody  # immutable: replaced, not changed, so it can be shared
         self.ghost: int | None = None
         self.not_ghost = 0
@@ -503,7 +503,7 @@ class Deductions:
     def table_after(self, seat: int, statements: Iterable[Pick | None],
                     doubt: float) -> list[tuple[float, ...]]:
         """The table's weights (``posterior(None, doubt)``) now, then after ``seat`` makes
-        each of ``statements``, given as ``_Tables.after`` reads them (None: a pass): for
+        each of ``statements``, given as ``Tables.after`` reads them (None: a pass): for
         weighing many possible answers at one moment. The start player's frame throughout;
         the same floats as observing each and weighing."""
         t = self._tables
@@ -516,7 +516,7 @@ class Deductions:
         # Per mask both weights, with and without ``seat`` among its liars (in C, once);
         # each statement then only picks one of the two where it would be a lie.
         # Laid out flat (mask by mask: without, with), so that each statement reads its
-        # weights with one precomputed itemgetter (``_Tables.after``).
+        # weights with one precomputed itemgetter (``Tables.after``).
         without: Iterable[float] = map(getitem, cells, bad)
         with_seat: Iterable[float] = map(getitem, cells, map(or_, bad, repeat(1 << seat)))
         pairs = tuple(chain.from_iterable(zip(without, with_seat, strict=True)))
