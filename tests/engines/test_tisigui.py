@@ -763,7 +763,7 @@ def test_posteriors_and_weighed_answers_match_the_rule_by_hand() -> None:
     # possible answers without observing them must give the very floats of the rule worked
     # mask by mask (a tie between two answers is broken by the seeded generator only if
     # they are equal).
-    from pnp.games.tisigui.deduce import Deductions
+    from pnp.games.tisigui.deduce import Deductions, tables
 
     rng = random.Random(12)
     asks = ["is_target", "any_target", "target_count", "is_ghost"]
@@ -790,7 +790,7 @@ def test_posteriors_and_weighed_answers_match_the_rule_by_hand() -> None:
                 ]
             for viewer in (None, *range(n)):
                 assert list(d.posterior(viewer, 0.65)) == _posterior_by_hand(d, viewer, 0.65)
-            readers = [None if statement is None else d._tables.after(*statement)
+            readers = [None if statement is None else tables(n).after(*statement)
                        for statement, _ in said]
             now, *shortcut = d.table_after(seat, readers, 0.65)
             assert list(now) == _posterior_by_hand(d, None, 0.65)
