@@ -156,6 +156,11 @@ class Action:
 
 PASS_ACTION = Action("pass", (), None, 0, None)
 
+# Actions already built, by (choice identity, answer, points, truth, confirmations): see
+# ``Game.push``. Bounded: a replayed log brings new choices every action.
+_ACTIONS: dict[tuple[int, bool | None, int, bool | None, tuple[int, ...]], tuple[Choice, Action]] = {}
+_ACTIONS_KEPT = 4096
+
 
 @fast_init
 @dataclass(frozen=True, slots=True)
@@ -528,15 +533,19 @@ class Game:
             self.scores[seat] += points
         if self.markers is not None:
             self.markers[seat] -= 1
-        action = Action(
-            kind,
-            tuple(choice.named),
-            answer,
-            points,
-            truth,
-            choice.question,
-            newly if kind == "name" else None,
-        )
+        # The same choice with the same outcome is the same (immutable) action: bots share
+        # their choices, so most actions of a game were met before. Keyed by the choice's
+        # identity, which the entry keeps alive so that it cannot be reused.
+        key = (id(choice), answer, points, truth, newly)
+        known = _ACTIONS.get(key)
+        if known is not None and known[0] is choice:
+            action = known[1]
+        else:
+            action = Action(kind, tuple(choice.named), answer, points, truth, choice.question,
+                            newly if kind == "name" else None)
+            if len(_ACTIONS) >= _ACTIONS_KEPT:
+                _ACTIONS.clear()
+            _ACTIONS[key] = (choice, action)
         self.actions.append(action)
         # Built as the tuple it is: a named tuple's __new__ is a Python function.
         self.history.append(tuple.__new__(Event, (seat, choice, answer, newly)))
