@@ -63,14 +63,13 @@ class Tables:
         # Per set of confirmed seats, every order of the others (up to six: 720 orders).
         self._orders: dict[int, tuple[tuple[int, ...], ...]] = {}
         # Per rotation r (seat s of the table is seat (s - r) % n of the start player's
-        # frame): each mask turned into that frame, and readers turning a frame's values
-        # back into the table's seats and masks.
+        # frame): each mask turned into that frame, and a reader turning a frame's weights
+        # back into the table's masks.
         self.turn = tuple(
             tuple(sum(1 << (s - r) % n for s in self.members[m]) for m in masks)
             for r in range(n)
         )
         self.back_masks = tuple(_picker(turn) for turn in self.turn)
-        self.back_seats = tuple(_picker([(s - r) % n for s in range(n)]) for r in range(n))
         self.pick_holding = tuple(_picker(h) for h in self.holding)
         self.pick_size = tuple(
             _picker([m for m in masks if m.bit_count() == k]) for k in range(n + 1)
@@ -310,10 +309,11 @@ class Deductions:
     ghost?" answered yes unmasks X for that player alone.
 
     Seats and masks are kept in the start player's frame: with ``start`` r, the table's
-    seat s is seat (s - r) % n here (``seat``, ``mask``). Two big rounds whose play differs
-    only by where the start player sits are then one position, and share what is
-    remembered of it. ``posterior`` takes and gives the
-    table's seats; every attribute and the other methods are in the start player's frame.
+    seat s is seat (s - r) % n here (``to_here``, ``mask``; back: ``to_table``,
+    ``table_seat``). Two big rounds whose play differs only by where the start player sits
+    are then one position, and share what is remembered of it. ``posterior`` takes and
+    gives the table's seats; every attribute and the other methods are in the start
+    player's frame.
     """
 
     __slots__ = ("n", "r", "bad", "ghost", "not_ghost", "confirmed", "failed",
@@ -345,10 +345,6 @@ class Deductions:
         """Every order of the unconfirmed seats (this frame); empty above six seats."""
         orders = self._tables._orders.get(self.confirmed)
         return self._tables.orders(self.confirmed) if orders is None else orders
-
-    def seat(self, seat: int) -> int:
-        """The table's ``seat`` in the start player's frame."""
-        return (seat - self.r) % self.n
 
     def mask(self, mask: int) -> int:
         """The table's seat mask ``mask`` in the start player's frame."""
