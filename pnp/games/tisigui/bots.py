@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol
 
 from pnp.games.draws import shuffle
+from pnp.games.tisigui.choices import mask_of
 from pnp.games.tisigui.deduce import (
     POSTERIOR,
     Deductions,
@@ -15,7 +16,6 @@ from pnp.games.tisigui.deduce import (
     Tables,
     Weighed,
     chance_all,
-    mask_of,
     size_chances_of,
     tables,
 )

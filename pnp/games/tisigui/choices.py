@@ -7,7 +7,7 @@ for whom it is well formed (``fit``) and what its true answer checks (``test``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -107,10 +107,15 @@ class Choice:
             return _UNKNOWN, 0
         if not all(is_integer(s) and s >= 0 for s in seats):
             return _SLOW, 0
-        mask = 0
-        for s in seats:
-            mask |= 1 << s
-        return code, mask
+        return code, mask_of(seats)
+
+
+def mask_of(seats: Iterable[int]) -> int:
+    """Seats as a bit mask (seat s is bit s)."""
+    out = 0
+    for s in seats:
+        out |= 1 << s
+    return out
 
 
 _NEVER = 1 << 30

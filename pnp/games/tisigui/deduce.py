@@ -20,7 +20,7 @@ from itertools import accumulate, chain, permutations, repeat
 from operator import call, getitem, itemgetter, or_, truediv
 from typing import Any, Literal
 
-from pnp.games.tisigui.choices import _ALL, _ANY, _COUNT, _GHOST, _NONE, Choice
+from pnp.games.tisigui.choices import _ALL, _ANY, _COUNT, _GHOST, _NONE, Choice, mask_of
 from pnp.games.tisigui.memory import Memory
 from pnp.games.tisigui.state import Event
 
@@ -284,13 +284,6 @@ def tables(n: int) -> Tables:
     if cached is None:
         cached = _TABLES[n] = Tables(n)
     return cached
-
-
-def mask_of(seats: Iterable[int]) -> int:
-    out = 0
-    for s in seats:
-        out |= 1 << s
-    return out
 
 
 class Deductions:

@@ -15,7 +15,7 @@ from typing import Any, Literal, NamedTuple
 
 from pnp.games.events import fast_init
 from pnp.games.params import is_integer
-from pnp.games.tisigui.choices import _ALL, _ANY, _COUNT, _GHOST, _NONE, _UNKNOWN, _question_ok
+from pnp.games.tisigui.choices import _ALL, _ANY, _COUNT, _GHOST, _NONE, _UNKNOWN, _question_ok, mask_of
 from pnp.games.tisigui.choices import ACTION_KINDS as ACTION_KINDS
 from pnp.games.tisigui.choices import NO_TARGETS as NO_TARGETS
 from pnp.games.tisigui.choices import PASS as PASS
@@ -50,10 +50,7 @@ class Deal:
 
     @cached_property
     def mask(self) -> int:
-        out = 0
-        for s in self.targets:
-            out |= 1 << s
-        return out
+        return mask_of(self.targets)
 
 
 def _truth(kind: str, named: Sequence[int], question: Question | None, deal: Deal) -> bool | None:
