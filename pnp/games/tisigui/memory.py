@@ -6,11 +6,11 @@ from typing import Generic, TypeVar
 
 # How many entries a memory holds at most: weighed positions per player count (about
 # 1 KiB each with the plans made there), and as many judgements of the ghost's options.
-# A simulation's first thousands of games keep
-# meeting new positions: 10,000 made the generations turn over every few hundred games and
-# forget positions that came back later (classic: 8.7 M instructions a game over its
-# first 1,500 games, 8.2 M with 40,000, the same as with no bound). A process playing
-# many games peaks near 100 MB (classic, 4,000 games; 80 MB with 10,000).
+# A simulation's first thousands of games keep meeting new positions: 10,000 made the
+# generations turn over every few hundred games and forget positions that came back later
+# (classic: 8.7 M instructions a game over its first 1,500 games, 8.2 M with 40,000, the
+# same as with no bound). A process playing many games peaks near 105 MB (classic, 4,000
+# games).
 MEMORY = 40_000
 
 V = TypeVar("V")

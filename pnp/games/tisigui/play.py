@@ -196,12 +196,9 @@ def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
                 if q is None or q.asks == "other":
                     # Bots ask only questions whose answers the rules can check.
                     raise RuntimeError(f"bot {bot.name} chose an illegal action: {choice}")
-            if secret:
-                answer = game.forced_answer(choice)
-                if answer is None:
-                    answer = bool(ghost_bot.ghost_answer(view, choice, game.truth(choice), rng))
-            else:
-                answer = bool(game.truth(choice))  # game.forced_answer: only the ghost may lie
+            answer = game.forced_answer(choice)
+            if answer is None:
+                answer = bool(ghost_bot.ghost_answer(view, choice, game.truth(choice), rng))
             if game.push(choice, answer).confirms:
                 confirmed = tuple(game.confirmed)
             public.observe(history[-1])
