@@ -194,7 +194,6 @@ class Tables:
             lies = self._lies[key] = tuple(int(m in lied) for m in range(1 << self.n))
         return lies
 
-
     def after(self, kind: Statement, value: int, answer: bool) -> Pick:
         """Reads the weights after an answer out of a flat list of pairs per mask (weight
         as things stand, weight with the answering seat lying there; see
@@ -456,7 +455,7 @@ class Deductions:
         seats and masks.
 
         ``viewer`` is the seat looking, sure of its own answers; None weighs the table as a
-        whole (the ghost uses this to judge its lies).
+        whole (as the ghost judges its lies, ``table_after``).
         """
         if viewer is not None:
             viewer = (viewer - self.r) % self.n
@@ -468,15 +467,7 @@ class Deductions:
         player's frame, remembered per player count: the same public play early in a big
         round comes back game after game."""
         t = self._tables
-        ghost = self.ghost
-        if ghost is None and self.ghost_answers:
-            ghost = self._ghost_for(viewer)
-        sure = self.not_ghost if viewer is None else self.not_ghost | 1 << viewer
-        unmasked = 0
-        if ghost is not None and ghost != viewer:
-            # The unmasked ghost's answers count for nothing; everyone else's are certain.
-            unmasked = 1 << ghost
-            sure = t.full & ~unmasked
+        sure, unmasked = self._trusted(viewer)
         key = (self.packed, self.confirmed, sure, unmasked, doubt)
         memory = t.weighed
         found = memory.young.get(key)
@@ -496,16 +487,11 @@ class Deductions:
         weighing many possible answers at one moment. The start player's frame throughout;
         the same floats as observing each and weighing."""
         t = self._tables
-        sure, unmasked = self.not_ghost, 0
-        if self.ghost is not None:
-            unmasked = 1 << self.ghost
-            sure = t.full & ~unmasked
-        cells = t.cells(self.confirmed, doubt, sure, unmasked)
+        cells = t.cells(self.confirmed, doubt, *self._trusted(None))
         bad = self.bad
-        # Per mask both weights, with and without ``seat`` among its liars (in C, once);
-        # each statement then only picks one of the two where it would be a lie.
-        # Laid out flat (mask by mask: without, with), so that each statement reads its
-        # weights with one precomputed itemgetter (``Tables.after``).
+        # Per mask both weights, without and with ``seat`` among its liars (in C, once),
+        # laid out flat: each statement reads its weights with one precomputed itemgetter
+        # (``Tables.after``), the second of a pair where it would be a lie.
         without: Iterable[float] = map(getitem, cells, bad)
         with_seat: Iterable[float] = map(getitem, cells, map(or_, bad, repeat(1 << seat)))
         pairs = tuple(chain.from_iterable(zip(without, with_seat, strict=True)))
@@ -519,6 +505,18 @@ class Deductions:
             else:
                 out.append(read(pairs))
         return out
+
+    def _trusted(self, viewer: int | None) -> tuple[int, int]:
+        """(the seats whose answers ``viewer`` is sure of, the ghost if it knows it, as a
+        mask): its own answers, and those of seats whose naming confirmed someone; once the
+        ghost is known, its answers count for nothing and everyone else's are certain."""
+        ghost = self.ghost
+        if ghost is None and self.ghost_answers:
+            ghost = self._ghost_for(viewer)
+        if ghost is not None and ghost != viewer:
+            unmasked = 1 << ghost
+            return self._tables.full & ~unmasked, unmasked
+        return (self.not_ghost if viewer is None else self.not_ghost | 1 << viewer), 0
 
     def _ghost_for(self, viewer: int | None) -> int | None:
         """The ghost as ``viewer`` knows it: unmasked in public, or by their own question."""
