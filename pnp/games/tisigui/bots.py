@@ -138,6 +138,8 @@ SURE = 0.8
 # How far a player believes an answer given on another player's turn: a seat whose answers
 # would all have to be lies keeps this share of the weight.
 DOUBT = 0.65
+# On their last chance a greedy player names a group only at even odds or better.
+EVEN_ODDS = 0.5
 
 
 class GreedyBot:
@@ -232,8 +234,8 @@ class GreedyBot:
             self._rules = rules
             self._rules_id = _rules_id(rules, view.players)
         top = marginal[order[0]] if order else 0.0
-        head: object = (order[0] if order and (top < 0.5 or (top < SURE and not _last_chance(view)))
-                        else tuple(order))
+        below_floor = top < EVEN_ODDS or (top < SURE and not _last_chance(view))  # as _decide's
+        head: object = order[0] if order and below_floor else tuple(order)
         key = (head, view.round_value, view.markers_left, view.rounds_left, view.acted,
                view.can_stop, d.spoke >> here[seat] & 1, d.count_asked, d.failed_bits,
                self._rules_id)
@@ -262,7 +264,7 @@ class GreedyBot:
         last_chance = _last_chance(view)
         # A bet below this chance is never taken (see below); naming one more seat never
         # raises the chance, so the first naming below it ends the list.
-        floor = 0.5 if last_chance else SURE
+        floor = EVEN_ODDS if last_chance else SURE
 
         # (expected points, chance, seats named: the first k of ``order``, 0 for "no targets?")
         bets: list[tuple[float, float, int]] = []
@@ -294,7 +296,7 @@ class GreedyBot:
             return self._bet(max(sure, key=lambda b: b[0]))
         if last_chance:
             # No long shots on a multiplied score: a group is named only if it is even odds.
-            fair = [b for b in bets if b[1] >= 0.5 or b[2] <= 1]
+            fair = [b for b in bets if b[1] >= EVEN_ODDS or b[2] <= 1]
             best = max(fair, key=lambda b: b[0], default=None)
             if best is not None and best[0] > 0:
                 return self._bet(best)
