@@ -26,15 +26,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pnp import typography
+from pnp.check_conversion import PrintedText, conversion_findings
 from pnp.check_lint import SUPPLY_GAMES_PER_COUNT, _bot_mixes, lint_findings, supply_simulation
 from pnp.check_literals import FLOAT_NUMBER, TEMPLATES, data_literals, literal_findings, template_literals
 from pnp.check_report import Acknowledgement, CheckFinding, CheckReport, GameReport
 from pnp.counts import count_findings
 from pnp.data.fieldpaths import located_problems, parse_path
-from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, TABLES_FILE, load_game
+from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, GLOSSARY_FILE, TABLES_FILE, load_game
 from pnp.data.model import LANGS, Game
 from pnp.data.schema import COLOR, FIELD_REF
 from pnp.data.textfile import read_text
@@ -45,7 +47,7 @@ from pnp.games.base import GamePlugin, RulesError, TableRows
 from pnp.games.registry import get_game, has_game
 from pnp.gameset import converter_for, resolve_games
 from pnp.i18n import foreign_characters
-from pnp.rulebook import rulebook_markdown, template_path
+from pnp.rulebook import AID_TEMPLATE, aid_markdown, rulebook_markdown, template_path
 from pnp.tables import CellDiff, column_diffs, computed_tables, diff_tables
 from pnp.workspace import Workspace
 
@@ -379,15 +381,27 @@ def printed_texts(game: Game) -> list[TextItem]:
     return [item for item in items if item.text.strip()]
 
 
-def _rulebook_texts(workspace: Workspace, game: Game, places: _Places) -> list[TextItem]:
-    """The rendered rulebook Markdown line by line, each mapped to its template line."""
+def _book_texts(workspace: Workspace, game: Game, places: _Places) -> list[TextItem]:
+    """The rendered rulebook and player aid Markdown line by line, each mapped to its template
+    line."""
     source = template_path(workspace.templates, game.slug)
     if not source.is_file():
         return []
     try:
-        markdown = rulebook_markdown(workspace, game)
+        books = [(source, rulebook_markdown(workspace, game))]
     except DataError:
         return []  # reported as a reference finding
+    aid = workspace.templates / game.slug / AID_TEMPLATE
+    try:
+        markdown = aid_markdown(workspace, game)
+    except DataError:
+        markdown = None  # the build reports a broken aid
+    if markdown is not None:
+        books.append((aid, markdown))
+    return [item for path, text in books for item in _template_texts(path, text, places)]
+
+
+def _template_texts(source: Path, markdown: str, places: _Places) -> list[TextItem]:
     template = read_text(source).splitlines()
     fragments = [_literal_fragments(line) for line in template]
     shown = places.rel(str(source))
@@ -426,9 +440,11 @@ def _template_line(line: str, fragments: list[list[str]], start: int) -> int | N
 
 def _text_findings(workspace: Workspace, game: Game, places: _Places) -> list[CheckFinding]:
     items = [TextItem(i.text, places.rel(i.where), i.bold) for i in printed_texts(game)]
-    items += _rulebook_texts(workspace, game, places)
+    items += _book_texts(workspace, game, places)
     findings = [CheckFinding("typography", p.code, p.message, p.where, p.extra)
                 for p in typography.lint((i.text, i.where) for i in items)]
+    findings += conversion_findings(game, [PrintedText(i.text, i.where) for i in items],
+                                    places.rel(str(places.game_dir / GLOSSARY_FILE)), places.rel)
     for item in items:  # a float where a whole number belongs, whatever produced it
         for match in FLOAT_NUMBER.finditer(item.text):
             findings.append(CheckFinding(

@@ -4,18 +4,25 @@ The game's glossary is applied first: text is cut at glossary terms (longest mat
 the terms are written as the glossary says, and only the stretches between them go through
 OpenCC's variant-level config (s2tw / tw2s). This keeps game words such as 大局 out of
 OpenCC's phrase tables (每局限用 would otherwise become 每侷限用).
+
+OpenCC picks the form of a character that converts by context (制/製, 只/隻, 后/後) from the
+longest phrase of its tables that matches, and that phrase may reach across two words: in
+重新制作 it matches 重新制 and prints 重新制作, where the word 制作 alone is 製作.
+:meth:`Converter.readings` converts a text whole and word by word (ICU's dictionary words) and
+names each word the two read differently, for ``pnp check`` to report.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
 from pnp import diskcache
 from pnp.data.model import LANGS, GlossaryTerm
+from pnp.linebreaks import word_offsets
 
 _CONFIGS = {("zh-Hans", "zh-Hant"): "s2tw", ("zh-Hant", "zh-Hans"): "tw2s"}
 # Taiwan writes corner brackets where the mainland writes curly quotes; OpenCC leaves both.
@@ -30,6 +37,30 @@ def _converter(config: str) -> Any:
     import opencc  # its dictionaries load only when a text is first converted
 
     return opencc.OpenCC(config)
+
+
+@dataclass(frozen=True)
+class WordReading:
+    """A word the text converted whole prints otherwise than the word converted alone."""
+
+    start: int  # the word is text[start:end] of the source text
+    end: int
+    whole: str  # as the text converted whole prints it
+    alone: str  # the word converted by itself
+
+
+@dataclass(frozen=True)
+class Readings:
+    """A text converted whole (what a build prints) and word by word, and where they differ."""
+
+    whole: str
+    words: str
+    differing: tuple[WordReading, ...]
+
+    def aligned(self, source: str) -> bool:
+        """Both readings keep the source's length, so a span of the source is the same span of
+        either (OpenCC's variant tables and the shipped glossaries map a character to one)."""
+        return len(self.whole) == len(self.words) == len(source)
 
 
 @dataclass(frozen=True)
@@ -68,18 +99,69 @@ class Converter:
             done = memo[text] = self._convert(text)
         return done
 
-    def _convert(self, text: str) -> str:
-        config = _converter(_CONFIGS[(self.source, self.target)])
-        targets = self._targets
-        out: list[str] = []
+    def _pieces(self, text: str) -> Iterator[tuple[int, str, str | None]]:
+        """(offset, piece, its glossary form) for each glossary term of ``text`` and (offset,
+        stretch, None) for each stretch between terms, in order."""
         position = 0
         if self._pattern is not None:
             for match in self._pattern.finditer(text):
-                out.append(config.convert(text[position:match.start()]))
-                out.append(targets[match.group()])
+                yield position, text[position:match.start()], None
+                yield match.start(), match.group(), self._targets[match.group()]
                 position = match.end()
-        out.append(config.convert(text[position:]))
+        yield position, text[position:], None
+
+    def _convert(self, text: str) -> str:
+        config = _converter(_CONFIGS[(self.source, self.target)])
+        out = [config.convert(piece) if pinned is None else pinned for _, piece, pinned in self._pieces(text)]
         return "".join(out).translate(_QUOTES[(self.source, self.target)])
+
+    @cached_property
+    def _word_memo(self) -> dict[str, str]:
+        return {}
+
+    def _word(self, word: str) -> str:
+        memo = self._word_memo
+        done = memo.get(word)
+        if done is None:
+            if len(memo) >= 100_000:
+                memo.clear()
+            done = memo[word] = _converter(_CONFIGS[(self.source, self.target)]).convert(word)
+        return done
+
+    def readings(self, text: str) -> Readings:
+        """``text`` converted whole and word by word, the glossary applied first in both.
+
+        The words are ICU's, cut in each stretch between glossary terms; a glossary term is one
+        word, so pinning a phrase settles both readings. A word whose two readings differ is
+        listed: OpenCC matched a phrase reaching into it from a neighbour (重新制 of 重新制作).
+        A stretch whose conversion changes its length (no shipped table does) is listed whole.
+        """
+        if self.source == self.target or not text:
+            return Readings(text, text, ())
+        config = _converter(_CONFIGS[(self.source, self.target)])
+        whole: list[str] = []
+        words: list[str] = []
+        differing: list[WordReading] = []
+        for offset, piece, pinned in self._pieces(text):
+            if pinned is not None:
+                whole.append(pinned)
+                words.append(pinned)
+                continue
+            converted = config.convert(piece)
+            start = 0
+            alone: list[str] = []
+            for end in word_offsets(piece):
+                alone.append(self._word(piece[start:end]))
+                if len(converted) == len(piece) and converted[start:end] != alone[-1]:
+                    differing.append(WordReading(offset + start, offset + end, converted[start:end], alone[-1]))
+                start = end
+            by_words = "".join(alone)
+            if len(converted) != len(piece) and converted != by_words:
+                differing.append(WordReading(offset, offset + len(piece), converted, by_words))
+            whole.append(converted)
+            words.append(by_words)
+        quotes = _QUOTES[(self.source, self.target)]
+        return Readings("".join(whole).translate(quotes), "".join(words).translate(quotes), tuple(differing))
 
 
 def make_converter(source: str, target: str, glossary: Iterable[GlossaryTerm] = ()) -> Converter:

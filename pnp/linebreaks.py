@@ -1,20 +1,42 @@
-"""Where a line of Chinese (or mixed) text may break: ICU's line BreakIterator.
+"""Where a line of Chinese (or mixed) text may break, and where its words end: ICU's line and
+word BreakIterators.
 
 ICU implements UAX #14 with CLDR's tailoring, the rules browsers use: no line starts with
 closing punctuation or ends with opening punctuation, …… and —— stay whole, and Latin words
-and numbers are never split. :mod:`pnp.textlayout` sets lines from these units.
+and numbers are never split. :mod:`pnp.textlayout` sets lines from these units. ICU's word
+breaks (UAX #29, with its dictionary of Chinese words) are what :mod:`pnp.i18n` converts one
+word at a time to find where a phrase of the converter reaches across two words.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from icu4py.breakers import BaseBreaker
 
 _BREAK_LOCALE = "zh"
 
 
 @lru_cache(maxsize=16384)
 def break_offsets(text: str) -> tuple[int, ...]:
-    """End offsets (Python string indices) of the line-break units of ``text``.
+    """End offsets (Python string indices) of the line-break units of ``text``."""
+    from icu4py.breakers import LineBreaker  # ICU loads on the first text broken, not at import
+
+    return _ends(LineBreaker, text)
+
+
+def word_offsets(text: str) -> tuple[int, ...]:
+    """End offsets (Python string indices) of the words of ``text``: a Chinese word as ICU's
+    dictionary cuts it (重新|制作), a Latin word, a number, each punctuation mark or space."""
+    from icu4py.breakers import WordBreaker
+
+    return _ends(WordBreaker, text)
+
+
+def _ends(breaker: type[BaseBreaker], text: str) -> tuple[int, ...]:
+    """``breaker``'s segment ends in ``text``, as Python string indices.
 
     ICU counts in UTF-16 code units, so a character outside the BMP (𠀀, an emoji) is two
     units there and one here; the offsets are converted back.
@@ -24,9 +46,7 @@ def break_offsets(text: str) -> tuple[int, ...]:
     # A lone surrogate cannot cross into ICU (it is not valid UTF-8); U+FFFD stands in for it
     # with the same length on both sides.
     safe = text.encode("utf-8", "replace").decode("utf-8") if _has_surrogate(text) else text
-    from icu4py.breakers import LineBreaker  # ICU loads on the first text broken, not at import
-
-    ends = [end for _, end in LineBreaker(safe, _BREAK_LOCALE).segments()]
+    ends = [end for _, end in breaker(safe, _BREAK_LOCALE).segments()]
     if max(safe) > "\uffff":
         to_index: dict[int, int] = {}
         units = 0

@@ -36,6 +36,7 @@ from pnp.data.model import (
     Layout,
     LiteralMark,
     PrintedTable,
+    ReviewedReading,
     Symbol,
     Text,
     frozen_mapping,
@@ -82,7 +83,7 @@ def load_game(game_dir: Path) -> Game:
 
     info = _read_game_info(Reader(docs[GAME_FILE], problems), game_dir.name)
     tables = _read_tables(Reader(docs[TABLES_FILE], problems)) if TABLES_FILE in docs else {}
-    glossary = _read_glossary(Reader(docs[GLOSSARY_FILE], problems)) if GLOSSARY_FILE in docs else ()
+    glossary, reviewed = _read_glossary(Reader(docs[GLOSSARY_FILE], problems)) if GLOSSARY_FILE in docs else ((), ())
     # Computed only if a generated card quotes the engine's tables ({computed: ...}).
     computed = engine_tables(info.slug, info.rules, game_dir / GAME_FILE)
     components, layouts, symbols, incomplete = _read_components(Reader(docs[COMPONENTS_FILE], problems),
@@ -99,7 +100,7 @@ def load_game(game_dir: Path) -> Game:
     if problems:
         raise DataError(problems.items)
     game = Game(info, components, frozen_mapping(layouts), frozen_mapping(tables), glossary,
-                frozen_mapping(symbols), frozen_mapping(figures))
+                frozen_mapping(symbols), frozen_mapping(figures), reviewed)
     impure = purity_problems(game)
     if impure:
         raise DataError(impure)
@@ -315,8 +316,10 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
     return tables
 
 
-def _read_glossary(r: Reader) -> tuple[GlossaryTerm, ...]:
-    top = r.mapping(r.doc.value, (), ("terms",), required=("terms",))
+def _read_glossary(r: Reader) -> tuple[tuple[GlossaryTerm, ...], tuple[ReviewedReading, ...]]:
+    """glossary.yaml: ``terms`` (forms pinned in both scripts) and ``reviewed`` (phrases whose
+    whole-text conversion pnp check may report and the designer read and accepts)."""
+    top = r.mapping(r.doc.value, (), ("terms", "reviewed"), required=("terms",))
     terms: list[tuple[int, GlossaryTerm]] = []
     for i, item in enumerate(r.sequence(top.get("terms", []), ("terms",))):
         path = ("terms", i)
@@ -329,7 +332,19 @@ def _read_glossary(r: Reader) -> tuple[GlossaryTerm, ...]:
         if hans.strip() and hant.strip():
             terms.append((i, GlossaryTerm(hans, hant, r.where(path))))
     _check_glossary(r, terms)
-    return tuple(term for _, term in terms)
+    reviewed = []
+    for i, item in enumerate(r.sequence(top.get("reviewed", []), ("reviewed",))):
+        path = ("reviewed", i)
+        item = r.mapping(item, path, ("text", "reason"), required=("text", "reason"))
+        if not item:
+            continue
+        text, reason = r.string(item, "text", path), r.string(item, "reason", path)
+        if "text" in item and not text.strip():
+            r.fail((*path, "text"), "give the phrase, in the game's source script, as the text prints it")
+        if "reason" in item and not reason.strip():
+            r.fail((*path, "reason"), "say why the reading the whole text gives is right")
+        reviewed.append(ReviewedReading(text, reason, r.where(path)))
+    return tuple(term for _, term in terms), tuple(reviewed)
 
 
 def _check_glossary(r: Reader, terms: list[tuple[int, GlossaryTerm]]) -> None:

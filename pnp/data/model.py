@@ -120,6 +120,17 @@ class GlossaryTerm:
 
 
 @dataclass(frozen=True)
+class ReviewedReading:
+    """A phrase of the source text whose conversion the designer read and accepts as the whole
+    text converts it, although the words converted alone read otherwise (glossary.yaml
+    ``reviewed:``, in the game's source script)."""
+
+    text: str
+    reason: str
+    where: str
+
+
+@dataclass(frozen=True)
 class Acknowledged:
     """A rules-lint finding the designer has reviewed and accepts, with the reason why."""
 
@@ -264,6 +275,7 @@ class Game:
     glossary: tuple[GlossaryTerm, ...]
     symbols: Mapping[str, Symbol] = field(default_factory=lambda: MappingProxyType({}))
     figures: Mapping[str, Figure] = field(default_factory=lambda: MappingProxyType({}))
+    reviewed_readings: tuple[ReviewedReading, ...] = ()
 
     @property
     def slug(self) -> str:
