@@ -101,10 +101,9 @@ def _finding(convert: Converter, item: PrintedText, readings: Readings, word: Wo
     lang = convert.target
     text = item.text
     start, end = sentence
-    phrase = _phrase(convert, text, word, sentence)
-    at = text.rfind(phrase, 0, word.end)
-    if readings.aligned(text) and at != -1:
-        span = slice(at, at + len(phrase))
+    span = _phrase(convert, text, word, sentence)
+    phrase = text[span]
+    if readings.aligned(text):
         whole, alone = readings.whole[span], readings.words[span]
         sentence_whole = readings.whole[start:end].strip()
         sentence_words = readings.words[start:end].strip()
@@ -124,7 +123,7 @@ def _finding(convert: Converter, item: PrintedText, readings: Readings, word: Wo
          "sentence_whole": sentence_whole, "sentence_words": sentence_words})
 
 
-def _phrase(convert: Converter, text: str, word: WordReading, sentence: tuple[int, int]) -> str:
+def _phrase(convert: Converter, text: str, word: WordReading, sentence: tuple[int, int]) -> slice:
     """The span a glossary term or a reviewed entry would name: the shortest stretch around the
     word (within its sentence) that, converted by itself, still reads the word as the whole text
     does — the phrase OpenCC matched — widened to whole words."""
@@ -139,5 +138,5 @@ def _phrase(convert: Converter, text: str, word: WordReading, sentence: tuple[in
                 bounds = (0, *word_offsets(text))
                 a = max(bound for bound in bounds if bound <= a)
                 b = min(bound for bound in bounds if bound >= b)
-                return text[a:b]
-    return text[word.start:word.end]
+                return slice(a, b)
+    return slice(word.start, word.end)

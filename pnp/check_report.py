@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-KINDS = ("data", "engine", "table", "reference", "lint", "players", "count", "literal", "typography",
+KINDS = ("data", "engine", "table", "reference", "lint", "players", "count", "literal", "typography", "conversion",
          "purity", "glyph")
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})

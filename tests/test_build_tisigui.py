@@ -66,6 +66,17 @@ def test_script_purity_of_extracted_text(built):
     assert "侷限" not in hant  # the s2tw trap the glossary guards against
 
 
+def test_every_zhizuo_of_the_zh_hans_book_is_printed_as_the_taiwan_word(built):
+    """制作 (to make) is 製作 in Taiwan; s2tw kept 重新制作 by its phrase 重新制 (issue 18).
+    Read back from both PDFs, lines joined: each 制作 of the zh-Hans book is a 製作 of the
+    zh-Hant one, and none is left as it was."""
+    hans = "".join(text(built / "tisigui/zh-Hans/rulebook.pdf").split())
+    hant = "".join(text(built / "tisigui/zh-Hant/rulebook.pdf").split())
+    assert hans.count("制作") >= 1
+    assert "制作" not in hant
+    assert hant.count("製作") == hans.count("制作")
+
+
 def test_component_counts_fronts_and_backs(built):
     pdf = built / "tisigui/zh-Hant/components.pdf"
     fronts = {c: component_counts(pdf, c) for c in

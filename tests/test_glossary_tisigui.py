@@ -39,6 +39,9 @@ GOLDEN = {
     "折好": "摺好",
     "对折": "對摺",
     "pnp 项目": "pnp 專案",
+    "重新制作": "重新製作",
+    "纸制": "紙製",
+    "阿杰": "阿杰",
 }
 
 
@@ -68,10 +71,12 @@ def test_plain_s2tw_falls_into_the_traps_the_glossary_pins(terms):
     # Folding comes out in two forms: 摺好 but 折成.
     assert s2tw.convert("剪下、折好") == "剪下、摺好"
     assert s2tw.convert("沿虚线折成立牌") == "沿虛線折成立牌"
+    # 重新制 is a phrase of s2tw's, so 制作 (to make) stays 制作 after 重新.
+    assert s2tw.convert("每次重新制作规则书") == "每次重新制作規則書"
     # A project is 專案 in Taiwan; s2tw keeps 項目 ("item").
     assert s2tw.convert("由 pnp 项目重新撰写") == "由 pnp 項目重新撰寫"
     pinned = {(t["zh-Hans"], t["zh-Hant"]) for t in terms}
-    assert {("局限", "局限"), ("大局", "大局"), ("一周", "一周"), ("折成", "摺成")} <= pinned
+    assert {("局限", "局限"), ("大局", "大局"), ("一周", "一周"), ("折成", "摺成"), ("重新制作", "重新製作")} <= pinned
 
 
 # Terms whose Taiwan form is a different word, not a different script: plain tw2s cannot bring
