@@ -16,9 +16,11 @@ import opencc
 import pytest
 import yaml
 
+from pnp.check import printed_texts
 from pnp.check_conversion import PrintedText, conversion_findings
 from pnp.data.load import load_game
 from pnp.gameset import converter_for
+from pnp.rulebook import aid_markdown, rulebook_markdown
 from pnp.workspace import Workspace
 from tests.conftest import ROOT, edit, game_workspace
 from tests.test_check import check_json, findings, line_of, run
@@ -108,9 +110,6 @@ def test_the_corpus_holds_every_pair_the_issue_names_in_the_direction_that_split
 def test_the_whole_reading_is_what_a_build_prints():
     """readings().whole is the converter's own output for every printed text of every game,
     so a finding's first reading is the printed one."""
-    from pnp.check import printed_texts
-    from pnp.rulebook import aid_markdown, rulebook_markdown
-
     workspace = Workspace(ROOT)
     for slug in workspace.game_slugs():
         game = load_game(workspace.game_dir(slug))
