@@ -1,5 +1,9 @@
 """Card faces read back from the built components PDFs of the four games, in both scripts.
 
+Every card held in hand shows its index in the corner a fan shows, and again turned in the
+opposite corner: aizhewudi's action cards their kind (搶 / 嫁 / 逃, in the set's colour),
+niutouwang's number cards their number. Before, an action card's top-left corner was blank.
+
 Card and score-pad text is set like the rulebook's paragraphs: a wrapped line fills its box
 from edge to edge, the last line of a paragraph (and a text of one line) keeps the layout's
 alignment, and adjacent punctuation closes up (「（扣分）。」 on niutouwang's score pad showed
@@ -189,3 +193,52 @@ def test_adjacent_punctuation_on_cards_closes_up(built, games, lang):
     for pair, found in steps.items():
         assert all(0.3 <= step <= 0.55 for step in found), (pair, found)
     assert sum(len(found) for found in steps.values()) >= 5, steps
+
+
+MARKS = {"zh-Hant": {"rush": "搶", "propose": "嫁", "flee": "逃"},
+         "zh-Hans": {"rush": "抢", "propose": "嫁", "flee": "逃"}}
+
+
+def corners(chars: list[FaceChar], game: Game, layout: str, width: float, height: float) -> tuple[str, str]:
+    """The upright text inside the index region the layout declares, and the turned text in
+    that region turned half round (the opposite corner), of one placed face; the region must
+    lie in the corner a fan shows, a quarter of the width by a third of the height."""
+    index = game.layouts[layout].index
+    assert index is not None, layout
+    x, y, w, h = (float(v) for v in index)
+    assert x + w <= width / 4 and y + h <= height / 3, index
+    top_left = [c for c in chars if c.upright and x <= c.x <= x + w and y <= c.y <= y + h]
+    bottom_right = [c for c in chars if not c.upright
+                    and width - x - w <= c.x <= width - x and height - y - h <= c.y <= height - y]
+    return "".join(c.ch for c in top_left), "".join(c.ch for c in bottom_right)
+
+
+def placed_copies(chars: list[FaceChar], prefix: str) -> dict[tuple[int, int], list[FaceChar]]:
+    copies: dict[tuple[int, int], list[FaceChar]] = defaultdict(list)
+    for char in chars:
+        if char.face.startswith(prefix) and char.side == "front":
+            copies[(char.page, char.placement)].append(char)
+    return copies
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_action_card_shows_its_kind_in_both_corners(built, games, lang):
+    game = games["aizhewudi"]
+    copies = placed_copies(built[("aizhewudi", lang)], "face-action-")
+    assert len(copies) == 48  # every printed copy, not one per design
+    for found in copies.values():
+        card = game.card("action", found[0].face.removeprefix("face-action-"))
+        mark = MARKS[lang][card.id.split("-")[-1]]
+        assert corners(found, game, "action_front", *card.size) == (mark, mark), (found[0].face, found[0].page)
+        dark = card.fields["dark"].value
+        colour = tuple(int(dark[i:i + 2], 16) for i in (1, 3, 5))
+        assert {c.color for c in found if c.ch == mark and c.x < card.size[0] / 4} == {colour}
+
+
+def test_every_number_card_shows_its_number_in_both_corners(built, games):
+    for lang in LANGS:
+        copies = placed_copies(built[("niutouwang", lang)], "face-cards-card-")
+        assert len(copies) == 104
+        for found in copies.values():
+            number = found[0].face.removeprefix("face-cards-card-")
+            assert corners(found, games["niutouwang"], "number_front", 63, 88) == (number, number), found[0].face
