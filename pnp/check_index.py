@@ -5,7 +5,8 @@ else; a card whose corner is blank, or shows what another card shows, cannot be 
 hand without pulling the cards out one by one. The decks held so are those the game's rules
 deal into hands (the plugin's ``hands``) and those components.yaml marks ``held_in_hand:
 true``. The front layout of each declares its index region (``index: [x, y, width, height]``)
-and :func:`index_findings` proves, card by card, what can be proved from the data:
+and :func:`index_findings` proves, card by card, what can be proved from the data (of
+any other front that declares an index too):
 
 - ``no-index``: the front declares no index;
 - ``index-outside-corner``: the region reaches beyond the corner a fan shows
@@ -24,8 +25,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pnp.check_report import CheckFinding
+from pnp.data.layouts import brief, substitute
 from pnp.data.model import Card, Component, Element, Game, Layout
-from pnp.data.schema import FIELD_REF, resolve_coord
+from pnp.data.schema import resolve_coord
 from pnp.data.spec import FAN_CORNER
 
 # What an index is made of; shapes (rect, circle, line) may frame it but tell no card apart.
@@ -47,13 +49,22 @@ def hand_decks(game: Game, by_rules: Mapping[str, str]) -> list[tuple[Component,
 
 
 def index_findings(game: Game, by_rules: Mapping[str, str], rel: Callable[[str], str]) -> list[CheckFinding]:
+    """The findings about every hand deck's index, and about any other front that declares
+    one (an index is held to the same rules wherever it is declared)."""
     findings: list[CheckFinding] = []
-    for component, why in hand_decks(game, by_rules):
+    hands = {component.id: why for component, why in hand_decks(game, by_rules)}
+    for component in game.components:
         if component.front is None or component.front not in game.layouts:
             continue  # a net or a broken reference: reported when the data loads
         layout = game.layouts[component.front]
         extra = {"component": component.id, "layout": layout.id}
-        held = f"component {component.id!r} ({component.name.value}) is held in hand ({why})"
+        named = f"component {component.id!r} ({component.name.value})"
+        if component.id in hands:
+            held = f"{named} is held in hand ({hands[component.id]})"
+        elif layout.index is not None:
+            held = f"{named} declares an index on its front"
+        else:
+            continue
         if layout.index is None:
             findings.append(CheckFinding(
                 "hand", "no-index",
@@ -98,22 +109,18 @@ def _corner_findings(component: Component, layout: Layout, held: str, rel: Calla
 def _shows(element: Element, card: Card) -> bool:
     """Whether the element prints something on this card."""
     if element.kind == "text":
-        return bool(_substitute(str(element.get("text")), card).strip())
+        return bool(substitute(str(element.get("text")), card).strip())
     if element.kind == "boxes":
-        return any(_substitute(str(label), card).strip() for label in element.get("labels"))
+        return any(substitute(str(label), card).strip() for label in element.get("labels"))
     if element.kind == "icons":
         count = element.get("count")
-        return int(count if isinstance(count, int) else _substitute(str(count), card).strip() or 0) > 0
+        return int(count if isinstance(count, int) else substitute(str(count), card).strip() or 0) > 0
     return True
-
-
-def _substitute(text: str, card: Card) -> str:
-    return FIELD_REF.sub(lambda m: card.fields[m.group(1)].value if m.group(1) in card.fields else "", text)
 
 
 def _shown(value: Any, card: Card) -> Any:
     if isinstance(value, str):
-        return _substitute(value, card)
+        return substitute(value, card)
     if isinstance(value, list | tuple):
         return tuple(_shown(item, card) for item in value)
     if isinstance(value, Mapping):
@@ -129,7 +136,7 @@ def _signature(elements: list[Element], card: Card) -> tuple[Any, ...]:
 
 def _face(layout: Layout, card: Card) -> tuple[Any, ...]:
     """Everything the face shows on this card: two cards that differ in nothing are one design."""
-    return (_substitute(layout.background, card),
+    return (substitute(layout.background, card),
             *((e.kind, tuple((key, _shown(value, card)) for key, value in sorted(e.props.items())))
               for e in layout.elements))
 
@@ -139,7 +146,7 @@ def _card_findings(component: Component, layout: Layout, held: str, rel: Callabl
     assert layout.index is not None
     findings: list[CheckFinding] = []
     empty: list[str] = []
-    unturned: dict[str, Element] = {}
+    unturned: list[str] = []  # where each element of the index not drawn turned is
     # Cards by the index they show, one per distinct face.
     alike: dict[tuple[Any, ...], dict[tuple[Any, ...], Card]] = {}
     for card in component.cards:
@@ -151,12 +158,11 @@ def _card_findings(component: Component, layout: Layout, held: str, rel: Callabl
             empty.append(card.id)
             continue
         for element in showing:
-            if element.get("turn") != "both":
-                unturned.setdefault(element.where, element)
+            if element.get("turn") != "both" and element.where not in unturned:
+                unturned.append(element.where)
         alike.setdefault(_signature(showing, card), {}).setdefault(_face(layout, card), card)
     if empty:
-        more = f" (and {len(empty) - 1} more: {', '.join(empty[1:4])}{', …' if len(empty) > 4 else ''})" \
-            if len(empty) > 1 else ""
+        more = f" (and {len(empty) - 1} more: {brief(empty[1:])})" if len(empty) > 1 else ""
         findings.append(CheckFinding(
             "hand", "index-empty",
             f"{held}: nothing is printed inside the index of layout {layout.id!r} on card {empty[0]!r}{more}; "

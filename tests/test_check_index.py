@@ -125,3 +125,14 @@ def test_a_malformed_index_or_mark_is_a_data_error(aizhewudi: Path, old: str, ne
         load_game(path.parent)
     assert any(message in problem and f"components.yaml:{line_of(path, new.strip().splitlines()[-1])}" in problem
                for problem in caught.value.problems), caught.value.problems
+
+
+def test_an_index_declared_on_a_deck_not_held_in_hand_is_held_to_the_same_rules(aizhewudi: Path) -> None:
+    # Ability cards are dealt one each, never fanned; an index declared on them is still checked:
+    # their number sits in the corner but is not repeated turned.
+    path = components(aizhewudi)
+    edit(path, '  ability_front:\n    background: "#3d2647"\n',
+         '  ability_front:\n    background: "#3d2647"\n    index: [6, 7, 9, 7]\n')
+    _, found = hand_findings(aizhewudi, "aizhewudi")
+    assert [f["code"] for f in found] == ["index-not-turned"]
+    assert "component 'ability' (能力牌) declares an index on its front" in found[0]["message"]
