@@ -13,6 +13,8 @@ it was found (``file:line: field.path``, paths relative to the workspace root):
 - ``players``: game.yaml's player range differs from the range the engine plays;
 - ``count``: a component's (or card design's) count in components.yaml differs from what the
   rules need (the plugin's ``requirements``), or a component the rules need is missing;
+- ``hand``: a deck held in hand (the plugin's ``hands``, or ``held_in_hand: true``) whose front
+  shows no index in the corner a fanned hand shows (:mod:`pnp.check_index`);
 - ``purity``: converted to a script, a text holds characters only the other script uses;
 - ``glyph``: converted to a script, a text holds characters its printing face lacks;
 - ``data``: the game's card_data or rules parameters do not load;
@@ -31,6 +33,7 @@ from typing import Any
 
 from pnp import typography
 from pnp.check_conversion import PrintedText, conversion_findings
+from pnp.check_index import index_findings
 from pnp.check_lint import SUPPLY_GAMES_PER_COUNT, _bot_mixes, lint_findings, supply_simulation
 from pnp.check_literals import FLOAT_NUMBER, TEMPLATES, data_literals, literal_findings, template_literals
 from pnp.check_report import Acknowledgement, CheckFinding, CheckReport, GameReport
@@ -134,6 +137,7 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
     notes = _unverified_tables(game, places)
     engine, rules = _engine_and_rules(game, places, findings)
     computed: dict[str, Any] | None = None
+    hands: Mapping[str, str] = {}
     if engine is not None and rules is not None:
         computed = engine.compute_tables(rules)
         findings.extend(_table_findings(game, places))
@@ -148,6 +152,9 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
                                            places.doc(COMPONENTS_FILE),
                                            places.rel(str(places.game_dir / COMPONENTS_FILE)),
                                            places.rel))
+        if engine.hands is not None:
+            hands = engine.hands(rules)
+    findings.extend(index_findings(game, hands, places.rel))
     findings.extend(_reference_findings(workspace, game, computed, places))
     findings.extend(_text_findings(workspace, game, places))
     findings.extend(_literal_findings(workspace, game, places))

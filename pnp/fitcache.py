@@ -26,23 +26,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pnp import diskcache, textlayout
-from pnp.fonts import FontFamily, measure_for
+from pnp.fonts import FontFamily, kern_for, measure_for, squeeze_for
 from pnp.manifest import pnp_fingerprint
-from pnp.textlayout import Fit, Measure, Run
+from pnp.textlayout import Fit, Kern, Measure, Run, SetLine, Squeeze
 
 log = logging.getLogger(__name__)
 
 AREA = "fits"
-FORMAT = 1
+FORMAT = 2
 _MAX_ENTRY = 8 * 1024 * 1024
 
-# (runs as (text, bold) pairs, width, height, size, min_size, leading_ratio, step)
+# (runs as (text, bold) pairs, width, height, size, min_size, leading_ratio, step, squeezed,
+# kerned): the last two say whether the family's squeeze and kern set the lines.
 Key = tuple[Any, ...]
 
 
 @dataclass
 class _Session:
     measure: Measure
+    squeeze: Squeeze
+    kern: Kern
     known: dict[Key, Fit | None]
     asked: dict[Key, Fit | None] = field(default_factory=dict)
 
@@ -51,18 +54,23 @@ _session: ContextVar[_Session | None] = ContextVar("pnp_fit_session", default=No
 
 
 def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_size: float,
-             measure: Measure, leading_ratio: float = 1.3, step: float = 0.25) -> Fit | None:
+             measure: Measure, leading_ratio: float = 1.3, step: float = 0.25,
+             squeeze: Squeeze | None = None, kern: Kern | None = None) -> Fit | None:
     """:func:`pnp.textlayout.fit_text`, answered from the disk cache inside :func:`remembered`."""
     session = _session.get()
-    if session is None or measure is not session.measure:
-        return textlayout.fit_text(runs, width, height, size, min_size, measure, leading_ratio, step)
-    key = (tuple((run.text, run.bold) for run in runs), width, height, size, min_size, leading_ratio, step)
+    if (session is None or measure is not session.measure or squeeze not in (None, session.squeeze)
+            or kern not in (None, session.kern)):
+        return textlayout.fit_text(runs, width, height, size, min_size, measure, leading_ratio, step,
+                                   squeeze, kern)
+    key = (tuple((run.text, run.bold) for run in runs), width, height, size, min_size, leading_ratio, step,
+           squeeze is not None, kern is not None)
     if key in session.asked:
         return session.asked[key]
     if key in session.known:
         fit = session.known[key]
     else:
-        fit = textlayout.fit_text(runs, width, height, size, min_size, measure, leading_ratio, step)
+        fit = textlayout.fit_text(runs, width, height, size, min_size, measure, leading_ratio, step,
+                                  squeeze, kern)
     session.asked[key] = fit
     return fit
 
@@ -72,7 +80,7 @@ def remembered(fonts: FontFamily, what: str) -> Iterator[None]:
     """Fits of ``fonts``' measure inside the block come from, and after a block that ended
     without an exception go to, the entry for ``what`` (e.g. ``tisigui/zh-Hant/components``)."""
     name = _entry_name(fonts, what)
-    session = _Session(measure_for(fonts), _load(name) if name else {})
+    session = _Session(measure_for(fonts), squeeze_for(fonts), kern_for(fonts), _load(name) if name else {})
     token = _session.set(session)
     try:
         yield
@@ -96,24 +104,28 @@ def _entry_name(fonts: FontFamily, what: str) -> str | None:
 def _encode_fit(fit: Fit | None) -> Any:
     if fit is None:
         return None
-    return [fit.size, fit.leading, [[[run.text, run.bold] for run in line] for line in fit.lines]]
+    return [fit.size, fit.leading, [[[[run.text, run.bold] for run in line.runs], line.width, line.squeeze,
+                                     line.last] for line in fit.setting]]
 
 
 def _decode_fit(value: Any) -> Fit | None:
     if value is None:
         return None
     size, leading, lines = value
-    return Fit(size, leading, tuple(tuple(Run(text, bold) for text, bold in line) for line in lines))
+    return Fit(size, leading, tuple(SetLine(tuple(Run(text, bold) for text, bold in runs), width, squeeze, last)
+                                    for runs, width, squeeze, last in lines))
 
 
 def _decode_key(value: Any) -> Key:
-    runs, *numbers = value
-    if len(numbers) != 6 or not all(isinstance(n, int | float) and not isinstance(n, bool) for n in numbers):
+    runs, *rest = value
+    numbers, flags = rest[:6], rest[6:]
+    if (len(numbers) != 6 or not all(isinstance(n, int | float) and not isinstance(n, bool) for n in numbers)
+            or len(flags) != 2 or not all(isinstance(f, bool) for f in flags)):
         raise ValueError("not a fit's key")
     pairs = tuple((text, bold) for text, bold in runs)
     if not all(isinstance(text, str) and isinstance(bold, bool) for text, bold in pairs):
         raise ValueError("not a fit's runs")
-    return (pairs, *numbers)
+    return (pairs, *numbers, *flags)
 
 
 def _load(name: str) -> dict[Key, Fit | None]:

@@ -503,42 +503,58 @@ def _avoid_stranded_last_line(lines: list[list[int]], hard_end: list[bool], size
 
 @dataclass(frozen=True)
 class Fit:
+    """A text fitted to its box: the size, the leading and the lines as set at that size
+    (:func:`pnp.textplace.place` places each, justified or not, as the paragraph needs)."""
+
     size: float
     leading: float
-    lines: tuple[Line, ...]
+    setting: tuple[SetLine, ...]
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        return tuple(line.runs for line in self.setting)
 
 
 _fits: dict[tuple[object, ...], Fit | None] = {}
 
 
 def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_size: float,
-             measure: Measure, leading_ratio: float = 1.3, step: float = 0.25) -> Fit | None:
+             measure: Measure, leading_ratio: float = 1.3, step: float = 0.25,
+             squeeze: Squeeze | None = None, kern: Kern | None = None) -> Fit | None:
     """The largest size from ``size`` down to ``min_size`` at which the text fits the box.
+
+    With ``kern`` and ``squeeze`` the lines are set as a book's are (adjacent punctuation
+    closed up, a line taking one more unit by compressing its punctuation), so text placed
+    with the same pair (:func:`pnp.textplace.place`) fills exactly the lines measured here.
 
     Remembered by everything the answer depends on: a face is drawn once per canvas, so the
     same label in the same box is fitted again in the other script's build, on the rulebook's
     figures and in exports; a measure is one per font family (pnp.fonts.measure_for).
     """
-    key = (tuple(runs), width, height, size, min_size, measure, leading_ratio, step)
+    key = (tuple(runs), width, height, size, min_size, measure, leading_ratio, step, squeeze, kern)
     if key in _fits:
         return _fits[key]
     if len(_fits) > 16384:
         _fits.clear()
-    fit = _fit_text(key[0], width, height, size, min_size, measure, leading_ratio, step)
+    fit = _fit_text(key[0], width, height, size, min_size, measure, leading_ratio, step, squeeze, kern)
     _fits[key] = fit
     return fit
 
 
 def _fit_text(key: tuple[Run, ...], width: float, height: float, size: float, min_size: float,
-              measure: Measure, leading_ratio: float, step: float) -> Fit | None:
+              measure: Measure, leading_ratio: float, step: float, squeeze: Squeeze | None,
+              kern: Kern | None) -> Fit | None:
     runs = key
     units = _units(key)
-    m = _metrics(key, units, measure, no_squeeze)
-    widest_unit = max(m.visible, default=0.0)
+    m = _metrics(key, units, measure, squeeze or no_squeeze, kern)
+    # A unit narrower than the line once its punctuation gives up what a line may take fits.
+    widest_unit = max((v - min(s, SQUEEZE_PER_LINE) for v, s in zip(m.visible, m.squeeze, strict=True)),
+                      default=0.0)
     # Every line holds at most `width` of printed text, so the text needs at least
-    # total / width lines: a size at which even that many overflow the box is skipped without
-    # breaking it (the margin keeps float rounding from ever skipping a size that fits).
-    total = sum(m.visible)
+    # total / width lines (every pair closed up, every mark squeezed as far as it goes): a
+    # size at which even that many overflow the box is skipped without breaking it (the
+    # margin keeps float rounding from ever skipping a size that fits).
+    total = sum(m.visible) - sum(m.join) - sum(m.squeeze)
     current = size
     while current >= min_size - 1e-9:
         # Shrinking must never cost a word or number its wholeness ("10" split as 1/0).
@@ -552,13 +568,15 @@ def _fit_text(key: tuple[Run, ...], width: float, height: float, size: float, mi
             current = round(current - step, 4)
             continue
         try:
-            lines = set_lines(runs, width, current, measure, max_lines=room)
+            lines = set_lines(runs, width, current, measure, squeeze, max_lines=room, kern=kern)
         except _Overfull:
             current = round(current - step, 4)
             continue
         needed = (len(lines) - 1) * leading + current
-        widest = max((line.width for line in lines), default=0.0)
+        # A line wider than the box holds it by squeezing its punctuation (at most a line's share).
+        widest = max((line.width - min(line.squeeze, SQUEEZE_PER_LINE * current) for line in lines),
+                     default=0.0)
         if needed <= height + EPS and widest <= width + EPS:
-            return Fit(current, leading, tuple(line.runs for line in lines))
+            return Fit(current, leading, tuple(lines))
         current = round(current - step, 4)
     return None

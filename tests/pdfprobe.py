@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from pypdf import PdfReader
@@ -100,3 +101,101 @@ def moved_text_line(op: bytes, operands: list, line: list[float]) -> list[float]
     if op in (b"Td", b"TD"):
         return matrix_times([1.0, 0, 0, 1.0, float(operands[0]), float(operands[1])], line)
     return None
+
+
+def invert(matrix: list[float]) -> list[float]:
+    """The inverse of a PDF matrix [a b c d e f]."""
+    a, b, c, d, e, f = matrix
+    det = a * d - b * c
+    return [d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det]
+
+
+def apply(matrix: list[float], x: float, y: float) -> tuple[float, float]:
+    return x * matrix[0] + y * matrix[2] + matrix[4], x * matrix[1] + y * matrix[3] + matrix[5]
+
+
+# The form a sheet places for one side of one face: /FormXob.face-action-rose-rush-front Do
+_FACE_FORM = re.compile(r"^/FormXob\.(face-[A-Za-z0-9_~-]+?)-(front|back)$")
+
+
+def face_placements(page) -> list[tuple[str, str, list[float], tuple[float, float]]]:  # noqa: ANN001 - pypdf page
+    """(face name without side, side, the matrix that places it, its form's width and height
+    in points) of every face form the page itself places."""
+    from pypdf.generic import ContentStream
+
+    xobjects = page.get("/Resources", {}).get("/XObject", {})
+    ctm, stack = list(IDENTITY), []
+    found = []
+    for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            ctm = matrix_times([float(v) for v in operands], ctm)
+        elif op == b"Do":
+            match = _FACE_FORM.match(str(operands[0]))
+            if match:
+                box = [float(v) for v in xobjects[operands[0]].get_object()["/BBox"]]
+                found.append((match[1], match[2], ctm, (box[2] - box[0], box[3] - box[1])))
+    return found
+
+
+@dataclass(frozen=True)
+class FaceChar:
+    """One character a face prints, read back from a sheet: where its origin lies on the face
+    (millimetres from the trim's top-left corner), whether it is set upright on the face (not
+    turned a half or a quarter), its size in points and its fill colour (0–255 each)."""
+
+    face: str
+    side: str
+    page: int
+    placement: int  # which of the page's placed faces, in the order the page places them
+    x: float
+    y: float
+    ch: str
+    size: float
+    upright: bool
+    color: tuple[int, int, int]
+
+
+def face_chars(path: Path, bleed: float = 3.0) -> list[FaceChar]:
+    """Every character drawn inside a placed face's trim, in the face's own coordinates, in
+    the order the PDF draws them: pdfium finds each glyph on the page, the page's content
+    stream says which face form sits where, and the inverse of that placement takes the glyph
+    back onto the face (so a card turned a quarter on its sheet reads like any other)."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    mm = 72 / 25.4
+    reader = PdfReader(path)
+    document = pdfium.PdfDocument(path)
+    out = []
+    for number, page in enumerate(reader.pages):
+        placements = [(face, side, invert(ctm), size) for face, side, ctm, size in face_placements(page)]
+        textpage = document[number].get_textpage()
+        x, y = ctypes.c_double(), ctypes.c_double()
+        matrix = raw.FS_MATRIX()
+        r, g, b, a = (ctypes.c_uint() for _ in range(4))
+        for index in range(textpage.count_chars()):
+            ch = textpage.get_text_range(index, 1)
+            if not ch.strip() or raw.FPDFText_IsGenerated(textpage, index) == 1:
+                continue
+            raw.FPDFText_GetCharOrigin(textpage, index, x, y)
+            raw.FPDFText_GetMatrix(textpage, index, matrix)
+            raw.FPDFText_GetFillColor(textpage, index, r, g, b, a)
+            for placed, (face, side, inverse, (width, height)) in enumerate(placements):
+                fx, fy = apply(inverse, x.value, y.value)
+                trim_x, trim_y = fx / mm - bleed, (height - fy) / mm - bleed
+                if not (0 <= trim_x <= width / mm - 2 * bleed and 0 <= trim_y <= height / mm - 2 * bleed):
+                    continue
+                # The glyph's direction on the page, taken back onto the face.
+                dx = matrix.a * inverse[0] + matrix.b * inverse[2]
+                dy = matrix.a * inverse[1] + matrix.b * inverse[3]
+                out.append(FaceChar(face, side, number, placed, trim_x, trim_y, ch,
+                                    raw.FPDFText_GetFontSize(textpage, index),
+                                    dx > 0 and abs(dy) < 1e-6 * abs(dx), (r.value, g.value, b.value)))
+                break
+    return out

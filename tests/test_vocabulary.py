@@ -370,6 +370,16 @@ def test_schema_refuses_what_the_loader_refuses():
         layout["elements"].append(bad)
         assert list(validator.iter_errors(doc)), bad
         layout["elements"].pop()
+    for bad_index in ([0, 0, 1], "top-left", [0, 0, 1, "x"]):
+        layout["index"] = bad_index
+        assert list(validator.iter_errors(doc)), bad_index
+    layout["index"] = [4, 4.5, 9, "16mm"]
+    assert not list(validator.iter_errors(doc))
+    del layout["index"]
+    doc["components"][0]["held_in_hand"] = "yes"
+    assert list(validator.iter_errors(doc))
+    doc["components"][0]["held_in_hand"] = True
+    assert not list(validator.iter_errors(doc))
     doc["components"][0]["count"] = 10 ** 9
     assert list(validator.iter_errors(doc))
 

@@ -30,6 +30,7 @@ from pnp.data.schema import (
 )
 from pnp.data.spec import (
     ELEMENTS,
+    LAYOUT,
     SYMBOL_ELEMENTS,
     TEXT_ELEMENTS,
     prop,
@@ -105,7 +106,7 @@ def read_layouts(r: Reader, raw: Any, tables: dict[str, PrintedTable],
     raw = r.mapping(raw, ("layouts",), allowed=raw if isinstance(raw, dict) else ())
     for name, body in raw.items():
         path: PathKey = ("layouts", name)
-        body = r.mapping(body, path, ("background", "elements"), required=("background",))
+        body = r.mapping(body, path, LAYOUT.names, required=LAYOUT.required)
         background = body.get("background", "#ffffff")
         if color_error(background):
             r.fail((*path, "background"), color_error(background) or "")
@@ -114,7 +115,15 @@ def read_layouts(r: Reader, raw: Any, tables: dict[str, PrintedTable],
             element = _read_element(r, item, (*path, "elements", i), tables, symbols)
             if element is not None:
                 elements.append(element)
-        layouts[name] = Layout(name, str(background), tuple(elements), r.where(path))
+        index = body.get("index")
+        if index is not None:
+            message = prop_error(LAYOUT, "index", index, SpecContext(tables, symbols))
+            if message:
+                r.fail((*path, "index"), message)
+                index = None
+        layouts[name] = Layout(name, str(background), tuple(elements), r.where(path),
+                               None if index is None else (index[0], index[1], index[2], index[3]),
+                               r.where((*path, "index")) if index is not None else "")
     return layouts
 
 

@@ -397,7 +397,7 @@ def _size(r: Reader, value: Any, path: PathKey, shape: Any) -> tuple[float, floa
 
 
 _COMPONENT_KEYS = ("id", "name", "note", "shape", "size", "front", "back", "inner", "count",
-                   "cards", "generate", "faces", "net_style")
+                   "cards", "generate", "faces", "net_style", "held_in_hand")
 _CARD_KEYS = ("id", "count", "size", "fields")
 
 
@@ -450,6 +450,7 @@ def _read_components(r: Reader, tables: dict[str, PrintedTable], computed: Compu
             id=cid, name=_text(r, comp, "name", path), note=_text(r, comp, "note", path, ""),
             shape=shape, front=refs["front"], back=refs["back"], inner=refs["inner"],
             cards=cards, faces=faces, net_style=frozen_mapping(net_style), where=r.where(path),
+            held_in_hand=r.boolean(comp["held_in_hand"], (*path, "held_in_hand")) if "held_in_hand" in comp else False,
         )
         components.append(component)
     pieces = sum(card.count for component in components for card in component.cards)

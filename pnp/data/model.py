@@ -43,6 +43,10 @@ class Layout:
     background: str
     elements: tuple[Element, ...]
     where: str
+    # The corner a fanned hand shows, [x, y, width, height] as written (coordinates), and
+    # where it was written; None when the layout declares none.
+    index: tuple[Any, Any, Any, Any] | None = None
+    index_where: str = ""
 
     @property
     def uses_fields(self) -> bool:
@@ -82,6 +86,7 @@ class Component:
     faces: tuple[Text, ...] = ()
     net_style: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     where: str = ""
+    held_in_hand: bool = False  # components.yaml says the players hold these cards fanned
 
     @property
     def count(self) -> int:

@@ -174,6 +174,10 @@ class GamePlugin:
     calculators: Callable[[], Sequence[click.Command]] | None = None
     # Supply: what the rules need of each component, checked against components.yaml.
     requirements: Callable[[Any], Mapping[str, Requirement]] | None = None
+    # Hands: the components the rules deal into players' hands, several cards each (so the
+    # players hold them fanned), each with the rule that does it in a few words naming the
+    # numbers; `pnp check` holds their fronts to a corner index (a layout's `index:`).
+    hands: Callable[[Any], Mapping[str, str]] | None = None
     # The columns of each computed table (key, printed label, type), in printed order: what
     # `pnp check` holds tables.yaml's headings and cell types to.
     table_columns: Mapping[str, tuple[TableColumn, ...]] = field(default_factory=dict)

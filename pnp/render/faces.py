@@ -18,14 +18,15 @@ from pnp.data.model import Component, Element, Layout, PrintedTable, Text
 from pnp.data.schema import FIELD_REF, font_size, resolve_coord
 from pnp.data.spec import ELEMENTS, prop
 from pnp.fitcache import fit_text
-from pnp.fonts import FontFamily, measure_for
+from pnp.fonts import FontFamily, kern_for, measure_for, squeeze_for
 from pnp.layout.icons import place_icons
 from pnp.layout.nets import Net
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.grid import display_grid
 from pnp.render.ink import Role, ink_color
 from pnp.render.symbols import SymbolForms
-from pnp.textlayout import Fit, Run, break_lines
+from pnp.textlayout import EPS, Fit, Kern, Run, Squeeze, set_lines
+from pnp.textplace import place
 from pnp.units import MM
 
 EM_ASCENT = 0.88  # ideographic em box of Noto CJK: 880 above the baseline, 120 below
@@ -56,6 +57,22 @@ class FaceContext:
         # One measure per font family, so break-unit widths cached by textlayout are shared
         # by every card and sheet that sets the same text.
         return measure_for(self.fonts)
+
+    @property
+    def squeeze(self) -> Squeeze:
+        return squeeze_for(self.fonts)
+
+    @property
+    def kern(self) -> Kern:
+        return kern_for(self.fonts)
+
+    def fit(self, text: str, bold: bool, box_w: float, box_h: float, size: float,
+            min_size: float) -> Fit | None:
+        """``text`` fitted to a box of millimetres, its lines set as the rulebook sets a
+        paragraph: adjacent punctuation closed up, a line taking one more unit by compressing
+        its punctuation (drawn justified by :func:`draw_fitted`)."""
+        return fit_text([Run(text, bold)], box_w * MM, box_h * MM, size, min_size, self.measure,
+                        squeeze=self.squeeze, kern=self.kern)
 
     def x(self, mm_from_left: float) -> float:
         return (self.bleed + mm_from_left) * MM
@@ -127,37 +144,56 @@ def _stroke_fill(canvas: Canvas, ctx: FaceContext, element: Element) -> tuple[in
 
 def draw_fitted(canvas: Canvas, ctx: FaceContext, fit: Fit, box: tuple[float, float, float, float],
                 align: str, valign: str, color: Any, where: str) -> None:
-    """Draw already-fitted lines inside a box given in trim millimetres."""
+    """Draw already-fitted lines inside a box given in trim millimetres, as the rulebook sets
+    a paragraph: a wrapped line is justified to the box's width, adjacent punctuation closes
+    up; the last line of a paragraph (and a line ended by a newline, so a text of one short
+    line) keeps its natural width and the declared alignment."""
     x, y, w, h = box
     size_mm = fit.size / MM
     leading_mm = fit.leading / MM
-    block = (len(fit.lines) - 1) * leading_mm + size_mm
+    block = (len(fit.setting) - 1) * leading_mm + size_mm
     top = {"top": y, "middle": y + (h - block) / 2, "bottom": y + h - block}[valign]
     canvas.setFillColor(color)
-    for index, line in enumerate(fit.lines):
-        width = sum(ctx.measure(run.text, run.bold, fit.size) for run in line) / MM
+    for index, line in enumerate(fit.setting):
+        stretches = place(line, w * MM, fit.size, ctx.measure, ctx.squeeze, True, ctx.kern)
+        if not stretches:
+            continue
+        for run in line.runs:
+            ctx.glyphs.check(run.text, run.bold, where)
+        # A justified line spans the box; so does one whose punctuation was squeezed to fit it.
+        spans = line.width > w * MM + EPS or any(stretch.char_space for stretch in stretches)
+        width = w if spans else line.width / MM
         left = {"left": x, "center": x + (w - width) / 2, "right": x + w - width}[align]
         baseline = top + index * leading_mm + size_mm * EM_ASCENT
-        cursor = ctx.x(left)
-        for run in line:
-            ctx.glyphs.check(run.text, run.bold, where)
-            canvas.setFont(ctx.font(run.bold), fit.size)
-            canvas.drawString(cursor, ctx.y(baseline), run.text)
-            cursor += ctx.measure(run.text, run.bold, fit.size)
+        text = canvas.beginText()
+        font, char_space = "", 0.0
+        for stretch in stretches:
+            name = ctx.font(stretch.bold)
+            if name != font:
+                text.setFont(name, fit.size)
+                font = name
+            if stretch.char_space != char_space:
+                text.setCharSpace(stretch.char_space)
+                char_space = stretch.char_space
+            text.setTextOrigin(ctx.x(left) + stretch.x, ctx.y(baseline))
+            text.textOut(stretch.text)
+        if char_space:
+            text.setCharSpace(0)  # Tc outlives the text object; later strings start from 0
+        canvas.drawText(text)
 
 
 def fit_or_fail(ctx: FaceContext, text: Text, bold: bool, box_w: float, box_h: float,
                 size: float, min_size: float, what: str) -> Fit:
     """The fitted text; below ``min_size`` a problem is recorded and the text overflows."""
-    runs = [Run(text.value, bold)]
-    fit = fit_text(runs, box_w * MM, box_h * MM, size, min_size, ctx.measure)
+    fit = ctx.fit(text.value, bold, box_w, box_h, size, min_size)
     if fit is None:
         ctx.glyphs.overflow(
             f"{text.where}: {what} {text.value!r} does not fit its {box_w:g}×{box_h:g} mm box "
             f"even at the smallest allowed size {min_size:g}pt ({ctx.describe()}); "
             "shorten the text, enlarge the box or lower min_size"
         )
-        lines = break_lines(runs, box_w * MM, min_size, ctx.measure)
+        lines = set_lines([Run(text.value, bold)], box_w * MM, min_size, ctx.measure, ctx.squeeze,
+                          kern=ctx.kern)
         fit = Fit(min_size, min_size * 1.3, tuple(lines))
     return fit
 
@@ -213,8 +249,8 @@ def _draw_table(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     min_size = font_size(element.get("min_size", size))
     def fits_at(candidate: float) -> bool:
         return all(
-            fit_text([Run(cell.value, r == 0 or c == 0)], (col_w[c] - 1.2) * MM,
-                     (row_h - 0.8) * MM, candidate, candidate, ctx.measure) is not None
+            ctx.fit(cell.value, r == 0 or c == 0, col_w[c] - 1.2, row_h - 0.8, candidate,
+                    candidate) is not None
             for r, row in enumerate(grid) for c, cell in enumerate(row)
         )
 
@@ -313,8 +349,8 @@ def _draw_grid(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     min_size = font_size(element.get("min_size", size))
 
     def fits_at(candidate: float) -> bool:
-        return all(fit_text([Run(label.value, bold)], box_of(r, c)[2] * MM, box_of(r, c)[3] * MM,
-                            candidate, candidate, ctx.measure) is not None
+        return all(ctx.fit(label.value, bold, box_of(r, c)[2], box_of(r, c)[3], candidate,
+                           candidate) is not None
                    for label, bold, r, c in cells)
 
     # One size for every label: a form whose headings shrink one by one looks broken.

@@ -41,5 +41,6 @@ GAME = GamePlugin(
     money_scores=True,
     calculators=calc.commands,
     requirements=supply.requirements,
+    hands=supply.hands,
     rules_doc="pnp/games/aizhewudi/rules.py",
 )

@@ -34,3 +34,9 @@ def requirements(rules: AizhewudiRules) -> dict[str, Requirement]:
         need[f"bill/bill-{bill.value}"] = Requirement(
             bill.count, f"rules.bills: {bill.count} bills of {bill.value}")
     return need
+
+
+def hands(rules: AizhewudiRules) -> dict[str, str]:
+    per_set = sum(card.per_player for card in rules.action_cards)
+    kinds = ", ".join(f"{card.per_player} {card.id}" for card in rules.action_cards)
+    return {"action": f"each player holds a set of {per_set} action cards ({kinds}) and picks one a round"}

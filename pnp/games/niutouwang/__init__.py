@@ -37,5 +37,6 @@ GAME = GamePlugin(
     lower_score_wins=True,
     calculators=calc.commands,
     requirements=supply.requirements,
+    hands=supply.hands,
     rules_doc="pnp/games/niutouwang/rules.py",
 )

@@ -20,3 +20,9 @@ def requirements(rules: NiutouwangRules) -> dict[str, Requirement]:
         "cards#bull": Requirement(total, f"rules.heads: {total} bull heads in a "
                                          f"{cards}-card deck", per_card),
     }
+
+
+def hands(rules: NiutouwangRules) -> dict[str, str]:
+    players = rules.max_players
+    return {"cards": f"the deck is dealt out as hands ({rules.hand_size(players)} cards each at "
+                     f"{players} players) and a card is played from hand every turn"}
