@@ -29,7 +29,7 @@ from pnp.data.model import Component, Game
 from pnp.errors import PnpError
 from pnp.facepix import FaceRef, FaceRenderer, face_size_mm
 from pnp.fonts import load_family
-from pnp.render.colour import FOGRA39, CmykInk, PressCondition, png_bytes
+from pnp.render.colour import FOGRA39, CmykInk, png_bytes
 from pnp.render.pdfx import PDFX_VERSION, DocumentInfo, pdfx_canvas
 from pnp.render.sheets import FaceForms
 from pnp.units import MM
@@ -150,7 +150,7 @@ def _deck_pdf(game: Game, component: Component, renderer: FaceRenderer, cmyk: Cm
         canvas.setAuthor("pnp")
         canvas.setCreator(f"pnp {game.slug}")
     else:
-        canvas = pdfx_canvas(buffer, cmyk.info, cmyk.press, cmyk.ink, fonts.regular.name)
+        canvas = pdfx_canvas(buffer, cmyk.info, cmyk.ink, fonts.regular.name)
     forms = FaceForms(canvas, game, fonts, renderer.convert, renderer.glyphs)
     sides = ("front", "back") if component.back else ("front",)
     for card in component.cards:
@@ -175,9 +175,8 @@ def _title(game: Game, component: Component, renderer: FaceRenderer) -> str:
 
 @dataclass(frozen=True)
 class CmykDeck:
-    """How a deck's CMYK file is made: the press, its inks and what the file says of itself."""
+    """How a deck's CMYK file is made: the press's inks and what the file says of itself."""
 
-    press: PressCondition
     ink: CmykInk
     info: DocumentInfo
 
@@ -186,11 +185,11 @@ def _cmyk_deck(game: Game, component: Component, renderer: FaceRenderer, lang: s
     title = _title(game, component, renderer)
     info = DocumentInfo(
         title=title, author="pnp",
-        subject=f"{title}: a card a page at trim size with 3 mm bleed, CMYK for {PRESS.identifier}",
-        keywords=f"print-and-play, {game.slug}, {component.id}, {PDFX_VERSION}, {PRESS.identifier}",
+        subject=f"{title}: a card a page at trim size with 3 mm bleed, CMYK for {ink.press.identifier}",
+        keywords=f"print-and-play, {game.slug}, {component.id}, {PDFX_VERSION}, {ink.press.identifier}",
         creator=f"pnp {game.slug}", date=datetime.date.fromisoformat(game.info.date),
         key=f"{game.slug}/{lang}/{component.id}/cmyk", version=game.info.version)
-    return CmykDeck(PRESS, ink, info)
+    return CmykDeck(ink, info)
 
 
 def export_print_shop(game: Game, renderer: FaceRenderer, lang: str, paper: str) -> list[Artifact]:

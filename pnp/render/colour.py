@@ -67,6 +67,7 @@ class CmykInk:
     same few colours thousands of times)."""
 
     def __init__(self, press: PressCondition) -> None:
+        self.press = press
         source = ImageCms.ImageCmsProfile(io.BytesIO(srgb_profile()))
         target = ImageCms.ImageCmsProfile(io.BytesIO(press.profile_bytes()))
         self._to_press = ImageCms.buildTransform(

@@ -21,7 +21,7 @@ from reportlab import Version as REPORTLAB_VERSION
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream, PDFString, PDFZCompress
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.render.colour import CmykInk, PressCondition
+from pnp.render.colour import CmykInk
 
 PDFX_VERSION = "PDF/X-4"
 PDF_VERSION = (1, 6)  # PDF/X-4 is built on PDF 1.6
@@ -44,9 +44,10 @@ class DocumentInfo:
     version: str  # the game's version: a new version is a new instance of the document
 
 
-def pdfx_canvas(buffer: io.BytesIO, info: DocumentInfo, press: PressCondition, ink: CmykInk,
-                initial_font: str) -> Canvas:
-    """A canvas writing a PDF/X-4 file for ``press`` into ``buffer``; draw pages and save it."""
+def pdfx_canvas(buffer: io.BytesIO, info: DocumentInfo, ink: CmykInk, initial_font: str) -> Canvas:
+    """A canvas writing a PDF/X-4 file for the press ``ink`` prints on into ``buffer``; draw
+    the pages (each with its TrimBox) and save it."""
+    press = ink.press
     canvas = Canvas(buffer, invariant=1, initialFontName=initial_font, pageCompression=1,
                     pdfVersion=PDF_VERSION, enforceColorSpace=ink)
     canvas.setTitle(info.title)
