@@ -8,6 +8,7 @@ whole. A folder is only ever replaced if an earlier export made it (it holds ``.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import io
 import json
@@ -26,8 +27,10 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.build import Artifact, Written, converter_for, load_games, resolve_games, resolve_langs
 from pnp.data.model import Component, Game
 from pnp.errors import PnpError
-from pnp.facepix import FaceRef, FaceRenderer, face_size_mm, png_bytes
+from pnp.facepix import FaceRef, FaceRenderer, face_size_mm
 from pnp.fonts import load_family
+from pnp.render.colour import FOGRA39, CmykInk, png_bytes
+from pnp.render.pdfx import PDFX_VERSION, DocumentInfo, pdfx_canvas
 from pnp.render.sheets import FaceForms
 from pnp.units import MM
 from pnp.workspace import Workspace
@@ -45,6 +48,8 @@ PRINT_DPI = 300
 CONTACT_CELL_PX = 240  # height of the tallest face on a contact sheet
 CONTACT_COLUMNS = 8
 CONTACT_GAP_PX = 12
+# The printing condition of the print shop's CMYK files (see pnp/render/icc/README.md).
+PRESS = FOGRA39
 # Shapes that are cards or tokens; folds and dice nets are cut and folded, not dealt.
 DECK_SHAPES = ("rect", "round")
 
@@ -130,16 +135,22 @@ def export_tts(game: Game, renderer: FaceRenderer, lang: str, paper: str) -> lis
 # --- Print shop ----------------------------------------------------------------------------
 
 
-def _deck_pdf(game: Game, component: Component, renderer: FaceRenderer) -> bytes:
+def _deck_pdf(game: Game, component: Component, renderer: FaceRenderer, cmyk: CmykDeck | None = None) -> bytes:
     """One page per printed card (front, then its back), each page the card's bleed box with
-    its TrimBox and BleedBox set, which is what a print shop's preflight reads."""
+    its TrimBox and BleedBox set, which is what a print shop's preflight reads.
+
+    With ``cmyk`` the file is PDF/X-4: every colour converted to the press's CMYK, the press
+    profile its output intent. Without, the colours are the design's sRGB."""
     buffer = io.BytesIO()
     fonts = renderer.fonts
-    canvas = Canvas(buffer, invariant=1, initialFontName=fonts.regular.name, pageCompression=1)
-    title = f"{renderer.convert(game.info.name.value)} {renderer.convert(component.name.value)}"
-    canvas.setTitle(title)
-    canvas.setAuthor("pnp")
-    canvas.setCreator(f"pnp {game.slug}")
+    title = _title(game, component, renderer)
+    if cmyk is None:
+        canvas = Canvas(buffer, invariant=1, initialFontName=fonts.regular.name, pageCompression=1)
+        canvas.setTitle(title)
+        canvas.setAuthor("pnp")
+        canvas.setCreator(f"pnp {game.slug}")
+    else:
+        canvas = pdfx_canvas(buffer, cmyk.info, cmyk.ink, fonts.regular.name)
     forms = FaceForms(canvas, game, fonts, renderer.convert, renderer.glyphs)
     sides = ("front", "back") if component.back else ("front",)
     for card in component.cards:
@@ -158,10 +169,37 @@ def _deck_pdf(game: Game, component: Component, renderer: FaceRenderer) -> bytes
     return buffer.getvalue()
 
 
+def _title(game: Game, component: Component, renderer: FaceRenderer) -> str:
+    return f"{renderer.convert(game.info.name.value)} {renderer.convert(component.name.value)}"
+
+
+@dataclass(frozen=True)
+class CmykDeck:
+    """How a deck's CMYK file is made: the press's inks and what the file says of itself."""
+
+    ink: CmykInk
+    info: DocumentInfo
+
+
+def _cmyk_deck(game: Game, component: Component, renderer: FaceRenderer, lang: str, ink: CmykInk) -> CmykDeck:
+    title = _title(game, component, renderer)
+    info = DocumentInfo(
+        title=title, author="pnp",
+        subject=f"{title}: a card a page at trim size with 3 mm bleed, CMYK for {ink.press.identifier}",
+        keywords=f"print-and-play, {game.slug}, {component.id}, {PDFX_VERSION}, {ink.press.identifier}",
+        creator=f"pnp {game.slug}", date=datetime.date.fromisoformat(game.info.date),
+        key=f"{game.slug}/{lang}/{component.id}/cmyk", version=game.info.version)
+    return CmykDeck(ink, info)
+
+
 def export_print_shop(game: Game, renderer: FaceRenderer, lang: str, paper: str) -> list[Artifact]:
+    """Per deck: the cards as an sRGB PDF and as a CMYK PDF/X-4 one, and a PNG per design."""
     artifacts = []
+    ink = CmykInk(PRESS)
     for component in deck_components(game):
         artifacts.append(Artifact(Path(f"{component.id}.pdf"), _deck_pdf(game, component, renderer)))
+        cmyk = _cmyk_deck(game, component, renderer, lang, ink)
+        artifacts.append(Artifact(Path(f"{component.id}-cmyk.pdf"), _deck_pdf(game, component, renderer, cmyk)))
         digits = max(2, len(str(len(component.cards))))
         for side in _sides(component):
             images = renderer.images([FaceRef(component, card, side) for card in component.cards], PRINT_DPI)

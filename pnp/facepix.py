@@ -18,6 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.data.model import Card, Component, Game
 from pnp.errors import BuildError, FontError
 from pnp.fonts import FontFamily
+from pnp.render.colour import png_bytes as png_bytes  # the exports' PNG writer
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.sheets import FaceForms, face_geometry
 from pnp.units import MM
@@ -94,13 +95,3 @@ class FaceRenderer:
             raise FontError(self.glyphs.problems)
         if self.glyphs.overflows:
             raise BuildError(self.glyphs.overflows)
-
-
-def png_bytes(image: Image.Image, dpi: float | None = None) -> bytes:
-    out = io.BytesIO()
-    # No timestamps and a fixed encoder setting: the same image gives the same bytes.
-    if dpi:
-        image.save(out, format="PNG", dpi=(dpi, dpi), optimize=False)
-    else:
-        image.save(out, format="PNG", optimize=False)
-    return out.getvalue()

@@ -195,13 +195,17 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+SOURCE_SUFFIXES = (".py", ".icc", ".icm")
+
+
 @cache
 def pnp_fingerprint() -> str:
-    """pnp's version, a hash of every source file of the package and the library versions:
-    any change to the code that draws an output rebuilds it."""
+    """pnp's version, a hash of every source file of the package (and of the colour profiles
+    its PNGs embed) and the library versions: any change to the code that draws an output
+    rebuilds it."""
     package = Path(__file__).resolve().parent
     digest = hashlib.sha256(__version__.encode())
-    for path in sorted(package.rglob("*.py")):
+    for path in sorted(p for p in package.rglob("*") if p.suffix in SOURCE_SUFFIXES):
         digest.update(str(path.relative_to(package)).encode())
         digest.update(b"\0")
         digest.update(path.read_bytes())

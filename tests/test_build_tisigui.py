@@ -169,5 +169,6 @@ def test_png_faces_at_300_dpi_with_bleed(tmp_path):
         # 63×88 mm plus 3 mm bleed each side is 69×94 mm: 815×1110.2 px at 300 dpi.
         assert image.size == (815, 1111)
         assert round(image.info["dpi"][0]) == 300
+        assert b"sRGB" in image.info["icc_profile"]  # tagged: the colours are sRGB's
         # The bleed is printed: the corner pixel carries the card's dark background.
         assert image.convert("RGB").getpixel((2, 2)) == (0x2A, 0x22, 0x38)

@@ -17,6 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.data.model import Game
 from pnp.fonts import FontFamily
+from pnp.render.colour import png_bytes
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.sheets import FaceForms, face_geometry
 from pnp.units import MM
@@ -28,10 +29,7 @@ def _rasterise(pdf: bytes, dpi: int) -> bytes:
     document = pdfium.PdfDocument(pdf)
     try:
         image = document[0].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil()
-        out = io.BytesIO()
-        # A fixed dpi note and no timestamps keep the bytes the same from run to run.
-        image.save(out, format="PNG", dpi=(dpi, dpi), optimize=False)
-        return out.getvalue()
+        return png_bytes(image, dpi)
     finally:
         document.close()
 
