@@ -34,8 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pnp.build import build  # noqa: E402
-from pnp.workspace import Workspace  # noqa: E402
+from pnp.build.pipeline import build  # noqa: E402
+from pnp.core.workspace import Workspace  # noqa: E402
 
 
 def cold(game: str, out: Path) -> float:

@@ -41,10 +41,10 @@ THIS_TREE = Path(__file__).resolve().parents[1]
 ROOT = Path(os.environ.get("PNP_BENCH_TREE") or THIS_TREE)
 sys.path.insert(0, str(ROOT))
 
+from pnp.core.workspace import find_workspace  # noqa: E402
 from pnp.games.base import GamePlugin  # noqa: E402
 from pnp.games.registry import game_slugs, get_game  # noqa: E402
-from pnp.games.rules import workspace_rules  # noqa: E402
-from pnp.workspace import find_workspace  # noqa: E402
+from pnp.games.ruleset import workspace_rules  # noqa: E402
 
 BASELINES = Path(__file__).resolve().parent / "baselines"
 

@@ -4,7 +4,7 @@
 
 sample: N seeded games each played and narrated to Markdown in both scripts (what
 `pnp sample GAME` does per run, minus process start-up), and the same games as JSON only.
-simulate: N games through pnp.simulate, in one process and with the worker pool.
+simulate: N games through pnp.play.simulate, in one process and with the worker pool.
 Prints a Markdown table; writes nothing.
 """
 
@@ -20,8 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pnp import narrate, simulate  # noqa: E402
-from pnp.workspace import find_workspace  # noqa: E402
+from pnp.core.workspace import find_workspace  # noqa: E402
+from pnp.play import (
+    narrate,  # noqa: E402
+    simulate,  # noqa: E402
+)
 
 RUNS = [("tisigui", None), ("wurenshenghuan", None), ("niutouwang", None),
         ("niutouwang", "official"), ("aizhewudi", None), ("aizhewudi", "abilities")]

@@ -39,14 +39,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pnp import textlayout, textplace  # noqa: E402
-from pnp.build import converter_for, load_games  # noqa: E402
-from pnp.fonts import FACE_FILES, load_family  # noqa: E402
+from pnp.build.pipeline import converter_for, load_games  # noqa: E402
+from pnp.core.units import MM  # noqa: E402
+from pnp.core.workspace import Workspace  # noqa: E402
 from pnp.render.glyphs import GlyphCheck  # noqa: E402
-from pnp.render.rulebook_pdf import render_rulebook  # noqa: E402
-from pnp.rulebook import MarkdownBlock, parse_markdown, rulebook_markdown  # noqa: E402
-from pnp.units import MM  # noqa: E402
-from pnp.workspace import Workspace  # noqa: E402
+from pnp.rulebook.pdf import render_rulebook  # noqa: E402
+from pnp.rulebook.source import MarkdownBlock, parse_markdown, rulebook_markdown  # noqa: E402
+from pnp.text import place as textplace  # noqa: E402
+from pnp.text import setting as textlayout  # noqa: E402
+from pnp.text.fonts import FACE_FILES, load_family  # noqa: E402
 
 LANG = "zh-Hant"
 CLOSING = set("，。、；：？！）」』》〉…”’")

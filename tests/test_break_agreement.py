@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from uniseg.linebreak import line_break_units
 
-from pnp.build import converter_for, load_games
-from pnp.linebreaks import break_offsets
+from pnp.build.pipeline import converter_for, load_games
+from pnp.core.workspace import Workspace
 from pnp.render.grid import display_grid
-from pnp.rulebook import MarkdownBlock, parse_markdown, rulebook_markdown
-from pnp.workspace import Workspace
+from pnp.rulebook.source import MarkdownBlock, parse_markdown, rulebook_markdown
+from pnp.text.linebreaks import break_offsets
 
 ROOT = Path(__file__).resolve().parents[1]
 OPENING_QUOTES = "“‘"

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from pnp.build import build
-from pnp.i18n import foreign_characters
-from pnp.workspace import Workspace
+from pnp.build.pipeline import build
+from pnp.core.workspace import Workspace
+from pnp.text.convert import foreign_characters
 from tests.conftest import ROOT
 from tests.pdfprobe import component_counts, fonts, page_sizes, text
 
@@ -72,7 +72,7 @@ def test_player_aid_is_one_sheet_led_by_the_game_name(built, game, lang):
     assert re.search(r"表 1", first)
 
 
-# How each player aid is set on A4 (pnp.render.aid_pdf.aid_layout): the two short ones
+# How each player aid is set on A4 (pnp.rulebook.aid.aid_layout): the two short ones
 # on half the sheet, the two long ones in two columns on it.
 AID_PAPER = {"tisigui": "sheet", "wurenshenghuan": "sheet", "niutouwang": "half", "aizhewudi": "half"}
 

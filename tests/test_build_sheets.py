@@ -11,8 +11,8 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from pnp.build import SheetOptions, build
-from pnp.workspace import Workspace
+from pnp.build.pipeline import SheetOptions, build
+from pnp.core.workspace import Workspace
 from tests.conftest import ROOT
 from tests.pdfprobe import matrix_times, moved_text_line
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import build
-from pnp.i18n import foreign_characters
-from pnp.workspace import Workspace
+from pnp.build.pipeline import build
+from pnp.core.workspace import Workspace
+from pnp.text.convert import foreign_characters
 from tests.conftest import ROOT
 from tests.pdfprobe import component_counts, face_counts, fonts, outline_titles, page_sizes, text
 
@@ -137,11 +137,11 @@ def test_two_builds_are_byte_identical(built, tmp_path):
 @pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
 def test_layout_log_matches_the_reviewed_golden(lang):
     """Where every face lands on every sheet. Regenerate with PNP_REGEN_GOLDEN=1 pytest."""
-    from pnp.build import converter_for, load_games
-    from pnp.fonts import load_family
+    from pnp.build.pipeline import converter_for, load_games
     from pnp.layout.presets import SHEETS
     from pnp.render.glyphs import GlyphCheck
     from pnp.render.sheets import render_components
+    from pnp.text.fonts import load_family
 
     (game,) = load_games(Workspace(ROOT), ["tisigui"])
     fonts_ = load_family(ROOT / "fonts", lang)

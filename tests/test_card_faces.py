@@ -25,12 +25,12 @@ from dataclasses import dataclass
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from pnp.build import build
+from pnp.build.pipeline import build
+from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
 from pnp.data.model import Card, Component, Element, Game
 from pnp.data.schema import FIELD_REF, resolve_coord
-from pnp.fonts import load_family
-from pnp.workspace import Workspace
+from pnp.text.fonts import load_family
 from tests.conftest import ROOT
 from tests.pdfprobe import FaceChar, face_chars
 

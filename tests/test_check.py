@@ -14,7 +14,7 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-from pnp.check import CheckFinding, supply_simulation
+from pnp.check.proof import CheckFinding, supply_simulation
 from pnp.cli import cli
 from pnp.data.fieldpaths import parse_path
 from pnp.games.aizhewudi import GAME as AIZHEWUDI
@@ -305,7 +305,7 @@ def test_marker_supply_short_only_by_chance_is_simulated() -> None:
 
 
 def test_a_simplified_character_in_a_zh_hant_game_is_a_data_error(lint_ws: Path) -> None:
-    """The source text itself is checked when the game loads (pnp/data/purity.py), so every
+    """The source text itself is checked when the game loads (pnp/text/purity.py), so every
     command refuses it at its line, not only check."""
     components = lint_ws / "card_data/wurenshenghuan/components.yaml"
     edit(components, "note: 十張，每張一個字母", "note: 十張，每张一個字母")
@@ -425,7 +425,7 @@ def test_tables_text_and_markdown() -> None:
 
 
 def test_supply_simulation_plays_every_bot_mix_of_every_engine():
-    from pnp.check import _bot_mixes
+    from pnp.check.proof import _bot_mixes
     from pnp.games.registry import game_slugs, get_game
 
     for slug in game_slugs():

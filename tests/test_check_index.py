@@ -1,4 +1,4 @@
-"""``pnp check`` holds every deck held in hand to a corner index (pnp/check_index.py).
+"""``pnp check`` holds every deck held in hand to a corner index (pnp/check/index.py).
 
 A deck is held in hand when the game's rules deal it so (the plugin's ``hands``: aizhewudi's
 action cards, niutouwang's number cards) or components.yaml marks it ``held_in_hand: true``.
@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from pnp.core.errors import DataError
 from pnp.data.load import load_game
-from pnp.errors import DataError
 from tests.conftest import edit, game_workspace
 from tests.test_check import check_json, findings, line_of
 

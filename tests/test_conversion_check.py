@@ -16,12 +16,12 @@ import opencc
 import pytest
 import yaml
 
-from pnp.check import printed_texts
-from pnp.check_conversion import PrintedText, conversion_findings
+from pnp.build.gameset import converter_for
+from pnp.check.conversion import PrintedText, conversion_findings
+from pnp.check.proof import printed_texts
+from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
-from pnp.gameset import converter_for
-from pnp.rulebook import aid_markdown, rulebook_markdown
-from pnp.workspace import Workspace
+from pnp.rulebook.source import aid_markdown, rulebook_markdown
 from tests.conftest import ROOT, edit, game_workspace
 from tests.test_check import check_json, findings, line_of, run
 

@@ -1,10 +1,10 @@
-"""Component counts against the rules' requirements (pnp/counts.py)."""
+"""Component counts against the rules' requirements (pnp/check/counts.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pnp.counts import count_findings
+from pnp.check.counts import count_findings
 from pnp.data.load import COMPONENTS_FILE, load_game
 from pnp.data.yamlmarks import load_yaml
 from pnp.games.base import Requirement

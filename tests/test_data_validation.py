@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from pnp.core.errors import DataError
 from pnp.data.load import load_game
-from pnp.errors import DataError
 from tests.conftest import ROOT, edit
 
 
@@ -101,9 +101,9 @@ def test_example_game_must_be_playable(workspace_copy):
 
 def test_rulebook_example_is_the_seeded_sample_game():
     """The example's numbers are the seeded game's: its final scores, as the engine logs them."""
-    from pnp.narrate import SEAT_NAMES, play_sample
-    from pnp.rulebook import rulebook_markdown
-    from pnp.workspace import Workspace
+    from pnp.core.workspace import Workspace
+    from pnp.play.narrate import SEAT_NAMES, play_sample
+    from pnp.rulebook.source import rulebook_markdown
 
     game = load_game(ROOT / "card_data" / "tisigui")
     markdown = rulebook_markdown(Workspace(ROOT), game)

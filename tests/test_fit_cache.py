@@ -1,4 +1,4 @@
-"""Fitted text kept in the disk cache (pnp.fitcache): the same bytes as fitting afresh, only
+"""Fitted text kept in the disk cache (pnp.text.fitcache): the same bytes as fitting afresh, only
 changed text fitted again, and one entry per game, script, fonts and pnp."""
 
 from __future__ import annotations
@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from pnp import diskcache, fitcache, textlayout
-from pnp.build import load_games, render_game
-from pnp.fonts import load_family, measure_for
-from pnp.textlayout import Run
-from pnp.workspace import Workspace
+from pnp.build.pipeline import load_games, render_game
+from pnp.core import diskcache
+from pnp.core.workspace import Workspace
+from pnp.text import fitcache
+from pnp.text import setting as textlayout
+from pnp.text.fonts import load_family, measure_for
+from pnp.text.setting import Run
 from tests.conftest import ROOT, edit, game_workspace
 
 OLD, NEW = "role: 找出碟仙的替身，指认正确就得分", "role: 找出碟仙的替身，指认对了就得分"

@@ -1,4 +1,4 @@
-"""The disk cache of parsed faces (pnp.fontcache): same font as a fresh parse, invalidated by
+"""The disk cache of parsed faces (pnp.text.fontcache): same font as a fresh parse, invalidated by
 any change to the font file, and never read unless pnp wrote it."""
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ import pytest
 import reportlab.pdfbase.ttfonts as ttfonts
 from reportlab.pdfgen import canvas
 
-from pnp import diskcache, fontcache
-from pnp.fonts import _parse
+from pnp.core import diskcache
+from pnp.text import fontcache
+from pnp.text.fonts import _parse
 
 FONTS = Path(__file__).resolve().parents[1] / "fonts"
 REGULAR = FONTS / "PnpSansTC-Regular.ttf"

@@ -16,8 +16,8 @@ from reportlab.lib.fonts import tt2ps
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
 
-from pnp.errors import FontError
-from pnp.fonts import (
+from pnp.core.errors import FontError
+from pnp.text.fonts import (
     FACE_FILES,
     FontFace,
     FontFamily,

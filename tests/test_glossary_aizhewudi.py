@@ -11,7 +11,7 @@ import opencc
 import pytest
 
 from pnp.data.model import GlossaryTerm
-from pnp.i18n import make_converter
+from pnp.text.convert import make_converter
 from tests.glossary_support import assert_pair_both_ways, assert_well_formed, glossary_terms
 
 # zh-Hant -> zh-Hans, written by hand.

@@ -135,7 +135,7 @@ def test_plain_opencc_agrees_on_the_other_terms():
 
 def test_glossary_makes_the_converter_right_in_running_text(terms):
     from pnp.data.model import GlossaryTerm
-    from pnp.i18n import make_converter
+    from pnp.text.convert import make_converter
 
     glossary = [GlossaryTerm(t["zh-Hans"], t["zh-Hant"], "glossary.yaml") for t in terms]
     convert = make_converter("zh-Hant", "zh-Hans", glossary)

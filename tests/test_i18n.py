@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pnp.data.model import GlossaryTerm
-from pnp.i18n import foreign_characters, make_converter
+from pnp.text.convert import foreign_characters, make_converter
 
 
 def test_glossary_terms_win_over_opencc_phrases():
@@ -45,7 +45,7 @@ def test_purity_flags_only_characters_of_the_other_script():
 
 
 def test_the_tools_own_words_exist_in_both_scripts_and_are_pure():
-    from pnp.strings import STRINGS
+    from pnp.text.strings import STRINGS
 
     assert set(STRINGS["zh-Hant"]) == set(STRINGS["zh-Hans"])
     for lang, words in STRINGS.items():
@@ -66,7 +66,7 @@ def test_foreign_characters_are_hanzidentifiers_from_the_disk_cache_too(tmp_path
     character from U+2E80 up, whether they were just classified or read back."""
     import hanzidentifier
 
-    from pnp import i18n
+    from pnp.text import convert as i18n
 
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
     every = [chr(c) for c in range(0x2E80, 0x110000) if not 0xD800 <= c < 0xE000]

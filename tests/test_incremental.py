@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-import pnp.build
-from pnp.build import build, load_games
-from pnp.manifest import MANIFEST_NAME, noting_game, rulebook_view
-from pnp.workspace import Workspace
+import pnp.build.pipeline
+from pnp.build.manifest import MANIFEST_NAME, noting_game, rulebook_view
+from pnp.build.pipeline import build, load_games
+from pnp.core.workspace import Workspace
 from tests.conftest import ROOT, edit
 from tests.pdfprobe import text
 
@@ -54,13 +54,13 @@ def workspace(tmp_path: Path) -> Path:
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, tuple[str, ...]]]:
     """Every render_game call: (game, script, kinds)."""
     calls: list[tuple[str, str, tuple[str, ...]]] = []
-    real = pnp.build.render_game
+    real = pnp.build.pipeline.render_game
 
     def spy(workspace, game, lang, paper, png=False, kinds=None, **options):
         calls.append((game.info.slug, lang, tuple(kinds or ())))
         return real(workspace, game, lang, paper, png, kinds, **options)
 
-    monkeypatch.setattr(pnp.build, "render_game", spy)
+    monkeypatch.setattr(pnp.build.pipeline, "render_game", spy)
     return calls
 
 
@@ -242,7 +242,7 @@ def test_a_build_that_cannot_write_one_file_changes_none(workspace, renders):
     blocked = workspace / "output/tisigui/zh-Hans/rulebook.pdf"
     blocked.mkdir(parents=True)  # a folder where a new output must go
     edit(workspace / "card_data/tisigui/components.yaml", CARD, EDITED_CARD)
-    with pytest.raises(pnp.build.PnpError, match="rulebook.pdf: cannot write here: a folder is in the way"):
+    with pytest.raises(pnp.build.pipeline.PnpError, match="rulebook.pdf: cannot write here: a folder is in the way"):
         build(ws, "tisigui", "all")
     blocked.rmdir()
     assert snapshot(workspace / "output") == before  # old outputs, old record, no temporaries
@@ -266,7 +266,7 @@ def test_a_failure_while_swapping_puts_every_old_file_back(workspace, monkeypatc
         return real_replace(src, dst)
 
     monkeypatch.setattr(os, "replace", failing_replace)
-    with pytest.raises(pnp.build.PnpError, match="No space left on device"):
+    with pytest.raises(pnp.build.pipeline.PnpError, match="No space left on device"):
         build(ws, "tisigui", "zh-Hant")
     monkeypatch.setattr(os, "replace", real_replace)
     after = snapshot(workspace / "output")
@@ -276,7 +276,7 @@ def test_a_failure_while_swapping_puts_every_old_file_back(workspace, monkeypatc
 def test_an_output_root_that_is_a_file_is_a_clear_error(workspace):
     (workspace / "output").mkdir()
     (workspace / "output" / "tiling_game").write_text("not a folder", encoding="utf-8")
-    with pytest.raises(pnp.build.PnpError, match="is a file, not a folder"):
+    with pytest.raises(pnp.build.pipeline.PnpError, match="is a file, not a folder"):
         build(Workspace(workspace), "tiling_game", "zh-Hant")
     assert sorted(p.name for p in (workspace / "output").iterdir()) == ["tiling_game"]
 
@@ -318,7 +318,7 @@ def test_a_missing_rulebook_template_removes_the_old_rulebook(workspace, renders
 
 @pytest.mark.parametrize("out", ["card_data", "card_data/tisigui", "templates", "fonts", "."])
 def test_out_into_the_sources_is_refused(workspace, out):
-    with pytest.raises(pnp.build.PnpError, match="--out"):
+    with pytest.raises(pnp.build.pipeline.PnpError, match="--out"):
         build(Workspace(workspace), "tiling_game", "zh-Hant", out=workspace / out)
     assert not (workspace / "output").exists()
 
@@ -346,7 +346,7 @@ def test_the_command_says_what_it_rebuilt_and_what_was_up_to_date(workspace):
 
 
 def test_templates_a_rulebook_names_are_its_inputs(tmp_path):
-    from pnp.manifest import template_files
+    from pnp.build.manifest import template_files
 
     (tmp_path / "a").mkdir()
     (tmp_path / "shared").mkdir()
@@ -360,7 +360,7 @@ def test_templates_a_rulebook_names_are_its_inputs(tmp_path):
 
 
 def test_a_template_name_made_from_the_games_slug_is_resolved(tmp_path):
-    from pnp.manifest import template_files
+    from pnp.build.manifest import template_files
 
     for slug in ("a", "b"):
         (tmp_path / slug).mkdir()

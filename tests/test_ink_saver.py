@@ -10,9 +10,9 @@ import pytest
 from PIL import ImageStat
 from pypdf import PdfReader
 
-from pnp.build import DEFAULT_SHEET, SheetOptions, _options, load_games, render_game
+from pnp.build.pipeline import DEFAULT_SHEET, SheetOptions, _options, load_games, render_game
+from pnp.core.workspace import Workspace
 from pnp.render.ink import ink_color, luminance
-from pnp.workspace import Workspace
 from tests.conftest import ROOT
 
 

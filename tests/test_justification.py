@@ -13,10 +13,10 @@ import pypdfium2.raw as raw
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from pnp.build import build
-from pnp.fonts import load_family
-from pnp.units import MM
-from pnp.workspace import Workspace
+from pnp.build.pipeline import build
+from pnp.core.units import MM
+from pnp.core.workspace import Workspace
+from pnp.text.fonts import load_family
 
 ROOT = Path(__file__).resolve().parents[1]
 BODY_SIZE, BODY_LEADING = 10.5, 17.5

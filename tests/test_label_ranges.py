@@ -16,11 +16,11 @@ import pypdf
 import pytest
 from click.testing import CliRunner
 
-from pnp.build import build
+from pnp.build.pipeline import build
 from pnp.cli import cli
+from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
 from pnp.data.spec import ELEMENTS, SpecContext, prop_error
-from pnp.workspace import Workspace
 from tests.conftest import edit, game_workspace
 from tests.test_vocabulary import SLUG, line_of, make_workspace, problems_of
 

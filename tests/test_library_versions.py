@@ -1,4 +1,4 @@
-"""The library versions in pnp's fingerprint (pnp.manifest.library_versions): what
+"""The library versions in pnp's fingerprint (pnp.build.manifest.library_versions): what
 importlib.metadata reads, kept in the disk cache until a package is installed, upgraded or
 removed."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp import manifest
+from pnp.build import manifest
 
 
 def _expected() -> dict[str, str]:

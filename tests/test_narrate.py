@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from pnp import narrate
-from pnp.build import converter_for
+from pnp.build.pipeline import converter_for
 from pnp.cli import cli
+from pnp.core.errors import PnpError
+from pnp.core.workspace import Workspace
 from pnp.data.model import LANGS
-from pnp.errors import PnpError
-from pnp.i18n import foreign_characters
-from pnp.workspace import Workspace
+from pnp.play import narrate
+from pnp.text.convert import foreign_characters
 from tests.conftest import ROOT
 
 WORKSPACE = Workspace(ROOT)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import build
-from pnp.workspace import Workspace
+from pnp.build.pipeline import build
+from pnp.core.workspace import Workspace
 from tests.test_justification import BODY_SIZE, body_lines
 
 ROOT = Path(__file__).resolve().parents[1]

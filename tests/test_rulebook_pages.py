@@ -9,15 +9,15 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from pnp.build import converter_for
+from pnp.build.pipeline import converter_for
 from pnp.cli import cli
+from pnp.core.units import MM
 from pnp.data.load import load_game
-from pnp.fonts import load_family
-from pnp.render.aid_pdf import render_aid
 from pnp.render.glyphs import GlyphCheck
-from pnp.render.rulebook_pdf import render_rulebook
-from pnp.rulebook import parse_markdown
-from pnp.units import MM
+from pnp.rulebook.aid import render_aid
+from pnp.rulebook.pdf import render_rulebook
+from pnp.rulebook.source import parse_markdown
+from pnp.text.fonts import load_family
 from tests.conftest import ROOT
 
 A4 = (210 * MM, 297 * MM)
@@ -308,8 +308,8 @@ def test_a_heading_does_not_drag_a_table_that_may_split_to_the_next_page():
 def test_wurenshenghuan_aid_introduces_each_score_table_right_above_it(lang):
     """The aid said 「猜中兇手：依交出的天數得分，見下表」 above the murderer's table: each
     score table now has its own sentence right above its caption."""
-    from pnp.rulebook import aid_markdown
-    from pnp.workspace import Workspace
+    from pnp.core.workspace import Workspace
+    from pnp.rulebook.source import aid_markdown
 
     game = load_game(ROOT / "card_data" / "wurenshenghuan")
     fonts = load_family(ROOT / "fonts", lang)
@@ -335,8 +335,8 @@ def test_nothing_on_the_aid_comes_within_6_5_mm_of_the_paper_edge(slug, paper):
     (game, version, date in brackets) sat with its descenders at 6.4 mm from the bottom."""
     import pypdfium2 as pdfium
 
-    from pnp.rulebook import aid_markdown
-    from pnp.workspace import Workspace
+    from pnp.core.workspace import Workspace
+    from pnp.rulebook.source import aid_markdown
 
     game = load_game(ROOT / "card_data" / slug)
     fonts = load_family(ROOT / "fonts", "zh-Hans")
@@ -364,8 +364,8 @@ def test_nothing_on_the_aid_comes_within_6_5_mm_of_the_paper_edge(slug, paper):
 def test_every_rulebook_ends_with_its_credits_after_the_quick_reference(slug):
     """DESIGN: each rulebook ends with credits. tisigui's put them before the quick
     reference, unlike the other three, so its book ended on the reference tables."""
-    from pnp.rulebook import rulebook_markdown
-    from pnp.workspace import Workspace
+    from pnp.core.workspace import Workspace
+    from pnp.rulebook.source import rulebook_markdown
 
     game = load_game(ROOT / "card_data" / slug)
     fonts = load_family(ROOT / "fonts", "zh-Hant")
@@ -407,8 +407,8 @@ def test_a_shrunk_figure_keeps_its_labels_inside_the_text_block(paper):
     the right edge of the text block. Nothing below the running header goes right of it."""
     import pypdfium2 as pdfium
 
-    from pnp.rulebook import rulebook_markdown
-    from pnp.workspace import Workspace
+    from pnp.core.workspace import Workspace
+    from pnp.rulebook.source import rulebook_markdown
 
     game = load_game(ROOT / "card_data" / "aizhewudi")
     fonts = load_family(ROOT / "fonts", "zh-Hans")

@@ -1,5 +1,5 @@
 """Numbers derived in card data (pnp/data/rulerefs.py) and the icons a face draws against the
-rules (pnp/counts.py, key ``component#symbol``)."""
+rules (pnp/check/counts.py, key ``component#symbol``)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from pnp.counts import count_findings
+from pnp.check.counts import count_findings
+from pnp.core.errors import DataError
 from pnp.data.load import COMPONENTS_FILE, load_game
 from pnp.data.model import Text
 from pnp.data.rulerefs import resolve
 from pnp.data.yamlmarks import load_yaml
-from pnp.errors import DataError
 from pnp.games.base import Requirement
 from tests.conftest import ROOT, edit
 

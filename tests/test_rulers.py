@@ -10,9 +10,9 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from pnp.build import build
+from pnp.build.pipeline import build
+from pnp.core.workspace import Workspace
 from pnp.layout.sheetplan import Rect
-from pnp.workspace import Workspace
 from tests.conftest import ROOT
 from tests.pdfprobe import matrix_times, moved_text_line
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from pnp.errors import PnpError
+from pnp.core.errors import PnpError
+from pnp.core.workspace import Workspace
 from pnp.serve.preview import Preview, State, markdown_html
 from pnp.serve.server import PreviewServer
 from pnp.serve.watch import affected_games
-from pnp.workspace import Workspace
 
 SLUGS = ["aizhewudi", "niutouwang", "tisigui"]
 

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from pnp import narrate, simulate
 from pnp.cli import cli
+from pnp.core.workspace import Workspace
 from pnp.games.tisigui.summary import _min_tokens
-from pnp.workspace import Workspace
+from pnp.play import narrate, simulate
 from tests.conftest import ROOT
 
 WORKSPACE = Workspace(ROOT)

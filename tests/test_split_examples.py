@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import pytest
 
+from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
 from pnp.games.aizhewudi.example import scripted_rounds, split_fund
 from pnp.games.aizhewudi.rules import AizhewudiRules
 from pnp.games.aizhewudi.split import split
-from pnp.rulebook import rulebook_markdown, worked_functions
-from pnp.workspace import Workspace
+from pnp.rulebook.source import rulebook_markdown, worked_functions
 from tests.conftest import ROOT
 
 

@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from pnp.build import converter_for
+from pnp.build.pipeline import converter_for
+from pnp.core.errors import DataError
+from pnp.core.units import MM
 from pnp.data.load import load_game
-from pnp.errors import DataError
-from pnp.fonts import load_family
 from pnp.layout.table_plan import Item, layout_group, plan_table
 from pnp.render.glyphs import GlyphCheck
-from pnp.render.rulebook_pdf import render_rulebook
-from pnp.rulebook import parse_markdown
-from pnp.units import MM
+from pnp.rulebook.pdf import render_rulebook
+from pnp.rulebook.source import parse_markdown
+from pnp.text.fonts import load_family
 from tests.conftest import ROOT, edit
 
 A4 = (210 * MM, 297 * MM)

@@ -1,4 +1,4 @@
-"""Compiled templates cached across processes (pnp.templating.SignedBytecodeCache): reused
+"""Compiled templates cached across processes (pnp.text.templating.SignedBytecodeCache): reused
 while the template is unchanged, recompiled when it changes, never loaded unless pnp wrote it."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from pnp import diskcache
-from pnp.errors import DataError
-from pnp.templating import SignedBytecodeCache, markdown_environment, render_template
+from pnp.core import diskcache
+from pnp.core.errors import DataError
+from pnp.text.templating import SignedBytecodeCache, markdown_environment, render_template
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.linebreaks import break_offsets, break_units
-from pnp.textlayout import Run, break_lines, fit_text, set_lines
-from pnp.textplace import place
+from pnp.text.linebreaks import break_offsets, break_units
+from pnp.text.place import place
+from pnp.text.setting import Run, break_lines, fit_text, set_lines
 
 CLOSING = set("，。、；：？！）」』》〉…”’")  # a dash pair may start a line
 OPENING = set("（「『《〈“‘")
@@ -83,7 +83,7 @@ def test_fitting_shrinks_rather_than_split_a_number():
 
 
 def test_nested_lists_keep_their_level_and_numbering():
-    from pnp.rulebook import parse_markdown
+    from pnp.rulebook.source import parse_markdown
 
     (bullets, numbers) = parse_markdown("- 甲\n  - 甲一\n- 乙\n\n  乙續\n\n1. 一\n2. 二\n   1. 二之一\n")
     assert list(zip(bullets.markers, bullets.levels, strict=True)) == [("•", 0), ("◦", 1), ("•", 0), ("", 0)]
@@ -207,7 +207,7 @@ PAIR_CLOSING, PAIR_OPENING = "，。、」）", "「（"
 
 def kern(a: str, a_bold: bool, b: str, b_bold: bool) -> tuple[float, float]:
     """A closing mark before a closing or opening mark, or two opening marks, close up by
-    half an em, taken from the blank sides facing each other (as pnp.fonts.kern_for does)."""
+    half an em, taken from the blank sides facing each other (as pnp.text.fonts.kern_for does)."""
     if not ((a in PAIR_CLOSING and b in PAIR_CLOSING + PAIR_OPENING)
             or (a in PAIR_OPENING and b in PAIR_OPENING)):
         return (0.0, 0.0)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.build import build
-from pnp.errors import PnpError
-from pnp.workspace import Workspace
+from pnp.build.pipeline import build
+from pnp.core.errors import PnpError
+from pnp.core.workspace import Workspace
 from tests.conftest import edit
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pnp.cli import cli
-from pnp.typography import half_width_punctuation, lint, mixed_ranges
+from pnp.text.typography import half_width_punctuation, lint, mixed_ranges
 from tests.conftest import edit
 
 

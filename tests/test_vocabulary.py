@@ -13,13 +13,13 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from pnp.build import build
+from pnp.build.pipeline import build
+from pnp.core.errors import BuildError, DataError
+from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
 from pnp.data.svgpath import PathSyntaxError, parse_path
-from pnp.errors import BuildError, DataError
 from pnp.layout.icons import place_icons
-from pnp.rulebook import render_markdown
-from pnp.workspace import Workspace
+from pnp.rulebook.source import render_markdown
 from tests.conftest import ROOT, edit
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -16,15 +16,15 @@ import click
 
 from pnp import __version__
 from pnp.cli.options import WorkspaceRef
-from pnp.errors import PnpError
-from pnp.workspace import find_workspace
+from pnp.core.errors import PnpError
+from pnp.core.workspace import find_workspace
 
 # name -> "module:click command", in the order ``pnp --help`` lists them
 COMMANDS: dict[str, str] = {
     "list": "pnp.cli.catalog:list_games",
     "build": "pnp.cli.build:build",
-    "check": "pnp.cli.rules:check",
-    "tables": "pnp.cli.rules:tables",
+    "check": "pnp.cli.proof:check",
+    "tables": "pnp.cli.proof:tables",
     "calc": "pnp.cli.calc:calc",
     "sample": "pnp.cli.play:sample",
     "simulate": "pnp.cli.play:simulate",
@@ -119,7 +119,7 @@ def cli(ctx: click.Context, root: Path | None, verbose: bool, quiet: bool) -> No
 def config_defaults(root: Path | None) -> dict[str, Any] | None:
     """click's default_map from the workspace's pnp.toml; None outside a workspace (the
     command itself says there is no workspace, if it needs one)."""
-    from pnp.config import default_map
+    from pnp.cli.config import default_map
 
     try:
         found = find_workspace(root)

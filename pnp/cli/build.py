@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from pnp.build import BuildReport, SheetOptions
-from pnp.build import build as run_build
+from pnp.build.pipeline import BuildReport, SheetOptions
+from pnp.build.pipeline import build as run_build
 from pnp.cli.loop import back_offset_option
 from pnp.cli.options import (
     command,
@@ -23,8 +23,8 @@ from pnp.cli.options import (
     workspace,
     written_json,
 )
-from pnp.progress import BuildProgress
-from pnp.workspace import Workspace
+from pnp.cli.progress import BuildProgress
+from pnp.core.workspace import Workspace
 
 
 @command()

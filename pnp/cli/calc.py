@@ -12,12 +12,12 @@ from typing import Any
 
 import click
 
-from pnp.calc import CalcResult, calculator_games, game_rules, unknown_game
 from pnp.cli.options import chosen_format, echo_data, echo_json, format_option, message, verbosity_options
 from pnp.cli.options import workspace as chosen_workspace
-from pnp.errors import PnpError
+from pnp.core.errors import PnpError
+from pnp.core.workspace import Workspace
+from pnp.games.calculators import CalcResult, calculator_games, game_rules, unknown_game
 from pnp.games.registry import get_game, has_game
-from pnp.workspace import Workspace
 
 
 def JSON_OPTION(f: Callable[..., Any]) -> Callable[..., Any]:  # noqa: N802  (reads as a constant)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pnp.catalog import catalog
+from pnp.build.catalog import catalog
 from pnp.cli.options import command, echo_data, echo_json, format_option, workspace
 
 

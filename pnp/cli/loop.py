@@ -8,8 +8,8 @@ from typing import Any
 import click
 
 from pnp.cli.options import F, command, echo_json, format_option, json_path, message, output_root, shown, written_json
-from pnp.errors import PnpError
-from pnp.units import parse_offset
+from pnp.core.errors import PnpError
+from pnp.core.units import parse_offset
 
 # The group's context object (pnp.cli.options.WorkspaceRef) is passed as ``obj``.
 LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])
@@ -28,8 +28,8 @@ LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])
 @click.pass_obj
 def export(context: Any, kind: str, game: str, lang: str, out: Path | None, paper: str, fmt: str) -> None:
     """Export GAME for Tabletop Simulator (tts), a print shop, a chat (contact) or as tuck boxes."""
-    from pnp.build import check_out
-    from pnp.export import export as run_export
+    from pnp.build.pipeline import check_out
+    from pnp.export.exports import export as run_export
 
     if out is not None:  # the same refusal as `pnp build --out`: never into the game's sources
         check_out(context.workspace, out)
@@ -80,9 +80,9 @@ def back_offset_option(function: F) -> F:
 def calibrate(context: Any, paper: str, lang: str, out: Path | None,
               back_offset: tuple[float, float], fmt: str) -> None:
     """Write a duplex test sheet that measures how far the printer shifts the back side."""
-    from pnp.build import Artifact, check_out, write_atomically
-    from pnp.calibrate import calibration_pdf
-    from pnp.fonts import load_family
+    from pnp.build.pipeline import Artifact, check_out, write_atomically
+    from pnp.export.calibrate import calibration_pdf
+    from pnp.text.fonts import load_family
 
     workspace = context.workspace
     paper = paper.lower()

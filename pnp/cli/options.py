@@ -12,7 +12,7 @@ from typing import Any, TypeVar, cast
 import click
 from click.shell_completion import CompletionItem
 
-from pnp.workspace import Workspace, find_workspace
+from pnp.core.workspace import Workspace, find_workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -41,7 +41,7 @@ def workspace(ctx: click.Context | None = None) -> Workspace:
 
 def output_root(found: Workspace) -> Path:
     """Where a command writes when it is not told: pnp.toml's ``out``, else output/."""
-    from pnp.config import load_settings
+    from pnp.cli.config import load_settings
 
     configured = load_settings(found.root)[0].get("out")
     return configured if isinstance(configured, Path) else found.output

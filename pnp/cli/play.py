@@ -1,7 +1,7 @@
 """The sample-game commands of ``pnp``: ``sample`` and ``simulate``.
 
 Each command parses its options, calls the core
-(pnp.narrate, pnp.simulate) and prints or writes the result; the JSON formats are documented
+(pnp.play.narrate, pnp.play.simulate) and prints or writes the result; the JSON formats are documented
 in docs/sample-and-simulate.md.
 """
 
@@ -15,9 +15,7 @@ from typing import Any
 
 import click
 
-from pnp import narrate
-from pnp import simulate as sim
-from pnp.build import Artifact, write_atomically
+from pnp.build.pipeline import Artifact, write_atomically
 from pnp.cli.options import (
     chosen_format,
     command,
@@ -31,10 +29,12 @@ from pnp.cli.options import (
     shown,
     workspace,
 )
+from pnp.core.errors import PnpError
 from pnp.data.model import LANGS
-from pnp.errors import PnpError
 from pnp.games.registry import game_slugs, get_game, has_game
-from pnp.sample_pdf import default_pdf_path, narration_pdf
+from pnp.play import narrate
+from pnp.play import simulate as sim
+from pnp.rulebook.sample import default_pdf_path, narration_pdf
 
 # Every built-in engine seats these; a game's plugin says which it takes.
 BOT_CHOICE = click.Choice(["greedy", "random"])

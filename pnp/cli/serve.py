@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from pnp.cli.options import command, shown
-from pnp.workspace import Workspace
+from pnp.core.workspace import Workspace
 
 # The group's context object (pnp.cli.options.WorkspaceRef) is passed as ``obj``.
 LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])

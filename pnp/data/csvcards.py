@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnp.core.errors import DataError
 from pnp.data.schema import Reader
 from pnp.data.textfile import read_text
 from pnp.data.xlsxcards import cell_name, read_xlsx_rows
 from pnp.data.yamlmarks import Located, PathKey, display_path, format_path
-from pnp.errors import DataError
 
 CSV_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*\.(csv|xlsx)$")
 COLUMN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

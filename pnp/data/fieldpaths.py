@@ -11,8 +11,8 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from pnp.core.errors import DataError
 from pnp.data.yamlmarks import Located, PathKey, load_yaml
-from pnp.errors import DataError
 
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pnp.core.limits import MAX_COPIES, MAX_GENERATE
 from pnp.data.computed import Computed, Unavailable
-from pnp.data.limits import MAX_COPIES, MAX_GENERATE
 from pnp.data.model import (
     Card,
     PrintedTable,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from pnp.core.limits import MAX_ICONS, MAX_VIEWBOX
 from pnp.data.labelranges import expand, fill_rows, has_ranges, is_range, typed_count, typed_total
-from pnp.data.limits import MAX_ICONS, MAX_VIEWBOX
 from pnp.data.model import (
     Card,
     Component,

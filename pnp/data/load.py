@@ -8,11 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pnp.data.computed import Computed, engine_tables
-from pnp.data.csvcards import csv_cards
-from pnp.data.generate import generate_cards
-from pnp.data.layouts import brief, check_component_layouts, read_layouts, read_symbols
-from pnp.data.limits import (
+from pnp.core.errors import DataError
+from pnp.core.limits import (
     MAX_COPIES,
     MAX_CREDITS,
     MAX_FIGURE_CARD_MM,
@@ -22,6 +19,10 @@ from pnp.data.limits import (
     MAX_TABLE_ROWS,
     MAX_TEXT_CHARS,
 )
+from pnp.data.computed import Computed, engine_tables
+from pnp.data.csvcards import csv_cards
+from pnp.data.generate import generate_cards
+from pnp.data.layouts import brief, check_component_layouts, read_layouts, read_symbols
 from pnp.data.model import (
     LANGS,
     Acknowledged,
@@ -41,7 +42,6 @@ from pnp.data.model import (
     Text,
     frozen_mapping,
 )
-from pnp.data.purity import purity_problems
 from pnp.data.rulerefs import resolve_components, resolve_figures, resolve_layouts
 from pnp.data.schema import (
     IDENT,
@@ -52,8 +52,8 @@ from pnp.data.schema import (
 )
 from pnp.data.table_figures import read_table_figure
 from pnp.data.yamlmarks import Located, PathKey, load_yaml
-from pnp.errors import DataError
 from pnp.layout.presets import CARD_SIZES, MAX_BOARD, MAX_TILED_BOARD, SHAPES
+from pnp.text.purity import purity_problems
 
 GAME_FILE = "game.yaml"
 COMPONENTS_FILE = "components.yaml"

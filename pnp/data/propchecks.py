@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pnp.data.limits import (
+from pnp.core.limits import (
     MAX_COORD_MM,
     MAX_COORD_PERCENT,
     MAX_FONT_PT,

@@ -32,8 +32,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from pnp.core.limits import MAX_GRID_ROWS
 from pnp.data.labelranges import expand, fill_rows, has_ranges, is_range, spread
-from pnp.data.limits import MAX_GRID_ROWS
 from pnp.data.model import Card, Component, Element, Figure, Layout, Text, frozen_mapping
 from pnp.data.propchecks import ROW_NUMBER
 from pnp.data.refsyntax import CARD_REF, COUNT_REF, RULES_REF, SUM_REF

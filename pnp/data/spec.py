@@ -7,7 +7,7 @@ reads defaults from it (:func:`prop`), and ``python -m pnp.data.spec`` writes th
 reference in docs/layout-vocabulary.md and docs/components.schema.json from it, so the three
 cannot drift apart. Tests check that the committed documents are current.
 
-The limits live in :mod:`pnp.data.limits`, the checks of single values in
+The limits live in :mod:`pnp.core.limits`, the checks of single values in
 :mod:`pnp.data.propchecks`; this module says which property takes which.
 """
 
@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pnp.data.labelranges import EXAMPLE, labels_check, row_labels_check
-from pnp.data.limits import (
+from pnp.core.limits import (
     MAX_COORD_MM,
     MAX_COORD_PERCENT,
     MAX_COPIES,
@@ -51,6 +50,7 @@ from pnp.data.limits import (
     MIN_FONT_PT,
     MIN_ICON_MM,
 )
+from pnp.data.labelranges import EXAMPLE, labels_check, row_labels_check
 from pnp.data.propchecks import (
     ALIGN,
     TURNS,

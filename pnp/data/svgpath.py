@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from pnp.data.limits import MAX_VIEWBOX
+from pnp.core.limits import MAX_VIEWBOX
 from pnp.data.model import PathSegment
 
 _TOKEN = re.compile(r"\s*(?:([MmLlHhVvCcQqZz])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))\s*,?")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import codecs
 from pathlib import Path
 
-from pnp.errors import DataError
+from pnp.core.errors import DataError
 
 # A card-data file or template is a few hundred kilobytes at most; a larger one is a mistake
 # (or an attack) and is refused before it is read into memory.

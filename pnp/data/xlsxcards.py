@@ -13,8 +13,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from pnp.core.errors import DataError
 from pnp.data.yamlmarks import display_path
-from pnp.errors import DataError
 
 MAX_BYTES = 20 * 1024 * 1024  # far beyond a deck of 1000 cards
 MAX_UNPACKED = 200 * 1024 * 1024  # what the parts may unpack to: keeps a zip bomb out

@@ -13,8 +13,8 @@ from typing import Any
 
 import yaml
 
+from pnp.core.errors import DataError
 from pnp.data.textfile import read_text, shown
-from pnp.errors import DataError
 
 PathKey = tuple[str | int, ...]
 

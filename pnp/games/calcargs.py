@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from pnp.errors import PnpError
+from pnp.core.errors import PnpError
 
 # Plain digits, or digits grouped in threes by commas (or underscores, as Python writes them).
 _WHOLE = re.compile(r"[+-]?(?:\d+|\d{1,3}(?:,\d{3})+|\d{1,3}(?:_\d{3})+)")

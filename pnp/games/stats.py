@@ -1,4 +1,4 @@
-"""Numbers and their text in a simulation report, shared by pnp.simulate and the games'
+"""Numbers and their text in a simulation report, shared by pnp.play.simulate and the games'
 report sections (so every section rounds and prints alike)."""
 
 from __future__ import annotations

@@ -14,20 +14,20 @@ from typing import Any
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.core.units import MM
 from pnp.data.model import Component, Element, Layout, PrintedTable, Text
 from pnp.data.schema import FIELD_REF, font_size, resolve_coord
 from pnp.data.spec import ELEMENTS, prop
-from pnp.fitcache import fit_text
-from pnp.fonts import FontFamily, kern_for, measure_for, squeeze_for
 from pnp.layout.icons import place_icons
 from pnp.layout.nets import Net
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.grid import display_grid
 from pnp.render.ink import Role, ink_color
 from pnp.render.symbols import SymbolForms
-from pnp.textlayout import EPS, Fit, Kern, Run, Squeeze, set_lines
-from pnp.textplace import place
-from pnp.units import MM
+from pnp.text.fitcache import fit_text
+from pnp.text.fonts import FontFamily, kern_for, measure_for, squeeze_for
+from pnp.text.place import place
+from pnp.text.setting import EPS, Fit, Kern, Run, Squeeze, set_lines
 
 EM_ASCENT = 0.88  # ideographic em box of Noto CJK: 880 above the baseline, 120 below
 

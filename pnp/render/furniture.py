@@ -9,16 +9,16 @@ from dataclasses import dataclass
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.core.units import MM
 from pnp.data.model import Game
-from pnp.fitcache import fit_text
-from pnp.fonts import FontFamily, measure_for
 from pnp.layout.marks import crop_marks, mirror_segments
 from pnp.layout.presets import SheetSpec
 from pnp.layout.sheetplan import Rect, Segment, SheetPlan, Slot
 from pnp.render.faces import EM_ASCENT
-from pnp.strings import ui
-from pnp.textlayout import Run
-from pnp.units import MM
+from pnp.text.fitcache import fit_text
+from pnp.text.fonts import FontFamily, measure_for
+from pnp.text.setting import Run
+from pnp.text.strings import ui
 
 MARK_COLOR = HexColor("#000000")
 LABEL_COLOR = HexColor("#555555")
@@ -67,7 +67,7 @@ def label_parts(plan: SheetPlan, total: int, game: Game, lang: str,
     """The sheet label: the game, the sheet, the side, the components, the version, each part
     made of pieces that keep where they were written, so that a glyph the font lacks is
     reported there (a component's name in components.yaml, not game.yaml)."""
-    strings = "pnp/strings.py: sheet label"
+    strings = "pnp/text/strings.py: sheet label"
     names: list[Located] = []
     for component in (game.component(c) for c in plan.components):
         if names:

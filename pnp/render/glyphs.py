@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pnp.fonts import FontFamily, coverage, describe_missing, missing_characters
+from pnp.text.fonts import FontFamily, coverage, describe_missing, missing_characters
 
 
 @dataclass

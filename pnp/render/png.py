@@ -15,12 +15,12 @@ from collections.abc import Callable
 import pypdfium2 as pdfium
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.core.units import MM
 from pnp.data.model import Game
-from pnp.fonts import FontFamily
 from pnp.render.colour import png_bytes
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.sheets import FaceForms, face_geometry
-from pnp.units import MM
+from pnp.text.fonts import FontFamily
 
 DPI = 300
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field, replace
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.core.units import MM
 from pnp.data.model import Card, Component, Game
-from pnp.fonts import FontFamily
 from pnp.layout.impose import impose
 from pnp.layout.nets import Net, build_net
 from pnp.layout.presets import SheetSpec
@@ -42,8 +42,8 @@ from pnp.render.furniture import (
 )
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.symbols import SymbolForms
-from pnp.strings import ui
-from pnp.units import MM
+from pnp.text.fonts import FontFamily
+from pnp.text.strings import ui
 
 
 @dataclass(frozen=True)
@@ -383,7 +383,7 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
     _define_faces(forms)
     log: list[str] = []
     labels = {}
-    pieces: dict[Located, None] = {(ui(lang, "sep"), "pnp/strings.py: sheet label"): None}
+    pieces: dict[Located, None] = {(ui(lang, "sep"), "pnp/text/strings.py: sheet label"): None}
     for plan in plans:
         for back in (False, True):
             parts = label_parts(plan, len(plans), game, lang, convert, back)
@@ -392,7 +392,7 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
     for text, where in pieces:
         glyphs.check(text, False, where)
     ruler_label = ui(lang, "ruler")
-    glyphs.check(ruler_label, False, "pnp/strings.py: ruler")
+    glyphs.check(ruler_label, False, "pnp/text/strings.py: ruler")
     furniture = lay_out_furniture(spec, list(labels.values()), fonts, ruler_label)
     for plan in plans:
         for back in (False, True):

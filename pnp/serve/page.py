@@ -11,8 +11,8 @@ from functools import cache
 
 import jinja2
 
-from pnp.fonts import FACE_FILES
 from pnp.serve.preview import State
+from pnp.text.fonts import FACE_FILES
 
 # The workspace's own fonts, so Chinese shows on a machine without CJK fonts: family
 # ``pnp-<lang>``, regular and bold.

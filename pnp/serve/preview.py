@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp.errors import PnpError
-from pnp.workspace import Workspace
+from pnp.core.errors import PnpError
+from pnp.core.workspace import Workspace
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -124,7 +124,7 @@ class Preview:
 
     def __init__(self, workspace: Workspace, game: str = "all", lang: str = "all", paper: str = "a4",
                  folder: Path | None = None) -> None:
-        from pnp.build import resolve_games, resolve_langs
+        from pnp.build.pipeline import resolve_games, resolve_langs
 
         resolve_games(workspace, game)  # an unknown game is an error now, not on the page
         self.workspace = workspace
@@ -205,7 +205,7 @@ class Preview:
         return self._state
 
     def _slugs(self) -> list[str]:
-        from pnp.build import resolve_games
+        from pnp.build.pipeline import resolve_games
 
         try:
             return resolve_games(self.workspace, self.game)
@@ -213,7 +213,7 @@ class Preview:
             return [self.game] if self.game != "all" else []
 
     def _build(self, slugs: list[str]) -> bool:
-        from pnp.build import build, load_games
+        from pnp.build.pipeline import build, load_games
 
         errors = self._memory.errors
         try:
@@ -253,7 +253,7 @@ class Preview:
     def _documents(self, slug: str, lang: str, folder: Path,
                    fresh: dict[tuple[str, str, str], tuple[str, dict[str, bytes]]]) -> tuple[Document, ...]:
         """The PDFs of one game and script; pages are rasterised again only when a PDF changed."""
-        from pnp.facepix import png_bytes
+        from pnp.render.facepix import png_bytes
 
         order = list(DOCUMENTS)
         pdfs = sorted(folder.glob("*.pdf"),
@@ -275,7 +275,7 @@ class Preview:
         return tuple(documents)
 
     def _check(self, slug: str) -> None:
-        from pnp.check import check
+        from pnp.check.proof import check
 
         try:
             report = check(self.workspace, slug)
@@ -286,7 +286,7 @@ class Preview:
         self._memory.checks[slug] = Checked(report.ok, report.text())
 
     def _sample(self, slug: str) -> None:
-        from pnp import narrate
+        from pnp.play import narrate
 
         memory = self._memory
         try:
@@ -321,7 +321,7 @@ def _rasterise(pdf: bytes, dpi: float) -> Iterator[Image]:
 def _face_groups(game: Game, folder: Path, lang: str) -> tuple[FaceGroup, ...]:
     """The PNG faces the build wrote, grouped by component in the data's order, each card's
     front before its back, a face the whole deck shares (its back) last."""
-    from pnp.build import converter_for
+    from pnp.build.pipeline import converter_for
 
     convert = converter_for(game, lang)
     files = sorted((folder / "png").glob("*.png"))

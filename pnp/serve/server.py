@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import ClassVar
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from pnp.errors import PnpError
-from pnp.fonts import FACE_FILES
+from pnp.core.errors import PnpError
 from pnp.serve.page import render_page
 from pnp.serve.preview import Preview
+from pnp.text.fonts import FACE_FILES
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from pnp.errors import PnpError
-from pnp.workspace import Workspace
+from pnp.core.errors import PnpError
+from pnp.core.workspace import Workspace
 
 log = logging.getLogger(__name__)
 

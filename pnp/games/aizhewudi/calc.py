@@ -7,12 +7,12 @@ from collections.abc import Sequence
 
 import click
 
-from pnp.calc import CalcResult, make_result, money
 from pnp.cli.calc import JSON_OPTION, calc_rules, show
-from pnp.errors import PnpError
+from pnp.core.errors import PnpError
 from pnp.games.aizhewudi.rules import AizhewudiRules
 from pnp.games.aizhewudi.split import split as split_bills
 from pnp.games.calcargs import WHOLE, calculator, in_range, whole_number
+from pnp.games.calculators import CalcResult, make_result, money
 
 SLUG = "aizhewudi"
 

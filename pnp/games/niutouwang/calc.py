@@ -8,10 +8,10 @@ import click
 
 import pnp.games.niutouwang.scoring as scoring
 import pnp.games.niutouwang.tables as tables
-from pnp.calc import CalcResult, make_result
 from pnp.cli.calc import JSON_OPTION, calc_rules, show
-from pnp.errors import PnpError
+from pnp.core.errors import PnpError
 from pnp.games.calcargs import WHOLE, calculator, in_range, one_of_two_flags, whole_number
+from pnp.games.calculators import CalcResult, make_result
 from pnp.games.niutouwang.rules import NiutouwangRules
 
 SLUG = "niutouwang"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from pnp.calc import CalcResult, make_result
 from pnp.cli.calc import JSON_OPTION, calc_rules, show
-from pnp.errors import PnpError
+from pnp.core.errors import PnpError
 from pnp.games.calcargs import WHOLE, calculator
+from pnp.games.calculators import CalcResult, make_result
 from pnp.games.tisigui.rules import (
     TisiguiRules,
     ghost_points,

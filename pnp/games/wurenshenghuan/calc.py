@@ -6,10 +6,10 @@ from typing import Any, cast
 
 import click
 
-from pnp.calc import CalcResult, make_result
 from pnp.cli.calc import JSON_OPTION, calc_rules, show
-from pnp.errors import PnpError
+from pnp.core.errors import PnpError
 from pnp.games.calcargs import WHOLE, calculator
+from pnp.games.calculators import CalcResult, make_result
 from pnp.games.wurenshenghuan.rules import INNOCENT, MURDERER, Role, WurenshenghuanRules
 from pnp.games.wurenshenghuan.tables import score_parts
 

@@ -1,0 +1,33 @@
+"""What ``pnp list`` reports: each game with its components and counts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pnp.build.gameset import load_games
+from pnp.core.workspace import Workspace
+
+
+def catalog(workspace: Workspace) -> list[dict[str, Any]]:
+    games = load_games(workspace, workspace.game_slugs())
+    return [
+        {
+            "slug": game.slug,
+            "name": game.info.name.value,
+            "source_lang": game.info.source_lang,
+            "version": game.info.version,
+            "date": game.info.date,
+            "players": {"min": game.info.players_min, "max": game.info.players_max,
+                        "common": game.info.players_common},
+            "components": [
+                {
+                    "id": component.id,
+                    "name": component.name.value,
+                    "count": component.count,
+                    "cards": [{"id": card.id, "count": card.count} for card in component.cards],
+                }
+                for component in game.components
+            ],
+        }
+        for game in games
+    ]

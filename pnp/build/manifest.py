@@ -1,0 +1,482 @@
+"""What each output was built from, so a build re-renders only what an edit can have changed.
+
+An *output* is one thing the build makes for one game and script: ``components`` (the sheets
+PDF), ``rulebook`` (the rulebook PDF) or ``png`` (the card faces). Its *inputs* are named
+content hashes: the data files it reads, the templates, the two font files of its script, the
+build options that change its bytes, and pnp itself (its version, a hash of its own source
+files and the versions of the libraries that draw the bytes), so a code change rebuilds.
+
+The record is one JSON file at the output root, written with the outputs in the same staged
+swap (see :mod:`pnp.build.staging`). It also keeps the hash of every file an output wrote; an output
+whose files are missing or were changed by hand is rebuilt. A missing, unreadable or
+unfamiliar record is no error: it means everything is rebuilt.
+
+Hashing the fonts (about 22 MB) on every build would cost more than the rest of a no-op
+build, so hashes are cached by (size, mtime, inode) in the record, as git's index does.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import json
+import logging
+import re
+import stat
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pnp import __version__
+from pnp.core import diskcache
+from pnp.core.workspace import Workspace
+from pnp.data.csvcards import card_files
+
+if TYPE_CHECKING:
+    from pnp.data.model import Game
+
+log = logging.getLogger(__name__)
+
+MANIFEST_NAME = ".pnp-build.json"
+FORMAT = 1
+KINDS = ("components", "rulebook", "png")
+
+# The files a game folder is read from (pnp.data.load); figures only feed the rulebook.
+GAME_FILE, COMPONENTS_FILE, TABLES_FILE, GLOSSARY_FILE, FIGURES_FILE = (
+    "game.yaml", "components.yaml", "tables.yaml", "glossary.yaml", "figures.yaml")
+DATA_FILES = {
+    # Card faces can print tables, so tables.yaml feeds the sheets too.
+    "components": (GAME_FILE, COMPONENTS_FILE, TABLES_FILE, GLOSSARY_FILE),
+    "png": (GAME_FILE, COMPONENTS_FILE, TABLES_FILE, GLOSSARY_FILE),
+    # The rulebook quotes components, prints tables, draws figures of the real card faces.
+    "rulebook": (GAME_FILE, COMPONENTS_FILE, TABLES_FILE, GLOSSARY_FILE, FIGURES_FILE),
+}
+# Libraries whose version can change the bytes pnp writes.
+LIBRARIES = ("reportlab", "pillow", "fonttools", "opencc", "icu4py", "jinja2", "markdown-it-py",
+             "PyYAML", "pypdfium2")
+ABSENT = "absent"
+RACY_NS = diskcache.RACY_NS
+# Files this big (the fonts) keep their hash in pnp's disk cache too, so a build into a new
+# output folder does not read them all again; smaller files are cheaper to hash than to look up.
+BIG_FILE = 1 << 20
+
+
+@dataclass(frozen=True)
+class Output:
+    """One output of a build: what kind, for which game and script."""
+
+    slug: str
+    lang: str
+    kind: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.slug}/{self.lang}/{self.kind}"
+
+    @property
+    def label(self) -> str:
+        return {"components": "components.pdf", "rulebook": "rulebook.pdf", "png": "png/"}[self.kind]
+
+
+@dataclass(frozen=True)
+class Record:
+    """What the manifest says about one output: its inputs, the files it wrote, its build."""
+
+    inputs: Mapping[str, str]
+    files: Mapping[str, str]  # output-root-relative path -> sha256
+    build: str = ""
+    # A rulebook's: the card fields it read ("<component>/<card>/<field>") and the digest of
+    # the game as the rulebook sees it (see rulebook_view).
+    seen: tuple[str, ...] = ()
+    view: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"build": self.build, "inputs": dict(sorted(self.inputs.items())),
+                               "files": dict(sorted(self.files.items()))}
+        if self.view:
+            doc.update(seen=list(self.seen), view=self.view)
+        return doc
+
+
+@dataclass
+class Manifest:
+    records: dict[str, Record] = field(default_factory=dict)
+    builds: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # absolute path -> [size, mtime_ns, inode, sha256]
+    stat_cache: dict[str, list[Any]] = field(default_factory=dict)
+
+    def to_bytes(self) -> bytes:
+        used = {record.build for record in self.records.values()}
+        doc = {
+            "format": FORMAT,
+            "about": "pnp build record: what each output was built from; delete it to rebuild everything",
+            "builds": {bid: info for bid, info in sorted(self.builds.items()) if bid in used},
+            "outputs": {key: self.records[key].to_json() for key in sorted(self.records)},
+            "stat_cache": dict(sorted(self.stat_cache.items())),
+        }
+        return (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def load_manifest(root: Path) -> tuple[Manifest, str]:
+    """The record at the output root and, when it cannot be used, why (then it is empty)."""
+    path = root / MANIFEST_NAME
+    try:
+        doc = json.loads(path.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        return Manifest(), "no earlier build recorded"
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return Manifest(), f"build record {path} unreadable ({type(exc).__name__}); rebuilding"
+    try:
+        if doc.get("format") != FORMAT:
+            return Manifest(), f"build record {path} has another format; rebuilding"
+        records = {
+            str(key): Record({str(k): str(v) for k, v in value["inputs"].items()},
+                             {str(k): str(v) for k, v in value["files"].items()},
+                             str(value.get("build", "")),
+                             tuple(str(k) for k in value.get("seen", ())), str(value.get("view", "")))
+            for key, value in doc["outputs"].items()
+        }
+        builds = {str(k): dict(v) for k, v in doc.get("builds", {}).items()}
+        cache_ = {str(k): list(v) for k, v in doc.get("stat_cache", {}).items()
+                  if isinstance(v, list) and len(v) == 4}
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return Manifest(), f"build record {path} is damaged; rebuilding"
+    return Manifest(records, builds, cache_), ""
+
+
+class Hasher:
+    """sha256 of files, reusing a cached hash while size, mtime and inode are unchanged."""
+
+    def __init__(self, cache_: Mapping[str, list[Any]]) -> None:
+        self.old = dict(cache_)
+        self.used: dict[str, list[Any]] = {}
+        # Every output of a game reads the same files: each path is resolved once per plan.
+        self._resolved: dict[Path, str] = {}
+
+    def file(self, path: Path) -> str:
+        try:
+            st = path.stat()
+        except OSError:
+            return ABSENT
+        if not stat.S_ISREG(st.st_mode):
+            return ABSENT
+        key = self._resolved.get(path)
+        if key is None:
+            key = self._resolved[path] = str(path.resolve())
+        stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
+        # Every output of a script reads the same fonts: each file is hashed once per plan.
+        cached = self.used.get(key) or self.old.get(key)
+        if cached is not None and cached[:3] == stamp:
+            digest = str(cached[3])
+        elif st.st_size >= BIG_FILE:
+            digest = diskcache.file_sha256(path)  # the fonts: remembered across output folders
+        else:
+            digest = sha256_file(path)
+        if settled(st.st_mtime_ns):
+            self.used[key] = [*stamp, digest]
+        return digest
+
+
+def settled(mtime_ns: int) -> bool:
+    """Whether a file's stamp can stand for its content: one written in the last moments could
+    be written again within the same clock tick at the same size (git's "racy" files), so its
+    hash is not kept and it is read again next time."""
+    return time.time_ns() - mtime_ns > RACY_NS
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+SOURCE_SUFFIXES = (".py", ".icc", ".icm")
+
+
+@cache
+def pnp_fingerprint() -> str:
+    """pnp's version, a hash of every source file of the package (and of the colour profiles
+    its PNGs embed) and the library versions: any change to the code that draws an output
+    rebuilds it."""
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256(__version__.encode())
+    for path in sorted(p for p in package.rglob("*") if p.suffix in SOURCE_SUFFIXES):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    versions = library_versions()
+    for name in LIBRARIES:
+        digest.update(f"{name}={versions[name]}\n".encode())
+    return digest.hexdigest()
+
+
+LIBRARY_AREA = "libraries"
+
+
+def library_versions() -> dict[str, str]:
+    """The installed version of each of LIBRARIES (``absent`` if not installed), as
+    :mod:`importlib.metadata` reads them. The answer is kept in pnp's disk cache
+    (:func:`pnp.core.diskcache.for_installed`): importing importlib.metadata and searching the path
+    for nine distributions cost every build ≈ 25 ms, a tenth of a no-op build."""
+    versions: dict[str, str] = diskcache.for_installed(
+        LIBRARY_AREA, LIBRARIES, 4096, _read_versions,
+        lambda found: isinstance(found, dict) and all(isinstance(found.get(lib), str) for lib in LIBRARIES))
+    return {lib: versions[lib] for lib in LIBRARIES}
+
+
+def _read_versions() -> dict[str, str]:
+    from importlib import metadata  # only when the installed packages changed
+
+    versions = {}
+    for lib in LIBRARIES:
+        try:
+            versions[lib] = metadata.version(lib)
+        except metadata.PackageNotFoundError:
+            versions[lib] = ABSENT
+    return versions
+
+
+def _relative(workspace: Workspace, path: Path) -> str:
+    try:
+        return path.relative_to(workspace.root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+_REFERS = re.compile(r"\{%-?\s*(include|import|extends|from)\b")
+
+
+# Stands for the game's slug in a template name computed from ``game.slug`` and constants.
+SLUG = "\0slug\0"
+
+
+def _name_of(expr: Any, game_rebound: bool) -> str | None:
+    """A template name expression as a string (with SLUG for ``game.slug``), or None when it
+    is computed some other way at render time."""
+    from jinja2 import nodes
+
+    if isinstance(expr, nodes.Const):
+        return expr.value if isinstance(expr.value, str) else None
+    if isinstance(expr, nodes.Getattr) and expr.attr == "slug" and not game_rebound \
+            and isinstance(expr.node, nodes.Name) and expr.node.name == "game":
+        return SLUG
+    parts = list(expr.nodes) if isinstance(expr, nodes.Concat) else \
+        [expr.left, expr.right] if isinstance(expr, nodes.Add) else None
+    if parts is None:
+        return None
+    names = [_name_of(part, game_rebound) for part in parts]
+    return None if any(name is None for name in names) else "".join(names)  # type: ignore[arg-type]
+
+
+def _find_referenced(source: str) -> list[str | None]:
+    """As jinja2.meta.find_referenced_templates, and a name built from ``game.slug`` and
+    constants (``{% include game.slug ~ "/aid.md.j2" %}``) is resolved too: the rulebook is
+    rendered with ``game`` naming its own game, unless the template assigns ``game`` itself."""
+    import jinja2
+    from jinja2 import nodes
+
+    ast = jinja2.Environment().parse(source)
+    rebound = any(name.name == "game" and name.ctx in ("store", "param") for name in ast.find_all(nodes.Name)) \
+        or any(node.target == "game" for node in ast.find_all(nodes.Import)) \
+        or any("game" in (n if isinstance(n, str) else n[-1] for n in node.names)
+               for node in ast.find_all(nodes.FromImport))
+    found: list[str | None] = []
+    for node in ast.find_all((nodes.Extends, nodes.FromImport, nodes.Import, nodes.Include)):
+        template = node.template  # type: ignore[attr-defined]  # every node found has one
+        if isinstance(template, nodes.Const) and isinstance(template.value, (tuple, list)):
+            found.extend(name for name in template.value if isinstance(name, str))
+        elif isinstance(template, (nodes.Tuple, nodes.List)):
+            found.extend(_name_of(item, rebound) for item in template.items)
+        else:
+            found.append(_name_of(template, rebound))
+    return found
+
+
+@cache
+def _referenced(source: str) -> tuple[str | None, ...]:
+    """The names a template includes, imports or extends (SLUG standing for the game's own
+    slug); None for one computed otherwise at render time.
+
+    Parsing a template costs more than all the hashing of a no-op build, so the answer is
+    kept by the source's hash in pnp's disk cache (and here, for the other script's plan)."""
+    # Keyed by pnp's fingerprint (its code and Jinja's version among the libraries'), so a
+    # build with the answer cached does not even import Jinja.
+    name = hashlib.sha256(f"{pnp_fingerprint()}\0{source}".encode("utf-8", "surrogateescape")).hexdigest()
+    found = diskcache.read("templaterefs", name, 1 << 16)
+    if found is not None:
+        try:
+            names = json.loads(found)
+            if isinstance(names, list) and all(n is None or isinstance(n, str) for n in names):
+                return tuple(names)
+        except ValueError:
+            pass
+    import jinja2
+
+    try:
+        names = _find_referenced(source)
+    except jinja2.TemplateSyntaxError as exc:
+        raise ValueError(str(exc)) from None
+    diskcache.write("templaterefs", name, json.dumps(names).encode("utf-8"))
+    return tuple(names)
+
+
+def template_files(templates: Path, slug: str) -> list[Path]:
+    """Every template a game's rulebook can read: its own folder (rulebook, narration of the
+    worked example, its includes) and any template elsewhere it names by a fixed name. A name
+    computed at render time could be any template, so then the whole folder counts."""
+    own = templates / slug
+    found = {p for p in own.rglob("*") if p.is_file()} if own.is_dir() else set()
+    queue, seen = sorted(found), set()
+    while queue:
+        path = queue.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        try:
+            source = path.read_text(encoding="utf-8-sig")
+            # Parsing costs more than all the hashing of a no-op build: only when it can matter.
+            names = _referenced(source) if _REFERS.search(source) else []
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue  # the render reports it; the file's own hash already counts
+        if any(name is None for name in names):
+            return sorted(p for p in templates.rglob("*") if p.is_file())
+        for name in names:
+            other = templates / str(name).replace(SLUG, slug)
+            if other.is_file() and other not in seen:
+                found.add(other)
+                queue.append(other)
+    return sorted(found)
+
+
+def font_files(workspace: Workspace, lang: str) -> list[Path]:
+    from pnp.text.fonts import FACE_FILES
+
+    return [workspace.fonts / name for name in FACE_FILES[lang]]
+
+
+# Which outputs an option changes: faces (png) do not depend on the paper, and only the
+# sheets of components.pdf on how they are imposed and shifted; any other option is a sheet option.
+OPTION_KINDS: dict[str, tuple[str, ...]] = {"paper": ("components", "rulebook")}
+
+
+def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
+              hasher: Hasher) -> dict[str, str]:
+    """Every input of one output, by name: file paths relative to the workspace, ``option:…``
+    for build options and ``pnp`` for the code."""
+    files = [workspace.game_dir(output.slug) / name for name in DATA_FILES[output.kind]]
+    files += card_files(workspace.game_dir(output.slug))  # cards: deck.csv / deck.xlsx
+    files += font_files(workspace, output.lang)
+    if output.kind == "rulebook":
+        files.append(workspace.templates / output.slug / "rulebook.md.j2")
+        files += template_files(workspace.templates, output.slug)
+    inputs = {_relative(workspace, path): hasher.file(path) for path in files}
+    inputs.update({f"option:{name}": value for name, value in options.items()
+                   if output.kind in OPTION_KINDS.get(name, ("components",))})
+    inputs["pnp"] = pnp_fingerprint()
+    return inputs
+
+
+def changed_inputs(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
+    return sorted(name for name in set(old) | set(new) if old.get(name) != new.get(name))
+
+
+def describe_change(names: Iterable[str]) -> str:
+    names = list(names)
+    shown = [("pnp itself" if n == "pnp" else n.replace("option:", "--").replace("_", "-") + " option"
+              if n.startswith("option:") else n) for n in names[:3]]
+    more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+    return ", ".join(shown) + more + " changed"
+
+
+# --------------------------------------------------------------------------------------------
+# What of components.yaml a rulebook reads
+#
+# A rulebook quotes component names and counts, draws figures of some cards and narrates a
+# worked example that names some cards, but most card text never reaches it. So the rulebook
+# is rendered from a copy of the game whose card fields note every field read; the record
+# keeps those fields and a digest of the game with every other card field left out. After an
+# edit to components.yaml the digest is taken again over the same fields: equal means the
+# rulebook would come out the same, since the render reads only what the digest covers and
+# follows the same path to the same fields.
+
+EVERY_FIELD = "*"
+
+
+class _NotedFields(Mapping[str, Any]):
+    """A card's fields that note each one read (iterating reads them all)."""
+
+    def __init__(self, fields: Mapping[str, Any], card: str, seen: set[str]) -> None:
+        self._fields = fields
+        self._card = card
+        self._seen = seen
+
+    def __getitem__(self, key: str) -> Any:
+        self._seen.add(f"{self._card}/{key}")  # a missing key is read too: its absence counts
+        return self._fields[key]
+
+    def __iter__(self) -> Iterator[str]:
+        self._seen.add(f"{self._card}/{EVERY_FIELD}")
+        return iter(self._fields)
+
+    def __len__(self) -> int:
+        self._seen.add(f"{self._card}/{EVERY_FIELD}")
+        return len(self._fields)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        self._seen.add(f"{self._card}/{EVERY_FIELD}")
+        return copy.deepcopy(dict(self._fields), memo)
+
+
+def noting_game(game: Game) -> tuple[Game, set[str]]:
+    """A copy of ``game`` whose card fields note what is read, and the set they note into."""
+    seen: set[str] = set()
+    components = tuple(
+        dataclasses.replace(component, cards=tuple(
+            dataclasses.replace(card, fields=_NotedFields(card.fields, f"{component.id}/{card.id}", seen))
+            for card in component.cards))
+        for component in game.components)
+    return dataclasses.replace(game, components=components), seen
+
+
+def rulebook_view(game: Game, seen: Iterable[str]) -> str:
+    """A digest of everything in ``game`` except card fields not in ``seen`` and source
+    locations (which only ever reach error messages)."""
+    seen = set(seen)
+
+    def walk(value: Any, card: str | None = None) -> Any:
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            here = card
+            named: Any = value  # a Card or Component, recognised by name to keep this module light
+            if type(value).__name__ == "Card":
+                here = f"{card}/{named.id}"
+            if type(value).__name__ == "Component":
+                here = named.id
+            out: dict[str, Any] = {"": type(value).__name__}
+            for item in dataclasses.fields(value):
+                if item.name in ("where", "row_where"):
+                    continue
+                inner = getattr(value, item.name)
+                if item.name == "fields" and type(value).__name__ == "Card":
+                    every = f"{here}/{EVERY_FIELD}" in seen
+                    out["fields"] = {k: walk(v) for k, v in sorted(inner.items())
+                                     if every or f"{here}/{k}" in seen}
+                    out["fields?"] = sorted(k.rsplit("/", 1)[1] for k in seen
+                                            if k.startswith(f"{here}/") and k.rsplit("/", 1)[1] not in inner)
+                else:
+                    out[item.name] = walk(inner, here)
+            return out
+        if isinstance(value, Mapping):
+            return {str(k): walk(v, card) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+        if isinstance(value, (list, tuple)):
+            return [walk(v, card) for v in value]
+        return repr(value)
+
+    text = json.dumps(walk(game), ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

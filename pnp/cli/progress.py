@@ -1,0 +1,70 @@
+"""How ``pnp build`` shows its progress and its outcome on stderr (the CLI side of the build).
+
+On a terminal one status line is redrawn in place; when stderr is piped or captured, each step
+is a plain line, so logs stay readable.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+import click
+
+from pnp.build.pipeline import BuildReport, Progress
+
+
+class BuildProgress:
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.live = self.stream.isatty()
+        self._drawn = False
+
+    def __call__(self, event: Progress) -> None:
+        if event.stage == "render":
+            text = f"[{event.done + 1}/{event.total}] rendering {event.slug} {event.lang}: {', '.join(event.outputs)}"
+        elif event.stage == "write":
+            text = "writing the outputs"
+        else:
+            self._end()
+            return
+        if self.live:
+            width = max(20, _columns() - 1)
+            self.stream.write("\r\x1b[K" + text[:width])
+            self._drawn = True
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def _end(self) -> None:
+        if self._drawn:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self._drawn = False
+
+    def summary(self, report: BuildReport) -> None:
+        """One line per game and script: what was rebuilt and why, what was up to date."""
+        self._end()
+        lines: dict[tuple[str, str], list[str]] = {}
+        removed = {str(path.relative_to(path.parents[2])) if len(path.parents) > 2 else str(path)
+                   for path in report.removed}
+        for outcome in report.outcomes:
+            out = outcome.output
+            if outcome.status == "up-to-date":
+                text = f"{out.label} up to date"
+            elif outcome.status == "no-template":
+                gone = f"{out.slug}/{out.lang}/rulebook.pdf" in removed
+                text = f"no rulebook ({outcome.reason}{'; removed the old rulebook.pdf' if gone else ''})"
+            else:
+                text = f"{out.label} rebuilt ({outcome.reason})"
+            lines.setdefault((out.slug, out.lang), []).append(text)
+        for (slug, lang), parts in lines.items():
+            click.echo(f"{slug} {lang}: {'; '.join(parts)}", err=True)
+        for path in report.stale_files:
+            click.echo(f"removed {path}, left by a build that did not finish", err=True)
+
+
+def _columns() -> int:
+    import shutil
+
+    return shutil.get_terminal_size((80, 20)).columns

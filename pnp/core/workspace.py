@@ -1,0 +1,51 @@
+"""Where a pnp workspace lives on disk; the only module that resolves asset paths."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pnp.core.errors import PnpError
+
+MARKER_DIRS = ("card_data",)
+
+
+@dataclass(frozen=True)
+class Workspace:
+    root: Path
+
+    @property
+    def card_data(self) -> Path:
+        return self.root / "card_data"
+
+    @property
+    def fonts(self) -> Path:
+        return self.root / "fonts"
+
+    @property
+    def templates(self) -> Path:
+        return self.root / "templates"
+
+    @property
+    def output(self) -> Path:
+        return self.root / "output"
+
+    def game_dir(self, slug: str) -> Path:
+        return self.card_data / slug
+
+    def game_slugs(self) -> list[str]:
+        if not self.card_data.is_dir():
+            return []
+        return sorted(p.name for p in self.card_data.iterdir() if (p / "game.yaml").is_file())
+
+
+def find_workspace(start: Path | None = None) -> Workspace:
+    """Walk up from ``start`` (default: cwd) to the first folder holding card_data/."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if all((folder / name).is_dir() for name in MARKER_DIRS):
+            return Workspace(folder)
+    raise PnpError(
+        f"no pnp workspace found at or above {here} (looked for a card_data/ folder); "
+        "run pnp inside the project or pass --root"
+    )

@@ -1,0 +1,1 @@
+"""Playing games: sample transcripts, simulations, the rulebooks' worked examples."""

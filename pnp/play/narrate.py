@@ -1,0 +1,208 @@
+"""Sample games: a seeded game -> the engine's event log -> a narrated transcript.
+
+One seed always gives the same game: every random choice comes from ``random.Random(seed)``
+handed to the engine, nothing here iterates a set or reads the clock. The narration is a
+Jinja2 template per game (``templates/<slug>/narration.md.j2``), written once in the game's
+source script and converted to the other script with the game's glossary, like the rulebook.
+
+The game's plugin turns a log into *facts* (who did what, every number and the arithmetic
+behind each score); the templates hold every word, so the wording lives in one place per
+game and the glossary keeps it in the rulebook's vocabulary.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pnp.build.gameset import converter_for, load_games
+from pnp.core.errors import DataError, PnpError
+from pnp.core.workspace import Workspace
+from pnp.data.model import LANGS, Game
+from pnp.games.base import GamePlugin, Sample
+from pnp.games.registry import game_slugs, get_game, has_game
+from pnp.games.ruleset import check_variant as _check_variant
+from pnp.games.ruleset import game_rules as _game_rules
+from pnp.text.templating import render_template
+
+logger = logging.getLogger(__name__)
+
+# Seat names shown to people, fixed per seat and the same in every game. Every character is
+# written alike in both scripts (tests check each against every game's converter), so a name
+# never changes between the zh-Hant and zh-Hans transcripts.
+SEAT_NAMES: tuple[str, ...] = ("阿明", "小芸", "大熊", "美玲", "阿宏", "小安", "志豪", "佳佳",
+                               "阿丁", "小青")
+
+TEMPLATE_NAME = "narration.md.j2"
+
+
+# --------------------------------------------------------------------------------------------
+# The game's plugin
+
+
+def plugin(slug: str) -> GamePlugin:
+    """The plugin of a game pnp can play; a clear error for one it cannot."""
+    if not has_game(slug):
+        known = ", ".join(game_slugs())
+        raise PnpError(f"no sample games for {slug!r}: pnp plays {known}")
+    return get_game(slug)
+
+
+def check_bots(game: GamePlugin, bots: str) -> str:
+    if bots not in game.bots:
+        raise PnpError(f"unknown bots {bots!r} (expected one of: {', '.join(game.bots)})")
+    return bots
+
+
+def play(game: GamePlugin, rules: Any, players: int, seed: int, variant: str | None,
+         bots: str | Sequence[str]) -> dict[str, Any]:
+    """One game, every random choice drawn from ``random.Random(seed)``; ``bots`` is one kind
+    for every seat or one per seat."""
+    seats = [bots] * players if isinstance(bots, str) else list(bots)
+    return game.play(rules, players, random.Random(seed), seed=seed, variant=variant, bots=seats)
+
+
+# --------------------------------------------------------------------------------------------
+# Loading a game and its rules
+
+
+def load_game_data(workspace: Workspace, slug: str) -> Game:
+    """The game's card_data, validated; a clear error when its game.yaml is not written yet."""
+    game = plugin(slug)
+    game_file = workspace.game_dir(slug) / "game.yaml"
+    if not game_file.is_file():
+        raise PnpError(
+            f"{game_file} not found: pnp plays {slug} with the rules parameters under `rules:` "
+            f"in that file, so write it first ({game.rules_doc or 'the game package'} "
+            "documents the keys)"
+        )
+    return load_games(workspace, [slug])[0]
+
+
+def check_variant(slug: str, variant: str | None) -> str | None:
+    return _check_variant(plugin(slug), variant)
+
+
+def game_rules(game: Game, variant: str | None) -> Any:
+    """The engine's rules from game.yaml's ``rules:`` (missing keys take the rulings)."""
+    if not game.info.rules:
+        logger.info("%s: game.yaml has no rules: mapping; playing the engine's rulings", game.slug)
+    return _game_rules(plugin(game.slug), game, variant)
+
+
+def resolve_players(game: Game, rules: Any, players: int | None) -> int:
+    """The requested player count, or the game's common count; out of range is an error."""
+    engine = plugin(game.slug)
+    playable = engine.playable_counts(rules)
+    if players is None:
+        common = game.info.players_common
+        return common if common in playable else engine.default_players(rules)
+    if players not in playable:
+        lo, hi = engine.player_range(rules)
+        extra = "" if len(playable) == hi - lo + 1 else f" (playable: {', '.join(map(str, playable))})"
+        raise PnpError(f"{game.slug} plays {lo}–{hi} players{extra}; got --players {players}")
+    return players
+
+
+# --------------------------------------------------------------------------------------------
+# A sample game
+
+
+def play_sample(workspace: Workspace, slug: str, players: int | None = None, seed: int = 1,
+                variant: str | None = None, game: Game | None = None,
+                bots: str = "greedy") -> Sample:
+    """Play one seeded game of ``slug`` with the engine's bots (every seat the same kind)."""
+    engine = plugin(slug)
+    game = game or load_game_data(workspace, slug)
+    rules = game_rules(game, variant)
+    count = resolve_players(game, rules, players)
+    variant = check_variant(slug, variant)
+    check_bots(engine, bots)
+    event_log = play(engine, rules, count, seed, variant, bots)
+    return Sample(game, rules, count, seed, variant, event_log)
+
+
+def facts(sample: Sample) -> dict[str, Any]:
+    """What the game's narration template reads about one played game."""
+    engine = plugin(sample.game.slug)
+    if engine.facts is None:
+        raise PnpError(f"{engine.slug} has no narration (its plugin gives no facts)")
+    return engine.facts(sample)
+
+
+# --------------------------------------------------------------------------------------------
+# Rendering
+
+
+def template_path(templates: Path, slug: str) -> Path:
+    return templates / slug / TEMPLATE_NAME
+
+
+def source_markdown(workspace: Workspace, sample: Sample, excerpt: bool = False) -> str:
+    """The narration as Markdown in the game's source script."""
+    slug = sample.game.slug
+    path = template_path(workspace.templates, slug)
+    if not path.is_file():
+        raise DataError(f"{path}: narration template not found")
+    info = sample.game.info
+    context = {
+        "game": {"name": info.name.value, "slug": slug, "version": info.version},
+        "seed": sample.seed,
+        "players": sample.players,
+        "variant": sample.variant,
+        "names": SEAT_NAMES[: sample.players],
+        "excerpt": excerpt,
+        "facts": facts(sample),
+        "log": sample.log,
+    }
+    text = render_template(workspace.templates, f"{slug}/{TEMPLATE_NAME}", context)
+    return _tidy(text)
+
+
+def _tidy(text: str) -> str:
+    """At most one blank line in a row and one final newline, whatever the template's loops do."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        line = line.rstrip()
+        if not line and (not lines or not lines[-1]):
+            continue
+        lines.append(line)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+def narration(workspace: Workspace, sample: Sample, lang: str) -> str:
+    """The narrated transcript in ``lang``, converted from the source with the glossary."""
+    if lang not in LANGS:
+        raise PnpError(f"unknown language {lang!r} (expected one of {', '.join(LANGS)})")
+    return converter_for(sample.game, lang)(source_markdown(workspace, sample))
+
+
+# --------------------------------------------------------------------------------------------
+# Rulebook examples
+
+
+def example_markdown(workspace: Workspace, game: Game | str, lang: str | None, seed: int,
+                     players: int, variant: str | None = None) -> str:
+    """A short narrated excerpt of a seeded game, to embed as a rulebook's worked example.
+
+    The excerpt is the start of the game (as much as the game's narration template shows when
+    ``excerpt`` is true), with headings one level down (``###``) so it sits under a rulebook
+    section.
+
+    ``lang`` is the script of the returned text. A rulebook template should pass the game's
+    source language (or None): the rulebook is converted as a whole afterwards, exactly like
+    its hand-written text, so the example goes through the same glossary.
+    """
+    loaded = load_game_data(workspace, game) if isinstance(game, str) else game
+    sample = play_sample(workspace, loaded.slug, players, seed, variant, game=loaded)
+    text = source_markdown(workspace, sample, excerpt=True)
+    if lang is None or lang == loaded.info.source_lang:
+        return text
+    if lang not in LANGS:
+        raise PnpError(f"unknown language {lang!r} (expected one of {', '.join(LANGS)})")
+    return converter_for(loaded, lang)(text)

@@ -1,0 +1,293 @@
+"""Many bot games of one game, summed up the way a designer asks before a playtest.
+
+Game ``i`` of a run is played with seed ``seed + i``, so every game is the same game as
+``pnp sample GAME --seed <that seed>`` and a run gives the same report on every machine.
+Games are played in chunks, in worker processes when the run is large; each game is reduced
+to a small summary in the worker and the summaries are merged in seed order, so the number
+of processes never changes a single number of the report.
+
+Reports are plain JSON-ready mappings; their shape is documented in
+docs/sample-and-simulate.md and must stay stable.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from pnp.core.errors import PnpError
+from pnp.core.workspace import Workspace
+from pnp.data.model import Game
+from pnp.games.base import GamePlugin, Plan, Summary
+from pnp.games.registry import get_game
+from pnp.games.stats import counted, fmt_stats, pct, share, stats
+from pnp.play.narrate import check_bots, check_variant, game_rules, load_game_data, play, plugin, resolve_players
+
+# Below this many games a worker pool costs more than it saves.
+PARALLEL_FROM = 400
+REPORT_VERSION = 1
+# A million games is hours of play on a laptop and far past where the report's numbers stop
+# moving; a larger count is a typo, and its chunk list alone would exhaust memory.
+MAX_GAMES = 1_000_000
+
+
+# --------------------------------------------------------------------------------------------
+# Supply read from card_data
+
+
+def _supply(game: Game) -> dict[str, Any]:
+    """Component counts the report compares peaks with (score tokens, markers)."""
+    supply: dict[str, Any] = {}
+    for component in game.components:
+        values: list[tuple[int, int]] = []
+        for card in component.cards:
+            raw = card.fields.get("value")
+            text = raw.value.replace(",", "").replace("$", "") if raw is not None else ""
+            if not text.isdigit():
+                values = []
+                break
+            values.append((int(text), card.count))
+        if values and component.id == "score":
+            supply["score_tokens"] = sorted(values, reverse=True)
+    return supply
+
+
+def _summariser(game: GamePlugin) -> Callable[[Mapping[str, Any], Any, Plan], Summary]:
+    if game.summarise is None:
+        raise PnpError(f"{game.slug} cannot be simulated (its plugin gives no game summary)")
+    return game.summarise
+
+
+def play_chunk(plan: Plan, first: int, count: int) -> list[Summary]:
+    """Play seeds first .. first + count - 1 and summarise each game (a worker's job)."""
+    game = get_game(plan.slug)
+    # Checked in the parent process already: the worker only rebuilds the same rules.
+    rules = game.rules_from_mapping(plan.rules_mapping, plan.variant)
+    summarise = _summariser(game)
+    out = []
+    for seed in range(first, first + count):
+        log = play(game, rules, plan.players, seed, plan.variant, plan.bots)
+        out.append(summarise(log, rules, plan))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Running
+
+
+def _chunks(seed: int, games: int, size: int) -> list[tuple[int, int]]:
+    return [(seed + start, min(size, games - start)) for start in range(0, games, size)]
+
+
+def run(plan: Plan, seed: int, games: int, jobs: int | None = None,
+        progress: Callable[[int], None] | None = None) -> list[Summary]:
+    """Every game's summary, in seed order; ``progress(n)`` after each finished chunk."""
+    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    if jobs <= 1 or games < PARALLEL_FROM:
+        size = max(1, min(100, games))
+        out: list[Summary] = []
+        for first, count in _chunks(seed, games, size):
+            out.extend(play_chunk(plan, first, count))
+            if progress:
+                progress(count)
+        return out
+    # Small chunks keep the progress bar moving and the workers evenly loaded.
+    size = max(20, min(250, games // (jobs * 8)))
+    chunks = _chunks(seed, games, size)
+    results: list[list[Summary] | None] = [None] * len(chunks)
+    jobs_given = [(plan, i, first, count) for i, (first, count) in enumerate(chunks)]
+    # Ctrl-C is held back while the workers are forked: a worker forked before its
+    # initializer ran would take it as KeyboardInterrupt and be replaced by the pool while
+    # the parent stops it. Held, it reaches the parent alone, once the pool can be stopped.
+    held = _hold_interrupts()
+    try:
+        pool = multiprocessing.get_context().Pool(processes=jobs, initializer=_ignore_interrupts)
+    except BaseException:
+        held()
+        raise
+    restore = _terminate_raises()
+    try:
+        held()
+        for i, summaries in pool.imap_unordered(_play_numbered_chunk, jobs_given):
+            results[i] = summaries
+            if progress:
+                progress(chunks[i][1])
+        pool.close()
+    except BaseException:
+        # Ctrl-C (or a failed chunk) ends the run now: kill the workers rather than let
+        # them finish chunks nobody will read.
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+        restore()
+    return [summary for chunk in results if chunk is not None for summary in chunk]
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them all at once (a worker that took
+    the SIGINT sent to the whole process group would die mid-chunk with a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _hold_interrupts() -> Callable[[], None]:
+    """Blocks SIGINT in this thread (children forked meanwhile start with it blocked and
+    nothing pending); returns the release, which delivers a Ctrl-C that came meanwhile."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+    def release() -> None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    return release
+
+
+def _terminate_raises() -> Callable[[], None]:
+    """While the pool runs, SIGTERM unwinds like Ctrl-C so the workers are killed too (by
+    default the parent would die alone and leave them running). Returns the undo."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def stop(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+
+    def undo() -> None:
+        signal.signal(signal.SIGTERM, previous)
+    return undo
+
+
+def _play_numbered_chunk(job: tuple[Plan, int, int, int]) -> tuple[int, list[Summary]]:
+    plan, index, first, count = job
+    return index, play_chunk(plan, first, count)
+
+
+def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | None = None,
+             seed: int = 1, variant: str | None = None, bots: str = "greedy",
+             jobs: int | None = None, progress: Callable[[int], None] | None = None,
+             game: Game | None = None) -> dict[str, Any]:
+    """Play ``games`` bot games (seeds seed, seed + 1, ...) and report on them."""
+    if not 1 <= games <= MAX_GAMES:
+        raise PnpError(f"--games must be 1–{MAX_GAMES:,}, got {games:,}")
+    check_bots(plugin(slug), bots)
+    _summariser(plugin(slug))
+    game = game or load_game_data(workspace, slug)
+    variant = check_variant(slug, variant)
+    rules = game_rules(game, variant)
+    count = resolve_players(game, rules, players)
+    plan = Plan(slug, _plain(game.info.rules), variant, count, bots, _supply(game))
+    summaries = run(plan, seed, games, jobs, progress)
+    return report(plan, rules, seed, summaries)
+
+
+def _plain(value: Any) -> Any:
+    """Plain dicts and lists: the loader's read-only mappings cannot be sent to a process."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# The report
+
+
+def _wins(summaries: Sequence[Summary], players: int) -> dict[str, Any]:
+    """A shared win counts as 1/k of a win for each of the k winners."""
+    by_seat = [0.0] * players
+    shared = none = 0
+    for s in summaries:
+        winners = s["winners"]
+        if not winners:
+            none += 1
+            continue
+        if len(winners) > 1:
+            shared += 1
+        for seat in winners:
+            by_seat[seat] += 1 / len(winners)
+    total = len(summaries)
+    return {"by_seat": [share(w, total) for w in by_seat],
+            "shared_games": share(shared, total), "no_winner_games": share(none, total)}
+
+
+def report(plan: Plan, rules: Any, seed: int, summaries: Sequence[Summary]) -> dict[str, Any]:
+    total = len(summaries)
+    length_keys = list(summaries[0]["length"])
+    all_scores = [v for s in summaries for v in s["scores"]]
+    spreads = [max(s["scores"]) - min(s["scores"]) for s in summaries if s["scores"]]
+    ends: Counter[str] = Counter()
+    for s in summaries:
+        ends.update(s["ends"])
+    game = get_game(plan.slug)
+    lower_wins = game.lower_score_wins
+    winning = [(min if lower_wins else max)(s["scores"]) for s in summaries if s["scores"]]
+    out: dict[str, Any] = {
+        "version": REPORT_VERSION,
+        "game": plan.slug,
+        "variant": plan.variant,
+        "players": plan.players,
+        "bots": plan.bots,
+        "games": total,
+        "seeds": {"first": seed, "last": seed + total - 1},
+        "length": {key: stats([s["length"][key] for s in summaries]) for key in length_keys},
+        "scores": {
+            "lower_is_better": lower_wins,
+            "all": stats(all_scores),
+            "winning": stats(winning),
+            "spread": stats(spreads),
+        },
+        "wins": _wins(summaries, plan.players),
+        "ends": counted(ends, sum(ends.values())),
+        "ends_per": game.ends_per,
+    }
+    out.update(game.report_sections(plan, rules, summaries))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Text for people
+
+
+def text_report(data: Mapping[str, Any]) -> str:
+    """The report as aligned lines for a terminal (seats shown from 1, as at the table)."""
+    slug = data["game"]
+    game = get_game(slug)
+    money = game.money_scores
+    variant = f", variant {data['variant']}" if data["variant"] else ""
+    lines = [f"{slug}: {data['games']} games, {data['players']} players{variant}, "
+             f"{data['bots']} bots, seeds {data['seeds']['first']}–{data['seeds']['last']}", ""]
+    lines.append("Game length")
+    for key, numbers in data["length"].items():
+        lines.append(f"  {key.replace('_', ' '):<22} {fmt_stats(numbers)}")
+    scores = data["scores"]
+    label = "penalty" if scores["lower_is_better"] else "score"
+    lines += ["", f"Scores ({label}{', lower is better' if scores['lower_is_better'] else ''})"]
+    lines.append(f"  {'every player':<22} {fmt_stats(scores['all'], money)}")
+    lines.append(f"  {'winner':<22} {fmt_stats(scores['winning'], money)}")
+    lines.append(f"  {'spread (best-worst)':<22} {fmt_stats(scores['spread'], money)}")
+    wins = data["wins"]
+    lines += ["", "Wins by seat (shared wins split)"]
+    lines.append("  " + "  ".join(f"{i}: {pct(w)}" for i, w in enumerate(wins["by_seat"], 1)))
+    lines.append(f"  shared {pct(wins['shared_games'])}, no winner {pct(wins['no_winner_games'])}")
+    lines += ["", "End conditions" + (" (per big round)" if data["ends_per"] == "big_round" else "")]
+    lines += [f"  {key:<22} {v['count']:>7}  {pct(v['share'])}" for key, v in data["ends"].items()]
+    if "game_end" in data:
+        lines.append("  game ended by:")
+        lines += [f"    {key:<20} {v['count']:>7}  {pct(v['share'])}"
+                  for key, v in data["game_end"].items()]
+    roles = data.get("roles")
+    if roles:
+        lines += ["", f"Roles (per {roles['unit']})"]
+        lines += game.role_lines(roles)
+    lines += ["", "Component supply"]
+    lines += game.supply_lines(data)
+    if "eliminated_per_game" in data:
+        lines.append(f"  {'players out per game':<22} {fmt_stats(data['eliminated_per_game'])}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,1 @@
+"""Rulebooks, player aids and sample transcripts: Markdown to typeset PDF."""

@@ -1,0 +1,267 @@
+"""Rulebook source: a Jinja2 template (StrictUndefined) rendered to Markdown, parsed to blocks.
+
+The template is written once, in the game's source script. Tables are never typed into it:
+``{{ table("setup") }}`` leaves a marker that the PDF stage replaces with the printed table
+from card_data, so a rule edit and ``pnp tables --update`` keep the rulebook right.
+``{{ figure("name") }}`` does the same for a figure of figures.yaml: miniatures of the real
+card faces, drawn by the code that draws the cards.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import jinja2
+from markdown_it import MarkdownIt
+
+from pnp.core.errors import DataError
+from pnp.core.workspace import Workspace
+from pnp.data.model import Game
+from pnp.games.registry import get_game, has_game
+from pnp.play.examples import example_facts
+from pnp.text.setting import Run
+from pnp.text.templating import located_by_identity, render_template
+
+AID_TEMPLATE = "aid.md.j2"
+TABLE_MARKER = re.compile(r"^@@table:([a-z0-9_]+)@@$")
+FIGURE_MARKER = re.compile(r"^@@figure:([a-z0-9][a-z0-9_-]*)@@$")
+
+
+@dataclass(frozen=True)
+class MarkdownBlock:
+    kind: str  # heading | paragraph | bullets | numbers | quote | table | figure
+    runs: tuple[Run, ...] = ()
+    level: int = 0
+    items: tuple[tuple[Run, ...], ...] = ()
+    markers: tuple[str, ...] = ()  # per item: "•", "◦" or "3." — nested lists keep their own
+    levels: tuple[int, ...] = ()  # per item: 0 for the outer list, 1 for a list inside it, …
+    children: tuple[MarkdownBlock, ...] = field(default_factory=tuple)
+    table: str = ""
+    figure: str = ""
+    line: int = 0  # line in the rendered Markdown, for error messages
+
+
+def template_path(templates: Path, slug: str) -> Path:
+    return templates / slug / "rulebook.md.j2"
+
+
+def worked_functions(game: Game) -> dict[str, Callable[..., Any]]:
+    """The engine's functions for the rulebook's hand-worked examples (``worked.<name>``),
+    each bound to the rules of game.yaml, read when first called: nothing for a game without
+    an engine, or whose engine gives none or cannot be loaded (check reports that)."""
+    try:
+        functions = dict(get_game(game.slug).worked_examples) if has_game(game.slug) else {}
+    except (ImportError, AttributeError):
+        return {}
+    rules: list[Any] = []
+
+    def bound(function: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if not rules:
+                rules.append(get_game(game.slug).rules_from_mapping(game.info.rules, None))
+            return function(rules[0], *args, **kwargs)
+        return call
+
+    return {name: bound(function) for name, function in functions.items()}
+
+
+def template_context(game: Game, example: Callable[[], dict[str, Any]] | None = None) -> dict[str, Any]:
+    info = game.info
+    played: list[dict[str, Any]] = []
+
+    def worked_example() -> dict[str, Any]:
+        if example is None:
+            raise jinja2.UndefinedError("example() needs `example: {seed, players}` in game.yaml")
+        if not played:  # one game per render, however often the template asks
+            played.append(example())
+        return played[0]
+
+    def table(name: str) -> str:
+        if name not in game.tables:
+            raise jinja2.UndefinedError(f"unknown table {name!r}")
+        return f"\n\n@@table:{name}@@\n\n"
+
+    def figure(name: str) -> str:
+        if name not in game.figures:
+            known = ", ".join(game.figures) or "none; add them to figures.yaml"
+            raise jinja2.UndefinedError(f"unknown figure {name!r} (figures: {known})")
+        return f"\n\n@@figure:{name}@@\n\n"
+
+    components = [
+        SimpleNamespace(id=c.id, name=c.name.value, count=c.count, note=c.note.value)
+        for c in game.components
+    ]
+    tables = {name: [dict(row) for row in t.rows] for name, t in game.tables.items()}
+    return {
+        "game": SimpleNamespace(
+            name=info.name.value, slug=info.slug, version=info.version, date=info.date,
+            players_min=info.players_min, players_max=info.players_max,
+            players_common=info.players_common, minutes=info.minutes, age=info.age,
+            credits=[c.value for c in info.credits],
+        ),
+        "components": components,
+        # The rules parameters of game.yaml, so prose can quote a number instead of typing it.
+        "rules": dict(game.info.rules),
+        "tables": tables,
+        "table": table,
+        # example(): the moments of game.yaml's `example:` game, played by the engine on every
+        # build so the worked example cannot go stale (pnp/play/examples.py). Its seed is
+        # deliberately absent: a rulebook is for players, the transcript is `pnp sample`'s.
+        "example": worked_example,
+        # worked.<name>(...): the engine's result for inputs the template picked by hand (a
+        # split of a fund, a scripted round), so a hand-worked example states computed values.
+        "worked": worked_functions(game),
+        "figure": figure,
+        # The card ids each figure shows, row by row, so the text beside a figure can count
+        # and add what it shows instead of retyping it.
+        "figures": {name: [list(row) for row in f.rows] for name, f in game.figures.items()},
+    }
+
+
+def rulebook_markdown(workspace: Workspace, game: Game) -> str:
+    """The game's rulebook as Markdown in its source script, worked example included."""
+    spec = game.info.example
+    if spec is not None and not has_game(game.slug):
+        raise DataError(f"{game.info.where}: example: the worked example is a sample game, which "
+                        f"needs a rules engine for {game.slug!r}; add one (see README, how to "
+                        "add a game) or remove `example:` and the template's example() call")
+
+    def example() -> dict[str, Any]:
+        return example_facts(workspace, game)
+
+    return render_markdown(workspace.templates, game, example if spec else None)
+
+
+def aid_markdown(workspace: Workspace, game: Game) -> str | None:
+    """The player aid as Markdown in the game's source script, or None for a game without
+    ``templates/<slug>/aid.md.j2``."""
+    if not (workspace.templates / game.slug / AID_TEMPLATE).is_file():
+        return None
+    return render_markdown(workspace.templates, game, None, AID_TEMPLATE)
+
+
+def render_markdown(templates: Path, game: Game, example: Callable[[], dict[str, Any]] | None = None,
+                    name: str = "rulebook.md.j2") -> str:
+    """The rulebook (or another book template, such as the player aid) as Markdown in the
+    game's source script."""
+    path = templates / game.slug / name
+    if not path.is_file():
+        raise DataError(f"{path}: {name.split('.')[0]} template not found")
+    context = template_context(game, example)
+    # A printed table's row handed to the template is known by where tables.yaml has it, so a
+    # value computed from it that fails (a "33/0") is reported there.
+    rows = located_by_identity((row, table.row_where[i])
+                               for name, table in game.tables.items()
+                               for i, row in enumerate(context["tables"][name]) if i < len(table.row_where))
+    return render_template(templates, f"{game.slug}/{name}", context, rows)
+
+
+def _inline_runs(token: Any) -> tuple[Run, ...]:
+    runs: list[Run] = []
+    bold = 0
+    for child in token.children or []:
+        if child.type == "strong_open":
+            bold += 1
+        elif child.type == "strong_close":
+            bold -= 1
+        elif child.type in ("text", "code_inline"):
+            runs.append(Run(child.content, bold > 0))
+        elif child.type == "softbreak":
+            continue  # Chinese lines join without a space
+        elif child.type == "hardbreak":
+            runs.append(Run("\n", bold > 0))
+    merged: list[Run] = []
+    for run in runs:
+        if merged and merged[-1].bold == run.bold:
+            merged[-1] = Run(merged[-1].text + run.text, run.bold)
+        else:
+            merged.append(run)
+    return _drop_spaces_between_chinese(merged)
+
+
+# CJK punctuation to the unified ideographs, compatibility ideographs, full-width forms,
+# and the supplementary ideograph planes.
+_CHINESE = "\u3000-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0010ffff"
+_SPACE_BETWEEN_CHINESE = re.compile(f"(?<=[{_CHINESE}]) (?=[{_CHINESE}])")
+
+
+def _drop_spaces_between_chinese(runs: list[Run]) -> tuple[Run, ...]:
+    """Chinese sets no spaces between characters; Markdown sources often need one around
+    ``**bold**``, so a space with Chinese on both sides (even across styles) is removed."""
+    text = "".join(run.text for run in runs)
+    drop = {m.start() for m in _SPACE_BETWEEN_CHINESE.finditer(text)} if " " in text else set()
+    out: list[Run] = []
+    start = 0
+    for run in runs:
+        end = start + len(run.text)
+        kept = run.text if not drop else "".join(
+            ch for at, ch in enumerate(run.text, start) if at not in drop)
+        start = end
+        if not kept:
+            continue
+        if out and out[-1].bold == run.bold:
+            out[-1] = Run(out[-1].text + kept, run.bold)
+        else:
+            out.append(Run(kept, run.bold))
+    return tuple(out)
+
+
+def parse_markdown(markdown: str) -> list[MarkdownBlock]:
+    """Headings, paragraphs, bullet and numbered lists, quotes, table and figure markers."""
+    tokens = MarkdownIt("commonmark").parse(markdown)
+    root: list[MarkdownBlock] = []
+    stack: list[list[MarkdownBlock]] = [root]
+    # Open lists, innermost last: (kind, start line, [(runs, marker, level)], items so far).
+    list_stack: list[tuple[str, int, list[tuple[tuple[Run, ...], str, int]], list[int]]] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        line = (tok.map[0] + 1) if tok.map else 0
+        if tok.type == "heading_open":
+            level = int(tok.tag[1])
+            stack[-1].append(MarkdownBlock("heading", _inline_runs(tokens[i + 1]), level=level, line=line))
+            i += 3
+            continue
+        if tok.type in ("bullet_list_open", "ordered_list_open"):
+            kind = "bullets" if tok.type == "bullet_list_open" else "numbers"
+            list_stack.append((kind, line, [], [0]))
+        elif tok.type in ("bullet_list_close", "ordered_list_close"):
+            kind, start, entries, _ = list_stack.pop()
+            if list_stack:  # a nested list's items follow the parent item they belong to
+                list_stack[-1][2].extend(entries)
+            else:
+                stack[-1].append(MarkdownBlock(
+                    kind, items=tuple(e[0] for e in entries), markers=tuple(e[1] for e in entries),
+                    levels=tuple(e[2] for e in entries), line=start))
+        elif tok.type == "blockquote_open":
+            stack.append([])
+        elif tok.type == "blockquote_close":
+            children = stack.pop()
+            stack[-1].append(MarkdownBlock("quote", children=tuple(children), line=line))
+        elif tok.type == "inline":
+            runs = _inline_runs(tok)
+            text = "".join(r.text for r in runs).strip()
+            marker = TABLE_MARKER.match(text)
+            figure = FIGURE_MARKER.match(text)
+            if list_stack and tokens[i - 2].type == "list_item_open":  # an item's first paragraph
+                kind, _, entries, count = list_stack[-1]
+                count[0] += 1
+                depth = len(list_stack) - 1
+                bullet = f"{count[0]}." if kind == "numbers" else ("•" if depth == 0 else "◦")
+                entries.append((runs, bullet, depth))
+            elif list_stack:
+                # A second paragraph of one item continues it, unmarked.
+                list_stack[-1][2].append((runs, "", len(list_stack) - 1))
+            elif marker:
+                stack[-1].append(MarkdownBlock("table", table=marker.group(1), line=line))
+            elif figure:
+                stack[-1].append(MarkdownBlock("figure", figure=figure.group(1), line=line))
+            elif text:
+                stack[-1].append(MarkdownBlock("paragraph", runs, line=line))
+        i += 1
+    return root

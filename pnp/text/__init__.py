@@ -1,0 +1,1 @@
+"""Chinese text: script conversion, line breaking, setting and fitting, fonts, templates."""

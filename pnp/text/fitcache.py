@@ -1,0 +1,147 @@
+"""Fitted text kept between builds, so a card edit fits again only the text that changed.
+
+:func:`pnp.text.setting.fit_text` finds the largest size at which a text fits its box and
+remembers it for the process. A card edit starts a new process that re-renders the game's
+components.pdf, whose several hundred labels were all fitted by the build before, and fitting
+them again was about a tenth of that build. Inside :func:`remembered` (one game's components
+in one script), :func:`fit_text` answers from pnp's disk cache what the last rendering of the
+same components asked, and fits the rest.
+
+An entry holds exactly the fits its last rendering asked for (an edited card's old text
+leaves with it), as JSON signed by :mod:`pnp.core.diskcache`. It is named by what an answer
+depends on besides the arguments of each fit: pnp's fingerprint (its own code, and the
+versions of reportlab, which measures, and ICU, which finds the line breaks) and the SHA-256
+of the family's two font files; fits asked with another measure are not kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from pnp.build.manifest import pnp_fingerprint
+from pnp.core import diskcache
+from pnp.text import setting as textlayout
+from pnp.text.fonts import FontFamily, kern_for, measure_for, squeeze_for
+from pnp.text.setting import Fit, Kern, Measure, Run, SetLine, Squeeze
+
+log = logging.getLogger(__name__)
+
+AREA = "fits"
+FORMAT = 2
+_MAX_ENTRY = 8 * 1024 * 1024
+
+# (runs as (text, bold) pairs, width, height, size, min_size, leading_ratio, step, squeezed,
+# kerned): the last two say whether the family's squeeze and kern set the lines.
+Key = tuple[Any, ...]
+
+
+@dataclass
+class _Session:
+    measure: Measure
+    squeeze: Squeeze
+    kern: Kern
+    known: dict[Key, Fit | None]
+    asked: dict[Key, Fit | None] = field(default_factory=dict)
+
+
+_session: ContextVar[_Session | None] = ContextVar("pnp_fit_session", default=None)
+
+
+def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_size: float,
+             measure: Measure, leading_ratio: float = 1.3, step: float = 0.25,
+             squeeze: Squeeze | None = None, kern: Kern | None = None) -> Fit | None:
+    """:func:`pnp.text.setting.fit_text`, answered from the disk cache inside :func:`remembered`."""
+    session = _session.get()
+    if (session is None or measure is not session.measure or squeeze not in (None, session.squeeze)
+            or kern not in (None, session.kern)):
+        return textlayout.fit_text(runs, width, height, size, min_size, measure, leading_ratio, step,
+                                   squeeze, kern)
+    key = (tuple((run.text, run.bold) for run in runs), width, height, size, min_size, leading_ratio, step,
+           squeeze is not None, kern is not None)
+    if key in session.asked:
+        return session.asked[key]
+    if key in session.known:
+        fit = session.known[key]
+    else:
+        fit = textlayout.fit_text(runs, width, height, size, min_size, measure, leading_ratio, step,
+                                  squeeze, kern)
+    session.asked[key] = fit
+    return fit
+
+
+@contextmanager
+def remembered(fonts: FontFamily, what: str) -> Iterator[None]:
+    """Fits of ``fonts``' measure inside the block come from, and after a block that ended
+    without an exception go to, the entry for ``what`` (e.g. ``tisigui/zh-Hant/components``)."""
+    name = _entry_name(fonts, what)
+    session = _Session(measure_for(fonts), squeeze_for(fonts), kern_for(fonts), _load(name) if name else {})
+    token = _session.set(session)
+    try:
+        yield
+    finally:
+        _session.reset(token)
+    if name and session.asked.keys() != session.known.keys():
+        _store(name, session.asked)
+
+
+def _entry_name(fonts: FontFamily, what: str) -> str | None:
+    if diskcache.root() is None:
+        return None
+    try:
+        faces = [diskcache.file_sha256(face.path) for face in (fonts.regular, fonts.bold)]
+    except OSError:
+        return None
+    key = "\0".join([AREA, str(FORMAT), pnp_fingerprint(), *faces, what])
+    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _encode_fit(fit: Fit | None) -> Any:
+    if fit is None:
+        return None
+    return [fit.size, fit.leading, [[[[run.text, run.bold] for run in line.runs], line.width, line.squeeze,
+                                     line.last] for line in fit.setting]]
+
+
+def _decode_fit(value: Any) -> Fit | None:
+    if value is None:
+        return None
+    size, leading, lines = value
+    return Fit(size, leading, tuple(SetLine(tuple(Run(text, bold) for text, bold in runs), width, squeeze, last)
+                                    for runs, width, squeeze, last in lines))
+
+
+def _decode_key(value: Any) -> Key:
+    runs, *rest = value
+    numbers, flags = rest[:6], rest[6:]
+    if (len(numbers) != 6 or not all(isinstance(n, int | float) and not isinstance(n, bool) for n in numbers)
+            or len(flags) != 2 or not all(isinstance(f, bool) for f in flags)):
+        raise ValueError("not a fit's key")
+    pairs = tuple((text, bold) for text, bold in runs)
+    if not all(isinstance(text, str) and isinstance(bold, bool) for text, bold in pairs):
+        raise ValueError("not a fit's runs")
+    return (pairs, *numbers, *flags)
+
+
+def _load(name: str) -> dict[Key, Fit | None]:
+    payload = diskcache.read(AREA, name, _MAX_ENTRY)
+    if payload is None:
+        return {}
+    try:
+        return {_decode_key(key): _decode_fit(fit) for key, fit in json.loads(payload)}
+    except (ValueError, TypeError) as exc:
+        log.debug("fit cache entry %s unusable: %s", name, exc)
+        return {}
+
+
+def _store(name: str, fits: dict[Key, Fit | None]) -> None:
+    rows = [[[[list(pair) for pair in key[0]], *key[1:]], _encode_fit(fit)] for key, fit in fits.items()]
+    payload = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    if len(payload) <= _MAX_ENTRY:
+        diskcache.write(AREA, name, payload)

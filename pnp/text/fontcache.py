@@ -1,0 +1,236 @@
+"""A disk cache of reportlab's parsed TrueType faces, so a new process skips re-parsing them.
+
+reportlab reads the cmap and the horizontal metrics of every face it registers, in pure
+Python: about 80 ms for each of pnp's 17,000-glyph faces, paid again by every ``pnp build``.
+What it extracts is plain data (numbers, names, the table directory), kept here one file per
+font: a JSON header, then the per-glyph tables as packed integers. An entry is named after
+the SHA-256 of the font's bytes together with reportlab's version and this format's version:
+an edited or regenerated font, or another reportlab, finds no entry and is parsed again.
+
+Entries are signed files of :mod:`pnp.core.diskcache`, under ``fonts/`` in pnp's cache folder:
+only an entry pnp wrote is read; anything else and the font is parsed as before. Nothing in
+an entry is code (no pickle): JSON and arrays of integers, and the payload repeats the font's
+hash.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import logging
+import sys
+from array import array
+from collections.abc import Sequence
+from typing import Any
+
+from reportlab.pdfbase.ttfonts import TTFontFace
+
+from pnp.core import diskcache
+
+log = logging.getLogger(__name__)
+
+AREA = "fonts"
+FORMAT = 4
+# Faces bigger than this are not what pnp ships; parse them without caching.
+_MAX_ENTRY = 64 * 1024 * 1024
+
+
+def _reportlab_version() -> str:
+    import reportlab
+
+    return str(reportlab.Version)
+
+
+def entry_name(font_digest: str) -> str:
+    """The file name of a font's entry: its bytes, reportlab's version and this format."""
+    key = f"{font_digest}\0{_reportlab_version()}\0{FORMAT}".encode()
+    return hashlib.sha256(key).hexdigest() + ".face"
+
+
+def _encode(value: Any) -> Any:
+    """Plain data as JSON; tuples, bytes, name strings and dicts with any keys tagged."""
+    from reportlab.pdfbase.ttfonts import TTFNameBytes
+
+    if isinstance(value, TTFNameBytes):
+        return {"n": value.ustr}
+    if isinstance(value, bytes):
+        return {"b": value.decode("latin-1")}
+    if isinstance(value, tuple):
+        return {"t": [_encode(v) for v in value]}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    if isinstance(value, dict):
+        return {"d": [[_encode(k), _encode(v)] for k, v in value.items()]}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"cannot cache a {type(value).__name__}")
+
+
+def _decode(value: Any) -> Any:
+    from reportlab.pdfbase.ttfonts import TTFNameBytes
+
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    if isinstance(value, dict):
+        (tag, inner), = value.items()
+        if tag == "n":
+            return TTFNameBytes(inner.encode("utf-8"), "utf-8")
+        if tag == "b":
+            return inner.encode("latin-1")
+        if tag == "t":
+            return tuple(_decode(v) for v in inner)
+        if tag == "d":
+            return {_decode(k): _decode(v) for k, v in inner}
+        raise ValueError(f"unknown tag {tag!r}")
+    return value
+
+
+_TYPECODES = ("i", "q")  # 32- and 64-bit signed
+
+
+def _ints(values: list[Any]) -> array[Any] | None:
+    """Whole numbers as a compact array, or None when some are not ints (kept as JSON then)."""
+    # One pass in C over the types (bools and floats are kept as JSON, as before).
+    if values and set(map(type, values)) != {int}:
+        return None
+    # 32-bit when every value fits (they all do in pnp's faces): half the bytes to read and
+    # to check the signature of.
+    for typecode in _TYPECODES:
+        try:
+            return array(typecode, values)
+        except OverflowError:
+            continue
+    return None
+
+
+def face_state(face: Any) -> tuple[dict[str, Any], list[array[Any]]]:
+    """What reportlab's parse left on a face: JSON-ready data and, for the large per-glyph
+    tables, arrays of 32- or 64-bit ints it refers to by position (the font's bytes and the scale
+    function aside: they come from the file and ``unitsPerEm``)."""
+    state = {name: value for name, value in vars(face).items()
+             if name not in ("_ttf_data", "_pdfScale", "filename")}
+    glyph_to_char = state.pop("glyphToChar")
+    columns = {
+        "charToGlyph.keys": list(state["charToGlyph"]),
+        "charToGlyph.values": list(state.pop("charToGlyph").values()),
+        "charWidths.keys": list(state["charWidths"]),
+        "charWidths.values": list(state.pop("charWidths").values()),
+        "glyphToChar.keys": list(glyph_to_char),
+        "glyphToChar.counts": [len(chars) for chars in glyph_to_char.values()],
+        "glyphToChar.chars": [ch for chars in glyph_to_char.values() for ch in chars],
+        "hmetrics": [v for pair in state.pop("hmetrics") for v in pair],
+        "glyphPos": state.pop("glyphPos"),
+    }
+    arrays: list[array[Any]] = []
+    header: dict[str, Any] = {"other": {name: _encode(value) for name, value in state.items()}, "columns": {}}
+    for name, values in columns.items():
+        packed = _ints(values)
+        if packed is None:
+            header["columns"][name] = {"json": _encode(values)}
+        else:
+            header["columns"][name] = {"array": len(arrays), "length": len(packed), "type": packed.typecode}
+            arrays.append(packed)
+    return header, arrays
+
+
+def restore_state(header: dict[str, Any], body: bytes) -> dict[str, Any]:
+    """The inverse of :func:`face_state`, from its header and the arrays' bytes in order."""
+    state = {name: _decode(value) for name, value in header["other"].items()}
+    columns: dict[str, Any] = {}
+    offset = 0
+    for name, column in header["columns"].items():
+        if "json" in column:
+            columns[name] = _decode(column["json"])
+            continue
+        if column["type"] not in _TYPECODES:
+            raise ValueError(f"column {name} has an unknown type")
+        values = array(column["type"])
+        size = column["length"] * values.itemsize
+        values.frombytes(body[offset:offset + size])
+        if len(values) != column["length"]:
+            raise ValueError(f"column {name} is cut short")
+        offset += size
+        # glyphToChar's columns stay packed until it is first read (see LAZY).
+        columns[name] = values if name.startswith("glyphToChar.") else values.tolist()
+    if offset != len(body):
+        raise ValueError("trailing bytes after the columns")
+    state["charToGlyph"] = dict(zip(columns["charToGlyph.keys"], columns["charToGlyph.values"], strict=True))
+    state["charWidths"] = dict(zip(columns["charWidths.keys"], columns["charWidths.values"], strict=True))
+    keys, counts, chars = (columns[f"glyphToChar.{part}"] for part in ("keys", "counts", "chars"))
+    if len(keys) != len(counts) or sum(counts) != len(chars):
+        raise ValueError("glyphToChar does not add up")
+    state[LAZY] = (keys, counts, chars)
+    flat = columns["hmetrics"]
+    state["hmetrics"] = list(zip(flat[::2], flat[1::2], strict=True))
+    state["glyphPos"] = columns["glyphPos"]
+    return state
+
+
+# The state's key for glyphToChar's packed columns. reportlab reads glyphToChar only while it
+# parses a face and when HarfBuzz shapes text, which pnp never asks for; rebuilding its 17,000
+# lists was a third of restoring a face, so a face from the cache rebuilds it on first use.
+LAZY = "_pnp_glyph_to_char_columns"
+
+
+def glyph_to_char(keys: Sequence[int], counts: Sequence[int], chars: Sequence[int]) -> dict[int, list[int]]:
+    """glyphToChar (glyph -> its code points) from its three columns."""
+    listed = list(chars)
+    table, at = {}, 0
+    for glyph, count in zip(keys, counts, strict=True):
+        table[glyph] = listed[at:at + count]
+        at += count
+    return table
+
+
+class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type information
+    """A face made from an entry: reportlab's own, its glyphToChar rebuilt when first read."""
+
+    def __getattr__(self, name: str) -> Any:
+        columns = self.__dict__.get(LAZY) if name == "glyphToChar" else None
+        if columns is None:
+            raise AttributeError(name)
+        table = self.glyphToChar = glyph_to_char(*columns)
+        del self.__dict__[LAZY]
+        return table
+
+
+def load(font_digest: str) -> dict[str, Any] | None:
+    """The cached state of the font whose bytes hash to ``font_digest``, if pnp wrote one."""
+    name = entry_name(font_digest)
+    payload = diskcache.read(AREA, name, _MAX_ENTRY)
+    if payload is None:
+        return None
+    try:
+        head, _, body = payload.partition(b"\n")
+        data = json.loads(head)
+        if (data.get("font") != font_digest or data.get("format") != FORMAT
+                or data.get("reportlab") != _reportlab_version() or data.get("byteorder") != sys.byteorder):
+            return None
+        # Rebuilding the tables makes ~150,000 objects, none of them garbage: a collection
+        # pass in the middle would only walk them (it costs about as much as the rest).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return restore_state(data["face"], body)
+        finally:
+            if collecting:
+                gc.enable()
+    except (ValueError, KeyError, TypeError) as exc:
+        log.debug("font cache entry %s unusable: %s", name, exc)
+        return None
+
+
+def store(font_digest: str, face: Any) -> None:
+    """Keep a parsed face for the next process (skipped if the cache cannot be written)."""
+    if diskcache.root() is None:
+        return
+    try:
+        header, arrays = face_state(face)
+        head = json.dumps({"format": FORMAT, "font": font_digest, "reportlab": _reportlab_version(),
+                           "byteorder": sys.byteorder, "face": header},
+                          separators=(",", ":"), ensure_ascii=True).encode()
+    except (TypeError, ValueError) as exc:
+        log.debug("font cache: face not stored: %s", exc)
+        return
+    diskcache.write(AREA, entry_name(font_digest), b"".join([head, b"\n", *(a.tobytes() for a in arrays)]))

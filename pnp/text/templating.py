@@ -1,0 +1,265 @@
+"""The one Jinja2 environment for rulebook and narration templates (Markdown out).
+
+Templates come with a game folder, and game folders are shared and downloaded: they render in
+Jinja's immutable sandbox, and the loader reaches only the workspace's templates folder, so a
+template can neither run code nor read a file outside it. Undefined names are errors, so a
+template can never print an empty hole where a number or a name should be; nothing is
+HTML-escaped, since the output is Markdown.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import jinja2
+import jinja2.bccache
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import SandboxedEnvironment
+
+from pnp.core.errors import DataError
+from pnp.data.textfile import read_text, shown
+
+
+def money(value: int) -> str:
+    """20000 -> "$20,000"; a negative amount gets a real minus sign."""
+    return f"−${-value:,}" if value < 0 else f"${value:,}"
+
+
+class WorkspaceLoader(jinja2.BaseLoader):
+    """Loads ``<slug>/<name>`` from one templates folder and nothing outside it: no ``..``,
+    no absolute names, no link that leads elsewhere; files are read as pnp reads all text."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder.resolve()
+
+    def get_source(self, environment: jinja2.Environment, template: str
+                   ) -> tuple[str, str, Callable[[], bool]]:
+        parts = [part for part in template.replace("\\", "/").split("/") if part not in ("", ".")]
+        if not parts or ".." in parts or template.startswith(("/", "\\")):
+            raise jinja2.TemplateNotFound(f"{template} (templates may only name files inside templates/)")
+        path = self.folder.joinpath(*parts)
+        try:
+            resolved = path.resolve()
+        except (OSError, RuntimeError):
+            raise jinja2.TemplateNotFound(template) from None
+        if not resolved.is_relative_to(self.folder):
+            raise jinja2.TemplateNotFound(f"{template} (leads outside templates/)")
+        if not resolved.is_file():
+            raise jinja2.TemplateNotFound(template)
+        mtime = resolved.stat().st_mtime
+        return read_text(resolved), str(path), lambda: resolved.is_file() and resolved.stat().st_mtime == mtime
+
+
+class SignedBytecodeCache(jinja2.BytecodeCache):
+    """Compiled templates kept across processes in pnp's cache folder (:mod:`pnp.core.diskcache`):
+    compiling the four rulebooks and their narrations costs about 0.6 s of every cold build.
+
+    Jinja names a bucket by the template's name and file and checks the source's checksum and
+    its own format and Python's version inside; the entry name adds Jinja's version and the
+    sandbox, whose compiled code differs from an ordinary environment's. The code objects are
+    only unmarshalled from an entry pnp signed (the HMAC is checked first), never from a file
+    someone else put there."""
+
+    AREA = "templates"
+    _MAX_ENTRY = 16 * 1024 * 1024
+
+    def _name(self, bucket: jinja2.bccache.Bucket) -> str:
+        return f"{bucket.key}-{bucket.checksum}-{jinja2.__version__}-sandbox.jbc"
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        from pnp.core import diskcache
+
+        payload = diskcache.read(self.AREA, self._name(bucket), self._MAX_ENTRY)
+        if payload is not None:
+            try:
+                bucket.bytecode_from_string(payload)
+            except (ValueError, EOFError, TypeError):
+                bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        from pnp.core import diskcache
+
+        diskcache.write(self.AREA, self._name(bucket), bucket.bytecode_to_string())
+
+
+@cache
+def markdown_environment(templates: Path) -> jinja2.Environment:
+    """One environment per templates folder: compiling a template costs far more than
+    rendering it, and the loader still notices an edited template by its mtime."""
+    env = SandboxedEnvironment(
+        loader=WorkspaceLoader(templates),
+        bytecode_cache=SignedBytecodeCache(),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["money"] = money
+    env.filters["thousands"] = lambda value: f"{value:,}"
+    return env
+
+
+def _template_frame(tb: TracebackType | None, filename: str) -> tuple[int | None, dict[str, Any]]:
+    """The template line a render error happened on, and the template's local values there:
+    Jinja rewrites tracebacks so that frames of compiled template code carry the template's
+    file name and line."""
+    line, values = None, {}
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line, values = tb.tb_lineno, dict(tb.tb_frame.f_locals)
+        tb = tb.tb_next
+    return line, values
+
+
+# Compiled templates keep a template variable ``x`` as the Python local ``l_<depth>_x``.
+_LOCAL = re.compile(r"^l_\d+_(.+)$")
+
+
+@dataclass(frozen=True)
+class _Behind:
+    """What a template line computes from: the variables it reads, then those each was
+    ``set`` (or looped) from, and so on back, nearest first; and per variable the fields the
+    template takes of it (``row.x`` or ``row["x"]``) on the way."""
+
+    names: tuple[str, ...]
+    fields: Mapping[str, tuple[str, ...]]
+
+
+def _names_behind(source: str, env: jinja2.Environment, line: int) -> _Behind:
+    try:
+        tree = env.parse(source)
+    except jinja2.TemplateSyntaxError:
+        return _Behind((), {})
+
+    def names(node: jinja2.nodes.Node) -> list[str]:
+        found = [node] if isinstance(node, jinja2.nodes.Name) else []
+        return [n.name for n in (*found, *node.find_all(jinja2.nodes.Name))]
+
+    sources: dict[str, list[jinja2.nodes.Node]] = {}
+    for assign in tree.find_all(jinja2.nodes.Assign):
+        for target in names(assign.target):
+            sources.setdefault(target, []).append(assign.node)
+    for loop in tree.find_all(jinja2.nodes.For):
+        for target in names(loop.target):
+            sources.setdefault(target, []).append(loop.iter)
+    on_line = [node for node in tree.find_all(jinja2.nodes.Expr) if node.lineno == line]
+    walked: list[str] = []
+    fields: dict[str, list[str]] = {}
+    todo: list[jinja2.nodes.Node] = list(on_line)
+    while todo:  # breadth first: the variables nearest the failing line come first
+        node = todo.pop(0)
+        for item in (node, *node.find_all((jinja2.nodes.Getattr, jinja2.nodes.Getitem))):
+            if isinstance(item, jinja2.nodes.Getattr) and isinstance(item.node, jinja2.nodes.Name):
+                fields.setdefault(item.node.name, []).append(item.attr)
+            elif (isinstance(item, jinja2.nodes.Getitem) and isinstance(item.node, jinja2.nodes.Name)
+                  and isinstance(item.arg, jinja2.nodes.Const) and isinstance(item.arg.value, str)):
+                fields.setdefault(item.node.name, []).append(item.arg.value)
+        for name in names(node):
+            if name not in walked:
+                walked.append(name)
+                todo.extend(sources.get(name, ()))
+    return _Behind(tuple(walked), {name: tuple(dict.fromkeys(f)) for name, f in fields.items()})
+
+
+def _data_origin(line: int, values: Mapping[str, Any], source: str, env: jinja2.Environment,
+                 origin: Callable[[Any], str | None]) -> str | None:
+    """Where the data a failing template line computed from was written (a printed table's
+    row in tables.yaml, say, and its field), if one of the values behind the line is such
+    data; with the value the template read."""
+    by_name: dict[str, Any] = {}
+    for local, value in values.items():
+        # Jinja's rewritten frames name them as the template does; a raw frame, l_<depth>_x.
+        match = _LOCAL.match(local)
+        by_name[match.group(1) if match else local] = value
+    behind = _names_behind(source, env, line)
+    for name in behind.names:
+        if name not in by_name:
+            continue
+        value = by_name[name]
+        where = origin(value)
+        if not where:
+            continue
+        read = [f for f in behind.fields.get(name, ()) if isinstance(value, Mapping) and f in value]
+        if len(read) == 1:
+            return f"{where}.{read[0]}: {value[read[0]]!r}"
+        return where
+    return None
+
+
+def template_source(env: jinja2.Environment, name: str) -> str:
+    try:
+        return env.loader.get_source(env, name)[0] if env.loader is not None else ""
+    except (jinja2.TemplateNotFound, DataError):
+        return ""
+
+
+def _source_line(source: str, line: int) -> str:
+    lines = source.splitlines()
+    text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    return text if len(text) <= 100 else text[:99] + "…"
+
+
+def located_by_identity(values: Iterable[tuple[Any, str]]) -> Callable[[Any], str | None]:
+    """An ``origin`` for :func:`render_template` that knows the objects handed to the template
+    (each with the place its data was written) by identity."""
+    places = {id(value): (value, where) for value, where in values}
+
+    def origin(value: Any) -> str | None:
+        found = places.get(id(value))
+        return found[1] if found is not None and found[0] is value else None
+
+    return origin
+
+
+def render_template(templates: Path, name: str, context: Mapping[str, Any],
+                    origin: Callable[[Any], str | None] | None = None) -> str:
+    """Render ``name`` (``<slug>/<file>``) in the sandbox; every failure is a DataError that
+    names the template file and line.
+
+    A value the template computes that fails (a division by zero, a number that is not one)
+    is the data's mistake more often than the template's: ``origin`` tells where a value the
+    template was given was written, and the error then names that place first."""
+    path = templates / name
+    env = markdown_environment(templates)
+    try:
+        template = env.get_template(name)
+    except jinja2.TemplateSyntaxError as exc:
+        file = shown(Path(exc.filename)) if exc.filename else shown(path)
+        raise DataError(f"{file}:{exc.lineno}: template syntax error: {exc.message}") from None
+    except jinja2.TemplateNotFound as exc:
+        raise DataError(f"{shown(path)}: template not found: {exc.message or exc.name}") from None
+    try:
+        return template.render(**context)
+    except DataError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a template is user data: any failure is theirs
+        line, values = _template_frame(exc.__traceback__, template.filename or str(path))
+        where = f"{shown(path)}:{line}" if line else f"{shown(path)}"
+        source = template_source(env, name) if line else ""
+        data = _data_origin(line, values, source, env, origin) if line and origin else None
+        if isinstance(exc, SecurityError):
+            reason = f"refused: {exc} (templates may only use the values pnp gives them)"
+        elif isinstance(exc, jinja2.UndefinedError):
+            # A misspelt name more often than missing data: the template line first.
+            reason = f"template uses something undefined: {exc.message}"
+            if data:
+                reason += f" (reading {data})"
+        elif isinstance(exc, jinja2.TemplateNotFound):
+            reason = f"template not found: {exc.message or exc.name}"
+        elif isinstance(exc, jinja2.TemplateError):
+            reason = f"template error: {exc.message}"
+        elif isinstance(exc, RecursionError):
+            reason = "template recursion too deep"
+        else:
+            failed = f"{type(exc).__name__}: {exc}" + (f" in `{_source_line(source, line)}`" if line else "")
+            if data:  # arithmetic on a value the data gave: the data's place first
+                raise DataError(f"{data}: {where} computes from it and fails: {failed}") from None
+            reason = f"template failed: {failed}"
+        raise DataError(f"{where}: {reason}") from None
