@@ -2,7 +2,7 @@
 
 A seeded game must stay the same game: these functions ask the generator for the same bits
 in the same order as the methods they stand for, so the results and the generator's state
-afterwards are identical (``tests/engines/test_draws.py`` holds them to it). Any other
+afterwards are identical (``tests/games/test_draws.py`` holds them to it). Any other
 generator class (a subclass may draw differently) goes through its own method.
 """
 

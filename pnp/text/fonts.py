@@ -178,7 +178,7 @@ def _parse(name: str, path: Path) -> Any:
 
 def _font_from_state(name: str, path: Path, data: bytes, state: dict[str, Any]) -> Any:
     """A TTFont as ``TTFont(name, str(path))`` makes it, its parse results taken from ``state``.
-    The attributes set here mirror reportlab's TTFont.__init__ (tests/test_font_cache.py
+    The attributes set here mirror reportlab's TTFont.__init__ (tests/text/test_font_cache.py
     compares the two, and the cache is keyed by reportlab's version)."""
     from fnmatch import fnmatch
     from weakref import WeakKeyDictionary

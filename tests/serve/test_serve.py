@@ -1,6 +1,6 @@
 """``pnp serve`` without a browser: which games a save touches, what the server agrees to send.
 
-The page itself, in a real browser, is tests/test_serve_browser.py.
+The page itself, in a real browser, is tests/serve/test_serve_browser.py.
 """
 
 from __future__ import annotations

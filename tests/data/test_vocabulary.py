@@ -22,7 +22,7 @@ from pnp.layout.icons import place_icons
 from pnp.rulebook.source import render_markdown
 from tests.conftest import ROOT, edit
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 SLUG = "vocab_game"
 LANG = "zh-Hant"
 

@@ -3,7 +3,7 @@
 Golden transcripts live in tests/golden/narration/ and are compared byte for byte. They are
 rewritten only by this command, after reading the differences (see the folder's README.md):
 
-    PNP_REGEN_GOLDEN=1 python -m pytest tests/test_narrate.py -k golden
+    PNP_REGEN_GOLDEN=1 python -m pytest tests/play/test_narrate.py -k golden
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pnp.text.convert import foreign_characters
 from tests.conftest import ROOT
 
 WORKSPACE = Workspace(ROOT)
-GOLDEN = Path(__file__).parent / "golden" / "narration"
+GOLDEN = Path(__file__).parents[1] / "golden" / "narration"
 REGEN = os.environ.get("PNP_REGEN_GOLDEN") == "1"
 GAMES = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
 
@@ -123,7 +123,7 @@ def test_golden_transcript(games: dict[str, Any], slug: str, lang: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(text.encode("utf-8"))
         return
-    assert path.is_file(), f"{path} missing: run PNP_REGEN_GOLDEN=1 pytest tests/test_narrate.py"
+    assert path.is_file(), f"{path} missing: run PNP_REGEN_GOLDEN=1 pytest tests/play/test_narrate.py"
     expected = path.read_bytes().decode("utf-8")
     if text != expected:
         ours, theirs = text.splitlines(), expected.splitlines()
@@ -132,7 +132,7 @@ def test_golden_transcript(games: dict[str, Any], slug: str, lang: str) -> None:
         pytest.fail(f"{path.name} differs from line {line + 1}:\n  golden: "
                     f"{theirs[line] if line < len(theirs) else '(end)'}\n  now:    "
                     f"{ours[line] if line < len(ours) else '(end)'}\nread the change, then "
-                    "regenerate with PNP_REGEN_GOLDEN=1 python -m pytest tests/test_narrate.py "
+                    "regenerate with PNP_REGEN_GOLDEN=1 python -m pytest tests/play/test_narrate.py "
                     "-k golden")
 
 

@@ -278,7 +278,7 @@ def test_list_shows_every_game():
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
 def test_no_a4_sheet_prints_text_within_the_hardware_margin(built, game, lang):
-    from tests.test_build_sheets import HARDWARE, nearest_text
+    from tests.layout.test_build_sheets import HARDWARE, nearest_text
 
     for page, distance, run in nearest_text(built / game / lang / "components.pdf"):
         assert distance >= HARDWARE - 1e-3, (page, distance, run)

@@ -29,7 +29,7 @@ from pnp.text.fonts import (
     missing_characters,
 )
 
-FONTS_DIR = Path(__file__).resolve().parents[1] / "fonts"
+FONTS_DIR = Path(__file__).resolve().parents[2] / "fonts"
 ALL_FILES = [name for pair in FACE_FILES.values() for name in pair]
 GAME_WORDS = "遮蔽板替死鬼碟仙"
 PUNCTUATION = "，。「」……——、：；！？（）《》『』"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import opencc
 import pytest
 
-from tests.glossary_support import assert_pair_both_ways, assert_well_formed, glossary_terms
+from tests.text.glossary_support import assert_pair_both_ways, assert_well_formed, glossary_terms
 
 # zh-Hans -> zh-Hant, written by hand.
 GOLDEN = {

@@ -31,7 +31,7 @@ from pnp.render.sheets import pieces_for
 from tests.conftest import ROOT, edit
 from tests.pdfprobe import face_counts, page_sizes
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 SLUG = "tiling_game"
 LANG = "zh-Hant"
 A4 = (595.3, 841.9)

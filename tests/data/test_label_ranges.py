@@ -22,7 +22,7 @@ from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
 from pnp.data.spec import ELEMENTS, SpecContext, prop_error
 from tests.conftest import edit, game_workspace
-from tests.test_vocabulary import SLUG, line_of, make_workspace, problems_of
+from tests.data.test_vocabulary import SLUG, line_of, make_workspace, problems_of
 
 PAD = "layouts.pad_front.elements"
 GRID = ('{type: grid, box: [5, 18, 90, 97], rows: 8, columns: ["", 甲, 乙, 丙],\n'
@@ -189,7 +189,7 @@ def test_range_spec_limits(kind, prop, value, fragment):
 
 
 def test_the_schema_takes_ranges_and_refuses_what_the_loader_refuses():
-    from tests.test_vocabulary import _schema_validator
+    from tests.data.test_vocabulary import _schema_validator
 
     validator = _schema_validator()
     base = {"type": "grid", "box": [0, 0, 1, 1], "rows": 3, "size": "9pt",

@@ -24,7 +24,7 @@ from pnp.games.aizhewudi.rules import rules_from_mapping as aizhewudi_rules
 from tests.conftest import ROOT, edit, game_workspace
 
 LINT_FIXTURE = ROOT / "tests" / "fixtures" / "lint"
-ENGINE_FIXTURES = ROOT / "tests" / "engines" / "fixtures"
+ENGINE_FIXTURES = ROOT / "tests" / "games" / "fixtures"
 
 
 def run(root: Path, *args: str) -> Result:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import opencc
 import pytest
 
-from tests.glossary_support import assert_pair_both_ways, assert_well_formed, glossary_terms
+from tests.text.glossary_support import assert_pair_both_ways, assert_well_formed, glossary_terms
 
 # zh-Hant (the source) -> zh-Hans, written by hand.
 GOLDEN = {

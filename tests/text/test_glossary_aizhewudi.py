@@ -12,7 +12,7 @@ import pytest
 
 from pnp.data.model import GlossaryTerm
 from pnp.text.convert import make_converter
-from tests.glossary_support import assert_pair_both_ways, assert_well_formed, glossary_terms
+from tests.text.glossary_support import assert_pair_both_ways, assert_well_formed, glossary_terms
 
 # zh-Hant -> zh-Hans, written by hand.
 GOLDEN = {

@@ -22,8 +22,8 @@ from pnp.check.proof import printed_texts
 from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
 from pnp.rulebook.source import aid_markdown, rulebook_markdown
+from tests.check.test_check import check_json, findings, line_of, run
 from tests.conftest import ROOT, edit, game_workspace
-from tests.test_check import check_json, findings, line_of, run
 
 CORPUS = yaml.safe_load((ROOT / "tests/fixtures/conversion_pitfalls.yaml").read_text(encoding="utf-8"))
 # config -> (a shipped game converted that way, the script its source is in)

@@ -17,7 +17,7 @@ from pnp.core import diskcache
 from pnp.text import fontcache
 from pnp.text.fonts import _parse
 
-FONTS = Path(__file__).resolve().parents[1] / "fonts"
+FONTS = Path(__file__).resolve().parents[2] / "fonts"
 REGULAR = FONTS / "PnpSansTC-Regular.ttf"
 BOLD = FONTS / "PnpSansTC-Bold.ttf"
 NAME = "PnpSansTC-Regular"

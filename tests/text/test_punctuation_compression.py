@@ -11,9 +11,9 @@ import pytest
 
 from pnp.build.pipeline import build
 from pnp.core.workspace import Workspace
-from tests.test_justification import BODY_SIZE, body_lines
+from tests.text.test_justification import BODY_SIZE, body_lines
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BRACKETS = "）」』》〉”"  # closing brackets and quotes: ink on the left, a half em blank on the right
 CLOSING = "，。、；：" + BRACKETS
 OPENING = "「『（《〈“"

@@ -23,7 +23,7 @@ from pnp.render.grid import display_grid
 from pnp.rulebook.source import MarkdownBlock, parse_markdown, rulebook_markdown
 from pnp.text.linebreaks import break_offsets
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OPENING_QUOTES = "“‘"
 CLOSING_QUOTES = "”’"
 

@@ -17,8 +17,8 @@ import pytest
 
 from pnp.core.errors import DataError
 from pnp.data.load import load_game
+from tests.check.test_check import check_json, findings, line_of
 from tests.conftest import edit, game_workspace
-from tests.test_check import check_json, findings, line_of
 
 INDEX = "    index: [4, 4.5, 9, 16]\n"
 

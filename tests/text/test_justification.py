@@ -18,7 +18,7 @@ from pnp.core.units import MM
 from pnp.core.workspace import Workspace
 from pnp.text.fonts import load_family
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BODY_SIZE, BODY_LEADING = 10.5, 17.5
 A4_WIDTH = 210 * MM
 RIGHT_EDGE = A4_WIDTH - 20 * MM - 6  # page margin, then the frame's padding
