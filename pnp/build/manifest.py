@@ -31,8 +31,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp import __version__
 from pnp.core import diskcache
+from pnp.core.fingerprint import ABSENT, pnp_fingerprint
 from pnp.core.workspace import Workspace
 from pnp.data.csvcards import card_files
 
@@ -56,9 +56,6 @@ DATA_FILES = {
     "rulebook": (GAME_FILE, COMPONENTS_FILE, TABLES_FILE, GLOSSARY_FILE, FIGURES_FILE),
 }
 # Libraries whose version can change the bytes pnp writes.
-LIBRARIES = ("reportlab", "pillow", "fonttools", "opencc", "icu4py", "jinja2", "markdown-it-py",
-             "PyYAML", "pypdfium2")
-ABSENT = "absent"
 RACY_NS = diskcache.RACY_NS
 # Files this big (the fonts) keep their hash in pnp's disk cache too, so a build into a new
 # output folder does not read them all again; smaller files are cheaper to hash than to look up.
@@ -194,53 +191,6 @@ def sha256_file(path: Path) -> str:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
-
-
-SOURCE_SUFFIXES = (".py", ".icc", ".icm")
-
-
-@cache
-def pnp_fingerprint() -> str:
-    """pnp's version, a hash of every source file of the package (and of the colour profiles
-    its PNGs embed) and the library versions: any change to the code that draws an output
-    rebuilds it."""
-    package = Path(__file__).resolve().parent
-    digest = hashlib.sha256(__version__.encode())
-    for path in sorted(p for p in package.rglob("*") if p.suffix in SOURCE_SUFFIXES):
-        digest.update(str(path.relative_to(package)).encode())
-        digest.update(b"\0")
-        digest.update(path.read_bytes())
-        digest.update(b"\0")
-    versions = library_versions()
-    for name in LIBRARIES:
-        digest.update(f"{name}={versions[name]}\n".encode())
-    return digest.hexdigest()
-
-
-LIBRARY_AREA = "libraries"
-
-
-def library_versions() -> dict[str, str]:
-    """The installed version of each of LIBRARIES (``absent`` if not installed), as
-    :mod:`importlib.metadata` reads them. The answer is kept in pnp's disk cache
-    (:func:`pnp.core.diskcache.for_installed`): importing importlib.metadata and searching the path
-    for nine distributions cost every build ≈ 25 ms, a tenth of a no-op build."""
-    versions: dict[str, str] = diskcache.for_installed(
-        LIBRARY_AREA, LIBRARIES, 4096, _read_versions,
-        lambda found: isinstance(found, dict) and all(isinstance(found.get(lib), str) for lib in LIBRARIES))
-    return {lib: versions[lib] for lib in LIBRARIES}
-
-
-def _read_versions() -> dict[str, str]:
-    from importlib import metadata  # only when the installed packages changed
-
-    versions = {}
-    for lib in LIBRARIES:
-        try:
-            versions[lib] = metadata.version(lib)
-        except metadata.PackageNotFoundError:
-            versions[lib] = ABSENT
-    return versions
 
 
 def _relative(workspace: Workspace, path: Path) -> str:

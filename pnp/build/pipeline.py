@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnp import __version__
-from pnp.build.gameset import converter_for, load_games, resolve_games
 from pnp.build.manifest import (
     COMPONENTS_FILE,
     MANIFEST_NAME,
@@ -39,7 +38,9 @@ from pnp.build.manifest import (
 from pnp.build.staging import Transaction, Written, has_stale, locked, prepare_root, remove_stale
 from pnp.core.errors import BuildError, DataError, FontError, PnpError
 from pnp.core.workspace import Workspace
+from pnp.data.gameset import load_games, resolve_games
 from pnp.data.model import LANGS
+from pnp.text.convert import converter_for
 
 if TYPE_CHECKING:
     from pnp.data.model import Game

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pnp.build.gameset import converter_for, resolve_games
 from pnp.check.conversion import PrintedText, conversion_findings
 from pnp.check.counts import count_findings
 from pnp.check.index import index_findings
@@ -42,6 +41,7 @@ from pnp.check.tables import CellDiff, column_diffs, computed_tables, diff_table
 from pnp.core.errors import DataError, PnpError
 from pnp.core.workspace import Workspace
 from pnp.data.fieldpaths import located_problems, parse_path
+from pnp.data.gameset import resolve_games
 from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, GLOSSARY_FILE, TABLES_FILE, load_game
 from pnp.data.model import LANGS, Game
 from pnp.data.schema import COLOR, FIELD_REF
@@ -51,7 +51,7 @@ from pnp.games.base import GamePlugin, RulesError, TableRows
 from pnp.games.registry import get_game, has_game
 from pnp.rulebook.source import AID_TEMPLATE, aid_markdown, rulebook_markdown, template_path
 from pnp.text import typography
-from pnp.text.convert import foreign_characters
+from pnp.text.convert import converter_for, foreign_characters
 from pnp.text.fonts import FontFamily, load_family, missing_characters
 
 # Re-exported: tests and benchmarks reach the lint's simulation through pnp.check.proof.

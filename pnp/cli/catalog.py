@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from pnp.build.catalog import catalog
 from pnp.cli.options import command, echo_data, echo_json, format_option, workspace
+from pnp.data.catalog import catalog
 
 
 @command("list")

@@ -18,14 +18,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pnp.build.gameset import converter_for, load_games
 from pnp.core.errors import DataError, PnpError
 from pnp.core.workspace import Workspace
+from pnp.data.gameset import load_games
 from pnp.data.model import LANGS, Game
 from pnp.games.base import GamePlugin, Sample
 from pnp.games.registry import game_slugs, get_game, has_game
 from pnp.games.ruleset import check_variant as _check_variant
 from pnp.games.ruleset import game_rules as _game_rules
+from pnp.text.convert import converter_for
 from pnp.text.templating import render_template
 
 logger = logging.getLogger(__name__)

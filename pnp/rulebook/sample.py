@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pnp.build.gameset import converter_for
 from pnp.core.errors import BuildError, FontError, PnpError
 from pnp.core.units import MM
 from pnp.core.workspace import Workspace
@@ -18,6 +17,7 @@ from pnp.play.narrate import narration, template_path
 from pnp.render.glyphs import GlyphCheck
 from pnp.rulebook.pdf import render_rulebook
 from pnp.rulebook.source import parse_markdown
+from pnp.text.convert import converter_for
 from pnp.text.fonts import load_family
 
 

@@ -21,7 +21,7 @@ from functools import cache, cached_property
 from typing import Any
 
 from pnp.core import diskcache
-from pnp.data.model import LANGS, GlossaryTerm
+from pnp.data.model import LANGS, Game, GlossaryTerm
 from pnp.text.linebreaks import word_offsets
 
 _CONFIGS = {("zh-Hans", "zh-Hant"): "s2tw", ("zh-Hant", "zh-Hans"): "tw2s"}
@@ -219,3 +219,8 @@ def _classify() -> dict[str, str]:
         "zh-Hant": "".join(sorted(ch for ch in han if hanzidentifier.identify(ch) == hanzidentifier.SIMPLIFIED)),
         "zh-Hans": "".join(sorted(ch for ch in han if hanzidentifier.identify(ch) == hanzidentifier.TRADITIONAL)),
     }
+
+
+def converter_for(game: Game, lang: str) -> Converter:
+    """The converter of ``game``'s text into ``lang``: its source script, its glossary."""
+    return make_converter(game.info.source_lang, lang, game.glossary)

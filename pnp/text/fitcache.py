@@ -25,8 +25,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnp.build.manifest import pnp_fingerprint
 from pnp.core import diskcache
+from pnp.core.fingerprint import pnp_fingerprint
 from pnp.text import setting as textlayout
 from pnp.text.fonts import FontFamily, kern_for, measure_for, squeeze_for
 from pnp.text.setting import Fit, Kern, Measure, Run, SetLine, Squeeze

@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from pnp.build.gameset import converter_for
 from pnp.check.tables import column_diffs
 from pnp.cli import cli
 from pnp.data.load import load_game
 from pnp.data.model import LANGS
 from pnp.games.registry import get_game
 from pnp.games.ruleset import game_rules
+from pnp.text.convert import converter_for
 from tests.conftest import ROOT, edit, game_workspace
 
 SHIPPED = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")

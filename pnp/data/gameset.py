@@ -1,4 +1,4 @@
-"""Which games a command works on, loaded from card_data, and their script converters.
+"""Which games a command works on, loaded from card_data.
 
 The lowest layer of the commands: build, check, narrate and the catalog all start here, so
 none of them has to import another to find a game.
@@ -13,7 +13,6 @@ from pnp.core.errors import DataError, PnpError
 from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
 from pnp.data.model import Game
-from pnp.text.convert import Converter, make_converter
 
 
 def resolve_games(workspace: Workspace, name: str) -> list[str]:
@@ -40,6 +39,3 @@ def load_games(workspace: Workspace, slugs: Sequence[str]) -> list[Game]:
         raise DataError(problems)
     return games
 
-
-def converter_for(game: Game, lang: str) -> Converter:
-    return make_converter(game.info.source_lang, lang, game.glossary)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.build.gameset import load_games
 from pnp.core.workspace import Workspace
+from pnp.data.gameset import load_games
 
 
 def catalog(workspace: Workspace) -> list[dict[str, Any]]:

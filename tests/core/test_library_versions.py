@@ -1,4 +1,4 @@
-"""The library versions in pnp's fingerprint (pnp.build.manifest.library_versions): what
+"""The library versions in pnp's fingerprint (pnp.core.fingerprint.library_versions): what
 importlib.metadata reads, kept in the disk cache until a package is installed, upgraded or
 removed."""
 
@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import manifest
+from pnp.core import fingerprint
 
 
 def _expected() -> dict[str, str]:
     versions = {}
-    for lib in manifest.LIBRARIES:
+    for lib in fingerprint.LIBRARIES:
         try:
             versions[lib] = metadata.version(lib)
         except metadata.PackageNotFoundError:
-            versions[lib] = manifest.ABSENT
+            versions[lib] = fingerprint.ABSENT
     return versions
 
 
@@ -44,14 +44,14 @@ def _no_lookups(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_the_versions_importlib_metadata_reads_then_from_the_cache(cache: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     expected = _expected()
-    assert manifest.library_versions() == expected
+    assert fingerprint.library_versions() == expected
     looked = _no_lookups(monkeypatch)
-    assert manifest.library_versions() == expected
+    assert fingerprint.library_versions() == expected
     assert looked == []
 
 
 def test_an_install_or_upgrade_is_seen(cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    manifest.library_versions()
+    fingerprint.library_versions()
     site = tmp_path / "site"
     site.mkdir()
     monkeypatch.syspath_prepend(str(site))
@@ -65,15 +65,15 @@ def test_an_install_or_upgrade_is_seen(cache: Path, tmp_path: Path, monkeypatch:
         (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: reportlab\nVersion: {version}\n")
 
     install("99.0")
-    assert manifest.library_versions()["reportlab"] == "99.0"
+    assert fingerprint.library_versions()["reportlab"] == "99.0"
     install("99.1")
-    assert manifest.library_versions()["reportlab"] == "99.1"
+    assert fingerprint.library_versions()["reportlab"] == "99.1"
     for old in site.glob("reportlab-*"):
         (old / "METADATA").unlink()
         old.rmdir()
-    assert manifest.library_versions() == _expected()
+    assert fingerprint.library_versions() == _expected()
 
 
 def test_without_a_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PNP_CACHE_DIR", "")
-    assert manifest.library_versions() == _expected()
+    assert fingerprint.library_versions() == _expected()
