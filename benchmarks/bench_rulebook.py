@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 from pnp.build.pipeline import converter_for, load_games  # noqa: E402
 from pnp.core.units import MM  # noqa: E402
 from pnp.core.workspace import Workspace  # noqa: E402
+from pnp.play.examples import book_engine  # noqa: E402
 from pnp.render.glyphs import GlyphCheck  # noqa: E402
 from pnp.rulebook.pdf import render_rulebook  # noqa: E402
 from pnp.rulebook.source import MarkdownBlock, parse_markdown, rulebook_markdown  # noqa: E402
@@ -231,7 +232,7 @@ def main() -> None:
     game = load_games(workspace, [args.game])[0]
     fonts = load_family(workspace.fonts, LANG)
     convert = converter_for(game, LANG)
-    blocks = text_blocks(parse_markdown(convert(rulebook_markdown(workspace, game))))
+    blocks = text_blocks(parse_markdown(convert(rulebook_markdown(workspace, game, book_engine(workspace, game)))))
     characters = sum(len(r.text) for b in blocks for r in (*b.runs, *(r for i in b.items for r in i)))
 
     results = {}

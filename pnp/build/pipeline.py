@@ -176,17 +176,18 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
         source = template_path(workspace.templates, game.slug)
         _check_template_glyphs(workspace, game, convert, glyphs)
         if not glyphs.missing:
+            from pnp.play.examples import book_engine
             from pnp.rulebook.aid import render_aid
             from pnp.rulebook.pdf import render_rulebook
             from pnp.rulebook.source import aid_markdown, parse_markdown, rulebook_markdown
 
             if markdown is None:
-                markdown = rulebook_markdown(workspace, game)
+                markdown = rulebook_markdown(workspace, game, book_engine(workspace, game))
             blocks = parse_markdown(convert(markdown))
             rulebook = render_rulebook(game, lang, blocks, fonts, convert, glyphs, str(source),
                                        (spec.width * MM, spec.height * MM))
             artifacts.append(Artifact(base / "rulebook.pdf", rulebook))
-            aid = aid_markdown(workspace, game)
+            aid = aid_markdown(workspace, game, book_engine(workspace, game))
             if aid is not None:
                 where = workspace.templates / game.slug / "aid.md.j2"
                 data, pages = render_aid(game, lang, parse_markdown(convert(aid)), fonts, convert, glyphs,
@@ -378,10 +379,12 @@ def _render(workspace: Workspace, games: dict[str, Game], stale: Sequence[Output
             if "rulebook" in group:
                 source = sources.get(slug)
                 if source is None and _has_rulebook(workspace, slug):
+                    from pnp.play.examples import book_engine
                     from pnp.rulebook.source import rulebook_markdown
 
                     noted, seen = noting_game(game)
-                    source = sources[slug] = (rulebook_markdown(workspace, noted), frozenset(seen))
+                    source = sources[slug] = (rulebook_markdown(workspace, noted, book_engine(workspace, noted)),
+                                             frozenset(seen))
                 noted, seen = noting_game(game)
                 rendered += render_game(workspace, noted, lang, paper, kinds=["rulebook"],
                                         markdown=source[0] if source else None)

@@ -45,13 +45,15 @@ from pnp.data.gameset import resolve_games
 from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, GLOSSARY_FILE, TABLES_FILE, load_game
 from pnp.data.model import LANGS, Game
 from pnp.data.schema import COLOR, FIELD_REF
+from pnp.data.scripts import foreign_characters
 from pnp.data.textfile import read_text
 from pnp.data.yamlmarks import Located, PathKey, load_yaml
 from pnp.games.base import GamePlugin, RulesError, TableRows
 from pnp.games.registry import get_game, has_game
+from pnp.play.examples import book_engine
 from pnp.rulebook.source import AID_TEMPLATE, aid_markdown, rulebook_markdown, template_path
 from pnp.text import typography
-from pnp.text.convert import converter_for, foreign_characters
+from pnp.text.convert import converter_for
 from pnp.text.fonts import FontFamily, load_family, missing_characters
 
 # Re-exported: tests and benchmarks reach the lint's simulation through pnp.check.proof.
@@ -278,7 +280,7 @@ def _reference_findings(workspace: Workspace, game: Game, computed: Mapping[str,
                 name = next(group for group in match.groups() if group)
                 unknown(name, "the rulebook uses", f"{places.rel(str(source))}:{number}")
         try:
-            rulebook_markdown(workspace, game)
+            rulebook_markdown(workspace, game, book_engine(workspace, game))
         except DataError as exc:
             shown = places.rel(str(source))
             for problem in exc.problems:
@@ -395,12 +397,12 @@ def _book_texts(workspace: Workspace, game: Game, places: _Places) -> list[TextI
     if not source.is_file():
         return []
     try:
-        books = [(source, rulebook_markdown(workspace, game))]
+        books = [(source, rulebook_markdown(workspace, game, book_engine(workspace, game)))]
     except DataError:
         return []  # reported as a reference finding
     aid = workspace.templates / game.slug / AID_TEMPLATE
     try:
-        markdown = aid_markdown(workspace, game)
+        markdown = aid_markdown(workspace, game, book_engine(workspace, game))
     except DataError:
         markdown = None  # the build reports a broken aid
     if markdown is not None:

@@ -34,7 +34,7 @@ from pnp.data.model import LANGS
 from pnp.games.registry import game_slugs, get_game, has_game
 from pnp.play import narrate
 from pnp.play import simulate as sim
-from pnp.rulebook.sample import default_pdf_path, narration_pdf
+from pnp.play.sample_pdf import default_pdf_path, narration_pdf
 
 # Every built-in engine seats these; a game's plugin says which it takes.
 BOT_CHOICE = click.Choice(["greedy", "random"])

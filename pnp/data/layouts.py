@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from pnp.core.choices import SAFE_ZONE
 from pnp.core.limits import MAX_ICONS, MAX_VIEWBOX
+from pnp.data.icons import capacity, place_icons
 from pnp.data.labelranges import expand, fill_rows, has_ranges, is_range, typed_count, typed_total
 from pnp.data.model import (
     Card,
@@ -38,8 +40,6 @@ from pnp.data.spec import (
 )
 from pnp.data.svgpath import PathSyntaxError, parse_path
 from pnp.data.yamlmarks import PathKey
-from pnp.layout.icons import capacity, place_icons
-from pnp.layout.presets import SAFE_ZONE
 
 # Properties that take a colour, so a "{field}" there must hold one on every card.
 _COLORS = ("fill", "stroke", "color", "header_fill", "header_color")

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from pnp.core.choices import CARD_SIZES, MAX_BOARD, MAX_TILED_BOARD, SHAPES
 from pnp.core.errors import DataError
 from pnp.core.limits import (
     MAX_COPIES,
@@ -42,6 +43,7 @@ from pnp.data.model import (
     Text,
     frozen_mapping,
 )
+from pnp.data.purity import purity_problems
 from pnp.data.rulerefs import resolve_components, resolve_figures, resolve_layouts
 from pnp.data.schema import (
     IDENT,
@@ -52,8 +54,6 @@ from pnp.data.schema import (
 )
 from pnp.data.table_figures import read_table_figure
 from pnp.data.yamlmarks import Located, PathKey, load_yaml
-from pnp.layout.presets import CARD_SIZES, MAX_BOARD, MAX_TILED_BOARD, SHAPES
-from pnp.text.purity import purity_problems
 
 GAME_FILE = "game.yaml"
 COMPONENTS_FILE = "components.yaml"

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pnp.core.choices import CARD_SIZES, SHAPES
 from pnp.core.limits import (
     MAX_COORD_MM,
     MAX_COORD_PERCENT,
@@ -71,7 +72,6 @@ from pnp.data.propchecks import (
     text_item_check,
 )
 from pnp.data.schema import COLOR, COORD
-from pnp.layout.presets import CARD_SIZES, SHAPES
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,15 @@ broken — as plain values, and the template writes the sentences around them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pnp.core.errors import DataError
 from pnp.core.workspace import Workspace
 from pnp.data.model import Game
+from pnp.games.registry import get_game, has_game
 from pnp.play.narrate import SEAT_NAMES, facts, play_sample, plugin
+from pnp.rulebook.source import Engine
 
 
 def example_facts(workspace: Workspace, game: Game) -> dict[str, Any]:
@@ -29,3 +32,38 @@ def example_facts(workspace: Workspace, game: Game) -> dict[str, Any]:
                         "so the rulebook's worked example has nothing to show; add one or remove `example:`")
     sample = play_sample(workspace, game.slug, spec.players, spec.seed, spec.variant, game=game)
     return moments(facts(sample), SEAT_NAMES[: sample.players])
+
+
+def book_engine(workspace: Workspace, game: Game) -> Engine:
+    """What the game's rulebook and aid templates may ask of its engine: the worked example
+    (game.yaml's ``example:``) and the hand-worked examples' functions."""
+    spec = game.info.example
+    if spec is not None and not has_game(game.slug):
+        raise DataError(f"{game.info.where}: example: the worked example is a sample game, which "
+                        f"needs a rules engine for {game.slug!r}; add one (see README, how to "
+                        "add a game) or remove `example:` and the template's example() call")
+
+    def example() -> dict[str, Any]:
+        return example_facts(workspace, game)
+
+    return Engine(example if spec is not None else None, worked_functions(game))
+
+
+def worked_functions(game: Game) -> dict[str, Callable[..., Any]]:
+    """The engine's functions for the rulebook's hand-worked examples (``worked.<name>``),
+    each bound to the rules of game.yaml, read when first called: nothing for a game without
+    an engine, or whose engine gives none or cannot be loaded (check reports that)."""
+    try:
+        functions = dict(get_game(game.slug).worked_examples) if has_game(game.slug) else {}
+    except (ImportError, AttributeError):
+        return {}
+    rules: list[Any] = []
+
+    def bound(function: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if not rules:
+                rules.append(get_game(game.slug).rules_from_mapping(game.info.rules, None))
+            return function(rules[0], *args, **kwargs)
+        return call
+
+    return {name: bound(function) for name, function in functions.items()}

@@ -15,10 +15,10 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core.units import MM
+from pnp.data.icons import place_icons
 from pnp.data.model import Component, Element, Layout, PrintedTable, Text
 from pnp.data.schema import FIELD_REF, font_size, resolve_coord
 from pnp.data.spec import ELEMENTS, prop
-from pnp.layout.icons import place_icons
 from pnp.layout.nets import Net
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.grid import display_grid

@@ -10,7 +10,7 @@ card faces, drawn by the code that draws the cards.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -22,8 +22,6 @@ from markdown_it import MarkdownIt
 from pnp.core.errors import DataError
 from pnp.core.workspace import Workspace
 from pnp.data.model import Game
-from pnp.games.registry import get_game, has_game
-from pnp.play.examples import example_facts
 from pnp.text.setting import Run
 from pnp.text.templating import located_by_identity, render_template
 
@@ -50,35 +48,31 @@ def template_path(templates: Path, slug: str) -> Path:
     return templates / slug / "rulebook.md.j2"
 
 
-def worked_functions(game: Game) -> dict[str, Callable[..., Any]]:
-    """The engine's functions for the rulebook's hand-worked examples (``worked.<name>``),
-    each bound to the rules of game.yaml, read when first called: nothing for a game without
-    an engine, or whose engine gives none or cannot be loaded (check reports that)."""
-    try:
-        functions = dict(get_game(game.slug).worked_examples) if has_game(game.slug) else {}
-    except (ImportError, AttributeError):
-        return {}
-    rules: list[Any] = []
+@dataclass(frozen=True)
+class Engine:
+    """What a book's template may ask of the game's rules engine, supplied by the caller (the
+    play layer knows the engines; the rulebook names none).
 
-    def bound(function: Callable[..., Any]) -> Callable[..., Any]:
-        def call(*args: Any, **kwargs: Any) -> Any:
-            if not rules:
-                rules.append(get_game(game.slug).rules_from_mapping(game.info.rules, None))
-            return function(rules[0], *args, **kwargs)
-        return call
+    ``example`` gives the moments of game.yaml's ``example:`` game; ``worked`` maps a name to
+    the engine's function for a hand-worked example (``worked.<name>(...)`` in a template).
+    """
 
-    return {name: bound(function) for name, function in functions.items()}
+    example: Callable[[], dict[str, Any]] | None = None
+    worked: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
 
 
-def template_context(game: Game, example: Callable[[], dict[str, Any]] | None = None) -> dict[str, Any]:
+NO_ENGINE = Engine()
+
+
+def template_context(game: Game, engine: Engine = NO_ENGINE) -> dict[str, Any]:
     info = game.info
     played: list[dict[str, Any]] = []
 
     def worked_example() -> dict[str, Any]:
-        if example is None:
+        if engine.example is None:
             raise jinja2.UndefinedError("example() needs `example: {seed, players}` in game.yaml")
         if not played:  # one game per render, however often the template asks
-            played.append(example())
+            played.append(engine.example())
         return played[0]
 
     def table(name: str) -> str:
@@ -115,7 +109,7 @@ def template_context(game: Game, example: Callable[[], dict[str, Any]] | None = 
         "example": worked_example,
         # worked.<name>(...): the engine's result for inputs the template picked by hand (a
         # split of a fund, a scripted round), so a hand-worked example states computed values.
-        "worked": worked_functions(game),
+        "worked": dict(engine.worked),
         "figure": figure,
         # The card ids each figure shows, row by row, so the text beside a figure can count
         # and add what it shows instead of retyping it.
@@ -123,36 +117,27 @@ def template_context(game: Game, example: Callable[[], dict[str, Any]] | None = 
     }
 
 
-def rulebook_markdown(workspace: Workspace, game: Game) -> str:
+def rulebook_markdown(workspace: Workspace, game: Game, engine: Engine = NO_ENGINE) -> str:
     """The game's rulebook as Markdown in its source script, worked example included."""
-    spec = game.info.example
-    if spec is not None and not has_game(game.slug):
-        raise DataError(f"{game.info.where}: example: the worked example is a sample game, which "
-                        f"needs a rules engine for {game.slug!r}; add one (see README, how to "
-                        "add a game) or remove `example:` and the template's example() call")
-
-    def example() -> dict[str, Any]:
-        return example_facts(workspace, game)
-
-    return render_markdown(workspace.templates, game, example if spec else None)
+    return render_markdown(workspace.templates, game, engine)
 
 
-def aid_markdown(workspace: Workspace, game: Game) -> str | None:
+def aid_markdown(workspace: Workspace, game: Game, engine: Engine = NO_ENGINE) -> str | None:
     """The player aid as Markdown in the game's source script, or None for a game without
-    ``templates/<slug>/aid.md.j2``."""
+    ``templates/<slug>/aid.md.j2``. The aid has no worked example of its own."""
     if not (workspace.templates / game.slug / AID_TEMPLATE).is_file():
         return None
-    return render_markdown(workspace.templates, game, None, AID_TEMPLATE)
+    return render_markdown(workspace.templates, game, Engine(worked=engine.worked), AID_TEMPLATE)
 
 
-def render_markdown(templates: Path, game: Game, example: Callable[[], dict[str, Any]] | None = None,
+def render_markdown(templates: Path, game: Game, engine: Engine = NO_ENGINE,
                     name: str = "rulebook.md.j2") -> str:
     """The rulebook (or another book template, such as the player aid) as Markdown in the
     game's source script."""
     path = templates / game.slug / name
     if not path.is_file():
         raise DataError(f"{path}: {name.split('.')[0]} template not found")
-    context = template_context(game, example)
+    context = template_context(game, engine)
     # A printed table's row handed to the template is known by where tables.yaml has it, so a
     # value computed from it that fails (a "33/0") is reported there.
     rows = located_by_identity((row, table.row_where[i])

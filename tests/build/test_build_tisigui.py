@@ -10,7 +10,7 @@ import pytest
 
 from pnp.build.pipeline import build
 from pnp.core.workspace import Workspace
-from pnp.text.convert import foreign_characters
+from pnp.data.scripts import foreign_characters
 from tests.conftest import ROOT
 from tests.pdfprobe import component_counts, face_counts, fonts, outline_titles, page_sizes, text
 

@@ -305,7 +305,7 @@ def test_marker_supply_short_only_by_chance_is_simulated() -> None:
 
 
 def test_a_simplified_character_in_a_zh_hant_game_is_a_data_error(lint_ws: Path) -> None:
-    """The source text itself is checked when the game loads (pnp/text/purity.py), so every
+    """The source text itself is checked when the game loads (pnp/data/purity.py), so every
     command refuses it at its line, not only check."""
     components = lint_ws / "card_data/wurenshenghuan/components.yaml"
     edit(components, "note: 十張，每張一個字母", "note: 十張，每张一個字母")

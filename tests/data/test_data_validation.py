@@ -102,11 +102,12 @@ def test_example_game_must_be_playable(workspace_copy):
 def test_rulebook_example_is_the_seeded_sample_game():
     """The example's numbers are the seeded game's: its final scores, as the engine logs them."""
     from pnp.core.workspace import Workspace
+    from pnp.play.examples import book_engine
     from pnp.play.narrate import SEAT_NAMES, play_sample
     from pnp.rulebook.source import rulebook_markdown
 
     game = load_game(ROOT / "card_data" / "tisigui")
-    markdown = rulebook_markdown(Workspace(ROOT), game)
+    markdown = rulebook_markdown(Workspace(ROOT), game, book_engine(Workspace(ROOT), game))
     spec = game.info.example
     log = play_sample(Workspace(ROOT), "tisigui", spec.players, spec.seed, game=game).log
     section = markdown[markdown.index("## 一整局打下来"):]

@@ -16,9 +16,9 @@ import pytest
 from pnp.build.pipeline import build
 from pnp.core.errors import BuildError, DataError
 from pnp.core.workspace import Workspace
+from pnp.data.icons import place_icons
 from pnp.data.load import load_game
 from pnp.data.svgpath import PathSyntaxError, parse_path
-from pnp.layout.icons import place_icons
 from pnp.rulebook.source import render_markdown
 from tests.conftest import ROOT, edit
 

@@ -18,13 +18,14 @@ from hypothesis import strategies as st
 from pypdf.generic import ContentStream
 
 from pnp.build.pipeline import build
+from pnp.core.choices import MAX_TILED_BOARD
 from pnp.core.errors import DataError
 from pnp.core.units import MM
 from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
 from pnp.layout.impose import fits_on_sheet, impose
 from pnp.layout.marks import crop_marks
-from pnp.layout.presets import MAX_TILED_BOARD, SHEETS
+from pnp.layout.presets import SHEETS
 from pnp.layout.sheetplan import Piece, Rect
 from pnp.layout.tiles import OVERLAP, Tile, plan_tiles, tile_marks
 from pnp.render.sheets import pieces_for

@@ -24,8 +24,8 @@ from pnp.cli import cli
 from pnp.core.errors import PnpError
 from pnp.core.workspace import Workspace
 from pnp.data.model import LANGS
+from pnp.data.scripts import foreign_characters
 from pnp.play import narrate
-from pnp.text.convert import foreign_characters
 from tests.conftest import ROOT
 
 WORKSPACE = Workspace(ROOT)

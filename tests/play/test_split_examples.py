@@ -16,7 +16,8 @@ from pnp.data.load import load_game
 from pnp.games.aizhewudi.example import scripted_rounds, split_fund
 from pnp.games.aizhewudi.rules import AizhewudiRules
 from pnp.games.aizhewudi.split import split
-from pnp.rulebook.source import rulebook_markdown, worked_functions
+from pnp.play.examples import book_engine, worked_functions
+from pnp.rulebook.source import rulebook_markdown
 from tests.conftest import ROOT
 
 
@@ -30,7 +31,7 @@ def book() -> tuple[str, dict[str, list[list[int]]]]:
     game = load_game(ROOT / "card_data" / "aizhewudi")
     rows = {name: [[_value(card) for card in row] for row in figure.rows]
             for name, figure in game.figures.items()}
-    return "".join(rulebook_markdown(Workspace(ROOT), game).split()), rows
+    return "".join(rulebook_markdown(Workspace(ROOT), game, book_engine(Workspace(ROOT), game)).split()), rows
 
 
 def test_the_three_way_figure_is_the_engines_split(book: tuple[str, dict[str, list[list[int]]]]) -> None:

@@ -13,6 +13,7 @@ from pnp.build.pipeline import converter_for
 from pnp.cli import cli
 from pnp.core.units import MM
 from pnp.data.load import load_game
+from pnp.play.examples import book_engine
 from pnp.render.glyphs import GlyphCheck
 from pnp.rulebook.aid import render_aid
 from pnp.rulebook.pdf import render_rulebook
@@ -315,7 +316,7 @@ def test_wurenshenghuan_aid_introduces_each_score_table_right_above_it(lang):
     fonts = load_family(ROOT / "fonts", lang)
     convert = converter_for(game, lang)
     glyphs = GlyphCheck(fonts)
-    blocks = parse_markdown(convert(aid_markdown(Workspace(ROOT), game)))
+    blocks = parse_markdown(convert(aid_markdown(Workspace(ROOT), game, book_engine(Workspace(ROOT), game))))
     data, pages = render_aid(game, lang, blocks, fonts, convert, glyphs, "test", A4)
     assert pages == 1 and not glyphs.missing
     text = PdfReader(io.BytesIO(data)).pages[0].extract_text()
@@ -342,7 +343,7 @@ def test_nothing_on_the_aid_comes_within_6_5_mm_of_the_paper_edge(slug, paper):
     fonts = load_family(ROOT / "fonts", "zh-Hans")
     convert = converter_for(game, "zh-Hans")
     glyphs = GlyphCheck(fonts)
-    blocks = parse_markdown(convert(aid_markdown(Workspace(ROOT), game)))
+    blocks = parse_markdown(convert(aid_markdown(Workspace(ROOT), game, book_engine(Workspace(ROOT), game))))
     data, _ = render_aid(game, "zh-Hans", blocks, fonts, convert, glyphs, "test", paper)
     document = pdfium.PdfDocument(data)
     try:
@@ -371,7 +372,7 @@ def test_every_rulebook_ends_with_its_credits_after_the_quick_reference(slug):
     fonts = load_family(ROOT / "fonts", "zh-Hant")
     convert = converter_for(game, "zh-Hant")
     glyphs = GlyphCheck(fonts)
-    blocks = parse_markdown(convert(rulebook_markdown(Workspace(ROOT), game)))
+    blocks = parse_markdown(convert(rulebook_markdown(Workspace(ROOT), game, book_engine(Workspace(ROOT), game))))
     reader = PdfReader(io.BytesIO(render_rulebook(game, "zh-Hant", blocks, fonts, convert, glyphs,
                                                   "test", A4)))
     outline = reader.outline
@@ -414,7 +415,7 @@ def test_a_shrunk_figure_keeps_its_labels_inside_the_text_block(paper):
     fonts = load_family(ROOT / "fonts", "zh-Hans")
     convert = converter_for(game, "zh-Hans")
     glyphs = GlyphCheck(fonts)
-    blocks = parse_markdown(convert(rulebook_markdown(Workspace(ROOT), game)))
+    blocks = parse_markdown(convert(rulebook_markdown(Workspace(ROOT), game, book_engine(Workspace(ROOT), game))))
     data = render_rulebook(game, "zh-Hans", blocks, fonts, convert, glyphs, "test", paper)
     dpi = 150
     px = dpi / 25.4  # pixels per mm

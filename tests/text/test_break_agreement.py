@@ -19,6 +19,7 @@ from uniseg.linebreak import line_break_units
 
 from pnp.build.pipeline import converter_for, load_games
 from pnp.core.workspace import Workspace
+from pnp.play.examples import book_engine
 from pnp.render.grid import display_grid
 from pnp.rulebook.source import MarkdownBlock, parse_markdown, rulebook_markdown
 from pnp.text.linebreaks import break_offsets
@@ -52,7 +53,8 @@ def shipped_texts() -> dict[tuple[str, str], list[str]]:
     for game in load_games(workspace, workspace.game_slugs()):
         for lang in ("zh-Hant", "zh-Hans"):
             convert = converter_for(game, lang)
-            texts = list(_texts(parse_markdown(convert(rulebook_markdown(workspace, game)))))
+            markdown = rulebook_markdown(workspace, game, book_engine(workspace, game))
+            texts = list(_texts(parse_markdown(convert(markdown))))
             for table in game.tables.values():
                 texts += [cell.value for row in display_grid(table, convert) for cell in row]
             out[(game.slug, lang)] = texts

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pnp.data.model import Game, Text
-from pnp.text.convert import foreign_characters
+from pnp.data.scripts import foreign_characters
 
 
 def source_texts(game: Game) -> Iterator[Text]:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pnp.data.model import GlossaryTerm
-from pnp.text.convert import foreign_characters, make_converter
+from pnp.data.scripts import foreign_characters
+from pnp.text.convert import make_converter
 
 
 def test_glossary_terms_win_over_opencc_phrases():
@@ -66,18 +67,18 @@ def test_foreign_characters_are_hanzidentifiers_from_the_disk_cache_too(tmp_path
     character from U+2E80 up, whether they were just classified or read back."""
     import hanzidentifier
 
-    from pnp.text import convert as i18n
+    from pnp.data import scripts
 
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
     every = [chr(c) for c in range(0x2E80, 0x110000) if not 0xD800 <= c < 0xE000]
     wanted = {"zh-Hant": hanzidentifier.SIMPLIFIED, "zh-Hans": hanzidentifier.TRADITIONAL}
     expected = {lang: {ch for ch in every if hanzidentifier.identify(ch) == kind} for lang, kind in wanted.items()}
     for _ in range(2):  # classified and stored, then read back from the cache
-        i18n._other_script_only.cache_clear()
+        scripts._other_script_only.cache_clear()
         try:
             for lang in wanted:
-                assert set(i18n.foreign_characters("".join(every), lang)) == expected[lang]
-                assert i18n.foreign_characters("abc ○ 台后", lang) == []
+                assert set(scripts.foreign_characters("".join(every), lang)) == expected[lang]
+                assert scripts.foreign_characters("abc ○ 台后", lang) == []
         finally:
-            i18n._other_script_only.cache_clear()
-    assert any((tmp_path / "cache" / i18n.SCRIPT_AREA).iterdir())
+            scripts._other_script_only.cache_clear()
+    assert any((tmp_path / "cache" / scripts.SCRIPT_AREA).iterdir())
