@@ -41,7 +41,7 @@ from pnp.core.workspace import Workspace  # noqa: E402
 def cold(game: str, out: Path) -> float:
     """A new interpreter: imports, font registration, OpenCC dictionaries, everything."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "pnp.cli", "--root", str(ROOT), "build", game, "--lang", "all",
+    subprocess.run([sys.executable, "-m", "pnp", "--root", str(ROOT), "build", game, "--lang", "all",
                     "--out", str(out)], check=True, capture_output=True)
     return time.perf_counter() - start
 
@@ -119,7 +119,7 @@ def shelf(revision: str | None, repeat: int) -> None:
             env = dict(env)
             if code is not None:
                 env["PYTHONPATH"] = str(code)
-            cpu, rss = measured([sys.executable, "-m", "pnp.cli", "--root", str(ROOT), "build", "all",
+            cpu, rss = measured([sys.executable, "-m", "pnp", "--root", str(ROOT), "build", "all",
                                  "--lang", "all", "--force", "--out", str(out)], env)
             found = digests(out)
             subprocess.run(["rm", "-rf", str(out)], check=True)
@@ -173,7 +173,7 @@ def shelf(revision: str | None, repeat: int) -> None:
                 if code is not None:
                     env["PYTHONPATH"] = str(code)
                 cells.append(statistics.median(
-                    measured([sys.executable, "-m", "pnp.cli", "--root", str(ROOT), *command], env)[0]
+                    measured([sys.executable, "-m", "pnp", "--root", str(ROOT), *command], env)[0]
                     for _ in range(5)))
             print(f"| `pnp {' '.join(command)}` | {cells[0]:.2f} | {cells[1]:.2f} |")
 

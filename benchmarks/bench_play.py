@@ -21,10 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pnp.core.workspace import find_workspace  # noqa: E402
-from pnp.play import (
-    narrate,  # noqa: E402
-    simulate,  # noqa: E402
-)
+from pnp.play import narrate, simulate  # noqa: E402
 
 RUNS = [("tisigui", None), ("wurenshenghuan", None), ("niutouwang", None),
         ("niutouwang", "official"), ("aizhewudi", None), ("aizhewudi", "abilities")]

@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 from pnp.build.pipeline import converter_for, load_games  # noqa: E402
 from pnp.core.units import MM  # noqa: E402
 from pnp.core.workspace import Workspace  # noqa: E402
+from pnp.games.registry import tables_from_engine  # noqa: E402
 from pnp.play.examples import book_engine  # noqa: E402
 from pnp.render.glyphs import GlyphCheck  # noqa: E402
 from pnp.rulebook.pdf import render_rulebook  # noqa: E402
@@ -214,7 +215,7 @@ def cold_build() -> tuple[float, float]:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         # PNP_CACHE_DIR= turns pnp's disk cache (parsed fonts, compiled templates) off: a truly cold
         # build. benchmarks/bench_build.py --shelf times it with the cache empty and filled too.
-        subprocess.run([sys.executable, "-m", "pnp.cli", "--root", str(ROOT), "build", "all", "--lang", "all",
+        subprocess.run([sys.executable, "-m", "pnp", "--root", str(ROOT), "build", "all", "--lang", "all",
                         "--out", tmp], check=True, capture_output=True, env={**os.environ, "PNP_CACHE_DIR": ""})
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -229,7 +230,7 @@ def main() -> None:
     args = parser.parse_args()
 
     workspace = Workspace(ROOT)
-    game = load_games(workspace, [args.game])[0]
+    game = load_games(workspace, [args.game], tables_from_engine)[0]
     fonts = load_family(workspace.fonts, LANG)
     convert = converter_for(game, LANG)
     blocks = text_blocks(parse_markdown(convert(rulebook_markdown(workspace, game, book_engine(workspace, game)))))

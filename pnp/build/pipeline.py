@@ -40,6 +40,7 @@ from pnp.core.errors import BuildError, DataError, FontError, PnpError
 from pnp.core.workspace import Workspace
 from pnp.data.gameset import load_games, resolve_games
 from pnp.data.model import LANGS
+from pnp.games.registry import tables_from_engine
 from pnp.text.convert import converter_for
 
 if TYPE_CHECKING:
@@ -316,7 +317,7 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
         return report
 
     wanted = sorted({o.output.slug for o in outcomes if o.status != "up-to-date"})
-    games = {g.info.slug: g for g in load_games(workspace, wanted)}
+    games = {g.info.slug: g for g in load_games(workspace, wanted, tables_from_engine)}
     refreshed: dict[Output, Record] = {}
     viewed: dict[tuple[str, tuple[str, ...]], str] = {}  # both scripts read the same fields
     for index, outcome in enumerate(outcomes):

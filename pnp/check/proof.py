@@ -49,7 +49,7 @@ from pnp.data.scripts import foreign_characters
 from pnp.data.textfile import read_text
 from pnp.data.yamlmarks import Located, PathKey, load_yaml
 from pnp.games.base import GamePlugin, RulesError, TableRows
-from pnp.games.registry import get_game, has_game
+from pnp.games.registry import get_game, has_game, tables_from_engine
 from pnp.play.examples import book_engine
 from pnp.rulebook.source import AID_TEMPLATE, aid_markdown, rulebook_markdown, template_path
 from pnp.text import typography
@@ -66,7 +66,7 @@ def engine_tables(workspace: Workspace, name: str) -> tuple[Game, dict[str, Tabl
     if name == "all":
         raise PnpError("pnp tables takes one game, not 'all'")
     slug = resolve_games(workspace, name)[0]
-    game = load_game(workspace.game_dir(slug))
+    game = load_game(workspace.game_dir(slug), tables_from_engine)
     if not has_game(slug):
         raise PnpError(f"no rules engine for game {slug!r}")
     try:
@@ -130,7 +130,7 @@ def _data_finding(problem: str, places: _Places, code: str = "invalid-data") -> 
 def check_game(workspace: Workspace, slug: str) -> GameReport:
     places = _Places(workspace, slug)
     try:
-        game = load_game(workspace.game_dir(slug))
+        game = load_game(workspace.game_dir(slug), tables_from_engine)
     except DataError as exc:
         return GameReport(slug, tuple(_data_finding(p, places) for p in exc.problems))
 

@@ -6,6 +6,7 @@ import click
 
 from pnp.cli.options import command, echo_data, echo_json, format_option, workspace
 from pnp.data.catalog import catalog
+from pnp.games.registry import tables_from_engine
 
 
 @command("list")
@@ -13,7 +14,7 @@ from pnp.data.catalog import catalog
 @click.pass_context
 def list_games(ctx: click.Context, fmt: str) -> None:
     """List the games in card_data/ with their components and counts."""
-    games = catalog(workspace(ctx))
+    games = catalog(workspace(ctx), tables_from_engine)
     if fmt == "json":
         echo_json({"games": games})
         return

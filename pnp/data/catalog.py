@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from pnp.core.workspace import Workspace
+from pnp.data.computed import TableSource, no_engine
 from pnp.data.gameset import load_games
 
 
-def catalog(workspace: Workspace) -> list[dict[str, Any]]:
-    games = load_games(workspace, workspace.game_slugs())
+def catalog(workspace: Workspace, tables_of: TableSource = no_engine) -> list[dict[str, Any]]:
+    games = load_games(workspace, workspace.game_slugs(), tables_of)
     return [
         {
             "slug": game.slug,

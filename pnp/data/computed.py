@@ -2,22 +2,17 @@
 
 A generated card's field ``{computed: heads, key: card, value: heads}`` takes its value from
 the engine's own table (bull heads printed on a card face come from the rules' heads function,
-not from a printed copy of it). The data layer imports no engine module: the engine is looked
-up by the game's slug only when a card quotes a computed table, so every other game loads as
-plain data.
+not from a printed copy of it). The data layer imports no engine: whoever loads a game hands the loader a
+:data:`TableSource` (the games layer's ``tables_from_engine``), which is asked only when a card
+quotes a computed table, so every other game loads as plain data.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
-
-from pnp.data.fieldpaths import located_problems
-from pnp.games.base import RulesError
-from pnp.games.registry import get_game, has_game
 
 
 @dataclass(frozen=True)
@@ -33,22 +28,12 @@ class Unavailable:
 Computed = Callable[[], Mapping[str, Sequence[Mapping[str, Any]]] | Unavailable]
 
 
-def engine_tables(slug: str, rules: Mapping[str, Any], game_file: Path) -> Computed:
-    """The tables the rules engine of ``slug`` computes from game.yaml's ``rules:`` (read from
-    ``game_file``), computed on first use (once), or why they cannot be."""
+# Where a loaded game's engine-computed tables come from: the game's slug, game.yaml's
+# ``rules:`` and the path of game.yaml (to place the rules' own problems) -> its tables.
+TableSource = Callable[[str, Mapping[str, Any], Path], Computed]
 
-    @cache
-    def tables() -> Mapping[str, Sequence[Mapping[str, Any]]] | Unavailable:
-        if not has_game(slug):
-            return Unavailable(f"game {slug!r} has no rules engine to compute it")
-        try:
-            plugin = get_game(slug)
-            computed = plugin.compute_tables(plugin.rules_from_mapping(dict(rules), None))
-        except RulesError as exc:
-            return Unavailable("game.yaml's rules do not load",
-                               tuple(located_problems(game_file, exc.problems)))
-        except (AttributeError, ImportError) as exc:
-            return Unavailable(f"the rules engine for {slug!r} cannot be loaded ({exc})")
-        return computed
 
-    return tables
+def no_engine(slug: str, rules: Mapping[str, Any], game_file: Path) -> Computed:
+    """The table source of a load that asks no engine: a card quoting a computed table is
+    then told so (every command that builds or checks passes the engines' own source)."""
+    return lambda: Unavailable(f"game {slug!r} was loaded without its rules engine, which computes it")

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from pnp.core.errors import DataError, PnpError
 from pnp.core.workspace import Workspace
+from pnp.data.computed import TableSource, no_engine
 from pnp.data.load import load_game
 from pnp.data.model import Game
 
@@ -27,12 +28,12 @@ def resolve_games(workspace: Workspace, name: str) -> list[str]:
     return [name]
 
 
-def load_games(workspace: Workspace, slugs: Sequence[str]) -> list[Game]:
+def load_games(workspace: Workspace, slugs: Sequence[str], tables_of: TableSource = no_engine) -> list[Game]:
     """Every game loaded; problems of all games reported together."""
     games, problems = [], []
     for slug in slugs:
         try:
-            games.append(load_game(workspace.game_dir(slug)))
+            games.append(load_game(workspace.game_dir(slug), tables_of))
         except DataError as exc:
             problems.extend(exc.problems)
     if problems:

@@ -20,7 +20,7 @@ from pnp.core.limits import (
     MAX_TABLE_ROWS,
     MAX_TEXT_CHARS,
 )
-from pnp.data.computed import Computed, engine_tables
+from pnp.data.computed import Computed, TableSource, no_engine
 from pnp.data.csvcards import csv_cards
 from pnp.data.generate import generate_cards
 from pnp.data.layouts import brief, check_component_layouts, read_layouts, read_symbols
@@ -64,7 +64,7 @@ FIGURES_FILE = "figures.yaml"
 COLUMN_FORMATS = ("", "thousands")
 
 
-def load_game(game_dir: Path) -> Game:
+def load_game(game_dir: Path, tables_of: TableSource = no_engine) -> Game:
     """Load and validate one game; raise DataError listing every problem found."""
     problems = Problems()
     docs: dict[str, Located] = {}
@@ -85,7 +85,7 @@ def load_game(game_dir: Path) -> Game:
     tables = _read_tables(Reader(docs[TABLES_FILE], problems)) if TABLES_FILE in docs else {}
     glossary, reviewed = _read_glossary(Reader(docs[GLOSSARY_FILE], problems)) if GLOSSARY_FILE in docs else ((), ())
     # Computed only if a generated card quotes the engine's tables ({computed: ...}).
-    computed = engine_tables(info.slug, info.rules, game_dir / GAME_FILE)
+    computed = tables_of(info.slug, info.rules, game_dir / GAME_FILE)
     components, layouts, symbols, incomplete = _read_components(Reader(docs[COMPONENTS_FILE], problems),
                                                                 tables, computed)
     figures = _read_figures(Reader(docs[FIGURES_FILE], problems), components, incomplete) \

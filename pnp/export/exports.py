@@ -29,6 +29,7 @@ from pnp.core.errors import PnpError
 from pnp.core.units import MM
 from pnp.core.workspace import Workspace
 from pnp.data.model import Component, Game
+from pnp.games.registry import tables_from_engine
 from pnp.render.colour import FOGRA39, CmykInk, png_bytes
 from pnp.render.facepix import FaceRef, FaceRenderer, face_size_mm
 from pnp.render.pdfx import PDFX_VERSION, DocumentInfo, pdfx_canvas
@@ -312,7 +313,7 @@ def export(workspace: Workspace, kind: str, game: str, lang: str = "all",
     workspace's pnp.toml names another output folder)."""
     if kind not in EXPORTERS:
         raise PnpError(f"unknown export {kind!r} (expected one of: {', '.join(KINDS)})")
-    games = load_games(workspace, resolve_games(workspace, game))
+    games = load_games(workspace, resolve_games(workspace, game), tables_from_engine)
     langs = resolve_langs(lang)
     staged: list[Staged] = []
     for loaded in games:

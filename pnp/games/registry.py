@@ -15,11 +15,16 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from typing import Any
 
 import pnp.games
-from pnp.games.base import GamePlugin
+from pnp.data.computed import Computed, Unavailable
+from pnp.data.fieldpaths import located_problems
+from pnp.games.base import GamePlugin, RulesError
 
 ENTRY_POINT_GROUP = "pnp.games"
 
@@ -64,3 +69,24 @@ def _load(slug: str) -> GamePlugin:
     if plugin.slug != slug:
         raise AttributeError(f"{slug}: the plugin calls itself {plugin.slug!r}")
     return plugin
+
+
+def tables_from_engine(slug: str, rules: Mapping[str, Any], game_file: Path) -> Computed:
+    """The tables the rules engine of ``slug`` computes from game.yaml's ``rules:`` (read from
+    ``game_file``), computed on first use (once), or why they cannot be."""
+
+    @cache
+    def tables() -> Mapping[str, Sequence[Mapping[str, Any]]] | Unavailable:
+        if not has_game(slug):
+            return Unavailable(f"game {slug!r} has no rules engine to compute it")
+        try:
+            plugin = get_game(slug)
+            computed = plugin.compute_tables(plugin.rules_from_mapping(dict(rules), None))
+        except RulesError as exc:
+            return Unavailable("game.yaml's rules do not load",
+                               tuple(located_problems(game_file, exc.problems)))
+        except (AttributeError, ImportError) as exc:
+            return Unavailable(f"the rules engine for {slug!r} cannot be loaded ({exc})")
+        return computed
+
+    return tables

@@ -23,7 +23,7 @@ from pnp.core.workspace import Workspace
 from pnp.data.gameset import load_games
 from pnp.data.model import LANGS, Game
 from pnp.games.base import GamePlugin, Sample
-from pnp.games.registry import game_slugs, get_game, has_game
+from pnp.games.registry import game_slugs, get_game, has_game, tables_from_engine
 from pnp.games.ruleset import check_variant as _check_variant
 from pnp.games.ruleset import game_rules as _game_rules
 from pnp.text.convert import converter_for
@@ -80,7 +80,7 @@ def load_game_data(workspace: Workspace, slug: str) -> Game:
             f"in that file, so write it first ({game.rules_doc or 'the game package'} "
             "documents the keys)"
         )
-    return load_games(workspace, [slug])[0]
+    return load_games(workspace, [slug], tables_from_engine)[0]
 
 
 def check_variant(slug: str, variant: str | None) -> str | None:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.core.errors import PnpError
 from pnp.core.workspace import Workspace
+from pnp.games.registry import tables_from_engine
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -218,7 +219,7 @@ class Preview:
         errors = self._memory.errors
         try:
             build(self.workspace, self.game, self.lang, self.paper, out=self.root, png=True)
-            games = load_games(self.workspace, slugs)
+            games = load_games(self.workspace, slugs, tables_from_engine)
         except PnpError as exc:
             errors[("build", "")] = error_text(exc)
             # The build reads what check and sample read: their older errors about these games

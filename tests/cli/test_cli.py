@@ -18,7 +18,7 @@ from tests.conftest import ROOT, edit
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """The real console entry point in a fresh process, as a user runs it."""
-    return subprocess.run([sys.executable, "-m", "pnp.cli", *args], cwd=cwd, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=300)
 
 

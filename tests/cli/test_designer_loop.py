@@ -119,7 +119,7 @@ def test_tuck_boxes_for_every_deck_in_both_scripts(tmp_path: Path) -> None:
 
 
 def run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pnp.cli", *args], cwd=root, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "pnp", *args], cwd=root, capture_output=True, text=True,
                           timeout=600)
 
 

@@ -363,7 +363,7 @@ def test_same_bytes_whatever_the_hash_seed(tmp_path: Path) -> None:
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
         done = subprocess.run(
-            [sys.executable, "-m", "pnp.cli", "--root", str(ROOT), "sample", "wurenshenghuan",
+            [sys.executable, "-m", "pnp", "--root", str(ROOT), "sample", "wurenshenghuan",
              "--seed", str(GOLDEN_GAMES["wurenshenghuan"]["seed"]), "--lang", "zh-Hans"],
             capture_output=True, env=env, check=True, cwd=tmp_path)
         outputs.append(done.stdout)
