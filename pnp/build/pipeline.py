@@ -36,10 +36,10 @@ from pnp.build.manifest import (
     rulebook_view,
 )
 from pnp.build.staging import Transaction, Written, has_stale, locked, prepare_root, remove_stale
+from pnp.core.choices import LANGS, PAPERS
 from pnp.core.errors import BuildError, DataError, FontError, PnpError
 from pnp.core.workspace import Workspace
 from pnp.data.gameset import load_games, resolve_games
-from pnp.data.model import LANGS
 from pnp.games.registry import tables_from_engine
 from pnp.text.convert import converter_for
 
@@ -53,7 +53,6 @@ __all__ = ["DEFAULT_SHEET", "Artifact", "BuildReport", "Progress", "SheetOptions
 
 log = logging.getLogger(__name__)
 
-PAPERS = ("a4", "letter")
 
 
 @dataclass(frozen=True)

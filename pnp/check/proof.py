@@ -38,12 +38,13 @@ from pnp.check.lint import SUPPLY_GAMES_PER_COUNT, _bot_mixes, lint_findings, su
 from pnp.check.literals import FLOAT_NUMBER, TEMPLATES, data_literals, literal_findings, template_literals
 from pnp.check.report import Acknowledgement, CheckFinding, CheckReport, GameReport
 from pnp.check.tables import CellDiff, column_diffs, computed_tables, diff_tables
+from pnp.core.choices import LANGS
 from pnp.core.errors import DataError, PnpError
 from pnp.core.workspace import Workspace
 from pnp.data.fieldpaths import located_problems, parse_path
 from pnp.data.gameset import resolve_games
 from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, GLOSSARY_FILE, TABLES_FILE, load_game
-from pnp.data.model import LANGS, Game
+from pnp.data.model import Game
 from pnp.data.schema import COLOR, FIELD_REF
 from pnp.data.scripts import foreign_characters
 from pnp.data.textfile import read_text

@@ -20,9 +20,10 @@ from typing import Any, cast
 
 import yaml
 
+from pnp.core.choices import LANGS
 from pnp.core.errors import DataError
 from pnp.data.load import TABLES_FILE
-from pnp.data.model import LANGS, Game, PrintedTable
+from pnp.data.model import Game, PrintedTable
 from pnp.data.textfile import shown
 from pnp.games.base import TableColumn, TableRows
 from pnp.games.registry import get_game, has_game

@@ -15,6 +15,7 @@ from pnp.cli.options import (
     echo_json,
     format_option,
     game_argument,
+    ink_option,
     json_path,
     lang_option,
     message,
@@ -40,8 +41,7 @@ from pnp.core.workspace import Workspace
               help="Space between the trims of neighbouring cards. 0 butts them on shared cut "
                    "lines (9 poker cards to an A4 or Letter sheet). Default: each card keeps "
                    "its own 3 mm bleed.")
-@click.option("--ink", type=click.Choice(["full", "saver"]), default="full", show_default=True,
-              help="saver: print dark backgrounds and panels as light tints with dark text, "
+@ink_option(help="saver: print dark backgrounds and panels as light tints with dark text, "
                    "to spare a home printer's ink; full prints the design as it is.")
 @click.option("--watch", is_flag=True, help="Build, then build again on every save until Ctrl-C.")
 @format_option("text", "json", help="text: what was written, on stderr; json: the build's report on "

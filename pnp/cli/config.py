@@ -24,15 +24,13 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from pnp.core.choices import INKS, PAPERS, canonical_lang, lang_names
 from pnp.core.errors import DataError, PnpError
 from pnp.core.units import parse_offset
 from pnp.data.textfile import read_text, shown
 
 CONFIG_FILE = "pnp.toml"
 PYPROJECT = "pyproject.toml"
-LANGS = ("zh-Hant", "zh-Hans", "all")
-PAPERS = ("a4", "letter")
-INKS = ("full", "saver")
 MAX_GUTTER = 30.0
 SOURCES = ("card_data", "templates", "fonts")  # never an output folder
 
@@ -69,9 +67,10 @@ def _validate(key: str, value: Any, root: Path) -> tuple[Any, str | None]:
             return value.lower(), None
         return None, f"expected one of {', '.join(PAPERS)}, got {value!r}"
     if key == "lang":
-        if value in LANGS:
-            return value, None
-        return None, f"expected one of {', '.join(LANGS)}, got {value!r}"
+        found = canonical_lang(value, allow_all=True) if isinstance(value, str) else None
+        if found is not None:
+            return found, None
+        return None, f"expected one of {lang_names(allow_all=True)}, got {value!r}"
     if key == "out":
         if not isinstance(value, str) or not value.strip():
             return None, f"expected a folder inside the workspace, got {value!r}"

@@ -7,23 +7,33 @@ from typing import Any
 
 import click
 
-from pnp.cli.options import F, command, echo_json, format_option, json_path, message, output_root, shown, written_json
+from pnp.cli.options import (
+    F,
+    command,
+    echo_json,
+    format_option,
+    json_path,
+    lang_option,
+    message,
+    output_root,
+    paper_option,
+    shown,
+    written_json,
+)
 from pnp.core.errors import PnpError
 from pnp.core.units import parse_offset
 
 # The group's context object (pnp.cli.options.WorkspaceRef) is passed as ``obj``.
-LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])
 
 
 @command("export")
 @click.argument("kind", type=click.Choice(["tts", "print-shop", "contact", "tuckbox"]), metavar="KIND")
 @click.argument("game")
-@click.option("--lang", type=LANG_CHOICE, default="all", show_default=True, help="Script to export.")
+@lang_option(help="Script to export.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Folder to write instead of output/<game>/<lang>/<kind>/ (output/ or "
                    "pnp.toml's out).")
-@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
-              show_default=True, help="Paper of the tuck boxes.")
+@paper_option(help="Paper of the tuck boxes.")
 @format_option("text", "json", help="json: the files written, on stdout.")
 @click.pass_obj
 def export(context: Any, kind: str, game: str, lang: str, out: Path | None, paper: str, fmt: str) -> None:
@@ -68,10 +78,8 @@ def back_offset_option(function: F) -> F:
 
 
 @command("calibrate")
-@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
-              show_default=True)
-@click.option("--lang", type=click.Choice(["zh-Hant", "zh-Hans"]), default="zh-Hant", show_default=True,
-              help="Script of the instructions.")
+@paper_option()
+@lang_option("zh-Hant", allow_all=False, help="Script of the instructions.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="File to write instead of output/calibrate-<paper>.pdf.")
 @back_offset_option

@@ -12,12 +12,11 @@ from typing import Any, TypeVar, cast
 import click
 from click.shell_completion import CompletionItem
 
+from pnp.core.choices import INKS, LANGS, PAPERS, canonical_lang, lang_names
 from pnp.core.workspace import Workspace, find_workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-LANGS_OR_ALL = ("zh-Hant", "zh-Hans", "all")
-PAPERS = ("a4", "letter")
 _QUIET = "pnp.quiet"
 
 
@@ -105,15 +104,42 @@ def game_argument(f: F) -> F:
     return click.argument("game", shell_complete=_complete_game)(f)
 
 
-def lang_option(default: str | None = "all", choices: tuple[str, ...] = LANGS_OR_ALL,
+class LangType(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
+    """A script as people write it, any case: zh-Hant, zh-TW, zh-hk … -> zh-Hant; zh-Hans,
+    zh-CN, zh-sg … -> zh-Hans; ``all`` where a command makes both. Gives the canonical tag."""
+
+    name = "lang"
+
+    def __init__(self, allow_all: bool = True) -> None:
+        self.allow_all = allow_all
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "[" + "|".join([*LANGS, *(["all"] if self.allow_all else [])]) + "]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        found = canonical_lang(str(value), self.allow_all)
+        if found is None:
+            self.fail(f"{value!r} is not a script pnp knows; accepted: {lang_names(self.allow_all)}", param, ctx)
+        return found
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        names = [*LANGS, *(["all"] if self.allow_all else [])]
+        return [CompletionItem(name) for name in names if name.lower().startswith(incomplete.lower())]
+
+
+def lang_option(default: str | None = "all", allow_all: bool = True,
                 help: str = "Script to build.") -> Callable[[F], F]:
-    return click.option("--lang", type=click.Choice(list(choices)), default=default,
+    return click.option("--lang", type=LangType(allow_all), default=default,
                         show_default=default is not None, help=help)
 
 
 def paper_option(help: str | None = None) -> Callable[[F], F]:
     return click.option("--paper", type=click.Choice(list(PAPERS), case_sensitive=False),
                         default="a4", show_default=True, help=help)
+
+
+def ink_option(help: str) -> Callable[[F], F]:
+    return click.option("--ink", type=click.Choice(list(INKS)), default=INKS[0], show_default=True, help=help)
 
 
 def format_option(*choices: str, default: str = "text", json_alias: bool = False,

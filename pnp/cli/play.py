@@ -30,7 +30,6 @@ from pnp.cli.options import (
     workspace,
 )
 from pnp.core.errors import PnpError
-from pnp.data.model import LANGS
 from pnp.games.registry import game_slugs, get_game, has_game
 from pnp.play import narrate
 from pnp.play import simulate as sim
@@ -82,7 +81,7 @@ def _json_text(data: Any) -> str:
 @click.option("--players", type=int, help="Number of players (default: the game's most common).")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="The same seed always gives the same game.")
-@lang_option(None, tuple(LANGS), help="Script of the narration (default: the game's source script).")
+@lang_option(None, allow_all=False, help="Script of the narration (default: the game's source script).")
 @format_option("md", "json", "pdf", default="md", json_alias=True,
                help="md: narrated transcript; json: the engine's event log; "
                "pdf: the transcript typeset like the rulebook.")

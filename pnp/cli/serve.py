@@ -8,11 +8,10 @@ from typing import Any
 
 import click
 
-from pnp.cli.options import command, shown
+from pnp.cli.options import command, lang_option, paper_option, shown
 from pnp.core.workspace import Workspace
 
 # The group's context object (pnp.cli.options.WorkspaceRef) is passed as ``obj``.
-LANG_CHOICE = click.Choice(["zh-Hant", "zh-Hans", "all"])
 WATCHING = "watching card_data/, templates/ and fonts/ for changes (Ctrl-C to stop)"
 
 
@@ -28,9 +27,8 @@ def _changed(changed: tuple[str, ...]) -> None:
               help="Port to listen on; 0 picks a free one.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Another address than 127.0.0.1 shows your work to the network.")
-@click.option("--lang", type=LANG_CHOICE, default="all", show_default=True, help="Script(s) to preview.")
-@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
-              show_default=True)
+@lang_option(help="Script(s) to preview.")
+@paper_option()
 @click.pass_obj
 def serve(context: Any, game: str, port: int, host: str, lang: str, paper: str) -> None:
     """Preview GAME (or all) in the browser, rebuilt on every save: card faces and backs, sheets,

@@ -1,10 +1,39 @@
-"""The component vocabulary a game folder chooses from: card sizes, shapes, board limits (mm).
+"""What a designer chooses from, declared once: scripts (and the tags people write for
+them), papers, inks, and the component vocabulary (card sizes, shapes, board limits in mm).
 
-Declared once here: the loader validates against it, the schema and the layout vocabulary
-document it, and the imposer and renderer draw what it allows.
+The loader validates against these, the command line and pnp.toml accept them, the schema
+and the layout vocabulary document them, and the imposer and renderer draw what they allow.
 """
 
 from __future__ import annotations
+
+# The two scripts pnp prints, by their canonical tags (output folders use these names).
+LANGS = ("zh-Hant", "zh-Hans")
+ALL = "all"  # every script, where a command can make both
+# What people write for a script, any case: the region tags map to the script used there.
+LANG_ALIASES = {
+    "zh-hant": "zh-Hant", "zh-tw": "zh-Hant", "zh-hk": "zh-Hant", "zh-mo": "zh-Hant",
+    "zh-hans": "zh-Hans", "zh-cn": "zh-Hans", "zh-sg": "zh-Hans", "zh-my": "zh-Hans",
+}
+
+
+def canonical_lang(value: str, allow_all: bool = False) -> str | None:
+    """The canonical tag of ``value`` (``zh-TW`` -> ``zh-Hant``), ``all`` where allowed, or
+    None for a name pnp does not know."""
+    key = value.strip().lower()
+    if allow_all and key == ALL:
+        return ALL
+    return LANG_ALIASES.get(key.replace("_", "-"))
+
+
+def lang_names(allow_all: bool = False) -> str:
+    """The accepted names, for an error message."""
+    tags = sorted({alias for alias in LANG_ALIASES if alias not in ("zh-hant", "zh-hans")})
+    return ", ".join([*LANGS, *([ALL] if allow_all else []), *tags]) + " (any case)"
+
+
+PAPERS = ("a4", "letter")
+INKS = ("full", "saver")  # as designed, or light tints of dark fills for a home printer
 
 CARD_SIZES: dict[str, tuple[float, float]] = {
     "poker": (63.0, 88.0),

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pnp.core.choices import CARD_SIZES, MAX_BOARD, MAX_TILED_BOARD, SHAPES
+from pnp.core.choices import CARD_SIZES, LANGS, MAX_BOARD, MAX_TILED_BOARD, SHAPES
 from pnp.core.errors import DataError
 from pnp.core.limits import (
     MAX_COPIES,
@@ -25,7 +25,6 @@ from pnp.data.csvcards import csv_cards
 from pnp.data.generate import generate_cards
 from pnp.data.layouts import brief, check_component_layouts, read_layouts, read_symbols
 from pnp.data.model import (
-    LANGS,
     Acknowledged,
     Card,
     Column,

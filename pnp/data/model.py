@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-LANGS = ("zh-Hant", "zh-Hans")
-
 
 @dataclass(frozen=True)
 class Text:

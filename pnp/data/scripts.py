@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 
 from pnp.core import diskcache
-from pnp.data.model import LANGS
+from pnp.core.choices import LANGS
 
 
 def foreign_characters(text: str, lang: str) -> list[str]:

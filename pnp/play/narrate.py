@@ -18,10 +18,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pnp.core.choices import LANGS
 from pnp.core.errors import DataError, PnpError
 from pnp.core.workspace import Workspace
 from pnp.data.gameset import load_games
-from pnp.data.model import LANGS, Game
+from pnp.data.model import Game
 from pnp.games.base import GamePlugin, Sample
 from pnp.games.registry import game_slugs, get_game, has_game, tables_from_engine
 from pnp.games.ruleset import check_variant as _check_variant

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
 
-from pnp.data.model import LANGS, Game, GlossaryTerm
+from pnp.core.choices import LANGS
+from pnp.data.model import Game, GlossaryTerm
 from pnp.text.linebreaks import word_offsets
 
 _CONFIGS = {("zh-Hans", "zh-Hant"): "s2tw", ("zh-Hant", "zh-Hans"): "tw2s"}

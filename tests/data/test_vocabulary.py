@@ -19,6 +19,7 @@ from pnp.core.workspace import Workspace
 from pnp.data.icons import place_icons
 from pnp.data.load import load_game
 from pnp.data.svgpath import PathSyntaxError, parse_path
+from pnp.games.registry import tables_from_engine
 from pnp.rulebook.source import render_markdown
 from tests.conftest import ROOT, edit
 
@@ -198,7 +199,7 @@ def test_unknown_figure_in_a_template(tmp_path):
     root = make_workspace(tmp_path / "ws")
     edit(root / "templates" / SLUG / "rulebook.md.j2", 'figure("hand")', 'figure("hands")')
     with pytest.raises(DataError) as caught:
-        render_markdown(root / "templates", load_game(root / "card_data" / SLUG))
+        render_markdown(root / "templates", load_game(root / "card_data" / SLUG, tables_from_engine))
     assert "unknown figure 'hands'" in str(caught.value)
 
 

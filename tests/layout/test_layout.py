@@ -294,12 +294,13 @@ def test_d4_net_labels_each_vertex_on_three_faces():
 
 def test_a_tent_strip_carries_a_base_and_a_glue_flap_below_its_panels():
     from pnp.data.load import load_game
+    from pnp.games.registry import tables_from_engine
     from pnp.layout.tent import base_tab
     from pnp.render.sheets import face_geometry
     from tests.conftest import ROOT
 
     assert (base_tab(44).base, base_tab(44).glue) == (15.4, 8.0)
-    game = load_game(ROOT / "card_data" / "aizhewudi")
+    game = load_game(ROOT / "card_data" / "aizhewudi", tables_from_engine)
     tent = game.component("character")
     # Two 44 mm panels, a 15.4 mm base and an 8 mm flap: 111.4 mm, with the usual bleed.
     assert face_geometry(tent, tent.cards[0])[:3] == (63, 111.4, 3.0)

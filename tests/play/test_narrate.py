@@ -21,9 +21,9 @@ from click.testing import CliRunner
 
 from pnp.build.pipeline import converter_for
 from pnp.cli import cli
+from pnp.core.choices import LANGS
 from pnp.core.errors import PnpError
 from pnp.core.workspace import Workspace
-from pnp.data.model import LANGS
 from pnp.data.scripts import foreign_characters
 from pnp.play import narrate
 from tests.conftest import ROOT

@@ -16,6 +16,7 @@ from pnp.data.load import load_game
 from pnp.games.aizhewudi.example import scripted_rounds, split_fund
 from pnp.games.aizhewudi.rules import AizhewudiRules
 from pnp.games.aizhewudi.split import split
+from pnp.games.registry import tables_from_engine
 from pnp.play.examples import book_engine, worked_functions
 from pnp.rulebook.source import rulebook_markdown
 from tests.conftest import ROOT
@@ -28,7 +29,7 @@ def _value(card_id: str) -> int:
 
 @pytest.fixture(scope="module")
 def book() -> tuple[str, dict[str, list[list[int]]]]:
-    game = load_game(ROOT / "card_data" / "aizhewudi")
+    game = load_game(ROOT / "card_data" / "aizhewudi", tables_from_engine)
     rows = {name: [[_value(card) for card in row] for row in figure.rows]
             for name, figure in game.figures.items()}
     return "".join(rulebook_markdown(Workspace(ROOT), game, book_engine(Workspace(ROOT), game)).split()), rows
@@ -113,5 +114,5 @@ def test_the_cap_is_the_fund_over_the_sharers_down_to_the_smallest_bill() -> Non
 
 
 def test_worked_examples_reach_only_games_that_give_them() -> None:
-    assert set(worked_functions(load_game(ROOT / "card_data" / "aizhewudi"))) == {"split", "rounds"}
-    assert worked_functions(load_game(ROOT / "card_data" / "tisigui")) == {}
+    assert set(worked_functions(load_game(ROOT / "card_data" / "aizhewudi", tables_from_engine))) == {"split", "rounds"}
+    assert worked_functions(load_game(ROOT / "card_data" / "tisigui", tables_from_engine)) == {}
