@@ -18,9 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import click
-
 from pnp.data.model import Game
+from pnp.games.calculators import Calculator
 
 # A computed table: a list of row objects, each mapping a column name to a value.
 TableRows = list[dict[str, Any]]
@@ -136,8 +135,8 @@ class GamePlugin:
 
     ``variants`` are the names ``--variant`` accepts (besides the canonical rules, None);
     ``rules_from_mapping`` takes each of them. ``bots`` are the bot kinds a seat can take,
-    the first being the default. ``calculators`` gives the click commands mounted under
-    ``pnp calc <slug>`` (None: the game has none).
+    the first being the default. ``calculators`` declares what ``pnp calc <slug>`` offers
+    (pnp/games/calculators.py), in the order its help lists them.
     """
 
     slug: str
@@ -171,7 +170,7 @@ class GamePlugin:
     ends_per: str = "game"  # what one "end" counts in a report: "game" or e.g. "big_round"
     lower_score_wins: bool = False
     money_scores: bool = False  # scores are sums of money, shown with thousands separators
-    calculators: Callable[[], Sequence[click.Command]] | None = None
+    calculators: tuple[Calculator, ...] = ()
     # Supply: what the rules need of each component, checked against components.yaml.
     requirements: Callable[[Any], Mapping[str, Requirement]] | None = None
     # Hands: the components the rules deal into players' hands, several cards each (so the

@@ -1,27 +1,27 @@
-"""Arguments of the playtest-night calculators, parsed and range-checked in one place.
+"""What a playtest-night calculator takes, declared; numbers parsed and range-checked in one place.
 
-Every calculator takes its numbers through :data:`WHOLE` (or :func:`whole_number` for a list
-of them), so a bad number is the same ``Error:`` (exit 1) in every game: a negative number
-reaches the calculator as a value to refuse rather than as an unknown option, and grouping
-commas are accepted only where a reader would put them (``20,000``, never ``2,0000``).
+A calculator declares its parameters as values (:class:`Option`, :class:`Argument`,
+:class:`Flag`, :class:`Toggle`) and the command line spells them: an option named
+``round_value`` is typed ``--round-value``. What a typed string becomes is its
+:class:`Kind`: one parse function per kind, so a bad number is the same message in every game.
+Numbers go through :data:`WHOLE` (or :func:`whole_number` for a list of them): grouping commas
+are accepted only where a reader would put them (``20,000``, never ``2,0000``), and a negative
+number reaches the calculator as a value to refuse rather than as an unknown option.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
-
-import click
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from pnp.core.errors import PnpError
 
+T = TypeVar("T")
+
 # Plain digits, or digits grouped in threes by commas (or underscores, as Python writes them).
 _WHOLE = re.compile(r"[+-]?(?:\d+|\d{1,3}(?:,\d{3})+|\d{1,3}(?:_\d{3})+)")
-
-# A calculator's positional numbers may be negative: "-1" must reach it as a value (which it
-# then refuses with a clear message), not be parsed as an unknown option.
-NUMBERS: dict[str, Any] = {"ignore_unknown_options": True}
 
 
 def whole_number(text: str, what: str) -> int:
@@ -41,47 +41,74 @@ def in_range(value: int, low: int, high: int | None, what: str) -> int:
     return value
 
 
-class WholeNumber(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
-    """A whole number as :func:`whole_number` reads it.
+def _as_typed(text: str, what: str) -> str:
+    return text
 
-    Text that is no number at all is a usage error (exit 2), as for any click option; a
-    number the rules do not allow is for the calculator to refuse (exit 1).
+
+@dataclass(frozen=True)
+class Kind(Generic[T]):
+    """How a typed string becomes a value.
+
+    ``parse(text, what)`` returns the value, or raises :class:`PnpError` with a message that
+    names ``what`` (the parameter as the user typed it, e.g. ``--players``) and the text. Text
+    that is not of the kind at all is a usage error (exit 2); a value of the right kind that
+    the rules do not allow is for the calculator to refuse (exit 1). ``name`` is what help
+    shows after an option (``--players INTEGER``).
     """
 
-    name = "integer"
-
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        try:
-            return whole_number(str(value), _param_label(param))
-        except PnpError as exc:
-            self.fail(exc.message, param, ctx)
+    name: str
+    parse: Callable[[str, str], T]
 
 
-def _param_label(param: click.Parameter | None) -> str:
-    if param is None:
-        return "value"
-    if isinstance(param, click.Option):
-        return max(param.opts, key=len)
-    return (param.name or "value").upper()
+WHOLE: Kind[int] = Kind("integer", whole_number)
+# Text as typed: for values the calculator reads itself, e.g. a list of bills it numbers
+# one by one in its messages ("penalty of seat 2").
+TEXT: Kind[str] = Kind("text", _as_typed)
 
 
-WHOLE = WholeNumber()
+@dataclass(frozen=True)
+class Option:
+    """``--name VALUE`` (``name`` in snake_case, typed in kebab-case); ``short`` adds ``-s``."""
+
+    name: str
+    help: str
+    kind: Kind[Any]
+    required: bool = False
+    default: Any = None
+    short: str | None = None
 
 
-def one_of_two_flags(first: bool, second: bool, names: tuple[str, str]) -> bool | None:
-    """Two opposite flags: True for the first, False for the second, None for neither.
+@dataclass(frozen=True)
+class Argument:
+    """A positional value, shown as ``NAME`` in help; ``many`` takes every one left, as a tuple.
 
-    click's ``--a/--b`` lets the last one typed win silently; giving both is a contradiction
-    the user should hear about.
+    A calculator with arguments takes them as numbers that may be negative: ``-1`` reaches
+    it as a value to refuse, not as an unknown option.
     """
-    if first and second:
-        raise PnpError(f"{names[0]} and {names[1]} contradict: give one of them")
-    return True if first else False if second else None
+
+    name: str
+    kind: Kind[Any]
+    many: bool = False
+    required: bool = True
 
 
-def calculator(name: str, *, numbers: bool = False) -> Callable[[Callable[..., Any]], click.Command]:
-    """``click.command`` for a calculator; ``numbers=True`` when it takes positional numbers."""
-    return click.command(name, context_settings=NUMBERS if numbers else None)
+@dataclass(frozen=True)
+class Flag:
+    """``--name``: True when given."""
+
+    name: str
+    help: str
+
+
+@dataclass(frozen=True)
+class Toggle:
+    """A yes-or-no the rules answer unless the table says: ``--name`` (True) or ``--off``
+    (False), neither (None); both at once is a contradiction the user is told about."""
+
+    name: str
+    help: str
+    off: str
+    off_help: str
+
+
+Param = Option | Argument | Flag | Toggle

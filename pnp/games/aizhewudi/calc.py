@@ -5,16 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-import click
-
-from pnp.cli.calc import JSON_OPTION, calc_rules, show
 from pnp.core.errors import PnpError
 from pnp.games.aizhewudi.rules import AizhewudiRules
 from pnp.games.aizhewudi.split import split as split_bills
-from pnp.games.calcargs import WHOLE, calculator, in_range, whole_number
-from pnp.games.calculators import CalcResult, make_result, money
-
-SLUG = "aizhewudi"
+from pnp.games.calcargs import TEXT, WHOLE, Argument, Option, in_range, whole_number
+from pnp.games.calculators import CalcResult, Calculator, make_result, money
 
 
 def split(rules: AizhewudiRules, sharers: int, bills: Sequence[str]) -> CalcResult:
@@ -53,15 +48,8 @@ def split(rules: AizhewudiRules, sharers: int, bills: Sequence[str]) -> CalcResu
     return make_result(data, lines)
 
 
-@calculator("split", numbers=True)
-@click.option("--sharers", "-k", type=WHOLE, required=True, help="Players sharing (standing).")
-@click.argument("bills", nargs=-1)
-@JSON_OPTION
-def calc_split(sharers: int, bills: tuple[str, ...], as_json: bool) -> None:
-    """The largest equal share of BILLS for K sharers, one group each; the rest carries."""
-    show(split(calc_rules(SLUG), sharers, bills), as_json)
-
-
-def commands() -> tuple[click.Command, ...]:
-    """The calculators, in the order ``pnp calc aizhewudi --help`` lists them."""
-    return (calc_split,)
+CALCULATORS = (
+    Calculator("split", "The largest equal share of BILLS for K sharers, one group each; the rest carries.",
+               split, (Option("sharers", "Players sharing (standing).", WHOLE, required=True, short="k"),
+                       Argument("bills", TEXT, many=True, required=False))),
+)

@@ -4,17 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import click
-
 import pnp.games.niutouwang.scoring as scoring
 import pnp.games.niutouwang.tables as tables
-from pnp.cli.calc import JSON_OPTION, calc_rules, show
 from pnp.core.errors import PnpError
-from pnp.games.calcargs import WHOLE, calculator, in_range, one_of_two_flags, whole_number
-from pnp.games.calculators import CalcResult, make_result
+from pnp.games.calcargs import TEXT, WHOLE, Argument, Option, Toggle, in_range, whole_number
+from pnp.games.calculators import CalcResult, Calculator, make_result
 from pnp.games.niutouwang.rules import NiutouwangRules
-
-SLUG = "niutouwang"
 
 
 def heads(rules: NiutouwangRules, card: int) -> CalcResult:
@@ -52,28 +47,11 @@ def punish(rules: NiutouwangRules, penalties: Sequence[str], base: int | None = 
     return make_result({"players": players}, lines)
 
 
-@calculator("heads", numbers=True)
-@click.argument("card", type=WHOLE)
-@JSON_OPTION
-def calc_heads(card: int, as_json: bool) -> None:
-    """Bull heads on CARD."""
-    show(heads(calc_rules(SLUG), card), as_json)
-
-
-@calculator("punish", numbers=True)
-@click.argument("penalties", nargs=-1, required=True)
-@click.option("--base", type=WHOLE, default=None, help="Hits per penalty point (default: the rules').")
-@click.option("--paired", is_flag=True,
-              help="The k-th highest hits the k-th lowest (default: the rules').")
-@click.option("--unpaired", is_flag=True, help="Everyone chooses whom to hit (default: the rules').")
-@JSON_OPTION
-def calc_punish(penalties: tuple[str, ...], base: int | None, paired: bool, unpaired: bool,
-                as_json: bool) -> None:
-    """The SP ending for PENALTIES given in seat order (seat 1 first)."""
-    pairing = one_of_two_flags(paired, unpaired, ("--paired", "--unpaired"))
-    show(punish(calc_rules(SLUG), penalties, base, pairing), as_json)
-
-
-def commands() -> tuple[click.Command, ...]:
-    """The calculators, in the order ``pnp calc niutouwang --help`` lists them."""
-    return (calc_heads, calc_punish,)
+CALCULATORS = (
+    Calculator("heads", "Bull heads on CARD.", heads, (Argument("card", WHOLE),)),
+    Calculator("punish", "The SP ending for PENALTIES given in seat order (seat 1 first).", punish, (
+        Argument("penalties", TEXT, many=True),
+        Option("base", "Hits per penalty point (default: the rules').", WHOLE),
+        Toggle("paired", "The k-th highest hits the k-th lowest (default: the rules').",
+               off="unpaired", off_help="Everyone chooses whom to hit (default: the rules')."))),
+)

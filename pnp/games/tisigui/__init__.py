@@ -31,7 +31,7 @@ GAME = GamePlugin(
     supply_lines=summary.supply_lines,
     playable=rules.playable_counts,
     ends_per="big_round",
-    calculators=calc.commands,
+    calculators=calc.CALCULATORS,
     requirements=supply.requirements,
     rules_doc="pnp/games/tisigui/rules.py",
 )

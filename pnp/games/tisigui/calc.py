@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import click
-
-from pnp.cli.calc import JSON_OPTION, calc_rules, show
 from pnp.core.errors import PnpError
-from pnp.games.calcargs import WHOLE, calculator
-from pnp.games.calculators import CalcResult, make_result
+from pnp.games.calcargs import WHOLE, Option
+from pnp.games.calculators import CalcResult, Calculator, make_result
 from pnp.games.tisigui.rules import (
     TisiguiRules,
     ghost_points,
@@ -16,8 +13,6 @@ from pnp.games.tisigui.rules import (
     playable_counts,
     small_round_values,
 )
-
-SLUG = "tisigui"
 
 
 def _players_in_range(rules: TisiguiRules, players: int) -> None:
@@ -71,32 +66,13 @@ def no_targets(rules: TisiguiRules, players: int) -> CalcResult:
     return make_result({"players": players, "points": points}, [line])
 
 
-@calculator("naming")
-@click.option("--round-value", type=WHOLE, required=True, help="What the small round is worth.")
-@click.option("--named", type=WHOLE, required=True, help="Players named (all of them targets).")
-@JSON_OPTION
-def calc_naming(round_value: int, named: int, as_json: bool) -> None:
-    """Points for a correct naming."""
-    show(naming(calc_rules(SLUG), round_value, named), as_json)
+_PLAYERS = Option("players", "Players at the table.", WHOLE, required=True)
 
-
-@calculator("ghost")
-@click.option("--players", type=WHOLE, required=True, help="Players at the table.")
-@click.option("--confirmed", type=WHOLE, required=True, help="Targets confirmed.")
-@JSON_OPTION
-def calc_ghost(players: int, confirmed: int, as_json: bool) -> None:
-    """The ghost's score when the small rounds run out."""
-    show(ghost(calc_rules(SLUG), players, confirmed), as_json)
-
-
-@calculator("no-targets")
-@click.option("--players", type=WHOLE, required=True, help="Players at the table.")
-@JSON_OPTION
-def calc_no_targets(players: int, as_json: bool) -> None:
-    """Points for asking "no targets at all?" correctly."""
-    show(no_targets(calc_rules(SLUG), players), as_json)
-
-
-def commands() -> tuple[click.Command, ...]:
-    """The calculators, in the order ``pnp calc tisigui --help`` lists them."""
-    return (calc_naming, calc_ghost, calc_no_targets,)
+CALCULATORS = (
+    Calculator("naming", "Points for a correct naming.", naming, (
+        Option("round_value", "What the small round is worth.", WHOLE, required=True),
+        Option("named", "Players named (all of them targets).", WHOLE, required=True))),
+    Calculator("ghost", "The ghost's score when the small rounds run out.", ghost, (
+        _PLAYERS, Option("confirmed", "Targets confirmed.", WHOLE, required=True))),
+    Calculator("no-targets", 'Points for asking "no targets at all?" correctly.', no_targets, (_PLAYERS,)),
+)

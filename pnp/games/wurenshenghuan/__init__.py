@@ -113,7 +113,7 @@ GAME = GamePlugin(
     report_sections=summary.report_sections,
     role_lines=summary.role_lines,
     supply_lines=summary.supply_lines,
-    calculators=calc.commands,
+    calculators=calc.CALCULATORS,
     requirements=supply.requirements,
     rules_doc="pnp/games/wurenshenghuan/rules.py",
 )

@@ -4,16 +4,11 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-import click
-
-from pnp.cli.calc import JSON_OPTION, calc_rules, show
 from pnp.core.errors import PnpError
-from pnp.games.calcargs import WHOLE, calculator
-from pnp.games.calculators import CalcResult, make_result
+from pnp.games.calcargs import WHOLE, Flag, Option
+from pnp.games.calculators import CalcResult, Calculator, make_result
 from pnp.games.wurenshenghuan.rules import INNOCENT, MURDERER, Role, WurenshenghuanRules
 from pnp.games.wurenshenghuan.tables import score_parts
-
-SLUG = "wurenshenghuan"
 
 
 def score(rules: WurenshenghuanRules, *, murderer: bool, kills: int | None,
@@ -71,25 +66,12 @@ def score(rules: WurenshenghuanRules, *, murderer: bool, kills: int | None,
     return make_result(data, lines)
 
 
-@calculator("score")
-@click.option("--murderer", is_flag=True, help="The player was the murderer.")
-@click.option("--kills", type=WHOLE, default=None,
-              help="Murderer: characters really killed (their own feigned death not counted).")
-@click.option("--guess-day", type=WHOLE, default=None, help="Day written on the guess slip.")
-@click.option("--correct", is_flag=True, help="The guess named the murderer's character.")
-@click.option("--alive", is_flag=True, help="The player's character was alive at the end.")
-@click.option("--guessed-before-death", is_flag=True,
-              help="The correct guess was handed in before the character was killed.")
-@JSON_OPTION
-def calc_score(murderer: bool, kills: int | None, guess_day: int | None, correct: bool,
-               alive: bool, guessed_before_death: bool, as_json: bool) -> None:
-    """One player's final score, with its breakdown."""
-    result = score(calc_rules(SLUG), murderer=murderer, kills=kills,
-                               guess_day=guess_day, correct=correct, alive=alive,
-                               guessed_before_death=guessed_before_death)
-    show(result, as_json)
-
-
-def commands() -> tuple[click.Command, ...]:
-    """The calculators, in the order ``pnp calc wurenshenghuan --help`` lists them."""
-    return (calc_score,)
+CALCULATORS = (
+    Calculator("score", "One player's final score, with its breakdown.", score, (
+        Flag("murderer", "The player was the murderer."),
+        Option("kills", "Murderer: characters really killed (their own feigned death not counted).", WHOLE),
+        Option("guess_day", "Day written on the guess slip.", WHOLE),
+        Flag("correct", "The guess named the murderer's character."),
+        Flag("alive", "The player's character was alive at the end."),
+        Flag("guessed_before_death", "The correct guess was handed in before the character was killed."))),
+)
