@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 import shutil
 from pathlib import Path
@@ -304,3 +306,40 @@ def test_paired_and_unpaired_together_are_refused(ws: Path) -> None:
     assert paired[0] == {"seat": 1, "penalty": 1, "hits": 3, "hitter": 3, "tie": False}
     unpaired = calc_json(ws, "niutouwang", "punish", "1", "2", "3", "--unpaired")["players"]
     assert unpaired[0]["hitter"] is None
+
+
+# --------------------------------------------------------------------------------------------
+# The declarations (issue 19): plain functions with declared parameters, no click in a game
+
+
+def test_every_declared_parameter_is_a_keyword_of_its_function() -> None:
+    from pnp.games.calcargs import Toggle
+    from pnp.games.calclookup import calculator_games
+    from pnp.games.registry import get_game
+
+    games = calculator_games()
+    assert {"aizhewudi", "niutouwang", "tisigui", "wurenshenghuan"} <= set(games)
+    for slug in games:
+        for calculator in get_game(slug).calculators:
+            names = [param.name for param in calculator.params]
+            assert len(names) == len(set(names)), (slug, calculator.name)
+            offs = [param.off for param in calculator.params if isinstance(param, Toggle)]
+            assert not set(offs) & set(names), (slug, calculator.name)
+            # Binding fails if a declared name is not a parameter of run, or if run needs one
+            # that is not declared.
+            inspect.signature(calculator.run).bind(object(), **dict.fromkeys(names))
+
+
+def test_no_game_package_imports_click_or_the_command_line() -> None:
+    games = ROOT / "pnp" / "games"
+    for path in sorted(games.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                modules = [node.module or ""]
+            else:
+                continue
+            for module in modules:
+                assert module.split(".")[0] != "click" and not module.startswith("pnp.cli"), (
+                    f"{path.relative_to(ROOT)}:{node.lineno} imports {module}")
