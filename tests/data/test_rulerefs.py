@@ -62,14 +62,14 @@ def test_a_card_reference_prints_the_field_as_written() -> None:
 def test_a_note_names_its_cards_values(workspace_copy: Path) -> None:
     path = workspace_copy / "card_data" / "tisigui" / "components.yaml"
     edit(path, 'fields: {value: "50",', 'fields: {value: "100",')
-    notes = {c.id: c.note.value for c in load_game(path.parent).components}
+    notes = {c.id: c.note.value for c in load_game(path.parent, tables_from_engine).components}
     assert notes["score"].startswith("100 分 2 个、10 分 6 个")
 
 
 def test_a_note_counts_its_cards(workspace_copy: Path) -> None:
     path = workspace_copy / "card_data" / "tisigui" / "components.yaml"
     edit(path, "{id: score-50, count: 2,", "{id: score-50, count: 3,")
-    notes = {c.id: c.note.value for c in load_game(path.parent).components}
+    notes = {c.id: c.note.value for c in load_game(path.parent, tables_from_engine).components}
     assert notes["score"].startswith("50 分 3 个、10 分 6 个、5 分 15 个、1 分 20 个")
     assert notes["identity"].startswith("碟仙牌 1 张、活人牌 5 张；牌面下缘有 1～6 号码格")
 
@@ -78,7 +78,7 @@ def test_an_unknown_count_fails_the_load_naming_the_note(workspace_copy: Path) -
     path = workspace_copy / "card_data" / "tisigui" / "components.yaml"
     edit(path, "{count.identity/ghost}", "{count.identity/spirit}")
     with pytest.raises(DataError) as caught:
-        load_game(path.parent)
+        load_game(path.parent, tables_from_engine)
     assert any("components.yaml:7" in p and "{count.identity/spirit}" in p
                for p in caught.value.problems), caught.value.problems
 
@@ -94,7 +94,7 @@ GAME_DIR = ROOT / "card_data" / "niutouwang"
 
 
 def _icon_findings(game_dir: Path, need: Requirement) -> list[tuple[str, str, str]]:
-    found = count_findings(load_game(game_dir), {"cards#bull": need},
+    found = count_findings(load_game(game_dir, tables_from_engine), {"cards#bull": need},
                            load_yaml(game_dir / COMPONENTS_FILE), "components.yaml",
                            lambda where: where.replace(str(game_dir.parents[1]) + "/", ""))
     return [(f.code, f.where, f.message) for f in found]
@@ -137,7 +137,7 @@ def test_without_per_card_only_the_total_counts() -> None:
 
 
 def test_a_component_whose_faces_draw_no_such_icon() -> None:
-    missing = count_findings(load_game(GAME_DIR), {"cards#star": Requirement(3, "three stars")},
+    missing = count_findings(load_game(GAME_DIR, tables_from_engine), {"cards#star": Requirement(3, "three stars")},
                              None, "components.yaml", str)
     assert [f.code for f in missing] == ["icons-missing"]
 
@@ -166,19 +166,19 @@ def test_an_icon_count_may_quote_the_rules(workspace_copy: Path) -> None:
     """aizhewudi draws a bill's value in hearts, one per smallest bill: the faces are checked
     once the reference is resolved, and follow a rule edit."""
     game_dir = workspace_copy / "card_data" / "aizhewudi"
-    bills = next(c for c in load_game(game_dir).components if c.id == "bill")
+    bills = next(c for c in load_game(game_dir, tables_from_engine).components if c.id == "bill")
     assert [card.fields["hearts"].value for card in bills.cards] == ["1", "2", "4"]
     edit(game_dir / "game.yaml", "{value: 20000, count: 10", "{value: 25000, count: 10")
-    bills = next(c for c in load_game(game_dir).components if c.id == "bill")
+    bills = next(c for c in load_game(game_dir, tables_from_engine).components if c.id == "bill")
     assert [card.fields["hearts"].value for card in bills.cards] == ["1", "2", "5"]
     edit(game_dir / "game.yaml", "{value: 25000, count: 10", "{value: 40000, count: 10")
     with pytest.raises(DataError) as caught:  # eight hearts: the face is checked as printed
-        load_game(game_dir)
+        load_game(game_dir, tables_from_engine)
     assert any("8 icons" in p and "it holds 5" in p for p in caught.value.problems), \
         caught.value.problems
     edit(game_dir / "game.yaml", "{value: 40000, count: 10", "{value: 22000, count: 10")
     with pytest.raises(DataError) as caught:
-        load_game(game_dir)
+        load_game(game_dir, tables_from_engine)
     assert any("components.yaml" in p and "fields.hearts" in p
                and "is not a whole multiple of rules.bills[0].value (5000)" in p
                for p in caught.value.problems), caught.value.problems

@@ -12,13 +12,14 @@ from pypdf import PdfReader
 
 from pnp.build.pipeline import DEFAULT_SHEET, SheetOptions, _options, load_games, render_game
 from pnp.core.workspace import Workspace
+from pnp.games.registry import tables_from_engine
 from pnp.render.ink import ink_color, luminance
 from tests.conftest import ROOT
 
 
 def components(slug: str, ink: str) -> bytes:
     workspace = Workspace(ROOT)
-    (game,) = load_games(workspace, [slug])
+    (game,) = load_games(workspace, [slug], tables_from_engine)
     (artifact,) = render_game(workspace, game, "zh-Hant", "a4", kinds=["components"],
                               sheet=SheetOptions(ink=ink))
     return artifact.data

@@ -19,6 +19,7 @@ from uniseg.linebreak import line_break_units
 
 from pnp.build.pipeline import converter_for, load_games
 from pnp.core.workspace import Workspace
+from pnp.games.registry import tables_from_engine
 from pnp.play.examples import book_engine
 from pnp.render.grid import display_grid
 from pnp.rulebook.source import MarkdownBlock, parse_markdown, rulebook_markdown
@@ -50,7 +51,7 @@ def _uniseg_offsets(text: str) -> set[int]:
 def shipped_texts() -> dict[tuple[str, str], list[str]]:
     workspace = Workspace(ROOT)
     out = {}
-    for game in load_games(workspace, workspace.game_slugs()):
+    for game in load_games(workspace, workspace.game_slugs(), tables_from_engine):
         for lang in ("zh-Hant", "zh-Hans"):
             convert = converter_for(game, lang)
             markdown = rulebook_markdown(workspace, game, book_engine(workspace, game))
