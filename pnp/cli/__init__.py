@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from pnp import __version__
-from pnp.cli.options import WorkspaceRef
+from pnp.cli.options import UserError, WorkspaceRef
 from pnp.core.errors import PnpError
 from pnp.core.workspace import find_workspace
 
@@ -80,6 +80,8 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise Interrupted() from None
+        except PnpError as exc:
+            raise UserError(exc) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, SUMMARIES.get(name, "")) for name in COMMANDS]

@@ -15,7 +15,16 @@ from typing import Any
 
 import click
 
-from pnp.cli.options import chosen_format, echo_data, echo_json, format_option, message, verbosity_options
+from pnp.cli.options import (
+    Command,
+    UserError,
+    chosen_format,
+    echo_data,
+    echo_json,
+    format_option,
+    message,
+    verbosity_options,
+)
 from pnp.cli.options import workspace as chosen_workspace
 from pnp.core.errors import PnpError
 from pnp.core.workspace import Workspace
@@ -129,7 +138,8 @@ def calculator_command(slug: str, calculator: Calculator) -> click.Command:
     for decorate in reversed([d for param in calculator.params for d in _decorators(param)]):
         callback = decorate(callback)
     numbers = any(isinstance(param, Argument) for param in calculator.params)
-    make = click.command(calculator.name, help=calculator.help, context_settings=_NUMBERS if numbers else None)
+    make = click.command(calculator.name, cls=Command, help=calculator.help,
+                         context_settings=_NUMBERS if numbers else None)
     return make(callback)
 
 
@@ -147,7 +157,7 @@ class _Dispatch(click.Group):
         if command is None and not ctx.resilient_parsing:
             if name.startswith("-"):
                 return super().resolve_command(ctx, args)
-            raise self._unknown(name)
+            raise UserError(self._unknown(name))
         return name, command, args[1:]
 
 

@@ -13,6 +13,7 @@ import click
 from click.shell_completion import CompletionItem
 
 from pnp.core.choices import INKS, LANGS, PAPERS, canonical_lang, lang_names
+from pnp.core.errors import PnpError
 from pnp.core.workspace import Workspace, find_workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -185,11 +186,29 @@ def verbosity_options(f: F) -> F:
     return f
 
 
+class UserError(click.ClickException):
+    """A problem the user can fix (a :class:`pnp.core.errors.PnpError` of the core), shown
+    as ``Error: …`` with exit status 1."""
+
+    def __init__(self, error: PnpError) -> None:
+        super().__init__(error.message)
+
+
+class Command(click.Command):
+    """A pnp command: the core's :class:`PnpError` becomes the user's ``Error: …``."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PnpError as exc:
+            raise UserError(exc) from None
+
+
 def command(name: str | None = None, **settings: Any) -> Callable[[Callable[..., Any]], click.Command]:
     """``click.command`` with the options every pnp command takes (-q/-v)."""
 
     def decorate(f: Callable[..., Any]) -> click.Command:
-        make = cast(Callable[[Callable[..., Any]], click.Command], click.command(name, **settings))
+        make = cast(Callable[[Callable[..., Any]], click.Command], click.command(name, cls=Command, **settings))
         return make(verbosity_options(f))
 
     return decorate

@@ -1,16 +1,29 @@
-"""The one error root: anything a user can fix surfaces as ``Error: ...`` with exit 1."""
+"""The one error root: anything a user can fix surfaces as ``Error: ...`` with exit 1.
+
+The core raises these and never prints or exits; the command line (``pnp.cli``) shows the
+message and sets the exit status, so no layer below it depends on click.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-import click
 
-
-class PnpError(click.ClickException):
-    """Base of every user-facing error; Click prints ``Error: <message>`` and exits 1."""
+class PnpError(Exception):
+    """Base of every user-facing error; the command line prints ``Error: <message>`` and
+    exits with ``exit_code``."""
 
     exit_code = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def format_message(self) -> str:
+        return self.message
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class ProblemsError(PnpError):
