@@ -23,10 +23,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pnp.build.gameset import converter_for
 from pnp.check.report import CheckFinding
-from pnp.data.model import LANGS, Game, ReviewedReading
-from pnp.text.convert import Converter, Readings, WordReading
+from pnp.core.choices import LANGS
+from pnp.data.model import Game, ReviewedReading
+from pnp.text.convert import Converter, Readings, WordReading, converter_for
 from pnp.text.linebreaks import word_offsets
 
 # A sentence ends at its closing mark (and the quote or bracket closing after it) or a line's end.

@@ -16,12 +16,12 @@ import opencc
 import pytest
 import yaml
 
-from pnp.build.gameset import converter_for
 from pnp.check.conversion import PrintedText, conversion_findings
 from pnp.check.proof import printed_texts
 from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
 from pnp.rulebook.source import aid_markdown, rulebook_markdown
+from pnp.text.convert import converter_for
 from tests.check.test_check import check_json, findings, line_of, run
 from tests.conftest import ROOT, edit, game_workspace
 
