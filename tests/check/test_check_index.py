@@ -17,6 +17,7 @@ import pytest
 
 from pnp.core.errors import DataError
 from pnp.data.load import load_game
+from pnp.games.registry import tables_from_engine
 from tests.check.test_check import check_json, findings, line_of
 from tests.conftest import edit, game_workspace
 
@@ -122,7 +123,7 @@ def test_a_malformed_index_or_mark_is_a_data_error(aizhewudi: Path, old: str, ne
     path = components(aizhewudi)
     edit(path, old, new)
     with pytest.raises(DataError) as caught:
-        load_game(path.parent)
+        load_game(path.parent, tables_from_engine)
     assert any(message in problem and f"components.yaml:{line_of(path, new.strip().splitlines()[-1])}" in problem
                for problem in caught.value.problems), caught.value.problems
 

@@ -20,6 +20,8 @@ from pnp.check.conversion import PrintedText, conversion_findings
 from pnp.check.proof import printed_texts
 from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
+from pnp.games.registry import tables_from_engine
+from pnp.play.examples import book_engine
 from pnp.rulebook.source import aid_markdown, rulebook_markdown
 from pnp.text.convert import converter_for
 from tests.check.test_check import check_json, findings, line_of, run
@@ -47,7 +49,7 @@ def bare_games() -> dict[str, Any]:
     """Each direction's shipped game without its glossary: the corpus meets plain OpenCC."""
     games = {}
     for config, (slug, source) in DIRECTIONS.items():
-        game = load_game(ROOT / "card_data" / slug)
+        game = load_game(ROOT / "card_data" / slug, tables_from_engine)
         assert game.info.source_lang == source
         games[config] = dataclasses.replace(game, glossary=(), reviewed_readings=())
     return games
@@ -112,9 +114,11 @@ def test_the_whole_reading_is_what_a_build_prints():
     so a finding's first reading is the printed one."""
     workspace = Workspace(ROOT)
     for slug in workspace.game_slugs():
-        game = load_game(workspace.game_dir(slug))
+        game = load_game(workspace.game_dir(slug), tables_from_engine)
+        engine = book_engine(workspace, game)
         texts = [item.text for item in printed_texts(game)]
-        texts += rulebook_markdown(workspace, game).splitlines() + (aid_markdown(workspace, game) or "").splitlines()
+        texts += (rulebook_markdown(workspace, game, engine).splitlines()
+                  + (aid_markdown(workspace, game, engine) or "").splitlines())
         for lang in ("zh-Hant", "zh-Hans"):
             convert = converter_for(game, lang)
             for text in texts:

@@ -8,13 +8,14 @@ from pnp.check.counts import count_findings
 from pnp.data.load import COMPONENTS_FILE, load_game
 from pnp.data.yamlmarks import load_yaml
 from pnp.games.base import Requirement
+from pnp.games.registry import tables_from_engine
 from tests.conftest import ROOT
 
 GAME_DIR = ROOT / "card_data" / "wurenshenghuan"
 
 
 def _findings(requirements: dict[str, Requirement]) -> list[tuple[str, str, str]]:
-    game = load_game(GAME_DIR)
+    game = load_game(GAME_DIR, tables_from_engine)
     doc = load_yaml(GAME_DIR / COMPONENTS_FILE)
     found = count_findings(game, requirements, doc, "components.yaml",
                            lambda where: where.replace(str(ROOT) + "/", ""))

@@ -14,12 +14,12 @@ from tests.conftest import ROOT, edit
 
 def problems_of(game_dir: Path) -> list[str]:
     with pytest.raises(DataError) as caught:
-        load_game(game_dir)
+        load_game(game_dir, tables_from_engine)
     return caught.value.problems
 
 
 def test_shipped_games_load():
-    game = load_game(ROOT / "card_data" / "tisigui", tables_from_engine)
+    game = load_game(ROOT / "card_data" / "tisigui", tables_from_engine, tables_from_engine)
     counts = {c.id: c.count for c in game.components}
     assert counts["identity"] == 6 and counts["shield"] == 6
     assert counts["score"] == 43 and counts["question"] == 30 and counts["cube"] == 36
@@ -107,7 +107,7 @@ def test_rulebook_example_is_the_seeded_sample_game():
     from pnp.play.narrate import SEAT_NAMES, play_sample
     from pnp.rulebook.source import rulebook_markdown
 
-    game = load_game(ROOT / "card_data" / "tisigui", tables_from_engine)
+    game = load_game(ROOT / "card_data" / "tisigui", tables_from_engine, tables_from_engine)
     markdown = rulebook_markdown(Workspace(ROOT), game, book_engine(Workspace(ROOT), game))
     spec = game.info.example
     log = play_sample(Workspace(ROOT), "tisigui", spec.players, spec.seed, game=game).log
@@ -239,7 +239,7 @@ def test_script_exceptions_acknowledge_a_character(workspace_copy):
     edit(game_dir / "components.yaml", "fields: {name: 阿凱,", "fields: {name: 阿凯,")
     edit(game_dir / "game.yaml", "name: 愛者無敵", "name: 愛者無敵\nscript_exceptions:\n"
          "  - {chars: 凯, reason: the player's own spelling of the name}")
-    game = load_game(game_dir)
+    game = load_game(game_dir, tables_from_engine)
     assert game.info.script_exceptions == {"凯": "the player's own spelling of the name"}
 
 

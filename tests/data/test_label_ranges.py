@@ -21,6 +21,7 @@ from pnp.cli import cli
 from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
 from pnp.data.spec import ELEMENTS, SpecContext, prop_error
+from pnp.games.registry import tables_from_engine
 from tests.conftest import edit, game_workspace
 from tests.data.test_vocabulary import SLUG, line_of, make_workspace, problems_of
 
@@ -53,7 +54,7 @@ def _pad(game_dir: Path, *, rules: str = "{players: {max: 4}}", rows: str = "8",
 
 
 def _element(game_dir: Path, kind: str):  # noqa: ANN202 - a pnp.data.model.Element
-    return next(e for e in load_game(game_dir).layouts["pad_front"].elements if e.kind == kind)
+    return next(e for e in load_game(game_dir, tables_from_engine).layouts["pad_front"].elements if e.kind == kind)
 
 
 # -- the forms that load ----------------------------------------------------------------------

@@ -61,7 +61,7 @@ def forms_of(pdf: Path) -> dict[str, bytes]:
 
 def problems_of(game_dir: Path) -> list[str]:
     with pytest.raises(DataError) as caught:
-        load_game(game_dir)
+        load_game(game_dir, tables_from_engine)
     return caught.value.problems
 
 
@@ -142,7 +142,7 @@ def _grid_from_rules(game_dir: Path, rules: str, rows: str, labels: str) -> None
 def test_grid_rows_from_the_rules_with_one_numbered_label(game_dir):
     """rows: "{rules.x}" and row_labels: "第 {row} 輪": a row per round, labelled from 1."""
     _grid_from_rules(game_dir, "{rounds: 6}", '"{rules.rounds}"', '"第 {row} 輪"')
-    grid = next(e for e in load_game(game_dir).layouts["pad_front"].elements if e.kind == "grid")
+    grid = next(e for e in load_game(game_dir, tables_from_engine).layouts["pad_front"].elements if e.kind == "grid")
     assert grid.get("rows") == 6
     assert list(grid.get("row_labels")) == [f"第 {n} 輪" for n in range(1, 7)]
 
@@ -150,7 +150,7 @@ def test_grid_rows_from_the_rules_with_one_numbered_label(game_dir):
 def test_grid_rows_from_a_component_count(game_dir):
     """rows: "{count.deck}": a row per card of the deck."""
     _grid_from_rules(game_dir, "{}", '"{count.deck}"', '"{row} 號"')
-    grid = next(e for e in load_game(game_dir).layouts["pad_front"].elements if e.kind == "grid")
+    grid = next(e for e in load_game(game_dir, tables_from_engine).layouts["pad_front"].elements if e.kind == "grid")
     assert grid.get("rows") == 12
     assert grid.get("row_labels")[-1] == "12 號"
 
@@ -199,7 +199,7 @@ def test_unknown_figure_in_a_template(tmp_path):
     root = make_workspace(tmp_path / "ws")
     edit(root / "templates" / SLUG / "rulebook.md.j2", 'figure("hand")', 'figure("hands")')
     with pytest.raises(DataError) as caught:
-        render_markdown(root / "templates", load_game(root / "card_data" / SLUG, tables_from_engine))
+        render_markdown(root / "templates", load_game(root / "card_data" / SLUG, tables_from_engine, tables_from_engine))
     assert "unknown figure 'hands'" in str(caught.value)
 
 

@@ -23,6 +23,7 @@ from pnp.core.errors import DataError
 from pnp.core.units import MM
 from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
+from pnp.games.registry import tables_from_engine
 from pnp.layout.impose import fits_on_sheet, impose
 from pnp.layout.marks import crop_marks
 from pnp.layout.presets import SHEETS
@@ -199,7 +200,7 @@ def game_dir(tmp_path: Path) -> Path:
 
 def problems_of(game_dir: Path) -> list[str]:
     with pytest.raises(DataError) as caught:
-        load_game(game_dir)
+        load_game(game_dir, tables_from_engine)
     return caught.value.problems
 
 
@@ -219,7 +220,7 @@ def test_only_rect_pieces_tile(game_dir):
 def test_a_landscape_board_no_longer_needs_turning_by_hand(game_dir):
     # 250 mm wide was refused before boards could tile; it fits a sheet whole, turned.
     edit(game_dir / "components.yaml", "size: poker", "size: [250, 180]")
-    assert load_game(game_dir).card("card", "card").size == (250, 180)
+    assert load_game(game_dir, tables_from_engine).card("card", "card").size == (250, 180)
     assert not plan_tiles(250, 180, SHEETS["a4"]).tiled
 
 

@@ -30,6 +30,7 @@ from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
 from pnp.data.model import Card, Component, Element, Game
 from pnp.data.schema import FIELD_REF, resolve_coord
+from pnp.games.registry import tables_from_engine
 from pnp.text.fonts import load_family
 from tests.conftest import ROOT
 from tests.pdfprobe import FaceChar, face_chars
@@ -52,7 +53,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], lis
 
 @pytest.fixture(scope="module")
 def games() -> dict[str, Game]:
-    return {slug: load_game(ROOT / "card_data" / slug) for slug in GAMES}
+    return {slug: load_game(ROOT / "card_data" / slug, tables_from_engine) for slug in GAMES}
 
 
 def face_of(game: Game, face: str) -> tuple[Component, Card] | None:

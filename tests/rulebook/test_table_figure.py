@@ -30,7 +30,7 @@ PLACED = re.compile(rb"/FormXob\.((?:face|panel)-[\w-]+) Do")
 
 def figure_page(slug: str, lang: str, name: str) -> tuple[bytes, str]:
     """The content stream and text of a one-figure rulebook."""
-    game = load_game(ROOT / "card_data" / slug, tables_from_engine)
+    game = load_game(ROOT / "card_data" / slug, tables_from_engine, tables_from_engine)
     fonts = load_family(ROOT / "fonts", lang)
     glyphs = GlyphCheck(fonts)
     blocks = parse_markdown(f"## 准备\n\n桌面是这样的：\n\n@@figure:{name}@@\n")
@@ -111,7 +111,7 @@ def test_table_figure_mistakes_are_located(workspace_copy: Path):
     edit(path, "{component: board, card: board}", '{component: board, card: "board-{seat}"}')
     edit(path, "{component: plate, card: plate, over: true}", "{component: plate, card: plate, over: yes-ish}")
     with pytest.raises(DataError) as caught:
-        load_game(game_dir)
+        load_game(game_dir, tables_from_engine)
     text = "\n".join(caught.value.problems)
     assert "figures.setup.seat[0][0].card: component 'shield' has no card 'shield-7'" in text
     assert "figures.setup.labels: 2 labels for 7 seats (one per seat)" in text
@@ -143,5 +143,5 @@ def test_a_bad_table_figure_value_is_a_located_error(workspace_copy: Path, old, 
     game_dir = workspace_copy / "card_data" / "tisigui"
     edit(game_dir / "figures.yaml", old, new)
     with pytest.raises(DataError) as caught:
-        load_game(game_dir)
+        load_game(game_dir, tables_from_engine)
     assert any(message in problem for problem in caught.value.problems), caught.value.problems
