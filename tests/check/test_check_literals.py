@@ -58,7 +58,7 @@ def test_the_shipped_engines_declare_every_column_they_compute() -> None:
     value of an integer column is an integer (so a printed 6.0 can never be right)."""
     for slug in SHIPPED:
         plugin = get_game(slug)
-        computed = plugin.compute_tables(game_rules(plugin, load_game(ROOT / "card_data" / slug, tables_from_engine, tables_from_engine)))
+        computed = plugin.compute_tables(game_rules(plugin, load_game(ROOT / "card_data" / slug, tables_from_engine)))
         assert set(plugin.table_columns) == set(computed), slug
         for name, rows in computed.items():
             keys = [column.key for column in plugin.table_columns[name]]
@@ -89,7 +89,7 @@ def test_a_heading_in_the_other_script_is_the_same_heading() -> None:
     """An engine may declare its labels in either script: both sides are compared in each
     printed script, so 人數 (declared) and 人数 (printed in a zh-Hans game) agree, and a swap
     is still a swap."""
-    game = load_game(ROOT / "card_data" / "tisigui", tables_from_engine, tables_from_engine)
+    game = load_game(ROOT / "card_data" / "tisigui", tables_from_engine)
     plugin = get_game("tisigui")
     computed = plugin.compute_tables(game_rules(plugin, game))
     converters = [converter_for(game, lang) for lang in LANGS]
@@ -298,7 +298,7 @@ def test_each_shipped_game_checks_clean_with_its_marks(slug: str) -> None:
     """Every typed number of a shipped game is marked with a reason and no mark is stale."""
     code, found = check(ROOT, slug)
     assert (code, found) == (0, [])
-    marks = load_game(ROOT / "card_data" / slug, tables_from_engine, tables_from_engine).info.literal_numbers
+    marks = load_game(ROOT / "card_data" / slug, tables_from_engine).info.literal_numbers
     assert all(len(mark.reason) > 10 for mark in marks)
 
 

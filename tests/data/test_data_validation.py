@@ -19,7 +19,7 @@ def problems_of(game_dir: Path) -> list[str]:
 
 
 def test_shipped_games_load():
-    game = load_game(ROOT / "card_data" / "tisigui", tables_from_engine, tables_from_engine)
+    game = load_game(ROOT / "card_data" / "tisigui", tables_from_engine)
     counts = {c.id: c.count for c in game.components}
     assert counts["identity"] == 6 and counts["shield"] == 6
     assert counts["score"] == 43 and counts["question"] == 30 and counts["cube"] == 36
@@ -107,7 +107,7 @@ def test_rulebook_example_is_the_seeded_sample_game():
     from pnp.play.narrate import SEAT_NAMES, play_sample
     from pnp.rulebook.source import rulebook_markdown
 
-    game = load_game(ROOT / "card_data" / "tisigui", tables_from_engine, tables_from_engine)
+    game = load_game(ROOT / "card_data" / "tisigui", tables_from_engine)
     markdown = rulebook_markdown(Workspace(ROOT), game, book_engine(Workspace(ROOT), game))
     spec = game.info.example
     log = play_sample(Workspace(ROOT), "tisigui", spec.players, spec.seed, game=game).log

@@ -84,7 +84,7 @@ def test_an_unknown_count_fails_the_load_naming_the_note(workspace_copy: Path) -
 
 
 def test_figure_labels_total_the_heads_of_their_row() -> None:
-    figures = load_game(ROOT / "card_data" / "niutouwang", tables_from_engine, tables_from_engine).figures
+    figures = load_game(ROOT / "card_data" / "niutouwang", tables_from_engine).figures
     # Rows 2 4 7 11 19 / 3 6 12 / 8 10 / 66: 1+1+1+5+1, 1+1+1, 1+3, 5 heads.
     assert [label.value for label in figures["before"].labels] == ["9 頭", "3 頭", "4 頭", "5 頭"]
     assert [label.value for label in figures["sixth_card"].labels] == ["10 頭"]

@@ -199,7 +199,7 @@ def test_unknown_figure_in_a_template(tmp_path):
     root = make_workspace(tmp_path / "ws")
     edit(root / "templates" / SLUG / "rulebook.md.j2", 'figure("hand")', 'figure("hands")')
     with pytest.raises(DataError) as caught:
-        render_markdown(root / "templates", load_game(root / "card_data" / SLUG, tables_from_engine, tables_from_engine))
+        render_markdown(root / "templates", load_game(root / "card_data" / SLUG, tables_from_engine))
     assert "unknown figure 'hands'" in str(caught.value)
 
 

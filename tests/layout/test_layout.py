@@ -300,7 +300,7 @@ def test_a_tent_strip_carries_a_base_and_a_glue_flap_below_its_panels():
     from tests.conftest import ROOT
 
     assert (base_tab(44).base, base_tab(44).glue) == (15.4, 8.0)
-    game = load_game(ROOT / "card_data" / "aizhewudi", tables_from_engine, tables_from_engine)
+    game = load_game(ROOT / "card_data" / "aizhewudi", tables_from_engine)
     tent = game.component("character")
     # Two 44 mm panels, a 15.4 mm base and an 8 mm flap: 111.4 mm, with the usual bleed.
     assert face_geometry(tent, tent.cards[0])[:3] == (63, 111.4, 3.0)

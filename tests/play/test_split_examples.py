@@ -29,7 +29,7 @@ def _value(card_id: str) -> int:
 
 @pytest.fixture(scope="module")
 def book() -> tuple[str, dict[str, list[list[int]]]]:
-    game = load_game(ROOT / "card_data" / "aizhewudi", tables_from_engine, tables_from_engine)
+    game = load_game(ROOT / "card_data" / "aizhewudi", tables_from_engine)
     rows = {name: [[_value(card) for card in row] for row in figure.rows]
             for name, figure in game.figures.items()}
     return "".join(rulebook_markdown(Workspace(ROOT), game, book_engine(Workspace(ROOT), game)).split()), rows
@@ -114,5 +114,5 @@ def test_the_cap_is_the_fund_over_the_sharers_down_to_the_smallest_bill() -> Non
 
 
 def test_worked_examples_reach_only_games_that_give_them() -> None:
-    assert set(worked_functions(load_game(ROOT / "card_data" / "aizhewudi", tables_from_engine, tables_from_engine))) == {"split", "rounds"}
-    assert worked_functions(load_game(ROOT / "card_data" / "tisigui", tables_from_engine, tables_from_engine)) == {}
+    assert set(worked_functions(load_game(ROOT / "card_data" / "aizhewudi", tables_from_engine))) == {"split", "rounds"}
+    assert worked_functions(load_game(ROOT / "card_data" / "tisigui", tables_from_engine)) == {}

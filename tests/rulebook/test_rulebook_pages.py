@@ -28,7 +28,7 @@ LETTER = (215.9 * MM, 279.4 * MM)
 
 @pytest.fixture(scope="module")
 def tisigui():
-    game = load_game(ROOT / "card_data" / "tisigui", tables_from_engine, tables_from_engine)
+    game = load_game(ROOT / "card_data" / "tisigui", tables_from_engine)
     fonts = load_family(ROOT / "fonts", "zh-Hans")
     return game, fonts, converter_for(game, "zh-Hans")
 
@@ -249,7 +249,7 @@ def test_a_longer_table_splits_under_a_repeated_header_rather_than_leave_the_pag
     """Slide a ten-row table down the page: its introduction and caption always go with its
     first rows; where it meets the foot it splits, at least three rows each side, the header
     repeated over the rest, instead of moving on whole."""
-    game = load_game(ROOT / "card_data" / "wurenshenghuan", tables_from_engine, tables_from_engine)
+    game = load_game(ROOT / "card_data" / "wurenshenghuan", tables_from_engine)
     fonts = load_family(ROOT / "fonts", "zh-Hant")
     convert = converter_for(game, "zh-Hant")
     splits = 0
@@ -284,7 +284,7 @@ def test_a_heading_does_not_drag_a_table_that_may_split_to_the_next_page():
     its lines stay where they fit; the table's block (introduction, caption, first rows)
     splits at the page foot on its own instead of moving on whole with the heading, which
     left a third of wurenshenghuan's page 9 blank."""
-    game = load_game(ROOT / "card_data" / "wurenshenghuan", tables_from_engine, tables_from_engine)
+    game = load_game(ROOT / "card_data" / "wurenshenghuan", tables_from_engine)
     fonts = load_family(ROOT / "fonts", "zh-Hant")
     convert = converter_for(game, "zh-Hant")
 
@@ -313,7 +313,7 @@ def test_wurenshenghuan_aid_introduces_each_score_table_right_above_it(lang):
     from pnp.core.workspace import Workspace
     from pnp.rulebook.source import aid_markdown
 
-    game = load_game(ROOT / "card_data" / "wurenshenghuan", tables_from_engine, tables_from_engine)
+    game = load_game(ROOT / "card_data" / "wurenshenghuan", tables_from_engine)
     fonts = load_family(ROOT / "fonts", lang)
     convert = converter_for(game, lang)
     glyphs = GlyphCheck(fonts)
@@ -340,7 +340,7 @@ def test_nothing_on_the_aid_comes_within_6_5_mm_of_the_paper_edge(slug, paper):
     from pnp.core.workspace import Workspace
     from pnp.rulebook.source import aid_markdown
 
-    game = load_game(ROOT / "card_data" / slug, tables_from_engine, tables_from_engine)
+    game = load_game(ROOT / "card_data" / slug, tables_from_engine)
     fonts = load_family(ROOT / "fonts", "zh-Hans")
     convert = converter_for(game, "zh-Hans")
     glyphs = GlyphCheck(fonts)
@@ -369,7 +369,7 @@ def test_every_rulebook_ends_with_its_credits_after_the_quick_reference(slug):
     from pnp.core.workspace import Workspace
     from pnp.rulebook.source import rulebook_markdown
 
-    game = load_game(ROOT / "card_data" / slug, tables_from_engine, tables_from_engine)
+    game = load_game(ROOT / "card_data" / slug, tables_from_engine)
     fonts = load_family(ROOT / "fonts", "zh-Hant")
     convert = converter_for(game, "zh-Hant")
     glyphs = GlyphCheck(fonts)
@@ -412,7 +412,7 @@ def test_a_shrunk_figure_keeps_its_labels_inside_the_text_block(paper):
     from pnp.core.workspace import Workspace
     from pnp.rulebook.source import rulebook_markdown
 
-    game = load_game(ROOT / "card_data" / "aizhewudi", tables_from_engine, tables_from_engine)
+    game = load_game(ROOT / "card_data" / "aizhewudi", tables_from_engine)
     fonts = load_family(ROOT / "fonts", "zh-Hans")
     convert = converter_for(game, "zh-Hans")
     glyphs = GlyphCheck(fonts)

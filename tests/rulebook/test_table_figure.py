@@ -30,7 +30,7 @@ PLACED = re.compile(rb"/FormXob\.((?:face|panel)-[\w-]+) Do")
 
 def figure_page(slug: str, lang: str, name: str) -> tuple[bytes, str]:
     """The content stream and text of a one-figure rulebook."""
-    game = load_game(ROOT / "card_data" / slug, tables_from_engine, tables_from_engine)
+    game = load_game(ROOT / "card_data" / slug, tables_from_engine)
     fonts = load_family(ROOT / "fonts", lang)
     glyphs = GlyphCheck(fonts)
     blocks = parse_markdown(f"## 准备\n\n桌面是这样的：\n\n@@figure:{name}@@\n")
