@@ -13,6 +13,9 @@ from pnp.units import MM
 INK = HexColor("#231f2b")
 ACCENT = HexColor("#6b2d3a")
 QUOTE_BG = HexColor("#f3eee4")
+# Points between a callout box's sides and its text, the same on the right as on the left
+# (where the accent bar sits inside it).
+QUOTE_PAD = 10.0
 RULE = HexColor("#b9ad98")
 EM_ASCENT = 0.88
 
@@ -35,8 +38,6 @@ H3 = TextStyle(12, 18, INK, True, 8, 3)
 
 # A heading this many lines long is a paragraph typed as a heading: refused, not typeset.
 HEADING_MAX_LINES = 4
-# In the player aid, a table this long or longer may split (its next column is right there).
-AID_WHOLE_ROWS = 17
 
 @dataclass(frozen=True)
 class BookStyles:
