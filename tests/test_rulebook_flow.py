@@ -34,11 +34,8 @@ MIN_ROWS = 3  # rows a table longer than a page keeps on each side of a page bre
 
 
 @pytest.fixture(scope="module")
-def books(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("books")
-    for paper in PAPERS:
-        build(Workspace(ROOT), "all", "all", paper, out / paper)
-    return out
+def books(built_books: Path) -> Path:
+    return built_books
 
 
 @dataclass
