@@ -46,3 +46,16 @@ def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {path}"
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def built_books(tmp_path_factory) -> Path:
+    """Every shipped game built in both scripts on A4 and on Letter, as `pnp build` writes
+    them: ``built_books / paper / game / lang / "rulebook.pdf"`` (and aid.pdf)."""
+    from pnp.build.pipeline import build
+    from pnp.core.workspace import Workspace
+
+    out = tmp_path_factory.mktemp("books")
+    for paper in ("a4", "letter"):
+        build(Workspace(ROOT), "all", "all", paper, out / paper)
+    return out

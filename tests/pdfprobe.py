@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pypdf import PdfReader
+from pypdf.generic import ContentStream
 
 # A tile of a board larger than a sheet is a face of its own: face-board-board~r1c2-front.
 FACE_DO = re.compile(rb"/FormXob\.(face-[A-Za-z0-9_~-]+?)-(front|back) Do")
@@ -199,3 +200,113 @@ def face_chars(path: Path, bleed: float = 3.0) -> list[FaceChar]:
                                     dx > 0 and abs(dy) < 1e-6 * abs(dx), (r.value, g.value, b.value)))
                 break
     return out
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One painted shape of a page, in page points (y up): a filled area or a stroked path,
+    with its colour (r, g, b to three places) and, for a stroke, its line width."""
+    filled: bool
+    color: tuple[float, ...]
+    width: float
+    left: float
+    bottom: float
+    right: float
+    top: float
+
+
+def painted(page) -> list[Mark]:  # noqa: ANN001 - a pypdf page
+    """Every rectangle filled and every path stroked by the page's own content stream (what
+    forms placed on it draw inside themselves is left out), in drawing order."""
+    ctm, stack = list(IDENTITY), []
+    fill: tuple[float, ...] = (0.0, 0.0, 0.0)
+    stroke: tuple[float, ...] = (0.0, 0.0, 0.0)
+    width = 1.0
+    paths: list[list[tuple[float, float]]] = []
+    marks: list[Mark] = []
+
+    def point(x: float, y: float) -> tuple[float, float]:
+        moved = matrix_times([1.0, 0, 0, 1.0, x, y], ctm)
+        return moved[4], moved[5]
+
+    for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
+        if op == b"q":
+            stack.append((ctm, fill, stroke, width))
+        elif op == b"Q":
+            ctm, fill, stroke, width = stack.pop()
+        elif op == b"cm":
+            ctm = matrix_times([float(v) for v in operands], ctm)
+        elif op == b"rg":
+            fill = tuple(round(float(v), 3) for v in operands)
+        elif op == b"RG":
+            stroke = tuple(round(float(v), 3) for v in operands)
+        elif op == b"w":
+            width = float(operands[0])
+        elif op == b"re":
+            x, y, w, h = (float(v) for v in operands)
+            paths.append([point(x, y), point(x + w, y + h)])
+        elif op == b"m":
+            paths.append([point(float(operands[0]), float(operands[1]))])
+        elif op == b"l" and paths:
+            paths[-1].append(point(float(operands[0]), float(operands[1])))
+        elif op in (b"f", b"f*", b"F", b"S", b"s", b"B", b"B*", b"b", b"b*", b"n"):
+            if op != b"n":
+                filled = op not in (b"S", b"s")
+                for points in paths:
+                    xs, ys = [p[0] for p in points], [p[1] for p in points]
+                    marks.append(Mark(filled, fill if filled else stroke, width,
+                                      min(xs), min(ys), max(xs), max(ys)))
+            paths = []
+    return marks
+
+
+def hex_color(value: str) -> tuple[float, ...]:
+    """"#6b2d3a" as a content stream's rg operands read by ``painted``."""
+    return tuple(round(int(value[i:i + 2], 16) / 255, 3) for i in (1, 3, 5))
+
+
+@dataclass(frozen=True)
+class TextLine:
+    """A run of characters drawn on one baseline, left to right, with the left of its first
+    and the right of its last character's advance (PDFium's loose boxes), in page points."""
+    text: str
+    left: float
+    right: float
+    bottom: float
+    top: float
+
+
+def _line_of(chars: list[tuple[str, tuple[float, float, float, float]]]) -> TextLine:
+    boxes = [box for _, box in chars]
+    return TextLine("".join(c for c, _ in chars), boxes[0][0], boxes[-1][2],
+                    min(b[1] for b in boxes), max(b[3] for b in boxes))
+
+
+def text_lines(path: Path) -> list[list[TextLine]]:
+    """Each page's lines of text as PDFium reads them: a new line wherever it breaks one,
+    or the next character sits on another baseline or left of the last."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(path)
+    pages: list[list[TextLine]] = []
+    try:
+        for page in document:
+            textpage = page.get_textpage()
+            text = textpage.get_text_range()
+            lines: list[TextLine] = []
+            chars: list[tuple[str, tuple[float, float, float, float]]] = []
+            for index in range(textpage.count_chars()):
+                char = text[index] if index < len(text) else ""
+                box = textpage.get_charbox(index, loose=True)
+                if chars and (char in ("\r", "\n", "") or abs(box[1] - chars[-1][1][1]) > 1
+                              or box[0] < chars[-1][1][0] - 1):
+                    lines.append(_line_of(chars))
+                    chars = []
+                if char not in ("\r", "\n", ""):
+                    chars.append((char, box))
+            if chars:
+                lines.append(_line_of(chars))
+            pages.append(lines)
+    finally:
+        document.close()
+    return pages

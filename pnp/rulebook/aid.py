@@ -157,7 +157,7 @@ def _typeset_aid(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: 
         builder = _Builder(game, lang, fonts, convert, glyphs, source,
                            full - frames[0].topPadding - frames[0].bottomPadding,
                            frames[0].width - frames[0].leftPadding - frames[0].rightPadding,
-                           layout.styles, split_tables=False)
+                           layout.styles)
         if copy:
             story.append(FrameBreak())  # each copy starts in its own card's first column
         story.extend(_story(builder, blocks))

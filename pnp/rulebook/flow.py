@@ -1,6 +1,6 @@
-"""Page flow of a table that may split: its introduction and caption stay with its first rows,
-and the rest carries on over the page under a repeated header, so a table no longer leaves
-the foot of a page blank by moving on whole."""
+"""Page flow of a printed table: its introduction and caption travel with it, a table that
+fits on a page moves on whole rather than split, and only one longer than a page carries on
+over the next under a repeated header."""
 
 from __future__ import annotations
 
@@ -8,18 +8,20 @@ from collections.abc import Callable, Sequence
 
 from reportlab.platypus import Flowable, Spacer, Table
 
-MIN_ROWS = 3  # body rows a split leaves on each side; fewer, and the table moves on whole
+MIN_ROWS = 3  # body rows a split leaves on each side of a page break
 
 
 class IntroTable(Flowable):  # type: ignore[misc]  # reportlab is untyped
     """The flowables that introduce a table (its sentence, its caption) and the table, as one
-    block: drawn together when it fits; else split after at least MIN_ROWS rows, when at
-    least MIN_ROWS rows go over; else moved on whole."""
+    block: drawn together when it fits; moved on whole when it fits on a page (``page``, the
+    height of a whole page's frame); else, longer than a page, split after at least MIN_ROWS
+    rows, with at least MIN_ROWS rows going over under the repeated header."""
 
-    def __init__(self, head: Sequence[Flowable], table: Table) -> None:
+    def __init__(self, head: Sequence[Flowable], table: Table, page: float) -> None:
         super().__init__()
         self.head = list(head)
         self.table = table
+        self.page = page
         self._placed: list[tuple[Flowable, float]] = []
 
     def _flow(self) -> list[Flowable]:
@@ -53,6 +55,8 @@ class IntroTable(Flowable):  # type: ignore[misc]  # reportlab is untyped
             flowable.drawOn(self.canv, 0, self.height - bottom)
 
     def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
+        if self.wrap(avail_width, avail_height)[1] <= self.page:
+            return []  # it fits on a page: the next one takes it whole
         head_h = self._stack(self.head, avail_width) if self.head else 0.0
         if self.head:
             head_h += max(self.head[-1].getSpaceAfter(), self.table.getSpaceBefore())
@@ -73,7 +77,7 @@ class IntroTable(Flowable):  # type: ignore[misc]  # reportlab is untyped
             return []
         # The rest keeps the same rule, wherever it breaks again (and it must not fill the
         # room a rebalanced split left at this page's foot).
-        return [*self.head, parts[0], IntroTable([], parts[1])]
+        return [*self.head, parts[0], IntroTable([], parts[1], self.page)]
 
 
 def take_introduction(out: list[Flowable],

@@ -23,23 +23,23 @@ from pnp.core.units import MM
 from pnp.data.model import Figure, Game, Text
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.sheets import FaceForms, face_geometry
-from pnp.rulebook.flow import MIN_ROWS, IntroTable, take_introduction
+from pnp.rulebook.flow import IntroTable, take_introduction
 from pnp.rulebook.source import MarkdownBlock
 from pnp.rulebook.style import (
     ACCENT,
-    AID_WHOLE_ROWS,
     EM_ASCENT,
     HEADING_MAX_LINES,
     INK,
     LINES_AFTER_HEADING,
     QUOTE_BG,
+    QUOTE_PAD,
     RULE,
     RULEBOOK,
     BookStyles,
     TextStyle,
 )
 from pnp.rulebook.table_figure import TableFigureFlowable
-from pnp.rulebook.tables import TABLE_CAPTION_STYLE, WholeTable, build_table
+from pnp.rulebook.tables import TABLE_CAPTION_STYLE, build_table
 from pnp.text.fonts import FontFamily, kern_for, measure_for, squeeze_for
 from pnp.text.place import place
 from pnp.text.setting import Run, SetLine, set_lines
@@ -91,7 +91,7 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
             self.keepWithNext = True
 
     def _inset(self) -> float:
-        return 6.0 if self.bar else 0.0
+        return QUOTE_PAD if self.bar else 0.0
 
     def _usable(self, avail_width: float) -> float:
         return avail_width - self.indent - 2 * self._inset()
@@ -153,7 +153,7 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
         size, leading = self.style.size, self.style.leading
         usable = self._usable(self.width)
         top = self.height - self.pad_top
-        left = self.indent + inset * 2
+        left = self.indent + inset
         for index, line in enumerate(self.lines):
             baseline = top - index * leading - (leading - size) / 2 - size * EM_ASCENT
             if index == 0 and self.marker:
@@ -338,9 +338,6 @@ class _Builder:
     frame_height: float = 0.0  # points: the tallest a flowable that never splits may be
     text_width: float = 0.0  # points: the measure of a body line
     styles: BookStyles = field(default_factory=lambda: RULEBOOK)
-    # A table of 2 * MIN_ROWS rows or more may split at a page's foot; in the two-column aid
-    # the next column is just there, so only one of AID_WHOLE_ROWS or more splits.
-    split_tables: bool = True
     headings: int = 0
     # The PDF outline nests one level at a time: a book opening on "##", or jumping from
     # "#" to "###", gets its entry at the deepest level the outline can reach there.
@@ -402,14 +399,12 @@ class _Builder:
                 out.extend(_one_box(self.flowables(block.children, in_quote=True)))
                 out.append(Spacer(1, 4))
             elif block.kind == "table":
+                # Its introduction and caption go with it: on one page when it fits on one,
+                # else with its first rows, the rest following under its repeated header.
                 caption, table = self.table(block)
-                if isinstance(table, WholeTable):
-                    _keep_introduction(out)
-                    out.extend((caption, table))
-                else:  # its introduction and caption go with its first rows; the rest may follow
-                    head = take_introduction(out, lambda f: bool(getattr(f, "outline", None)) or isinstance(
-                        f, IntroTable | Table | FigureFlowable | TableFigureFlowable))
-                    out.append(IntroTable([*head, caption], table))
+                head = take_introduction(out, lambda f: bool(getattr(f, "outline", None)) or isinstance(
+                    f, IntroTable | Table | FigureFlowable | TableFigureFlowable))
+                out.append(IntroTable([*head, caption], table, self.frame_height))
             elif block.kind == "figure":
                 figure = self.game.figures[block.figure]
                 if figure.table is None:  # a table set-up shrinks into the room left instead
@@ -428,11 +423,7 @@ class _Builder:
         caption = CJKParagraph([Run(caption_text)], TABLE_CAPTION_STYLE, self.fonts, self.glyphs,
                                printed.title.where)
         caption.keepWithNext = True
-        # A short table reads as one thing: it moves whole rather than splits. A longer one
-        # splits, MIN_ROWS rows at least on each side, under a repeated header.
-        shortest = 2 * MIN_ROWS if self.split_tables else AID_WHOLE_ROWS
-        whole = len(printed.rows) < shortest or printed.pivot is not None
-        flowable = build_table(printed, self, self.styles.cell, whole)
+        flowable = build_table(printed, self, self.styles.cell)
         flowable.spaceAfter = 8
         return caption, flowable
 
@@ -491,9 +482,10 @@ def keep_headings_with_text(story: list[Flowable], width: float) -> None:
                 following.wrap(width, 1e9)
                 lines += len(following.lines or ())
             elif not isinstance(following, Spacer):
-                # A table or figure travels with its introduction already. A table that may
-                # split carries its introduction and first rows in one block: chained to the
-                # heading, it would have to move on whole, leaving the page foot blank.
+                # A table or figure travels with its introduction already. A table carries
+                # its introduction in one block that moves on whole when the page is too
+                # short for it: chained to the heading, it would drag the heading and its
+                # lines over too, leaving the page foot blank.
                 if lines and isinstance(following, IntroTable):
                     _unchain_last(chain)
                 break

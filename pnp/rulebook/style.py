@@ -13,6 +13,9 @@ from pnp.core.units import MM
 INK = HexColor("#231f2b")
 ACCENT = HexColor("#6b2d3a")
 QUOTE_BG = HexColor("#f3eee4")
+# Points between a callout box's sides and its text, the same on the right as on the left
+# (where the accent bar sits inside it).
+QUOTE_PAD = 10.0
 RULE = HexColor("#b9ad98")
 EM_ASCENT = 0.88
 
@@ -35,8 +38,6 @@ H3 = TextStyle(12, 18, INK, True, 8, 3)
 
 # A heading this many lines long is a paragraph typed as a heading: refused, not typeset.
 HEADING_MAX_LINES = 4
-# In the player aid, a table this long or longer may split (its next column is right there).
-AID_WHOLE_ROWS = 17
 
 @dataclass(frozen=True)
 class BookStyles:
@@ -48,11 +49,12 @@ class BookStyles:
 
 
 RULEBOOK = BookStyles(BODY, H1, H2, H3, TextStyle(9.5, 14, space_after=0))
-# The player aid: one sheet, so everything is a size smaller and tighter; an aid with room to
-# spare is set in this scaled up (AID_BODY).
+# The player aid: one sheet, so everything is a size smaller and tighter; it is set in this
+# scaled to one of AID_BODY. Its tables are set as large as its text: both are read across
+# the table.
 AID = BookStyles(TextStyle(8.5, 12.5, space_after=2.5), TextStyle(15, 20, ACCENT, True, 0, 4),
                  TextStyle(11, 15, ACCENT, True, 6, 2), TextStyle(9.5, 13, INK, True, 4, 1),
-                 TextStyle(8, 11, space_after=0))
+                 TextStyle(8.5, 11.5, space_after=0))
 # A heading keeps at least this many lines of what follows it on its page.
 LINES_AFTER_HEADING = 3
 
@@ -70,8 +72,9 @@ def scaled(styles: BookStyles, factor: float) -> BookStyles:
 AID_MARGIN = 12 * MM
 AID_GAP = 7 * MM
 # The aid's body sizes: it is set in the largest that fits its page. An aid is read at arm's
-# length across the table, so room to spare goes to larger type, up to the rulebook's own.
-AID_BODY = (BODY.size, 9.5, AID.body.size)
+# length across the table, so room to spare goes to larger type, up to the rulebook's own,
+# and none is set below 9 pt (an aid too long for that runs onto the back of its sheet).
+AID_BODY = (BODY.size, 9.5, 9.0)
 # Balanced columns are found to within this height.
 BALANCE_STEP = 1 * MM
 # How far the last of two balanced columns may run below the first, as a share of its length

@@ -133,15 +133,7 @@ def _column_widths(natural: list[float], floor: list[float], avail: float) -> li
     return [w * avail / sum(widths) for w in widths]
 
 
-class WholeTable(Table):  # type: ignore[misc]
-    """A table that never splits. Not a KeepTogether: reportlab leaves those out of the
-    keep-with-next chains that tie a table to its heading and introduction."""
-
-    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
-        return []
-
-
-def build_table(printed: PrintedTable, builder: TableBuilder, style: TextStyle, whole: bool = False) -> Table:
+def build_table(printed: PrintedTable, builder: TableBuilder, style: TextStyle) -> Table:
     """The printed table sized to its content: numbers right-aligned, headings on one line,
     a ruled diagonal in the corner of a two-way table, rules between rows only."""
     grid = display_grid(printed, builder.convert)
@@ -165,7 +157,8 @@ def build_table(printed: PrintedTable, builder: TableBuilder, style: TextStyle, 
     # Number columns get a little air so a column of one-digit values does not look cramped.
     natural = [max(w, 11 * MM) if numeric[c] else w for c, w in enumerate(natural)]
     widths = _column_widths(natural, floor, builder.text_width)
-    table = (WholeTable if whole else Table)(cells, colWidths=widths, hAlign="LEFT", repeatRows=1)
+    # A table longer than a page carries on over the next under its header row again.
+    table = Table(cells, colWidths=widths, hAlign="LEFT", repeatRows=1)
     commands: list[tuple[object, ...]] = [
         # Cells draw their own text; naming the face keeps reportlab from setting Helvetica.
         ("FONT", (0, 0), (-1, -1), builder.fonts.regular.name, style.size),

@@ -74,7 +74,9 @@ def test_player_aid_is_one_sheet_led_by_the_game_name(built, game, lang):
 
 # How each player aid is set on A4 (pnp.rulebook.aid.aid_layout): the two short ones
 # on half the sheet, the two long ones in two columns on it.
-AID_PAPER = {"tisigui": "sheet", "wurenshenghuan": "sheet", "niutouwang": "half", "aizhewudi": "half"}
+# aizhewudi's aid took half a sheet in 8.5 pt; with going out and the ability cards, in 9 pt or
+# more, it takes the sheet.
+AID_PAPER = {"tisigui": "sheet", "wurenshenghuan": "sheet", "niutouwang": "half", "aizhewudi": "sheet"}
 
 
 def _text_ends(page) -> tuple[float, float | None]:  # noqa: ANN001 - a pypdf page

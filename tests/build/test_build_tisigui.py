@@ -11,6 +11,7 @@ import pytest
 from pnp.build.pipeline import build
 from pnp.core.workspace import Workspace
 from pnp.data.scripts import foreign_characters
+from pnp.games.registry import tables_from_engine
 from tests.conftest import ROOT
 from tests.pdfprobe import component_counts, face_counts, fonts, outline_titles, page_sizes, text
 
@@ -143,7 +144,7 @@ def test_layout_log_matches_the_reviewed_golden(lang):
     from pnp.render.sheets import render_components
     from pnp.text.fonts import load_family
 
-    (game,) = load_games(Workspace(ROOT), ["tisigui"])
+    (game,) = load_games(Workspace(ROOT), ["tisigui"], tables_from_engine)
     fonts_ = load_family(ROOT / "fonts", lang)
     result = render_components(game, lang, SHEETS["a4"], fonts_, converter_for(game, lang),
                                GlyphCheck(fonts_))

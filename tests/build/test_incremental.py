@@ -19,6 +19,7 @@ import pnp.build.pipeline
 from pnp.build.manifest import MANIFEST_NAME, noting_game, rulebook_view
 from pnp.build.pipeline import build, load_games
 from pnp.core.workspace import Workspace
+from pnp.games.registry import tables_from_engine
 from tests.conftest import ROOT, edit
 from tests.pdfprobe import text
 
@@ -159,7 +160,7 @@ def test_an_edit_of_the_same_size_in_the_same_clock_tick_is_seen(workspace, rend
 
 
 def test_a_rulebook_depends_on_the_card_fields_it_reads():
-    game = load_games(Workspace(ROOT), ["tisigui"])[0]
+    game = load_games(Workspace(ROOT), ["tisigui"], tables_from_engine)[0]
     noted, seen = noting_game(game)
     identity = next(c for c in noted.components if c.id == "identity")
     assert identity.cards[1].fields["title"].value == "活人"

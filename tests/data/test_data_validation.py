@@ -189,7 +189,7 @@ def test_mutated_card_data_loads_or_raises_data_error(slug, tmp_path_factory):
         (folder / name).write_text(yaml.safe_dump(mutant, allow_unicode=True, sort_keys=False),
                                    encoding="utf-8")
         try:
-            load_game(folder)
+            load_game(folder, tables_from_engine)
         except DataError as exc:
             assert exc.problems and all(isinstance(p, str) and p for p in exc.problems)
 

@@ -73,7 +73,7 @@ def line_of(path: Path, needle: str) -> int:
 # -- generated cards -----------------------------------------------------------------------
 
 def test_generated_cards_take_lookups_and_maps():
-    game = load_game(FIXTURES / SLUG)
+    game = load_game(FIXTURES / SLUG, tables_from_engine)
     deck = game.component("deck")
     assert [card.id for card in deck.cards] == [f"card-{n}" for n in range(1, 13)]
     card = game.card("deck", "card-11")
@@ -85,7 +85,7 @@ def test_generated_cards_take_lookups_and_maps():
 
 def test_icon_count_per_card_is_the_table_value(built):
     forms = forms_of(built / "components.pdf")
-    pips = {row["card"]: row["pips"] for row in load_game(FIXTURES / SLUG).tables["pips"].rows}
+    pips = {row["card"]: row["pips"] for row in load_game(FIXTURES / SLUG, tables_from_engine).tables["pips"].rows}
     for n, expected in pips.items():
         content = forms[f"/FormXob.face-deck-card-{n}-front"]
         assert content.count(b"/FormXob.sym-star Do") == expected, n

@@ -333,7 +333,7 @@ def test_no_crop_mark_lies_inside_a_tile(built):
                     for line in lines:
                         assert not line.overlaps(inner, eps=0.01), (name, line, box)
         assert tiles_seen == 2
-        game = load_game(FIXTURES / SLUG)
+        game = load_game(FIXTURES / SLUG, tables_from_engine)
         spec = SHEETS[paper]
         plans = impose(pieces_for(game, spec), spec)
         tiles = [slot for plan in plans for slot in plan.slots if slot.piece.tile is not None]

@@ -11,6 +11,7 @@ import pytest
 from pnp.build.pipeline import load_games, render_game
 from pnp.core import diskcache
 from pnp.core.workspace import Workspace
+from pnp.games.registry import tables_from_engine
 from pnp.text import fitcache
 from pnp.text import setting as textlayout
 from pnp.text.fonts import load_family, measure_for
@@ -48,7 +49,7 @@ def fitted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def components(workspace: Path, lang: str = "zh-Hant") -> bytes:
     ws = Workspace(workspace)
-    game, = load_games(ws, ["tisigui"])
+    game, = load_games(ws, ["tisigui"], tables_from_engine)
     artifact, = render_game(ws, game, lang, "a4", kinds=["components"])
     return artifact.data
 
