@@ -23,6 +23,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
 from pnp.core.errors import DataError
+from pnp.core.problems import Place, Problem, problem_at
 from pnp.data.textfile import read_text, shown
 
 
@@ -232,16 +233,16 @@ def render_template(templates: Path, name: str, context: Mapping[str, Any],
         template = env.get_template(name)
     except jinja2.TemplateSyntaxError as exc:
         file = shown(Path(exc.filename)) if exc.filename else shown(path)
-        raise DataError(f"{file}:{exc.lineno}: template syntax error: {exc.message}") from None
+        raise DataError(Problem(f"template syntax error: {exc.message}", str(file), exc.lineno)) from None
     except jinja2.TemplateNotFound as exc:
-        raise DataError(f"{shown(path)}: template not found: {exc.message or exc.name}") from None
+        raise DataError(Problem(f"template not found: {exc.message or exc.name}", str(shown(path)))) from None
     try:
         return template.render(**context)
     except DataError:
         raise
     except Exception as exc:  # noqa: BLE001 - a template is user data: any failure is theirs
         line, values = _template_frame(exc.__traceback__, template.filename or str(path))
-        where = f"{shown(path)}:{line}" if line else f"{shown(path)}"
+        where = Place(str(shown(path)), line or None)
         source = template_source(env, name) if line else ""
         data = _data_origin(line, values, source, env, origin) if line and origin else None
         if isinstance(exc, SecurityError):
@@ -260,6 +261,6 @@ def render_template(templates: Path, name: str, context: Mapping[str, Any],
         else:
             failed = f"{type(exc).__name__}: {exc}" + (f" in `{_source_line(source, line)}`" if line else "")
             if data:  # arithmetic on a value the data gave: the data's place first
-                raise DataError(f"{data}: {where} computes from it and fails: {failed}") from None
+                raise DataError(problem_at(data, f"{where} computes from it and fails: {failed}")) from None
             reason = f"template failed: {failed}"
-        raise DataError(f"{where}: {reason}") from None
+        raise DataError(where.problem(reason)) from None
