@@ -112,7 +112,7 @@ class _Yaml:
         source = str(value)
         if COLOR.match(source):
             return []
-        line = self.doc.line(path)
+        line = self.doc.where(path).line or 0  # a CSV document places by row, a YAML one by line
         return [Literal(self.name, self.shown, line, format_path(path), source, start, end)
                 for start, end in _digits(source)]
 
