@@ -228,7 +228,7 @@ def _element_strings(element: Element) -> Iterator[tuple[str, str]]:
         for text in texts:
             if isinstance(text, str):
                 # {row} numbers rows, no card field; left only in labels a problem kept from their rows.
-                yield (text.replace(ROW_NUMBER, "") if key == "row_labels" else text), f"{element.where}.{key}"
+                yield (text.replace(ROW_NUMBER, "") if key == "row_labels" else text), element.where.child(key)
 
 
 def substitute(text: str, card: Card) -> str:

@@ -30,7 +30,7 @@ def source_texts(game: Game) -> Iterator[Text]:
                 items = value if isinstance(value, list | tuple) else [value]
                 for item in items:
                     if isinstance(item, str):
-                        yield Text(item, f"{element.where}.{key}")
+                        yield Text(item, element.where.child(key))
     for table in game.tables.values():
         yield table.title
         for column in table.columns:

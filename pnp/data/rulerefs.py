@@ -168,17 +168,17 @@ def resolve_layouts(layouts: Mapping[str, Layout], rules: Mapping[str, Any],
     label ranges too), label ranges printed as their labels, and grids sized."""
     counts = _counts(components)
 
-    def prop(value: Any, where: str) -> Any:
+    def prop(value: Any, where: Place) -> Any:
         if isinstance(value, str):
             return resolve(Text(value, where), rules, problems, counts).value
         if isinstance(value, list):
-            return [prop(item, f"{where}[{i}]") for i, item in enumerate(value)]
+            return [prop(item, where.child(i)) for i, item in enumerate(value)]
         if isinstance(value, Mapping):
-            return {key: prop(item, f"{where}.{key}") for key, item in value.items()}
+            return {key: prop(item, where.child(key)) for key, item in value.items()}
         return value
 
     def element(e: Element) -> Element:
-        props = {k: prop(v, f"{e.where}.{k}") for k, v in e.props.items()}
+        props = {k: prop(v, e.where.child(k)) for k, v in e.props.items()}
         spans = _label_ranges(e, props, problems)
         if e.kind == "grid" and spans is not None:
             _grid_rows(e, props, problems)

@@ -170,10 +170,10 @@ def _names_behind(source: str, env: jinja2.Environment, line: int) -> _Behind:
 
 
 def _data_origin(line: int, values: Mapping[str, Any], source: str, env: jinja2.Environment,
-                 origin: Callable[[Any], str | None]) -> str | None:
+                 origin: Callable[[Any], str | None]) -> tuple[str, str | None] | None:
     """Where the data a failing template line computed from was written (a printed table's
     row in tables.yaml, say, and its field), if one of the values behind the line is such
-    data; with the value the template read."""
+    data; with the value the template read, when it read one field."""
     by_name: dict[str, Any] = {}
     for local, value in values.items():
         # Jinja's rewritten frames name them as the template does; a raw frame, l_<depth>_x.
@@ -189,8 +189,9 @@ def _data_origin(line: int, values: Mapping[str, Any], source: str, env: jinja2.
             continue
         read = [f for f in behind.fields.get(name, ()) if isinstance(value, Mapping) and f in value]
         if len(read) == 1:
-            return f"{where}.{read[0]}: {value[read[0]]!r}"
-        return where
+            field = where.child(read[0]) if isinstance(where, Place) else f"{where}.{read[0]}"
+            return field, repr(value[read[0]])
+        return where, None
     return None
 
 
@@ -251,7 +252,7 @@ def render_template(templates: Path, name: str, context: Mapping[str, Any],
             # A misspelt name more often than missing data: the template line first.
             reason = f"template uses something undefined: {exc.message}"
             if data:
-                reason += f" (reading {data})"
+                reason += f" (reading {data[0]}: {data[1]})" if data[1] is not None else f" (reading {data[0]})"
         elif isinstance(exc, jinja2.TemplateNotFound):
             reason = f"template not found: {exc.message or exc.name}"
         elif isinstance(exc, jinja2.TemplateError):
@@ -261,6 +262,7 @@ def render_template(templates: Path, name: str, context: Mapping[str, Any],
         else:
             failed = f"{type(exc).__name__}: {exc}" + (f" in `{_source_line(source, line)}`" if line else "")
             if data:  # arithmetic on a value the data gave: the data's place first
-                raise DataError(problem_at(data, f"{where} computes from it and fails: {failed}")) from None
+                read = f"{data[1]}: " if data[1] is not None else ""
+                raise DataError(problem_at(data[0], f"{read}{where} computes from it and fails: {failed}")) from None
             reason = f"template failed: {failed}"
         raise DataError(where.problem(reason)) from None
