@@ -112,7 +112,7 @@ class _Yaml:
         source = str(value)
         if COLOR.match(source):
             return []
-        line = self.doc.lines.get(path) or _line_of(self.doc.where(path))
+        line = self.doc.where(path).line or 0  # a CSV document places by row, a YAML one by line
         return [Literal(self.name, self.shown, line, format_path(path), source, start, end)
                 for start, end in _digits(source)]
 
@@ -120,11 +120,6 @@ class _Yaml:
         if not isinstance(value, list):
             return self.scan(value, path)
         return [hit for i, item in enumerate(value) for hit in self.scan(item, (*path, i))]
-
-
-def _line_of(where: str) -> int:
-    match = re.search(r":(\d+)(?::|$)", where)
-    return int(match[1]) if match else 0
 
 
 def _mapping(value: Any) -> dict[str, Any]:

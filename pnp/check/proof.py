@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ from pnp.check.report import Acknowledgement, CheckFinding, CheckReport, GameRep
 from pnp.check.tables import CellDiff, column_diffs, computed_tables, diff_tables
 from pnp.core.choices import LANGS
 from pnp.core.errors import DataError, PnpError
+from pnp.core.problems import Problem
 from pnp.core.workspace import Workspace
 from pnp.data.fieldpaths import located_problems, parse_path
 from pnp.data.gameset import resolve_games
@@ -117,15 +118,14 @@ class _Places:
         return self.game_yaml(("rules", *parse_path(field_path.removeprefix("rules."))))
 
 
-_PROBLEM = re.compile(r"^(?P<where>.+?:\d+(?:: [^\s:]+)?): (?P<message>.*)$", re.DOTALL)
+    def problem(self, problem: Problem) -> Problem:
+        """``problem`` with its file (and any path its message names) relative to the workspace."""
+        return replace(problem, file=None if problem.file is None else self.rel(problem.file),
+                       message=self.rel(problem.message))
 
 
-def _data_finding(problem: str, places: _Places, code: str = "invalid-data") -> CheckFinding:
-    problem = places.rel(problem)
-    match = _PROBLEM.match(problem)
-    if match:
-        return CheckFinding("data", code, match["message"], match["where"])
-    return CheckFinding("data", code, problem, "")
+def _data_finding(problem: Problem, places: _Places, code: str = "invalid-data") -> CheckFinding:
+    return CheckFinding.of("data", code, places.problem(problem))
 
 
 def check_game(workspace: Workspace, slug: str) -> GameReport:
@@ -133,7 +133,7 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
     try:
         game = load_game(workspace.game_dir(slug), tables_from_engine)
     except DataError as exc:
-        return GameReport(slug, tuple(_data_finding(p, places) for p in exc.problems))
+        return GameReport(slug, tuple(_data_finding(p, places) for p in exc.records))
 
     findings: list[CheckFinding] = []
     acknowledged: tuple[Acknowledgement, ...] = ()
@@ -183,8 +183,8 @@ def _engine_and_rules(game: Game, places: _Places,
     try:
         rules = engine.rules_from_mapping(dict(game.info.rules), None)
     except RulesError as exc:
-        # Located by the same function every command uses, then split into where and what.
-        problems = located_problems(places.game_dir / GAME_FILE, exc.problems)
+        # Located by the same function every command uses.
+        problems = located_problems(places.game_dir / GAME_FILE, exc.records)
         findings.extend(_data_finding(problem, places, "invalid-rules") for problem in problems)
         return engine, None
     return engine, rules
@@ -284,16 +284,16 @@ def _reference_findings(workspace: Workspace, game: Game, computed: Mapping[str,
             rulebook_markdown(workspace, game, book_engine(workspace, game))
         except DataError as exc:
             shown = places.rel(str(source))
-            for problem in exc.problems:
-                finding = _data_finding(problem, places)
-                message = finding.message.removeprefix(f"{shown}: ")
-                findings.append(CheckFinding("reference", "rulebook-render", message,
-                                        finding.where or shown))
+            for problem in exc.records:
+                problem = places.problem(problem)
+                if not problem.place:
+                    problem = problem.at(shown)
+                findings.append(CheckFinding.of("reference", "rulebook-render", problem))
     covered: set[tuple[int, str]] = set()  # (line, table) an element's flow mapping may span
     for layout in game.layouts.values():
         for element in layout.elements:
             if element.kind == "table":
-                start = _line(element.where)
+                start = element.where.line or 0
                 covered.update((line, str(element.get("table"))) for line in range(start, start + 8))
                 unknown(str(element.get("table")), "a layout prints",
                         places.rel(f"{element.where}.table"))
@@ -310,11 +310,6 @@ def _reference_findings(workspace: Workspace, game: Game, computed: Mapping[str,
 
 
 _TABLE_KEY = re.compile(r"""\btable:\s*["']?([A-Za-z0-9_]+)""")
-
-
-def _line(where: str) -> int:
-    match = re.search(r":(\d+)(?::|$)", where)
-    return int(match[1]) if match else 0
 
 
 # --------------------------------------------------------------------------------------------
@@ -468,8 +463,8 @@ def _text_findings(workspace: Workspace, game: Game, places: _Places) -> list[Ch
             family: FontFamily | None = load_family(workspace.fonts, lang)
         except DataError as exc:
             family = None
-            findings.extend(CheckFinding("engine", "font-unavailable", places.rel(p), "",
-                                    {"lang": lang}) for p in exc.problems)
+            findings.extend(CheckFinding("engine", "font-unavailable", places.rel(str(p)), "",
+                                         {"lang": lang}, places.problem(p)) for p in exc.records)
         seen: set[tuple[str, str, str]] = set()
         for item in items:
             text = convert(item.text)

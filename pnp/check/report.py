@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from pnp.core.problems import Problem
+
 KINDS = ("data", "engine", "table", "reference", "lint", "players", "count", "literal", "typography", "conversion",
          "purity", "glyph")
 
@@ -23,13 +25,26 @@ class CheckFinding:
     message: str
     where: str
     extra: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    problem: Problem | None = None
+    """The problem the finding reports, when a loader or an engine found it (its file, line,
+    column, field path, own code and hint go into the JSON)."""
+
+    @classmethod
+    def of(cls, kind: str, code: str, problem: Problem, extra: Mapping[str, Any] = _EMPTY) -> CheckFinding:
+        """A finding that reports ``problem`` (its paths already relative to the workspace)."""
+        return cls(kind, code, problem.text, problem.place, extra, problem)
 
     def describe(self) -> str:
         return f"{self.where}: {self.message}" if self.where else self.message
 
     def as_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "code": self.code, "message": self.message,
-                "where": self.where, **self.extra}
+        found: dict[str, Any] = {"kind": self.kind, "code": self.code, "message": self.message,
+                                 "where": self.where, **self.extra}
+        if self.problem is not None:
+            p = self.problem
+            found.update({"file": p.file, "line": p.line, "column": p.column, "path": list(p.path),
+                          "cell": p.cell, "problem_code": p.code, "hint": p.hint})
+        return found
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from pnp.core.problems import Problem, as_problems
+
 
 class PnpError(Exception):
     """Base of every user-facing error; the command line prints ``Error: <message>`` and
@@ -27,12 +29,15 @@ class PnpError(Exception):
 
 
 class ProblemsError(PnpError):
-    """An error that carries every problem found, so the user fixes them in one go."""
+    """An error that carries every problem found, so the user fixes them in one go.
 
-    def __init__(self, problems: Iterable[str] | str) -> None:
-        if isinstance(problems, str):
-            problems = [problems]
-        self.problems = list(problems)
+    ``records`` are the problems as values (:class:`~pnp.core.problems.Problem`), which every
+    report reads; ``problems`` are their text renderings, as the user sees them. A bare string
+    is accepted for a problem that has no place (a missing tool, a whole-run limit)."""
+
+    def __init__(self, problems: Iterable[Problem | str] | Problem | str) -> None:
+        self.records = as_problems(problems)
+        self.problems = [str(p) for p in self.records]
         count = len(self.problems)
         head = "1 problem found" if count == 1 else f"{count} problems found"
         super().__init__(head + ":\n" + "\n".join(f"  - {p}" for p in self.problems))

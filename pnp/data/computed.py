@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pnp.core.problems import Problem
+
 
 @dataclass(frozen=True)
 class Unavailable:
@@ -21,7 +23,7 @@ class Unavailable:
     placed in game.yaml (reported once, with the card that needed the table)."""
 
     reason: str
-    located: tuple[str, ...] = ()
+    located: tuple[Problem, ...] = ()
 
 
 # A game's computed tables by name (each a list of rows), or why there are none.

@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from pnp.core.errors import DataError
+from pnp.core.problems import Place, Problem
 from pnp.data.schema import Reader
 from pnp.data.textfile import read_text
 from pnp.data.xlsxcards import cell_name, read_xlsx_rows
-from pnp.data.yamlmarks import Located, PathKey, display_path, format_path
+from pnp.data.yamlmarks import Located, PathKey, display_path
 
 CSV_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*\.(csv|xlsx)$")
 COLUMN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -40,15 +41,15 @@ class CsvLocated(Located):
     cells: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
     sheet: str | None = None  # a workbook's sheet: places also name the cell (Cards!E4)
 
-    def where(self, path: PathKey) -> str:
+    def where(self, path: PathKey) -> Place:
         if self.parent is not None and path[: len(self.prefix)] != self.prefix:
             return self.parent.where(path)
         probe = path
         while len(probe) > len(self.prefix) and probe not in self.cells:
             probe = probe[:-1]
         row, column = self.cells.get(probe, (1, 1))
-        cell = f" {cell_name(self.sheet, row, column)}:" if self.sheet is not None else ""
-        return f"{self.shown_file}:{row}:{column}:{cell} {format_path(path)}"
+        cell = cell_name(self.sheet, row, column) if self.sheet is not None else None
+        return Place(str(self.shown_file), row, path, column, cell)
 
 
 def _value(cell: str, column: str) -> Any:
@@ -69,29 +70,29 @@ def read_csv_cards(file: Path, parent: Located, prefix: PathKey) -> tuple[list[d
     else:
         rows = _rows(read_text(file), where)
 
-    def at(row: int, column: int | None = None) -> str:
-        if column is None:
-            return f"{where}:{row}"
-        return f"{where}:{row}:{column}" + (f": {cell_name(sheet, row, column)}" if sheet is not None else "")
+    def at(row: int, column: int | None = None) -> Place:
+        cell = cell_name(sheet, row, column) if sheet is not None and column is not None else None
+        return Place(str(where), row, column=column, cell=cell)
 
     if not rows:
-        raise DataError(f"{at(1)}: empty; the first row names the columns (id, count, then fields)")
+        raise DataError(at(1).problem("empty; the first row names the columns (id, count, then fields)"))
     header_line, header = rows[0]
     if sheet is not None:  # a workbook row runs on past its last column as empty cells
         while header and not header[-1].strip():
             header = header[:-1]
-    problems: list[str] = []
+    problems: list[Problem] = []
     names = [name.strip() for name in header]
     for number, name in enumerate(names, start=1):
         if not COLUMN.match(name):
-            problems.append(f"{at(header_line, number)}: column name {name!r} is not a field name "
-                            "(letters, digits and _, not starting with a digit)")
+            problems.append(at(header_line, number).problem(f"column name {name!r} is not a field name "
+                            "(letters, digits and _, not starting with a digit)"))
         elif names.index(name) != number - 1:
-            problems.append(f"{at(header_line, number)}: column {name!r} is repeated")
+            problems.append(at(header_line, number).problem(f"column {name!r} is repeated"))
     if "id" not in names:
-        problems.append(f"{at(header_line)}: no 'id' column; every card needs an id")
+        problems.append(at(header_line).problem("no 'id' column; every card needs an id"))
     if len(rows) - 1 > MAX_ROWS:
-        problems.append(f"{where}: {len(rows) - 1} rows is more than the {MAX_ROWS} cards one file may hold")
+        problems.append(Problem(f"{len(rows) - 1} rows is more than the {MAX_ROWS} cards one file may hold",
+                                str(where)))
     if problems:
         raise DataError(problems)
     cards: list[dict[str, Any]] = []
@@ -100,11 +101,11 @@ def read_csv_cards(file: Path, parent: Located, prefix: PathKey) -> tuple[list[d
         if sheet is not None:
             extra = [n for n, cell in enumerate(row[len(names):], start=len(names) + 1) if cell.strip()]
             if extra:
-                problems.append(f"{at(line, extra[0])}: a value in a column with no name in row {header_line}")
+                problems.append(at(line, extra[0]).problem(f"a value in a column with no name in row {header_line}"))
                 continue
             row = (row + [""] * len(names))[: len(names)]
         if len(row) != len(names):
-            problems.append(f"{at(line)}: {len(row)} cells, expected {len(names)} (one per column)")
+            problems.append(at(line).problem(f"{len(row)} cells, expected {len(names)} (one per column)"))
             continue
         card_path = (*prefix, index)
         cells[card_path] = (line, 1)
@@ -136,7 +137,7 @@ def _rows(text: str, where: Path) -> list[tuple[int, list[str]]]:
                 rows.append((start, row))
             start = reader.line_num + 1
     except csv.Error as exc:
-        raise DataError(f"{where}:{reader.line_num}: not a readable CSV row ({exc})") from None
+        raise DataError(Problem(f"not a readable CSV row ({exc})", str(where), reader.line_num)) from None
     return rows
 
 
@@ -169,6 +170,6 @@ def csv_cards(r: Reader, source: Any, path: PathKey) -> tuple[Reader, Any]:
     try:
         cards, located = read_csv_cards(file, r.doc, path)
     except DataError as exc:
-        r.problems.items.extend(exc.problems)
+        r.problems.items.extend(exc.records)
         return r, None
     return Reader(located, r.problems), cards

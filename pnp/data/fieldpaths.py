@@ -1,5 +1,6 @@
-"""Where a rules problem sits in game.yaml: an engine's field path (``setup[0].players``) turned
-into ``card_data/<slug>/game.yaml:<line>: rules.setup[0].players``.
+"""Where a rules problem sits in game.yaml: an engine's problem about a field of its ``rules:``
+mapping (path ``setup[0].players``) placed at ``card_data/<slug>/game.yaml:<line>:
+rules.setup[0].players``.
 
 The engines name the field a problem is about; this data-layer module finds its line in the
 file as read with its line marks, so every command reports the same place.
@@ -7,38 +8,28 @@ file as read with its line marks, so every command reports the same place.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from pnp.core.errors import DataError
-from pnp.data.yamlmarks import Located, PathKey, load_yaml
+from pnp.core.problems import Problem, parse_path
+from pnp.data.yamlmarks import Located, PathKey, display_path, load_yaml
 
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
-
-
-def parse_path(text: str) -> PathKey:
-    """``a.b[2].c`` -> ("a", "b", 2, "c"); the engines' rules field paths."""
-    if text in ("", "rules"):
-        return ()
-    return tuple(int(index) if index else name for name, index in _PATH_PART.findall(text))
+__all__ = ["locate", "located_problems", "parse_path"]
 
 
-def locate(doc: Located | None, game_file: Path, problem: str) -> str:
-    """``setup[0].players: message`` -> ``game.yaml:line: rules.setup[0].players: message``.
+def locate(doc: Located | None, game_file: Path, problem: Problem) -> Problem:
+    """An engine's problem (its path from the ``rules:`` mapping) placed in game.yaml.
 
     ``doc`` is game.yaml as read with its line marks (None when it cannot be read: the
     problem is then placed at the file)."""
-    field, _, message = problem.partition(": ")
-    if not message:
-        field, message = "", problem
-    path: PathKey = ("rules", *parse_path(field.removeprefix("rules.")))
+    path: PathKey = ("rules", *problem.path)
     if doc is None:
-        return f"{game_file}: {'.'.join(str(p) for p in path)}: {message}"
-    return f"{doc.where(path)}: {message}"
+        return problem.at(str(game_file), path=path)
+    return problem.at(str(display_path(doc.file)), doc.line(path), path)
 
 
-def located_problems(game_file: Path, problems: Sequence[str]) -> list[str]:
+def located_problems(game_file: Path, problems: Sequence[Problem]) -> list[Problem]:
     try:
         doc: Located | None = load_yaml(game_file)
     except DataError:

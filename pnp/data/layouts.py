@@ -4,10 +4,12 @@ checks that need a card: fields a layout uses, colours, the safe zone, symbols a
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from pnp.core.choices import SAFE_ZONE
 from pnp.core.limits import MAX_ICONS, MAX_VIEWBOX
+from pnp.core.problems import Problem, problem_at
 from pnp.data.icons import capacity, place_icons
 from pnp.data.labelranges import expand, fill_rows, has_ranges, is_range, typed_count, typed_total
 from pnp.data.model import (
@@ -199,20 +201,21 @@ class _PerCard:
     def __init__(self, r: Reader, comp: Component) -> None:
         self.r = r
         self.comp = comp
-        self.found: dict[str, tuple[str, list[str]]] = {}
+        self.found: dict[str, tuple[Problem, list[str]]] = {}
 
-    def add(self, key: str, card: Card, message: str) -> None:
+    def add(self, key: str, card: Card, problem: Problem) -> None:
         if key in self.found:
             self.found[key][1].append(card.id)
         else:
-            self.found[key] = (message, [])
+            self.found[key] = (problem, [])
 
     def flush(self) -> None:
-        for message, others in self.found.values():
+        for problem, others in self.found.values():
             if others:
                 more = f"{len(others)} more card" + ("s" if len(others) > 1 else "")
-                message += f" (and {more} of component {self.comp.id!r}: {brief(others)})"
-            self.r.problems.add_raw(message)
+                problem = replace(problem, message=problem.message
+                                  + f" (and {more} of component {self.comp.id!r}: {brief(others)})")
+            self.r.problems.add_raw(problem)
 
 
 def brief(ids: list[str]) -> str:
@@ -225,7 +228,7 @@ def _element_strings(element: Element) -> Iterator[tuple[str, str]]:
         for text in texts:
             if isinstance(text, str):
                 # {row} numbers rows, no card field; left only in labels a problem kept from their rows.
-                yield (text.replace(ROW_NUMBER, "") if key == "row_labels" else text), f"{element.where}.{key}"
+                yield (text.replace(ROW_NUMBER, "") if key == "row_labels" else text), element.where.child(key)
 
 
 def substitute(text: str, card: Card) -> str:
@@ -251,9 +254,9 @@ def check_component_layouts(r: Reader, comp: Component, layouts: dict[str, Layou
                 for ref in field_refs(value):
                     if ref not in card.fields:
                         missing = True
-                        report.add(f"{where}/{ref}", card,
-                                   f"{where}: field {{{ref}}} is not defined by card {card.id!r} of "
-                                   f"component {comp.id!r} ({card.where})")
+                        report.add(f"{where}/{ref}", card, problem_at(
+                            where, f"field {{{ref}}} is not defined by card {card.id!r} of "
+                                   f"component {comp.id!r} ({card.where})"))
             for key in _COLORS:
                 for element in layout.elements:
                     ref = element.get(key)
@@ -274,9 +277,8 @@ def _check_symbol_element(report: _PerCard, comp: Component, card: Card, element
     on_card = f"on card {card.id!r} of component {comp.id!r}"
     name = substitute(element.get("symbol"), card)
     if name not in symbols:
-        report.r.problems.add_raw(
-            f"{element.where}.symbol: unknown symbol {name!r} {on_card} "
-            f"(components.yaml symbols: {', '.join(symbols) or 'none'})")
+        report.r.problems.add_raw(element.where.child("symbol").problem(
+            f"unknown symbol {name!r} {on_card} (components.yaml symbols: {', '.join(symbols) or 'none'})"))
         return
     if element.kind != "icons":
         return
@@ -286,15 +288,15 @@ def _check_symbol_element(report: _PerCard, comp: Component, card: Card, element
         text = substitute(raw, card).strip()
         source = card.fields[raw[1:-1]]
         if not text.isdigit():
-            report.r.problems.add_raw(
-                f"{source.where}: icon count {raw} must be a whole number, got {text!r} {on_card} "
-                f"(used at {element.where}.count)")
+            report.r.problems.add_raw(problem_at(
+                source.where, f"icon count {raw} must be a whole number, got {text!r} {on_card} "
+                              f"(used at {element.where}.count)"))
             return
         count = int(text)
         if count > MAX_ICONS:
-            report.r.problems.add_raw(
-                f"{source.where}: icon count {raw} is {count} {on_card}, more than the limit of "
-                f"{MAX_ICONS} (used at {element.where}.count)")
+            report.r.problems.add_raw(problem_at(
+                source.where, f"icon count {raw} is {count} {on_card}, more than the limit of "
+                              f"{MAX_ICONS} (used at {element.where}.count)"))
             return
     x, y, w, h = element.get("box")
     box_w, box_h = resolve_coord(w, card.size[0]), resolve_coord(h, card.size[1])
@@ -303,17 +305,17 @@ def _check_symbol_element(report: _PerCard, comp: Component, card: Card, element
     icon_w = size * symbols[name].aspect
     if place_icons(count, box_w, box_h, icon_w, size, gap) is None:
         most = capacity(box_w, box_h, icon_w, size, gap)
-        report.add(f"{element.where}/icons/{count}", card,
-                   f"{element.where}: {count} icons of {icon_w:.3g}×{size:g} mm (gap {gap:g} mm) do not fit "
+        report.add(f"{element.where}/icons/{count}", card, element.where.problem(
+                   f"{count} icons of {icon_w:.3g}×{size:g} mm (gap {gap:g} mm) do not fit "
                    f"the {box_w:g}×{box_h:g} mm box {on_card}: it holds {most}; "
-                   "enlarge the box or lower size or gap")
+                   "enlarge the box or lower size or gap"))
 
 
 def _check_field_color(r: Reader, card: Card, ref: str, where: str) -> None:
     name = ref[1:-1]
     if name in card.fields and not COLOR.match(card.fields[name].value):
-        r.problems.add_raw(f"{card.fields[name].where}: expected a colour '#rrggbb' for {ref} "
-                           f"(used at {where}), got {card.fields[name].value!r}")
+        r.problems.add_raw(problem_at(card.fields[name].where, f"expected a colour '#rrggbb' for {ref} "
+                                      f"(used at {where}), got {card.fields[name].value!r}"))
 
 
 def _check_safe_zone(report: _PerCard, comp: Component, card: Card, element: Element) -> None:
@@ -326,7 +328,7 @@ def _check_safe_zone(report: _PerCard, comp: Component, card: Card, element: Ele
             or bottom > height - SAFE_ZONE + eps):
         report.add(
             f"{element.where}/safe/{left}/{top}/{right}/{bottom}/{width}/{height}", card,
-            f"{element.where}.box: text box [{left:g}, {top:g}, {right - left:g}, {bottom - top:g}] mm "
-            f"leaves the safe zone ({SAFE_ZONE:g} mm inside the {width:g}×{height:g} mm trim) "
-            f"on card {card.id!r} of component {comp.id!r}"
-        )
+            element.where.child("box").problem(
+                f"text box [{left:g}, {top:g}, {right - left:g}, {bottom - top:g}] mm "
+                f"leaves the safe zone ({SAFE_ZONE:g} mm inside the {width:g}×{height:g} mm trim) "
+                f"on card {card.id!r} of component {comp.id!r}"))

@@ -20,6 +20,7 @@ from pnp.core.limits import (
     MAX_TABLE_ROWS,
     MAX_TEXT_CHARS,
 )
+from pnp.core.problems import Problem
 from pnp.data.computed import Computed, TableSource, no_engine
 from pnp.data.csvcards import csv_cards
 from pnp.data.generate import generate_cards
@@ -71,12 +72,12 @@ def load_game(game_dir: Path, tables_of: TableSource = no_engine) -> Game:
         path = game_dir / name
         if not path.is_file():
             if name in (GAME_FILE, COMPONENTS_FILE):
-                problems.add_raw(f"{path}: file not found")
+                problems.add_raw(Problem("file not found", str(path), code="file-not-found"))
             continue
         try:
             docs[name] = load_yaml(path)
         except DataError as exc:
-            problems.items.extend(exc.problems)
+            problems.items.extend(exc.records)
     if problems:
         raise DataError(problems.items)
 

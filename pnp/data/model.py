@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from pnp.core.problems import Place
+
 
 @dataclass(frozen=True)
 class Text:
@@ -29,7 +31,7 @@ class Element:
 
     kind: str
     props: Mapping[str, Any]
-    where: str
+    where: Place
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.props.get(key, default)
@@ -185,7 +187,7 @@ class GameInfo:
     age: str
     credits: tuple[Text, ...]
     rules: Mapping[str, Any]
-    where: str
+    where: Place
     acknowledged: tuple[Acknowledged, ...] = ()
     literal_numbers: tuple[LiteralMark, ...] = ()
     example: ExampleGame | None = None

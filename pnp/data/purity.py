@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from pnp.core.problems import Problem, problem_at
 from pnp.data.model import Game, Text
 from pnp.data.scripts import foreign_characters
 
@@ -29,7 +30,7 @@ def source_texts(game: Game) -> Iterator[Text]:
                 items = value if isinstance(value, list | tuple) else [value]
                 for item in items:
                     if isinstance(item, str):
-                        yield Text(item, f"{element.where}.{key}")
+                        yield Text(item, element.where.child(key))
     for table in game.tables.values():
         yield table.title
         for column in table.columns:
@@ -44,11 +45,11 @@ def source_texts(game: Game) -> Iterator[Text]:
         yield from figure.labels
 
 
-def purity_problems(game: Game) -> list[str]:
+def purity_problems(game: Game) -> list[Problem]:
     """One located problem per text holding characters of the other script."""
     lang = game.info.source_lang
     other = "Simplified" if lang == "zh-Hant" else "Traditional"
-    problems = []
+    problems: list[Problem] = []
     seen: set[tuple[str, str]] = set()
     for text in source_texts(game):
         chars = [ch for ch in foreign_characters(text.value, lang) if ch not in game.info.script_exceptions]
@@ -56,7 +57,7 @@ def purity_problems(game: Game) -> list[str]:
             continue
         seen.add((text.where, "".join(chars)))
         listed = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in chars)
-        problems.append(f"{text.where}: {listed} {'is' if len(chars) == 1 else 'are'} {other}-only, in "
+        problems.append(problem_at(text.where, f"{listed} {'is' if len(chars) == 1 else 'are'} {other}-only, in "
                         f"{lang} source text {text.value[:30]!r}; write the {lang} form, or list the "
-                        "character under script_exceptions in game.yaml with the reason")
+                        "character under script_exceptions in game.yaml with the reason"))
     return problems

@@ -33,6 +33,7 @@ from dataclasses import replace
 from typing import Any
 
 from pnp.core.limits import MAX_GRID_ROWS
+from pnp.core.problems import Place, Problem, problem_at
 from pnp.data.labelranges import expand, fill_rows, has_ranges, is_range, spread
 from pnp.data.model import Card, Component, Element, Figure, Layout, Text, frozen_mapping
 from pnp.data.propchecks import ROW_NUMBER
@@ -79,7 +80,7 @@ def _fields(components: tuple[Component, ...]) -> dict[str, str]:
             for name, value in card.fields.items()}
 
 
-def resolve(text: Text, rules: Mapping[str, Any], problems: list[str],
+def resolve(text: Text, rules: Mapping[str, Any], problems: list[Problem],
             counts: Mapping[str, int] | None = None,
             fields: Mapping[str, str] | None = None) -> Text:
     """``text`` with every rules (count, card field) reference replaced; a bad one is added to
@@ -93,10 +94,10 @@ def resolve(text: Text, rules: Mapping[str, Any], problems: list[str],
         try:
             found = _lookup(rules, path)
         except KeyError:
-            problems.append(f"{text.where}: {match[0]}: game.yaml's rules: has no {path!r}")
+            problems.append(problem_at(text.where, f"{match[0]}: game.yaml's rules: has no {path!r}"))
             return False, None
         if isinstance(found, Mapping | list | tuple):
-            problems.append(f"{text.where}: {match[0]}: rules.{path} is not a single value")
+            problems.append(problem_at(text.where, f"{match[0]}: rules.{path} is not a single value"))
             return False, None
         return True, found
 
@@ -112,14 +113,14 @@ def resolve(text: Text, rules: Mapping[str, Any], problems: list[str],
             if not ok:
                 return match[0]
             if not (whole(found) and whole(divisor)) or divisor == 0 or found % divisor:
-                problems.append(f"{text.where}: {match[0]}: rules.{match[1]} ({found!r}) is not a "
-                                f"whole multiple of rules.{match[2]} ({divisor!r})")
+                problems.append(problem_at(text.where, f"{match[0]}: rules.{match[1]} ({found!r}) is not a "
+                                f"whole multiple of rules.{match[2]} ({divisor!r})"))
                 return match[0]
             found //= divisor
         if match[3]:
             if not whole(found):
-                problems.append(f"{text.where}: {match[0]}: rules.{match[1]} is {found!r}, "
-                                "not a whole number to add to")
+                problems.append(problem_at(text.where, f"{match[0]}: rules.{match[1]} is {found!r}, "
+                                "not a whole number to add to"))
                 return match[0]
             found += int(match[3])
         return _format(found, match[4])
@@ -128,16 +129,16 @@ def resolve(text: Text, rules: Mapping[str, Any], problems: list[str],
         key = match[1] if match[2] is None else f"{match[1]}/{match[2]}"
         if counts is None or key not in counts:
             known = ", ".join(sorted(counts or ())) or "none"
-            problems.append(f"{text.where}: {match[0]}: components.yaml has no "
-                            f"{'card' if match[2] else 'component'} {key!r} (known: {known})")
+            problems.append(problem_at(text.where, f"{match[0]}: components.yaml has no "
+                            f"{'card' if match[2] else 'component'} {key!r} (known: {known})"))
             return match[0]
         return str(counts[key])
 
     def card(match: re.Match[str]) -> str:
         key = f"{match[1]}/{match[2]}.{match[3]}"
         if fields is None or key not in fields:
-            problems.append(f"{text.where}: {match[0]}: components.yaml has no card {match[2]!r} "
-                            f"with a field {match[3]!r} in component {match[1]!r}")
+            problems.append(problem_at(text.where, f"{match[0]}: components.yaml has no card {match[2]!r} "
+                            f"with a field {match[3]!r} in component {match[1]!r}"))
             return match[0]
         return fields[key]
 
@@ -146,7 +147,7 @@ def resolve(text: Text, rules: Mapping[str, Any], problems: list[str],
 
 
 def resolve_components(components: tuple[Component, ...], rules: Mapping[str, Any],
-                       problems: list[str]) -> tuple[Component, ...]:
+                       problems: list[Problem]) -> tuple[Component, ...]:
     """Components with the rules, count and card references of their notes and card fields
     resolved (a card reference reads the field as written, before any resolving)."""
     counts = _counts(components)
@@ -162,22 +163,22 @@ def resolve_components(components: tuple[Component, ...], rules: Mapping[str, An
 
 
 def resolve_layouts(layouts: Mapping[str, Layout], rules: Mapping[str, Any],
-                    problems: list[str], components: tuple[Component, ...] = ()) -> dict[str, Layout]:
+                    problems: list[Problem], components: tuple[Component, ...] = ()) -> dict[str, Layout]:
     """Layouts with the rules and count references of their text props resolved (in lists and
     label ranges too), label ranges printed as their labels, and grids sized."""
     counts = _counts(components)
 
-    def prop(value: Any, where: str) -> Any:
+    def prop(value: Any, where: Place) -> Any:
         if isinstance(value, str):
             return resolve(Text(value, where), rules, problems, counts).value
         if isinstance(value, list):
-            return [prop(item, f"{where}[{i}]") for i, item in enumerate(value)]
+            return [prop(item, where.child(i)) for i, item in enumerate(value)]
         if isinstance(value, Mapping):
-            return {key: prop(item, f"{where}.{key}") for key, item in value.items()}
+            return {key: prop(item, where.child(key)) for key, item in value.items()}
         return value
 
     def element(e: Element) -> Element:
-        props = {k: prop(v, f"{e.where}.{k}") for k, v in e.props.items()}
+        props = {k: prop(v, e.where.child(k)) for k, v in e.props.items()}
         spans = _label_ranges(e, props, problems)
         if e.kind == "grid" and spans is not None:
             _grid_rows(e, props, problems)
@@ -190,7 +191,7 @@ def resolve_layouts(layouts: Mapping[str, Layout], rules: Mapping[str, Any],
             for name, layout in layouts.items()}
 
 
-def _label_ranges(e: Element, props: dict[str, Any], problems: list[str]) -> dict[str, list[int]] | None:
+def _label_ranges(e: Element, props: dict[str, Any], problems: list[Problem]) -> dict[str, list[int]] | None:
     """Each label list's ranges printed as their labels, ``{n}`` numbering them from 1; per
     list, how many labels each written item became. None when a range's count is no number
     (a problem is added, or resolve() added one for a reference that did not resolve)."""
@@ -206,40 +207,40 @@ def _label_ranges(e: Element, props: dict[str, Any], problems: list[str]) -> dic
                 continue
             count = item["count"]
             if isinstance(count, str):
-                count = _resolved_count(count, e.get(spec.name)[i]["count"], f"{e.where}.{spec.name}[{i}].count",
+                count = _resolved_count(count, e.get(spec.name)[i]["count"], e.where.child(spec.name, i, "count"),
                                         "labels", limit, problems)
                 if count is None:
                     return None
             found.append(count)
         labels, spans[spec.name] = expand(items, found)
         if len(labels) > limit:
-            problems.append(f"{e.where}.{spec.name}: {len(labels)} labels once its ranges are "
-                            f"counted, more than the limit of {limit} for this field")
+            problems.append(e.where.child(spec.name).problem(
+                f"{len(labels)} labels once its ranges are counted, more than the limit of {limit} for this field"))
             return None
         props[spec.name] = labels
     return spans
 
 
-def _resolved_count(value: str, written: Any, at: str, what: str, limit: int,
-                    problems: list[str]) -> int | None:
+def _resolved_count(value: str, written: Any, at: Place, what: str, limit: int,
+                    problems: list[Problem]) -> int | None:
     """A count written as a reference (``written``), once resolved to ``value``: a whole number
     from 1 to ``limit``, or None, with a problem added (resolve() has reported a reference
     that did not resolve)."""
     if "{" in value:
         return None
     if not value.strip().isdigit() or not 1 <= int(value) <= limit:
-        problems.append(f"{at}: {written} gives {value!r}, not a whole number of {what} from 1 to {limit}")
+        problems.append(at.problem(f"{written} gives {value!r}, not a whole number of {what} from 1 to {limit}"))
         return None
     return int(value)
 
 
-def _grid_rows(e: Element, props: dict[str, Any], problems: list[str]) -> None:
+def _grid_rows(e: Element, props: dict[str, Any], problems: list[Problem]) -> None:
     """A grid's ``rows`` given by a reference becomes the number it resolved to, and its row
     labels one per row: one text for every row, or the list's one label holding ``{row}`` for
     every row the others leave, ``{row}`` numbering those rows from 1."""
     rows = props["rows"]
     if isinstance(rows, str):
-        rows = _resolved_count(rows, e.get("rows"), f"{e.where}.rows", "rows", MAX_GRID_ROWS, problems)
+        rows = _resolved_count(rows, e.get("rows"), e.where.child("rows"), "rows", MAX_GRID_ROWS, problems)
         if rows is None:
             return
         props["rows"] = rows
@@ -252,13 +253,13 @@ def _grid_rows(e: Element, props: dict[str, Any], problems: list[str]) -> None:
             given = [f"rows: {e.get('rows')}"] if isinstance(e.get("rows"), str) else []
             if has_ranges(e.get("row_labels")):
                 given.append("its ranges counted")
-            problems.append(f"{e.where}.row_labels: {fitted}" + (f" ({'; '.join(given)})" if given else ""))
+            problems.append(e.where.child("row_labels").problem(fitted + (f" ({'; '.join(given)})" if given else "")))
         else:
             props["row_labels"] = fitted
 
 
 def resolve_figures(figures: Mapping[str, Figure], components: tuple[Component, ...],
-                    rules: Mapping[str, Any], problems: list[str]) -> dict[str, Figure]:
+                    rules: Mapping[str, Any], problems: list[Problem]) -> dict[str, Figure]:
     """Figures with their captions' references and their row labels' ``{sum.field}`` resolved:
     a row label that totals the row's cards can never disagree with the faces it stands by."""
     counts = _counts(components)
@@ -273,8 +274,8 @@ def resolve_figures(figures: Mapping[str, Figure], components: tuple[Component, 
                     return match[0]  # a card the figure names wrongly: reported where it is named
                 field = card.fields.get(match[1])
                 if field is None or not field.value.strip().lstrip("-").isdigit():
-                    problems.append(f"{text.where}: {match[0]}: card {card_id!r} has no whole "
-                                    f"number in field {match[1]!r}")
+                    problems.append(problem_at(text.where, f"{match[0]}: card {card_id!r} has no whole "
+                                    f"number in field {match[1]!r}"))
                     return match[0]
                 values.append(int(field.value))
             return str(sum(values))

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pnp.core.problems import Place, Problem
 from pnp.data.yamlmarks import Located, PathKey
 
 COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -21,15 +22,16 @@ _MISSING = object()
 
 @dataclass
 class Problems:
-    """Every problem found in one validation pass, each as 'file:line: path: message'."""
+    """Every problem found in one validation pass, each placed at its file, line and field."""
 
-    items: list[str] = field(default_factory=list)
+    items: list[Problem] = field(default_factory=list)
 
     def add(self, doc: Located, path: PathKey, message: str) -> None:
-        self.items.append(f"{doc.where(path)}: {message}")
+        self.items.append(doc.problem(path, message))
 
-    def add_raw(self, message: str) -> None:
-        self.items.append(message)
+    def add_raw(self, problem: Problem | str) -> None:
+        """A problem found outside a document's reader (a bare string has no known place)."""
+        self.items.append(problem if isinstance(problem, Problem) else Problem(problem))
 
     def __bool__(self) -> bool:
         return bool(self.items)
@@ -46,7 +48,7 @@ class Reader:
         self.doc = doc
         self.problems = problems
 
-    def where(self, path: PathKey) -> str:
+    def where(self, path: PathKey) -> Place:
         return self.doc.where(path)
 
     def fail(self, path: PathKey, message: str) -> None:

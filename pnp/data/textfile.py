@@ -11,6 +11,7 @@ import codecs
 from pathlib import Path
 
 from pnp.core.errors import DataError
+from pnp.core.problems import Problem
 
 # A card-data file or template is a few hundred kilobytes at most; a larger one is a mistake
 # (or an attack) and is refused before it is read into memory.
@@ -60,23 +61,23 @@ def read_text(file: Path) -> str:
     try:
         size = file.stat().st_size
         if size > MAX_TEXT_BYTES:
-            raise DataError(f"{where}: {size:,} bytes is too large for a pnp file "
-                            f"(at most {MAX_TEXT_BYTES // (1024 * 1024)} MiB)")
+            raise DataError(Problem(f"{size:,} bytes is too large for a pnp file "
+                            f"(at most {MAX_TEXT_BYTES // (1024 * 1024)} MiB)", str(where)))
         data = file.read_bytes()
     except FileNotFoundError:
-        raise DataError(f"{where}: file not found") from None
+        raise DataError(Problem("file not found", str(where))) from None
     except IsADirectoryError:
-        raise DataError(f"{where}: is a folder, expected a file") from None
+        raise DataError(Problem("is a folder, expected a file", str(where))) from None
     except OSError as exc:
-        raise DataError(f"{where}: cannot be read ({exc.strerror})") from None
+        raise DataError(Problem(f"cannot be read ({exc.strerror})", str(where))) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         guess = guess_encoding(data)
         line = data[: exc.start].count(b"\n") + 1
         if guess:
-            raise DataError(f"{where}:{line}: not UTF-8 text; it looks like {guess}: "
-                            + _CONVERT.format(enc=guess)) from None
-        raise DataError(f"{where}:{line}: not UTF-8 text ({exc.reason} at byte {exc.start}): "
-                        + _CONVERT.format(enc="ENCODING")) from None
+            raise DataError(Problem(f"not UTF-8 text; it looks like {guess}: "
+                            + _CONVERT.format(enc=guess), str(where), line)) from None
+        raise DataError(Problem(f"not UTF-8 text ({exc.reason} at byte {exc.start}): "
+                        + _CONVERT.format(enc="ENCODING"), str(where), line)) from None
     return text.replace("\r\n", "\n").replace("\r", "\n")

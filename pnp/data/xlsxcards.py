@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.core.errors import DataError
+from pnp.core.problems import Place, Problem
 from pnp.data.yamlmarks import display_path
 
 MAX_BYTES = 20 * 1024 * 1024  # far beyond a deck of 1000 cards
@@ -63,24 +64,24 @@ def read_xlsx_rows(file: Path, max_rows: int) -> tuple[str, Rows]:
 
     where = display_path(file)
     if file.stat().st_size > MAX_BYTES:
-        raise DataError(f"{where}: {file.stat().st_size // 1024} KiB is more than the "
-                        f"{MAX_BYTES // (1024 * 1024)} MiB a card spreadsheet may be")
+        raise DataError(Problem(f"{file.stat().st_size // 1024} KiB is more than the "
+                        f"{MAX_BYTES // (1024 * 1024)} MiB a card spreadsheet may be", str(where)))
     try:
         with zipfile.ZipFile(file) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
         if unpacked > MAX_UNPACKED:
-            raise DataError(f"{where}: unpacks to {unpacked // (1024 * 1024)} MiB, more than the "
-                            f"{MAX_UNPACKED // (1024 * 1024)} MiB a card spreadsheet may")
+            raise DataError(Problem(f"unpacks to {unpacked // (1024 * 1024)} MiB, more than the "
+                            f"{MAX_UNPACKED // (1024 * 1024)} MiB a card spreadsheet may", str(where)))
         values = openpyxl.load_workbook(file, read_only=True, data_only=True)
         formulas = openpyxl.load_workbook(file, read_only=True, data_only=False)
     except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
-        raise DataError(f"{where}: not a readable .xlsx workbook ({exc}); save it again from your "
-                        "spreadsheet program as Excel Workbook (.xlsx), or as CSV UTF-8") from None
+        raise DataError(Problem(f"not a readable .xlsx workbook ({exc}); save it again from your "
+                                "spreadsheet program as Excel Workbook (.xlsx), or as CSV UTF-8", str(where))) from None
     try:
         sheet, raw = values.worksheets[0], formulas.worksheets[0]
         title = sheet.title
         rows: Rows = []
-        problems: list[str] = []
+        problems: list[Problem] = []
         limit = max_rows + 1  # the header, then one more row than allowed to say so
         for cells, written in zip(sheet.iter_rows(max_col=MAX_COLUMNS + 1),
                                   raw.iter_rows(max_col=MAX_COLUMNS + 1), strict=False):
@@ -90,22 +91,22 @@ def read_xlsx_rows(file: Path, max_rows: int) -> tuple[str, Rows]:
                     texts.append("")
                     continue
                 row, column = cell.row, cell.column
-                place = f"{where}:{row}:{column}: {cell_name(title, row, column)}"
+                place = Place(str(where), row, column=column, cell=cell_name(title, row, column))
                 if column > MAX_COLUMNS:
-                    problems.append(f"{place}: more than {MAX_COLUMNS} columns")
+                    problems.append(place.problem(f"more than {MAX_COLUMNS} columns"))
                     break
                 if source.data_type == "f" and cell.value is None:
-                    problems.append(f"{place}: a formula with no saved result; open the file in your "
-                                    "spreadsheet program and save it (or paste the values)")
+                    problems.append(place.problem("a formula with no saved result; open the file in your "
+                                                 "spreadsheet program and save it (or paste the values)"))
                     texts.append("")
                     continue
                 if getattr(cell, "data_type", "") == "e":
-                    problems.append(f"{place}: the spreadsheet shows an error here ({cell.value})")
+                    problems.append(place.problem(f"the spreadsheet shows an error here ({cell.value})"))
                     texts.append("")
                     continue
                 text = _text(cell.value)
                 if text is None:
-                    problems.append(f"{place}: {_why(cell.value)}")
+                    problems.append(place.problem(_why(cell.value)))
                     text = ""
                 texts.append(text)
             if any(text.strip() for text in texts):

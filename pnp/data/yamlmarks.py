@@ -14,9 +14,10 @@ from typing import Any
 import yaml
 
 from pnp.core.errors import DataError
+from pnp.core.problems import PathKey, Place, Problem, format_path
 from pnp.data.textfile import read_text, shown
 
-PathKey = tuple[str | int, ...]
+__all__ = ["Located", "PathKey", "display_path", "format_path", "load_yaml"]
 
 
 @dataclass(frozen=True)
@@ -27,14 +28,20 @@ class Located:
     value: Any
     lines: dict[PathKey, int] = field(default_factory=dict)
 
-    def where(self, path: PathKey) -> str:
-        """``file:line: a.b[2].c`` for a path, falling back to the nearest known parent."""
+    def where(self, path: PathKey) -> Place:
+        """``file:line: a.b[2].c`` for a path, its line that of the nearest known parent."""
+        return Place(str(self.shown_file), self.line(path), path)
+
+    def line(self, path: PathKey) -> int:
+        """The line of the value at ``path``, or of its nearest known parent."""
         probe = path
         while probe and probe not in self.lines:
             probe = probe[:-1]
-        line = self.lines.get(probe, 1)
-        shown = self.shown_file
-        return f"{shown}:{line}: {format_path(path)}" if path else f"{shown}:{line}"
+        return self.lines.get(probe, 1)
+
+    def problem(self, path: PathKey, message: str, code: str | None = None) -> Problem:
+        """A problem with the value at ``path``, placed on its line."""
+        return self.where(path).problem(message, code)
 
     @cached_property
     def shown_file(self) -> Path:
@@ -45,13 +52,6 @@ class Located:
 
 
 display_path = shown
-
-
-def format_path(path: PathKey) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "(top)"
 
 
 # Only YAML's plain types: a game folder is data, so a tag that would build a Python object
@@ -85,50 +85,58 @@ def _load_nodes(text: str, file: Path) -> yaml.Node | None:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         reason = exc.problem or str(exc)
-        raise DataError(f"{display_path(file)}:{line}: malformed YAML: {reason}") from None
+        raise DataError(Problem(f"malformed YAML: {reason}", str(display_path(file)), line,
+                                code="malformed-yaml")) from None
     except yaml.YAMLError as exc:
-        raise DataError(f"{display_path(file)}: malformed YAML: {exc}") from None
+        raise DataError(Problem(f"malformed YAML: {exc}", str(display_path(file)), code="malformed-yaml")) from None
     except RecursionError:
-        raise DataError(f"{display_path(file)}: nested too deeply (at most {MAX_DEPTH} levels)") from None
+        raise DataError(_too_deep(file)) from None
+
+
+def _too_deep(file: Path) -> Problem:
+    return Problem(f"nested too deeply (at most {MAX_DEPTH} levels)", str(display_path(file)), code="too-deep")
 
 
 class _Refused(Exception):
-    def __init__(self, message: str) -> None:
-        self.message = message
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
 
 
 def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
-               problems: list[str], file: Path, budget: _Budget) -> Any:
+               problems: list[Problem], file: Path, budget: _Budget) -> Any:
     line = node.start_mark.line + 1
-    where = f"{file}:{line}"  # ``file`` arrives already shown relative to the current folder
+    shown_file = str(file)  # ``file`` arrives already shown relative to the current folder
+
+    def at(message: str, code: str, key_line: int = line, key_path: PathKey = path) -> Problem:
+        return Problem(message, shown_file, key_line, path=key_path, code=code)
+
     budget.values += 1
     if budget.values > MAX_VALUES:
-        raise _Refused(f"{where}: {format_path(path)}: more than {MAX_VALUES:,} values once aliases "
-                       "are expanded (an alias bomb?); pnp stops here")
+        raise _Refused(at(f"more than {MAX_VALUES:,} values once aliases are expanded (an alias bomb?); "
+                          "pnp stops here", "too-many-values"))
     if len(path) > MAX_DEPTH:
-        raise _Refused(f"{where}: {format_path(path)}: nested more than {MAX_DEPTH} levels deep "
-                       "(or an alias that contains itself)")
+        raise _Refused(at(f"nested more than {MAX_DEPTH} levels deep (or an alias that contains itself)",
+                          "too-deep"))
     if node.tag not in PLAIN_TAGS:
-        problems.append(f"{where}: {format_path(path)}: the tag {node.tag!r} is not allowed; game "
-                        "files hold plain YAML values only (text, numbers, true/false, lists, mappings)")
+        problems.append(at(f"the tag {node.tag!r} is not allowed; game files hold plain YAML values only "
+                           "(text, numbers, true/false, lists, mappings)", "yaml-tag"))
         return None
     lines[path] = line
     if isinstance(node, yaml.MappingNode):
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in PLAIN_TAGS:
-                problems.append(f"{file}:{key_node.start_mark.line + 1}: mapping keys must be plain")
+                problems.append(Problem("mapping keys must be plain", shown_file, key_node.start_mark.line + 1,
+                                        code="yaml-key"))
                 continue
             key = key_node.value
             if key == "<<":
-                problems.append(f"{file}:{key_node.start_mark.line + 1}: "
-                                f"{format_path(path)}: merge keys (<<) are not supported; write the keys out")
+                problems.append(at("merge keys (<<) are not supported; write the keys out", "yaml-merge-key",
+                                   key_node.start_mark.line + 1))
                 continue
             if key in result:
-                problems.append(
-                    f"{file}:{key_node.start_mark.line + 1}: "
-                    f"{format_path((*path, key))}: duplicate key {key!r}"
-                )
+                problems.append(at(f"duplicate key {key!r}", "duplicate-key", key_node.start_mark.line + 1,
+                                   (*path, key)))
                 continue
             result[key] = _to_python(value_node, (*path, key), lines, problems, file, budget)
             lines[(*path, key)] = key_node.start_mark.line + 1
@@ -141,7 +149,7 @@ def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
     try:
         return _SCALARS.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
-        problems.append(f"{where}: {format_path(path)}: {node.value!r} is not a valid value ({exc})")
+        problems.append(at(f"{node.value!r} is not a valid value ({exc})", "yaml-value"))
         return None
 
 
@@ -150,13 +158,13 @@ def load_yaml(file: Path) -> Located:
     text = read_text(file)
     node = _load_nodes(text, file)
     lines: dict[PathKey, int] = {}
-    problems: list[str] = []
+    problems: list[Problem] = []
     try:
         value = {} if node is None else _to_python(node, (), lines, problems, display_path(file), _Budget())
     except _Refused as refused:
-        raise DataError(refused.message) from None
+        raise DataError(refused.problem) from None
     except RecursionError:
-        raise DataError(f"{display_path(file)}: nested too deeply (at most {MAX_DEPTH} levels)") from None
+        raise DataError(_too_deep(file)) from None
     if problems:
         raise DataError(problems)
     return Located(file, value, lines)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from pnp.core.problems import Problem
 from pnp.data.model import Game
 from pnp.games.calculators import Calculator
 
@@ -30,11 +31,14 @@ Summary = dict[str, Any]
 
 
 class RulesError(ValueError):
-    """A rules mapping is invalid; ``problems`` lists every problem as 'field: message'."""
+    """A rules mapping is invalid; ``records`` are its problems, each with the field path from
+    the ``rules:`` mapping (placed in game.yaml by the data layer); ``problems`` their text,
+    'field: message'."""
 
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(problems))
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.records = tuple(problems)
+        self.problems = [str(p) for p in self.records]
+        super().__init__("; ".join(self.problems))
 
 
 @dataclass(frozen=True)

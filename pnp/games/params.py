@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pnp.core.problems import Problem, parse_path
 from pnp.games.base import RulesError
 
 _ABSENT: Any = object()
@@ -48,7 +49,12 @@ def is_list(value: Any) -> bool:
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 
-def raise_problems(problems: Iterable[str]) -> None:
+def field_problem(field: str, message: str) -> Problem:
+    """A problem with the rules field ``field`` (``players.default``, ``setup[2]``)."""
+    return Problem(message, path=parse_path(field))
+
+
+def raise_problems(problems: Iterable[Problem]) -> None:
     problems = list(problems)
     if problems:
         raise RulesError(problems)
@@ -57,13 +63,13 @@ def raise_problems(problems: Iterable[str]) -> None:
 class Params:
     """A validating view of one mapping; nested readers share the same problem list."""
 
-    def __init__(self, mapping: Any, path: str = "", problems: list[str] | None = None) -> None:
+    def __init__(self, mapping: Any, path: str = "", problems: list[Problem] | None = None) -> None:
         self.path = path
-        self.problems: list[str] = [] if problems is None else problems
+        self.problems: list[Problem] = [] if problems is None else problems
         if mapping is None:
             mapping = {}
         if not isinstance(mapping, Mapping):
-            self.problems.append(f"{path or 'rules'}: expected a mapping, got {describe(mapping)}")
+            self.problem(None, f"expected a mapping, got {describe(mapping)}")
             mapping = {}
         self.mapping: Mapping[str, Any] = mapping
 
@@ -77,7 +83,7 @@ class Params:
         return f"{self.path}.{key}" if self.path else key
 
     def problem(self, key: str | int | None, message: str) -> None:
-        self.problems.append(f"{self.where(key)}: {message}")
+        self.problems.append(field_problem(self.where(key), message))
 
     def has(self, key: str) -> bool:
         return key in self.mapping and self.mapping[key] is not None

@@ -84,7 +84,7 @@ def tables_from_engine(slug: str, rules: Mapping[str, Any], game_file: Path) -> 
             computed = plugin.compute_tables(plugin.rules_from_mapping(dict(rules), None))
         except RulesError as exc:
             return Unavailable("game.yaml's rules do not load",
-                               tuple(located_problems(game_file, exc.problems)))
+                               tuple(located_problems(game_file, exc.records)))
         except (AttributeError, ImportError) as exc:
             return Unavailable(f"the rules engine for {slug!r} cannot be loaded ({exc})")
         return computed

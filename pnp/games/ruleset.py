@@ -7,7 +7,6 @@ through :func:`rules_for`, so one bad rules value is reported alike everywhere:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -37,12 +36,12 @@ def rules_for(plugin: GamePlugin, mapping: Mapping[str, Any], game_file: Path,
     try:
         return plugin.rules_from_mapping(mapping, variant)
     except RulesError as exc:
-        raise DataError(located_problems(game_file, exc.problems)) from None
+        raise DataError(located_problems(game_file, exc.records)) from None
 
 
 def game_file(game: Game) -> Path:
-    """game.yaml of a loaded game (its ``where`` is ``<file>:<line>``)."""
-    return Path(re.sub(r":\d+$", "", game.info.where))
+    """game.yaml of a loaded game (as messages name it)."""
+    return Path(game.info.where.file)
 
 
 def game_rules(plugin: GamePlugin, game: Game, variant: str | None = None) -> Any:

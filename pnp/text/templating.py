@@ -23,6 +23,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
 from pnp.core.errors import DataError
+from pnp.core.problems import Place, Problem, problem_at
 from pnp.data.textfile import read_text, shown
 
 
@@ -169,10 +170,10 @@ def _names_behind(source: str, env: jinja2.Environment, line: int) -> _Behind:
 
 
 def _data_origin(line: int, values: Mapping[str, Any], source: str, env: jinja2.Environment,
-                 origin: Callable[[Any], str | None]) -> str | None:
+                 origin: Callable[[Any], str | None]) -> tuple[str, str | None] | None:
     """Where the data a failing template line computed from was written (a printed table's
     row in tables.yaml, say, and its field), if one of the values behind the line is such
-    data; with the value the template read."""
+    data; with the value the template read, when it read one field."""
     by_name: dict[str, Any] = {}
     for local, value in values.items():
         # Jinja's rewritten frames name them as the template does; a raw frame, l_<depth>_x.
@@ -188,8 +189,9 @@ def _data_origin(line: int, values: Mapping[str, Any], source: str, env: jinja2.
             continue
         read = [f for f in behind.fields.get(name, ()) if isinstance(value, Mapping) and f in value]
         if len(read) == 1:
-            return f"{where}.{read[0]}: {value[read[0]]!r}"
-        return where
+            field = where.child(read[0]) if isinstance(where, Place) else f"{where}.{read[0]}"
+            return field, repr(value[read[0]])
+        return where, None
     return None
 
 
@@ -232,16 +234,16 @@ def render_template(templates: Path, name: str, context: Mapping[str, Any],
         template = env.get_template(name)
     except jinja2.TemplateSyntaxError as exc:
         file = shown(Path(exc.filename)) if exc.filename else shown(path)
-        raise DataError(f"{file}:{exc.lineno}: template syntax error: {exc.message}") from None
+        raise DataError(Problem(f"template syntax error: {exc.message}", str(file), exc.lineno)) from None
     except jinja2.TemplateNotFound as exc:
-        raise DataError(f"{shown(path)}: template not found: {exc.message or exc.name}") from None
+        raise DataError(Problem(f"template not found: {exc.message or exc.name}", str(shown(path)))) from None
     try:
         return template.render(**context)
     except DataError:
         raise
     except Exception as exc:  # noqa: BLE001 - a template is user data: any failure is theirs
         line, values = _template_frame(exc.__traceback__, template.filename or str(path))
-        where = f"{shown(path)}:{line}" if line else f"{shown(path)}"
+        where = Place(str(shown(path)), line or None)
         source = template_source(env, name) if line else ""
         data = _data_origin(line, values, source, env, origin) if line and origin else None
         if isinstance(exc, SecurityError):
@@ -250,7 +252,7 @@ def render_template(templates: Path, name: str, context: Mapping[str, Any],
             # A misspelt name more often than missing data: the template line first.
             reason = f"template uses something undefined: {exc.message}"
             if data:
-                reason += f" (reading {data})"
+                reason += f" (reading {data[0]}: {data[1]})" if data[1] is not None else f" (reading {data[0]})"
         elif isinstance(exc, jinja2.TemplateNotFound):
             reason = f"template not found: {exc.message or exc.name}"
         elif isinstance(exc, jinja2.TemplateError):
@@ -260,6 +262,7 @@ def render_template(templates: Path, name: str, context: Mapping[str, Any],
         else:
             failed = f"{type(exc).__name__}: {exc}" + (f" in `{_source_line(source, line)}`" if line else "")
             if data:  # arithmetic on a value the data gave: the data's place first
-                raise DataError(f"{data}: {where} computes from it and fails: {failed}") from None
+                read = f"{data[1]}: " if data[1] is not None else ""
+                raise DataError(problem_at(data[0], f"{read}{where} computes from it and fails: {failed}")) from None
             reason = f"template failed: {failed}"
-        raise DataError(f"{where}: {reason}") from None
+        raise DataError(where.problem(reason)) from None

@@ -460,3 +460,42 @@ def test_a_data_only_game_without_tables_or_rules_passes_check(tmp_path: Path) -
     (game / "components.yaml").write_text(components, encoding="utf-8")
     code, report = check_json(root, "mygame")
     assert (code, findings(report, "mygame")) == (0, [])
+
+
+# --------------------------------------------------------------------------------------------
+# Data findings carry the problem's own fields (file, line, field path), read from the record
+
+
+def test_a_data_finding_gives_file_line_and_field_path_as_fields(lint_ws: Path) -> None:
+    components = lint_ws / "card_data/wurenshenghuan/components.yaml"
+    edit(components, "note: 十張，每張一個字母", "note: 十張，每张一個字母")
+    code, report = check_json(lint_ws, "wurenshenghuan")
+    assert code == 1
+    [data] = findings(report, "wurenshenghuan", "data")
+    line = line_of(components, "note:")
+    assert (data["file"], data["line"], data["column"], data["path"]) == \
+        ("card_data/wurenshenghuan/components.yaml", line, None, ["components", 0, "note"])
+    # The text fields are the same record's rendering.
+    assert data["where"] == f"{data['file']}:{line}: components[0].note"
+
+
+def test_a_rules_finding_places_the_engines_field_path_in_game_yaml(tisigui_ws: Path) -> None:
+    game_yaml = tisigui_ws / "card_data/tisigui/game.yaml"
+    edit(game_yaml, "rules:\n", "rules:\n  no_such_rule: 1\n")
+    code, report = check_json(tisigui_ws, "tisigui")
+    assert code == 1
+    [data] = [f for f in findings(report, "tisigui", "data") if f["code"] == "invalid-rules"]
+    assert data["path"] == ["rules", "no_such_rule"]
+    assert data["line"] == line_of(game_yaml, "no_such_rule:")
+    assert data["where"] == f"card_data/tisigui/game.yaml:{data['line']}: rules.no_such_rule"
+    assert data["message"].startswith("unknown key (known keys: ")
+
+
+def test_malformed_yaml_is_a_finding_with_its_line_and_code(tisigui_ws: Path) -> None:
+    components = tisigui_ws / "card_data/tisigui/components.yaml"
+    components.write_text(components.read_text(encoding="utf-8") + "broken: [1, 2\n", encoding="utf-8")
+    code, report = check_json(tisigui_ws, "tisigui")
+    assert code == 1
+    [data] = findings(report, "tisigui", "data")
+    assert (data["file"], data["problem_code"]) == ("card_data/tisigui/components.yaml", "malformed-yaml")
+    assert data["line"] is not None and data["message"].startswith("malformed YAML: ")

@@ -9,6 +9,7 @@ import pytest
 
 from pnp.check.counts import count_findings
 from pnp.core.errors import DataError
+from pnp.core.problems import Place, Problem
 from pnp.data.load import COMPONENTS_FILE, load_game
 from pnp.data.model import Text
 from pnp.data.rulerefs import resolve
@@ -21,8 +22,9 @@ RULES = {"row_limit": 6, "deck": {"highest": 104}, "name": "SP"}
 
 
 def _resolved(text: str, counts: dict[str, int] | None = None) -> tuple[str, list[str]]:
-    problems: list[str] = []
-    return resolve(Text(text, "x.yaml:3"), RULES, problems, counts).value, problems
+    problems: list[Problem] = []
+    value = resolve(Text(text, Place("x.yaml", 3)), RULES, problems, counts).value
+    return value, [str(p) for p in problems]
 
 
 def test_a_rules_reference_may_add_or_subtract() -> None:
@@ -49,13 +51,13 @@ def test_a_count_reference_prints_what_components_yaml_makes() -> None:
 
 def test_a_card_reference_prints_the_field_as_written() -> None:
     fields = {"score/score-50.value": "50"}
-    problems: list[str] = []
+    problems: list[Problem] = []
     assert resolve(Text("{card.score/score-50.value} 分", "x.yaml:3"), RULES, problems, None,
                    fields).value == "50 分"
     assert problems == []
     value = resolve(Text("{card.score/score-60.value}", "x.yaml:3"), RULES, problems, None, fields)
     assert value.value == "{card.score/score-60.value}"
-    assert problems == ["x.yaml:3: {card.score/score-60.value}: components.yaml has no card "
+    assert [str(p) for p in problems] == ["x.yaml:3: {card.score/score-60.value}: components.yaml has no card "
                         "'score-60' with a field 'value' in component 'score'"]
 
 
@@ -144,7 +146,7 @@ def test_a_component_whose_faces_draw_no_such_icon() -> None:
 
 def test_a_rules_reference_may_divide_by_another() -> None:
     rules = {"bills": [{"value": 5000}, {"value": 20000}], "name": "SP"}
-    problems: list[str] = []
+    problems: list[Problem] = []
     assert resolve(Text("{rules.bills[1].value/rules.bills[0].value} 顆心", "x.yaml:3"), rules,
                    problems).value == "4 顆心"
     assert resolve(Text("{rules.bills[1].value/rules.bills[0].value-1}", "x.yaml:3"), rules,
@@ -157,8 +159,8 @@ def test_a_rules_reference_may_divide_by_another() -> None:
                       ("{rules.bills[0].value/rules.nothing}", None)):
         value = resolve(Text(text, "x.yaml:3"), rules, problems).value
         assert value == text, text
-        assert len(problems) == 1 and problems[0].startswith(f"x.yaml:3: {text}: "), problems
-        assert why is None or why in problems[0], problems
+        assert len(problems) == 1 and str(problems[0]).startswith(f"x.yaml:3: {text}: "), problems
+        assert why is None or why in str(problems[0]), problems
         problems.clear()
 
 

@@ -63,7 +63,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, TypeGuard
 
-from pnp.games.params import Params, raise_problems
+from pnp.core.problems import Problem
+from pnp.games.params import Params, field_problem, raise_problems
 
 slug = "aizhewudi"
 variants: tuple[str, ...] = ()
@@ -324,9 +325,9 @@ def rules_from_mapping(
     mapping: Mapping[str, Any] | None, variant: str | None = None
 ) -> AizhewudiRules:
     """Rules from game.yaml's ``rules:`` mapping; raises RulesError listing every problem."""
-    problems: list[str] = []
+    problems: list[Problem] = []
     if variant not in (None, ""):
-        problems.append(f"variant: {slug} has no variants, got {variant!r}")
+        problems.append(field_problem("variant", f"{slug} has no variants, got {variant!r}"))
     p = Params(mapping, "", problems)
     d = AizhewudiRules()
     players = _section(p, "players")
@@ -335,9 +336,9 @@ def rules_from_mapping(
     pdefault = players.integer("default", min(max(d.default_players, pmin), pmax), minimum=2)
     players.finish(("min", "max", "default"))
     if pmin > pmax:
-        problems.append(f"players: min ({pmin}) is greater than max ({pmax})")
+        problems.append(field_problem("players", f"min ({pmin}) is greater than max ({pmax})"))
     elif not pmin <= pdefault <= pmax:
-        problems.append(f"players.default: {pdefault} is outside {pmin}–{pmax}")
+        problems.append(field_problem("players.default", f"{pdefault} is outside {pmin}–{pmax}"))
     markers = _section(p, "markers")
     loved = markers.integer("loved", d.loved_markers, minimum=0)
     fickle = markers.integer("fickle", d.fickle_markers, minimum=0)

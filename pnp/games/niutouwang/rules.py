@@ -43,7 +43,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pnp.games.params import Params, raise_problems
+from pnp.core.problems import Problem
+from pnp.games.params import Params, field_problem, raise_problems
 
 slug = "niutouwang"
 variants: tuple[str, ...] = ("official",)
@@ -107,10 +108,10 @@ def rules_from_mapping(
     mapping: Mapping[str, Any] | None, variant: str | None = None
 ) -> NiutouwangRules:
     """Rules from game.yaml's ``rules:`` mapping; raises RulesError listing every problem."""
-    problems: list[str] = []
+    problems: list[Problem] = []
     chosen = variant or ""
     if chosen not in ("", *variants):
-        problems.append(f"variant: unknown variant {variant!r} (known: {', '.join(variants)})")
+        problems.append(field_problem("variant", f"unknown variant {variant!r} (known: {', '.join(variants)})"))
         chosen = ""
     p = Params(mapping, "", problems)
     d = NiutouwangRules()
@@ -160,15 +161,14 @@ def rules_from_mapping(
     p.finish(_TOP_KEYS)
 
     if highest < lowest:
-        problems.append(f"deck: highest ({highest}) is below lowest ({lowest})")
+        problems.append(field_problem("deck", f"highest ({highest}) is below lowest ({lowest})"))
     elif rows >= highest - lowest + 1:
-        problems.append(
-            f"rows: {rows} row cards leave nothing to deal from a {highest - lowest + 1}-card deck"
-        )
+        problems.append(field_problem(
+            "rows", f"{rows} row cards leave nothing to deal from a {highest - lowest + 1}-card deck"))
     if pmin > pmax:
-        problems.append(f"players: min ({pmin}) is greater than max ({pmax})")
+        problems.append(field_problem("players", f"min ({pmin}) is greater than max ({pmax})"))
     elif not pmin <= pdefault <= pmax:
-        problems.append(f"players.default: {pdefault} is outside {pmin}–{pmax}")
+        problems.append(field_problem("players.default", f"{pdefault} is outside {pmin}–{pmax}"))
     raise_problems(problems)
     return NiutouwangRules(
         lowest=lowest, highest=highest, rows=rows, row_limit=row_limit,

@@ -55,7 +55,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal, cast
 
-from pnp.games.params import Params, is_integer, raise_problems
+from pnp.core.problems import Problem
+from pnp.games.params import Params, field_problem, is_integer, raise_problems
 
 SLUG = "tisigui"
 VARIANTS: tuple[str, ...] = ("classic",)
@@ -169,9 +170,9 @@ def rules_from_mapping(
     ``variants.classic`` is reported even while building the canonical rules.
     """
     variant = variant or None
-    problems: list[str] = []
+    problems: list[Problem] = []
     if variant is not None and variant not in VARIANTS:
-        problems.append(f"variant: unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+        problems.append(field_problem("variant", f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})"))
     top = Params(mapping, "", problems)
     built: dict[str | None, TisiguiRules] = {None: _read_rules(top, DEFAULT_RULES, ("variants",))}
     variants = top.sub("variants")

@@ -7,7 +7,8 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Literal
 
-from pnp.games.params import Params, raise_problems
+from pnp.core.problems import Problem
+from pnp.games.params import Params, field_problem, raise_problems
 
 SLUG = "wurenshenghuan"
 slug = SLUG
@@ -126,7 +127,7 @@ def rules_from_mapping(
     base = WurenshenghuanRules()
     read = Params(mapping)
     if variant:
-        read.problems.append(f"variant: unknown variant {variant!r} (wurenshenghuan has none)")
+        read.problems.append(field_problem("variant", f"unknown variant {variant!r} (wurenshenghuan has none)"))
     values: dict[str, Any] = {
         key: read.integer(key, getattr(base, key), minimum=low) for key, low in _INT_FIELDS
     }
@@ -165,22 +166,22 @@ def rules_from_mapping(
     return rules
 
 
-def validate_rules(rules: WurenshenghuanRules) -> list[str]:
+def validate_rules(rules: WurenshenghuanRules) -> list[Problem]:
     """Problems that make the rules unplayable (lint covers the merely questionable)."""
-    problems: list[str] = []
+    problems: list[Problem] = []
     if rules.min_players < 2:
         # One murderer and at least one guesser, or there is no game.
-        problems.append(f"players.min: at least 2 (a murderer and a guesser), "
-                        f"got {rules.min_players}")
+        problems.append(field_problem("players.min", f"at least 2 (a murderer and a guesser), "
+                        f"got {rules.min_players}"))
     if rules.max_players < rules.min_players:
-        problems.append(f"players.max: {rules.max_players} is below players.min "
-                        f"{rules.min_players}")
+        problems.append(field_problem("players.max", f"{rules.max_players} is below players.min "
+                        f"{rules.min_players}"))
     if rules.max_players > rules.characters:
-        problems.append(f"players.max: {rules.max_players} players need as many characters, "
-                        f"only {rules.characters}")
+        problems.append(field_problem("players.max", f"{rules.max_players} players need as many characters, "
+                        f"only {rules.characters}"))
     if not rules.min_players <= rules.default_players <= rules.max_players:
-        problems.append(f"players.default: {rules.default_players} is outside "
-                        f"{rules.min_players}–{rules.max_players}")
+        problems.append(field_problem("players.default", f"{rules.default_players} is outside "
+                        f"{rules.min_players}–{rules.max_players}"))
     return problems
 
 

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from pnp.core.problems import Problem
 from pnp.games.base import RulesError
 from pnp.games.params import is_integer
 from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules
@@ -96,8 +97,8 @@ def _lay_out(rules: WurenshenghuanRules, deck: Sequence[str], murderer: str) -> 
     n = rules.items_per_character
     need = rules.characters * n
     if len(deck) < need:
-        raise RulesError([f"weapon_kinds: {len(deck)} items cannot deal {n} under each of "
-                          f"{rules.characters} characters"])
+        raise RulesError([Problem(f"{len(deck)} items cannot deal {n} under each of "
+                                  f"{rules.characters} characters", path=("weapon_kinds",))])
     rows = tuple(tuple(deck[i * n:(i + 1) * n]) for i in range(rules.characters))
     return State(letters=rules.letters, rows=rows, pile=tuple(deck[need:]), murderer=murderer)
 
