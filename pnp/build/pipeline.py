@@ -1,6 +1,7 @@
 """Build orchestration: plan -> load -> validate -> render in memory -> stage and swap.
 
-Each output (a game's components.pdf, rulebook.pdf or PNG faces, per script) is rendered only
+Each output (one kind of :mod:`pnp.build.outputs` for one game and script: the build's
+components.pdf, rulebook.pdf, aid.pdf or PNG faces, or an export's folder) is rendered only
 when something it is built from changed since the build recorded at the output root
 (:mod:`pnp.build.manifest`), or with ``force``. Nothing reaches the disk until every output to make
 has rendered without a single problem; then every file, and the record, is staged beside its
