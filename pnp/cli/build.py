@@ -24,7 +24,7 @@ from pnp.cli.options import (
     workspace,
     written_json,
 )
-from pnp.cli.progress import BuildProgress
+from pnp.cli.progress import BuildProgress, outcomes_json
 from pnp.core.workspace import Workspace
 
 
@@ -97,8 +97,3 @@ def _report_json(found: Workspace, report: BuildReport) -> dict[str, Any]:
         "stale_files_removed": [json_path(found, path) for path in report.stale_files],
     }
 
-
-def outcomes_json(report: BuildReport) -> list[dict[str, str]]:
-    """Each output of a build or an export: its game, script, kind (``output``), status and why."""
-    return [{"game": o.output.slug, "lang": o.output.lang, "output": o.output.kind.name,
-             "status": o.status, "reason": o.reason} for o in report.outcomes]

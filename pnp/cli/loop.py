@@ -46,8 +46,7 @@ def export(context: Any, kind: str, game: str, lang: str, out: Path | None, pape
     made again; the record is the output folder's .pnp-build.json.
     """
     from pnp.build.pipeline import check_out
-    from pnp.cli.build import outcomes_json
-    from pnp.cli.progress import BuildProgress
+    from pnp.cli.progress import BuildProgress, outcomes_json
     from pnp.export.exports import export as run_export
 
     if out is not None:  # the same refusal as `pnp build --out`: never into the game's sources

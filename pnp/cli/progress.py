@@ -69,3 +69,9 @@ def _columns() -> int:
     import shutil
 
     return shutil.get_terminal_size((80, 20)).columns
+
+
+def outcomes_json(report: BuildReport) -> list[dict[str, str]]:
+    """Each output of a build or an export: its game, script, kind (``output``), status and why."""
+    return [{"game": o.output.slug, "lang": o.output.lang, "output": o.output.kind.name,
+             "status": o.status, "reason": o.reason} for o in report.outcomes]
