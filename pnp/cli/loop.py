@@ -17,6 +17,7 @@ from pnp.cli.options import (
     message,
     output_root,
     paper_option,
+    quiet,
     shown,
     written_json,
 )
@@ -52,13 +53,14 @@ def export(context: Any, kind: str, game: str, lang: str, out: Path | None, pape
     if out is not None:  # the same refusal as `pnp build --out`: never into the game's sources
         check_out(context.workspace, out)
     found = context.workspace
-    shown_progress = BuildProgress()
+    shown_progress = None if quiet() else BuildProgress()
     report = run_export(found, kind, game, lang, out, paper.lower(), output_root(found), force, shown_progress)
     if fmt == "json":
         echo_json({"export": kind, "game": game, "outputs": outcomes_json(report),
                    "written": written_json(found, report.written)})
         return
-    shown_progress.summary(report)
+    if shown_progress is not None:
+        shown_progress.summary(report)
     written = report.written
     if written:
         folders = sorted({str(shown(item.path.parent)) for item in written})

@@ -267,7 +267,9 @@ def test_new_export_calibrate_format_json_and_quiet(tmp_path: Path) -> None:
     quiet = run("--root", str(root), "export", "contact", "demo", "--lang", "zh-Hans", "-q", cwd=tmp_path)
     assert quiet.returncode == 0 and quiet.stdout == "" and quiet.stderr == "", quiet.stderr
     loud = run("--root", str(root), "export", "contact", "demo", "--lang", "zh-Hans", cwd=tmp_path)
-    assert "wrote 3 files" in loud.stderr
+    assert loud.stderr == "demo zh-Hans: contact/ up to date\n"  # exports are incremental
+    forced = run("--root", str(root), "export", "contact", "demo", "--lang", "zh-Hans", "--force", cwd=tmp_path)
+    assert "wrote 3 files" in forced.stderr
 
 
 IMPORT_PROBE = """
