@@ -198,8 +198,8 @@ def _check_owned(folder: Path, kind: OutputKind) -> None:
     if not kind.owns_folder or not folder.exists():
         return
     if not folder.is_dir() or not ((folder / MARKER).is_file() or not any(folder.iterdir())):
-        raise PnpError(f"{folder}: exists and was not made by pnp (no {MARKER} in it); choose another "
-                       "--out or remove it")
+        # Only exports own their folders (hence the marker's name).
+        raise PnpError(f"{folder}: exists and was not made by pnp export; choose another --out or remove it")
 
 
 def _folder_files(folder: Path) -> set[Path]:

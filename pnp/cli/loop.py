@@ -48,8 +48,12 @@ def export(context: Any, kind: str, game: str, lang: str, out: Path | None, pape
     """
     from pnp.build.pipeline import check_out
     from pnp.cli.progress import BuildProgress, outcomes_json
+    from pnp.export.exports import EXPORT_KINDS
     from pnp.export.exports import export as run_export
 
+    if kind not in EXPORT_KINDS:  # the kinds are the export's registry, read only when the command runs
+        raise click.BadParameter(f"{kind!r} is not one of {', '.join(map(repr, EXPORT_KINDS))}.",
+                                 param_hint="'KIND'")
     if out is not None:  # the same refusal as `pnp build --out`: never into the game's sources
         check_out(context.workspace, out)
     found = context.workspace

@@ -114,5 +114,5 @@ def test_export_replaces_its_own_folder_but_never_a_foreign_one(tmp_path: Path) 
     result = CliRunner().invoke(cli, ["--root", str(ROOT), "export", "contact", "tisigui", "--lang", "zh-Hans",
                                       "--out", str(foreign)])
     assert result.exit_code == 1
-    assert "not made by pnp" in result.output
+    assert "not made by pnp export" in result.output
     assert sorted(p.name for p in foreign.iterdir()) == ["holiday.jpg"]
