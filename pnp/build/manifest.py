@@ -1,7 +1,8 @@
 """What each output was built from, so a build re-renders only what an edit can have changed.
 
-An *output* is one thing the build makes for one game and script: ``components`` (the sheets
-PDF), ``rulebook`` (the rulebook PDF) or ``png`` (the card faces). Its *inputs* are named
+An *output* is one thing the build makes for one game and script, of a kind declared in
+:mod:`pnp.build.outputs` (the component sheets, the rulebook, the player aid, the PNG faces,
+each export). Its *inputs* are named
 content hashes: the data files it reads, the templates, the two font files of its script, the
 build options that change its bytes, and pnp itself (its version, a hash of its own source
 files and the versions of the libraries that draw the bytes), so a code change rebuilds.
@@ -31,6 +32,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pnp.build.outputs import Output
 from pnp.core import diskcache
 from pnp.core.fingerprint import ABSENT, pnp_fingerprint
 from pnp.core.workspace import Workspace
@@ -43,40 +45,11 @@ log = logging.getLogger(__name__)
 
 MANIFEST_NAME = ".pnp-build.json"
 FORMAT = 1
-KINDS = ("components", "rulebook", "png")
-
-# The files a game folder is read from (pnp.data.load); figures only feed the rulebook.
-GAME_FILE, COMPONENTS_FILE, TABLES_FILE, GLOSSARY_FILE, FIGURES_FILE = (
-    "game.yaml", "components.yaml", "tables.yaml", "glossary.yaml", "figures.yaml")
-DATA_FILES = {
-    # Card faces can print tables, so tables.yaml feeds the sheets too.
-    "components": (GAME_FILE, COMPONENTS_FILE, TABLES_FILE, GLOSSARY_FILE),
-    "png": (GAME_FILE, COMPONENTS_FILE, TABLES_FILE, GLOSSARY_FILE),
-    # The rulebook quotes components, prints tables, draws figures of the real card faces.
-    "rulebook": (GAME_FILE, COMPONENTS_FILE, TABLES_FILE, GLOSSARY_FILE, FIGURES_FILE),
-}
 # Libraries whose version can change the bytes pnp writes.
 RACY_NS = diskcache.RACY_NS
 # Files this big (the fonts) keep their hash in pnp's disk cache too, so a build into a new
 # output folder does not read them all again; smaller files are cheaper to hash than to look up.
 BIG_FILE = 1 << 20
-
-
-@dataclass(frozen=True)
-class Output:
-    """One output of a build: what kind, for which game and script."""
-
-    slug: str
-    lang: str
-    kind: str
-
-    @property
-    def key(self) -> str:
-        return f"{self.slug}/{self.lang}/{self.kind}"
-
-    @property
-    def label(self) -> str:
-        return {"components": "components.pdf", "rulebook": "rulebook.pdf", "png": "png/"}[self.kind]
 
 
 @dataclass(frozen=True)
@@ -277,12 +250,18 @@ def _referenced(source: str) -> tuple[str | None, ...]:
     return tuple(names)
 
 
-def template_files(templates: Path, slug: str) -> list[Path]:
+def template_files(templates: Path, slug: str, start: str | None = None) -> list[Path]:
     """Every template a game's rulebook can read: its own folder (rulebook, narration of the
     worked example, its includes) and any template elsewhere it names by a fixed name. A name
-    computed at render time could be any template, so then the whole folder counts."""
+    computed at render time could be any template, so then the whole folder counts.
+
+    With ``start`` (a template of the game's folder, such as the player aid's), only what that
+    one template reads: itself and what it names."""
     own = templates / slug
-    found = {p for p in own.rglob("*") if p.is_file()} if own.is_dir() else set()
+    if start is not None:
+        found = {own / start} if (own / start).is_file() else set()
+    else:
+        found = {p for p in own.rglob("*") if p.is_file()} if own.is_dir() else set()
     queue, seen = sorted(found), set()
     while queue:
         path = queue.pop()
@@ -311,24 +290,20 @@ def font_files(workspace: Workspace, lang: str) -> list[Path]:
     return [workspace.fonts / name for name in FACE_FILES[lang]]
 
 
-# Which outputs an option changes: faces (png) do not depend on the paper, and only the
-# sheets of components.pdf on how they are imposed and shifted; any other option is a sheet option.
-OPTION_KINDS: dict[str, tuple[str, ...]] = {"paper": ("components", "rulebook")}
-
-
 def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
               hasher: Hasher) -> dict[str, str]:
     """Every input of one output, by name: file paths relative to the workspace, ``option:…``
-    for build options and ``pnp`` for the code."""
-    files = [workspace.game_dir(output.slug) / name for name in DATA_FILES[output.kind]]
+    for the build options its kind depends on and ``pnp`` for the code."""
+    kind = output.kind
+    files = [workspace.game_dir(output.slug) / name for name in kind.data]
     files += card_files(workspace.game_dir(output.slug))  # cards: deck.csv / deck.xlsx
     files += font_files(workspace, output.lang)
-    if output.kind == "rulebook":
-        files.append(workspace.templates / output.slug / "rulebook.md.j2")
-        files += template_files(workspace.templates, output.slug)
-    inputs = {_relative(workspace, path): hasher.file(path) for path in files}
-    inputs.update({f"option:{name}": value for name, value in options.items()
-                   if output.kind in OPTION_KINDS.get(name, ("components",))})
+    if kind.templates:
+        # The book's own template counts even when it is missing: its coming back rebuilds.
+        files += [workspace.templates / output.slug / name for name in kind.needs]
+        files += template_files(workspace.templates, output.slug, None if kind.templates == "*" else kind.templates)
+    inputs = {_relative(workspace, path): hasher.file(path) for path in dict.fromkeys(files)}
+    inputs.update({f"option:{name}": value for name, value in options.items() if name in kind.options})
     inputs["pnp"] = pnp_fingerprint()
     return inputs
 

@@ -1,6 +1,7 @@
 """Build orchestration: plan -> load -> validate -> render in memory -> stage and swap.
 
-Each output (a game's components.pdf, rulebook.pdf or PNG faces, per script) is rendered only
+Each output (one kind of :mod:`pnp.build.outputs` for one game and script: the build's
+components.pdf, rulebook.pdf, aid.pdf or PNG faces, or an export's folder) is rendered only
 when something it is built from changed since the build recorded at the output root
 (:mod:`pnp.build.manifest`), or with ``force``. Nothing reaches the disk until every output to make
 has rendered without a single problem; then every file, and the record, is staged beside its
@@ -21,58 +22,41 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnp import __version__
+from pnp.build.kinds import BUILD_KINDS, DEFAULT_SHEET, SheetOptions, render_game
 from pnp.build.manifest import (
-    COMPONENTS_FILE,
     MANIFEST_NAME,
     Hasher,
     Manifest,
-    Output,
     Record,
     changed_inputs,
     describe_change,
     inputs_of,
     load_manifest,
-    noting_game,
-    rulebook_view,
 )
+from pnp.build.outputs import Artifact, Output, OutputKind, Rendered, RenderJob
 from pnp.build.staging import Transaction, Written, has_stale, locked, prepare_root, remove_stale
 from pnp.core.choices import LANGS, PAPERS
 from pnp.core.errors import BuildError, DataError, FontError, PnpError
 from pnp.core.workspace import Workspace
 from pnp.data.gameset import load_games, resolve_games
+from pnp.data.load import COMPONENTS_FILE
 from pnp.games.registry import tables_from_engine
 from pnp.text.convert import converter_for
 
 if TYPE_CHECKING:
     from pnp.data.model import Game
-    from pnp.render.glyphs import GlyphCheck
-    from pnp.text.convert import Converter
 
-__all__ = ["DEFAULT_SHEET", "Artifact", "BuildReport", "Progress", "SheetOptions", "Written", "build",
-           "converter_for", "load_games", "render_game", "resolve_games", "resolve_langs", "write_atomically"]
+__all__ = ["DEFAULT_SHEET", "Artifact", "BuildReport", "Output", "OutputKind", "Progress", "SheetOptions",
+           "Written", "build", "converter_for", "load_games", "make", "render_game", "resolve_games",
+           "resolve_langs", "write_atomically"]
+
+# Marks a folder an output kind owns whole (an export's): only such a folder, or an empty one,
+# is ever written into and emptied of what the new output does not make.
+MARKER = ".pnp-export"
+MARKER_TEXT = b"made by pnp export\n"
 
 log = logging.getLogger(__name__)
 
-
-
-@dataclass(frozen=True)
-class SheetOptions:
-    """How component sheets are imposed and printed, beyond the paper size."""
-
-    gutter: float | None = None  # mm between card trims; None: each card keeps its own bleed
-    back_offset: tuple[float, float] = (0.0, 0.0)  # mm right and down: undoes a duplex shift
-    ink: str = "full"  # "saver": dark fills print as light tints (pnp.render.ink)
-
-
-DEFAULT_SHEET = SheetOptions()
-
-
-@dataclass(frozen=True)
-class Artifact:
-    """One output file, rendered in memory and not yet written."""
-
-    path: Path  # relative to the output root
-    data: bytes
 
 
 @dataclass(frozen=True)
@@ -112,97 +96,6 @@ def resolve_langs(lang: str) -> list[str]:
     return list(LANGS) if lang == "all" else [lang]
 
 
-def _check_template_glyphs(workspace: Workspace, game: Game, convert: Converter,
-                           glyphs: GlyphCheck) -> None:
-    """Check the template line by line, so a missing glyph is reported with its line."""
-    from pnp.data.textfile import read_text
-    from pnp.rulebook.source import template_path
-
-    path = template_path(workspace.templates, game.slug)
-    if not path.is_file():
-        return
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
-        text = convert(line)
-        where = f"{path}:{number}"
-        glyphs.check(text, False, where)
-        if "**" in line or line.lstrip().startswith("#"):
-            glyphs.check(text, True, where)
-
-
-def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bool = False,
-                kinds: Sequence[str] | None = None, sheet: SheetOptions = DEFAULT_SHEET,
-                markdown: str | None = None) -> list[Artifact]:
-    """Render ``kinds`` (default: components, rulebook, and png if asked) of one game in one
-    script. A game without a rulebook template has no rulebook. ``markdown`` is the rulebook's
-    Markdown in the game's source script (:func:`pnp.rulebook.source.rulebook_markdown`) when the
-    caller has it already: it is the same for both scripts, worked example included."""
-    from pnp.core.units import MM
-    from pnp.layout.impose import ImposeError
-    from pnp.layout.presets import SHEETS
-    from pnp.render.glyphs import GlyphCheck
-    from pnp.text.fonts import load_family
-
-    if kinds is None:
-        kinds = ("components", "rulebook", "png") if png else ("components", "rulebook")
-    spec = dataclasses.replace(SHEETS[paper], card_gutter=sheet.gutter)
-    fonts = load_family(workspace.fonts, lang)
-    convert = converter_for(game, lang)
-    glyphs = GlyphCheck(fonts)
-    base = Path(game.slug) / lang
-    artifacts: list[Artifact] = []
-    if "components" in kinds:
-        from pnp.render.sheets import render_components
-        from pnp.text.fitcache import remembered
-
-        try:
-            # A card edit re-renders these sheets: every label but the edited ones fits as before.
-            with remembered(fonts, f"{game.slug}/{lang}/components"):
-                components = render_components(game, lang, spec, fonts, convert, glyphs, sheet.back_offset,
-                                               sheet.ink)
-        except ImposeError as exc:
-            raise BuildError(str(exc)) from None
-        artifacts.append(Artifact(base / "components.pdf", components.data))
-        log.info("rendered %s %s components: %d sheets", game.slug, lang, components.sheets)
-    if "png" in kinds:
-        from pnp.render.png import render_face_pngs  # PDFium loads only when PNGs are asked for
-
-        artifacts += [Artifact(base / "png" / name, data)
-                      for name, data in render_face_pngs(game, fonts, convert, glyphs).items()]
-    # pnp.rulebook.source (Jinja, markdown-it, the engines of worked examples) is imported only when
-    # a rulebook is rendered: a card edit re-renders components alone.
-    if "rulebook" in kinds and _has_rulebook(workspace, game.slug):
-        from pnp.rulebook.source import template_path
-
-        source = template_path(workspace.templates, game.slug)
-        _check_template_glyphs(workspace, game, convert, glyphs)
-        if not glyphs.missing:
-            from pnp.play.examples import book_engine
-            from pnp.rulebook.aid import render_aid
-            from pnp.rulebook.pdf import render_rulebook
-            from pnp.rulebook.source import aid_markdown, parse_markdown, rulebook_markdown
-
-            if markdown is None:
-                markdown = rulebook_markdown(workspace, game, book_engine(workspace, game))
-            blocks = parse_markdown(convert(markdown))
-            rulebook = render_rulebook(game, lang, blocks, fonts, convert, glyphs, str(source),
-                                       (spec.width * MM, spec.height * MM))
-            artifacts.append(Artifact(base / "rulebook.pdf", rulebook))
-            aid = aid_markdown(workspace, game, book_engine(workspace, game))
-            if aid is not None:
-                where = workspace.templates / game.slug / "aid.md.j2"
-                data, pages = render_aid(game, lang, parse_markdown(convert(aid)), fonts, convert, glyphs,
-                                         str(where), (spec.width * MM, spec.height * MM))
-                if pages > 2:
-                    raise BuildError(f"{where}: the player aid runs to {pages} pages ({lang}, {paper}); "
-                                     "it must fit one sheet, both sides: shorten it")
-                artifacts.append(Artifact(base / "aid.pdf", data))
-    if glyphs.missing:
-        raise FontError(glyphs.problems)
-    if glyphs.overflows:
-        raise BuildError(glyphs.overflows)
-    return artifacts
-
-
 def write_atomically(root: Path, artifacts: Sequence[Artifact]) -> list[Written]:
     """Write files under ``root`` all together or not at all."""
     prepare_root(root)
@@ -234,49 +127,12 @@ def check_out(workspace: Workspace, out: Path) -> Path:
 Callback = Callable[[Progress], None]
 
 
-def _files_intact(record: Record, root: Path, hasher: Hasher) -> bool:
-    return all(hasher.file(root / path) == digest for path, digest in record.files.items())
-
-
-def _components_file(output: Output) -> str:
-    return f"card_data/{output.slug}/{COMPONENTS_FILE}"
-
-
-def _plan(workspace: Workspace, root: Path, outputs: Sequence[Output], manifest: Manifest,
-          manifest_note: str, options: dict[str, str], hasher: Hasher, force: bool
-          ) -> tuple[dict[Output, dict[str, str]], list[Outcome]]:
-    """The inputs of every output and its outcome: ``up-to-date``, ``rebuilt`` (with why), or
-    ``maybe``: a rulebook whose only changed input is components.yaml, decided once the game
-    is loaded (see pnp.build.manifest.rulebook_view)."""
-    inputs: dict[Output, dict[str, str]] = {}
-    outcomes = []
-    for output in outputs:
-        inputs[output] = inputs_of(output, workspace, options, hasher)
-        record = manifest.records.get(output.key)
-        changed = changed_inputs(record.inputs, inputs[output]) if record else []
-        status = "rebuilt"
-        if force:
-            reason = "forced"
-        elif record is None:
-            reason = manifest_note or "not built before"
-        elif not _files_intact(record, root, hasher):
-            reason = "an output file is missing or was changed"
-        elif output.kind == "rulebook" and not record.files and \
-                (root / output.slug / output.lang / "rulebook.pdf").exists():
-            reason = "a rulebook.pdf is there, but the game has no rulebook template"
-        elif changed == [_components_file(output)] and record.view:
-            status, reason = "maybe", describe_change(changed)
-        elif changed:
-            reason = describe_change(changed)
-        else:
-            status, reason = "up-to-date", ""
-        outcomes.append(Outcome(output, status, reason))
-    return inputs, outcomes
 
 
 def _options(paper: str, sheet: SheetOptions) -> dict[str, str]:
-    """The build options an output's bytes depend on, as the manifest records them; an option
-    at its default is left out, so adding an option does not rebuild everything."""
+    """The build options an output's bytes can depend on, as the manifest records them (each
+    kind keeps those it names); an option at its default is left out, so adding an option does
+    not rebuild everything."""
     options = {"paper": paper}
     if sheet.back_offset != DEFAULT_SHEET.back_offset:
         options["back_offset"] = f"{sheet.back_offset[0]:g},{sheet.back_offset[1]:g}"
@@ -299,11 +155,19 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
     if paper not in PAPERS:
         raise PnpError(f"unknown paper {paper!r} (expected one of: {', '.join(PAPERS)})")
     root = check_out(workspace, out) if out is not None else workspace.output
-    notify = progress or (lambda _event: None)
     slugs = resolve_games(workspace, game)
-    kinds = ("components", "rulebook", "png") if png else ("components", "rulebook")
-    outputs = [Output(slug, target, kind) for slug in slugs for target in resolve_langs(lang)
-               for kind in kinds]
+    kinds = [kind for kind in BUILD_KINDS if png or not kind.on_request]
+    outputs = [Output(slug, target, kind) for slug in slugs for target in resolve_langs(lang) for kind in kinds]
+    return make(workspace, root, outputs, paper, force, progress, sheet)
+
+
+def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str, force: bool = False,
+         progress: Callback | None = None, sheet: SheetOptions = DEFAULT_SHEET) -> BuildReport:
+    """Make ``outputs`` of any kinds under ``root``: plan, render the stale ones, write them
+    all or nothing, with the record."""
+    notify = progress or (lambda _event: None)
+    for output in outputs:
+        _check_owned(root / output.folder, output.kind)
     manifest, note = load_manifest(root)
     hasher = Hasher(manifest.stat_cache)
     inputs, outcomes = _plan(workspace, root, outputs, manifest, note, _options(paper, sheet), hasher, force)
@@ -317,6 +181,84 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
 
     wanted = sorted({o.output.slug for o in outcomes if o.status != "up-to-date"})
     games = {g.info.slug: g for g in load_games(workspace, wanted, tables_from_engine)}
+    refreshed = _settle_maybes(games, outcomes, manifest, inputs)
+    stale = [o.output for o in outcomes if o.status == "rebuilt"]
+    rendered = _render(workspace, games, stale, paper, notify, sheet) if stale else {}
+    total = len({(o.slug, o.lang) for o in stale})
+    if stale:
+        notify(Progress("write", done=total, total=total))
+    _write(root, stale, rendered, inputs, refreshed, hasher, report)
+    notify(Progress("done", done=total, total=total))
+    report.outcomes = [_settled(workspace, outcome, rendered) for outcome in outcomes]
+    return report
+
+
+def _check_owned(folder: Path, kind: OutputKind) -> None:
+    """A kind that owns its folder writes only into one it made before, or an empty one."""
+    if not kind.owns_folder or not folder.exists():
+        return
+    if not folder.is_dir() or not ((folder / MARKER).is_file() or not any(folder.iterdir())):
+        # Only exports own their folders (hence the marker's name).
+        raise PnpError(f"{folder}: exists and was not made by pnp export; choose another --out or remove it")
+
+
+def _folder_files(folder: Path) -> set[Path]:
+    """The files of an owned folder, as paths relative to it; hidden ones (the marker, the
+    record, a writer's temporaries) are not the output's."""
+    if not folder.is_dir():
+        return set()
+    return {path.relative_to(folder) for path in folder.rglob("*")
+            if path.is_file() and not any(part.startswith(".") for part in path.relative_to(folder).parts)}
+
+
+def _files_intact(output: Output, record: Record, root: Path, hasher: Hasher) -> bool:
+    if not all(hasher.file(root / path) == digest for path, digest in record.files.items()):
+        return False
+    if output.kind.owns_folder:  # and nothing else is in the folder
+        return {output.folder / path for path in _folder_files(root / output.folder)} == \
+            {Path(path) for path in record.files}
+    return True
+
+
+def _plan(workspace: Workspace, root: Path, outputs: Sequence[Output], manifest: Manifest,
+          manifest_note: str, options: dict[str, str], hasher: Hasher, force: bool
+          ) -> tuple[dict[Output, dict[str, str]], list[Outcome]]:
+    """The inputs of every output and its outcome: ``up-to-date``, ``rebuilt`` (with why), or
+    ``maybe``: a book whose only changed input is components.yaml, decided once the game
+    is loaded (see pnp.build.manifest.rulebook_view)."""
+    inputs: dict[Output, dict[str, str]] = {}
+    outcomes = []
+    components = {output.slug: f"card_data/{output.slug}/{COMPONENTS_FILE}" for output in outputs}
+    for output in outputs:
+        inputs[output] = inputs_of(output, workspace, options, hasher)
+        record = manifest.records.get(output.key)
+        changed = changed_inputs(record.inputs, inputs[output]) if record else []
+        status = "rebuilt"
+        kind = output.kind
+        if force:
+            reason = "forced"
+        elif record is None:
+            reason = manifest_note or "not built before"
+        elif not _files_intact(output, record, root, hasher):
+            reason = "an output file is missing or was changed"
+        elif kind.single_file and kind.needs and not record.files and (root / output.folder / kind.files).exists():
+            reason = f"a {kind.label} is there, but the game has no {kind.needs[-1]} template"
+        elif changed == [components[output.slug]] and record.view:
+            status, reason = "maybe", describe_change(changed)
+        elif changed:
+            reason = describe_change(changed)
+        else:
+            status, reason = "up-to-date", ""
+        outcomes.append(Outcome(output, status, reason))
+    return inputs, outcomes
+
+
+def _settle_maybes(games: dict[str, Game], outcomes: list[Outcome], manifest: Manifest,
+                   inputs: dict[Output, dict[str, str]]) -> dict[Output, Record]:
+    """Decide each ``maybe``: a book whose view of the game did not change is kept (its record
+    renewed and returned), any other is rebuilt."""
+    from pnp.build.manifest import rulebook_view
+
     refreshed: dict[Output, Record] = {}
     viewed: dict[tuple[str, tuple[str, ...]], str] = {}  # both scripts read the same fields
     for index, outcome in enumerate(outcomes):
@@ -327,100 +269,54 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
         if view is None:
             view = viewed[(output.slug, record.seen)] = rulebook_view(games[output.slug], record.seen)
         if view == record.view:
-            # Only card text the rulebook never reads changed: keep the file, renew the record.
+            # Only card text the book never reads changed: keep the file, renew the record.
             refreshed[output] = dataclasses.replace(record, inputs=inputs[output])
             outcomes[index] = Outcome(output, "up-to-date")
         else:
             outcomes[index] = Outcome(output, "rebuilt", outcome.reason)
-    stale = [o.output for o in outcomes if o.status == "rebuilt"]
-    artifacts, views = _render(workspace, games, stale, paper, notify, sheet) if stale else ({}, {})
-    total = len({(o.slug, o.lang) for o in stale})
-    if stale:
-        notify(Progress("write", done=total, total=total))
-    _write(root, stale, artifacts, inputs, views, refreshed, hasher, report)
-    notify(Progress("done", done=total, total=total))
-    report.outcomes = [_settled(outcome, artifacts) for outcome in outcomes]
-    return report
-
-
-def _made_by(artifact: Artifact, slug: str, lang: str, kind: str) -> bool:
-    folder = Path(slug) / lang
-    if kind == "png":
-        return artifact.path.parent == folder / "png"
-    if kind == "rulebook":  # the player aid is made from the rulebook's sources, with it
-        return artifact.path in (folder / "rulebook.pdf", folder / "aid.pdf")
-    return artifact.path == folder / f"{kind}.pdf"
+    return refreshed
 
 
 def _render(workspace: Workspace, games: dict[str, Game], stale: Sequence[Output], paper: str,
-            notify: Callback, sheet: SheetOptions
-            ) -> tuple[dict[Output, list[Artifact]], dict[Output, tuple[tuple[str, ...], str]]]:
+            notify: Callback, sheet: SheetOptions) -> dict[Output, Rendered]:
     """Render the stale outputs, grouped per game and script; every problem reported at once."""
-    groups: dict[tuple[str, str], list[str]] = {}
+    groups: dict[tuple[str, str], list[Output]] = {}
     for output in stale:
-        groups.setdefault((output.slug, output.lang), []).append(output.kind)
-    artifacts: dict[Output, list[Artifact]] = {}
-    views: dict[Output, tuple[tuple[str, ...], str]] = {}
+        groups.setdefault((output.slug, output.lang), []).append(output)
+    rendered: dict[Output, Rendered] = {}
     problems: list[str] = []
     font_problem = False
-    # The rulebook's Markdown (template and worked example, in the source script) and the card
-    # fields it read are the same for both scripts: made once per game. So is the view of a
-    # game for a given set of fields read.
-    sources: dict[str, tuple[str, frozenset[str]]] = {}
-    seen_views: dict[tuple[str, frozenset[str]], str] = {}
+    memo: dict[object, object] = {}  # what outputs of one build share (a game's book sources)
     for index, ((slug, lang), group) in enumerate(groups.items()):
-        notify(Progress("render", slug, lang, tuple(Output(slug, lang, k).label for k in group),
-                        index, len(groups)))
-        game = games[slug]
-        sheets = [kind for kind in group if kind != "rulebook"]
-        try:
-            rendered = (render_game(workspace, game, lang, paper, kinds=sheets, sheet=sheet)
-                        if sheets else [])
-            if "rulebook" in group:
-                source = sources.get(slug)
-                if source is None and _has_rulebook(workspace, slug):
-                    from pnp.play.examples import book_engine
-                    from pnp.rulebook.source import rulebook_markdown
-
-                    noted, seen = noting_game(game)
-                    source = sources[slug] = (rulebook_markdown(workspace, noted, book_engine(workspace, noted)),
-                                             frozenset(seen))
-                noted, seen = noting_game(game)
-                rendered += render_game(workspace, noted, lang, paper, kinds=["rulebook"],
-                                        markdown=source[0] if source else None)
-                read = frozenset(seen | source[1]) if source else frozenset(seen)
-                if (slug, read) not in seen_views:
-                    seen_views[slug, read] = rulebook_view(game, read)
-                views[Output(slug, lang, "rulebook")] = (tuple(sorted(read)), seen_views[slug, read])
-        except (BuildError, DataError) as exc:
-            problems.extend(exc.problems)
-            font_problem = font_problem or isinstance(exc, FontError)
-            continue
-        for kind in group:
-            artifacts[Output(slug, lang, kind)] = [a for a in rendered if _made_by(a, slug, lang, kind)]
+        notify(Progress("render", slug, lang, tuple(output.label for output in group), index, len(groups)))
+        job = RenderJob(workspace, games[slug], lang, paper, sheet, memo)
+        for output in group:
+            try:
+                rendered[output] = output.kind.render(job)
+            except (BuildError, DataError) as exc:
+                problems.extend(exc.problems)
+                font_problem = font_problem or isinstance(exc, FontError)
     if problems:
-        # Both scripts often hit the same problem in the same words: say it once.
+        # Both scripts, and the outputs of one, often hit the same problem in the same words: say it once.
         raise (FontError if font_problem else BuildError)(list(dict.fromkeys(problems)))
-    return artifacts, views
+    return rendered
 
 
-def _has_rulebook(workspace: Workspace, slug: str) -> bool:
-    from pnp.rulebook.source import template_path
-
-    return template_path(workspace.templates, slug).is_file()
-
-
-def _settled(outcome: Outcome, artifacts: dict[Output, list[Artifact]]) -> Outcome:
-    """A rulebook that could not be made because its template is missing is said so."""
+def _settled(workspace: Workspace, outcome: Outcome, rendered: dict[Output, Rendered]) -> Outcome:
+    """An output that could not be made because a template it needs is missing is said so."""
     output = outcome.output
-    if outcome.status != "rebuilt" or output.kind != "rulebook" or artifacts.get(output):
+    kind = output.kind
+    made = rendered.get(output)
+    if outcome.status != "rebuilt" or not kind.needs or (made is not None and made.artifacts):
         return outcome
-    return Outcome(output, "no-template", f"templates/{output.slug}/rulebook.md.j2 not found")
+    folder = workspace.templates / output.slug
+    missing = next((name for name in kind.needs if not (folder / name).is_file()), kind.needs[-1])
+    return Outcome(output, "no-template", f"templates/{output.slug}/{missing} not found")
 
 
-def _write(root: Path, stale: Sequence[Output], artifacts: dict[Output, list[Artifact]],
-           inputs: dict[Output, dict[str, str]], views: dict[Output, tuple[tuple[str, ...], str]],
-           refreshed: dict[Output, Record], hasher: Hasher, report: BuildReport) -> None:
+def _write(root: Path, stale: Sequence[Output], rendered: dict[Output, Rendered],
+           inputs: dict[Output, dict[str, str]], refreshed: dict[Output, Record], hasher: Hasher,
+           report: BuildReport) -> None:
     """Stage every new file and the updated record, schedule what became obsolete, swap."""
     build_id = uuid.uuid4().hex[:12]
     prepare_root(root)
@@ -430,37 +326,47 @@ def _write(root: Path, stale: Sequence[Output], artifacts: dict[Output, list[Art
         manifest, _ = load_manifest(root)
         transaction = Transaction(root)
         cache = {**manifest.stat_cache, **hasher.used}
-        removed: list[Path] = []
+        keys = {output.key for output in stale}
+        # Files another output's record holds stay, whatever an older record of this one said.
+        kept = {Path(path) for key, record in manifest.records.items() if key not in keys for path in record.files}
+        obsolete: set[Path] = set()
+        owned: set[Path] = set()  # the files of owned folders: only what the new output makes stays
         for output in stale:
-            made = artifacts.get(output, [])
+            made = rendered[output].artifacts if output in rendered else ()
             files = {}
             for artifact in made:
-                transaction.stage(artifact.path, artifact.data)
-                digest = hashlib.sha256(artifact.data).hexdigest()
-                files[artifact.path.as_posix()] = digest
-                cache.pop(str((root / artifact.path).resolve()), None)  # written just now: racy
+                path = output.folder / artifact.path
+                transaction.stage(path, artifact.data)
+                files[path.as_posix()] = hashlib.sha256(artifact.data).hexdigest()
+                kept.add(path)
+                cache.pop(str((root / path).resolve()), None)  # written just now: racy
+            if output.kind.owns_folder:
+                transaction.stage(output.folder / MARKER, MARKER_TEXT)
+                owned |= {output.folder / path for path in _folder_files(root / output.folder)}
             old = manifest.records.get(output.key)
-            obsolete = {Path(p) for p in (old.files if old else {})} - {a.path for a in made}
-            if output.kind != "png" and not made:
-                obsolete.add(Path(output.slug) / output.lang / output.label)
-            for path in sorted(obsolete):
-                if (root / path).is_file() or (root / path).is_symlink():
-                    transaction.remove(path)
-                    removed.append(root / path)
+            obsolete |= {Path(path) for path in (old.files if old else {})}
+            if output.kind.single_file and not made:
+                obsolete.add(output.folder / output.kind.files)
             record = Record(inputs[output], files, build_id)
-            if output in views and made:
-                record = dataclasses.replace(record, seen=views[output][0], view=views[output][1])
+            if made and rendered[output].view:
+                record = dataclasses.replace(record, seen=rendered[output].seen, view=rendered[output].view)
             manifest.records[output.key] = record
+        removed = []
+        staged = {Path(path) for output in stale for path in manifest.records[output.key].files}
+        for path in sorted((obsolete - kept) | (owned - staged)):
+            if (root / path).is_file() or (root / path).is_symlink():
+                transaction.remove(path)
+                removed.append(root / path)
         for output, record in refreshed.items():
             manifest.records[output.key] = record
         manifest.builds[build_id] = {
             "finished": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             "pnp": __version__,
-            "outputs": sorted(output.key for output in stale),
+            "outputs": sorted(keys),
         }
         manifest.stat_cache = {path: entry for path, entry in cache.items() if Path(path).exists()}
         transaction.stage(Path(MANIFEST_NAME), manifest.to_bytes())
         written = transaction.commit()
-    report.written = [item for item in written if item.path.name != MANIFEST_NAME]
+    report.written = [item for item in written if item.path.name not in (MANIFEST_NAME, MARKER)]
     report.removed = removed
     report.build_id = build_id

@@ -24,7 +24,7 @@ from pnp.cli.options import (
     workspace,
     written_json,
 )
-from pnp.cli.progress import BuildProgress
+from pnp.cli.progress import BuildProgress, outcomes_json
 from pnp.core.workspace import Workspace
 
 
@@ -91,9 +91,9 @@ def _build_once(found: Workspace, game: str, lang: str, paper: str, out: Path | 
 def _report_json(found: Workspace, report: BuildReport) -> dict[str, Any]:
     return {
         "build": report.build_id or None,  # None: nothing needed building
-        "outputs": [{"game": o.output.slug, "lang": o.output.lang, "output": o.output.kind,
-                     "status": o.status, "reason": o.reason} for o in report.outcomes],
+        "outputs": outcomes_json(report),
         "written": written_json(found, report.written),
         "removed": [json_path(found, path) for path in report.removed],
         "stale_files_removed": [json_path(found, path) for path in report.stale_files],
     }
+

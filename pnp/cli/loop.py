@@ -17,6 +17,7 @@ from pnp.cli.options import (
     message,
     output_root,
     paper_option,
+    quiet,
     shown,
     written_json,
 )
@@ -27,30 +28,48 @@ from pnp.core.units import parse_offset
 
 
 @command("export")
-@click.argument("kind", type=click.Choice(["tts", "print-shop", "contact", "tuckbox"]), metavar="KIND")
+@click.argument("kind", metavar="KIND")
 @click.argument("game")
 @lang_option(help="Script to export.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Folder to write instead of output/<game>/<lang>/<kind>/ (output/ or "
                    "pnp.toml's out).")
 @paper_option(help="Paper of the tuck boxes.")
-@format_option("text", "json", help="json: the files written, on stdout.")
+@click.option("--force", is_flag=True, help="Export again even when nothing it is made from changed.")
+@format_option("text", "json", help="json: each export's status and why, and the files written, on stdout.")
 @click.pass_obj
-def export(context: Any, kind: str, game: str, lang: str, out: Path | None, paper: str, fmt: str) -> None:
-    """Export GAME for Tabletop Simulator (tts), a print shop, a chat (contact) or as tuck boxes."""
+def export(context: Any, kind: str, game: str, lang: str, out: Path | None, paper: str, force: bool,
+           fmt: str) -> None:
+    """Export GAME for Tabletop Simulator (KIND tts), a print shop (print-shop), a chat (contact)
+    or as tuck boxes (tuckbox).
+
+    Only exports whose sources (data, fonts, options, pnp itself) changed since the last one are
+    made again; the record is the output folder's .pnp-build.json.
+    """
     from pnp.build.pipeline import check_out
+    from pnp.cli.progress import BuildProgress, outcomes_json
+    from pnp.export.exports import EXPORT_KINDS
     from pnp.export.exports import export as run_export
 
+    if kind not in EXPORT_KINDS:  # the kinds are the export's registry, read only when the command runs
+        raise click.BadParameter(f"{kind!r} is not one of {', '.join(map(repr, EXPORT_KINDS))}.",
+                                 param_hint="'KIND'")
     if out is not None:  # the same refusal as `pnp build --out`: never into the game's sources
         check_out(context.workspace, out)
     found = context.workspace
-    written = run_export(found, kind, game, lang, out, paper.lower(), output_root(found))
+    shown_progress = None if quiet() else BuildProgress()
+    report = run_export(found, kind, game, lang, out, paper.lower(), output_root(found), force, shown_progress)
     if fmt == "json":
-        echo_json({"export": kind, "game": game, "written": written_json(found, written)})
+        echo_json({"export": kind, "game": game, "outputs": outcomes_json(report),
+                   "written": written_json(found, report.written)})
         return
-    folders = sorted({str(shown(item.path.parent)) for item in written})
-    size = sum(item.size for item in written)
-    message(f"wrote {len(written)} files ({size / 1024:.0f} KiB) in {', '.join(folders)}")
+    if shown_progress is not None:
+        shown_progress.summary(report)
+    written = report.written
+    if written:
+        folders = sorted({str(shown(item.path.parent)) for item in written})
+        size = sum(item.size for item in written)
+        message(f"wrote {len(written)} files ({size / 1024:.0f} KiB) in {', '.join(folders)}")
 
 
 class OffsetType(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click

@@ -60,12 +60,16 @@ def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
+def quiet() -> bool:
+    """Whether -q asked for the data alone, without notes."""
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx is not None and ctx.meta.get(_QUIET))
+
+
 def message(text: str) -> None:
     """A note about what was done (``wrote …``): stderr, silenced by -q."""
-    ctx = click.get_current_context(silent=True)
-    if ctx is not None and ctx.meta.get(_QUIET):
-        return
-    click.echo(text, err=True)
+    if not quiet():
+        click.echo(text, err=True)
 
 
 def json_path(found: Workspace, path: Path) -> str:

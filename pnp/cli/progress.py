@@ -53,8 +53,9 @@ class BuildProgress:
             if outcome.status == "up-to-date":
                 text = f"{out.label} up to date"
             elif outcome.status == "no-template":
-                gone = f"{out.slug}/{out.lang}/rulebook.pdf" in removed
-                text = f"no rulebook ({outcome.reason}{'; removed the old rulebook.pdf' if gone else ''})"
+                gone = f"{out.slug}/{out.lang}/{out.label}" in removed
+                what = (out.kind.title or out.kind.name).lower()
+                text = f"no {what} ({outcome.reason}{f'; removed the old {out.label}' if gone else ''})"
             else:
                 text = f"{out.label} rebuilt ({outcome.reason})"
             lines.setdefault((out.slug, out.lang), []).append(text)
@@ -68,3 +69,9 @@ def _columns() -> int:
     import shutil
 
     return shutil.get_terminal_size((80, 20)).columns
+
+
+def outcomes_json(report: BuildReport) -> list[dict[str, str]]:
+    """Each output of a build or an export: its game, script, kind (``output``), status and why."""
+    return [{"game": o.output.slug, "lang": o.output.lang, "output": o.output.kind.name,
+             "status": o.status, "reason": o.reason} for o in report.outcomes]

@@ -1,9 +1,13 @@
 """Exports for the tools around a playtest: Tabletop Simulator deck sheets, print-shop files,
 contact sheets and tuck boxes.
 
-Each export renders everything in memory first, writes it into a staging folder beside the
-target and then swaps the folder into place, so a failed export leaves the previous one
-whole. A folder is only ever replaced if an earlier export made it (it holds ``.pnp-export``).
+Each export is an output kind (:mod:`pnp.build.outputs`) that owns its folder: the build
+pipeline plans, renders, records and writes it as it does the components PDF. So an export is
+made again only when something it is built from changed (``force`` makes it anyway); its
+files are staged beside their targets and swapped in together with the record, so a failed
+export leaves the previous one whole; and a folder is only ever written into if an earlier
+export made it (it holds ``.pnp-export``) or it is empty. What the new export does not make
+is removed from its folder.
 """
 
 from __future__ import annotations
@@ -14,22 +18,19 @@ import io
 import json
 import logging
 import math
-import os
-import shutil
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.build.pipeline import Artifact, Written, converter_for, load_games, resolve_games, resolve_langs
+from pnp.build.outputs import Artifact, Output, OutputKind, Rendered, RenderJob, registry
+from pnp.build.pipeline import BuildReport, Callback, converter_for, make, resolve_games, resolve_langs
 from pnp.core.errors import PnpError
 from pnp.core.units import MM
 from pnp.core.workspace import Workspace
 from pnp.data.model import Component, Game
-from pnp.games.registry import tables_from_engine
 from pnp.render.colour import FOGRA39, CmykInk, png_bytes
 from pnp.render.facepix import FaceRef, FaceRenderer, face_size_mm
 from pnp.render.pdfx import PDFX_VERSION, DocumentInfo, pdfx_canvas
@@ -38,8 +39,6 @@ from pnp.text.fonts import load_family
 
 log = logging.getLogger(__name__)
 
-KINDS = ("tts", "print-shop", "contact", "tuckbox")
-MARKER = ".pnp-export"
 # Tabletop Simulator reads a deck sheet of at most 10 columns and 7 rows and at most
 # 4096 px on a side; it shows the sheet's last cell for a card in a hidden hand, so a full
 # sheet holds 69 cards.
@@ -252,87 +251,49 @@ def export_tuckbox(game: Game, renderer: FaceRenderer, lang: str, paper: str) ->
     return [Artifact(Path("tuckboxes.pdf"), tuckbox_pdf(game, lang, paper, renderer.fonts, renderer.convert))]
 
 
-EXPORTERS = {"tts": export_tts, "print-shop": export_print_shop, "contact": export_contact,
-             "tuckbox": export_tuckbox}
+Exporter = Callable[[Game, FaceRenderer, str, str], list[Artifact]]
 
 
-# --- Writing -------------------------------------------------------------------------------
+def _render_with(exporter: Exporter) -> Callable[[RenderJob], Rendered]:
+    def render(job: RenderJob) -> Rendered:
+        renderer = FaceRenderer(job.game, load_family(job.workspace.fonts, job.lang),
+                                converter_for(job.game, job.lang))
+        artifacts = exporter(job.game, renderer, job.lang, job.paper)
+        log.info("exported %s %s: %d files", job.game.slug, job.lang, len(artifacts))
+        return Rendered(tuple(artifacts))
+
+    return render
 
 
-@dataclass(frozen=True)
-class Staged:
-    target: Path
-    artifacts: tuple[Artifact, ...]
+# Each export owns its folder ("*"); only the tuck boxes depend on the paper.
+EXPORT_KINDS: Mapping[str, OutputKind] = registry((
+    OutputKind("tts", "*", _render_with(export_tts)),
+    OutputKind("print-shop", "*", _render_with(export_print_shop)),
+    OutputKind("contact", "*", _render_with(export_contact)),
+    OutputKind("tuckbox", "*", _render_with(export_tuckbox), options=("paper",)),
+))
 
 
-def _check_replaceable(target: Path) -> None:
-    if target.exists() and not (target.is_dir() and ((target / MARKER).is_file() or not any(target.iterdir()))):
-        raise PnpError(f"{target}: exists and was not made by pnp export; choose another --out "
-                       "or remove it")
-
-
-def _swap_in(staged: Staged) -> list[Written]:
-    target = staged.target
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        stage = Path(tempfile.mkdtemp(prefix=f".{target.name}.stage-", dir=target.parent))
-    except OSError as exc:
-        raise PnpError(f"{target}: cannot write here: {exc.strerror or exc}") from None
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(stage, 0o777 & ~mask)
-    written = []
-    old = None
-    try:
-        for artifact in (*staged.artifacts, Artifact(Path(MARKER), b"made by pnp export\n")):
-            (stage / artifact.path).write_bytes(artifact.data)
-            os.chmod(stage / artifact.path, 0o666 & ~mask)
-            written.append(Written(target / artifact.path, len(artifact.data)))
-        if target.exists():
-            old = target.with_name(f".{target.name}.old-{stage.name.rsplit('-', 1)[-1]}")
-            os.replace(target, old)
-        os.replace(stage, target)
-    except OSError as exc:
-        shutil.rmtree(stage, ignore_errors=True)
-        if old is not None and not target.exists():
-            os.replace(old, target)
-        raise PnpError(f"{target}: cannot write here: {exc.strerror or exc}") from None
-    except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
-        raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
-    return written[:-1]
-
-
-def export(workspace: Workspace, kind: str, game: str, lang: str = "all",
-           out: Path | None = None, paper: str = "a4", output_root: Path | None = None) -> list[Written]:
-    """Render the export of every requested game and script, then swap each folder in.
+def export(workspace: Workspace, kind: str, game: str, lang: str = "all", out: Path | None = None,
+           paper: str = "a4", output_root: Path | None = None, force: bool = False,
+           progress: Callback | None = None) -> BuildReport:
+    """Make the export of every requested game and script whose sources changed (or all, with
+    ``force``), then write them all, or nothing.
 
     Without ``out`` each goes to ``<output_root>/<game>/<lang>/<kind>/`` (output/ unless the
-    workspace's pnp.toml names another output folder)."""
-    if kind not in EXPORTERS:
-        raise PnpError(f"unknown export {kind!r} (expected one of: {', '.join(KINDS)})")
-    games = load_games(workspace, resolve_games(workspace, game), tables_from_engine)
+    workspace's pnp.toml names another output folder); with it, to ``out`` itself, or
+    ``out/<game>/<lang>/`` where there are several games or scripts."""
+    if kind not in EXPORT_KINDS:
+        raise PnpError(f"unknown export {kind!r} (expected one of: {', '.join(EXPORT_KINDS)})")
+    slugs = resolve_games(workspace, game)
     langs = resolve_langs(lang)
-    staged: list[Staged] = []
-    for loaded in games:
+    root = out if out is not None else (output_root or workspace.output)
+    outputs = []
+    for slug in slugs:
         for target_lang in langs:
             if out is None:
-                target = (output_root or workspace.output) / loaded.slug / target_lang / kind
+                place = Path(slug, target_lang, kind)
             else:
-                target = out
-                if len(games) > 1:
-                    target = target / loaded.slug
-                if len(langs) > 1:
-                    target = target / target_lang
-            _check_replaceable(target)
-            fonts = load_family(workspace.fonts, target_lang)
-            renderer = FaceRenderer(loaded, fonts, converter_for(loaded, target_lang))
-            artifacts = EXPORTERS[kind](loaded, renderer, target_lang, paper)
-            log.info("exported %s %s %s: %d files", kind, loaded.slug, target_lang, len(artifacts))
-            staged.append(Staged(target, tuple(artifacts)))
-    written: list[Written] = []
-    for item in staged:
-        written.extend(_swap_in(item))
-    return written
+                place = Path(slug if len(slugs) > 1 else "", target_lang if len(langs) > 1 else "")
+            outputs.append(Output(slug, target_lang, EXPORT_KINDS[kind], place))
+    return make(workspace, root, outputs, paper, force, progress)

@@ -35,8 +35,14 @@ log = logging.getLogger(__name__)
 FOLDER = ".serve"  # under the workspace's output/
 SHEET_DPI = 36  # a thumbnail of a whole sheet
 PAGE_DPI = 54  # a rulebook page, readable when clicked
-# The documents of one game and script, in the order shown; any other PDF follows by name.
-DOCUMENTS = {"components.pdf": "Sheets", "rulebook.pdf": "Rulebook", "aid.pdf": "Player aid"}
+
+
+def _documents_of_kinds() -> dict[str, str]:
+    """The documents of one game and script, file name to title, in the order shown: the build's
+    output kinds that are one titled file. Any other PDF follows by name."""
+    from pnp.build.kinds import BUILD_KINDS
+
+    return {kind.files: kind.title for kind in BUILD_KINDS if kind.single_file and kind.title}
 
 
 @dataclass(frozen=True)
@@ -254,9 +260,11 @@ class Preview:
     def _documents(self, slug: str, lang: str, folder: Path,
                    fresh: dict[tuple[str, str, str], tuple[str, dict[str, bytes]]]) -> tuple[Document, ...]:
         """The PDFs of one game and script; pages are rasterised again only when a PDF changed."""
+        from pnp.build.kinds import COMPONENTS
         from pnp.render.facepix import png_bytes
 
-        order = list(DOCUMENTS)
+        titles = _documents_of_kinds()
+        order = list(titles)
         pdfs = sorted(folder.glob("*.pdf"),
                       key=lambda p: (order.index(p.name) if p.name in order else len(order), p.name))
         documents = []
@@ -266,12 +274,12 @@ class Preview:
             key = (slug, lang, pdf.name)
             cached = self._memory.documents.get(key)
             if cached is None or cached[0] != stamp:
-                dpi = SHEET_DPI if pdf.name == "components.pdf" else PAGE_DPI
+                dpi = SHEET_DPI if pdf.name == COMPONENTS.files else PAGE_DPI
                 images = {f"{slug}/{lang}/{pdf.stem}-{stamp}-{n}.png": png_bytes(image)
                           for n, image in enumerate(_rasterise(data, dpi), start=1)}
                 cached = (stamp, images)
             fresh[key] = cached
-            documents.append(Document(DOCUMENTS.get(pdf.name, pdf.stem), f"{slug}/{lang}/{pdf.name}", stamp,
+            documents.append(Document(titles.get(pdf.name, pdf.stem), f"{slug}/{lang}/{pdf.name}", stamp,
                                       tuple(cached[1])))
         return tuple(documents)
 
@@ -322,10 +330,11 @@ def _rasterise(pdf: bytes, dpi: float) -> Iterator[Image]:
 def _face_groups(game: Game, folder: Path, lang: str) -> tuple[FaceGroup, ...]:
     """The PNG faces the build wrote, grouped by component in the data's order, each card's
     front before its back, a face the whole deck shares (its back) last."""
+    from pnp.build.kinds import PNG
     from pnp.build.pipeline import converter_for
 
     convert = converter_for(game, lang)
-    files = sorted((folder / "png").glob("*.png"))
+    files = sorted(folder.glob(PNG.files))
     # The longest id first: a component "deck" must not take "deck-extra"'s files.
     components = sorted(game.components, key=lambda c: len(c.id), reverse=True)
     grouped: dict[str, list[tuple[tuple[int, int], Face]]] = {}
@@ -340,7 +349,7 @@ def _face_groups(game: Game, folder: Path, lang: str) -> tuple[FaceGroup, ...]:
         else:
             label = f"{card} (back)" if side == "back" else card
         data = file.read_bytes()
-        face = Face(f"{game.slug}/{lang}/png/{file.name}", label, _digest(data))
+        face = Face((file.relative_to(folder.parent.parent)).as_posix(), label, _digest(data))
         grouped.setdefault(owner.id if owner else "", []).append(((index, side == "back"), face))
     groups = []
     for component in game.components:

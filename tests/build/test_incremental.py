@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import pnp.build.kinds
 import pnp.build.pipeline
 from pnp.build.manifest import MANIFEST_NAME, noting_game, rulebook_view
 from pnp.build.pipeline import build, load_games
@@ -55,13 +56,13 @@ def workspace(tmp_path: Path) -> Path:
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, tuple[str, ...]]]:
     """Every render_game call: (game, script, kinds)."""
     calls: list[tuple[str, str, tuple[str, ...]]] = []
-    real = pnp.build.pipeline.render_game
+    real = pnp.build.kinds.render_game
 
     def spy(workspace, game, lang, paper, png=False, kinds=None, **options):
         calls.append((game.info.slug, lang, tuple(kinds or ())))
         return real(workspace, game, lang, paper, png, kinds, **options)
 
-    monkeypatch.setattr(pnp.build.pipeline, "render_game", spy)
+    monkeypatch.setattr(pnp.build.kinds, "render_game", spy)
     return calls
 
 
@@ -141,7 +142,8 @@ def test_an_option_change_rebuilds(workspace, renders):
     build(ws, "tiling_game", "zh-Hant")
     renders.clear()
     report = build(ws, "tiling_game", "zh-Hant", paper="letter")
-    assert renders == [("tiling_game", "zh-Hant", ("components",)), ("tiling_game", "zh-Hant", ("rulebook",))]
+    assert renders == [("tiling_game", "zh-Hant", ("components",)), ("tiling_game", "zh-Hant", ("rulebook",)),
+                       ("tiling_game", "zh-Hant", ("aid",))]
     assert "--paper option changed" in {o.reason for o in report.outcomes}
 
 
@@ -191,7 +193,8 @@ def test_a_corrupt_or_missing_record_means_a_full_rebuild(workspace, renders):
             manifest.write_bytes(damage)
         renders.clear()
         report = build(ws, "tisigui", "zh-Hant")
-        assert renders == [("tisigui", "zh-Hant", ("components",)), ("tisigui", "zh-Hant", ("rulebook",))], damage
+        assert renders == [("tisigui", "zh-Hant", ("components",)), ("tisigui", "zh-Hant", ("rulebook",)),
+                       ("tisigui", "zh-Hant", ("aid",))], damage
         assert set(statuses(report).values()) == {"rebuilt"}
         json.loads(manifest.read_text(encoding="utf-8"))  # whole again
 
@@ -214,7 +217,8 @@ def test_force_rebuilds_everything(workspace, renders):
     build(ws, "tisigui", "zh-Hant")
     renders.clear()
     report = build(ws, "tisigui", "zh-Hant", force=True)
-    assert renders == [("tisigui", "zh-Hant", ("components",)), ("tisigui", "zh-Hant", ("rulebook",))]
+    assert renders == [("tisigui", "zh-Hant", ("components",)), ("tisigui", "zh-Hant", ("rulebook",)),
+                       ("tisigui", "zh-Hant", ("aid",))]
     assert {o.reason for o in report.outcomes} == {"forced"}
     assert len(report.written) == 3  # components, rulebook and the player aid
 
@@ -229,7 +233,8 @@ def test_png_faces_are_their_own_output(workspace, renders):
     assert pngs and all(name.endswith(".png") for name in pngs)
     renders.clear()
     build(ws, "tiling_game", "zh-Hant", png=True, paper="letter")  # faces do not depend on paper
-    assert renders == [("tiling_game", "zh-Hant", ("components",)), ("tiling_game", "zh-Hant", ("rulebook",))]
+    assert renders == [("tiling_game", "zh-Hant", ("components",)), ("tiling_game", "zh-Hant", ("rulebook",)),
+                       ("tiling_game", "zh-Hant", ("aid",))]
 
 
 # --------------------------------------------------------------------------------------------
@@ -307,9 +312,9 @@ def test_a_missing_rulebook_template_removes_the_old_rulebook(workspace, renders
     report = build(ws, "tisigui", "zh-Hant")
     assert renders == [("tisigui", "zh-Hant", ("rulebook",))]
     assert not (workspace / "output/tisigui/zh-Hant/rulebook.pdf").exists()
-    # The player aid is made with the rulebook, from its sources: it goes with it.
-    assert sorted(report.removed) == [workspace / "output/tisigui/zh-Hant/aid.pdf",
-                                      workspace / "output/tisigui/zh-Hant/rulebook.pdf"]
+    # The player aid is an output of its own, from its own template: it stays.
+    assert report.removed == [workspace / "output/tisigui/zh-Hant/rulebook.pdf"]
+    assert (workspace / "output/tisigui/zh-Hant/aid.pdf").is_file()
     assert statuses(report)["tisigui/zh-Hant/rulebook"] == "no-template"
     # A stray rulebook.pdf put back by hand goes too.
     (workspace / "output/tisigui/zh-Hant/rulebook.pdf").write_bytes(b"%PDF-old")
@@ -336,7 +341,7 @@ def test_the_command_says_what_it_rebuilt_and_what_was_up_to_date(workspace):
     lines = first.stderr.splitlines()
     # Piped: plain lines, no carriage returns or terminal escapes.
     assert "\r" not in first.stderr and "\x1b" not in first.stderr
-    assert "[1/1] rendering tiling_game zh-Hant: components.pdf, rulebook.pdf" in lines
+    assert "[1/1] rendering tiling_game zh-Hant: components.pdf, rulebook.pdf, aid.pdf" in lines
     assert any(line.startswith("tiling_game zh-Hant: components.pdf rebuilt (no earlier build recorded)")
                for line in lines), lines
     second = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
@@ -373,3 +378,46 @@ def test_a_template_name_made_from_the_games_slug_is_resolved(tmp_path):
     (tmp_path / "a" / "rulebook.md.j2").write_text(
         '{% set game = other %}{% include game.slug ~ "/aid.md.j2" %}\n', encoding="utf-8")
     assert tmp_path / "b" / "aid.md.j2" in template_files(tmp_path, "a")
+
+
+def test_the_player_aid_is_an_output_of_its_own(workspace, renders):
+    ws = Workspace(workspace)
+    build(ws, "tisigui", "zh-Hant")
+    record = json.loads((workspace / "output" / MANIFEST_NAME).read_text(encoding="utf-8"))["outputs"]
+    assert record["tisigui/zh-Hant/aid"]["files"].keys() == {"tisigui/zh-Hant/aid.pdf"}
+    assert record["tisigui/zh-Hant/rulebook"]["files"].keys() == {"tisigui/zh-Hant/rulebook.pdf"}
+    # The aid reads its own template (and what that names), not the rulebook's.
+    assert "templates/tisigui/aid.md.j2" in record["tisigui/zh-Hant/aid"]["inputs"]
+    assert "templates/tisigui/rulebook.md.j2" not in record["tisigui/zh-Hant/aid"]["inputs"]
+    renders.clear()
+    path = workspace / "templates/tisigui/aid.md.j2"
+    path.write_text(path.read_text(encoding="utf-8") + "\n速查补记。\n", encoding="utf-8")
+    report = build(ws, "tisigui", "zh-Hant")
+    # tisigui's rulebook prints the aid too (it includes the aid's template): both are made again.
+    assert renders == [("tisigui", "zh-Hant", ("rulebook",)), ("tisigui", "zh-Hant", ("aid",))]
+    assert statuses(report)["tisigui/zh-Hant/aid"] == "rebuilt"
+    assert [o.reason for o in report.outcomes if o.output.kind.name == "aid"] == \
+        ["templates/tisigui/aid.md.j2 changed"]
+    assert "速查補記" in text(workspace / "output/tisigui/zh-Hant/aid.pdf")
+    # Deleting the aid by hand rebuilds the aid alone.
+    (workspace / "output/tisigui/zh-Hant/aid.pdf").unlink()
+    renders.clear()
+    report = build(ws, "tisigui", "zh-Hant")
+    assert renders == [("tisigui", "zh-Hant", ("aid",))]
+    assert [w.path.name for w in report.written] == ["aid.pdf"]
+
+
+def test_a_record_of_before_the_aid_was_its_own_output_keeps_the_aid(workspace):
+    """A record written when the rulebook's entry listed aid.pdf: the rebuilt rulebook must not
+    remove the file the aid now writes."""
+    ws = Workspace(workspace)
+    build(ws, "tisigui", "zh-Hant")
+    path = workspace / "output" / MANIFEST_NAME
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    del doc["outputs"]["tisigui/zh-Hant/aid"]
+    doc["outputs"]["tisigui/zh-Hant/rulebook"]["files"]["tisigui/zh-Hant/aid.pdf"] = "0" * 64
+    doc["outputs"]["tisigui/zh-Hant/rulebook"]["inputs"]["pnp"] = "an older pnp"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    report = build(ws, "tisigui", "zh-Hant")
+    assert report.removed == []
+    assert (workspace / "output/tisigui/zh-Hant/aid.pdf").is_file()

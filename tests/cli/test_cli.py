@@ -223,9 +223,10 @@ def test_build_format_json_reports_every_output_and_file(tmp_path: Path) -> None
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert {(o["game"], o["lang"], o["output"], o["status"]) for o in report["outputs"]} == {
-        ("tisigui", "zh-Hant", "components", "rebuilt"), ("tisigui", "zh-Hant", "rulebook", "rebuilt")}
+        ("tisigui", "zh-Hant", "components", "rebuilt"), ("tisigui", "zh-Hant", "rulebook", "rebuilt"),
+        ("tisigui", "zh-Hant", "aid", "rebuilt")}  # the player aid is an output of its own
     written = {Path(item["path"]).name: item["bytes"] for item in report["written"]}
-    assert set(written) >= {"components.pdf", "rulebook.pdf"}
+    assert set(written) == {"components.pdf", "rulebook.pdf", "aid.pdf"}
     for item in report["written"]:  # outside the workspace: absolute paths, sizes as on disk
         assert Path(item["path"]).is_absolute() and Path(item["path"]).stat().st_size == item["bytes"]
     assert "wrote" not in result.stderr  # the report is on stdout, not repeated as notes
@@ -266,7 +267,9 @@ def test_new_export_calibrate_format_json_and_quiet(tmp_path: Path) -> None:
     quiet = run("--root", str(root), "export", "contact", "demo", "--lang", "zh-Hans", "-q", cwd=tmp_path)
     assert quiet.returncode == 0 and quiet.stdout == "" and quiet.stderr == "", quiet.stderr
     loud = run("--root", str(root), "export", "contact", "demo", "--lang", "zh-Hans", cwd=tmp_path)
-    assert "wrote 3 files" in loud.stderr
+    assert loud.stderr == "demo zh-Hans: contact/ up to date\n"  # exports are incremental
+    forced = run("--root", str(root), "export", "contact", "demo", "--lang", "zh-Hans", "--force", cwd=tmp_path)
+    assert "wrote 3 files" in forced.stderr
 
 
 IMPORT_PROBE = """

@@ -1,0 +1,205 @@
+"""The build's own output kinds, per game and script: the component sheets, the rulebook, the
+player aid and (on request) a PNG of every card face; and how each is rendered.
+
+The rulebook and the player aid are rendered from the same sources (the game as the books see
+it, its Markdown, the glyph check of the template): a build's :class:`RenderJob` memo keeps
+them, so the second book of a game reuses what the first made.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pnp.build.manifest import noting_game, rulebook_view
+from pnp.build.outputs import BOOK_DATA, SHEET_OPTIONS, Artifact, OutputKind, Render, Rendered, RenderJob
+from pnp.core.errors import BuildError, FontError
+from pnp.core.workspace import Workspace
+from pnp.text.convert import converter_for
+
+if TYPE_CHECKING:
+    from pnp.data.model import Game
+    from pnp.render.glyphs import GlyphCheck
+    from pnp.text.convert import Converter
+    from pnp.text.fonts import FontFamily
+
+log = logging.getLogger(__name__)
+
+RULEBOOK_TEMPLATE = "rulebook.md.j2"
+AID_TEMPLATE = "aid.md.j2"
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    """How component sheets are imposed and printed, beyond the paper size."""
+
+    gutter: float | None = None  # mm between card trims; None: each card keeps its own bleed
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm right and down: undoes a duplex shift
+    ink: str = "full"  # "saver": dark fills print as light tints (pnp.render.ink)
+
+
+DEFAULT_SHEET = SheetOptions()
+
+
+def _check_template_glyphs(workspace: Workspace, game: Game, convert: Converter,
+                           glyphs: GlyphCheck) -> None:
+    """Check the template line by line, so a missing glyph is reported with its line."""
+    from pnp.data.textfile import read_text
+    from pnp.rulebook.source import template_path
+
+    path = template_path(workspace.templates, game.slug)
+    if not path.is_file():
+        return
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
+        text = convert(line)
+        where = f"{path}:{number}"
+        glyphs.check(text, False, where)
+        if "**" in line or line.lstrip().startswith("#"):
+            glyphs.check(text, True, where)
+
+
+def has_rulebook(workspace: Workspace, slug: str) -> bool:
+    return (workspace.templates / slug / RULEBOOK_TEMPLATE).is_file()
+
+
+def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bool = False,
+                kinds: Sequence[str] | None = None, sheet: SheetOptions = DEFAULT_SHEET,
+                markdown: str | None = None) -> list[Artifact]:
+    """Render ``kinds`` (default: components, rulebook, aid, and png if asked) of one game in
+    one script; paths are relative to the output root. A game without a rulebook template has
+    no rulebook, one without an aid template no aid. ``markdown`` is the rulebook's Markdown in the game's source script
+    (:func:`pnp.rulebook.source.rulebook_markdown`) when the caller has it already: it is the
+    same for both scripts, worked example included."""
+    from pnp.core.units import MM
+    from pnp.layout.impose import ImposeError
+    from pnp.layout.presets import SHEETS
+    from pnp.render.glyphs import GlyphCheck
+    from pnp.text.fonts import load_family
+
+    if kinds is None:
+        kinds = ("components", "rulebook", "aid", "png") if png else ("components", "rulebook", "aid")
+    spec = dataclasses.replace(SHEETS[paper], card_gutter=sheet.gutter)
+    fonts = load_family(workspace.fonts, lang)
+    convert = converter_for(game, lang)
+    glyphs = GlyphCheck(fonts)
+    base = Path(game.slug) / lang
+    artifacts: list[Artifact] = []
+    if "components" in kinds:
+        from pnp.render.sheets import render_components
+        from pnp.text.fitcache import remembered
+
+        try:
+            # A card edit re-renders these sheets: every label but the edited ones fits as before.
+            with remembered(fonts, f"{game.slug}/{lang}/components"):
+                components = render_components(game, lang, spec, fonts, convert, glyphs, sheet.back_offset,
+                                               sheet.ink)
+        except ImposeError as exc:
+            raise BuildError(str(exc)) from None
+        artifacts.append(Artifact(base / "components.pdf", components.data))
+        log.info("rendered %s %s components: %d sheets", game.slug, lang, components.sheets)
+    if "png" in kinds:
+        from pnp.render.png import render_face_pngs  # PDFium loads only when PNGs are asked for
+
+        artifacts += [Artifact(base / "png" / name, data)
+                      for name, data in render_face_pngs(game, fonts, convert, glyphs).items()]
+    # pnp.rulebook.source (Jinja, markdown-it, the engines of worked examples) is imported only when
+    # a book is rendered: a card edit re-renders components alone.
+    books = [kind for kind in ("rulebook", "aid") if kind in kinds]
+    if "rulebook" in books and not has_rulebook(workspace, game.slug):
+        books.remove("rulebook")
+    if books:
+        _check_template_glyphs(workspace, game, convert, glyphs)
+        if not glyphs.missing:
+            page = (spec.width * MM, spec.height * MM)
+            artifacts += _render_books(workspace, game, lang, paper, books, convert, glyphs, fonts, page, markdown)
+    if glyphs.missing:
+        raise FontError(glyphs.problems)
+    if glyphs.overflows:
+        raise BuildError(glyphs.overflows)
+    return artifacts
+
+
+def _render_books(workspace: Workspace, game: Game, lang: str, paper: str, books: Sequence[str],
+                  convert: Converter, glyphs: GlyphCheck, fonts: FontFamily, page: tuple[float, float],
+                  markdown: str | None) -> list[Artifact]:
+    from pnp.play.examples import book_engine
+    from pnp.rulebook.aid import render_aid
+    from pnp.rulebook.pdf import render_rulebook
+    from pnp.rulebook.source import aid_markdown, parse_markdown, rulebook_markdown, template_path
+
+    base = Path(game.slug) / lang
+    artifacts = []
+    if "rulebook" in books:
+        if markdown is None:
+            markdown = rulebook_markdown(workspace, game, book_engine(workspace, game))
+        blocks = parse_markdown(convert(markdown))
+        source = str(template_path(workspace.templates, game.slug))
+        rulebook = render_rulebook(game, lang, blocks, fonts, convert, glyphs, source, page)
+        artifacts.append(Artifact(base / "rulebook.pdf", rulebook))
+    aid = aid_markdown(workspace, game, book_engine(workspace, game)) if "aid" in books else None
+    if aid is not None:
+        where = workspace.templates / game.slug / AID_TEMPLATE
+        data, pages = render_aid(game, lang, parse_markdown(convert(aid)), fonts, convert, glyphs,
+                                 str(where), page)
+        if pages > 2:
+            raise BuildError(f"{where}: the player aid runs to {pages} pages ({lang}, {paper}); "
+                             "it must fit one sheet, both sides: shorten it")
+        artifacts.append(Artifact(base / "aid.pdf", data))
+    return artifacts
+
+
+def _relative(job: RenderJob, artifacts: list[Artifact]) -> tuple[Artifact, ...]:
+    base = Path(job.game.slug) / job.lang
+    return tuple(Artifact(artifact.path.relative_to(base), artifact.data) for artifact in artifacts)
+
+
+def _render_sheets(job: RenderJob) -> Rendered:
+    return Rendered(_relative(job, render_game(job.workspace, job.game, job.lang, job.paper,
+                                               kinds=["components"], sheet=job.sheet)))
+
+
+def _render_faces(job: RenderJob) -> Rendered:
+    return Rendered(_relative(job, render_game(job.workspace, job.game, job.lang, job.paper, kinds=["png"])))
+
+
+def _render_book(kind: str) -> Render:
+    """A book's render: from a copy of the game that notes the card fields read, so the record
+    can tell later whether a card edit reaches the book."""
+
+    def render(job: RenderJob) -> Rendered:
+        slug = job.game.slug
+        source = job.memo.get(("markdown", slug))
+        if kind == "rulebook" and source is None and has_rulebook(job.workspace, slug):
+            from pnp.play.examples import book_engine
+            from pnp.rulebook.source import rulebook_markdown
+
+            # The Markdown and the fields it read are the same for both scripts: made once per game.
+            noted, seen = noting_game(job.game)
+            source = job.memo[("markdown", slug)] = (
+                rulebook_markdown(job.workspace, noted, book_engine(job.workspace, noted)), frozenset(seen))
+        noted, seen = noting_game(job.game)
+        artifacts = render_game(job.workspace, noted, job.lang, job.paper, kinds=[kind],
+                                markdown=source[0] if source else None)
+        read = frozenset(seen | source[1]) if source and kind == "rulebook" else frozenset(seen)
+        view = job.memo.get(("view", slug, read))
+        if view is None:
+            view = job.memo[("view", slug, read)] = rulebook_view(job.game, read)
+        return Rendered(_relative(job, artifacts), tuple(sorted(read)), view)
+
+    return render
+
+
+COMPONENTS = OutputKind("components", "components.pdf", _render_sheets, options=SHEET_OPTIONS, title="Sheets")
+RULEBOOK = OutputKind("rulebook", "rulebook.pdf", _render_book("rulebook"), data=BOOK_DATA, templates="*",
+                      options=("paper",), needs=(RULEBOOK_TEMPLATE,), title="Rulebook")
+# The aid reads the game as the rulebook does and is typeset like it, but from its own template.
+AID = OutputKind("aid", "aid.pdf", _render_book("aid"), data=BOOK_DATA, templates=AID_TEMPLATE,
+                 options=("paper",), needs=(AID_TEMPLATE,), title="Player aid")
+# Faces do not depend on the paper or on how sheets are imposed.
+PNG = OutputKind("png", "png/*.png", _render_faces, on_request=True)
+
+BUILD_KINDS = (COMPONENTS, RULEBOOK, AID, PNG)
