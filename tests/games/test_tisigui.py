@@ -681,7 +681,8 @@ def test_no_bot_names_a_set_already_answered_x(rules: Any) -> None:
 
 
 def _event(seat: int, kind: str, answer: bool | None, **kw: Any) -> Any:
-    from pnp.games.tisigui.state import Choice, Event, Question
+    from pnp.games.tisigui.choices import Choice, Question
+    from pnp.games.tisigui.state import Event
 
     question = kw.pop("question", None)
     choice = Choice(kind, tuple(kw.pop("named", ())), Question(**question) if question else None)
@@ -763,7 +764,8 @@ def test_posteriors_and_weighed_answers_match_the_rule_by_hand() -> None:
     # possible answers without observing them must give the very floats of the rule worked
     # mask by mask (a tie between two answers is broken by the seeded generator only if
     # they are equal).
-    from pnp.games.tisigui.deduce import Deductions, tables
+    from pnp.games.tisigui.deduce import Deductions
+    from pnp.games.tisigui.target_sets import tables
 
     rng = random.Random(12)
     asks = ["is_target", "any_target", "target_count", "is_ghost"]
@@ -830,7 +832,8 @@ def test_the_typed_log_is_the_json_log() -> None:
 
 
 def test_the_game_checks_each_choice_against_the_rules() -> None:
-    from pnp.games.tisigui.state import PASS, Choice, Game, Question
+    from pnp.games.tisigui.choices import PASS, Choice, Question
+    from pnp.games.tisigui.state import Game
 
     game = Game(DEFAULT_RULES, 5)
     game.begin_big_round(A, frozenset({B, C, D}), B)

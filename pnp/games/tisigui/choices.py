@@ -70,43 +70,43 @@ class Choice:
             return _NEVER
         q = self.question
         if self.kind == "no_targets" or q is None or q.asks in ("target_count", "other"):
-            return 0 if q is None or _question_ok(q, 1) else _NEVER
+            return 0 if q is None or is_well_formed(q, 1) else _NEVER
         seats: Sequence[Any] = (
             (q.about,) if q.asks in ("is_target", "is_ghost") else (q.among or ())
         )
         if not seats or not all(map(is_integer, seats)) or min(seats) < 0:
             return _NEVER
         need = max(seats) + 1
-        return need if _question_ok(q, need) else _NEVER
+        return need if is_well_formed(q, need) else _NEVER
 
     @cached_property
     def test(self) -> tuple[int, int]:
-        """What the true answer checks, as (``_ALL``/``_ANY`` of a seat mask, ``_COUNT``,
-        ``_GHOST`` about a seat, ``_NONE``, ``_UNKNOWN``; the number it checks against), or
-        (``_SLOW``, 0) for a choice with seats no mask can hold (``_truth`` reads those)."""
+        """What the true answer checks: (one of the codes below, the seat mask or number it
+        checks against), or (``TRUTH_FROM_FIELDS``, 0) for a choice with seats no mask can
+        hold (``Game.truth`` reads those from the fields)."""
         kind = self.kind
         q = self.question
         if kind == "no_targets":
-            return _NONE, 0
+            return TRUE_IF_NONE, 0
         if kind == "name":
             seats: Sequence[Any] = self.named
-            code = _ALL
+            code = TRUE_IF_ALL
         elif kind != "question" or q is None:
-            return _UNKNOWN, 0
+            return TRUTH_UNKNOWN, 0
         elif q.asks == "target_count":
             value = q.value
-            return (_COUNT, value) if isinstance(value, int) and is_integer(value) else (_SLOW, 0)
+            return (TRUE_IF_COUNT, value) if isinstance(value, int) and is_integer(value) else (TRUTH_FROM_FIELDS, 0)
         elif q.asks == "is_target" or q.asks == "is_ghost":
             about = q.about
             if not (isinstance(about, int) and is_integer(about) and about >= 0):
-                return _SLOW, 0
-            return (_ALL, 1 << about) if q.asks == "is_target" else (_GHOST, about)
+                return TRUTH_FROM_FIELDS, 0
+            return (TRUE_IF_ALL, 1 << about) if q.asks == "is_target" else (TRUE_IF_GHOST, about)
         elif q.asks == "any_target":
-            seats, code = q.among or (), _ANY
+            seats, code = q.among or (), TRUE_IF_ANY
         else:
-            return _UNKNOWN, 0
+            return TRUTH_UNKNOWN, 0
         if not all(is_integer(s) and s >= 0 for s in seats):
-            return _SLOW, 0
+            return TRUTH_FROM_FIELDS, 0
         return code, mask_of(seats)
 
 
@@ -119,7 +119,13 @@ def mask_of(seats: Iterable[int]) -> int:
 
 
 _NEVER = 1 << 30
-_ALL, _ANY, _COUNT, _GHOST, _NONE, _UNKNOWN, _SLOW = range(7)
+
+# What a choice's true answer checks (``Choice.test``), as small ints: the game and the
+# deductions compare them on every action. True if every seat of the mask is a target, if
+# any is, if there are exactly that many targets, if the seat is the ghost, if there are no
+# targets; no rule can tell; or read the choice's fields (seats no mask can hold).
+(TRUE_IF_ALL, TRUE_IF_ANY, TRUE_IF_COUNT, TRUE_IF_GHOST, TRUE_IF_NONE, TRUTH_UNKNOWN,
+ TRUTH_FROM_FIELDS) = range(7)
 
 
 PASS = Choice("pass")
@@ -154,7 +160,7 @@ def naming(named: tuple[int, ...]) -> Choice:
     return choice
 
 
-def _question_ok(q: Question, n: int) -> bool:
+def is_well_formed(q: Question, n: int) -> bool:
     """Whether a question is well formed; ``other`` always is (its words are not checked)."""
 
     def seat_ok(s: int | None) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pnp.games.base import LintFinding
 from pnp.games.tisigui.rules import (
     TisiguiRules,
-    _round_values,
+    row_round_values,
     setup_for,
 )
 
@@ -78,7 +78,7 @@ def lint(rules: TisiguiRules) -> list[LintFinding]:
                 f"with {row.players} players the first big round is played with the big die "
                 f"at {start}, but a d{rules.big_die_sides} shows only 1–{rules.big_die_sides}",
             )
-        values = _round_values(rules, row)
+        values = row_round_values(rules, row)
         if values and values[0] > rules.small_die_sides:
             add(
                 "small-die-face",
@@ -162,7 +162,7 @@ def lint(rules: TisiguiRules) -> list[LintFinding]:
                     f"the worked example plays its first big round with the big die at "
                     f"{example.big_die}; the rules give {die}",
                 )
-            values = _round_values(rules, row)
+            values = row_round_values(rules, row)
             if values != example.round_values:
                 add(
                     "example-vs-rules",

@@ -36,17 +36,11 @@ from typing import Any
 
 from pnp.games.params import is_integer, is_list
 from pnp.games.tisigui.bots import BOTS, Bot, View
+from pnp.games.tisigui.choices import ACTION_KINDS, QUESTION_KINDS, Choice, Question
 from pnp.games.tisigui.deduce import Deductions
+from pnp.games.tisigui.log import GameLog
 from pnp.games.tisigui.rules import SLUG, TisiguiRules, playable_counts
-from pnp.games.tisigui.state import (
-    ACTION_KINDS,
-    QUESTION_KINDS,
-    Choice,
-    Game,
-    GameLog,
-    Problem,
-    Question,
-)
+from pnp.games.tisigui.state import Game, Problem
 
 # --------------------------------------------------------------------------------------------
 # Play: bots choose, the game checks and scores

@@ -332,14 +332,15 @@ def first_big_die(rules: TisiguiRules, players: int) -> int:
     return start - 1 if rules.count_down_first_big_round else start
 
 
-def _round_values(rules: TisiguiRules, row: SetupRow) -> tuple[int, ...]:
+def row_round_values(rules: TisiguiRules, row: SetupRow) -> tuple[int, ...]:
+    """``small_round_values`` of one setup row (the engine holds its row already)."""
     first = row.small_rounds - (1 if rules.count_down_first_small_round else 0)
     return tuple(first - i for i in range(row.small_rounds))
 
 
 def small_round_values(rules: TisiguiRules, players: int) -> tuple[int, ...]:
     """What each small round of a big round is worth, first to last, e.g. (3, 2, 1)."""
-    return _round_values(rules, setup_for(rules, players))
+    return row_round_values(rules, setup_for(rules, players))
 
 
 def naming_points(rules: TisiguiRules, round_value: int, named: int) -> int:
@@ -350,10 +351,11 @@ def naming_points(rules: TisiguiRules, round_value: int, named: int) -> int:
         raise ValueError(f"a naming names at most {rules.max_named_per_action} players")
     if not is_integer(round_value) or round_value < 0:
         raise ValueError(f"a small round is worth 0 or more, got {round_value}")
-    return _naming_points(rules, round_value, named)
+    return unchecked_naming_points(rules, round_value, named)
 
 
-def _naming_points(rules: TisiguiRules, round_value: int, named: int) -> int:
+def unchecked_naming_points(rules: TisiguiRules, round_value: int, named: int) -> int:
+    """``naming_points`` for a count the caller knows is whole and positive (the engine's)."""
     return round_value * named if rules.naming_times_named else round_value
 
 
@@ -389,11 +391,13 @@ def expected_big_rounds(rules: TisiguiRules, players: int) -> Fraction:
     return expected
 
 
-def _needs_roll(rules: TisiguiRules, value: int) -> bool:
+def big_round_needs_roll(rules: TisiguiRules, value: int) -> bool:
+    """Whether the big round played with the big die at ``value`` ends with a roll of the small die."""
     return rules.end_roll and 1 < value < rules.small_die_sides
 
 
-def _is_last(rules: TisiguiRules, value: int, roll: int | None) -> bool:
+def is_last_big_round(rules: TisiguiRules, value: int, roll: int | None) -> bool:
+    """Whether the game ends after the big round at ``value`` whose end roll was ``roll``."""
     if value <= 1:
         return True
     return roll is not None and roll > value

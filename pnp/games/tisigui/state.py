@@ -1,4 +1,4 @@
-"""替死鬼 (tisigui): the game as one state machine, ``Game``, and the typed event log it writes.
+"""替死鬼 (tisigui): the game as one state machine, ``Game``, writing the typed event log of ``log.py``.
 
 ``Game`` knows the rules and nothing else: who plays next, what is legal (``check``), what an
 action earns (``push``). It never chooses. Play drives it with bots' choices and replay with a
@@ -11,32 +11,34 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
-from pnp.games.events import fast_init
 from pnp.games.params import is_integer
-from pnp.games.tisigui.choices import _ALL, _ANY, _COUNT, _GHOST, _NONE, _UNKNOWN, _question_ok, mask_of
-from pnp.games.tisigui.choices import ACTION_KINDS as ACTION_KINDS
-from pnp.games.tisigui.choices import NO_TARGETS as NO_TARGETS
-from pnp.games.tisigui.choices import PASS as PASS
-from pnp.games.tisigui.choices import QUESTION_KINDS as QUESTION_KINDS
-from pnp.games.tisigui.choices import Choice as Choice
-from pnp.games.tisigui.choices import Question as Question
-from pnp.games.tisigui.choices import asking as asking
-from pnp.games.tisigui.choices import naming as naming
+from pnp.games.tisigui.choices import (
+    TRUE_IF_ALL,
+    TRUE_IF_ANY,
+    TRUE_IF_COUNT,
+    TRUE_IF_GHOST,
+    TRUE_IF_NONE,
+    TRUTH_UNKNOWN,
+    Choice,
+    Question,
+    is_well_formed,
+    mask_of,
+)
+from pnp.games.tisigui.log import PASS_ACTION, Action, BigRound, Turn
 from pnp.games.tisigui.rules import (
-    SLUG,
     End,
     TisiguiRules,
-    _is_last,
-    _naming_points,
-    _needs_roll,
-    _round_values,
+    big_round_needs_roll,
     first_big_die,
     ghost_points,
+    is_last_big_round,
     no_targets_points,
     rank,
+    row_round_values,
     setup_for,
+    unchecked_naming_points,
 )
 
 
@@ -92,7 +94,7 @@ def _settle(
         newly = list(named)
         done = deal.targets <= {*confirmed, *newly}
         return (
-            _naming_points(rules, round_value, len(named)),
+            unchecked_naming_points(rules, round_value, len(named)),
             newly,
             ("all_confirmed" if done else None),
         )
@@ -116,126 +118,12 @@ class Event(NamedTuple):
 
 
 # --------------------------------------------------------------------------------------------
-# The event log as typed values; ``to_json`` gives the shape docs/sample-and-simulate.md fixes.
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Action:
-    kind: str
-    named: tuple[int, ...]
-    answer: bool | None  # None for a pass
-    points: int
-    truth: bool | None  # None when unknowable, or a pass
-    question: Question | None = None
-    confirms: tuple[int, ...] | None = None  # namings only
-
-    def to_json(self) -> dict[str, Any]:
-        question, confirms = self.question, self.confirms
-        if confirms is None:  # a question, "no targets?" or a pass: one dict display
-            if question is None:
-                return {"kind": self.kind, "named": list(self.named), "answer": self.answer,
-                        "points": self.points, "truth": self.truth}
-            return {"kind": self.kind, "named": list(self.named), "answer": self.answer,
-                    "points": self.points, "truth": self.truth, "question": question.to_json()}
-        out: dict[str, Any] = {
-            "kind": self.kind,
-            "named": list(self.named),
-            "answer": self.answer,
-            "points": self.points,
-            "truth": self.truth,
-        }
-        if question is not None:
-            out["question"] = question.to_json()
-        out["confirms"] = list(confirms)
-        return out
-
-
-PASS_ACTION = Action("pass", (), None, 0, None)
+# The state machine
 
 # Actions already built, by (choice identity, answer, points, truth, confirmations): see
 # ``Game.push``. Bounded: a replayed log brings new choices every action.
 _ACTIONS: dict[tuple[int, bool | None, int, bool | None, tuple[int, ...]], tuple[Choice, Action]] = {}
 _ACTIONS_KEPT = 4096
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Turn:
-    small_round: int
-    round_value: int
-    seat: int
-    actions: tuple[Action, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "small_round": self.small_round,
-            "round_value": self.round_value,
-            "seat": self.seat,
-            "actions": [*map(Action.to_json, self.actions)],
-        }
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
-class BigRound:
-    big_die: int
-    ghost: int
-    targets: tuple[int, ...]
-    start: int
-    question_markers: int | None
-    turns: tuple[Turn, ...]
-    confirmed: tuple[int, ...]
-    end: End
-    ghost_points: int
-    roll: int | None
-    scores_after: tuple[int, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "big_die": self.big_die,
-            "ghost": self.ghost,
-            "targets": list(self.targets),
-            "start": self.start,
-            "question_markers": self.question_markers,
-            "turns": [t.to_json() for t in self.turns],
-            "confirmed": list(self.confirmed),
-            "end": self.end,
-            "ghost_points": self.ghost_points,
-            "roll": self.roll,
-            "scores_after": list(self.scores_after),
-        }
-
-
-@dataclass(frozen=True)
-class GameLog:
-    seed: int
-    players: int
-    variant: str | None
-    bots: tuple[str, ...]
-    big_rounds: tuple[BigRound, ...]
-    scores: tuple[int, ...]
-    ranking: tuple[int, ...]
-    places: tuple[int, ...]
-    winners: tuple[int, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game": SLUG,
-            "seed": self.seed,
-            "players": self.players,
-            "variant": self.variant,
-            "bots": list(self.bots),
-            "big_rounds": [b.to_json() for b in self.big_rounds],
-            "scores": list(self.scores),
-            "ranking": list(self.ranking),
-            "places": list(self.places),
-            "winners": list(self.winners),
-        }
-
-
-# --------------------------------------------------------------------------------------------
-# The state machine
 
 
 @dataclass(frozen=True)
@@ -259,7 +147,7 @@ class Game:
         self.rules = rules
         self.n = players
         self.row = setup_for(rules, players)
-        self.values = _round_values(rules, self.row)
+        self.values = row_round_values(rules, self.row)
         self.turns_in_full = len(self.values) * players
         self.lo, self.hi = rules.actions_per_turn
         self.question_markers = self.row.question_markers if rules.use_question_markers else None
@@ -292,7 +180,7 @@ class Game:
     @property
     def needs_roll(self) -> bool:
         """Whether the big round now being played ends with a roll of the small die."""
-        return _needs_roll(self.rules, self.die)
+        return big_round_needs_roll(self.rules, self.die)
 
     def begin_big_round(self, ghost: int, targets: frozenset[int], start: int) -> None:
         self.deal = Deal(self.n, ghost, targets)
@@ -333,7 +221,7 @@ class Game:
         )
         self.big_rounds.append(done)
         self.last_start = self.start
-        self.over = _is_last(self.rules, self.die, roll)
+        self.over = is_last_big_round(self.rules, self.die, roll)
         self.die -= 1
         return done
 
@@ -460,7 +348,7 @@ class Game:
             if named:
                 problems.append(Problem("action", "named", f"a {kind} names nobody"))
             q = choice.question
-            if kind == "question" and q is not None and not _question_ok(q, n):
+            if kind == "question" and q is not None and not is_well_formed(q, n):
                 problems.append(Problem("action", "question", "a malformed question"))
         else:
             problems.append(Problem("action", "kind", f"unknown kind {kind!r}"))
@@ -468,17 +356,17 @@ class Game:
 
     def truth(self, choice: Choice) -> bool | None:
         code, value = choice.test
-        if code == _ALL:
+        if code == TRUE_IF_ALL:
             return self.deal.mask & value == value
-        if code == _ANY:
+        if code == TRUE_IF_ANY:
             return self.deal.mask & value != 0
-        if code == _COUNT:
+        if code == TRUE_IF_COUNT:
             return len(self.deal.targets) == value
-        if code == _GHOST:
+        if code == TRUE_IF_GHOST:
             return value == self.deal.ghost
-        if code == _NONE:
+        if code == TRUE_IF_NONE:
             return not self.deal.targets
-        if code == _UNKNOWN:
+        if code == TRUTH_UNKNOWN:
             return None
         return _truth(choice.kind, choice.named, choice.question, self.deal)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pnp.games.base import Table, TableColumn
 from pnp.games.tisigui.rules import (
     TisiguiRules,
-    _naming_points,
     expected_big_rounds,
     ghost_points,
     playable_counts,
     small_round_values,
+    unchecked_naming_points,
 )
 
 # Printed tables
@@ -32,7 +32,7 @@ def compute_tables(rules: TisiguiRules) -> dict[str, Table]:
     )
     most_named = rules.max_named_per_action or rules.max_players
     naming: Table = [
-        {"round_value": value, "named": named, "points": _naming_points(rules, value, named)}
+        {"round_value": value, "named": named, "points": unchecked_naming_points(rules, value, named)}
         for value in range(1, top_value + 1)
         for named in range(1, min(most_named, rules.max_players) + 1)
     ]
