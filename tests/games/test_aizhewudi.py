@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.games.aizhewudi.bots import _Bots
+from pnp.games.aizhewudi.bots import Bots
 from pnp.games.aizhewudi.lint import lint, worst_case_markers
 from pnp.games.aizhewudi.log import FinalSeat
-from pnp.games.aizhewudi.play import _FromLog, markers_in_use, replay, resolve
+from pnp.games.aizhewudi.play import FromLog, markers_in_use, replay, resolve
 from pnp.games.aizhewudi.play import play as play_game
 from pnp.games.aizhewudi.rules import (
     ABILITIES,
@@ -25,7 +25,7 @@ from pnp.games.aizhewudi.rules import (
     rules_from_mapping,
 )
 from pnp.games.aizhewudi.split import Split, split
-from pnp.games.aizhewudi.state import Illegal, _Game, _Play, winner
+from pnp.games.aizhewudi.state import CardInPlay, Game, Illegal, winner
 from pnp.games.aizhewudi.tables import compute_tables
 from pnp.games.base import RulesError
 
@@ -671,19 +671,19 @@ def test_greedy_beats_random_on_average(abilities: bool) -> None:
     assert pooled["greedy"] > 1.15 * pooled["random"], pooled
 
 
-def bot_game(rounds: list[dict[str, Any]], players: int = 4) -> tuple[_Game, _Bots]:
+def bot_game(rounds: list[dict[str, Any]], players: int = 4) -> tuple[Game, Bots]:
     """A game after scripted rounds, with greedy bots to ask about the next one."""
     log = scripted(players, rounds)
-    bots = _Bots(["greedy"] * players, random.Random(1), [])
-    game = _Game(RULES, players, [None] * players, _FromLog(log))
+    bots = Bots(["greedy"] * players, random.Random(1), [])
+    game = Game(RULES, players, [None] * players, FromLog(log))
     game.run(limit=len(rounds))
     game.policy = bots
     return game, bots
 
 
-def aim_at(game: _Game, target: int, *aimers: int) -> None:
+def aim_at(game: Game, target: int, *aimers: int) -> None:
     game.round += 1
-    game.plays = [_Play(seat, 0, "flee", target) for seat in aimers]
+    game.plays = [CardInPlay(seat, 0, "flee", target) for seat in aimers]
 
 
 def test_greedy_withdraws_only_when_a_hit_can_still_come() -> None:

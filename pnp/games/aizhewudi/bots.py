@@ -8,10 +8,10 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from pnp.games.aizhewudi.split import table_share
-from pnp.games.aizhewudi.state import Illegal, _Game, _Play, _Policy, _Seat
+from pnp.games.aizhewudi.state import CardInPlay, Game, Illegal, Policy, Seat
 
 
-class _Bots(_Policy):
+class Bots(Policy):
     """Seated bots: "random" (any legal choice) and "greedy" (a simple heuristic).
 
     The greedy bot decides only from what a player at the table knows: the bills and markers
@@ -42,24 +42,24 @@ class _Bots(_Policy):
         self._blank = (0, 0)  # [hits, total] of a set nobody has seen a card of
         # By the player aimed at, for one round's plays (``_read_aims``): hit_chance of each
         # pending flower, and 1 - hit_chance of every flower.
-        self._aims_of: list[_Play] | None = None
+        self._aims_of: list[CardInPlay] | None = None
         # The card step's reading of the table, for one round's plays (``_read_table``).
-        self._table_of: list[_Play] | None = None
+        self._table_of: list[CardInPlay] | None = None
         self._income = self._table_ratio = 0.0
         self._worths: list[tuple[int, float]] = []
         self._aims: dict[int, list[float]] = {}
         self._misses: dict[int, list[float]] = {}
 
-    def reveal(self, g: _Game, count: int) -> list[int]:
+    def reveal(self, g: Game, count: int) -> list[int]:
         return [self.deck.pop() for _ in range(count)]
 
     def greedy(self, seat: int) -> bool:
         return self._greedy[seat]
 
-    def last_round(self, g: _Game) -> bool:
+    def last_round(self, g: Game) -> bool:
         return g.round == g.rules.rounds
 
-    def arm(self, g: _Game, seat: int, ability: str) -> bool:
+    def arm(self, g: Game, seat: int, ability: str) -> bool:
         return self.greedy(seat) or self.rng.random() < 0.3
 
     # -- what everyone at the table knows
@@ -70,7 +70,7 @@ class _Bots(_Policy):
             return (self._taken_from[seat], 0)
         return (seat, hand)
 
-    def _catch_up(self, g: _Game) -> None:
+    def _catch_up(self, g: Game) -> None:
         """Count the cards shown face up in the rounds recorded since the last call.
 
         The history only grows, and only between rounds, so each record is read once.
@@ -124,12 +124,12 @@ class _Bots(_Policy):
         hits = sum(n for c, n in mix.items() if n > 0 and (c == "rush" or c == "propose"))
         return hits, sum(n for n in mix.values() if n > 0)
 
-    def shown(self, g: _Game, seat: int, hand: int) -> Counter[str]:
+    def shown(self, g: Game, seat: int, hand: int) -> Counter[str]:
         """The cards of a set seen face up in the rounds played so far."""
         self._catch_up(g)
         return +self._seen[self._origin(seat, hand)]
 
-    def hit_chance(self, g: _Game, seat: int, hand: int) -> float:
+    def hit_chance(self, g: Game, seat: int, hand: int) -> float:
         """The chance that the card this set plays now is a 搶婚 or 嫁給我吧, as the table sees
         it: the set's cards not yet seen face up, the one in play among them."""
         if self._read < len(g.history) or self._mix is None:
@@ -139,7 +139,7 @@ class _Bots(_Policy):
         hits, total = self._blank if unseen is None else unseen
         return hits / total if total else 0.0
 
-    def _read_aims(self, g: _Game) -> None:
+    def _read_aims(self, g: Game) -> None:
         """The hit chances of this round's flowers by target, for the withdrawal step: its
         decisions are taken together, so the plays do not change while they are asked."""
         if self._read < len(g.history) or self._mix is None:
@@ -160,11 +160,11 @@ class _Bots(_Policy):
             misses.setdefault(pl.target, []).append(1 - chance)
 
     @staticmethod
-    def round_income(g: _Game) -> float:
+    def round_income(g: Game) -> float:
         """What one player still in may expect from the bills of one round."""
         return g.rules.round_bills_value / max(1, len(g.ins()))
 
-    def stake(self, g: _Game, p: _Seat) -> float:
+    def stake(self, g: Game, p: Seat) -> float:
         """What going out costs: the money in hand and what the rounds to come may bring
         (a player out cannot win, so it never counts for less than one 花心)."""
         net = p.money + p.bank - g.rules.fickle_penalty * p.fickle
@@ -172,7 +172,7 @@ class _Bots(_Policy):
         return max(net, 0) + future + g.rules.fickle_penalty
 
     # -- decisions
-    def choose_target(self, g: _Game, seat: int) -> int:
+    def choose_target(self, g: Game, seat: int) -> int:
         """Another player, the more likely the closer to going out and the richer."""
         if self._table_of is not g.plays:
             self._read_table(g)
@@ -188,7 +188,7 @@ class _Bots(_Policy):
                 best, best_worth = other, worth
         return best
 
-    def _read_table(self, g: _Game) -> None:
+    def _read_table(self, g: Game) -> None:
         """What the card step weighs, once a round: nothing it looks at changes while the
         sets choose their cards (only the hands do). Per player still in, in seat order, its
         worth as a target before the random part: money plus how close it is to going out."""
@@ -208,7 +208,7 @@ class _Bots(_Policy):
             worths.append((p.seat, p.money + closeness))
         self._worths = worths
 
-    def card(self, g: _Game, seat: int, hand: int) -> str:
+    def card(self, g: Game, seat: int, hand: int) -> str:
         seats = g.seats
         cards = seats[seat].hands[hand]
         if not self._greedy[seat]:
@@ -231,7 +231,7 @@ class _Bots(_Policy):
             return "flee"
         return "propose" if propose else "rush"
 
-    def target(self, g: _Game, seat: int, hand: int, last: bool) -> int:
+    def target(self, g: Game, seat: int, hand: int, last: bool) -> int:
         planned = self.plan.get((seat, hand))
         if self._greedy[seat] and not last and planned is not None and planned != seat \
                 and not g.seats[planned].out:
@@ -246,7 +246,7 @@ class _Bots(_Policy):
                 return min(others, key=lambda s: (-aimed[s], s))
         return planned if planned in others else others[0]
 
-    def swap(self, g: _Game, seat: int, hand: int) -> str | None:
+    def swap(self, g: Game, seat: int, hand: int) -> str | None:
         pl = next(pl for pl in g.plays if pl.seat == seat and pl.hand == hand)
         cards = g.seats[seat].hands[hand]
         if not self._greedy[seat]:
@@ -257,7 +257,7 @@ class _Bots(_Policy):
             return "rush"
         return None
 
-    def withdraw(self, g: _Game, seat: int) -> bool:
+    def withdraw(self, g: Game, seat: int) -> bool:
         p = g.seats[seat]
         if not self._greedy[seat]:
             return self.rng.random() < 0.15
@@ -290,19 +290,19 @@ class _Bots(_Policy):
         share = table_share(g.table, max(1, round(standing)), g.rules)
         return out * self.stake(g, p) > g.rules.fickle_penalty + hits[0] * share
 
-    def robber(self, g: _Game, seat: int, hand: int) -> str | None:
+    def robber(self, g: Game, seat: int, hand: int) -> str | None:
         cards = g.seats[seat].hands[hand]
         if not self._greedy[seat]:
             return self.rng.choice(sorted(cards.elements())) if self.rng.random() < 0.5 else None
         return "flee" if cards["flee"] else None
 
-    def faces(self, g: _Game, seat: int, candidates: list[int]) -> int:
+    def faces(self, g: Game, seat: int, candidates: list[int]) -> int:
         if not self._greedy[seat]:
             return self.rng.choice(candidates)
         hands = {s: g.seats[s].hands[0] for s in candidates}
         return min(candidates, key=lambda s: (-(hands[s]["rush"] + hands[s]["propose"]), s))
 
-    def use(self, g: _Game, seat: int, ability: str) -> bool:
+    def use(self, g: Game, seat: int, ability: str) -> bool:
         last = self.last_round(g)
         if not self._greedy[seat]:
             return last or self.rng.random() < 0.3

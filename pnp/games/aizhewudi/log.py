@@ -1,6 +1,6 @@
 """The event log of an aizhewudi game as typed values (the JSON shape is in ``rules.py``).
 
-The state machine (``state._Game``) records each round as these values; play and replay
+The state machine (``state.Game``) records each round as these values; play and replay
 write them with ``pnp.games.events.to_json``, key for key the JSON that
 docs/sample-and-simulate.md fixes.
 """

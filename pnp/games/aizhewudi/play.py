@@ -7,17 +7,17 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.games.aizhewudi.bots import _Bots
+from pnp.games.aizhewudi.bots import Bots
 from pnp.games.aizhewudi.log import GameLog
 from pnp.games.aizhewudi.rules import (
     ABILITIES,
     BOTS,
     AizhewudiRules,
-    _is_int,
+    is_int,
     slug,
 )
 from pnp.games.aizhewudi.split import Split
-from pnp.games.aizhewudi.state import Illegal, _Game, _Policy
+from pnp.games.aizhewudi.state import Game, Illegal, Policy
 from pnp.games.draws import shuffle
 from pnp.games.events import to_json_object
 
@@ -25,70 +25,70 @@ from pnp.games.events import to_json_object
 VARIANTS: tuple[str, ...] = ("abilities",)
 
 
-class _FromLog(_Policy):
+class FromLog(Policy):
     """Replays the decisions a log records; the game then rechecks everything else."""
 
     def __init__(self, log: Mapping[str, Any]) -> None:
         self.rounds: list[Mapping[str, Any]] = log["rounds"]
 
-    def rec(self, g: _Game) -> Mapping[str, Any]:
+    def rec(self, g: Game) -> Mapping[str, Any]:
         if g.round > len(self.rounds):
             raise Illegal(f"the log stops before round {g.round}, but the game goes on")
         return self.rounds[g.round - 1]
 
-    def events(self, g: _Game, seat: int, ability: str, kind: str) -> list[Mapping[str, Any]]:
+    def events(self, g: Game, seat: int, ability: str, kind: str) -> list[Mapping[str, Any]]:
         return [e for e in self.rec(g).get("abilities", []) if e.get("seat") == seat
                 and e.get("ability") == ability and e.get("event") == kind]
 
-    def play(self, g: _Game, seat: int, hand: int) -> Mapping[str, Any]:
+    def play(self, g: Game, seat: int, hand: int) -> Mapping[str, Any]:
         plays: list[Mapping[str, Any]] = self.rec(g).get("plays", [])
         for pl in plays:
             if pl.get("seat") == seat and pl.get("hand", 0) == hand:
                 return pl
         raise Illegal(f"round {g.round}: no play logged for seat {seat} set {hand}")
 
-    def reveal(self, g: _Game, count: int) -> list[int]:
+    def reveal(self, g: Game, count: int) -> list[int]:
         revealed = list(self.rec(g).get("revealed", []))
         if len(revealed) != count:
             raise Illegal(f"round {g.round}: {len(revealed)} bills revealed, the rules reveal "
                           f"{count}")
         return revealed
 
-    def arm(self, g: _Game, seat: int, ability: str) -> bool:
+    def arm(self, g: Game, seat: int, ability: str) -> bool:
         return bool(self.events(g, seat, ability, "armed"))
 
-    def card(self, g: _Game, seat: int, hand: int) -> str:
+    def card(self, g: Game, seat: int, hand: int) -> str:
         swaps = [e for e in self.events(g, seat, "second_thoughts", "swap")
                  if e.get("hand") == hand]
         if swaps:
             return str(swaps[0].get("from"))
         return str(self.play(g, seat, hand).get("card"))
 
-    def target(self, g: _Game, seat: int, hand: int, last: bool) -> int:
+    def target(self, g: Game, seat: int, hand: int, last: bool) -> int:
         target = self.play(g, seat, hand).get("target")
-        return target if _is_int(target) else -1
+        return target if is_int(target) else -1
 
-    def swap(self, g: _Game, seat: int, hand: int) -> str | None:
+    def swap(self, g: Game, seat: int, hand: int) -> str | None:
         swaps = [e for e in self.events(g, seat, "second_thoughts", "swap")
                  if e.get("hand") == hand]
         return str(swaps[0].get("to")) if swaps else None
 
-    def withdraw(self, g: _Game, seat: int) -> bool:
+    def withdraw(self, g: Game, seat: int) -> bool:
         return seat in self.rec(g).get("withdrew", [])
 
-    def robber(self, g: _Game, seat: int, hand: int) -> str | None:
+    def robber(self, g: Game, seat: int, hand: int) -> str | None:
         used = [e for e in self.events(g, seat, "robber_logic", "used") if e.get("hand") == hand]
         return str(used[0].get("discarded")) if used else None
 
-    def faces(self, g: _Game, seat: int, candidates: list[int]) -> int:
+    def faces(self, g: Game, seat: int, candidates: list[int]) -> int:
         took = self.events(g, seat, "many_faces", "took")
         choice = took[0].get("from") if took else None
-        return choice if _is_int(choice) else -1
+        return choice if is_int(choice) else -1
 
-    def use(self, g: _Game, seat: int, ability: str) -> bool:
+    def use(self, g: Game, seat: int, ability: str) -> bool:
         return bool(self.events(g, seat, ability, "used"))
 
-    def groups(self, g: _Game, sharers: list[int], best: Split) -> list[list[int]]:
+    def groups(self, g: Game, sharers: list[int], best: Split) -> list[list[int]]:
         # People may group equal shares differently from the engine; any valid grouping is
         # legal, so take the log's and let the game check it.
         groups = self.rec(g).get("groups")
@@ -122,7 +122,7 @@ def play(rules: AizhewudiRules, players: int, rng: random.Random, *, seed: int,
     dealt: tuple[str | None, ...] = (
         tuple(rng.sample(ABILITIES, players)) if with_abilities else (None,) * players
     )
-    game = _Game(rules, players, dealt, _Bots(kinds, rng, deck))
+    game = Game(rules, players, dealt, Bots(kinds, rng, deck))
     outcome = game.run()
     return to_json_object(GameLog.of(slug, seed, players, with_abilities, kinds,
                                      dealt if with_abilities else None, outcome))
@@ -139,7 +139,7 @@ def resolve(rules: AizhewudiRules, log: Mapping[str, Any]) -> dict[str, Any]:
     """
     players = log["players"]
     dealt = log.get("dealt") if log.get("abilities") else None
-    game = _Game(rules, players, dealt or [None] * players, _FromLog(log))
+    game = Game(rules, players, dealt or [None] * players, FromLog(log))
     outcome = game.run(limit=len(log["rounds"]))
     return to_json_object(GameLog.of(slug, log.get("seed", 1), players,
                                      bool(log.get("abilities")), None,
@@ -151,7 +151,7 @@ def replay(rules: AizhewudiRules, log: Mapping[str, Any]) -> list[str]:
     if log.get("game") != slug:
         return [f"game: expected {slug!r}, got {log.get('game')!r}"]
     players = log.get("players")
-    if not _is_int(players) or not rules.min_players <= players <= rules.max_players:
+    if not is_int(players) or not rules.min_players <= players <= rules.max_players:
         return [f"players: {players!r} is outside {rules.min_players}–{rules.max_players}"]
     rounds = log.get("rounds")
     if not isinstance(rounds, list) or not all(isinstance(r, Mapping) for r in rounds):
@@ -169,7 +169,7 @@ def replay(rules: AizhewudiRules, log: Mapping[str, Any]) -> list[str]:
             return [*problems, "dealt: expected a different ability card per seat"]
     else:
         dealt = [None] * players
-    game = _Game(rules, players, dealt, _FromLog(log))
+    game = Game(rules, players, dealt, FromLog(log))
     try:
         outcome = game.run()
     except Illegal as exc:

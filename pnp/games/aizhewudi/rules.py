@@ -255,7 +255,7 @@ _TOP_KEYS = (
 )
 
 
-def _is_int(value: Any) -> TypeGuard[int]:
+def is_int(value: Any) -> TypeGuard[int]:
     # bool is an int subclass, but `rounds: true` is a typo, not a count.
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from pnp.games.aizhewudi.rules import (
     AizhewudiRules,
-    _is_int,
+    is_int,
 )
 
 
@@ -36,10 +36,10 @@ def split(bills: Sequence[int], sharers: int, rules: AizhewudiRules | None = Non
     the same game. Searches over count vectors per denomination, not subsets of bills.
     """
     rules = rules or AizhewudiRules()
-    if not _is_int(sharers) or sharers < 0:
+    if not is_int(sharers) or sharers < 0:
         raise ValueError(f"sharers must be a whole number of at least 0, got {sharers!r}")
     denoms = rules.denominations
-    bad = sorted({b for b in bills if not _is_int(b) or b not in denoms}, key=str)
+    bad = sorted({b for b in bills if not is_int(b) or b not in denoms}, key=str)
     if bad:
         known = ", ".join(f"{d:,}" for d in sorted(denoms))
         raise ValueError(f"not a bill of this game: {', '.join(map(str, bad))} (bills: {known})")

@@ -1,5 +1,5 @@
-"""愛者無敵 (aizhewudi): the game state machine (``_Game``), driven by a policy that makes every
-choice: ``bots._Bots`` to play, ``play._FromLog`` to replay a log.
+"""愛者無敵 (aizhewudi): the game state machine (``Game``), driven by a policy that makes every
+choice: ``bots.Bots`` to play, ``play.FromLog`` to replay a log.
 
 Each round is recorded as the typed values of ``log.py`` (filled in as a ``_Draft``, frozen
 into a ``Round`` when the round closes); the bots read the rounds played so far from
@@ -37,7 +37,7 @@ class Illegal(ValueError):
 
 
 @dataclass(slots=True)
-class _Play:
+class CardInPlay:
     seat: int
     hand: int
     card: str
@@ -49,7 +49,7 @@ class _Play:
 
 
 @dataclass(slots=True)
-class _Seat:
+class Seat:
     # Mutable on purpose: it is the running game state, never returned to callers.
     seat: int
     ability: str | None
@@ -106,17 +106,17 @@ class _Draft:
         )
 
 
-class _Game:
+class Game:
     """One game; decisions come from a policy (bots in play, the log in replay)."""
 
     def __init__(
         self, rules: AizhewudiRules, players: int, dealt: Sequence[str | None],
-        policy: _Policy,
+        policy: Policy,
     ) -> None:
         self.rules = rules
         self.policy = policy
         mix = Counter({c.id: c.per_player for c in rules.action_cards})
-        self.seats = [_Seat(s, dealt[s], [Counter(mix)]) for s in range(players)]
+        self.seats = [Seat(s, dealt[s], [Counter(mix)]) for s in range(players)]
         self._ins = list(self.seats)
         # Without ability cards no ability step can do anything: those steps are skipped.
         self.abilities_dealt = any(a is not None for a in dealt)
@@ -126,36 +126,36 @@ class _Game:
         self.someone_out = False
         self.bank_log: list[BankPayment] = []
         self.rec = _Draft(0, ())
-        self.plays: list[_Play] = []
+        self.plays: list[CardInPlay] = []
         self.hits: dict[int, int] = {}  # 被愛 given per target this round
         self.round_over = False
         self.peak_loved = 0
         self.history: list[Round] = []  # the records of the rounds played so far
 
     # -- helpers
-    def ins(self) -> list[_Seat]:
+    def ins(self) -> list[Seat]:
         """The players still in, in seat order (kept as players go out; do not change it)."""
         return self._ins
 
-    def limit(self, p: _Seat) -> int:
+    def limit(self, p: Seat) -> int:
         r = self.rules
         return r.princess_eliminated_at if p.ability == "princess" else r.eliminated_at
 
-    def public_limit(self, p: _Seat) -> int:
+    def public_limit(self, p: Seat) -> int:
         """What the others know: the princess only once her card is face up."""
         return self.limit(p) if p.revealed else self.rules.eliminated_at
 
-    def pending(self) -> list[_Play]:
+    def pending(self) -> list[CardInPlay]:
         return [pl for pl in self.plays if pl.state == "pending"]
 
     def event(self, seat: int, ability: str, kind: str, **extra: Any) -> None:
         self.rec.abilities.append(AbilityEvent(seat, ability, kind, **extra))
 
-    def discard(self, pl: _Play, reason: str) -> None:
+    def discard(self, pl: CardInPlay, reason: str) -> None:
         pl.state = "discarded"
         self.rec.discarded.append(Discard(pl.seat, pl.hand, reason))
 
-    def pay(self, p: _Seat, ability: str, amount: int) -> None:
+    def pay(self, p: Seat, ability: str, amount: int) -> None:
         p.bank += amount
         self.bank_log.append(BankPayment(p.seat, ability, amount, self.round))
 
@@ -226,7 +226,7 @@ class _Game:
                     p.revealed = True
                     self.event(p.seat, ability, "armed")
         # Step 2: one card per set, face down.
-        plays: list[_Play] = []
+        plays: list[CardInPlay] = []
         self.plays = plays
         choose_card = policy.card
         for p in ins:
@@ -238,7 +238,7 @@ class _Game:
                 if hand[card] < 1:
                     raise Illegal(f"seat {seat} plays {card!r} from set {h}, not in hand")
                 hand[card] -= 1
-                plays.append(_Play(seat, h, card))
+                plays.append(CardInPlay(seat, h, card))
         # Step 3: aim; the revealed groom aims last, seeing the others.
         seats = self.seats
         abilities = self.abilities_dealt
@@ -475,35 +475,35 @@ def winner(final: Sequence[FinalSeat]) -> tuple[int | None, list[int]]:
 # --------------------------------------------------------------------------- policies
 
 
-class _Policy:
+class Policy:
     """Where a game's decisions come from; the base answers like a cautious person."""
 
-    def reveal(self, g: _Game, count: int) -> list[int]:
+    def reveal(self, g: Game, count: int) -> list[int]:
         raise NotImplementedError
 
-    def arm(self, g: _Game, seat: int, ability: str) -> bool:
+    def arm(self, g: Game, seat: int, ability: str) -> bool:
         return False
 
-    def card(self, g: _Game, seat: int, hand: int) -> str:
+    def card(self, g: Game, seat: int, hand: int) -> str:
         raise NotImplementedError
 
-    def target(self, g: _Game, seat: int, hand: int, last: bool) -> int:
+    def target(self, g: Game, seat: int, hand: int, last: bool) -> int:
         raise NotImplementedError
 
-    def swap(self, g: _Game, seat: int, hand: int) -> str | None:
+    def swap(self, g: Game, seat: int, hand: int) -> str | None:
         return None
 
-    def withdraw(self, g: _Game, seat: int) -> bool:
+    def withdraw(self, g: Game, seat: int) -> bool:
         return False
 
-    def robber(self, g: _Game, seat: int, hand: int) -> str | None:
+    def robber(self, g: Game, seat: int, hand: int) -> str | None:
         return None
 
-    def faces(self, g: _Game, seat: int, candidates: list[int]) -> int:
+    def faces(self, g: Game, seat: int, candidates: list[int]) -> int:
         return candidates[0]
 
-    def use(self, g: _Game, seat: int, ability: str) -> bool:
+    def use(self, g: Game, seat: int, ability: str) -> bool:
         return False
 
-    def groups(self, g: _Game, sharers: list[int], best: Split) -> list[list[int]]:
+    def groups(self, g: Game, sharers: list[int], best: Split) -> list[list[int]]:
         return best.groups
