@@ -14,66 +14,8 @@ from pnp.games.base import Sample
 def facts(sample: Sample) -> dict[str, Any]:
     rules, game_log = sample.rules, sample.log
     n = game_log["players"]
-    loved = [0] * n
-    fickle = [0] * n
-    money = [0] * n
-    out: list[int] = []
-    rounds = []
-    witness = 0  # seat 0 runs the steps; when out, the next player still in on the left
-    for rnd in game_log["rounds"]:
-        runs_it = witness
-        plays = [dict(p) for p in rnd["plays"]]
-        events = [dict(e) for e in rnd["abilities"]]
-        gained = [rnd["loved"][s] - loved[s] for s in range(n)] if rnd["loved"] else [0] * n
-        for seat, group in zip(rnd["sharers"], rnd["groups"], strict=False):
-            money[seat] += sum(group)
-        discarded = {(d["seat"], d["hand"]): d["reason"] for d in rnd["discarded"]}
-        table = list(rnd["carried_in"]) + list(rnd["revealed"])
-        standing_before = [s for s in range(n) if s not in out]
-        out.extend(rnd["eliminated"])
-        if witness in out:
-            witness = next(((witness + k) % n for k in range(1, n)
-                            if (witness + k) % n not in out), witness)
-        rounds.append({
-            "number": rnd["round"],
-            "witness": runs_it,
-            "next_witness": witness if witness != runs_it and witness not in out else None,
-            "revealed": list(rnd["revealed"]),
-            "revealed_sum": sum(rnd["revealed"]),
-            "carried_in": list(rnd["carried_in"]),
-            "carried_in_sum": sum(rnd["carried_in"]),
-            "table": sorted(table, reverse=True),
-            "table_sum": sum(table),
-            "in_game": standing_before,
-            "plays": [{**p, "fate": discarded.get((p["seat"], p["hand"]), "resolved")}
-                      for p in plays],
-            "withdrew": list(rnd["withdrew"]),
-            "aimed_at_withdrawn": sorted({d["seat"] for d in rnd["discarded"]
-                                          if d["reason"] == "aimed_at_withdrawn"}),
-            "rushes": _with_hands(rnd["rushes"], plays, "rush"),
-            "proposals": _with_hands(rnd["proposals"], plays, "propose"),
-            "flees": _with_hands(rnd["flees"], plays, "flee"),
-            "abilities": events,
-            "armed": [e for e in events if e["event"] == "armed"],
-            "discarded": [dict(d) for d in rnd["discarded"]],
-            "eliminated": list(rnd["eliminated"]),
-            "sharers": list(rnd["sharers"]),
-            "share": rnd["share"],
-            "groups": [list(g) for g in rnd["groups"]],
-            "carried_out": list(rnd["carried_out"]),
-            "carried_out_sum": sum(rnd["carried_out"]),
-            "ended": rnd["ended"],
-            "gained": gained,
-            "loved": list(rnd["loved"]) or list(loved),
-            "fickle_gained": [rnd["fickle"][s] - fickle[s] for s in range(n)] if rnd["fickle"]
-            else [0] * n,
-            "fickle": list(rnd["fickle"]) or list(fickle),
-            "money": list(money),
-            "out": list(out),
-            "cupid": next((e for e in events if e["event"] == "triggered"), None),
-        })
-        loved = rounds[-1]["loved"]
-        fickle = rounds[-1]["fickle"]
+    rounds = _rounds(game_log["rounds"], n)
+    money = rounds[-1]["money"] if rounds else [0] * n
     final = [dict(f) for f in game_log["final"]]
     for f in final:
         if f["money"] != money[f["seat"]]:
@@ -111,6 +53,79 @@ def facts(sample: Sample) -> dict[str, Any]:
         "winner": game_log["winner"],
         "shared": list(game_log.get("shared") or []),
         "ties": _aizhewudi_ties(standing),
+    }
+
+
+def _rounds(logged: Sequence[Mapping[str, Any]], n: int) -> list[dict[str, Any]]:
+    """Every round's facts, with the markers, money and players out as they stand after it."""
+    loved = [0] * n
+    fickle = [0] * n
+    money = [0] * n
+    out: list[int] = []
+    rounds: list[dict[str, Any]] = []
+    witness = 0  # seat 0 runs the steps; when out, the next player still in on the left
+    for rnd in logged:
+        runs_it = witness
+        for seat, group in zip(rnd["sharers"], rnd["groups"], strict=False):
+            money[seat] += sum(group)
+        standing_before = [s for s in range(n) if s not in out]
+        out.extend(rnd["eliminated"])
+        if witness in out:
+            witness = next(((witness + k) % n for k in range(1, n)
+                            if (witness + k) % n not in out), witness)
+        steps = _round_steps(rnd, standing_before)
+        rounds.append({
+            "number": rnd["round"],
+            "witness": runs_it,
+            "next_witness": witness if witness != runs_it and witness not in out else None,
+            **steps,
+            "gained": [rnd["loved"][s] - loved[s] for s in range(n)] if rnd["loved"] else [0] * n,
+            "loved": list(rnd["loved"]) or list(loved),
+            "fickle_gained": [rnd["fickle"][s] - fickle[s] for s in range(n)] if rnd["fickle"]
+            else [0] * n,
+            "fickle": list(rnd["fickle"]) or list(fickle),
+            "money": list(money),
+            "out": list(out),
+            "cupid": next((e for e in steps["abilities"] if e["event"] == "triggered"), None),
+        })
+        loved = rounds[-1]["loved"]
+        fickle = rounds[-1]["fickle"]
+    return rounds
+
+
+def _round_steps(rnd: Mapping[str, Any], in_game: list[int]) -> dict[str, Any]:
+    """What happened in one round, step by step, as the log has it (bills, plays, aims,
+    abilities, the split)."""
+    plays = [dict(p) for p in rnd["plays"]]
+    events = [dict(e) for e in rnd["abilities"]]
+    discarded = {(d["seat"], d["hand"]): d["reason"] for d in rnd["discarded"]}
+    table = list(rnd["carried_in"]) + list(rnd["revealed"])
+    return {
+        "revealed": list(rnd["revealed"]),
+        "revealed_sum": sum(rnd["revealed"]),
+        "carried_in": list(rnd["carried_in"]),
+        "carried_in_sum": sum(rnd["carried_in"]),
+        "table": sorted(table, reverse=True),
+        "table_sum": sum(table),
+        "in_game": in_game,
+        "plays": [{**p, "fate": discarded.get((p["seat"], p["hand"]), "resolved")}
+                  for p in plays],
+        "withdrew": list(rnd["withdrew"]),
+        "aimed_at_withdrawn": sorted({d["seat"] for d in rnd["discarded"]
+                                      if d["reason"] == "aimed_at_withdrawn"}),
+        "rushes": _with_hands(rnd["rushes"], plays, "rush"),
+        "proposals": _with_hands(rnd["proposals"], plays, "propose"),
+        "flees": _with_hands(rnd["flees"], plays, "flee"),
+        "abilities": events,
+        "armed": [e for e in events if e["event"] == "armed"],
+        "discarded": [dict(d) for d in rnd["discarded"]],
+        "eliminated": list(rnd["eliminated"]),
+        "sharers": list(rnd["sharers"]),
+        "share": rnd["share"],
+        "groups": [list(g) for g in rnd["groups"]],
+        "carried_out": list(rnd["carried_out"]),
+        "carried_out_sum": sum(rnd["carried_out"]),
+        "ended": rnd["ended"],
     }
 
 
