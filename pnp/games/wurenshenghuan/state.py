@@ -206,7 +206,9 @@ def night_problems(rules: WurenshenghuanRules, state: State, action: NightAction
 
 
 def night_step(rules: WurenshenghuanRules, state: State,
-           action: NightAction) -> tuple[list[str], State, NightResult]:
+               action: NightAction) -> tuple[list[str], State, NightResult]:
+    """(every reason ``action`` is illegal tonight, the state after it, what it did); an
+    illegal action leaves the state as it was."""
     own = state.murderer
     row = state.items(own)
     key = KEY in row
@@ -218,74 +220,87 @@ def night_step(rules: WurenshenghuanRules, state: State,
     if own in state.imprisoned and not key:
         problems.append(f"the murderer's character {own} is imprisoned without the key: "
                         f"no kill and no frame tonight")
-
     if isinstance(action, Kill):
-        targets, discard = tuple(action.targets), tuple(action.discard)
-        rest = without(row, discard)
-        if rest is None:
-            problems.append(f"cannot discard {list(discard)}: {own} holds {list(row)}")
-            rest = row
-        weapons = [item for item in discard if item != KEY]
-        if not 1 <= len(weapons) <= rules.max_kills_per_night:
-            problems.append(f"a kill discards 1–{rules.max_kills_per_night} non-key items, "
-                            f"got {len(weapons)} ({list(discard)})")
-        if len(targets) != len(weapons):
-            problems.append(f"{len(weapons)} non-key items discarded kill exactly "
-                            f"{len(weapons)} characters, {len(targets)} named")
-        if len(set(targets)) != len(targets):
-            problems.append(f"kill targets must be distinct, got {list(targets)}")
-        for target in targets:
-            if target not in state.letters:
-                problems.append(f"unknown character {target!r}")
-            elif target in state.dead:
-                problems.append(f"character {target} is already dead")
-            elif not state.free(target):
-                problems.append(f"character {target} is imprisoned and the murderer holds "
-                                f"no key")
-        drawn, pile = refill(rules, rest, state.pile)
-        arranged = _arrangement(rest + drawn, action.arrange, problems)
-        if problems:
-            return problems, state, base
-        after = state.with_row(own, arranged).evolve(pile=pile,
-                        discards=state.discards + discard,
-                        dead=state.dead | frozenset(targets))
-        return problems, after, replace(
-            base, action="kill", killed=tuple(sorted(targets)), feigned=own in targets,
-            discarded=discard, drawn=drawn, arranged=arranged)
-
+        return _kill(rules, state, action, base, problems)
     if isinstance(action, Frame):
-        target, position, give = action.target, action.position, action.give
-        theirs: tuple[str, ...] = ()
+        return _frame(state, action, base, problems)
+    raise TypeError(f"not a night action: {action!r}")
+
+
+def _kill(rules: WurenshenghuanRules, state: State, action: Kill, base: NightResult,
+          problems: list[str]) -> tuple[list[str], State, NightResult]:
+    """``night_step`` for a kill; ``problems`` holds what was found before it."""
+    own = state.murderer
+    row = state.items(own)
+    targets, discard = tuple(action.targets), tuple(action.discard)
+    rest = without(row, discard)
+    if rest is None:
+        problems.append(f"cannot discard {list(discard)}: {own} holds {list(row)}")
+        rest = row
+    weapons = [item for item in discard if item != KEY]
+    if not 1 <= len(weapons) <= rules.max_kills_per_night:
+        problems.append(f"a kill discards 1–{rules.max_kills_per_night} non-key items, "
+                        f"got {len(weapons)} ({list(discard)})")
+    if len(targets) != len(weapons):
+        problems.append(f"{len(weapons)} non-key items discarded kill exactly "
+                        f"{len(weapons)} characters, {len(targets)} named")
+    if len(set(targets)) != len(targets):
+        problems.append(f"kill targets must be distinct, got {list(targets)}")
+    for target in targets:
         if target not in state.letters:
             problems.append(f"unknown character {target!r}")
-        elif target == own:
-            problems.append("a frame swaps with another character, not the murderer's own")
-        else:
-            theirs = state.items(target)
-            if not state.free(target):
-                problems.append(f"character {target} is imprisoned and the murderer holds "
-                                f"no key")
-            if not is_integer(position) or not 0 <= position < len(theirs):
-                problems.append(f"{target} has no item at position {position!r} "
-                                f"({len(theirs)} items)")
-        if give not in row:
-            problems.append(f"cannot give {give!r}: {own} holds {list(row)}")
-        if problems:
-            return problems, state, base
-        took = theirs[position]
-        mine = list(row)
-        # The received card takes the given card's place; the murderer may then reorder.
-        mine[mine.index(give)] = took
-        arranged = _arrangement(tuple(mine), action.arrange, problems)
-        if problems:
-            return problems, state, base
-        new_theirs = list(theirs)
-        new_theirs[position] = give
-        after = state.with_row(own, arranged).with_row(target, new_theirs)
-        return problems, after, replace(
-            base, action="frame", swap=Swap(target, position, give, took), arranged=arranged)
+        elif target in state.dead:
+            problems.append(f"character {target} is already dead")
+        elif not state.free(target):
+            problems.append(f"character {target} is imprisoned and the murderer holds "
+                            f"no key")
+    drawn, pile = refill(rules, rest, state.pile)
+    arranged = _arrangement(rest + drawn, action.arrange, problems)
+    if problems:
+        return problems, state, base
+    after = state.with_row(own, arranged).evolve(pile=pile,
+                    discards=state.discards + discard,
+                    dead=state.dead | frozenset(targets))
+    return problems, after, replace(
+        base, action="kill", killed=tuple(sorted(targets)), feigned=own in targets,
+        discarded=discard, drawn=drawn, arranged=arranged)
 
-    raise TypeError(f"not a night action: {action!r}")
+
+def _frame(state: State, action: Frame, base: NightResult,
+           problems: list[str]) -> tuple[list[str], State, NightResult]:
+    """``night_step`` for a frame; ``problems`` holds what was found before it."""
+    own = state.murderer
+    row = state.items(own)
+    target, position, give = action.target, action.position, action.give
+    theirs: tuple[str, ...] = ()
+    if target not in state.letters:
+        problems.append(f"unknown character {target!r}")
+    elif target == own:
+        problems.append("a frame swaps with another character, not the murderer's own")
+    else:
+        theirs = state.items(target)
+        if not state.free(target):
+            problems.append(f"character {target} is imprisoned and the murderer holds "
+                            f"no key")
+        if not is_integer(position) or not 0 <= position < len(theirs):
+            problems.append(f"{target} has no item at position {position!r} "
+                            f"({len(theirs)} items)")
+    if give not in row:
+        problems.append(f"cannot give {give!r}: {own} holds {list(row)}")
+    if problems:
+        return problems, state, base
+    took = theirs[position]
+    mine = list(row)
+    # The received card takes the given card's place; the murderer may then reorder.
+    mine[mine.index(give)] = took
+    arranged = _arrangement(tuple(mine), action.arrange, problems)
+    if problems:
+        return problems, state, base
+    new_theirs = list(theirs)
+    new_theirs[position] = give
+    after = state.with_row(own, arranged).with_row(target, new_theirs)
+    return problems, after, replace(
+        base, action="frame", swap=Swap(target, position, give, took), arranged=arranged)
 
 
 def apply_night(rules: WurenshenghuanRules, state: State,
