@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pnp.data.model import Game
@@ -51,80 +51,6 @@ def facts(sample: Sample) -> dict[str, Any]:
     own = characters[murderer]
     holder = {letter: seat for seat, letter in enumerate(characters)}
     letters = list(rules.letters)
-    days_by_number = {d["day"]: d for d in game_log["days"]}
-    kills = 0
-    dead: list[str] = []
-    days = []
-    for night in game_log["nights"]:
-        d = night["night"]
-        killed = list(night["killed"])
-        real = [c for c in killed if c != own]
-        kills += len(real)
-        dead.extend(killed)
-        day = days_by_number.get(d)
-        table = night["table"]  # every row after the night; the day looks at these rows
-        looks = []
-        if day is not None:
-            for look in day["looks"]:
-                position = look["position"]
-                looks.append({"character": look["character"],
-                              "position": None if position is None else position + 1,
-                              "size": len(table[look["character"]]),
-                              "cards": list(look["cards"]),
-                              "holder": holder.get(look["character"])})
-        swap = night["swap"]
-        days.append({
-            "number": d,
-            "night": {
-                "action": night["action"],
-                "killed": killed,
-                "real": real,
-                "feigned": night["feigned"],
-                "discarded": list(night["discarded"]),
-                "weapons": [x for x in night["discarded"] if x != KEY],
-                "key_discarded": KEY in night["discarded"],
-                "drawn": list(night["drawn"]),
-                "swap": None if swap is None else {
-                    "character": swap["character"], "position": swap["position"] + 1,
-                    "size": len(table[swap["character"]]),
-                    "gave": swap["gave"], "took": swap["took"],
-                    "holder": holder.get(swap["character"])},
-                "key": night["key"],
-                "imprisoned": list(night["imprisoned"]),
-                "murderer_imprisoned": night["murderer_imprisoned"],
-                "pile_left": night["pile_left"],
-                "arranged": list(night["arranged"]),
-                "short": len(night["arranged"]) < rules.items_per_character,
-                "key_mattered": night["key"] and (
-                    night["murderer_imprisoned"]
-                    or any(c in night["imprisoned"] for c in killed)
-                    or (swap is not None and swap["character"] in night["imprisoned"])),
-                "kills_so_far": kills,
-            },
-            "day": None if day is None else {
-                "dead": list(day["dead"]),
-                "alive": day["alive"],
-                "searches": day["searches"],
-                "prisoners": day["prisoners"],
-                "decision": day["decision"],
-                "looks": looks,
-                "imprisoned": list(day["imprisoned"]),
-            },
-            "guesses": [dict(g) for g in game_log["guesses"] if g["day"] == d],
-            "all_dead": len(set(dead)) == len(letters),
-        })
-    guesses = {g["seat"]: g for g in game_log["guesses"]}
-    final = []
-    for entry in game_log["final"]:
-        seat = entry["seat"]
-        guess = guesses.get(seat)
-        before_death = (guess is not None and guess["correct"] and entry["died"] is not None
-                        and guess["day"] < entry["died"])
-        band = None
-        if entry["role"] == MURDERER:
-            band = next(({"min": b.kills_min, "max": b.kills_max, "points": b.points}
-                         for b in rules.murderer_bands if b.covers(entry["kills"])), None)
-        final.append({**entry, "guess": guess, "before_death": before_death, "band": band})
     points = [f["points"] for f in game_log["final"]]
     order = sorted(range(n), key=lambda s: (-points[s], s))
     return {
@@ -149,12 +75,109 @@ def facts(sample: Sample) -> dict[str, Any]:
             "guess_points": list(rules.guess_points),
             "per_character": rules.items_per_character,
         },
-        "days": days,
+        "days": _days(rules, game_log, own, holder),
         "end": game_log["end"],
         "kills": game_log["kills"],
-        "final": final,
+        "final": _final(rules, game_log),
         "points": points,
         "order": order,
         "places": [1 + sum(1 for p in points if p > points[s]) for s in range(n)],
         "best": max(points),
     }
+
+
+def _days(rules: Any, game_log: Mapping[str, Any], own: str,
+          holder: Mapping[str, int]) -> list[dict[str, Any]]:
+    """Each night, the day after it (if the game got there) and that day's guesses."""
+    days_by_number = {d["day"]: d for d in game_log["days"]}
+    kills = 0
+    dead: list[str] = []
+    days = []
+    for night in game_log["nights"]:
+        d = night["night"]
+        killed = list(night["killed"])
+        kills += len([c for c in killed if c != own])
+        dead.extend(killed)
+        day = days_by_number.get(d)
+        days.append({
+            "number": d,
+            "night": _night(rules, night, own, holder, kills),
+            "day": None if day is None else _day(day, night["table"], holder),
+            "guesses": [dict(g) for g in game_log["guesses"] if g["day"] == d],
+            "all_dead": len(set(dead)) == len(rules.letters),
+        })
+    return days
+
+
+def _night(rules: Any, night: Mapping[str, Any], own: str, holder: Mapping[str, int],
+           kills: int) -> dict[str, Any]:
+    """One night's facts; ``kills`` counts the real kills up to and with this night."""
+    killed = list(night["killed"])
+    table = night["table"]  # every row after the night
+    swap = night["swap"]
+    return {
+        "action": night["action"],
+        "killed": killed,
+        "real": [c for c in killed if c != own],
+        "feigned": night["feigned"],
+        "discarded": list(night["discarded"]),
+        "weapons": [x for x in night["discarded"] if x != KEY],
+        "key_discarded": KEY in night["discarded"],
+        "drawn": list(night["drawn"]),
+        "swap": None if swap is None else {
+            "character": swap["character"], "position": swap["position"] + 1,
+            "size": len(table[swap["character"]]),
+            "gave": swap["gave"], "took": swap["took"],
+            "holder": holder.get(swap["character"])},
+        "key": night["key"],
+        "imprisoned": list(night["imprisoned"]),
+        "murderer_imprisoned": night["murderer_imprisoned"],
+        "pile_left": night["pile_left"],
+        "arranged": list(night["arranged"]),
+        "short": len(night["arranged"]) < rules.items_per_character,
+        "key_mattered": night["key"] and (
+            night["murderer_imprisoned"]
+            or any(c in night["imprisoned"] for c in killed)
+            or (swap is not None and swap["character"] in night["imprisoned"])),
+        "kills_so_far": kills,
+    }
+
+
+def _day(day: Mapping[str, Any], table: Mapping[str, Sequence[str]],
+         holder: Mapping[str, int]) -> dict[str, Any]:
+    """One day's facts; ``table`` holds the rows the day looks at (the night's)."""
+    looks = []
+    for look in day["looks"]:
+        position = look["position"]
+        looks.append({"character": look["character"],
+                      "position": None if position is None else position + 1,
+                      "size": len(table[look["character"]]),
+                      "cards": list(look["cards"]),
+                      "holder": holder.get(look["character"])})
+    return {
+        "dead": list(day["dead"]),
+        "alive": day["alive"],
+        "searches": day["searches"],
+        "prisoners": day["prisoners"],
+        "decision": day["decision"],
+        "looks": looks,
+        "imprisoned": list(day["imprisoned"]),
+    }
+
+
+def _final(rules: Any, game_log: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each seat at the end, with its guess, whether it came before its death and, for the
+    murderer, the band of kills that scored."""
+    guesses = {g["seat"]: g for g in game_log["guesses"]}
+    final = []
+    for entry in game_log["final"]:
+        seat = entry["seat"]
+        guess = guesses.get(seat)
+        before_death = (guess is not None and guess["correct"] and entry["died"] is not None
+                        and guess["day"] < entry["died"])
+        band = None
+        if entry["role"] == MURDERER:
+            band = next(({"min": b.kills_min, "max": b.kills_max, "points": b.points}
+                         for b in rules.murderer_bands if b.covers(entry["kills"])), None)
+        final.append({**entry, "guess": guess, "before_death": before_death, "band": band})
+    return final
