@@ -23,10 +23,9 @@ from pnp.core.errors import DataError, PnpError
 from pnp.core.workspace import Workspace
 from pnp.data.gameset import load_games
 from pnp.data.model import Game
+from pnp.games import ruleset
 from pnp.games.base import GamePlugin, Sample
 from pnp.games.registry import game_slugs, get_game, has_game, tables_from_engine
-from pnp.games.ruleset import check_variant as _check_variant
-from pnp.games.ruleset import game_rules as _game_rules
 from pnp.text.convert import converter_for
 from pnp.text.templating import render_template
 
@@ -85,14 +84,14 @@ def load_game_data(workspace: Workspace, slug: str) -> Game:
 
 
 def check_variant(slug: str, variant: str | None) -> str | None:
-    return _check_variant(plugin(slug), variant)
+    return ruleset.check_variant(plugin(slug), variant)
 
 
 def game_rules(game: Game, variant: str | None) -> Any:
     """The engine's rules from game.yaml's ``rules:`` (missing keys take the rulings)."""
     if not game.info.rules:
         logger.info("%s: game.yaml has no rules: mapping; playing the engine's rulings", game.slug)
-    return _game_rules(plugin(game.slug), game, variant)
+    return ruleset.game_rules(plugin(game.slug), game, variant)
 
 
 def resolve_players(game: Game, rules: Any, players: int | None) -> int:
