@@ -69,7 +69,7 @@ def _same_bot(name: str, players: int) -> list[str]:
     return [name] * players
 
 
-def _bot_mixes(engine: GamePlugin) -> list[tuple[str, Callable[[int], list[str]]]]:
+def bot_mixes(engine: GamePlugin) -> list[tuple[str, Callable[[int], list[str]]]]:
     """(label, players -> each seat's bot): each bot of the game alone, then all of them
     seated alternately."""
     names = engine.bots
@@ -98,7 +98,7 @@ def supply_simulation(engine: GamePlugin, rules: Any, lint: list[CheckFinding], 
     if not supplies:
         return lint
     low, high = engine.player_range(rules)
-    mixes = _bot_mixes(engine)
+    mixes = bot_mixes(engine)
     games = dict.fromkeys((label for label, _ in mixes), 0)
     short = {kind: dict.fromkeys(games, 0) for kind in supplies}
     try:

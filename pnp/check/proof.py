@@ -34,7 +34,7 @@ from typing import Any
 from pnp.check.conversion import PrintedText, conversion_findings
 from pnp.check.counts import count_findings
 from pnp.check.index import index_findings
-from pnp.check.lint import SUPPLY_GAMES_PER_COUNT, _bot_mixes, lint_findings, supply_simulation
+from pnp.check.lint import SUPPLY_GAMES_PER_COUNT, bot_mixes, lint_findings, supply_simulation
 from pnp.check.literals import FLOAT_NUMBER, TEMPLATES, data_literals, literal_findings, template_literals
 from pnp.check.report import Acknowledgement, CheckFinding, CheckReport, GameReport
 from pnp.check.tables import CellDiff, column_diffs, computed_tables, diff_tables
@@ -59,7 +59,7 @@ from pnp.text.convert import converter_for
 from pnp.text.fonts import FontFamily, load_family, missing_characters
 
 # Re-exported: tests and benchmarks reach the lint's simulation through pnp.check.proof.
-__all__ = ["SUPPLY_GAMES_PER_COUNT", "CheckFinding", "_bot_mixes", "check", "check_game",
+__all__ = ["SUPPLY_GAMES_PER_COUNT", "CheckFinding", "bot_mixes", "check", "check_game",
            "engine_tables", "printed_texts", "supply_simulation"]
 
 

@@ -425,11 +425,11 @@ def test_tables_text_and_markdown() -> None:
 
 
 def test_supply_simulation_plays_every_bot_mix_of_every_engine():
-    from pnp.check.proof import _bot_mixes
+    from pnp.check.proof import bot_mixes
     from pnp.games.registry import game_slugs, get_game
 
     for slug in game_slugs():
-        labels = {label for label, _ in _bot_mixes(get_game(slug))}
+        labels = {label for label, _ in bot_mixes(get_game(slug))}
         # Each bot alone, then both seated alternately.
         assert {"greedy", "random"} < labels and len(labels) == 3, slug
 
