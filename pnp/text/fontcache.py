@@ -27,6 +27,7 @@ from typing import Any
 from reportlab.pdfbase.ttfonts import TTFontFace
 
 from pnp.core import diskcache
+from pnp.text import reportlab_fonts
 
 log = logging.getLogger(__name__)
 
@@ -108,8 +109,7 @@ def face_state(face: Any) -> tuple[dict[str, Any], list[array[Any]]]:
     """What reportlab's parse left on a face: JSON-ready data and, for the large per-glyph
     tables, arrays of 32- or 64-bit ints it refers to by position (the font's bytes and the scale
     function aside: they come from the file and ``unitsPerEm``)."""
-    state = {name: value for name, value in vars(face).items()
-             if name not in ("_ttf_data", "_pdfScale", "filename")}
+    state = reportlab_fonts.parse_results(face)
     glyph_to_char = state.pop("glyphToChar")
     columns = {
         "charToGlyph.keys": list(state["charToGlyph"]),

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.core.errors import FontError
+from pnp.text import reportlab_fonts
 
 __all__ = [
     "BUILD_COMMAND",
@@ -136,7 +137,7 @@ def _register(path: Path, bold: bool) -> FontFace:
     from reportlab.pdfbase.ttfonts import TTFError
 
     name = path.stem  # the build script names each file after its PostScript name
-    registered = pdfmetrics._fonts.get(name)  # reportlab has no public lookup
+    registered = reportlab_fonts.registered(name)
     if registered is not None:
         other = Path(getattr(registered.face, "filename", "")).resolve()
         if other != path and not _same_bytes(other, path):
@@ -169,38 +170,10 @@ def _parse(name: str, path: Path) -> Any:
     digest = diskcache.file_sha256(path, data)
     state = fontcache.load(digest)
     if state is not None:
-        return _font_from_state(name, path, data, state)
+        return reportlab_fonts.font_from_parse(name, path, data, state, fontcache.CachedFace)
     font = TTFont(name, str(path))
-    if font.face._ttf_data == data:  # the file did not change between the two reads
+    if reportlab_fonts.file_bytes(font.face) == data:  # the file did not change between the two reads
         fontcache.store(digest, font.face)
-    return font
-
-
-def _font_from_state(name: str, path: Path, data: bytes, state: dict[str, Any]) -> Any:
-    """A TTFont as ``TTFont(name, str(path))`` makes it, its parse results taken from ``state``.
-    The attributes set here mirror reportlab's TTFont.__init__ (tests/text/test_font_cache.py
-    compares the two, and the cache is keyed by reportlab's version)."""
-    from fnmatch import fnmatch
-    from weakref import WeakKeyDictionary
-
-    from reportlab import rl_config
-    from reportlab.pdfbase.ttfonts import TTEncoding, TTFont, unShapedFontGlob
-
-    from pnp.text import fontcache
-
-    face = fontcache.CachedFace.__new__(fontcache.CachedFace)
-    face.__dict__.update(state)
-    face._ttf_data = data
-    face.filename = str(path)
-    units = state["unitsPerEm"]
-    face._pdfScale = (lambda x: x) if units == 1000 else (lambda x, m=1000 / units: x * m)
-    font = TTFont.__new__(TTFont)
-    font.fontName = name
-    font.face = face
-    font.encoding = TTEncoding()
-    font.state = WeakKeyDictionary()
-    font._asciiReadable = rl_config.ttfAsciiReadable
-    font.shapable = not any(fnmatch(name, pattern) for pattern in unShapedFontGlob)
     return font
 
 
@@ -214,9 +187,7 @@ def _same_bytes(a: Path, b: Path) -> bool:
 @cache
 def coverage(face: FontFace) -> frozenset[int]:
     """The code points the face's cmap maps to a glyph (read once per face)."""
-    from reportlab.pdfbase import pdfmetrics
-
-    registered = pdfmetrics._fonts.get(face.name)
+    registered = reportlab_fonts.registered(face.name)
     if registered is not None and Path(getattr(registered.face, "filename", "")).resolve() == face.path.resolve():
         # reportlab has parsed this cmap already; fontTools would take half a second more.
         # Its table also lists the format-4 end marker U+FFFF, mapped to glyph 0 (.notdef).
@@ -360,7 +331,7 @@ def _squeeze_table(face: FontFace) -> dict[str, tuple[float, float]]:
 
     parsed = pdfmetrics.getFont(face.name).face
     try:
-        head, loca, glyf = (_table(parsed, tag) for tag in ("head", "loca", "glyf"))
+        head, loca, glyf = (reportlab_fonts.table_bytes(parsed, tag) for tag in ("head", "loca", "glyf"))
     except KeyError as exc:
         raise FontError(f"cannot read font {face.path}: no {exc} table; {_regenerate_hint()}") from exc
     upm = struct.unpack_from(">H", head, 18)[0]
@@ -383,8 +354,3 @@ def _squeeze_table(face: FontFace) -> dict[str, tuple[float, float]]:
         table[ch] = (left * scale, right * scale)
     return table
 
-
-def _table(parsed: Any, tag: str) -> bytes:
-    """The raw bytes of one table of a face reportlab has parsed."""
-    entry = parsed.table[tag]
-    return bytes(parsed._ttf_data[entry["offset"]:entry["offset"] + entry["length"]])

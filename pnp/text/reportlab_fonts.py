@@ -1,0 +1,78 @@
+"""Where pnp reaches into reportlab's font objects beyond its public API, in one place.
+
+reportlab (no type information, no stable promise below ``pdfmetrics.registerFont``,
+``getFont`` and ``TTFont``) is used through its public names everywhere else; these are the
+few places it offers no public way, each with why. The disk cache of parsed faces is keyed
+by reportlab's version (:mod:`pnp.text.fontcache`), and tests/text/test_font_cache.py holds a
+face rebuilt here to the one reportlab parses, so a reportlab that changes any of this fails
+there first.
+
+- ``pdfmetrics._fonts``, the registry of fonts by name (:func:`registered`): the public
+  ``getFont`` goes looking for a Type 1 font of a name it does not know, and raises; pnp
+  asks only whether a name is registered, and from which file.
+- ``TTFontFace._ttf_data``, the font file's bytes as the face read them (:func:`file_bytes`,
+  :func:`table_bytes`): pnp checks that the bytes parsed are the bytes it hashed, and reads
+  the ``head``, ``loca`` and ``glyf`` tables reportlab does not keep parsed (the ink of
+  punctuation marks) without reading the file again.
+- What ``TTFont.__init__`` sets (:func:`font_from_parse`, :func:`parse_results`): a face
+  restored from the disk cache skips the parse, so it is built as ``__init__`` builds one,
+  private attributes included (``_ttf_data``, ``_pdfScale``, ``_asciiReadable``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+# Attributes of a parsed face that come from the file rather than from the parse: its bytes,
+# the scale function reportlab makes from unitsPerEm, the file's name.
+_FROM_THE_FILE = ("_ttf_data", "_pdfScale", "filename")
+
+
+def registered(name: str) -> Any | None:
+    """The font registered with reportlab under ``name``, or None."""
+    from reportlab.pdfbase import pdfmetrics
+
+    return pdfmetrics._fonts.get(name)
+
+
+def file_bytes(face: Any) -> bytes:
+    """The font file's bytes as a parsed face read them."""
+    data: bytes = face._ttf_data
+    return data
+
+
+def table_bytes(face: Any, tag: str) -> bytes:
+    """The raw bytes of one table of a parsed face (KeyError if the font has none)."""
+    entry = face.table[tag]
+    return bytes(face._ttf_data[entry["offset"]:entry["offset"] + entry["length"]])
+
+
+def parse_results(face: Any) -> dict[str, Any]:
+    """What reportlab's parse left on a face, without what comes from the file itself."""
+    return {name: value for name, value in vars(face).items() if name not in _FROM_THE_FILE}
+
+
+def font_from_parse(name: str, path: Path, data: bytes, results: dict[str, Any], face_class: Any) -> Any:
+    """A TTFont as ``TTFont(name, str(path))`` makes it, its face a ``face_class`` (a
+    ``TTFontFace``) holding ``results`` (:func:`parse_results` of an earlier parse of ``data``)."""
+    from fnmatch import fnmatch
+    from weakref import WeakKeyDictionary
+
+    from reportlab import rl_config
+    from reportlab.pdfbase.ttfonts import TTEncoding, TTFont, unShapedFontGlob
+
+    face = face_class.__new__(face_class)
+    face.__dict__.update(results)
+    face._ttf_data = data
+    face.filename = str(path)
+    units = results["unitsPerEm"]
+    face._pdfScale = (lambda x: x) if units == 1000 else (lambda x, m=1000 / units: x * m)
+    font = TTFont.__new__(TTFont)
+    font.fontName = name
+    font.face = face
+    font.encoding = TTEncoding()
+    font.state = WeakKeyDictionary()
+    font._asciiReadable = rl_config.ttfAsciiReadable
+    font.shapable = not any(fnmatch(name, pattern) for pattern in unShapedFontGlob)
+    return font
