@@ -112,6 +112,9 @@ def cli(ctx: click.Context, root: Path | None, verbose: bool, quiet: bool) -> No
     """pnp: print-and-play sheets, bilingual rulebooks and rules checks for Chinese tabletop games."""
     level = logging.INFO if verbose else logging.ERROR if quiet else logging.WARNING
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    from pnp.cli import process  # not for --help, which never gets here
+
+    process.install()
     if quiet:
         ctx.meta["pnp.quiet"] = True
     ctx.obj = WorkspaceRef(root)

@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from pnp.build.pipeline import Artifact, write_atomically
+from pnp.cli import process
 from pnp.cli.options import (
     chosen_format,
     command,
@@ -70,6 +71,12 @@ def play_options(command: Callable[..., Any]) -> Callable[..., Any]:
     )):
         command = option(command)
     return command
+
+
+# A worker pool in the pnp process: workers leave Ctrl-C to it, Ctrl-C waits while they are
+# forked, SIGTERM stops them too (pnp.cli.process).
+POOL_SIGNALS = sim.PoolSignals(worker_init=process.ignore_interrupts, while_forking=process.hold_interrupts,
+                               while_running=process.terminate_raises)
 
 
 def _json_text(data: Any) -> str:
@@ -138,7 +145,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: int | None, see
         with click.progressbar(length=max(games, 1), label=f"{game}: playing", file=sys.stderr,
                                show_pos=True) as bar:
             data = sim.simulate(ws, game, games, players, seed, chosen, bots, jobs,
-                                progress=bar.update)
+                                progress=bar.update, signals=POOL_SIGNALS)
     else:
-        data = sim.simulate(ws, game, games, players, seed, chosen, bots, jobs)
+        data = sim.simulate(ws, game, games, players, seed, chosen, bots, jobs, signals=POOL_SIGNALS)
     echo_data(_json_text(data) if fmt == "json" else sim.text_report(data), nl=False)

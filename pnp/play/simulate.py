@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
-import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pnp.core.errors import PnpError
@@ -84,8 +83,31 @@ def _chunks(seed: int, games: int, size: int) -> list[tuple[int, int]]:
     return [(seed + start, min(size, games - start)) for start in range(0, games, size)]
 
 
+def _nothing_to_undo() -> Callable[[], None]:
+    return lambda: None
+
+
+@dataclass(frozen=True)
+class PoolSignals:
+    """What the process running a worker pool does with signals around it. The library sets
+    none (a program that uses pnp keeps its own handlers); the command line passes its own
+    (pnp.cli.process): workers leave Ctrl-C to the parent, Ctrl-C waits while they are
+    forked, and SIGTERM unwinds the parent so that the workers are stopped with it."""
+
+    # Runs first in every worker process (the pool's initializer).
+    worker_init: Callable[[], None] | None = None
+    # Called before the workers are forked; returns the release, called once they are.
+    while_forking: Callable[[], Callable[[], None]] = _nothing_to_undo
+    # Called once the pool is up; returns the undo, called when it is gone.
+    while_running: Callable[[], Callable[[], None]] = _nothing_to_undo
+
+
+NO_SIGNALS = PoolSignals()
+
+
 def run(plan: Plan, seed: int, games: int, jobs: int | None = None,
-        progress: Callable[[int], None] | None = None) -> list[Summary]:
+        progress: Callable[[int], None] | None = None,
+        signals: PoolSignals = NO_SIGNALS) -> list[Summary]:
     """Every game's summary, in seed order; ``progress(n)`` after each finished chunk."""
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     if jobs <= 1 or games < PARALLEL_FROM:
@@ -101,18 +123,15 @@ def run(plan: Plan, seed: int, games: int, jobs: int | None = None,
     chunks = _chunks(seed, games, size)
     results: list[list[Summary] | None] = [None] * len(chunks)
     jobs_given = [(plan, i, first, count) for i, (first, count) in enumerate(chunks)]
-    # Ctrl-C is held back while the workers are forked: a worker forked before its
-    # initializer ran would take it as KeyboardInterrupt and be replaced by the pool while
-    # the parent stops it. Held, it reaches the parent alone, once the pool can be stopped.
-    held = _hold_interrupts()
+    release = signals.while_forking()
     try:
-        pool = multiprocessing.get_context().Pool(processes=jobs, initializer=_ignore_interrupts)
+        pool = multiprocessing.get_context().Pool(processes=jobs, initializer=signals.worker_init)
     except BaseException:
-        held()
+        release()
         raise
-    restore = _terminate_raises()
+    undo = signals.while_running()
     try:
-        held()
+        release()
         for i, summaries in pool.imap_unordered(_play_numbered_chunk, jobs_given):
             results[i] = summaries
             if progress:
@@ -125,42 +144,8 @@ def run(plan: Plan, seed: int, games: int, jobs: int | None = None,
         raise
     finally:
         pool.join()
-        restore()
+        undo()
     return [summary for chunk in results if chunk is not None for summary in chunk]
-
-
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them all at once (a worker that took
-    the SIGINT sent to the whole process group would die mid-chunk with a traceback)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _hold_interrupts() -> Callable[[], None]:
-    """Blocks SIGINT in this thread (children forked meanwhile start with it blocked and
-    nothing pending); returns the release, which delivers a Ctrl-C that came meanwhile."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        return lambda: None
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-
-    def release() -> None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-    return release
-
-
-def _terminate_raises() -> Callable[[], None]:
-    """While the pool runs, SIGTERM unwinds like Ctrl-C so the workers are killed too (by
-    default the parent would die alone and leave them running). Returns the undo."""
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-
-    def stop(signum: int, frame: Any) -> None:
-        raise SystemExit(128 + signum)
-
-    previous = signal.signal(signal.SIGTERM, stop)
-
-    def undo() -> None:
-        signal.signal(signal.SIGTERM, previous)
-    return undo
 
 
 def _play_numbered_chunk(job: tuple[Plan, int, int, int]) -> tuple[int, list[Summary]]:
@@ -171,8 +156,9 @@ def _play_numbered_chunk(job: tuple[Plan, int, int, int]) -> tuple[int, list[Sum
 def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | None = None,
              seed: int = 1, variant: str | None = None, bots: str = "greedy",
              jobs: int | None = None, progress: Callable[[int], None] | None = None,
-             game: Game | None = None) -> dict[str, Any]:
-    """Play ``games`` bot games (seeds seed, seed + 1, ...) and report on them."""
+             game: Game | None = None, signals: PoolSignals = NO_SIGNALS) -> dict[str, Any]:
+    """Play ``games`` bot games (seeds seed, seed + 1, ...) and report on them; ``signals``
+    are the process's own around a worker pool (see ``PoolSignals``)."""
     if not 1 <= games <= MAX_GAMES:
         raise PnpError(f"--games must be 1–{MAX_GAMES:,}, got {games:,}")
     check_bots(plugin(slug), bots)
@@ -182,7 +168,7 @@ def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | 
     rules = game_rules(game, variant)
     count = resolve_players(game, rules, players)
     plan = Plan(slug, _plain(game.info.rules), variant, count, bots, _supply(game))
-    summaries = run(plan, seed, games, jobs, progress)
+    summaries = run(plan, seed, games, jobs, progress, signals)
     return report(plan, rules, seed, summaries)
 
 

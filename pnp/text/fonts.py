@@ -8,7 +8,6 @@ before it is drawn.
 
 from __future__ import annotations
 
-import gc
 import struct
 import threading
 import unicodedata
@@ -28,6 +27,7 @@ __all__ = [
     "FACE_FILES",
     "FontFace",
     "FontFamily",
+    "after_registering",
     "check_text",
     "coverage",
     "describe_missing",
@@ -81,6 +81,7 @@ class FontFamily:
 
 _families: dict[tuple[Path, str], FontFamily] = {}
 _lock = threading.Lock()
+_after_registering: list[Callable[[], None]] = []
 
 
 def _regenerate_hint() -> str:
@@ -124,12 +125,19 @@ def load_family(fonts_dir: Path, lang: str) -> FontFamily:
             boldItalic=bold.name,
         )
         _families[key] = family
-        # The faces' tables (some 150,000 objects each, kept for the process) made every
-        # full garbage collection of a build walk them again: six of them cost 0.4 s of a
-        # 3.5 s shelf build. Everything alive now is moved out of the collector's sight
-        # (gc.freeze); what is made later is collected as before.
-        gc.freeze()
+        for hook in _after_registering:
+            hook()
         return family
+
+
+def after_registering(hook: Callable[[], None]) -> None:
+    """Call ``hook`` each time :func:`load_family` has registered a new family, before it
+    returns (a hook given again is not added twice). This is where the program that uses
+    pnp does what it wants done then to the whole process (the command line freezes the
+    garbage collector: pnp.cli.process); pnp itself changes no process-wide setting."""
+    with _lock:
+        if hook not in _after_registering:
+            _after_registering.append(hook)
 
 
 def _register(path: Path, bold: bool) -> FontFace:

@@ -1,0 +1,77 @@
+"""Process-wide settings are the command line's: the library registers fonts and runs worker
+pools without touching the garbage collector or a signal handler, and the ``pnp`` command
+sets them up for itself (pnp.cli.process)."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from pnp.cli.play import POOL_SIGNALS
+from pnp.core.workspace import Workspace
+from pnp.play import simulate
+from tests.conftest import ROOT
+
+FREEZE_COUNT_AFTER_FONTS = textwrap.dedent("""
+    import gc, sys
+    from pathlib import Path
+    if sys.argv[1] == "cli":
+        from pnp.cli import process
+        process.install()
+    from pnp.text.fonts import load_family
+    before = gc.get_freeze_count()
+    load_family(Path(sys.argv[2]), "zh-Hant")
+    print(before, gc.get_freeze_count())
+""")
+
+
+def _freeze_counts(entry: str) -> tuple[int, int]:
+    """(objects frozen before, after) registering a family in a new interpreter."""
+    done = subprocess.run([sys.executable, "-c", FREEZE_COUNT_AFTER_FONTS, entry, str(ROOT / "fonts")],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT, check=True)
+    before, after = map(int, done.stdout.split())
+    return before, after
+
+
+def test_registering_fonts_leaves_the_collector_alone() -> None:
+    assert _freeze_counts("library") == (0, 0)
+
+
+def test_the_command_line_freezes_the_collector_once_fonts_are_registered() -> None:
+    before, after = _freeze_counts("cli")
+    assert before == 0
+    assert after > 0  # everything alive then, the faces' tables among it
+
+
+def _handlers_while_pooled(signals: simulate.PoolSignals) -> list[tuple[object, bool]]:
+    """(SIGTERM's handler, whether SIGINT is blocked) in this process each time a chunk of a
+    pooled simulation comes back."""
+    seen: list[tuple[object, bool]] = []
+
+    def progress(count: int) -> None:
+        blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        seen.append((signal.getsignal(signal.SIGTERM), blocked))
+
+    simulate.simulate(Workspace(ROOT), "niutouwang", simulate.PARALLEL_FROM, jobs=2, progress=progress,
+                      signals=signals)
+    return seen
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_a_worker_pool_changes_no_signal_handling_of_its_own() -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    seen = _handlers_while_pooled(simulate.NO_SIGNALS)
+    assert seen and set(seen) == {(before, False)}
+    assert signal.getsignal(signal.SIGTERM) == before
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_the_command_lines_pool_turns_sigterm_into_an_unwinding_exit_while_it_runs() -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    seen = _handlers_while_pooled(POOL_SIGNALS)
+    assert seen and all(handler not in (before, signal.SIG_DFL) and not blocked for handler, blocked in seen)
+    assert signal.getsignal(signal.SIGTERM) == before  # undone once the pool is gone
