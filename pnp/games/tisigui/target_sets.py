@@ -88,7 +88,7 @@ class Tables:
         self.known_liar_bits: dict[tuple[Statement, int, bool, int], int] = {}
         self.nobody: Sequence[int] = self.unpack(0)
         self.weighed: Memory[Weighed] = Memory()
-        # The ghost's judgement of its options per position (bots.py), remembered likewise.
+        # The ghost's judgement of its options per position (ghost_answers.py), remembered likewise.
         self.dangers: Memory[tuple[float, tuple[Any, ...], float, tuple[int, ...]]] = Memory()
 
     def said(self, kind: Statement, value: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -231,7 +231,7 @@ class Tables:
         return tuple((packed >> (m * 16)) & 0xFFFF for m in range(size))
 
 
-# A position as one player weighs it, in the start player's frame (``Deductions``). A dict
+# A position as one player weighs it, in the start player's frame (``deduce.Deductions``). A dict
 # rather than a class: a memory holds tens of thousands, and once a dict holds only plain
 # values the collector stops visiting it, while it visits every class instance at every
 # full collection (a twentieth of a classic simulation's time). Its keys:
