@@ -3,10 +3,9 @@
 Each element kind (``rect``, ``text``, ``grid`` …) is an :class:`ElementSpec`: its properties,
 what type each takes, its default, its limits and a sentence for designers. The loader
 validates elements with it (:func:`prop_error`), the renderer dispatches on its kinds and
-reads defaults from it (:func:`prop`), and ``python -m pnp.data.spec`` writes the element
-reference in docs/layout-vocabulary.md and docs/components.schema.json from it
-(:mod:`pnp.data.spec_docs`), so the three cannot drift apart. Tests check that the committed
-documents are current.
+reads defaults from it (:func:`prop`), and ``python -m pnp.data.spec_docs`` writes the
+element reference in docs/layout-vocabulary.md and docs/components.schema.json from it, so
+the three cannot drift apart. Tests check that the committed documents are current.
 
 The limits live in :mod:`pnp.core.limits`, the checks of single values in
 :mod:`pnp.data.propchecks`; this module says which property takes which.
@@ -15,7 +14,6 @@ The limits live in :mod:`pnp.core.limits`, the checks of single values in
 from __future__ import annotations
 
 import dataclasses
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -342,10 +340,3 @@ def prop(element: Any, name: str) -> Any:
     """An element's property, or the spec's default when the layout leaves it out."""
     value = element.props.get(name)
     return ELEMENTS[element.kind].prop(name).default if value is None else value
-
-
-if __name__ == "__main__":
-    # The documents are written by pnp.data.spec_docs; this is the command they name.
-    from pnp.data.spec_docs import main
-
-    sys.exit(main(sys.argv[1:]))

@@ -325,7 +325,7 @@ def test_icons_wrap_into_balanced_centred_rows():
 
 def test_generated_documents_are_current():
     """docs/layout-vocabulary.md's element reference and docs/components.schema.json are what
-    ``python -m pnp.data.spec`` writes from the spec; rerun it after changing the spec."""
+    ``python -m pnp.data.spec_docs`` writes from the spec; rerun it after changing the spec."""
     from pnp.data import spec_docs
 
     assert spec_docs.render_doc(spec_docs.DOC.read_text(encoding="utf-8")) == spec_docs.DOC.read_text(encoding="utf-8")
