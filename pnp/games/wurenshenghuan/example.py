@@ -15,7 +15,7 @@ from itertools import combinations, permutations
 from typing import Any
 
 from pnp.games.wurenshenghuan.game import Game
-from pnp.games.wurenshenghuan.rules import KEY, MURDERER, WurenshenghuanRules, weapon
+from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules, weapon
 from pnp.games.wurenshenghuan.state import (
     Idle,
     IllegalAction,
@@ -183,7 +183,7 @@ def first_night(rules: WurenshenghuanRules, *, kinds: Sequence[str], key: str,
                                          for c, *at in looks)))
     except IllegalAction as refused:
         raise ValueError(f"the day's search breaks the rules: {refused}") from None
-    seen = []
+    seen: list[dict[str, Any]] = []
     for look in day.result.looks:
         size = len(after.items(look.character))
         position = size - 1 if look.position is None else look.position
@@ -241,7 +241,7 @@ def score(rules: WurenshenghuanRules, *, kills: int | None = None, day: int | No
     murderer's character or not, whose own character was killed on night ``died`` (None:
     alive at the end)."""
     if kills is not None:
-        parts = score_parts(rules, role=MURDERER, kills=kills)
+        parts = score_parts(rules, role="murderer", kills=kills)
     else:
         parts = innocent_score(rules, guess_day=day, correct=correct, died=died)
     return {"guess": parts.guess, "survival": parts.survival, "murderer": parts.murderer,

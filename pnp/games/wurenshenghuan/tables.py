@@ -109,7 +109,7 @@ def innocent_score(rules: WurenshenghuanRules, *, guess_day: int | None, correct
     (None: no slip), whether it named the murderer's character, and the night their character
     was killed (None: alive at the end). A slip is "before the death" when its day is earlier
     than that night."""
-    return score_parts(rules, role=INNOCENT, guess_correct=correct, guess_day=guess_day,
+    return score_parts(rules, role="innocent", guess_correct=correct, guess_day=guess_day,
                        alive_at_end=died is None,
                        guessed_before_death=guess_day is not None and died is not None
                        and guess_day < died)
