@@ -18,7 +18,7 @@ from pnp.games.niutouwang.scoring import punish
 from pnp.games.niutouwang.state import resolve_turn, target_row
 from pnp.games.niutouwang.tables import heads, total_heads
 from pnp.narrate import SEAT_NAMES
-from tests.bookexamples import book, example_log, flat, game, section
+from tests.bookexamples import book, example_log, flat, game, printed_in_both_scripts, section
 
 SLUG = "niutouwang"
 
@@ -185,3 +185,24 @@ def test_the_sp_example_is_the_engines_punishment(rules: NiutouwangRules) -> Non
     assert f"依序是{'、'.join(str(by_seat[s]) for s in order)}下" in text
     pairs = "，".join(f"{names[hit[s].hitter]}打{names[s]}" for s in order if hit[s].hitter is not None)
     assert pairs in text
+
+
+def test_each_example_game_has_its_own_cast() -> None:
+    """The one-turn example, the SP example and the whole game are three games with three
+    casts (the SP example once reused the one-turn example's players)."""
+    text = book(SLUG)
+    turn = section(text, "範例：一個回合的三張牌")
+    sp = section(text, "SP 結算範例")
+    whole = section(text, "一局打下來")
+    turn_cast = re.search(r"三位玩家(\w+)、(\w+)、(\w+)翻開", turn)
+    sp_cast = re.findall(r"(\w+)（\d 號）", sp)
+    assert turn_cast and sp_cast
+    players = SEAT_NAMES[: example_log(SLUG)["players"]]
+    assert [n for n in turn_cast.groups() if n in sp or n in whole] == []
+    assert [n for n in sp_cast if n in turn or n in whole] == []
+    assert [n for n in players if n in turn or n in sp] == []
+
+
+@pytest.mark.parametrize("heading", ["範例：一個回合的三張牌", "SP 結算範例", "一局打下來"])
+def test_both_built_books_print_the_examples(heading: str) -> None:
+    assert printed_in_both_scripts(SLUG, section(book(SLUG), heading)) == []

@@ -207,6 +207,19 @@ def test_the_whole_game_is_the_example_games(rules: TisiguiRules) -> None:
             assert f"碟仙得{len(names)}−{len(big['confirmed'])}={big['ghost_points']}分" in told
         else:
             assert "大局立刻结束，碟仙得0分" in told and big["ghost_points"] == 0
+            # Who ended it is whoever took the action that did, in the order they were taken:
+            # the naming that confirmed the last target, or the right "no targets?".
+            actions = [(turn["seat"], a) for turn in big["turns"] for a in turn["actions"]]
+            confirmed: set[int] = set()
+            ender = None
+            for seat, action in actions:
+                confirmed |= set(action.get("confirms", []))
+                if ender is None and (set(big["targets"]) <= confirmed if big["end"] == "all_confirmed"
+                                      else action["kind"] == "no_targets" and action["points"]):
+                    ender = seat
+            assert ender is not None
+            verb = "确认了最后一个替身" if big["end"] == "all_confirmed" else "答对“没有替身吗？”"
+            assert f"{names[ender]}{verb}" in told
         if big["roll"] is not None:
             assert f"掷出{big['roll']}" in told
         gained[big["ghost"]] += big["ghost_points"]

@@ -238,3 +238,14 @@ def test_the_whole_game_is_the_example_games(rules: WurenshenghuanRules) -> None
 @pytest.mark.parametrize("heading", ["範例：第一個夜晚和白天", "計分", "一局打下來"])
 def test_both_built_books_print_the_examples(heading: str) -> None:
     assert printed_in_both_scripts(SLUG, section(book(SLUG), heading)) == []
+
+
+def test_the_examples_by_hand_and_the_whole_game_have_different_casts() -> None:
+    """The set-up, first-night and scoring examples seat 阿凱's table (the scoring example says
+    it is another game of theirs); the whole game is another table, with no name of theirs."""
+    text = book(SLUG)
+    by_hand = section(text, "遊戲準備") + section(text, "範例：第一個夜晚和白天") + section(text, "計分")
+    whole = section(text, "一局打下來")
+    players = SEAT_NAMES[: example_log(SLUG)["players"]]
+    assert [n for n in SEATS if n in whole] == []
+    assert [n for n in players if n in by_hand] == []
