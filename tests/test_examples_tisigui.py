@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import re
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 
+from pnp.data.load import load_game
+from pnp.errors import DataError
 from pnp.games.tisigui.rules import (
     TisiguiRules,
     ghost_points,
@@ -25,7 +28,10 @@ from pnp.games.tisigui.rules import (
 )
 from pnp.games.tisigui.state import NO_TARGETS, Choice, Game, asking, naming
 from pnp.narrate import SEAT_NAMES
+from pnp.rulebook import rulebook_markdown
+from pnp.workspace import Workspace
 from tests.bookexamples import book, example_log, flat, game, printed_in_both_scripts, section
+from tests.conftest import edit, game_workspace
 
 SLUG = "tisigui"
 CAST = ["阿杰", "小蓉", "阿伟", "糖糖"]
@@ -233,3 +239,11 @@ def test_the_whole_game_is_the_example_games(rules: TisiguiRules) -> None:
 @pytest.mark.parametrize("heading", ["范例", "一整局打下来"])
 def test_both_built_books_print_the_examples(heading: str) -> None:
     assert printed_in_both_scripts(SLUG, section(book(SLUG), heading)) == []
+
+
+def test_a_rule_edit_that_breaks_the_story_stops_the_build(tmp_path: Path) -> None:
+    """With ties shared, 阿杰 and 小蓉 would share the win the example gives 阿杰 alone."""
+    root = game_workspace(tmp_path, SLUG, templates=True)
+    edit(root / "card_data" / SLUG / "game.yaml", "  big_die_sides: 6\n", "  big_die_sides: 6\n  ties: shared\n")
+    with pytest.raises(DataError, match=r"rulebook\.md\.j2:\d+: .*worked_example_no_longer_tells_its_story"):
+        rulebook_markdown(Workspace(root), load_game(root / "card_data" / SLUG))

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import re
 from itertools import combinations, permutations
+from pathlib import Path
 
 import pytest
 
+from pnp.data.load import load_game
+from pnp.errors import DataError
 from pnp.games.wurenshenghuan.game import Game
 from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules, rules_from_mapping, weapon
 from pnp.games.wurenshenghuan.state import (
@@ -29,7 +32,10 @@ from pnp.games.wurenshenghuan.state import (
 )
 from pnp.games.wurenshenghuan.tables import prison_allowance, score_parts, search_allowance
 from pnp.narrate import SEAT_NAMES
+from pnp.rulebook import rulebook_markdown
+from pnp.workspace import Workspace
 from tests.bookexamples import book, example_log, flat, game, printed_in_both_scripts, section
+from tests.conftest import edit, game_workspace
 
 SLUG = "wurenshenghuan"
 # The weapon kinds in the item deck's order (card_data's 物品卡), as the book names them.
@@ -249,3 +255,11 @@ def test_the_examples_by_hand_and_the_whole_game_have_different_casts() -> None:
     players = SEAT_NAMES[: example_log(SLUG)["players"]]
     assert [n for n in SEATS if n in whole] == []
     assert [n for n in players if n in by_hand] == []
+
+
+def test_a_rule_edit_that_breaks_the_story_stops_the_build(tmp_path: Path) -> None:
+    """One kill a night: the murderer cannot kill F and H in one night as the example tells."""
+    root = game_workspace(tmp_path, SLUG, templates=True)
+    edit(root / "card_data" / SLUG / "game.yaml", "  max_kills_per_night: 3", "  max_kills_per_night: 1")
+    with pytest.raises(DataError, match=r"rulebook\.md\.j2:\d+: .*kill breaks the rules"):
+        rulebook_markdown(Workspace(root), load_game(root / "card_data" / SLUG))
