@@ -114,6 +114,10 @@ def _deck(rules: WurenshenghuanRules, rows: Mapping[str, Sequence[str]],
                              f"{rules.items_per_character}")
         if letter not in rows:
             row, left = left[: rules.items_per_character], left[rules.items_per_character:]
+            if len(row) < rules.items_per_character:
+                raise ValueError(f"the item deck is too small to deal every character "
+                                 f"{rules.items_per_character} items besides the script's "
+                                 f"{len(pile_top)} on the pile")
         deck += row
     return deck + list(pile_top) + left
 
