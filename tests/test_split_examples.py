@@ -112,5 +112,6 @@ def test_the_cap_is_the_fund_over_the_sharers_down_to_the_smallest_bill() -> Non
 
 
 def test_worked_examples_reach_only_games_that_give_them() -> None:
-    assert set(worked_functions(load_game(ROOT / "card_data" / "aizhewudi"))) == {"split", "rounds"}
-    assert worked_functions(load_game(ROOT / "card_data" / "tisigui")) == {}
+    assert set(worked_functions(load_game(ROOT / "card_data" / "aizhewudi"))) == {"split", "rounds", "standing"}
+    assert set(worked_functions(load_game(ROOT / "card_data" / "tisigui"))) == {"game"}
+    assert worked_functions(load_game(ROOT / "card_data" / "niutouwang")) == {}

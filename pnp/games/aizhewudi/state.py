@@ -186,10 +186,9 @@ class _Game:
             if p.has("playboy"):
                 p.revealed = True
                 self.pay(p, "playboy", p.fickle * self.rules.bonus("playboy"))
-        penalty = self.rules.fickle_penalty
         final = tuple(FinalSeat(
             p.seat, p.money, p.bank, p.fickle, p.loved, p.out,
-            None if p.out else p.money + p.bank - penalty * p.fickle,
+            None if p.out else final_score(self.rules, p.money, p.bank, p.fickle),
         ) for p in self.seats)
         best, shared = winner(final) if end != "unfinished" else (None, [])
         return Outcome(tuple(rounds), tuple(sorted(self.table, reverse=True)),
@@ -458,6 +457,12 @@ class _Game:
         rec.loved = tuple([p.loved for p in seats])
         rec.fickle = tuple([p.fickle for p in seats])
         rec.peak_loved = self.peak_loved
+
+
+def final_score(rules: AizhewudiRules, money: int, bank: int, fickle: int) -> int:
+    """A player's total at the end: their bills and what abilities paid from the bank, less
+    the penalty for each 花心 marker."""
+    return money + bank - rules.fickle_penalty * fickle
 
 
 def winner(final: Sequence[FinalSeat]) -> tuple[int | None, list[int]]:
