@@ -269,8 +269,15 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
     tables: dict[str, PrintedTable] = {}
     for name, raw in tables_raw.items():
         path: PathKey = ("tables", name)
-        table = r.mapping(raw, path, ("title", "columns", "rows", "pivot"),
+        table = r.mapping(raw, path, ("title", "columns", "rows", "pivot", "variant", "engine_table"),
                           required=("columns", "rows"))
+        variant = (r.string(table, "variant", path, pattern=IDENT, what="a variant's name, as the "
+                            "engine knows it") or None) if "variant" in table else None
+        engine_table = r.string(table, "engine_table", path, pattern=IDENT, what="the name of a "
+                                "table the engine computes") if "engine_table" in table else ""
+        if engine_table and variant is None:
+            r.fail((*path, "engine_table"), "`engine_table:` names a table of a variant's rules; "
+                                            "give the variant too (`variant:`)")
         columns: list[Column] = []
         raw_columns = r.sequence(table.get("columns", []), (*path, "columns"))
         raw_rows = r.sequence(table.get("rows", []), (*path, "rows"))
@@ -310,7 +317,7 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
                 pivot = (picked[0], picked[1], picked[2])
         tables[name] = PrintedTable(
             name, _text(r, table, "title", path, default=name), tuple(columns), tuple(rows),
-            r.where(path), tuple(row_where), pivot,
+            r.where(path), tuple(row_where), pivot, variant, engine_table or name,
         )
     return tables
 

@@ -101,7 +101,12 @@ class Column:
 
 @dataclass(frozen=True)
 class PrintedTable:
-    """A table exactly as printed; ``rows`` are literal values, checked by ``pnp check``."""
+    """A table exactly as printed; ``rows`` are literal values, checked by ``pnp check``.
+
+    The engine computes it from the game's rules as its table ``name``; a table with a
+    ``variant`` is computed from that variant's rules instead, as its table ``engine_table``
+    (tables.yaml ``variant:`` and ``engine_table:``), so a variant's set-up can be printed
+    beside the canonical one and checked alike."""
 
     name: str
     title: Text
@@ -110,6 +115,12 @@ class PrintedTable:
     where: str
     row_where: tuple[str, ...] = ()
     pivot: tuple[str, str, str] | None = None  # (down, across, value) column keys for display
+    variant: str | None = None
+    engine_table: str = ""  # the engine's name for it ("" = ``name``)
+
+    @property
+    def computed_as(self) -> str:
+        return self.engine_table or self.name
 
 
 @dataclass(frozen=True)
