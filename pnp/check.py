@@ -15,6 +15,8 @@ it was found (``file:line: field.path``, paths relative to the workspace root):
   rules need (the plugin's ``requirements``), or a component the rules need is missing;
 - ``purity``: converted to a script, a text holds characters only the other script uses;
 - ``glyph``: converted to a script, a text holds characters its printing face lacks;
+- ``book``: a printed text (rulebook, aid, card data) holds a word about the tool rather than
+  the game (:mod:`pnp.bookwords`), or game.yaml allows a passage no text holds any more;
 - ``data``: the game's card_data or rules parameters do not load;
 - ``engine``: the game has no usable rules engine, or its fonts are unavailable.
 
@@ -29,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pnp import typography
+from pnp.bookwords import ToolWordHit, ToolWordReport, find_tool_words
 from pnp.check_lint import SUPPLY_GAMES_PER_COUNT, _bot_mixes, lint_findings, supply_simulation
 from pnp.check_literals import FLOAT_NUMBER, TEMPLATES, data_literals, literal_findings, template_literals
 from pnp.check_report import Acknowledgement, CheckFinding, CheckReport, GameReport
@@ -45,7 +48,7 @@ from pnp.games.base import GamePlugin, RulesError, TableRows
 from pnp.games.registry import get_game, has_game
 from pnp.gameset import converter_for, resolve_games
 from pnp.i18n import foreign_characters
-from pnp.rulebook import rulebook_markdown, template_path
+from pnp.rulebook import AID_TEMPLATE, aid_markdown, marks_as_printed, rulebook_markdown, template_path
 from pnp.tables import CellDiff, column_diffs, computed_tables, diff_tables
 from pnp.workspace import Workspace
 
@@ -133,7 +136,8 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
     engine, rules = _engine_and_rules(game, places, findings)
     computed: dict[str, Any] | None = None
     if engine is not None and rules is not None:
-        computed = engine.compute_tables(rules)
+        # The canonical rules' tables and each printed variant table, from its variant's rules.
+        computed = computed_tables(game)
         findings.extend(_table_findings(game, places))
         converters = [converter_for(game, lang) for lang in LANGS]
         findings.extend(_diff_finding(diff, places)
@@ -149,6 +153,7 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
     findings.extend(_reference_findings(workspace, game, computed, places))
     findings.extend(_text_findings(workspace, game, places))
     findings.extend(_literal_findings(workspace, game, places))
+    findings.extend(_tool_word_findings(workspace, game, places))
     return GameReport(slug, tuple(findings), acknowledged, notes)
 
 
@@ -379,15 +384,19 @@ def printed_texts(game: Game) -> list[TextItem]:
     return [item for item in items if item.text.strip()]
 
 
-def _rulebook_texts(workspace: Workspace, game: Game, places: _Places) -> list[TextItem]:
-    """The rendered rulebook Markdown line by line, each mapped to its template line."""
-    source = template_path(workspace.templates, game.slug)
+def _rulebook_texts(workspace: Workspace, game: Game, places: _Places, markdown: str | None = None,
+                    name: str = "rulebook.md.j2") -> list[TextItem]:
+    """The rendered rulebook (or ``name``, such as the aid) Markdown line by line, each mapped
+    to its template line; ``markdown`` when the caller has rendered it already."""
+    source = workspace.templates / game.slug / name
     if not source.is_file():
         return []
-    try:
-        markdown = rulebook_markdown(workspace, game)
-    except DataError:
-        return []  # reported as a reference finding
+    if markdown is None:
+        try:
+            markdown = (rulebook_markdown(workspace, game) if name == "rulebook.md.j2"
+                        else aid_markdown(workspace, game) or "")
+        except DataError:
+            return []  # reported as a reference finding
     template = read_text(source).splitlines()
     fragments = [_literal_fragments(line) for line in template]
     shown = places.rel(str(source))
@@ -482,6 +491,61 @@ def _excerpt(text: str, ch: str, span: int = 12) -> str:
     start = max(0, at - span)
     return ("…" if start else "") + text[start:at + span + 1].strip() + \
         ("…" if at + span + 1 < len(text) else "")
+
+
+# --------------------------------------------------------------------------------------------
+# (f) words about the tool
+
+
+def _book_texts(workspace: Workspace, game: Game, places: _Places, rulebook: str | None = None,
+                aid: str | None = None) -> list[TextItem]:
+    """Every text a player reads: the data's printed texts, the rulebook and the aid as they
+    print (a ruling mark as its label)."""
+    items = [TextItem(i.text, places.rel(i.where), i.bold) for i in printed_texts(game)]
+    for markdown, name in ((rulebook, "rulebook.md.j2"), (aid, AID_TEMPLATE)):
+        items += [TextItem(marks_as_printed(i.text), i.where, i.bold)
+                  for i in _rulebook_texts(workspace, game, places, markdown, name)]
+    return items
+
+
+def _tool_words(workspace: Workspace, game: Game, places: _Places, rulebook: str | None = None,
+                aid: str | None = None) -> ToolWordReport:
+    variants = get_game(game.slug).variants if has_game(game.slug) else ()
+    items = _book_texts(workspace, game, places, rulebook, aid)
+    report = find_tool_words(((i.text, i.where) for i in items), game.info.tool_words, variants)
+    # A credit line prints in the rulebook too: it is reported once, at its game.yaml line.
+    seen: set[tuple[str, str]] = set()
+    hits = []
+    for hit in report.hits:
+        if (hit.word, hit.excerpt) not in seen:
+            seen.add((hit.word, hit.excerpt))
+            hits.append(hit)
+    return ToolWordReport(tuple(hits), report.unused)
+
+
+def _tool_word_findings(workspace: Workspace, game: Game, places: _Places) -> list[CheckFinding]:
+    report = _tool_words(workspace, game, places)
+    findings = [CheckFinding("book", "tool-word", _tool_word_message(hit), hit.where,
+                             {"word": hit.word, "text": hit.excerpt}) for hit in report.hits]
+    findings += [CheckFinding("book", "unused-tool-word-allow",
+                              f"tool_words.allow {allowed.text!r} matches no printed text any more; "
+                              "remove it", places.rel(allowed.where), {"text": allowed.text})
+                 for allowed in report.unused]
+    return findings
+
+
+def _tool_word_message(hit: ToolWordHit) -> str:
+    return (f"{hit.word!r} in {hit.excerpt!r} talks about the tool, not the game: a player's book "
+            "never does (reword it, or allow the passage in game.yaml tool_words.allow with the reason)")
+
+
+def tool_word_problems(workspace: Workspace, game: Game, rulebook: str | None,
+                       aid: str | None) -> list[str]:
+    """What stops a build: each tool word in the game's printed texts and the given rulebook and
+    aid Markdown, as ``where: message`` (paths relative to the workspace)."""
+    places = _Places(workspace, game.slug)
+    return [f"{hit.where}: {_tool_word_message(hit)}"
+            for hit in _tool_words(workspace, game, places, rulebook, aid).hits]
 
 
 # --------------------------------------------------------------------------------------------

@@ -160,6 +160,24 @@ class LiteralMark:
 
 
 @dataclass(frozen=True)
+class AllowedText:
+    """A passage that may print a tool word (game.yaml ``tool_words.allow``), with why."""
+
+    text: str
+    reason: str
+    where: str
+
+
+@dataclass(frozen=True)
+class ToolWords:
+    """game.yaml ``tool_words``: words about the tool this game's books may not print, besides
+    pnp's own list (:data:`pnp.bookwords.TOOL_WORDS`), and passages that may print one."""
+
+    forbid: tuple[str, ...] = ()
+    allow: tuple[AllowedText, ...] = ()
+
+
+@dataclass(frozen=True)
 class ExampleGame:
     """The seeded sample game a rulebook tells as its worked example."""
 
@@ -185,6 +203,7 @@ class GameInfo:
     where: str
     acknowledged: tuple[Acknowledged, ...] = ()
     literal_numbers: tuple[LiteralMark, ...] = ()
+    tool_words: ToolWords = ToolWords()
     example: ExampleGame | None = None
     # Characters of the other script the source text may hold on purpose (game.yaml
     # script_exceptions), each with the reason the designer gave.
