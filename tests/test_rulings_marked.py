@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from pathlib import Path
 
 import pytest
 
 from pnp.data.load import load_game
-from pnp.rulebook import aid_markdown, ruling_marks, rulebook_markdown
+from pnp.rulebook import aid_markdown, rulebook_markdown, ruling_marks
 from pnp.workspace import Workspace
-from tests.conftest import ROOT
+from tests.conftest import ROOT, edit, game_workspace
+from tests.test_check import check_json, findings
 
 GAMES = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
 
@@ -80,3 +82,12 @@ def test_the_book_says_what_the_mark_means_before_the_first_mark(game: str) -> N
 def test_the_player_aid_carries_no_marks(game: str) -> None:
     aid = aid_markdown(Workspace(ROOT), load_game(ROOT / "card_data" / game))
     assert aid is not None and "(ruling:" not in aid
+
+
+def test_a_malformed_ruling_id_stops_the_rulebook(tmp_path: Path) -> None:
+    root = game_workspace(tmp_path, "niutouwang", templates=True)
+    edit(root / "templates/niutouwang/rulebook.md.j2", "## 遊戲簡介\n", '## 遊戲簡介\n\n{{ ruling("SP ending") }}。\n')
+    code, report = check_json(root, "niutouwang")
+    assert code == 1
+    messages = [f["message"] for f in findings(report, "niutouwang", "reference")]
+    assert any("ruling 'SP ending': a ruling id is lower-case words joined by hyphens" in m for m in messages)
