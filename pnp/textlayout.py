@@ -28,8 +28,7 @@ from pnp.linebreaks import break_offsets
 @dataclass(frozen=True)
 class Run:
     """A stretch of text in one style. A ``mark`` run is a label (a rulebook's 〔本版補充〕):
-    it prints in the mark colour, is never broken across lines and stays on the line of the
-    character after it."""
+    it prints in the mark colour and is never broken across lines."""
 
     text: str
     bold: bool = False
@@ -97,12 +96,12 @@ def _units(runs: tuple[Run, ...]) -> tuple[_Unit, ...]:
         return _plain_units(text, styles.pop()[0])
     # Style boundaries as (end offset, bold, mark), walked alongside the unit boundaries.
     bounds: list[tuple[int, bool, bool]] = []
-    glued: set[int] = set()  # offsets that are no break: inside a mark, or right after it
+    glued: set[int] = set()  # offsets that are no break: inside a mark
     pos = 0
     for run in runs:
         if run.text:
             if run.mark:
-                glued.update(range(pos + 1, pos + len(run.text) + 1))
+                glued.update(range(pos + 1, pos + len(run.text)))
             pos += len(run.text)
             bounds.append((pos, run.bold, run.mark))
     ends = [end for end in break_offsets(text) if end == len(text) or end not in glued]
