@@ -527,11 +527,23 @@ def _tool_word_findings(workspace: Workspace, game: Game, places: _Places) -> li
     report = _tool_words(workspace, game, places)
     findings = [CheckFinding("book", "tool-word", _tool_word_message(hit), hit.where,
                              {"word": hit.word, "text": hit.excerpt}) for hit in report.hits]
-    findings += [CheckFinding("book", "unused-tool-word-allow",
-                              f"tool_words.allow {allowed.text!r} matches no printed text any more; "
-                              "remove it", places.rel(allowed.where), {"text": allowed.text})
-                 for allowed in report.unused]
+    if _books_render(workspace, game):  # else the allowed passage is only out of sight
+        findings += [CheckFinding("book", "unused-tool-word-allow",
+                                  f"tool_words.allow {allowed.text!r} matches no printed text any "
+                                  "more; remove it", places.rel(allowed.where), {"text": allowed.text})
+                     for allowed in report.unused]
     return findings
+
+
+def _books_render(workspace: Workspace, game: Game) -> bool:
+    """Whether the rulebook and aid render (a failure is reported as a reference finding)."""
+    try:
+        if template_path(workspace.templates, game.slug).is_file():
+            rulebook_markdown(workspace, game)
+        aid_markdown(workspace, game)
+    except DataError:
+        return False
+    return True
 
 
 def _tool_word_message(hit: ToolWordHit) -> str:

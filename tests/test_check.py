@@ -112,23 +112,24 @@ def test_a_changed_printed_number_is_reported_by_table_row_and_column(tisigui_ws
 
 def test_a_variant_table_is_computed_from_that_variants_rules(tisigui_ws: Path) -> None:
     tables = tisigui_ws / "card_data/tisigui/tables.yaml"
-    # classic_setup is the classic rules' setup: a d6 small die turned to 3, so three small
-    # rounds at every count; printed as the canonical rules' 2 it is wrong.
+    # classic_setup is the classic rules' setup: no end roll, so a game lasts one big round
+    # per value of the big die from its start (4 for four players) down to 1.
     edit(tables, "{players: 4, big_die: 4, big_rounds: 4, small_rounds: 3}",
-         "{players: 4, big_die: 4, big_rounds: 4, small_rounds: 2}")
-    line = line_of(tables, "{players: 4, big_die: 4, big_rounds: 4, small_rounds: 2}")
+         "{players: 4, big_die: 3, big_rounds: 3, small_rounds: 3}")
+    line = line_of(tables, "{players: 4, big_die: 3, big_rounds: 3, small_rounds: 3}")
     code, report = check_json(tisigui_ws, "tisigui")
     assert code == 1
     assert findings(report, "tisigui") == [{
         "kind": "table", "code": "cell-differs",
-        "message": "table 'classic_setup', row 2, column 'small_rounds': printed 2, the rules give 3",
-        "where": f"card_data/tisigui/tables.yaml:{line}: tables.classic_setup.rows[1].small_rounds",
-        "table": "classic_setup", "row": 1, "column": "small_rounds", "printed": 2, "computed": 3,
-    }]
-    # The variant's own rules decide: a classic small die turned to 4 makes 4 right.
+        "message": f"table 'classic_setup', row 2, column '{key}': printed 3, the rules give 4",
+        "where": f"card_data/tisigui/tables.yaml:{line}: tables.classic_setup.rows[1].{key}",
+        "table": "classic_setup", "row": 1, "column": key, "printed": 3, "computed": 4,
+    } for key in ("big_die", "big_rounds")]
+    # The variant's own rules decide: a classic big die starting at 3 for four makes 3 right
+    # (the canonical rules keep starting it at 4).
     edit(tisigui_ws / "card_data/tisigui/game.yaml", "  actions_per_turn: {min: 1, max: 2}\n",
          "  actions_per_turn: {min: 1, max: 2}\n  variants:\n    classic:\n      setup:\n"
-         + "".join(f"        - {{players: {n}, big_die: {n}, small_rounds: {2 if n == 4 else 3}}}\n"
+         + "".join(f"        - {{players: {n}, big_die: {3 if n == 4 else n}, small_rounds: 3}}\n"
                    for n in range(3, 7)))
     assert check_json(tisigui_ws, "tisigui") == (
         0, {"games": {"tisigui": {"ok": True, "findings": [], "acknowledged": []}}, "ok": True})
@@ -139,8 +140,10 @@ def test_a_variant_table_of_an_unknown_variant_is_not_computed(tisigui_ws: Path)
     edit(tables, "    variant: classic\n", "    variant: clasic\n")
     code, report = check_json(tisigui_ws, "tisigui")
     assert code == 1
+    # The printed table, and the rulebook's two uses of it, name nothing the engine computes.
     assert [(f["code"], f["table"]) for f in findings(report, "tisigui")] == [
-        ("table-not-computed", "classic_setup")]
+        ("table-not-computed", "classic_setup"), ("unknown-table", "classic_setup"),
+        ("unknown-table", "classic_setup")]
 
 
 def test_an_engine_table_needs_a_variant(tisigui_ws: Path) -> None:
@@ -488,7 +491,8 @@ def test_a_data_only_game_without_tables_or_rules_passes_check(tmp_path: Path) -
     (root / "fonts").symlink_to(ROOT / "fonts")
     game = root / "card_data/mygame"
     text = (game / "game.yaml").read_text(encoding="utf-8")
-    marks = text[text.index("literal_numbers:"):]  # its typed numbers stay deliberate
+    # Its typed numbers stay deliberate; tisigui's allowed tool words are no passage of this game.
+    marks = text[text.index("literal_numbers:"):text.index("tool_words:")]
     marks = "".join(line for line in marks.splitlines(keepends=True)
                     if "reference_front" not in line)  # that face is cut below
     text = text.replace("slug: tisigui", "slug: mygame").split("\nrules:")[0] + "\n" + marks
