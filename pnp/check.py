@@ -498,10 +498,11 @@ def _excerpt(text: str, ch: str, span: int = 12) -> str:
 
 
 def _book_texts(workspace: Workspace, game: Game, places: _Places, rulebook: str | None = None,
-                aid: str | None = None) -> list[TextItem]:
-    """Every text a player reads: the data's printed texts, the rulebook and the aid as they
-    print (a ruling mark as its label)."""
-    items = [TextItem(i.text, places.rel(i.where), i.bold) for i in printed_texts(game)]
+                aid: str | None = None, cards: bool = True) -> list[TextItem]:
+    """Every text a player reads: the data's printed texts (only the credits without
+    ``cards``), the rulebook and the aid as they print (a ruling mark as its label)."""
+    data = printed_texts(game) if cards else [TextItem(c.value, c.where) for c in game.info.credits]
+    items = [TextItem(i.text, places.rel(i.where), i.bold) for i in data]
     for markdown, name in ((rulebook, "rulebook.md.j2"), (aid, AID_TEMPLATE)):
         items += [TextItem(marks_as_printed(i.text), i.where, i.bold)
                   for i in _rulebook_texts(workspace, game, places, markdown, name)]
@@ -509,9 +510,9 @@ def _book_texts(workspace: Workspace, game: Game, places: _Places, rulebook: str
 
 
 def _tool_words(workspace: Workspace, game: Game, places: _Places, rulebook: str | None = None,
-                aid: str | None = None) -> ToolWordReport:
+                aid: str | None = None, cards: bool = True) -> ToolWordReport:
     variants = get_game(game.slug).variants if has_game(game.slug) else ()
-    items = _book_texts(workspace, game, places, rulebook, aid)
+    items = _book_texts(workspace, game, places, rulebook, aid, cards)
     report = find_tool_words(((i.text, i.where) for i in items), game.info.tool_words, variants)
     # A credit line prints in the rulebook too: it is reported once, at its game.yaml line.
     seen: set[tuple[str, str]] = set()
@@ -527,7 +528,7 @@ def _tool_word_findings(workspace: Workspace, game: Game, places: _Places) -> li
     report = _tool_words(workspace, game, places)
     findings = [CheckFinding("book", "tool-word", _tool_word_message(hit), hit.where,
                              {"word": hit.word, "text": hit.excerpt}) for hit in report.hits]
-    if _books_render(workspace, game):  # else the allowed passage is only out of sight
+    if _books_render(workspace, game):  # else the allowed passage may only be out of sight
         findings += [CheckFinding("book", "unused-tool-word-allow",
                                   f"tool_words.allow {allowed.text!r} matches no printed text any "
                                   "more; remove it", places.rel(allowed.where), {"text": allowed.text})
@@ -536,10 +537,12 @@ def _tool_word_findings(workspace: Workspace, game: Game, places: _Places) -> li
 
 
 def _books_render(workspace: Workspace, game: Game) -> bool:
-    """Whether the rulebook and aid render (a failure is reported as a reference finding)."""
+    """Whether the game has a rulebook and it and the aid render (a failure is reported as a
+    reference finding); a card-data copy without its templates has no books to hold a passage."""
+    if not template_path(workspace.templates, game.slug).is_file():
+        return False
     try:
-        if template_path(workspace.templates, game.slug).is_file():
-            rulebook_markdown(workspace, game)
+        rulebook_markdown(workspace, game)
         aid_markdown(workspace, game)
     except DataError:
         return False
@@ -553,11 +556,13 @@ def _tool_word_message(hit: ToolWordHit) -> str:
 
 def tool_word_problems(workspace: Workspace, game: Game, rulebook: str | None,
                        aid: str | None) -> list[str]:
-    """What stops a build: each tool word in the game's printed texts and the given rulebook and
-    aid Markdown, as ``where: message`` (paths relative to the workspace)."""
+    """What stops a build: each tool word in the given rulebook and aid Markdown, as
+    ``where: message`` (paths relative to the workspace), a credit line placed at game.yaml.
+    Card texts are pnp check's: reading them here would make every card edit re-render the
+    rulebook (pnp/manifest.py records the card fields a rulebook reads)."""
     places = _Places(workspace, game.slug)
     return [f"{hit.where}: {_tool_word_message(hit)}"
-            for hit in _tool_words(workspace, game, places, rulebook, aid).hits]
+            for hit in _tool_words(workspace, game, places, rulebook, aid, cards=False).hits]
 
 
 # --------------------------------------------------------------------------------------------

@@ -87,7 +87,8 @@ def test_bad_tool_words_are_located(tmp_path: Path, yaml: str, message: str) -> 
     root = game_workspace(tmp_path, "tisigui")
     game = root / "card_data/tisigui/game.yaml"
     text = game.read_text(encoding="utf-8")
-    game.write_text(text[:text.index("tool_words:")] + yaml, encoding="utf-8")
+    block = text[text.index("tool_words:"):text.index("# ---- Deliberate literal numbers")]
+    game.write_text(text.replace(block, yaml + "\n"), encoding="utf-8")
     result = run(root, "check", "tisigui")
     assert result.exit_code == 1
     assert f"card_data/tisigui/game.yaml:{line_of(game, 'tool_words')}: {message}" in result.stdout

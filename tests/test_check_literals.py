@@ -103,9 +103,9 @@ def test_a_heading_in_the_other_script_is_the_same_heading() -> None:
             for name, columns in plugin.table_columns.items()}
     assert hant["setup"][0].label == "人數"
     assert column_diffs(game, hant, computed, converters) == []
-    setup = hant["setup"]
-    swapped = {**hant, "setup": (setup[0], replace(setup[1], label=setup[2].label),
-                                 replace(setup[2], label=setup[1].label), setup[3])}
+    label = {c.key: c.label for c in hant["setup"]}
+    trade = {"big_die": label["small_rounds"], "small_rounds": label["big_die"]}
+    swapped = {**hant, "setup": tuple(replace(c, label=trade.get(c.key, c.label)) for c in hant["setup"])}
     assert [(d.kind, d.column) for d in column_diffs(game, swapped, computed, converters)] == [
         ("label-differs", "big_die"), ("label-differs", "small_rounds")]
 
