@@ -181,11 +181,17 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
 
             if markdown is None:
                 markdown = rulebook_markdown(workspace, game)
+            aid = aid_markdown(workspace, game)
+            # A book that talks about the tool is not printed (pnp check reports the same).
+            from pnp.check import tool_word_problems  # the checks load only when a book is made
+
+            problems = tool_word_problems(workspace, game, markdown, aid)
+            if problems:
+                raise BuildError(problems)
             blocks = parse_markdown(convert(markdown))
             rulebook = render_rulebook(game, lang, blocks, fonts, convert, glyphs, str(source),
                                        (spec.width * MM, spec.height * MM))
             artifacts.append(Artifact(base / "rulebook.pdf", rulebook))
-            aid = aid_markdown(workspace, game)
             if aid is not None:
                 where = workspace.templates / game.slug / "aid.md.j2"
                 data, pages = render_aid(game, lang, parse_markdown(convert(aid)), fonts, convert, glyphs,

@@ -10,10 +10,12 @@ import pytest
 from pypdf import PdfReader
 
 from pnp.build import build
+from pnp.data.load import load_game
 from pnp.i18n import foreign_characters
+from pnp.rulebook import rulebook_markdown
 from pnp.workspace import Workspace
 from tests.conftest import ROOT
-from tests.pdfprobe import component_counts, fonts, page_sizes, text
+from tests.pdfprobe import component_counts, fonts, page_sizes, styled_chars, text
 
 GAMES = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
 FACES = {"zh-Hant": "PnpSansTC", "zh-Hans": "PnpSansSC"}
@@ -55,6 +57,34 @@ def test_books_are_for_players_not_tool_output(built, game, lang):
         # A seed line ("隨機種子 53"); the word seed alone may be part of a version name.
         assert not re.search(r"[种種]子\d|seed\d+(?![\d-])|--seed", flat, re.IGNORECASE), (game, name)
         assert not re.search(rf"{HAN}[!?]|[!?]{HAN}", words), (game, name)
+        # Words about how the book was made (issue 18): the tool, its project, the engine's
+        # names for variants.
+        for phrase in ("本工具", "pnp專案", "pnp项目", "pnp製作", "pnp制作", "本專案",
+                       "本专案", "本项目", "规则裁定", "規則裁定"):
+            assert phrase not in flat, (game, name, phrase)
+        assert not re.search(r"(?<![A-Za-z])(classic|official)(?![A-Za-z_])", words), (game, name)
+
+
+LABEL = {"zh-Hant": "〔本版補充〕", "zh-Hans": "〔本版补充〕"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_ruling_marks_print_in_one_style_of_their_own(built, game, lang):
+    # Each ruling link of the rendered book (the legend's sample included) prints as the label,
+    # bold, in a colour no other text of the book uses; never split over two lines.
+    links = rulebook_markdown(Workspace(ROOT), load_game(ROOT / "card_data" / game)).count("](ruling:")
+    chars = styled_chars(built / game / lang / "rulebook.pdf")
+    flat = "".join(ch for ch, _, _ in chars if not ch.isspace())
+    assert links and flat.count(LABEL[lang]) == links, (game, lang)
+    first = flat.index(LABEL[lang]) + 1
+    printed = [c for c in chars if not c[0].isspace()]
+    colour = printed[first][1]
+    in_colour = "".join(ch for ch, rgb, _ in printed if rgb == colour)
+    assert in_colour == LABEL[lang] * links, (game, lang)
+    assert all(face.endswith("-Bold") for ch, rgb, face in printed if rgb == colour)
+    body = Counter(rgb for _, rgb, _ in printed).most_common(1)[0][0]
+    assert colour != body
 
 
 @pytest.mark.parametrize("game", GAMES)

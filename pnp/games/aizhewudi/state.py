@@ -441,6 +441,11 @@ class _Game:
                 if bill not in left:
                     raise Illegal(f"groups {groups} use bills not on the table {self.table}")
                 left.remove(bill)
+        # The witness makes the shares largest bills first, so what stays is fixed
+        # (docs/rulings.md#aizhewudi-split); who takes which share is free.
+        if sorted(left) != sorted(best.carried):
+            raise Illegal(f"groups {groups} leave {sorted(left, reverse=True)} on the table; the "
+                          f"witness makes the shares largest bills first, which leaves {best.carried}")
         rec = self.rec
         rec.sharers = tuple(sharers)
         rec.share = best.share
