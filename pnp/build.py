@@ -58,7 +58,7 @@ PAPERS = ("a4", "letter")
 class SheetOptions:
     """How component sheets are imposed and printed, beyond the paper size."""
 
-    gutter: float | None = None  # mm between card trims; None: each card keeps its own bleed
+    gutter: float = 0.0  # mm between card trims: 0 butts cards on shared cut lines, 6 keeps each its bleed
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm right and down: undoes a duplex shift
     ink: str = "full"  # "saver": dark fills print as light tints (pnp.render.ink)
 
