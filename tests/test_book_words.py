@@ -67,8 +67,8 @@ def test_check_reports_the_engines_variant_name(niutouwang_ws: Path) -> None:
 
 def test_game_yaml_adds_words_and_an_unused_allow_is_reported(niutouwang_ws: Path) -> None:
     game = niutouwang_ws / "card_data/niutouwang/game.yaml"
-    edit(game, "tool_words:\n  allow:\n", "tool_words:\n  forbid: [計分表]\n  allow:\n"
-         "    - {text: 從來沒有這句話, reason: a passage that is gone}\n")
+    edit(game, "\nliteral_numbers:\n", "\ntool_words:\n  forbid: [計分表]\n  allow:\n"
+         "    - {text: 從來沒有這句話, reason: a passage that is gone}\nliteral_numbers:\n")
     code, report = check_json(niutouwang_ws, "niutouwang")
     assert code == 1
     book = findings(report, "niutouwang", "book")
@@ -86,9 +86,7 @@ def test_game_yaml_adds_words_and_an_unused_allow_is_reported(niutouwang_ws: Pat
 def test_bad_tool_words_are_located(tmp_path: Path, yaml: str, message: str) -> None:
     root = game_workspace(tmp_path, "tisigui")
     game = root / "card_data/tisigui/game.yaml"
-    text = game.read_text(encoding="utf-8")
-    block = text[text.index("tool_words:"):text.index("# ---- Deliberate literal numbers")]
-    game.write_text(text.replace(block, yaml + "\n"), encoding="utf-8")
+    edit(game, "\nliteral_numbers:\n", "\n" + yaml + "literal_numbers:\n")
     result = run(root, "check", "tisigui")
     assert result.exit_code == 1
     assert f"card_data/tisigui/game.yaml:{line_of(game, 'tool_words')}: {message}" in result.stdout

@@ -43,6 +43,8 @@ def example_moments(f: Facts, names: Sequence[str]) -> dict[str, Any]:
         "empty_rounds": [r["number"] for r in rounds if not r["share"]],
         "split": None if split is None else {
             "number": split["number"], "table_sum": split["table_sum"],
+            "bills": [{"value": v, "count": list(split["table"]).count(v)}
+                      for v in sorted(set(split["table"]), reverse=True)],
             "sharers": _named(names, split["sharers"]), "share": split["share"],
             "groups": [sum(g) for g in split["groups"]], "carried": split["carried_out_sum"]},
         "standing": standing,
