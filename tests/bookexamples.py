@@ -19,7 +19,7 @@ from pnp.data.load import load_game
 from pnp.data.model import LANGS, Game
 from pnp.gameset import converter_for
 from pnp.narrate import play_sample
-from pnp.rulebook import rulebook_markdown
+from pnp.rulebook import marks_as_printed, rulebook_markdown
 from pnp.workspace import Workspace
 from tests.conftest import ROOT
 from tests.pdfprobe import text
@@ -85,7 +85,7 @@ def printed_in_both_scripts(slug: str, markdown: str) -> list[str]:
     for lang in LANGS:
         printed = pdf_text(slug, lang)
         convert = converter_for(game(slug), lang)
-        for line in convert(markdown).splitlines():
+        for line in convert(marks_as_printed(markdown)).splitlines():
             line = re.sub(r"^\s*(?:[->]|\d+\.|#+)\s*|@@\w+:[\w-]+@@", "", line)
             for sentence in re.split(r"(?<=[。：；])", flat(line)):
                 if sentence and sentence not in printed:

@@ -117,8 +117,10 @@ def test_the_whole_game_is_the_example_games(rules: AizhewudiRules) -> None:
     assert f"第{'、'.join(map(str, empty))}輪沒有人分到錢" in text
     assert split_round is not None
     sharers = "、".join(names[s] for s in split_round["sharers"])
-    table = sum(split_round["revealed"]) + sum(split_round["carried_in"])
-    assert (f"第{split_round['round']}輪桌上共{_money(table)}，{sharers}，{len(split_round['sharers'])}人還站著。"
+    bills = [*split_round["revealed"], *split_round["carried_in"]]
+    listed = "、".join(f"{bills.count(v)}張{_money(v)}" for v in sorted(set(bills), reverse=True))
+    assert (f"第{split_round['round']}輪桌上共{_money(sum(bills))}（{listed}），{sharers}，"
+            f"{len(split_round['sharers'])}人還站著。"
             f"每人最多能湊到{_money(split_round['share'])}") in text
     fickle, loved = log["rounds"][-1]["fickle"], log["rounds"][-1]["loved"]
     out = {s for r in log["rounds"] for s in r["eliminated"]}
