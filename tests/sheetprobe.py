@@ -14,7 +14,7 @@ from typing import Any
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from tests.pdfprobe import IDENTITY, matrix_times, moved_text_line
+from tests.pdfprobe import IDENTITY, apply, matrix_times, moved_text_line
 
 MM = 72 / 25.4  # points per millimetre
 
@@ -40,10 +40,6 @@ class DrawingOp:
     def edge_distance(self, width: float, height: float) -> float:
         """How near (points) this comes to the nearest paper edge of a width × height page."""
         return min(self.x0, self.y0, width - self.x1, height - self.y1)
-
-
-def _apply(m: list[float], x: float, y: float) -> tuple[float, float]:
-    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
 
 
 Box = tuple[float, float, float, float]
@@ -91,10 +87,10 @@ def _stroke_box(state: _State, subpaths: list[list[tuple[str, list[tuple[float, 
     for subpath in subpaths:
         for index, (kind, segment) in enumerate(subpath):
             if kind == "c":
-                x0, y0, x1, y1 = _bounds([_apply(m, *p) for p in segment])
+                x0, y0, x1, y1 = _bounds([apply(m, *p) for p in segment])
                 boxes.append((x0 - half, y0 - half, x1 + half, y1 + half))
             elif kind == "l":
-                (ax, ay), (bx, by) = (_apply(m, *p) for p in segment)
+                (ax, ay), (bx, by) = (apply(m, *p) for p in segment)
                 length = math.hypot(bx - ax, by - ay)
                 if length == 0:
                     continue
@@ -107,7 +103,7 @@ def _stroke_box(state: _State, subpaths: list[list[tuple[str, list[tuple[float, 
                            (ends[2] + nx, ends[3] + ny), (ends[2] - nx, ends[3] - ny)]
                 boxes.append(_bounds(corners))
             if index > 1 and kind in ("l", "c"):  # a join with the segment before (not the move)
-                x, y = _apply(m, *segment[0])
+                x, y = apply(m, *segment[0])
                 boxes.append((x - half, y - half, x + half, y + half))
     if not boxes:
         return None
@@ -158,7 +154,7 @@ def _walk(contents: Any, resources: Any, pdf: Any, state: _State, where: str, fo
             found.append(DrawingOp(kind, *shown, f"{op.decode()} in {where}", size))
 
     def path_points() -> list[tuple[float, float]]:
-        return [_apply(state.ctm, *p) for sub in subpaths for _, seg in sub for p in seg]
+        return [apply(state.ctm, *p) for sub in subpaths for _, seg in sub for p in seg]
 
     def show(codes: bytes, op: bytes) -> None:
         nonlocal line
@@ -174,7 +170,7 @@ def _walk(contents: Any, resources: Any, pdf: Any, state: _State, where: str, fo
         descriptor = state.font["/FontDescriptor"].get_object()
         low = state.rise + float(descriptor["/Descent"]) / 1000 * state.size
         high = state.rise + float(descriptor["/Ascent"]) / 1000 * state.size
-        corners = [_apply(trm, x, y) for x in (0.0, advance) for y in (low, high)]
+        corners = [apply(trm, x, y) for x in (0.0, advance) for y in (low, high)]
         emit("text", _bounds(corners), op, state.size)
         line = matrix_times([1.0, 0, 0, 1.0, advance, 0], line)
 
@@ -272,13 +268,13 @@ def _walk(contents: Any, resources: Any, pdf: Any, state: _State, where: str, fo
             name = operands[0]
             xobject = xobjects[name].get_object()
             if xobject["/Subtype"] == "/Image":
-                emit("image", _bounds([_apply(state.ctm, x, y) for x in (0, 1) for y in (0, 1)]), op)
+                emit("image", _bounds([apply(state.ctm, x, y) for x in (0, 1) for y in (0, 1)]), op)
                 continue
             inner = state.copy()
             matrix = [float(v) for v in xobject.get("/Matrix", IDENTITY)]
             inner.ctm = matrix_times(matrix, state.ctm)
             x0, y0, x1, y1 = (float(v) for v in xobject["/BBox"])
-            bbox = _bounds([_apply(inner.ctm, x, y) for x in (x0, x1) for y in (y0, y1)])
+            bbox = _bounds([apply(inner.ctm, x, y) for x in (x0, x1) for y in (y0, y1)])
             inner.clip = _cut(bbox, inner.clip) or (0.0, 0.0, 0.0, 0.0)
             own = xobject.get("/Resources")
             _walk(xobject, own.get_object() if own is not None else resources, pdf, inner,
@@ -358,7 +354,7 @@ def sheet_items(page: Any) -> SheetItems:
     forms, strokes, texts = [], [], []
 
     def point(x: float, y: float) -> tuple[float, float]:
-        px, py = _apply(ctm, x, y)
+        px, py = apply(ctm, x, y)
         return px / MM, py / MM
 
     for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
@@ -399,7 +395,7 @@ def sheet_items(page: Any) -> SheetItems:
         elif (moved := moved_text_line(op, operands, line)) is not None:
             line = moved
         elif op in (b"Tj", b"TJ"):
-            x, y = _apply(matrix_times(line, ctm), 0, 0)
+            x, y = apply(matrix_times(line, ctm), 0, 0)
             texts.append((x / MM, y / MM, size))
     return SheetItems(forms, strokes, texts)
 

@@ -29,7 +29,7 @@ from pnp.render.sheets import pieces_for
 from pnp.units import MM
 from pnp.workspace import Workspace
 from tests.conftest import ROOT, edit
-from tests.pdfprobe import face_counts, page_sizes
+from tests.pdfprobe import apply, face_counts, matrix_times, page_sizes
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SLUG = "tiling_game"
@@ -242,12 +242,6 @@ def _bbox(matrix: list[float], width: float, height: float) -> Rect:
     return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
-def _multiply(m: list[float], n: list[float]) -> list[float]:
-    a, b, c, d, e, f = m
-    A, B, C, D, E, F = n
-    return [a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F]
-
-
 def page_objects(page: pypdf.PageObject) -> tuple[dict[str, list[Rect]], list[Rect]]:
     """Form name -> page boxes where it is placed, and every stroked line's bounding box."""
     forms = page["/Resources"].get("/XObject", {})
@@ -262,10 +256,10 @@ def page_objects(page: pypdf.PageObject) -> tuple[dict[str, list[Rect]], list[Re
         elif op == b"Q":
             ctm = stack.pop()
         elif op == b"cm":
-            ctm = _multiply([float(v) for v in operands], ctm)
+            ctm = matrix_times([float(v) for v in operands], ctm)
         elif op in (b"m", b"l"):
             x, y = (float(v) for v in operands)
-            path.append((ctm[0] * x + ctm[2] * y + ctm[4], ctm[1] * x + ctm[3] * y + ctm[5]))
+            path.append(apply(ctm, x, y))
         elif op == b"S":
             xs, ys = [p[0] for p in path], [p[1] for p in path]
             lines.append(Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)))

@@ -88,21 +88,6 @@ def main() -> None:
             return "pnp/" + tgt.replace(".", "/") + (m.group(2) or "")
         new = slash.sub(sl, new)
         # `from pnp import a, b` where a module moved
-        def fix_from(m):
-            names = [n.strip() for n in m.group(1).split(",")]
-            out, keep = [], []
-            for n in names:
-                base, _, alias = n.partition(" as ")
-                if base in MOVES:
-                    tgt = new_name(MOVES[base])
-                    pkg, _, mod = tgt.rpartition(".")
-                    asname = alias or base
-                    out.append(f"from pnp.{pkg} import {mod}" + (f" as {asname}" if asname != mod else ""))
-                else:
-                    keep.append(n)
-            if keep:
-                out.insert(0, "from pnp import " + ", ".join(keep))
-            return m.group(0)[: m.start(1) - m.start(0) - len("from pnp import ")] + ("\n" + m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip())]).join(out)
         new = re.sub(r"^([ \t]*)from pnp import ([\w, ]+?)([ \t]*#.*)?$",
                      lambda m: m.group(1) + ("\n" + m.group(1)).join(
                          line + (m.group(3) or "") for line in _from_lines(m.group(2))), new, flags=re.M)
