@@ -48,6 +48,21 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def book_markdown(root: Path, slug: str, aid: bool = False) -> str | None:
+    """The rulebook's (or the aid's) Markdown of a game of the workspace at ``root``, rendered
+    as the build renders it: the game loaded with its engine's tables, the engine handed in."""
+    from pnp.core.workspace import Workspace
+    from pnp.data.load import load_game
+    from pnp.games.registry import tables_from_engine
+    from pnp.play.examples import book_engine
+    from pnp.rulebook.source import aid_markdown, rulebook_markdown
+
+    workspace = Workspace(root)
+    game = load_game(root / "card_data" / slug, tables_from_engine)
+    render = aid_markdown if aid else rulebook_markdown
+    return render(workspace, game, book_engine(workspace, game))
+
+
 @pytest.fixture(scope="session")
 def built_books(tmp_path_factory) -> Path:
     """Every shipped game built in both scripts on A4 and on Letter, as `pnp build` writes

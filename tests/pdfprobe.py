@@ -310,3 +310,29 @@ def text_lines(path: Path) -> list[list[TextLine]]:
     finally:
         document.close()
     return pages
+
+
+def styled_chars(path: Path) -> list[tuple[str, tuple[int, int, int], str]]:
+    """Every character PDFium reads on every page: (character, fill colour as 0–255 RGB, font
+    name), in reading order."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    found = []
+    red, green, blue, alpha = (ctypes.c_uint() for _ in range(4))
+    name = ctypes.create_string_buffer(256)
+    flags = ctypes.c_int()
+    doc = pdfium.PdfDocument(path)
+    try:
+        for page in doc:
+            textpage = page.get_textpage()
+            for index in range(textpage.count_chars()):
+                raw.FPDFText_GetFillColor(textpage.raw, index, red, green, blue, alpha)
+                raw.FPDFText_GetFontInfo(textpage.raw, index, name, len(name), flags)
+                found.append((chr(raw.FPDFText_GetUnicode(textpage.raw, index)),
+                              (red.value, green.value, blue.value), name.value.decode()))
+    finally:
+        doc.close()
+    return found

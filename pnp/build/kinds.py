@@ -37,7 +37,7 @@ AID_TEMPLATE = "aid.md.j2"
 class SheetOptions:
     """How component sheets are imposed and printed, beyond the paper size."""
 
-    gutter: float | None = None  # mm between card trims; None: each card keeps its own bleed
+    gutter: float = 0.0  # mm between card trims: 0 butts cards on shared cut lines, 6 keeps each its bleed
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm right and down: undoes a duplex shift
     ink: str = "full"  # "saver": dark fills print as light tints (pnp.render.ink)
 
@@ -133,14 +133,21 @@ def _render_books(workspace: Workspace, game: Game, lang: str, paper: str, books
 
     base = Path(game.slug) / lang
     artifacts = []
+    if "rulebook" in books and markdown is None:
+        markdown = rulebook_markdown(workspace, game, book_engine(workspace, game))
+    aid = aid_markdown(workspace, game, book_engine(workspace, game)) if "aid" in books else None
+    # A book that talks about the tool is not printed (pnp check reports the same).
+    from pnp.check.proof import tool_word_problems  # the checks load only when a book is made
+
+    problems = tool_word_problems(workspace, game, markdown if "rulebook" in books else None, aid)
+    if problems:
+        raise BuildError(problems)
     if "rulebook" in books:
-        if markdown is None:
-            markdown = rulebook_markdown(workspace, game, book_engine(workspace, game))
+        assert markdown is not None
         blocks = parse_markdown(convert(markdown))
         source = str(template_path(workspace.templates, game.slug))
         rulebook = render_rulebook(game, lang, blocks, fonts, convert, glyphs, source, page)
         artifacts.append(Artifact(base / "rulebook.pdf", rulebook))
-    aid = aid_markdown(workspace, game, book_engine(workspace, game)) if "aid" in books else None
     if aid is not None:
         where = workspace.templates / game.slug / AID_TEMPLATE
         data, pages = render_aid(game, lang, parse_markdown(convert(aid)), fonts, convert, glyphs,

@@ -17,6 +17,8 @@ it was found (``file:line: field.path``, paths relative to the workspace root):
   shows no index in the corner a fanned hand shows (:mod:`pnp.check.index`);
 - ``purity``: converted to a script, a text holds characters only the other script uses;
 - ``glyph``: converted to a script, a text holds characters its printing face lacks;
+- ``book``: a printed text (rulebook, aid, card data) holds a word about the tool rather than
+  the game (:mod:`pnp.check.bookwords`), or game.yaml allows a passage no text holds any more;
 - ``data``: the game's card_data or rules parameters do not load;
 - ``engine``: the game has no usable rules engine, or its fonts are unavailable.
 
@@ -31,6 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from pnp.check.bookwords import ToolWordHit, ToolWordReport, find_tool_words
 from pnp.check.conversion import PrintedText, conversion_findings
 from pnp.check.counts import count_findings
 from pnp.check.index import index_findings
@@ -53,7 +56,7 @@ from pnp.data.yamlmarks import Located, PathKey, load_yaml
 from pnp.games.base import GamePlugin, RulesError, TableRows
 from pnp.games.registry import get_game, has_game, tables_from_engine
 from pnp.play.examples import book_engine
-from pnp.rulebook.source import AID_TEMPLATE, aid_markdown, rulebook_markdown, template_path
+from pnp.rulebook.source import AID_TEMPLATE, aid_markdown, marks_as_printed, rulebook_markdown, template_path
 from pnp.text import typography
 from pnp.text.convert import converter_for
 from pnp.text.fonts import FontFamily, load_family, missing_characters
@@ -142,7 +145,8 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
     computed: dict[str, Any] | None = None
     hands: Mapping[str, str] = {}
     if engine is not None and rules is not None:
-        computed = engine.compute_tables(rules)
+        # The canonical rules' tables and each printed variant table, from its variant's rules.
+        computed = computed_tables(game)
         findings.extend(_table_findings(game, places))
         converters = [converter_for(game, lang) for lang in LANGS]
         findings.extend(_diff_finding(diff, places)
@@ -161,6 +165,7 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
     findings.extend(_reference_findings(workspace, game, computed, places))
     findings.extend(_text_findings(workspace, game, places))
     findings.extend(_literal_findings(workspace, game, places))
+    findings.extend(_tool_word_findings(workspace, game, places))
     return GameReport(slug, tuple(findings), acknowledged, notes)
 
 
@@ -386,24 +391,21 @@ def printed_texts(game: Game) -> list[TextItem]:
     return [item for item in items if item.text.strip()]
 
 
-def _book_texts(workspace: Workspace, game: Game, places: _Places) -> list[TextItem]:
-    """The rendered rulebook and player aid Markdown line by line, each mapped to its template
-    line."""
-    source = template_path(workspace.templates, game.slug)
+def _rulebook_texts(workspace: Workspace, game: Game, places: _Places, markdown: str | None = None,
+                    name: str = "rulebook.md.j2") -> list[TextItem]:
+    """The rendered rulebook (or ``name``, such as the aid) Markdown line by line, each mapped
+    to its template line; ``markdown`` when the caller has rendered it already."""
+    source = workspace.templates / game.slug / name
     if not source.is_file():
         return []
-    try:
-        books = [(source, rulebook_markdown(workspace, game, book_engine(workspace, game)))]
-    except DataError:
-        return []  # reported as a reference finding
-    aid = workspace.templates / game.slug / AID_TEMPLATE
-    try:
-        markdown = aid_markdown(workspace, game, book_engine(workspace, game))
-    except DataError:
-        markdown = None  # the build reports a broken aid
-    if markdown is not None:
-        books.append((aid, markdown))
-    return [item for path, text in books for item in _template_texts(path, text, places)]
+    if markdown is None:
+        try:
+            engine = book_engine(workspace, game)
+            markdown = (rulebook_markdown(workspace, game, engine) if name == "rulebook.md.j2"
+                        else aid_markdown(workspace, game, engine) or "")
+        except DataError:
+            return []  # reported as a reference finding
+    return _template_texts(source, markdown, places)
 
 
 def _template_texts(source: Path, markdown: str, places: _Places) -> list[TextItem]:
@@ -503,6 +505,79 @@ def _excerpt(text: str, ch: str, span: int = 12) -> str:
     start = max(0, at - span)
     return ("…" if start else "") + text[start:at + span + 1].strip() + \
         ("…" if at + span + 1 < len(text) else "")
+
+
+# --------------------------------------------------------------------------------------------
+# (f) words about the tool
+
+
+def _book_texts(workspace: Workspace, game: Game, places: _Places, rulebook: str | None = None,
+                aid: str | None = None, cards: bool = True) -> list[TextItem]:
+    """Every text a player reads: the data's printed texts (only the credits without
+    ``cards``), the rulebook and the aid as they print (a ruling mark as its label)."""
+    data = printed_texts(game) if cards else [TextItem(c.value, c.where) for c in game.info.credits]
+    items = [TextItem(i.text, places.rel(i.where), i.bold) for i in data]
+    for markdown, name in ((rulebook, "rulebook.md.j2"), (aid, AID_TEMPLATE)):
+        items += [TextItem(marks_as_printed(i.text), i.where, i.bold)
+                  for i in _rulebook_texts(workspace, game, places, markdown, name)]
+    return items
+
+
+def _tool_words(workspace: Workspace, game: Game, places: _Places, rulebook: str | None = None,
+                aid: str | None = None, cards: bool = True) -> ToolWordReport:
+    variants = get_game(game.slug).variants if has_game(game.slug) else ()
+    items = _book_texts(workspace, game, places, rulebook, aid, cards)
+    report = find_tool_words(((i.text, i.where) for i in items), game.info.tool_words, variants)
+    # A credit line prints in the rulebook too: it is reported once, at its game.yaml line.
+    seen: set[tuple[str, str]] = set()
+    hits = []
+    for hit in report.hits:
+        if (hit.word, hit.excerpt) not in seen:
+            seen.add((hit.word, hit.excerpt))
+            hits.append(hit)
+    return ToolWordReport(tuple(hits), report.unused)
+
+
+def _tool_word_findings(workspace: Workspace, game: Game, places: _Places) -> list[CheckFinding]:
+    report = _tool_words(workspace, game, places)
+    findings = [CheckFinding("book", "tool-word", _tool_word_message(hit), hit.where,
+                             {"word": hit.word, "text": hit.excerpt}) for hit in report.hits]
+    if _books_render(workspace, game):  # else the allowed passage may only be out of sight
+        findings += [CheckFinding("book", "unused-tool-word-allow",
+                                  f"tool_words.allow {allowed.text!r} matches no printed text any "
+                                  "more; remove it", places.rel(allowed.where), {"text": allowed.text})
+                     for allowed in report.unused]
+    return findings
+
+
+def _books_render(workspace: Workspace, game: Game) -> bool:
+    """Whether the game has a rulebook and it and the aid render (a failure is reported as a
+    reference finding); a card-data copy without its templates has no books to hold a passage."""
+    if not template_path(workspace.templates, game.slug).is_file():
+        return False
+    try:
+        engine = book_engine(workspace, game)
+        rulebook_markdown(workspace, game, engine)
+        aid_markdown(workspace, game, engine)
+    except DataError:
+        return False
+    return True
+
+
+def _tool_word_message(hit: ToolWordHit) -> str:
+    return (f"{hit.word!r} in {hit.excerpt!r} talks about the tool, not the game: a player's book "
+            "never does (reword it, or allow the passage in game.yaml tool_words.allow with the reason)")
+
+
+def tool_word_problems(workspace: Workspace, game: Game, rulebook: str | None,
+                       aid: str | None) -> list[str]:
+    """What stops a build: each tool word in the given rulebook and aid Markdown, as
+    ``where: message`` (paths relative to the workspace), a credit line placed at game.yaml.
+    Card texts are pnp check's: reading them here would make every card edit re-render the
+    rulebook (pnp/build/manifest.py records the card fields a rulebook reads)."""
+    places = _Places(workspace, game.slug)
+    return [f"{hit.where}: {_tool_word_message(hit)}"
+            for hit in _tool_words(workspace, game, places, rulebook, aid, cards=False).hits]
 
 
 # --------------------------------------------------------------------------------------------

@@ -57,11 +57,26 @@ class CellDiff:
 
 
 def computed_tables(game: Game) -> dict[str, TableRows]:
-    """Every table the engine computes from the game's rules parameters."""
+    """Every table the engine computes from the game's rules parameters, and each printed
+    variant table (tables.yaml ``variant:``) under its printed name, computed from that
+    variant's rules; a variant the engine does not know computes nothing (the table is then
+    reported as not computed)."""
     if not has_game(game.slug):
         return {}
     plugin = get_game(game.slug)
-    return plugin.compute_tables(game_rules(plugin, game))
+    tables = dict(plugin.compute_tables(game_rules(plugin, game)))
+    by_variant: dict[str, dict[str, TableRows]] = {}
+    for name, printed in game.tables.items():
+        if printed.variant is None:
+            continue
+        tables.pop(name, None)  # the printed name is the variant's table, whatever else it is
+        if printed.variant not in plugin.variants:
+            continue
+        if printed.variant not in by_variant:
+            by_variant[printed.variant] = plugin.compute_tables(game_rules(plugin, game, printed.variant))
+        if printed.computed_as in by_variant[printed.variant]:
+            tables[name] = by_variant[printed.variant][printed.computed_as]
+    return tables
 
 
 def diff_tables(game: Game) -> list[CellDiff]:
@@ -106,11 +121,15 @@ def column_diffs(game: Game, declared: Mapping[str, tuple[TableColumn, ...]],
     for name, printed in game.tables.items():
         if name not in computed:
             continue  # reported as table-not-computed
-        columns = {declared_column.key: declared_column for declared_column in declared.get(name, ())}
+        columns = {declared_column.key: declared_column
+                   for declared_column in declared.get(printed.computed_as, ())}
         if columns:
             shown = {column.key for column in printed.columns}
+            # A declared column these rules give no row of (a variant without question
+            # markers) is none of this table's.
+            given = {key for row in computed[name] for key in row}
             for key, declared_column in columns.items():
-                if key not in shown:
+                if key not in shown and key in given:
                     diffs.append(CellDiff(name, 0, key, None, declared_column.label, printed.where,
                                           "column-missing"))
         for column in printed.columns:

@@ -37,18 +37,18 @@ from pnp.core.workspace import Workspace
 @click.option("--png", is_flag=True, help="Also write a 300 dpi PNG of every card face, with bleed, under png/.")
 @click.option("--force", is_flag=True, help="Rebuild every output, even those whose sources did not change.")
 @back_offset_option
-@click.option("--gutter", type=click.FloatRange(0, 20), default=None, metavar="MM",
+@click.option("--gutter", type=click.FloatRange(0, 20), default=0.0, show_default=True, metavar="MM",
               help="Space between the trims of neighbouring cards. 0 butts them on shared cut "
-                   "lines (9 poker cards to an A4 or Letter sheet). Default: each card keeps "
-                   "its own 3 mm bleed.")
+                   "lines, with bleed around the block only (9 poker cards to an A4 sheet, 8 to "
+                   "Letter); 6 or more gives each card its own 3 mm bleed.")
 @ink_option(help="saver: print dark backgrounds and panels as light tints with dark text, "
-                   "to spare a home printer's ink; full prints the design as it is.")
+               "to spare a home printer's ink; full prints the design as it is.")
 @click.option("--watch", is_flag=True, help="Build, then build again on every save until Ctrl-C.")
 @format_option("text", "json", help="text: what was written, on stderr; json: the build's report on "
                "stdout (each output's status and why, the files written).")
 @click.pass_context
 def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None, png: bool, force: bool,
-          back_offset: tuple[float, float], gutter: float | None, ink: str, watch: bool, fmt: str) -> None:
+          back_offset: tuple[float, float], gutter: float, ink: str, watch: bool, fmt: str) -> None:
     """Build print-ready PDFs for GAME (or all): components.pdf, rulebook.pdf and aid.pdf per script.
 
     Only outputs whose sources (data, templates, fonts, options, pnp itself) changed since the

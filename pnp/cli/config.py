@@ -7,7 +7,7 @@ lang = "zh-Hant"          # build, export and serve: zh-Hant, zh-Hans or all
 out = "prints"            # where build, export, calibrate and sample --format pdf write,
                           # instead of output/ (a folder inside the workspace)
 back_offset = "1,-0.5"    # build and calibrate, mm (or [1, -0.5])
-gutter = 4                # build --gutter, mm, once the imposition takes one
+gutter = 6                # build --gutter, mm: 0 (the default) butts cards on shared cut lines
 ink = "saver"             # build --ink: saver (light tints for a home printer) or full
 port = 8800               # serve --port
 ```

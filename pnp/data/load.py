@@ -27,6 +27,7 @@ from pnp.data.generate import generate_cards
 from pnp.data.layouts import brief, check_component_layouts, read_layouts, read_symbols
 from pnp.data.model import (
     Acknowledged,
+    AllowedText,
     Card,
     Column,
     Component,
@@ -41,6 +42,7 @@ from pnp.data.model import (
     ReviewedReading,
     Symbol,
     Text,
+    ToolWords,
     frozen_mapping,
 )
 from pnp.data.purity import purity_problems
@@ -115,7 +117,8 @@ def _text(reader: Reader, obj: dict[str, Any], key: str, path: PathKey,
 
 def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
     keys = ("slug", "name", "source_lang", "version", "date", "players", "minutes", "age",
-            "credits", "rules", "acknowledged", "example", "script_exceptions", "literal_numbers")
+            "credits", "rules", "acknowledged", "example", "script_exceptions", "literal_numbers",
+            "tool_words")
     top = r.mapping(r.doc.value, (), keys, required=("slug", "name", "source_lang", "version",
                                                      "date", "players"))
     slug = r.string(top, "slug", (), pattern=IDENT, what="a lower-case identifier")
@@ -161,6 +164,7 @@ def _read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
         example=example,
         acknowledged=tuple(acknowledged),
         literal_numbers=literal_numbers,
+        tool_words=_read_tool_words(r, top.get("tool_words", {})),
         slug=slug,
         name=_text(r, top, "name", ()),
         source_lang=source_lang,
@@ -202,6 +206,33 @@ def _read_literal_marks(r: Reader, value: Any) -> tuple[LiteralMark, ...]:
         marks.append(LiteralMark(r.string(item, "file", path, default=""), text, start, until,
                                  reason, r.where(path), field))
     return tuple(marks)
+
+
+def _read_tool_words(r: Reader, value: Any) -> ToolWords:
+    """game.yaml ``tool_words``: the game's own words about the tool, and passages allowed one."""
+    path: PathKey = ("tool_words",)
+    spec = r.mapping(value, path, ("forbid", "allow"))
+    forbid = []
+    for i, item in enumerate(r.sequence(spec.get("forbid", []), (*path, "forbid"))):
+        word = r.string({"item": item}, "item", (*path, "forbid", i))
+        if not word.strip():
+            r.fail((*path, "forbid", i), "a word to forbid, not an empty text")
+        else:
+            forbid.append(word)
+    allow = []
+    for i, item in enumerate(r.sequence(spec.get("allow", []), (*path, "allow"))):
+        ipath = (*path, "allow", i)
+        item = r.mapping(item, ipath, ("text", "reason"), required=("text", "reason"))
+        if not item:
+            continue
+        text, reason = r.string(item, "text", ipath), r.string(item, "reason", ipath)
+        if "text" in item and not text.strip():
+            r.fail((*ipath, "text"), "the passage that may print a tool word, not an empty text")
+        elif "reason" in item and not reason.strip():
+            r.fail((*ipath, "reason"), "say why this passage must print a word about the tool")
+        else:
+            allow.append(AllowedText(text, reason, r.where(ipath)))
+    return ToolWords(tuple(forbid), tuple(allow))
 
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -270,8 +301,15 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
     tables: dict[str, PrintedTable] = {}
     for name, raw in tables_raw.items():
         path: PathKey = ("tables", name)
-        table = r.mapping(raw, path, ("title", "columns", "rows", "pivot"),
+        table = r.mapping(raw, path, ("title", "columns", "rows", "pivot", "variant", "engine_table"),
                           required=("columns", "rows"))
+        variant = (r.string(table, "variant", path, pattern=IDENT, what="a variant's name, as the "
+                            "engine knows it") or None) if "variant" in table else None
+        engine_table = r.string(table, "engine_table", path, pattern=IDENT, what="the name of a "
+                                "table the engine computes") if "engine_table" in table else ""
+        if engine_table and variant is None:
+            r.fail((*path, "engine_table"), "`engine_table:` names a table of a variant's rules; "
+                                            "give the variant too (`variant:`)")
         columns: list[Column] = []
         raw_columns = r.sequence(table.get("columns", []), (*path, "columns"))
         raw_rows = r.sequence(table.get("rows", []), (*path, "rows"))
@@ -311,7 +349,7 @@ def _read_tables(r: Reader) -> dict[str, PrintedTable]:
                 pivot = (picked[0], picked[1], picked[2])
         tables[name] = PrintedTable(
             name, _text(r, table, "title", path, default=name), tuple(columns), tuple(rows),
-            r.where(path), tuple(row_where), pivot,
+            r.where(path), tuple(row_where), pivot, variant, engine_table or name,
         )
     return tables
 

@@ -106,7 +106,12 @@ class Column:
 
 @dataclass(frozen=True)
 class PrintedTable:
-    """A table exactly as printed; ``rows`` are literal values, checked by ``pnp check``."""
+    """A table exactly as printed; ``rows`` are literal values, checked by ``pnp check``.
+
+    The engine computes it from the game's rules as its table ``name``; a table with a
+    ``variant`` is computed from that variant's rules instead, as its table ``engine_table``
+    (tables.yaml ``variant:`` and ``engine_table:``), so a variant's set-up can be printed
+    beside the canonical one and checked alike."""
 
     name: str
     title: Text
@@ -115,6 +120,12 @@ class PrintedTable:
     where: str
     row_where: tuple[str, ...] = ()
     pivot: tuple[str, str, str] | None = None  # (down, across, value) column keys for display
+    variant: str | None = None
+    engine_table: str = ""  # the engine's name for it ("" = ``name``)
+
+    @property
+    def computed_as(self) -> str:
+        return self.engine_table or self.name
 
 
 @dataclass(frozen=True)
@@ -165,6 +176,24 @@ class LiteralMark:
 
 
 @dataclass(frozen=True)
+class AllowedText:
+    """A passage that may print a tool word (game.yaml ``tool_words.allow``), with why."""
+
+    text: str
+    reason: str
+    where: str
+
+
+@dataclass(frozen=True)
+class ToolWords:
+    """game.yaml ``tool_words``: words about the tool this game's books may not print, besides
+    pnp's own list (:data:`pnp.check.bookwords.TOOL_WORDS`), and passages that may print one."""
+
+    forbid: tuple[str, ...] = ()
+    allow: tuple[AllowedText, ...] = ()
+
+
+@dataclass(frozen=True)
 class ExampleGame:
     """The seeded sample game a rulebook tells as its worked example."""
 
@@ -190,6 +219,7 @@ class GameInfo:
     where: Place
     acknowledged: tuple[Acknowledged, ...] = ()
     literal_numbers: tuple[LiteralMark, ...] = ()
+    tool_words: ToolWords = ToolWords()
     example: ExampleGame | None = None
     # Characters of the other script the source text may hold on purpose (game.yaml
     # script_exceptions), each with the reason the designer gave.

@@ -1,21 +1,22 @@
 """Imposition: pure math that puts pieces onto sheets and says where every crop mark goes.
 
 Pieces of one size form a block: a grid in which a cutter follows one trim line across the
-whole block. By default each piece keeps its own bleed and the bleed boxes touch; with
-``SheetSpec.card_gutter`` 0 the pieces are butted on shared cut lines and only the block has
-bleed around it (each piece's face is clipped to its cell). Crop marks sit outside the block,
-in the margins and gutters; where the paper edge leaves no printable room for them, they are
-drawn on the block's own outer bleed, which is cut away. A block turns its pieces a quarter
-turn when that fits more of them on a sheet. Backs are the same slots mirrored left-right,
-for long-edge duplex printing. A board larger than a sheet arrives as its tiles
-(pnp.layout.tiles), pieces like any other.
+whole block. By default (``SheetSpec.card_gutter`` 0) rect pieces are butted on shared cut
+lines and only the block has bleed around it (each piece's face is clipped to its cell);
+round pieces, and small tokens of different faces, keep their own bleeds, which touch. A
+larger gutter gives every piece its own bleed. Nothing is printed within the hardware margin:
+every block's bleed keeps room inside it for its crop marks, outside the bleed where there is
+room and across the block's own outer bleed (which is cut away) where there is not. A block
+turns its pieces a quarter turn when that fits more of them on a sheet. Backs are the same
+slots mirrored left-right, for long-edge duplex printing. A board larger than a sheet arrives
+as its tiles (pnp.layout.tiles), pieces like any other.
 
 Packing, run by run (pieces of one size in a row): a run a little larger than one grid that
 one sheet holds in blocks of both orientations goes there whole; otherwise whole sheets first,
 each grid at the same origin, so full sheets stack-cut together; then the rest goes into the
 best-fitting free space already opened on earlier sheets, or onto a new sheet at that same
-origin. A nearly empty
-sheet is emptied into the others' free space when its blocks fit there.
+origin. A sheet left less than SPARSE full is emptied into the others' free space when its
+blocks fit there.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dataclasses import dataclass, replace
 from pnp.layout.presets import SheetSpec
 from pnp.layout.sheetplan import (
     MARK_SHORT,
-    MIN_ON_BLEED,
+    MIN_MARK,
     Piece,
     PieceBlock,
     Rect,
@@ -40,40 +41,59 @@ class ImposeError(ValueError):
 
 
 EPS = 1e-6
-SPARSE = 0.30  # a sheet less full than this is emptied into the others when its pieces fit
+SPARSE = 0.40  # a sheet less full than this (of its printable area) is emptied into the others
 MIN_FREE = 5.0  # free space narrower than this (mm) holds nothing worth tracking
-TOP_ROOM = 4.0  # mm below the usable area's top edge: room for printable crop marks
+
+
+def edge_room(spec: SheetSpec, piece: Piece) -> float:
+    """How far a piece's bleed box keeps inside the printable area: room for its crop marks
+    to reach MIN_MARK across the bleed and beyond it (none for a piece without marks, whose
+    own cut lines are inside its box)."""
+    if not piece.marks or piece.write_on:
+        return 0.0
+    across = piece.bleed - MARK_SHORT  # of a mark drawn across the bleed
+    if across <= 0:  # no bleed to draw on: a mark wholly outside, past its offset
+        return spec.mark_offset + MIN_MARK
+    return max(spec.mark_room, MIN_MARK - across)
+
+
+def printable_area(spec: SheetSpec) -> Rect:
+    left, top, right, bottom = spec.printable
+    return Rect(left, top, right - left, bottom - top)
+
+
+def usable_area(spec: SheetSpec, piece: Piece | None = None) -> Rect:
+    """Where bleed boxes may go: the printable area, less the piece's room for its marks
+    (without a piece, the least any piece needs: the printable area itself)."""
+    area = printable_area(spec)
+    room = 0.0 if piece is None else edge_room(spec, piece)
+    return Rect(area.x + room, area.y + room, area.width - 2 * room, area.height - 2 * room)
+
+
+def outside_room(spec: SheetSpec) -> float:
+    """How far inside the printable area a block's bleed keeps for its crop marks to be drawn
+    outside the bleed, at their full length."""
+    return spec.mark_offset + spec.mark_length
 
 
 def marked_area(spec: SheetSpec, area: Rect, room: tuple[float, float]) -> Rect:
-    """``area`` kept further from the paper edges, ``room`` mm (top and bottom, right) inside
-    the bleed margin (the left margin already leaves the label band): with TOP_ROOM a block's
-    crop marks print outside its bleed there; with the gap between the bleed margin and the
-    hardware margin, marks drawn over the block's outer bleed still print."""
+    """``area`` kept further from the printable area's edges, ``room`` mm (top and bottom,
+    left and right), where it reaches them: with outside_room a block's crop marks print
+    outside its bleed there rather than across it."""
     down, across = room
-    top = max(area.y, spec.margin + down)
-    right = min(area.right, spec.width - spec.margin - across)
-    bottom = min(area.bottom, spec.height - spec.margin - down)
-    return Rect(area.x, top, right - area.x, bottom - top)
+    printable = printable_area(spec)
+    left = max(area.x, printable.x + across)
+    top = max(area.y, printable.y + down)
+    right = min(area.right, printable.right - across)
+    bottom = min(area.bottom, printable.bottom - down)
+    return Rect(left, top, right - left, bottom - top)
 
 
 def mark_rooms(spec: SheetSpec) -> tuple[tuple[float, float], ...]:
-    """How far inside the bleed margin a block may go (top and bottom, right), most room for
-    its marks first: marks outside the bleed, then on it, then none on that side."""
-    on = max(0.0, spec.hardware - spec.margin)
-    return ((TOP_ROOM, TOP_ROOM), (TOP_ROOM, on), (on, TOP_ROOM), (on, on),
-            (TOP_ROOM, 0.0), (0.0, TOP_ROOM), (on, 0.0), (0.0, on), (0.0, 0.0))
-
-
-def usable_area(spec: SheetSpec, bleed: float | None = None) -> Rect:
-    """Where bleed boxes may go; given a piece's bleed, also keeping its trim (all it prints
-    that is kept) inside the hardware margin."""
-    left, top, right, bottom = spec.usable
-    if bleed is not None:
-        inset = max(0.0, spec.hardware - bleed - spec.margin)
-        top, right, bottom = top + inset, right - inset, bottom - inset
-        left = max(left, spec.hardware - bleed)
-    return Rect(left, top, right - left, bottom - top)
+    """The rooms (top and bottom, left and right) to try for a block, most room for its marks
+    outside the bleed first."""
+    room = outside_room(spec)
+    return ((room, room), (room, 0.0), (0.0, room), (0.0, 0.0))
 
 
 def _clip(rect: Rect, area: Rect) -> Rect:
@@ -84,7 +104,7 @@ def _clip(rect: Rect, area: Rect) -> Rect:
 def _gap(spec: SheetSpec, piece: Piece) -> float:
     """Space between neighbouring trims in a block of this piece."""
     own = 2 * piece.bleed
-    if spec.card_gutter is None or (spec.card_gutter < own and not piece.butt):
+    if spec.card_gutter < own and not piece.butt:
         return own
     return spec.card_gutter
 
@@ -118,17 +138,18 @@ def _grids(spec: SheetSpec, piece: Piece) -> tuple[_Grid, _Grid]:
     return grid, grid.turned()
 
 
-def fits_on_sheet(spec: SheetSpec, width: float, height: float) -> bool:
-    """Whether one slot of this size (bleed included) fits the sheet's usable area, either way
-    round: the same test the imposer applies, so a tile that passes it is always placed."""
-    area = usable_area(spec)
+def fits_on_sheet(spec: SheetSpec, width: float, height: float, bleed: float) -> bool:
+    """Whether one slot of this size (a piece with crop marks, its bleed included) fits the
+    sheet's usable area, either way round: the same test the imposer applies, so a tile that
+    passes it is always placed."""
+    area = usable_area(spec, Piece("", "", 0, width - 2 * bleed, height - 2 * bleed, bleed, False))
     return any(w <= area.width + EPS and h <= area.height + EPS
                for w, h in ((width, height), (height, width)))
 
 
 def _full_grid(spec: SheetSpec, piece: Piece) -> tuple[_Grid, int, int]:
     """The orientation, columns and rows that fit most pieces on an empty sheet."""
-    area = usable_area(spec, piece.bleed)
+    area = usable_area(spec, piece)
     best: tuple[int, _Grid, int, int] | None = None
     for grid in _grids(spec, piece):
         cols, rows = grid.capacity(area)
@@ -313,7 +334,7 @@ def _backfill(spec: SheetSpec, sheets: list[_Sheet], queue: list[Piece],
     ``partial``: place as many as fit even when the free space cannot take them all."""
     while queue:
         options = []
-        area = usable_area(spec, queue[0].bleed)
+        area = usable_area(spec, queue[0])
         for sheet in sheets:
             for index, free in enumerate(sheet.free):
                 room, fit = _roomiest_fit(spec, queue[0], free, area, len(queue))
@@ -327,20 +348,26 @@ def _backfill(spec: SheetSpec, sheets: list[_Sheet], queue: list[Piece],
         whole = [o for o in options if o[0] == len(queue)]
         take, _, sheet, index, (grid, cols, _), room = (
             min(whole, key=lambda o: o[1]) if whole else max(options, key=lambda o: (o[0], -o[1])))
-        _, height = grid.size(cols, math.ceil(take / cols))
-        y0 = _lifted(spec, room.y, height, queue[0]) if room.y <= spec.margin + EPS else room.y
-        block = _block(grid, queue[:take], room.x, y0, cols)
+        block = _block(grid, queue[:take], room.x, room.y, cols)
         sheet.blocks.append(block)
         sheet.free = _occupy(sheet.free, block.box, spec.gutter) + _short_row(block, spec.gutter)
         queue = queue[take:]
     return queue
 
 
+FORM_RULER_ROOM = 4.0  # mm kept free at the right of a form's page: a vertical scale ruler's
+
+
 def _form_area(spec: SheetSpec) -> Rect:
-    """Where a form to write on may go: the page inside the furniture."""
-    left = spec.hardware + spec.label_band + 1.0
-    return Rect(left, spec.hardware, spec.width - spec.hardware - left,
-                spec.height - 2 * spec.hardware)
+    """Where a form to write on may go: the page inside the furniture, less a strip at the
+    right where the sheet's vertical scale ruler goes (a form fills its page otherwise)."""
+    area = printable_area(spec)
+    return Rect(area.x, area.y, area.width - FORM_RULER_ROOM, area.height)
+
+
+def _sparse(spec: SheetSpec, sheet: _Sheet) -> bool:
+    """A sheet of pieces less than SPARSE full: worth emptying into the others."""
+    return not sheet.write_on and sheet.used() < SPARSE * printable_area(spec).width * printable_area(spec).height
 
 
 def _write_on_sheet(spec: SheetSpec, piece: Piece, area: Rect | None = None) -> _Sheet:
@@ -368,10 +395,8 @@ def impose(pieces: list[Piece], spec: SheetSpec) -> list[SheetPlan]:
     orders = (sorted(runs, key=lambda run: -run[0].width * run[0].height),
               sorted(runs, key=lambda run: -max(run[0].width, run[0].height)),
               runs)
-    page = spec.width * spec.height
     packings = [_pack(order, spec) for order in orders]
-    sheets = min(packings, key=lambda packed: (
-        len(packed), sum(not s.write_on and s.used() < SPARSE * page for s in packed)))
+    sheets = min(packings, key=lambda packed: (len(packed), sum(_sparse(spec, s) for s in packed)))
     return [SheetPlan(number, spec, tuple(sheet.blocks), sheet.cut)
             for number, sheet in enumerate(sheets, start=1)]
 
@@ -382,7 +407,7 @@ def _pack(runs: list[list[Piece]], spec: SheetSpec) -> list[_Sheet]:
         if run[0].write_on:
             sheets.extend(_write_on_sheet(spec, piece) for piece in run)
             continue
-        area = usable_area(spec, run[0].bleed)
+        area = usable_area(spec, run[0])
         grid, cols, rows = _full_grid(spec, run[0])
         full_w, full_h = grid.size(cols, rows)
         # Every sheet this run opens puts its block at the full grid's corner: a partial
@@ -395,18 +420,18 @@ def _pack(runs: list[list[Piece]], spec: SheetSpec) -> list[_Sheet]:
             # More than one grid holds, yet perhaps not more than a sheet: blocks of both
             # orientations may take the whole run together (six tents on A4: four turned and
             # two upright beside them) instead of leaving its last pieces to other sheets.
-            whole = _Sheet([], [usable_area(spec)])
+            whole = _Sheet([], [printable_area(spec)])
             if not _backfill(spec, [whole], queue, partial=True):
                 sheets.append(whole)
                 continue
         while len(queue) >= cols * rows:
             block = _block(grid, queue[:cols * rows], x0, y0, cols)
-            sheets.append(_Sheet([block], _occupy([usable_area(spec)], block.box, spec.gutter)))
+            sheets.append(_Sheet([block], _occupy([printable_area(spec)], block.box, spec.gutter)))
             queue = queue[cols * rows:]
         queue = _backfill(spec, sheets, queue)
         if queue:
             block = _block(grid, queue, x0, y0, cols)
-            sheets.append(_Sheet([block], _occupy([usable_area(spec)], block.box, spec.gutter)
+            sheets.append(_Sheet([block], _occupy([printable_area(spec)], block.box, spec.gutter)
                                  + _short_row(block, spec.gutter)))
     sheets = _empty_sparse_sheets(spec, sheets)
     sheets = _share_form_pages(spec, sheets)
@@ -415,25 +440,11 @@ def _pack(runs: list[list[Piece]], spec: SheetSpec) -> list[_Sheet]:
 
 
 def _grid_top(spec: SheetSpec, area: Rect, height: float, piece: Piece) -> float:
-    """Where a run's grid starts down the sheet: TOP_ROOM below the area's top, or centred
-    when there is less room than that. A grid so tall that neither its top nor its bottom
-    crop marks would print (a butted 9-up block on Letter) goes up to where its trim meets
-    the hardware margin, which leaves its bottom marks a printable stretch of bleed."""
-    return _lifted(spec, area.y + min((area.height - height) / 2, TOP_ROOM), height, piece)
-
-
-def _lifted(spec: SheetSpec, y0: float, height: float, piece: Piece) -> float:
-    """The top of a block at ``y0``, or higher when neither its top nor its bottom crop
-    marks would print there: as high as its trim may go, which gives the bottom ones room.
-    Only for a block at the top of the usable area: nothing is above it."""
-    b = piece.bleed
-    if not piece.marks or b <= 0 or y0 > spec.margin + TOP_ROOM + EPS:
-        return y0
-    top = y0 + b - MARK_SHORT - max(y0, spec.hardware)
-    bottom = min(y0 + height, spec.height - spec.hardware) - (y0 + height - b + MARK_SHORT)
-    if max(top, bottom) >= MIN_ON_BLEED:
-        return y0
-    return min(y0, max(0.0, spec.hardware - b))
+    """Where a run's grid starts down the sheet: low enough for its top crop marks to print
+    outside its bleed, or centred when there is less room than that, so that what is left of
+    the sheet is one band below it."""
+    wanted = printable_area(spec).y + outside_room(spec) - area.y if piece.marks else 0.0
+    return area.y + max(0.0, min((area.height - height) / 2, wanted))
 
 
 FORM_CUT = 6.0  # mm above a strip's bleed boxes: the line that parts it from the form
@@ -456,9 +467,7 @@ def _share_form_pages(spec: SheetSpec, sheets: list[_Sheet]) -> list[_Sheet]:
     there in a strip and the form above keeps at least its designed size: one cut across the
     page, on the dashed line between them, parts the two, and a sheet is saved."""
     forms = [i for i, s in enumerate(sheets) if s.write_on and s.cut is None]
-    page = spec.width * spec.height
-    sparse = sorted((i for i, s in enumerate(sheets) if not s.write_on
-                     and s.used() < SPARSE * page), key=lambda i: sheets[i].used())
+    sparse = sorted((i for i, s in enumerate(sheets) if _sparse(spec, s)), key=lambda i: sheets[i].used())
     for form_index in forms:
         form = sheets[form_index].blocks[0].slots[0].piece
         for index in sparse:
@@ -474,29 +483,50 @@ def _share_form_pages(spec: SheetSpec, sheets: list[_Sheet]) -> list[_Sheet]:
 
 def _form_with_strip(spec: SheetSpec, form: Piece, sheet: _Sheet) -> _Sheet | None:
     """The form's page with this sheet's pieces in a strip at its foot, or None when they do
-    not fit below the form at its designed size."""
-    area = _form_area(spec)
-    usable = usable_area(spec)
-    _, w, h = _turned_for(form, area)
-    # The strip starts below the form at its designed size and the gap the cut line needs.
-    top = area.y + h + spec.gutter
-    if w > area.width + EPS or top >= usable.bottom:
+    not fit below the form at its designed size (turned to suit the page, or else the other
+    way round: a portrait pad turned leaves a deeper strip). The strip leaves room for the
+    rulers: the form may take the whole width."""
+    area = printable_area(spec)
+    _, across, down = _turned_for(form, area)
+    for w, h in ((across, down), (down, across)):
+        trial = _strip_below(spec, sheet, area.y + h + spec.gutter) if w <= area.width + EPS else None
+        shared = None if trial is None else _fill_above(spec, form, trial)
+        if shared is not None:
+            return shared
+    return None
+
+
+def _strip_below(spec: SheetSpec, sheet: _Sheet, top: float) -> _Sheet | None:
+    """This sheet's pieces packed into the strip of the page below ``top`` (the form at its
+    designed size above it and the gap the cut line needs), or None when they do not fit."""
+    usable = printable_area(spec)
+    if top >= usable.bottom:
         return None
-    strip = Rect(usable.x, top, usable.width, usable.bottom - top)
-    trial = _Sheet([], [strip])
+    trial = _Sheet([], [Rect(usable.x, top, usable.width, usable.bottom - top)])
     if any(_backfill(spec, [trial], _runs_of(block)) for block in sheet.blocks):
         return None
+    return trial
+
+
+def _fill_above(spec: SheetSpec, form: Piece, trial: _Sheet) -> _Sheet | None:
+    """The strip's pieces moved to the foot of the page, and the form filling what is left
+    above the cut line, or None when that would shrink it below its designed size."""
+    area = usable = printable_area(spec)
     # Down to the foot of the page, centred across: the form gets all the room above, less
     # what the strip's crop marks need to print below it when the form can spare that.
     # (A piece without bleed keeps its trim inside the hardware margin: its own area.)
     boxes = [b.box for b in trial.blocks]
     left, right = min(b.x for b in boxes), max(b.right for b in boxes)
     for margin in mark_rooms(spec):
-        areas = [marked_area(spec, usable_area(spec, b.slots[0].piece.bleed),
+        areas = [marked_area(spec, usable_area(spec, b.slots[0].piece),
                              margin if b.slots[0].piece.marks else (0.0, 0.0))
                  for b in trial.blocks]
-        dx = min([usable.x + (usable.width - (right - left)) / 2 - left]
-                 + [a.right - b.right for a, b in zip(areas, boxes, strict=True)])
+        # As near the centre as every block's area lets it go, and as low.
+        lowest = max(a.x - b.x for a, b in zip(areas, boxes, strict=True))
+        highest = min(a.right - b.right for a, b in zip(areas, boxes, strict=True))
+        if lowest > highest + EPS:
+            continue
+        dx = min(max(usable.x + (usable.width - (right - left)) / 2 - left, lowest), highest)
         dy = min(a.bottom - b.bottom for a, b in zip(areas, boxes, strict=True))
         blocks = [_shift(b, dx, dy) for b in trial.blocks]
         cut = min(b.box.y for b in blocks) - FORM_CUT
@@ -518,11 +548,10 @@ def _shift(block: PieceBlock, dx: float, dy: float) -> PieceBlock:
 
 def _empty_sparse_sheets(spec: SheetSpec, sheets: list[_Sheet]) -> list[_Sheet]:
     """Move the pieces of a nearly empty sheet into the others' free space, if they all fit."""
-    page = spec.width * spec.height
     index = len(sheets) - 1
     while index >= 0:
         sheet = sheets[index]
-        if not sheet.write_on and sheet.used() < SPARSE * page:
+        if _sparse(spec, sheet):
             others = [replace(s, blocks=list(s.blocks), free=list(s.free))
                       for i, s in enumerate(sheets) if i != index]
             if all(not _backfill(spec, others, _runs_of(block)) for block in sheet.blocks):

@@ -9,29 +9,30 @@ from dataclasses import dataclass
 class SheetSpec:
     """A paper size and the print furniture around the imposed blocks.
 
-    Nothing that must print comes closer than ``hardware`` mm to the paper edge, which most
-    home printers cannot reach. The sheet label runs up the left margin of a front (the right
-    margin of its back), in the band just inside that limit, so the left margin is wider than
-    the others; a piece's bleed may come nearer the edge, since it is cut away. The scale
-    rulers, one horizontal and one vertical, go wherever the sheet has room for them.
+    Nothing is printed nearer than ``hardware`` mm to the paper edge, which most home printers
+    cannot reach: not a piece's bleed, not a crop mark, a ruler or the sheet label. A block's
+    bleed keeps ``mark_room`` more from that margin, so that a crop mark drawn across the
+    bleed (where a block fills the sheet) still reaches ``MIN_MARK`` of printed length. The
+    sheet label runs along the foot of the sheet, in the band just inside the margin; the
+    scale rulers, one horizontal and one vertical, go wherever the sheet has room for them.
 
-    ``card_gutter`` is the space between the trims of neighbouring pieces in a block: None
-    gives each piece its own bleed (twice the bleed between trims); 0 butts the pieces on
-    shared cut lines, with bleed only around the block.
+    ``card_gutter`` is the space between the trims of neighbouring pieces in a block: 0 (the
+    default) butts the pieces that may butt on shared cut lines, with bleed only around the
+    block; twice the bleed (6) or more gives each piece its own bleed.
     """
 
     name: str
     width: float
     height: float
-    margin_left: float = 10.0  # the label band and a gap before any bleed
-    margin: float = 4.5  # the other three sides
     hardware: float = 6.5
-    label_band: float = 2.5  # the label's height, from the hardware margin inwards
+    mark_room: float = 1.0  # printable paper outside a block's bleed, for its crop marks
+    label_band: float = 2.5  # the label's height, from the foot's hardware margin inwards
+    label_gap: float = 1.0  # between the label band and anything above it
     bleed: float = 3.0
-    mark_offset: float = 0.5  # gap between a bleed edge and its crop mark
+    mark_offset: float = 0.5  # gap between a bleed edge and a crop mark outside it
     mark_length: float = 3.5
     ruler_length: float = 50.0
-    card_gutter: float | None = None
+    card_gutter: float = 0.0
 
     @property
     def gutter(self) -> float:
@@ -39,10 +40,11 @@ class SheetSpec:
         return 2 * (self.mark_offset + self.mark_length) + 1.0
 
     @property
-    def usable(self) -> tuple[float, float, float, float]:
-        """Left, top, right and bottom (mm from the top-left) of the area bleed boxes may use."""
-        return (self.margin_left, self.margin, self.width - self.margin,
-                self.height - self.margin)
+    def printable(self) -> tuple[float, float, float, float]:
+        """Left, top, right and bottom (mm from the top-left) of what may be printed on, the
+        sheet label's band left out."""
+        return (self.hardware, self.hardware, self.width - self.hardware,
+                self.height - self.hardware - self.label_band - self.label_gap)
 
 
 SHEETS: dict[str, SheetSpec] = {

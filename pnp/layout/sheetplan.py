@@ -15,9 +15,8 @@ from pnp.layout.presets import SheetSpec
 if TYPE_CHECKING:
     from pnp.layout.tiles import Tile
 
-MARK_SHORT = 1.0  # a crop mark drawn on a block's bleed stops this far short of the trim
-MIN_ON_BLEED = 1.0  # a mark on the bleed shorter than this, once cut short at the printable
-# area, is left out: that side of the block has no printable room for one
+MIN_MARK = 3.0  # mm: the shortest crop mark printed, long enough to lay a ruler on
+MARK_SHORT = 0.5  # a crop mark drawn across a block's bleed stops this far short of the trim
 
 
 @dataclass(frozen=True)
@@ -35,8 +34,8 @@ class Piece:
     # One tile of a board larger than a sheet (its size is the tile's); None for a whole piece.
     # The imposer treats a tile like any piece: all tiles of a board are the same size.
     tile: Tile | None = None
-    # May share cut lines with its neighbours when the sheet butts pieces (rect faces only:
-    # a round token needs room round it for the scissors).
+    # May share cut lines with its neighbours when the sheet butts pieces (straight-edged
+    # faces only: a round token needs room round it for the scissors).
     butt: bool = False
     # Pieces butt only within one group: tiny tokens butt only with copies of the same face,
     # whose bleeds are the same colour, so a cut a little off the line shows nothing wrong.

@@ -124,7 +124,7 @@ def plan_tiles(width: float, height: float, spec: SheetSpec, bleed: float = 3.0,
     A board that fits whole is one tile. Among grids with as few tiles, the one with the
     least seam to glue wins, then the one with fewer columns: a stable, predictable choice.
     """
-    if fits_on_sheet(spec, width + 2 * bleed, height + 2 * bleed):
+    if fits_on_sheet(spec, width + 2 * bleed, height + 2 * bleed, bleed):
         return _grid(width, height, 1, 1, overlap)  # every card and small board: no search
     best: tuple[tuple[int, float, int], int, int] | None = None
     for cols in range(1, MAX_TILES_PER_SIDE + 1):
@@ -133,7 +133,7 @@ def plan_tiles(width: float, height: float, spec: SheetSpec, bleed: float = 3.0,
             # Two strips of one tile must not meet: a tile's own share is at least a strip.
             if (cols > 1 and tw < 2 * overlap) or (rows > 1 and th < 2 * overlap):
                 continue
-            if not fits_on_sheet(spec, tw + 2 * bleed, th + 2 * bleed):
+            if not fits_on_sheet(spec, tw + 2 * bleed, th + 2 * bleed, bleed):
                 continue
             rank = (cols * rows, (cols - 1) * height + (rows - 1) * width, cols)
             if best is None or rank < best[0]:

@@ -1,5 +1,6 @@
 """Sheet furniture: what a components sheet prints besides the pieces. Crop marks, the sheet
-label up the hardware edge, and the rulers placed wherever the sheet has room for them."""
+label along the foot, and the rulers placed wherever the sheet has room for them, all inside
+the hardware margin (a stroke's half width included)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from pnp.text.setting import Run
 from pnp.text.strings import ui
 
 MARK_COLOR = HexColor("#000000")
+MARK_WIDTH, HALO_WIDTH = 0.25, 1.2  # points: a crop mark, and the white under one on a bleed
 LABEL_COLOR = HexColor("#555555")
 PAPER_COLOR = HexColor("#ffffff")
 
@@ -32,7 +34,7 @@ def draw_marks(canvas: Canvas, plan: SheetPlan, back: bool) -> list[Segment]:
     canvas.saveState()
     height = plan.spec.height
     # A mark on a dark bleed gets a white halo first.
-    for width, color, which in ((1.2, PAPER_COLOR, True), (0.25, MARK_COLOR, None)):
+    for width, color, which in ((HALO_WIDTH, PAPER_COLOR, True), (MARK_WIDTH, MARK_COLOR, None)):
         canvas.setStrokeColor(color)
         canvas.setLineWidth(width)
         for s in segments:
@@ -53,6 +55,7 @@ class Furniture:
 
 
 LABEL_MAX, LABEL_MIN = 7.0, 4.0  # pt: the largest fits the label band (2.5 mm)
+RULER_STROKE = 0.4  # pt
 
 
 RULER_CLEAR = 2.0  # mm between a ruler (its caption included) and a piece's bleed or a crop mark
@@ -93,7 +96,7 @@ def lay_out_furniture(spec: SheetSpec, labels: list[str], fonts: FontFamily, rul
     """One fit for the whole build: the longest label decides the size all of them use. The
     family's shared measure keeps glyph widths cached from one build to the next."""
     measure = measure_for(fonts)
-    length = (spec.height - 2 * spec.hardware) * MM
+    length = (spec.width - 2 * spec.hardware) * MM
     band = min(LABEL_MAX, spec.label_band * MM)
     longest = max(labels, key=lambda t: measure(t, False, 10))
     fit = fit_text([Run(longest)], length, band, band, LABEL_MIN, measure)
@@ -103,18 +106,19 @@ def lay_out_furniture(spec: SheetSpec, labels: list[str], fonts: FontFamily, rul
 
 def draw_label(canvas: Canvas, spec: SheetSpec, label: str, furniture: Furniture,
                fonts: FontFamily, back: bool) -> None:
-    """Up the left edge of a front (the right edge of a back), read bottom to top, its glyphs
-    inside the band that starts at the hardware margin."""
+    """Along the foot of the sheet, its glyphs' em boxes standing on the hardware margin:
+    from the left margin on a front, to the right margin on a back (mirrored, as the pieces
+    are)."""
     size = furniture.label_size
-    ascent = EM_ASCENT * size / MM  # mm
-    band_start = spec.width - spec.hardware - spec.label_band if back else spec.hardware
+    descent = (1 - EM_ASCENT) * size / MM  # mm below the baseline
     canvas.saveState()
     canvas.setFillColor(LABEL_COLOR)
     canvas.setFont(fonts.regular.name, size)
-    # Turned a quarter anticlockwise, a glyph rises towards the left of its baseline.
-    canvas.translate((band_start + ascent) * MM, spec.hardware * MM)
-    canvas.rotate(90)
-    canvas.drawString(0, 0, label)
+    baseline = (spec.hardware + descent) * MM
+    if back:
+        canvas.drawRightString((spec.width - spec.hardware) * MM, baseline, label)
+    else:
+        canvas.drawString(spec.hardware * MM, baseline, label)
     canvas.restoreState()
 
 
@@ -123,7 +127,7 @@ def _grown(rect: Rect, by: float) -> Rect:
 
 
 def sheet_obstacles(spec: SheetSpec, slots: tuple[Slot, ...], segments: list[Segment],
-                    back: bool, cut: float | None = None) -> list[Rect]:
+                    cut: float | None = None) -> list[Rect]:
     """What furniture must keep clear of: pieces, crop marks and a form's cut line across the
     sheet (at ``cut`` mm from the top), grown so that a ruler keeps RULER_CLEAR from them
     (room for a trimmer's blade), and the label band."""
@@ -133,8 +137,7 @@ def sheet_obstacles(spec: SheetSpec, slots: tuple[Slot, ...], segments: list[Seg
               for s in segments]
     if cut is not None:
         rects.append(_grown(Rect(0.0, cut, spec.width, 0.0), grow))
-    band_x = spec.width - spec.hardware - spec.label_band if back else spec.hardware
-    rects.append(Rect(band_x, 0.0, spec.label_band, spec.height))
+    rects.append(Rect(0.0, spec.height - spec.hardware - spec.label_band, spec.width, spec.label_band))
     return rects
 
 
@@ -143,8 +146,10 @@ def _free_spot(spec: SheetSpec, obstacles: list[Rect], width: float, height: flo
     """Top-left of a width × height box inside the printable area that touches nothing:
     for a horizontal ruler the lowest such place, for a vertical one the rightmost."""
     clear = LABEL_CLEAR
-    lo_x, lo_y = spec.hardware, spec.hardware
-    hi_x, hi_y = spec.width - spec.hardware - width, spec.height - spec.hardware - height
+    # The bar's stroke reaches half its width past the box of its ticks.
+    edge = spec.hardware + RULER_STROKE / 2 / MM
+    lo_x, lo_y = edge, edge
+    hi_x, hi_y = spec.width - edge - width, spec.height - edge - height
     if horizontal:
         outer = [lo_y, hi_y] + [o.bottom + clear for o in obstacles] \
             + [o.y - clear - height for o in obstacles]
@@ -199,7 +204,7 @@ def draw_rulers(canvas: Canvas, spec: SheetSpec, obstacles: list[Rect], fonts: F
     canvas.saveState()
     canvas.setStrokeColor(MARK_COLOR)
     canvas.setFillColor(LABEL_COLOR)
-    canvas.setLineWidth(0.4)
+    canvas.setLineWidth(RULER_STROKE)
     canvas.setFont(fonts.regular.name, RULER_TEXT)
     width, height = max(length, text_w), TICK_MAJOR + CAPTION_GAP + text_h
     spot = _free_spot(spec, obstacles, width, height, True)

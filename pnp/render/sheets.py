@@ -89,7 +89,7 @@ def pieces_for(game: Game, spec: SheetSpec | None = None) -> list[Piece]:
                 pieces.append(Piece(
                     component=component.id, card=card.id, copy=copy, width=width, height=height,
                     bleed=bleed, double_sided=component.double_sided,
-                    marks=net is None, butt=component.shape == "rect",
+                    marks=net is None, butt=component.shape in BUTTING,
                     group=f"{component.id}/{card.id}" if min(width, height) < TINY else "",
                     outline="round" if component.shape == "round" else "",
                     write_on=is_write_on(game, component),
@@ -98,6 +98,9 @@ def pieces_for(game: Game, spec: SheetSpec | None = None) -> list[Piece]:
 
 
 TINY = 30.0  # mm: a piece this small butts only with copies of its own face
+# Shapes cut along straight trim lines, which may be shared: cards, boards, tent strips. A
+# round token needs room round it for the scissors.
+BUTTING = ("rect", "fold")
 WRITE_ON_SIZE = 100.0  # mm: a single-sided form at least this big both ways is a sheet
 
 
@@ -356,8 +359,7 @@ def _form_cut(canvas: Canvas, plan: SheetPlan) -> None:
     spec = plan.spec
     assert plan.cut is not None
     y = (spec.height - plan.cut) * MM
-    dashed_line(canvas, CUT_LINE, (spec.hardware + spec.label_band + 0.5) * MM, y,
-                (spec.width - spec.hardware) * MM, y)
+    dashed_line(canvas, CUT_LINE, spec.hardware * MM, y, (spec.width - spec.hardware) * MM, y)
 
 
 def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
@@ -418,7 +420,7 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
             draw_label(canvas, spec, labels[(plan.number, back)], furniture, fonts, back)
             # A write-on form is an obstacle like any piece: a sheet it leaves room on (a score
             # pad above a card) carries the rulers that check the card's scale.
-            obstacles = sheet_obstacles(spec, slots, segments, back, None if back else plan.cut)
+            obstacles = sheet_obstacles(spec, slots, segments, None if back else plan.cut)
             rulers = draw_rulers(canvas, spec, obstacles, fonts, furniture)
             log.append(f"sheet {plan.number} {side}: {rulers} rulers")
             canvas.showPage()

@@ -31,6 +31,7 @@ from pnp.rulebook.style import (
     HEADING_MAX_LINES,
     INK,
     LINES_AFTER_HEADING,
+    MARK,
     QUOTE_BG,
     QUOTE_PAD,
     RULE,
@@ -63,7 +64,7 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
                  lines: tuple[SetLine, ...] | None = None, first: bool = True,
                  pad: tuple[float, float] = (0.0, 0.0), justify: bool = False) -> None:
         super().__init__()
-        self.runs = tuple(Run(r.text, r.bold or style.bold) for r in runs)
+        self.runs = tuple(Run(r.text, r.bold or style.bold, r.mark) for r in runs)
         self.style = style
         self.fonts = fonts
         self.glyphs = glyphs
@@ -164,12 +165,15 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
                 self.glyphs.check(run.text, run.bold, self.where)
             text = canvas.beginText()
             text.setFillColor(self.style.color)
-            font, char_space = "", 0.0
+            font, char_space, marked = "", 0.0, False
             for stretch in place(line, usable, size, self.measure, self.squeeze, self.justify, self.kern):
                 name = self.fonts.bold.name if stretch.bold else self.fonts.regular.name
                 if name != font:
                     text.setFont(name, size)
                     font = name
+                if stretch.mark != marked:
+                    text.setFillColor(MARK if stretch.mark else self.style.color)
+                    marked = stretch.mark
                 if stretch.char_space != char_space:
                     text.setCharSpace(stretch.char_space)
                     char_space = stretch.char_space

@@ -5,6 +5,12 @@ The template is written once, in the game's source script. Tables are never type
 from card_data, so a rule edit and ``pnp tables --update`` keep the rulebook right.
 ``{{ figure("name") }}`` does the same for a figure of figures.yaml: miniatures of the real
 card faces, drawn by the code that draws the cards.
+
+``{{ ruling("tisigui-player-count") }}`` marks the sentence it begins as the edition's own
+decision, where the source post leaves a question open or contradicts itself: the Markdown
+gets a link ``[本版補充](ruling:tisigui-player-count)``, which the PDF stage prints as the
+label 〔本版補充〕 (bold, in the mark colour, never broken across lines), and
+:func:`ruling_marks` reads back which rulings a book applies on which line.
 """
 
 from __future__ import annotations
@@ -23,11 +29,37 @@ from pnp.core.errors import DataError
 from pnp.core.workspace import Workspace
 from pnp.data.model import Game
 from pnp.text.setting import Run
+from pnp.text.strings import ui
 from pnp.text.templating import located_by_identity, render_template
 
 AID_TEMPLATE = "aid.md.j2"
 TABLE_MARKER = re.compile(r"^@@table:([a-z0-9_]+)@@$")
 FIGURE_MARKER = re.compile(r"^@@figure:([a-z0-9][a-z0-9_-]*)@@$")
+RULING_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+RULING_SCHEME = "ruling:"
+# A ruling mark as the template writes it into the Markdown (an empty id: the legend's sample).
+RULING_LINK = re.compile(r"\[([^\]\n]+)\]\(ruling:([a-z0-9-]*)\)")
+
+
+@dataclass(frozen=True)
+class RulingMark:
+    """One 〔本版補充〕 of a rendered book: the ruling it applies, on which Markdown line."""
+
+    ruling: str
+    line: int
+
+
+def ruling_marks(markdown: str) -> list[RulingMark]:
+    """Every ruling mark of a rendered book, in order (the legend's sample, with no id, left out)."""
+    return [RulingMark(match[2], number)
+            for number, text in enumerate(markdown.splitlines(), start=1)
+            for match in RULING_LINK.finditer(text) if match[2]]
+
+
+def marks_as_printed(text: str) -> str:
+    """``text`` with each ruling link as the page prints it (〔本版補充〕), for checks that read
+    rendered Markdown as a reader would."""
+    return RULING_LINK.sub(lambda match: f"〔{match[1]}〕", text)
 
 
 @dataclass(frozen=True)
@@ -86,6 +118,13 @@ def template_context(game: Game, engine: Engine = NO_ENGINE) -> dict[str, Any]:
             raise jinja2.UndefinedError(f"unknown figure {name!r} (figures: {known})")
         return f"\n\n@@figure:{name}@@\n\n"
 
+    def ruling(name: str = "") -> str:
+        # The label in the template's own script: the book's conversion turns it like the text.
+        if name and not RULING_ID.match(name):
+            raise jinja2.UndefinedError(f"ruling {name!r}: a ruling id is lower-case words joined by "
+                                        "hyphens, as its heading in docs/rulings.md (e.g. tisigui-player-count)")
+        return f"[{ui(info.source_lang, 'ruling')}]({RULING_SCHEME}{name})"
+
     components = [
         SimpleNamespace(id=c.id, name=c.name.value, count=c.count, note=c.note.value)
         for c in game.components
@@ -111,6 +150,9 @@ def template_context(game: Game, engine: Engine = NO_ENGINE) -> dict[str, Any]:
         # split of a fund, a scripted round), so a hand-worked example states computed values.
         "worked": dict(engine.worked),
         "figure": figure,
+        # ruling("<id>"): the 〔本版補充〕 mark before a sentence that settles what the source post
+        # leaves open (docs/rulings.md#<id>); ruling() alone: the mark as the legend shows it.
+        "ruling": ruling,
         # The card ids each figure shows, row by row, so the text beside a figure can count
         # and add what it shows instead of retyping it.
         "figures": {name: [list(row) for row in f.rows] for name, f in game.figures.items()},
@@ -149,21 +191,30 @@ def render_markdown(templates: Path, game: Game, engine: Engine = NO_ENGINE,
 def _inline_runs(token: Any) -> tuple[Run, ...]:
     runs: list[Run] = []
     bold = 0
+    label: list[str] | None = None  # the text of an open ruling link
     for child in token.children or []:
         if child.type == "strong_open":
             bold += 1
         elif child.type == "strong_close":
             bold -= 1
+        elif child.type == "link_open" and str(child.attrGet("href") or "").startswith(RULING_SCHEME):
+            label = []
+        elif child.type == "link_close" and label is not None:
+            runs.append(Run(f"〔{''.join(label)}〕", True, True))
+            label = None
         elif child.type in ("text", "code_inline"):
-            runs.append(Run(child.content, bold > 0))
+            if label is not None:
+                label.append(child.content)
+            else:
+                runs.append(Run(child.content, bold > 0))
         elif child.type == "softbreak":
             continue  # Chinese lines join without a space
         elif child.type == "hardbreak":
             runs.append(Run("\n", bold > 0))
     merged: list[Run] = []
     for run in runs:
-        if merged and merged[-1].bold == run.bold:
-            merged[-1] = Run(merged[-1].text + run.text, run.bold)
+        if merged and merged[-1].bold == run.bold and merged[-1].mark == run.mark:
+            merged[-1] = Run(merged[-1].text + run.text, run.bold, run.mark)
         else:
             merged.append(run)
     return _drop_spaces_between_chinese(merged)
@@ -189,10 +240,10 @@ def _drop_spaces_between_chinese(runs: list[Run]) -> tuple[Run, ...]:
         start = end
         if not kept:
             continue
-        if out and out[-1].bold == run.bold:
-            out[-1] = Run(out[-1].text + kept, run.bold)
+        if out and out[-1].bold == run.bold and out[-1].mark == run.mark:
+            out[-1] = Run(out[-1].text + kept, run.bold, run.mark)
         else:
-            out.append(Run(kept, run.bold))
+            out.append(Run(kept, run.bold, run.mark))
     return tuple(out)
 
 

@@ -12,6 +12,9 @@ from pnp.core.units import MM
 
 INK = HexColor("#231f2b")
 ACCENT = HexColor("#6b2d3a")
+# A label in running text (〔本版補充〕): apart from the headings' colour, and bold with its
+# brackets so that it still reads as a label printed in black and white.
+MARK = HexColor("#1f6873")
 QUOTE_BG = HexColor("#f3eee4")
 # Points between a callout box's sides and its text, the same on the right as on the left
 # (where the accent bar sits inside it).

@@ -27,10 +27,12 @@ from pnp.text.linebreaks import break_offsets
 
 @dataclass(frozen=True)
 class Run:
-    """A stretch of text in one style."""
+    """A stretch of text in one style. A ``mark`` run is a label (a rulebook's 〔本版補充〕):
+    it prints in the mark colour and is never broken across lines."""
 
     text: str
     bold: bool = False
+    mark: bool = False
 
 
 Line = tuple[Run, ...]
@@ -81,7 +83,7 @@ def _strip_trailing(pieces: list[Run]) -> list[Run]:
         pieces.pop()
     if pieces:
         last = pieces[-1]
-        pieces[-1] = Run(last.text.rstrip(" \n"), last.bold)
+        pieces[-1] = Run(last.text.rstrip(" \n"), last.bold, last.mark)
     return pieces
 
 
@@ -89,30 +91,34 @@ def _strip_trailing(pieces: list[Run]) -> list[Run]:
 def _units(runs: tuple[Run, ...]) -> tuple[_Unit, ...]:
     """Styled runs split at the break opportunities of their joined text; cached by runs."""
     text = "".join(run.text for run in runs)
-    styles = {run.bold for run in runs if run.text}
-    if len(styles) == 1:
-        return _plain_units(text, styles.pop())
-    # Style boundaries as (end offset, bold), walked alongside the unit boundaries.
-    bounds: list[tuple[int, bool]] = []
+    styles = {(run.bold, run.mark) for run in runs if run.text}
+    if len(styles) == 1 and not any(run.mark for run in runs):
+        return _plain_units(text, styles.pop()[0])
+    # Style boundaries as (end offset, bold, mark), walked alongside the unit boundaries.
+    bounds: list[tuple[int, bool, bool]] = []
+    glued: set[int] = set()  # offsets that are no break: inside a mark
     pos = 0
     for run in runs:
         if run.text:
+            if run.mark:
+                glued.update(range(pos + 1, pos + len(run.text)))
             pos += len(run.text)
-            bounds.append((pos, run.bold))
+            bounds.append((pos, run.bold, run.mark))
+    ends = [end for end in break_offsets(text) if end == len(text) or end not in glued]
     units: list[_Unit] = []
     start, b = 0, 0
-    for end in break_offsets(text):
+    for end in ends:
         pieces: list[Run] = []
         at = start
         while at < end:
             while bounds[b][0] <= at:
                 b += 1
             stop = min(end, bounds[b][0])
-            bold = bounds[b][1]
-            if pieces and pieces[-1].bold == bold:
-                pieces[-1] = Run(pieces[-1].text + text[at:stop], bold)
+            _, bold, mark = bounds[b]
+            if pieces and pieces[-1].bold == bold and pieces[-1].mark == mark:
+                pieces[-1] = Run(pieces[-1].text + text[at:stop], bold, mark)
             else:
-                pieces.append(Run(text[at:stop], bold))
+                pieces.append(Run(text[at:stop], bold, mark))
             at = stop
         whole = tuple(pieces)
         visible = tuple(_strip_trailing(pieces)) if text[end - 1] in " \n" else whole
@@ -322,8 +328,8 @@ def _merge(line: Sequence[Run]) -> Line:
     for run in line:
         if not run.text:
             continue
-        if merged and merged[-1].bold == run.bold:
-            merged[-1] = Run(merged[-1].text + run.text, run.bold)
+        if merged and merged[-1].bold == run.bold and merged[-1].mark == run.mark:
+            merged[-1] = Run(merged[-1].text + run.text, run.bold, run.mark)
         else:
             merged.append(run)
     return tuple(merged)
@@ -339,7 +345,7 @@ def _split_long(pieces: Sequence[Run], width: float, size: float, measure: Measu
             if chunks[-1] and used + w > width:
                 chunks.append([])
                 used = 0.0
-            chunks[-1].append(Run(ch, piece.bold))
+            chunks[-1].append(Run(ch, piece.bold, piece.mark))
             used += w
     return chunks
 
@@ -467,7 +473,8 @@ def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
     _avoid_stranded_last_line(lines, hard_end, size, width, line_width)
     # Text in one style (most paragraphs) makes each line one run: the units' text joined,
     # trailing spaces dropped, which is what merging the pieces gives.
-    style = runs[0].bold if runs and all(run.bold == runs[0].bold for run in runs) else None
+    style = (runs[0].bold if runs and all(run.bold == runs[0].bold and not run.mark for run in runs)
+             else None)
     out = []
     for line, hard in zip(lines, hard_end, strict=True):
         shown, give = line_metrics(line)

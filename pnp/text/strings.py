@@ -20,6 +20,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "table_caption": "表 {number}　{title}",
         "figure_caption": "圖 {number}　{caption}",
         "aid": "玩家速查卡",
+        "ruling": "本版補充",
     },
     "zh-Hans": {
         "front": "正面",
@@ -34,6 +35,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "table_caption": "表 {number}　{title}",
         "figure_caption": "图 {number}　{caption}",
         "aid": "玩家速查卡",
+        "ruling": "本版补充",
     },
 }
 

@@ -11,9 +11,9 @@ from pypdf import PdfReader
 
 from pnp.build.pipeline import build
 from pnp.core.workspace import Workspace
-from pnp.data.scripts import foreign_characters
-from tests.conftest import ROOT
-from tests.pdfprobe import component_counts, fonts, page_sizes, text
+from pnp.text.convert import foreign_characters
+from tests.conftest import ROOT, book_markdown
+from tests.pdfprobe import component_counts, fonts, page_sizes, styled_chars, text
 
 GAMES = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
 FACES = {"zh-Hant": "PnpSansTC", "zh-Hans": "PnpSansSC"}
@@ -55,6 +55,34 @@ def test_books_are_for_players_not_tool_output(built, game, lang):
         # A seed line ("隨機種子 53"); the word seed alone may be part of a version name.
         assert not re.search(r"[种種]子\d|seed\d+(?![\d-])|--seed", flat, re.IGNORECASE), (game, name)
         assert not re.search(rf"{HAN}[!?]|[!?]{HAN}", words), (game, name)
+        # Words about how the book was made (issue 18): the tool, its project, the engine's
+        # names for variants.
+        for phrase in ("本工具", "pnp專案", "pnp项目", "pnp製作", "pnp制作", "本專案",
+                       "本专案", "本项目", "规则裁定", "規則裁定"):
+            assert phrase not in flat, (game, name, phrase)
+        assert not re.search(r"(?<![A-Za-z])(classic|official)(?![A-Za-z_])", words), (game, name)
+
+
+LABEL = {"zh-Hant": "〔本版補充〕", "zh-Hans": "〔本版补充〕"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_ruling_marks_print_in_one_style_of_their_own(built, game, lang):
+    # Each ruling link of the rendered book (the legend's sample included) prints as the label,
+    # bold, in a colour no other text of the book uses; never split over two lines.
+    links = book_markdown(ROOT, game).count("](ruling:")
+    chars = styled_chars(built / game / lang / "rulebook.pdf")
+    flat = "".join(ch for ch, _, _ in chars if not ch.isspace())
+    assert links and flat.count(LABEL[lang]) == links, (game, lang)
+    first = flat.index(LABEL[lang]) + 1
+    printed = [c for c in chars if not c[0].isspace()]
+    colour = printed[first][1]
+    in_colour = "".join(ch for ch, rgb, _ in printed if rgb == colour)
+    assert in_colour == LABEL[lang] * links, (game, lang)
+    assert all(face.endswith("-Bold") for ch, rgb, face in printed if rgb == colour)
+    body = Counter(rgb for _, rgb, _ in printed).most_common(1)[0][0]
+    assert colour != body
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -279,18 +307,10 @@ def test_list_shows_every_game():
 
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
-def test_no_a4_sheet_prints_text_within_the_hardware_margin(built, game, lang):
-    from tests.layout.test_build_sheets import HARDWARE, nearest_text
+def test_nothing_on_an_a4_sheet_is_drawn_within_the_hardware_margin(built, game, lang):
+    """What `pnp build all` writes, in both scripts (test_sheet_promises walks every paper and
+    gutter): no path, glyph or image comes within 6.5 mm of the paper edge."""
+    from tests.sheetprobe import drawn_too_near_the_edge
 
-    for page, distance, run in nearest_text(built / game / lang / "components.pdf"):
-        assert distance >= HARDWARE - 1e-3, (page, distance, run)
-
-
-def test_a4_sheet_counts(built):
-    counts = {game: len(PdfReader(built / game / "zh-Hant" / "components.pdf").pages) // 2
-              for game in GAMES}
-    # Before the packer: tisigui 5, wurenshenghuan 12, niutouwang 15, aizhewudi 15. niutouwang
-    # is 13 sheets of 8 cards, then the score pad's page with the 105th card (the reference)
-    # at its foot: alone, that card took a sheet of its own (15 sheets). aizhewudi's character
-    # tents are longer by their base tabs (63 x 111 mm, not 63 x 88): 15 sheets, not 14.
-    assert counts == {"tisigui": 5, "wurenshenghuan": 11, "niutouwang": 14, "aizhewudi": 15}
+    near = drawn_too_near_the_edge(PdfReader(built / game / lang / "components.pdf"), 6.5)
+    assert not near, near[:10]

@@ -110,6 +110,51 @@ def test_a_changed_printed_number_is_reported_by_table_row_and_column(tisigui_ws
     assert "Error: check found 1 problem in tisigui" in text.stderr
 
 
+def test_a_variant_table_is_computed_from_that_variants_rules(tisigui_ws: Path) -> None:
+    tables = tisigui_ws / "card_data/tisigui/tables.yaml"
+    # classic_setup is the classic rules' setup: no end roll, so a game lasts one big round
+    # per value of the big die from its start (4 for four players) down to 1.
+    edit(tables, "{players: 4, big_die: 4, big_rounds: 4, small_rounds: 3}",
+         "{players: 4, big_die: 3, big_rounds: 3, small_rounds: 3}")
+    line = line_of(tables, "{players: 4, big_die: 3, big_rounds: 3, small_rounds: 3}")
+    code, report = check_json(tisigui_ws, "tisigui")
+    assert code == 1
+    assert findings(report, "tisigui") == [{
+        "kind": "table", "code": "cell-differs",
+        "message": f"table 'classic_setup', row 2, column '{key}': printed 3, the rules give 4",
+        "where": f"card_data/tisigui/tables.yaml:{line}: tables.classic_setup.rows[1].{key}",
+        "table": "classic_setup", "row": 1, "column": key, "printed": 3, "computed": 4,
+    } for key in ("big_die", "big_rounds")]
+    # The variant's own rules decide: a classic big die starting at 3 for four makes 3 right
+    # (the canonical rules keep starting it at 4).
+    edit(tisigui_ws / "card_data/tisigui/game.yaml", "  actions_per_turn: {min: 1, max: 2}\n",
+         "  actions_per_turn: {min: 1, max: 2}\n  variants:\n    classic:\n      setup:\n"
+         + "".join(f"        - {{players: {n}, big_die: {3 if n == 4 else n}, small_rounds: 3}}\n"
+                   for n in range(3, 7)))
+    assert check_json(tisigui_ws, "tisigui") == (
+        0, {"games": {"tisigui": {"ok": True, "findings": [], "acknowledged": []}}, "ok": True})
+
+
+def test_a_variant_table_of_an_unknown_variant_is_not_computed(tisigui_ws: Path) -> None:
+    tables = tisigui_ws / "card_data/tisigui/tables.yaml"
+    edit(tables, "    variant: classic\n", "    variant: clasic\n")
+    code, report = check_json(tisigui_ws, "tisigui")
+    assert code == 1
+    # The printed table, and the rulebook's two uses of it, name nothing the engine computes.
+    assert [(f["code"], f["table"]) for f in findings(report, "tisigui")] == [
+        ("table-not-computed", "classic_setup"), ("unknown-table", "classic_setup"),
+        ("unknown-table", "classic_setup")]
+
+
+def test_an_engine_table_needs_a_variant(tisigui_ws: Path) -> None:
+    tables = tisigui_ws / "card_data/tisigui/tables.yaml"
+    edit(tables, "    variant: classic\n", "")
+    code, report = check_json(tisigui_ws, "tisigui")
+    assert code == 1
+    assert [f["message"] for f in findings(report, "tisigui")] == [
+        "`engine_table:` names a table of a variant's rules; give the variant too (`variant:`)"]
+
+
 def test_a_changed_rules_parameter_reports_the_stale_tables_and_update_fixes_only_rows(
         tisigui_ws: Path) -> None:
     game = tisigui_ws / "card_data/tisigui/game.yaml"
@@ -400,7 +445,7 @@ def test_tables_json_is_exactly_what_the_engine_computes() -> None:
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert list(data) == ["game", "tables"] and data["game"] == "tisigui"
-    assert list(data["tables"]) == ["setup", "naming_score", "ghost_score", "game_length"]
+    assert list(data["tables"]) == ["setup", "naming_score", "ghost_score", "game_length", "classic_setup"]
     assert data["tables"]["setup"] == [
         {"players": 3, "big_die": 3, "small_rounds": 2, "question_markers": 2},
         {"players": 4, "big_die": 4, "small_rounds": 2, "question_markers": 2},
@@ -411,6 +456,10 @@ def test_tables_json_is_exactly_what_the_engine_computes() -> None:
         "17/8", "25/8", "33/8", "41/8"]
     assert {"round_value": 3, "named": 2, "points": 6} in data["tables"]["naming_score"]
     assert len(data["tables"]["ghost_score"]) == 4 + 5 + 6 + 7
+    # The classic variant's set-up, printed as classic_setup: computed from the classic rules
+    # (a d6 turned to 3, no markers, no end roll, so a game lasts as many big rounds as players).
+    assert data["tables"]["classic_setup"] == [
+        {"players": n, "big_die": n, "big_rounds": n, "small_rounds": 3} for n in range(3, 7)]
 
 
 def test_tables_text_and_markdown() -> None:

@@ -140,7 +140,7 @@ def _drop_term(glossary: Path, hans: str) -> None:
     glossary.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
 
 
-SENTENCE = "每次重新制作规则书，都从这一页开始。"
+SENTENCE = "每次重新制作名牌，都从这一页开始。"
 
 
 def test_check_reports_the_shipped_mistake_at_its_template_line(tisigui_ws: Path) -> None:
@@ -158,8 +158,8 @@ def test_check_reports_the_shipped_mistake_at_its_template_line(tisigui_ws: Path
     assert (finding["lang"], finding["phrase"], finding["whole"], finding["words"]) == \
            ("zh-Hant", "重新制作", "重新制作", "重新製作")
     assert finding["sentence"] == SENTENCE
-    assert finding["sentence_whole"] == "每次重新制作規則書，都從這一頁開始。"
-    assert finding["sentence_words"] == "每次重新製作規則書，都從這一頁開始。"
+    assert finding["sentence_whole"] == "每次重新制作名牌，都從這一頁開始。"
+    assert finding["sentence_words"] == "每次重新製作名牌，都從這一頁開始。"
     assert "card_data/tisigui/glossary.yaml" in finding["message"] and "reviewed:" in finding["message"]
     text = run(tisigui_ws, "check", "tisigui").stdout
     assert f"[conversion] reading-differs: {line}: zh-Hant prints 重新制作 as 重新制作" in text

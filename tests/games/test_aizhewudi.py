@@ -615,6 +615,55 @@ def test_replay_accepts_another_equal_grouping() -> None:
     assert again["rounds"][0]["groups"] == r["groups"]
 
 
+def test_replay_refuses_a_grouping_that_leaves_other_bills() -> None:
+    # Three share 10,000: the witness makes three shares of one 10,000 each, leaving the two
+    # 5,000s (docs/rulings.md#aizhewudi-split). Two 10,000s and a pair of 5,000s are worth
+    # as much each but leave a 10,000 on the table instead: not the book's split.
+    log = scripted(4, [rnd([(0, "propose", 1), (1, "flee", 0), (2, "flee", 0), (3, "flee", 0)],
+                           revealed=[10000, 10000, 10000, 5000, 5000])])
+    assert log["rounds"][0]["groups"] == [[10000], [10000], [10000]]
+    assert log["rounds"][0]["carried_out"] == [5000, 5000]
+    other = copy.deepcopy(log)
+    other["rounds"][0]["groups"] = [[10000], [10000], [5000, 5000]]
+    other["rounds"][0]["carried_out"] = other["lost"] = [10000]
+    assert any("leave [10000] on the table; the witness makes the shares largest bills first, "
+               "which leaves [5000, 5000]" in problem for problem in replay(RULES, other))
+
+
+def _book_split(bills: list[int], sharers: int) -> tuple[int, list[int]]:
+    """The rulebook's method, as a table follows it: the cap is the fund over the sharers down
+    to a multiple of the smallest bill; fill each share with the largest bills that fit, one
+    share after another; if a share cannot be filled, try one smallest bill less."""
+    if not sharers or not bills:
+        return 0, sorted(bills, reverse=True)
+    if sharers == 1:
+        return sum(bills), []
+    smallest = min(RULES.denominations)
+    for share in range(sum(bills) // sharers // smallest * smallest, 0, -smallest):
+        left = sorted(bills, reverse=True)
+        for _ in range(sharers):
+            need = share
+            for bill in sorted(RULES.denominations, reverse=True):
+                while need >= bill and bill in left:
+                    left.remove(bill)
+                    need -= bill
+            if need:
+                break
+        else:
+            return share, left
+    return 0, sorted(bills, reverse=True)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([5000, 10000, 20000]), max_size=20), st.integers(0, 6))
+def test_the_engine_splits_as_the_book_tells_the_witness(bills: list[int], sharers: int) -> None:
+    # docs/rulings.md#aizhewudi-split: the largest share, and what stays is what the book's
+    # method (largest bills first) leaves.
+    result = split(bills, sharers)
+    share, left = _book_split(bills, sharers)
+    assert (result.share, sorted(result.carried)) == (share, sorted(left))
+
+
 def test_play_rejects_bad_player_counts() -> None:
     for players in (3, 7):
         with pytest.raises(ValueError, match="players"):

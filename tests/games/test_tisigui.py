@@ -865,3 +865,33 @@ def test_replay_lists_a_turn_over_its_cap_once() -> None:
     assert [p for p in problems if p.startswith("big_rounds[0].turns[0]:")] == [
         "big_rounds[0].turns[0]: more than 2 actions; at most 2 here"
     ]
+
+
+@pytest.mark.parametrize("bots", ["greedy", "random"])
+def test_once_nobody_can_act_the_rest_of_the_big_round_changes_nothing(bots: str) -> None:
+    # docs/rulings.md#tisigui-markers-spent: the book settles a big round at once when every
+    # marker is spent, or only the ghost holds some. The engine plays those turns out; they
+    # must then score nothing, confirm nobody and end the round only by running out.
+    checked = 0
+    for players in (3, 4, 5, 6):
+        for seed in range(40):
+            log = play(DEFAULT_RULES, players, random.Random(seed), seed=seed, variant=None,
+                       bots=[bots] * players)
+            for big in log["big_rounds"]:
+                left = [big["question_markers"]] * players
+                confirmed: set[int] = set()
+                stuck_after = None  # the turn after which no player but the ghost holds a marker
+                for index, turn_ in enumerate(big["turns"]):
+                    for action in turn_["actions"]:
+                        if stuck_after is not None:
+                            assert action["points"] == 0 and not action.get("confirms"), (players, seed)
+                        if action["kind"] != "pass":
+                            left[turn_["seat"]] -= 1
+                        confirmed.update(action.get("confirms", []))
+                    if stuck_after is None and all(n == 0 for seat, n in enumerate(left) if seat != big["ghost"]):
+                        stuck_after = index
+                # A big round whose last marker ended it is no such case.
+                if stuck_after is not None and stuck_after < len(big["turns"]) - 1:
+                    checked += 1
+                    assert big["end"] == "rounds_out" and set(big["confirmed"]) == confirmed
+    assert checked > 50

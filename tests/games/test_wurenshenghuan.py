@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 from pnp.games.base import RulesError
 from pnp.games.wurenshenghuan import GAME
-from pnp.games.wurenshenghuan.bots import PublicView, confidence
+from pnp.games.wurenshenghuan.bots import PublicView, confidence, murderer_greedy
 from pnp.games.wurenshenghuan.lint import lint
 from pnp.games.wurenshenghuan.play import play
 from pnp.games.wurenshenghuan.replay import replay
-from pnp.games.wurenshenghuan.rules import BOTS, ScoreBand, WurenshenghuanRules, rules_from_mapping
+from pnp.games.wurenshenghuan.rules import BOTS, KEY, ScoreBand, WurenshenghuanRules, rules_from_mapping
 from pnp.games.wurenshenghuan.state import (
     Frame,
     Idle,
@@ -708,3 +708,27 @@ def test_murderer_share_of_wins_is_near_fair() -> None:
         winners = [s for s, p in enumerate(points) if p == best]
         wins += 1 / len(winners) if log["murderer"] in winners else 0
     assert 0.1 <= wins / 300 <= 0.25  # an even share is 1/6
+
+
+def test_the_greedy_murderer_frames_blind() -> None:
+    # docs/rulings.md#wurenshenghuan-frame-blind: the murderer sees only their own row, so
+    # which card a frame takes may not depend on what lies face down under the other
+    # characters. With two keys, a murderer holding nothing but a key frames; moving the
+    # other key (or a weapon) within the rows changes nothing the murderer may know.
+
+    rules = rules_from_mapping({"keys": 2})
+    deck = rules.deck()
+    weapons = [item for item in deck if item != KEY]
+    rows = [tuple(weapons[3 * i:3 * i + 3]) for i in range(rules.characters)]
+    own = rules.letters[0]
+    rows[0] = (KEY,)
+    hidden = [list(row) for row in rows]
+    hidden[1][0] = KEY  # the other key, face down under B
+    pile = tuple(weapons[3 * rules.characters:])
+    plain = State(rules.letters, tuple(rows), pile, own)
+    keyed = State(rules.letters, tuple(tuple(row) for row in hidden), pile, own)
+    for seed in range(40):
+        frames = [murderer_greedy(rules, state, PublicView.at_setup(rules, plain), random.Random(seed))
+                  for state in (plain, keyed)]
+        assert isinstance(frames[0], Frame)
+        assert frames[0] == frames[1], seed

@@ -41,9 +41,9 @@ def darkness(pdf: bytes, page: int) -> float:
     return 1 - mean / 255
 
 
-# The first back sheet of each game, all dark card backs: tisigui's identity cards (sheet 3)
-# and niutouwang's number cards (sheet 1).
-BACKS = {"tisigui": 1, "niutouwang": 1}  # the back of sheet 1: dark full-bleed card backs
+# A back page of dark full-bleed card backs in each game: tisigui's identity cards (the back of
+# sheet 4) and niutouwang's number cards (the back of sheet 1).
+BACKS = {"tisigui": 7, "niutouwang": 1}  # page indices
 
 
 def test_a_dark_back_sheet_takes_far_less_ink(pair):

@@ -12,32 +12,36 @@ from pnp.layout.impose import ImposeError, impose
 from pnp.layout.marks import crop_marks, mirror_segments
 from pnp.layout.nets import d4_net, d6_net
 from pnp.layout.presets import SHEETS, SheetSpec
-from pnp.layout.sheetplan import Piece, Rect
+from pnp.layout.sheetplan import MARK_SHORT, MIN_MARK, Piece, Rect
 
 
 def cards(n: int, w: float = 63, h: float = 88, name: str = "c") -> list[Piece]:
+    """Pieces that keep their own bleed (they never butt, as a round token)."""
     return [Piece(name, name, i, w, h, 3.0, True) for i in range(n)]
 
 
-def test_poker_cards_go_eight_to_an_a4_sheet_turned():
+# Bleed boxes keep 1 mm inside the printable area (6.5 mm from the paper's edges; at the foot
+# also the sheet label's 2.5 mm band and a 1 mm gap): on A4 from 7.5 to 202.5 mm across and
+# 7.5 to 286 mm down (195 x 278.5 mm), on Letter 200.9 x 260.9 mm.
+
+
+def test_poker_cards_with_their_own_bleed_go_eight_to_an_a4_sheet_turned():
     plans = impose(cards(16), SHEETS["a4"])
     assert len(plans) == 2
     block = plans[0].blocks[0]
     assert (block.columns, block.rows, block.slots[0].rotated) == (2, 4, True)
-    # 2 × 94 mm wide, centred between the 10 mm label side and the 4.5 mm right margin
-    # (195.5 mm between them); 4 × 69 mm tall, 4 mm below the 4.5 mm top margin, so that the
-    # crop marks above reach 1.5 mm into the printable area and the rest is one band below.
-    assert block.box == Rect(13.75, 8.5, 188.0, 276.0)
+    # 2 × 94 mm wide, centred across the 195 mm; 4 × 69 mm tall, as far below the top as the
+    # 2.5 mm left over allows (its crop marks need 4 mm outside the bleed: they go across it).
+    assert block.box == Rect(11.0, 8.75, 188.0, 276.0)
 
 
-def test_letter_takes_six_poker_cards():
+def test_letter_takes_six_poker_cards_with_their_own_bleed():
     plans = impose(cards(6), SHEETS["letter"])
     assert len(plans) == 1 and len(plans[0].slots) == 6
     # And no more, in any arrangement: with its own 3 mm bleed a card needs 69 x 94 mm. Bleed
-    # boxes stay in 201.4 x 270.4 mm (the label side's 10 mm and 4.5 mm elsewhere), where no
-    # three fit side by side (3 x 69 = 207 mm; without the label band still 206.9 mm of room).
+    # boxes stay in 200.9 x 260.9 mm, where no three fit side by side (3 x 69 = 207 mm).
     # Every card is at least 69 mm tall, so each one crosses one of three lines across the
-    # sheet 68.9 mm apart, and each line crosses at most two cards: six.
+    # area 68.9 mm apart, and each line crosses at most two cards: six.
     assert [len(p.slots) for p in impose(cards(7), SHEETS["letter"])] == [6, 1]
 
 
@@ -49,20 +53,31 @@ def butting_cards(n: int) -> list[Piece]:
     return [replace(p, butt=True) for p in cards(n)]
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_gutter_zero_butts_nine_poker_cards_on_shared_cut_lines(paper):
-    plans = impose(butting_cards(18), butted(paper))
+def test_the_default_butts_nine_poker_cards_on_shared_cut_lines_on_a4():
+    plans = impose(butting_cards(18), SHEETS["a4"])
     assert [len(p.slots) for p in plans] == [9, 9]
     block = plans[0].blocks[0]
     assert (block.columns, block.rows, block.slots[0].rotated) == (3, 3, False)
-    # 3 × 63 by 3 × 88 mm of trim, with 3 mm of bleed around the block only.
-    assert (block.box.width, block.box.height) == (195.0, 270.0)
+    # 3 × 63 by 3 × 88 mm of trim, with 3 mm of bleed around the block only: the whole 195 mm
+    # across, and 3 mm below the top of the area, where its top crop marks print outside it.
+    assert block.box == Rect(7.5, 10.5, 195.0, 270.0)
     trims = [slot.trim_box for slot in block.slots]
     assert trims[1].x == trims[0].right and trims[3].y == trims[0].bottom
     # Each face shows only its cell: neighbours' cells meet on the cut line.
     assert block.slots[0].visible.right == block.slots[1].visible.x == trims[0].right
     # The second sheet's block starts exactly where the first one's does.
     assert plans[1].blocks[0].box == block.box
+
+
+def test_letter_takes_eight_butted_poker_cards_turned():
+    # Nine do not fit: three rows of 88 mm and the bleed are 270 mm, taller than 260.9 mm,
+    # and turned, wider than 200.9 mm. Turned, two across and four down (182 x 258 mm) fit;
+    # by the argument for six above (lines 63 mm apart now), no mix of the two does better.
+    plans = impose(butting_cards(16), butted("letter"))
+    assert [len(p.slots) for p in plans] == [8, 8]
+    block = plans[0].blocks[0]
+    assert (block.columns, block.rows, block.slots[0].rotated) == (2, 4, True)
+    assert (block.box.width, block.box.height) == (182.0, 258.0)
 
 
 def test_niutouwang_deck_fits_twelve_butted_a4_sheets():
@@ -78,22 +93,21 @@ def test_a_partial_last_sheet_starts_at_the_full_sheets_origin():
 
 
 def test_a_run_that_fits_one_sheet_in_two_orientations_stays_together():
-    # Six tent strips (63 x 111.4 mm): a grid of either orientation takes four on A4, but
-    # four turned and two upright beside them take all six, where the last two would have
-    # gone to a second sheet.
-    tents = cards(6, 63, 111.4, "tent")
-    (plan,) = impose(tents, SHEETS["a4"])
+    # Six 60 x 110 mm pieces with their own bleed: a grid of either orientation takes four on
+    # A4 (2 x 2 upright, 1 x 4 turned), but four turned (116 mm wide) and two upright beside
+    # them (66 mm, 9 mm further) take all six, where the last two would have gone to a second
+    # sheet.
+    pieces = cards(6, 60, 110, "strip")
+    (plan,) = impose(pieces, SHEETS["a4"])
     assert len(plan.slots) == 6
     assert sorted((b.columns * b.rows, b.slots[0].rotated) for b in plan.blocks) == [
         (2, False), (4, True)]
-    # On Letter no sheet takes six (three upright tents are 207 mm wide with their bleed,
-    # the label side leaves 201.4 mm): a full sheet of four, as before.
-    assert [len(p.slots) for p in impose(tents, SHEETS["letter"])] == [4, 2]
 
 
 def test_small_pieces_backfill_an_earlier_sheet():
-    # Six Letter cards leave a band below them: ten 17 mm tokens fit there.
-    plans = impose(cards(6) + cards(10, 17, 17, "t"), SHEETS["letter"])
+    # Six Letter cards leave a band below them (41.9 mm deep): a row of eight 17 mm tokens
+    # with their bleed fits there.
+    plans = impose(cards(6) + cards(8, 17, 17, "t"), SHEETS["letter"])
     assert len(plans) == 1
     assert {s.piece.component for s in plans[0].slots} == {"c", "t"}
 
@@ -103,9 +117,8 @@ def test_a_nearly_empty_sheet_is_emptied_into_free_space():
     # leaves room for that card beside or below it.
     pieces = cards(1, 150, 100, "board") + cards(9)
     plans = impose(pieces, SHEETS["a4"])
-    assert len(plans) == 2
-    page = 210 * 297
-    assert all(p.used_area() / page > 0.3 for p in plans)
+    assert sorted(len(p.slots) for p in plans) == [2, 8]
+    assert {s.piece.component for p in plans if len(p.slots) == 2 for s in p.slots} == {"board", "c"}
 
 
 def score_pad(w: float = 140, h: float = 200) -> Piece:
@@ -127,11 +140,24 @@ def test_a_lone_card_goes_below_a_form_that_keeps_its_designed_size():
 
 
 def test_a_form_never_shrinks_below_its_designed_size_to_share_its_page():
-    # Letter: the last sheet holds three cards, too tall a strip below a 140 x 200 pad.
+    # Letter: the last sheet holds three cards, more than the strip below a 140 x 200 pad
+    # takes, upright (53.9 mm deep) or turned (113.9 mm: two cards with their bleed).
     plans = impose(cards(105) + [score_pad()], SHEETS["letter"])
     assert len(plans) == 19
     assert [s.piece.component for s in plans[-1].slots] == ["pad"]
     assert plans[-1].cut is None and plans[-1].slots[0].scale > 1.0
+
+
+def test_a_portrait_form_turns_to_leave_a_strip_deep_enough_for_a_card():
+    # niutouwang on Letter: 13 sheets of eight and the 105th card. Below the pad as designed
+    # (140 x 200 mm) a 53.9 mm strip is left, too shallow for a card; the pad turned (200 x
+    # 140 mm) leaves 113.9 mm, and the card goes there.
+    deck = [replace(p, butt=True) for p in cards(105)]
+    plans = impose(deck + [score_pad()], SHEETS["letter"])
+    assert [len(p.slots) for p in plans] == [8] * 13 + [2]
+    last = plans[-1]
+    (form,) = [s for s in last.slots if s.piece.write_on]
+    assert form.rotated and form.scale >= 1.0 and form.cell.bottom < last.cut
 
 
 def test_tiny_tokens_butt_only_with_copies_of_their_own_face():
@@ -148,15 +174,25 @@ def test_too_big_a_piece_is_an_error():
         impose([Piece("board", "b", 0, 300, 300, 3.0, False)], SHEETS["a4"])
 
 
+def _printable(spec: SheetSpec) -> Rect:
+    """Inside the hardware margin, above the sheet label's band at the foot."""
+    bottom = spec.height - spec.hardware - spec.label_band - spec.label_gap
+    return Rect(spec.hardware, spec.hardware, spec.width - 2 * spec.hardware, bottom - spec.hardware)
+
+
+def _inside(rect: Rect, area: Rect) -> bool:
+    return (rect.x >= area.x - 1e-6 and rect.y >= area.y - 1e-6
+            and rect.right <= area.right + 1e-6 and rect.bottom <= area.bottom + 1e-6)
+
+
 def _all_inside(plan) -> None:
+    """Every piece's bleed (all of it that shows) is printable; a piece with crop marks keeps
+    1 mm more, room for a mark across its bleed (a net or a form, the printable area)."""
     spec = plan.spec
+    printable = _printable(spec)
     for slot in plan.slots:
-        box = slot.visible
-        assert box.x >= 0 and box.y >= 0 and box.right <= spec.width and box.bottom <= spec.height
-        # What is kept after cutting is all printable.
-        trim = slot.trim_box
-        assert trim.x >= spec.hardware - 1e-6 and trim.right <= spec.width - spec.hardware + 1e-6
-        assert trim.y >= spec.hardware - 1e-6 and trim.bottom <= spec.height - spec.hardware + 1e-6
+        room = 1.0 if slot.piece.marks and not slot.piece.write_on else 0.0
+        assert _inside(slot.visible, _grown(printable, -room)), (slot.visible, slot.piece)
 
 
 def _no_overlaps(plan) -> None:
@@ -176,41 +212,43 @@ def _marks_outside_every_piece(plan) -> None:
         mark = Rect(min(s.x1, s.x2), min(s.y1, s.y2), abs(s.x2 - s.x1), abs(s.y2 - s.y1))
         assert mark.x >= 0 and mark.right <= spec.width
         assert mark.y >= 0 and mark.bottom <= spec.height
+        # At least 3 mm long, and printable: inside the hardware margin, above the label.
+        assert max(mark.width, mark.height) >= MIN_MARK - 1e-6, s
+        assert _inside(mark, _grown(_printable(spec), spec.label_gap / 2)), s
         for slot in plan.slots:
-            # No mark comes within half a millimetre of a trim line's piece.
-            assert not mark.overlaps(_grown(slot.trim_box, 0.5)), (s, slot)
+            # No mark comes nearer a piece's trim than MARK_SHORT.
+            assert not mark.overlaps(_grown(slot.trim_box, MARK_SHORT)), (s, slot)
             if not s.on_bleed:
                 assert not mark.overlaps(slot.visible), (s, slot)
-        # Every mark prints: none nearer the paper edge than the hardware margin.
-        assert mark.x >= spec.hardware - 1e-6 and mark.right <= spec.width - spec.hardware + 1e-6
-        assert mark.y >= spec.hardware - 1e-6 and mark.bottom <= spec.height - spec.hardware + 1e-6
         if s.on_bleed:
-            # On the outer bleed of its own block, which is cut away.
-            assert any(block.box.x - 1e-6 <= mark.x and mark.right <= block.box.right + 1e-6
-                       and block.box.y - 1e-6 <= mark.y and mark.bottom <= block.box.bottom + 1e-6
-                       for block in plan.blocks)
-        else:
-            # Printable: inside the hardware margin, and clear of the label band on the left.
-            assert mark.x >= spec.hardware + spec.label_band - 1e-6
-            assert mark.right <= spec.width - spec.hardware + 1e-6
-            assert mark.y >= spec.hardware - 1e-6
-            assert mark.bottom <= spec.height - spec.hardware + 1e-6
+            # Across the outer bleed of its own block, which is cut away, and out from it.
+            own = [b for b in plan.blocks if _inside(mark, _grown(b.box, spec.mark_offset + spec.mark_length))]
+            assert own, s
+            for slot in plan.slots:
+                if not any(slot in b.slots for b in own):
+                    assert not mark.overlaps(slot.visible), (s, slot)
 
 
 def _every_trim_line_marked(plan) -> None:
-    """Each trim line of a block with marks has a printed mark at one end at least."""
+    """Each trim line of a block with marks has a mark at both ends, beyond the block."""
     marks = crop_marks(plan)
     for block in plan.blocks:
         piece = block.slots[0].piece
-        if not piece.marks or piece.write_on or piece.bleed <= 0:
+        if not piece.marks or piece.write_on:
             continue
-        near = _grown(block.box, 4.5)
+        box = block.box
+        near = _grown(box, 4.5)
         own = [s for s in marks if near.x <= min(s.x1, s.x2) and max(s.x1, s.x2) <= near.right
                and near.y <= min(s.y1, s.y2) and max(s.y1, s.y2) <= near.bottom]
-        xs = {round(v, 3) for s in block.slots for v in (s.trim_box.x, s.trim_box.right)}
-        ys = {round(v, 3) for s in block.slots for v in (s.trim_box.y, s.trim_box.bottom)}
-        assert xs <= {round(s.x1, 3) for s in own if s.x1 == s.x2}, (plan.number, block.box)
-        assert ys <= {round(s.y1, 3) for s in own if s.y1 == s.y2}, (plan.number, block.box)
+        trims = [s.trim_box for s in block.slots]
+        for x in {round(v, 3) for t in trims for v in (t.x, t.right)}:
+            down = [s for s in own if s.x1 == s.x2 and round(s.x1, 3) == x]
+            assert any(max(s.y1, s.y2) <= min(t.y for t in trims) for s in down), (plan.number, box, x)
+            assert any(min(s.y1, s.y2) >= max(t.bottom for t in trims) for s in down), (plan.number, box, x)
+        for y in {round(v, 3) for t in trims for v in (t.y, t.bottom)}:
+            across = [s for s in own if s.y1 == s.y2 and round(s.y1, 3) == y]
+            assert any(max(s.x1, s.x2) <= min(t.x for t in trims) for s in across), (plan.number, box, y)
+            assert any(min(s.x1, s.x2) >= max(t.right for t in trims) for s in across), (plan.number, box, y)
 
 
 sizes = st.sampled_from([(63, 88), (88, 116), (17, 17), (11, 11), (26, 26), (150, 100), (44, 63)])
@@ -218,7 +256,7 @@ sizes = st.sampled_from([(63, 88), (88, 116), (17, 17), (11, 11), (26, 26), (150
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(sizes, st.integers(1, 20)), min_size=1, max_size=6),
-       st.sampled_from(["a4", "letter"]), st.sampled_from([None, 0.0, 2.0, 8.0]),
+       st.sampled_from(["a4", "letter"]), st.sampled_from([0.0, 2.0, 6.0, 8.0]),
        st.sampled_from([None, (140, 200), (148, 210), (180, 120)]))
 def test_imposition_invariants(groups, paper, gutter, form):
     pieces = []

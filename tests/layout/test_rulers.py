@@ -1,6 +1,6 @@
 """The scale rulers on component sheets, read back from the built PDFs: each keeps a trimmer's
-blade of room (2 mm) from every piece's bleed and every crop mark, and every sheet that has
-room for one carries one."""
+blade of room (2 mm) from every piece's bleed and every crop mark, every sheet carries one, and
+both where it has room."""
 
 from __future__ import annotations
 
@@ -8,13 +8,15 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
-from pnp.build.pipeline import build
+from pnp.build.pipeline import render_game
 from pnp.core.workspace import Workspace
+from pnp.data.load import load_game
+from pnp.games.registry import tables_from_engine
 from pnp.layout.sheetplan import Rect
 from tests.conftest import ROOT
-from tests.pdfprobe import matrix_times, moved_text_line
+from tests.sheetprobe import Rect as ProbeRect
+from tests.sheetprobe import sheet_items as probe_items
 
 GAMES = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
 MM = 72 / 25.4
@@ -27,14 +29,13 @@ CLEAR = 2.0  # mm
 def built(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("rulers")
     for paper in ("a4", "letter"):
-        build(Workspace(ROOT), "all", "zh-Hans", paper, out / paper)
+        for game in GAMES:
+            loaded = load_game(ROOT / "card_data" / game, tables_from_engine)
+            (artifact,) = render_game(Workspace(ROOT), loaded, "zh-Hans", paper, kinds=("components",))
+            target = out / paper / game / "zh-Hans" / "components.pdf"
+            target.parent.mkdir(parents=True)
+            target.write_bytes(artifact.data)
     return out
-
-
-
-def _point(m: list[float], x: float, y: float) -> tuple[float, float]:
-    return (m[0] * x + m[2] * y + m[4]) / MM, (m[1] * x + m[3] * y + m[5]) / MM
-
 
 def _box(points: list[tuple[float, float]]) -> Rect:
     xs, ys = [p[0] for p in points], [p[1] for p in points]
@@ -42,52 +43,18 @@ def _box(points: list[tuple[float, float]]) -> Rect:
 
 
 def sheet_items(page) -> tuple[list[Rect], list[Rect], list[Rect], list[tuple[float, float]]]:  # noqa: ANN001
-    """In mm, y up: ruler strokes, crop-mark strokes, placed forms (pieces with their bleed),
-    and where each 5 pt text object (a ruler's caption, one per font subset) starts."""
-    forms = page["/Resources"].get("/XObject", {})
-    ctm, stack = [1.0, 0, 0, 1.0, 0, 0], []
-    width, line = 1.0, [1.0, 0, 0, 1.0, 0, 0]
-    size = 0.0
-    clip: Rect | None = None  # what of a form shows: a write-on form's trim, a butted card's cell
-    path: list[tuple[float, float]] = []
-    rulers, marks, pieces, captions = [], [], [], []
-    for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
-        if op == b"q":
-            stack.append((ctm, width, clip))
-        elif op == b"Q":
-            ctm, width, clip = stack.pop()
-        elif op == b"re":
-            x, y, w, h = (float(v) for v in operands)
-            path = [_point(ctm, x, y), _point(ctm, x + w, y + h)]
-        elif op in (b"W", b"W*"):
-            clip = _box(path)
-        elif op == b"cm":
-            ctm = matrix_times([float(v) for v in operands], ctm)
-        elif op == b"w":
-            width = float(operands[0])
-        elif op in (b"m", b"l"):
-            path.append(_point(ctm, float(operands[0]), float(operands[1])))
-        elif op == b"S":
-            if abs(width - RULER_WIDTH) < 1e-3:
-                rulers.append(_box(path))
-            elif abs(width - MARK_WIDTH) < 1e-3:
-                marks.append(_box(path))
-            path = []
-        elif op == b"n":
-            path = []
-        elif op == b"Do":
-            box = [float(v) for v in forms[operands[0]].get_object()["/BBox"]]
-            shown = _box([_point(ctm, x, y) for x in (box[0], box[2]) for y in (box[1], box[3])])
-            if clip is not None:
-                left, low = max(shown.x, clip.x), max(shown.y, clip.y)
-                shown = Rect(left, low, min(shown.right, clip.right) - left, min(shown.bottom, clip.bottom) - low)
-            pieces.append(shown)
-        elif op == b"Tf":
-            size = float(operands[1])
-        elif (moved := moved_text_line(op, operands, line)) is not None:
-            line = moved
-        elif op in (b"Tj", b"TJ") and abs(size - CAPTION_SIZE) < 1e-3:
-            captions.append(_point(matrix_times(line, ctm), 0, 0))
+    """In mm, y up: ruler strokes, crop-mark strokes, placed forms (pieces with their bleed,
+    as far as they show), and where each 5 pt text object (a ruler's caption, one per font
+    subset) starts."""
+    items = probe_items(page)
+
+    def rect(r: ProbeRect) -> Rect:
+        return Rect(r.x, r.y, r.width, r.height)
+
+    rulers = [rect(s.box) for s in items.strokes if abs(s.width - RULER_WIDTH) < 1e-3]
+    marks = [rect(s.box) for s in items.strokes if abs(s.width - MARK_WIDTH) < 1e-3]
+    pieces = [rect(f.shown) for f in items.forms]
+    captions = [(x, y) for x, y, size in items.texts if abs(size - CAPTION_SIZE) < 1e-3]
     return rulers, marks, pieces, captions
 
 
@@ -134,10 +101,13 @@ def test_rulers_keep_2_mm_from_every_piece_and_crop_mark(built, game, paper):
                 assert gap(ruler, other) >= CLEAR - 0.01, (number, ruler, other)
 
 
-def test_every_sheet_with_room_carries_both_rulers(built):
-    """Only a sheet with no 50 mm of room 2 mm clear of everything goes without a horizontal
-    ruler (tisigui's A4 shields fill the width); every sheet has a vertical one, a score pad's
-    sheet too (niutouwang's A4 sheet 14 had none)."""
+def test_every_sheet_carries_a_ruler_and_both_where_it_has_room(built):
+    """No sheet goes without a ruler: a form to write on leaves a strip at the right of its
+    page for the vertical one (niutouwang's A4 sheet 14 once had none). A sheet goes without
+    the other only where its pieces leave no 50 mm of room 2 mm clear of everything: nine
+    butted poker cards fill the width of A4 (no vertical ruler), eight turned fill the height
+    of Letter, as aizhewudi's twelve bills and tisigui's seven cards do, and so does a
+    write-on form standing on its page (no horizontal one)."""
     without = {}
     for paper in ("a4", "letter"):
         for game in GAMES:
@@ -145,18 +115,23 @@ def test_every_sheet_with_room_carries_both_rulers(built):
             for number, page in enumerate(reader.pages, start=1):
                 horizontal, vertical = rulers_on(page)
                 assert len(horizontal) <= 1 and len(vertical) <= 1
+                assert horizontal or vertical, (paper, game, number)
                 for kind, found in (("horizontal", horizontal), ("vertical", vertical)):
                     if not found:
                         without.setdefault((paper, game, kind), []).append(number)
-    # tisigui's shields fill the width of the sheet (A4 fronts 3, 5, 7; on Letter, page 5 has
-    # its shields over tokens); a write-on form fills the height of its page, and
-    # wurenshenghuan's A4 record sheet the whole page.
+
+    def pages(*spans: tuple[int, int]) -> list[int]:
+        return [n for first, last in spans for n in range(first, last + 1)]
+
     assert without == {
-        ("a4", "tisigui", "horizontal"): [3, 5, 7],
-        ("letter", "tisigui", "horizontal"): [5],
-        ("a4", "wurenshenghuan", "horizontal"): [21],
-        ("a4", "wurenshenghuan", "vertical"): [21],
-        ("letter", "wurenshenghuan", "horizontal"): [25],
-        ("a4", "niutouwang", "horizontal"): [27],
-        ("letter", "niutouwang", "horizontal"): [37],
+        ("a4", "wurenshenghuan", "horizontal"): [19],  # the record sheet
+        ("a4", "wurenshenghuan", "vertical"): pages((5, 18)),  # sheets of nine
+        ("a4", "niutouwang", "horizontal"): [25],  # the score pad
+        ("a4", "niutouwang", "vertical"): pages((1, 22)),
+        ("a4", "aizhewudi", "horizontal"): pages((19, 24)),  # bills
+        ("a4", "aizhewudi", "vertical"): pages((3, 3), (5, 14), (17, 18)),  # tents, nine cards
+        ("letter", "tisigui", "horizontal"): pages((1, 2)),
+        ("letter", "wurenshenghuan", "horizontal"): pages((5, 18), (21, 21)),  # eight cards, record
+        ("letter", "niutouwang", "horizontal"): pages((1, 26)),
+        ("letter", "aizhewudi", "horizontal"): pages((5, 18)),
     }

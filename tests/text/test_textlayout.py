@@ -306,3 +306,21 @@ def test_kerned_lines_measure_the_same_everywhere(text, ems, extra, bold):
                 pytest.approx(line.width)
         else:
             assert line.width - line.squeeze <= width + 1e-6
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 30), st.integers(7, 16))
+def test_a_mark_is_never_broken(before: int, width: int):
+    # A ruling label (Run.mark, 〔本版補充〕) set anywhere in a paragraph, at any measure that
+    # holds it: it is whole on one line.
+    text = "碟仙可以选任何一位玩家包括自己，也可以一个都不选。" * 2
+    runs = [Run(text[:before]), Run("〔本版補充〕", True, True), Run(text[before:])]
+    lines = set_lines(runs, width * 10, 10, mono)
+    assert "".join(run.text for line in lines for run in line.runs) == "".join(r.text for r in runs)
+    holding = [line for line in lines if any(run.mark for run in line.runs)]
+    assert len(holding) == 1
+    marked = "".join(run.text for run in holding[0].runs if run.mark)
+    assert marked == "〔本版補充〕"
+    placed = place(holding[0], width * 10, 10, mono)
+    assert "".join(p.text for p in placed if p.mark) == "〔本版補充〕"
+    assert all(p.bold for p in placed if p.mark)

@@ -2,9 +2,10 @@
 scored what and why, how the game ended, a tie broken, as plain values the template words.
 
 And the rulebook's hand-worked examples (``WORKED``, called from the template as
-``worked.<name>``): a fund the author picked, split the engine's way, and the two-round demo,
-a script of plays the engine resolves. The template names the inputs; every share, remainder
-and marker it prints comes from here.
+``worked.<name>``): a fund the author picked, split the engine's way, the two-round demo,
+a script of plays the engine resolves, and an end of game the engine scores and ranks.
+The template names the inputs; every share, remainder, marker, total and winner it prints
+comes from here.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from pnp.games.aizhewudi.log import FinalSeat
 from pnp.games.aizhewudi.play import resolve
 from pnp.games.aizhewudi.rules import AizhewudiRules
 from pnp.games.aizhewudi.split import split
+from pnp.games.aizhewudi.state import final_score, winner
 
 Facts = Mapping[str, Any]
 
@@ -40,6 +43,8 @@ def example_moments(f: Facts, names: Sequence[str]) -> dict[str, Any]:
         "empty_rounds": [r["number"] for r in rounds if not r["share"]],
         "split": None if split is None else {
             "number": split["number"], "table_sum": split["table_sum"],
+            "bills": [{"value": v, "count": list(split["table"]).count(v)}
+                      for v in sorted(set(split["table"]), reverse=True)],
             "sharers": _named(names, split["sharers"]), "share": split["share"],
             "groups": [sum(g) for g in split["groups"]], "carried": split["carried_out_sum"]},
         "standing": standing,
@@ -109,5 +114,27 @@ def scripted_rounds(rules: AizhewudiRules, names: Sequence[str],
     return out
 
 
+def final_standing(rules: AizhewudiRules, players: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
+    """The end of a game for ``players`` (by name: their ``money``, 花心 markers ``fickle``
+    and 被愛 markers ``loved``, all still in the game) as the engine scores and ranks it: each
+    total, the winner or those who share the win, and what settled it: the totals, the 花心
+    markers or the 被愛 markers (None when nothing did)."""
+    names = list(players)
+    final = [FinalSeat(seat, int(p["money"]), 0, int(p.get("fickle", 0)), int(p.get("loved", 0)),
+                       False, final_score(rules, int(p["money"]), 0, int(p.get("fickle", 0))))
+             for seat, p in enumerate(players.values())]
+    best, shared = winner(final)
+    top = max(f.score or 0 for f in final)
+    level = [f for f in final if f.score == top]
+    fewest = min(f.fickle for f in level)
+    settled = ("score" if len(level) == 1 else
+               "fickle" if sum(f.fickle == fewest for f in level) == 1 else
+               "loved" if best is not None else None)
+    return {"scores": {names[f.seat]: f.score for f in final},
+            "winner": None if best is None else names[best], "shared": _named(names, shared),
+            "settled_by": settled}
+
+
 # The functions the rulebook template calls as worked.<name>(...), the rules bound first.
-WORKED: dict[str, Callable[..., Any]] = {"split": split_fund, "rounds": scripted_rounds}
+WORKED: dict[str, Callable[..., Any]] = {"split": split_fund, "rounds": scripted_rounds,
+                                         "standing": final_standing}

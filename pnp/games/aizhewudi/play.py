@@ -89,8 +89,8 @@ class FromLog(Policy):
         return bool(self.events(g, seat, ability, "used"))
 
     def groups(self, g: Game, sharers: list[int], best: Split) -> list[list[int]]:
-        # People may group equal shares differently from the engine; any valid grouping is
-        # legal, so take the log's and let the game check it.
+        # Who takes which share is the table's business, so the log's groups are taken as
+        # they are and the game checks them (each the largest share; what stays is the rule's).
         groups = self.rec(g).get("groups")
         if groups is None:
             return best.groups

@@ -32,8 +32,10 @@ def split(bills: Sequence[int], sharers: int, rules: AizhewudiRules | None = Non
     """The largest equal share for ``sharers`` disjoint groups of ``bills``; the rest carries.
 
     Among groupings with that share the first sharer gets the one with the most large bills
-    that still lets the others be served, then the second, and so on, so a seed always gives
-    the same game. Searches over count vectors per denomination, not subsets of bills.
+    that still lets the others be served, then the second, and so on: the rulebook's method,
+    by which the witness makes the shares largest bills first, so what stays on the table is
+    the ruling's (docs/rulings.md#aizhewudi-split) and a seed always gives the same game.
+    Searches over count vectors per denomination, not subsets of bills.
     """
     rules = rules or AizhewudiRules()
     if not is_int(sharers) or sharers < 0:

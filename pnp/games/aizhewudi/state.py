@@ -186,10 +186,9 @@ class Game:
             if p.has("playboy"):
                 p.revealed = True
                 self.pay(p, "playboy", p.fickle * self.rules.bonus("playboy"))
-        penalty = self.rules.fickle_penalty
         final = tuple(FinalSeat(
             p.seat, p.money, p.bank, p.fickle, p.loved, p.out,
-            None if p.out else p.money + p.bank - penalty * p.fickle,
+            None if p.out else final_score(self.rules, p.money, p.bank, p.fickle),
         ) for p in self.seats)
         best, shared = winner(final) if end != "unfinished" else (None, [])
         return Outcome(tuple(rounds), tuple(sorted(self.table, reverse=True)),
@@ -442,6 +441,11 @@ class Game:
                 if bill not in left:
                     raise Illegal(f"groups {groups} use bills not on the table {self.table}")
                 left.remove(bill)
+        # The witness makes the shares largest bills first, so what stays is fixed
+        # (docs/rulings.md#aizhewudi-split); who takes which share is free.
+        if sorted(left) != sorted(best.carried):
+            raise Illegal(f"groups {groups} leave {sorted(left, reverse=True)} on the table; the "
+                          f"witness makes the shares largest bills first, which leaves {best.carried}")
         rec = self.rec
         rec.sharers = tuple(sharers)
         rec.share = best.share
@@ -458,6 +462,12 @@ class Game:
         rec.loved = tuple([p.loved for p in seats])
         rec.fickle = tuple([p.fickle for p in seats])
         rec.peak_loved = self.peak_loved
+
+
+def final_score(rules: AizhewudiRules, money: int, bank: int, fickle: int) -> int:
+    """A player's total at the end: their bills and what abilities paid from the bank, less
+    the penalty for each 花心 marker."""
+    return money + bank - rules.fickle_penalty * fickle
 
 
 def winner(final: Sequence[FinalSeat]) -> tuple[int | None, list[int]]:

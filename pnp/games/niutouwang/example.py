@@ -48,30 +48,40 @@ def _named(names: Sequence[str], seats: Sequence[int]) -> list[str]:
     return [names[s] for s in seats]
 
 
+def _moments(f: Facts, names: Sequence[str]) -> list[dict[str, Any]]:
+    """The placements the example tells, in the order they happened: the first card that took
+    a row (whichever way), and the first sixth card and the first low card when another was
+    first. ``firsts`` says what each is the first of; every such claim is read from the
+    placements in the order the rules place them (turn by turn, lowest card first), never
+    from the order a template happens to list kinds in."""
+    firsts: dict[str, tuple[int, int]] = {}  # what -> (turn index, placement index)
+    found: dict[tuple[int, int], dict[str, Any]] = {}
+    for t, turn in enumerate(t for r in f["rounds"] for t in r["turns"]):
+        for i, p in enumerate(turn["placements"]):
+            for what, applies in (("take", bool(p["took"])), ("sixth", p["kind"] == "sixth"),
+                                  ("low", p["kind"] == "low")):
+                if applies and what not in firsts:
+                    firsts[what] = (t, i)
+                    found.setdefault((t, i), {
+                        "turn": turn["number"], "name": names[p["seat"]], "card": p["card"],
+                        "kind": p["kind"], "row": p["row"] + 1, "after": p["after"],
+                        "took": list(p["took"]), "heads": p["sum"], "fewest": p["fewest"],
+                        "firsts": []})["firsts"].append(what)
+    moments = [found[at] for at in sorted(found)]
+    for before, moment in zip([None, *moments], moments, strict=False):
+        moment["same_turn"] = before is not None and before["turn"] == moment["turn"]
+    return moments
+
+
 def example_moments(f: Facts, names: Sequence[str]) -> dict[str, Any]:
-    first_sixth = first_low = None
-    turns = [t for r in f["rounds"] for t in r["turns"]]
-    for turn in turns:
-        for p in turn["placements"]:
-            moment = {"turn": turn["number"], "name": names[p["seat"]], "card": p["card"],
-                      "row": p["row"] + 1, "after": p["after"], "took": list(p["took"]),
-                      "heads": p["sum"], "fewest": p["fewest"]}
-            if p["kind"] == "sixth" and first_sixth is None:
-                first_sixth = moment
-            if p["kind"] == "low" and first_low is None:
-                first_low = moment
     penalties = f["penalties"]
     return {
         "players": f["players"],
         "names": list(names),
         "hand_size": f["hand_size"],
         "base": f["base"],
-        "turns": len(turns),
-        "first_turn": None if not turns else {
-            "plays": sorted(turns[0]["plays"]),
-            "order": _named(names, turns[0]["order"])},
-        "first_sixth": first_sixth,
-        "first_low": first_low,
+        "turns": sum(len(r["turns"]) for r in f["rounds"]),
+        "moments": _moments(f, names),
         "standing": [{"name": names[s], "heads": penalties[s], "cards": f["taken"][s]}
                      for s in f["order"]],
         "punishment": [{"name": names[p["seat"]], "rank": p["rank"], "penalty": p["penalty"],

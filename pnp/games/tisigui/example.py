@@ -1,10 +1,21 @@
 """The few moments of a seeded game the rulebook's worked example is written from: who
-scored what and why, how the game ended, a tie broken, as plain values the template words."""
+scored what and why, how the game ended, a tie broken, as plain values the template words.
+
+And the rulebook's hand-worked example (``WORKED``, called from the template as
+``worked.game``): a game the template scripts big round by big round, played by the engine,
+with what a player can deduce at the turns the story reasons. The template names the inputs;
+every point, total, ending, deduction and winner it prints comes from here.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
+
+from pnp.games.facts import tie_groups
+from pnp.games.tisigui.choices import NO_TARGETS, PASS, Choice, asking, naming
+from pnp.games.tisigui.rules import TisiguiRules, playable_counts
+from pnp.games.tisigui.state import Game, Problem
 
 Facts = Mapping[str, Any]
 
@@ -44,3 +55,188 @@ def example_moments(f: Facts, names: Sequence[str]) -> dict[str, Any]:
             "names": _named(names, tie), "points": scores[winner],
             "start": names[f["last_start"]], "clockwise": _named(names, f["clockwise"])},
     }
+
+
+# ------------------------------------------------------------------ hand-worked examples
+
+
+def _choice(action: Mapping[str, Any], seat_of: Callable[[Any], int]) -> Choice:
+    """A scripted action as the engine's choice: a question (``count``: exactly N targets?,
+    ``any``: is any of these a target?, ``target``: is this one a target?, ``ghost``: is this
+    one the ghost?), a naming (``name``), ``no_targets`` or ``pass``."""
+    if "count" in action:
+        return asking("target_count", int(action["count"]))
+    if "any" in action:
+        return asking("any_target", tuple(sorted(seat_of(x) for x in action["any"])))
+    if "target" in action:
+        return asking("is_target", seat_of(action["target"]))
+    if "ghost" in action:
+        return asking("is_ghost", seat_of(action["ghost"]))
+    if "name" in action:
+        return naming(tuple(sorted(seat_of(x) for x in action["name"])))
+    if action.get("no_targets"):
+        return NO_TARGETS
+    if action.get("pass"):
+        return PASS
+    raise ValueError(f"not an action: {dict(action)} (count, any, target, ghost, name, no_targets or pass)")
+
+
+def _refused(problems: Sequence[Problem], who: str) -> None:
+    if problems:
+        raise ValueError(f"{who}: {'; '.join(p.message for p in problems)}")
+
+
+Seen = tuple[int, Choice, bool | None, int, tuple[int, ...]]  # seat, choice, answer, points, confirms
+
+
+def _possible_deals(rules: TisiguiRules, players: int, start: int, viewer: int,
+                    turns: Sequence[Sequence[Seen]]) -> list[tuple[int, frozenset[int]]]:
+    """Every (ghost, targets) the player ``viewer`` cannot rule out from what the table saw:
+    ``turns`` (each the actions of one turn, in order) played again by the engine under that
+    deal must show the same answers from everyone who may not lie, and the same points and
+    confirmations, without the big round having ended. The viewer knows they are not the ghost."""
+    deals = []
+    for ghost in range(players):
+        if ghost == viewer:
+            continue
+        for mask in range(1 << players):
+            targets = frozenset(s for s in range(players) if mask >> s & 1)
+            game = Game(rules, players)
+            game.begin_big_round(ghost, targets, start)
+            if _same_play(game, turns):
+                deals.append((ghost, targets))
+    return deals
+
+
+def _same_play(game: Game, turns: Sequence[Sequence[Seen]]) -> bool:
+    for actions in turns:
+        if game.next_turn() is None:
+            return False
+        game.begin_turn()
+        for seat, choice, answer, points, confirms in actions:
+            if seat != game.seat or game.check(choice):
+                return False
+            if answer is not None and game.check_answer(choice, answer)[1]:
+                return False  # only the ghost may answer falsely
+            action = game.push(choice, answer)
+            if action.points != points or tuple(action.confirms or ()) != confirms:
+                return False
+        game.end_turn()
+    return game.end is None
+
+
+def scripted_game(rules: TisiguiRules, names: Sequence[str],
+                  big_rounds: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Big rounds played from a script by the engine. ``names`` seats the players clockwise
+    from seat 1; each big round gives its ``ghost``, ``targets`` and ``start`` player by name,
+    the ``turns`` in which someone acts (``who`` and their ``actions``, each with the
+    ``answer`` the plate shows; a turn without markers left is skipped and not scripted) and
+    the small die's ``roll`` when the rules call for one. A turn marked ``think`` first works
+    out what its player can deduce: the ghosts and target sets the play so far leaves possible.
+
+    Per big round: who played, every action with its truth and points, each player's points,
+    how it ended, the roll and what it decided, and the running totals; then the final
+    scores, ranking and winners under the rules' tie rule."""
+    seat = {name: i for i, name in enumerate(names)}
+
+    def seat_of(name: Any) -> int:
+        if name not in seat:
+            raise ValueError(f"the script names {name!r}, who is not one of {', '.join(names)}")
+        return seat[name]
+
+    def named(seats: Iterable[int]) -> list[str]:
+        return [names[s] for s in sorted(seats)]
+
+    n = len(names)
+    if n not in playable_counts(rules):
+        raise ValueError(f"{n} players is not a playable count")
+    game = Game(rules, n)
+    played = []
+    for number, script in enumerate(big_rounds, start=1):
+        if game.over:
+            raise ValueError(f"big round {number}: the game ended after big round {number - 1}")
+        ghost, start = seat_of(script["ghost"]), seat_of(script["start"])
+        targets = frozenset(seat_of(x) for x in script["targets"])
+        game.begin_big_round(ghost, targets, start)
+        die, before = game.die, list(game.scores)
+        entries = list(script["turns"])
+        seen: list[list[Seen]] = []
+        turns = []
+        while (upcoming := game.next_turn()) is not None:
+            small_round, value, on_turn = upcoming
+            game.begin_turn()
+            if game.markers_left == 0:
+                _refused(game.end_turn(), f"big round {number}, {names[on_turn]}'s turn")
+                seen.append([])
+                continue
+            if not entries:
+                raise ValueError(f"big round {number}: no scripted turn for {names[on_turn]} "
+                                 f"in small round {small_round}")
+            entry = entries.pop(0)
+            if entry["who"] != names[on_turn]:
+                raise ValueError(f"big round {number}: it is {names[on_turn]}'s turn in small "
+                                 f"round {small_round}, the script has {entry['who']}")
+            thought = None
+            if entry.get("think"):
+                # Per possible ghost (seat order): the target sets still possible, and what
+                # each leaves to find beyond the players already confirmed.
+                cases: dict[str, dict[str, list[list[str]]]] = {}
+                for g, t in _possible_deals(rules, n, start, on_turn, seen):
+                    case = cases.setdefault(names[g], {"targets": [], "left": []})
+                    case["targets"].append(named(t))
+                    if named(t - set(game.confirmed)) not in case["left"]:
+                        case["left"].append(named(t - set(game.confirmed)))
+                thought = {"ghosts": list(cases), "cases": cases}
+            actions = []
+            seen.append([])
+            for step in entry["actions"]:
+                where = f"big round {number}, {names[on_turn]}'s turn"
+                choice = _choice(step, seat_of)
+                _refused(game.check(choice), where)
+                answer = None if choice.kind == "pass" else bool(step["answer"])
+                if answer is not None:
+                    _refused(game.check_answer(choice, answer)[1], where)
+                action = game.push(choice, answer)
+                confirms = tuple(action.confirms or ())
+                seen[-1].append((on_turn, choice, answer, action.points, confirms))
+                actions.append({"kind": action.kind, "named": named(action.named),
+                                "answer": answer, "truth": action.truth,
+                                "lie": action.truth is not None and answer != action.truth,
+                                "points": action.points, "confirms": named(confirms)})
+            _refused(game.end_turn(), f"big round {number}, {names[on_turn]}'s turn")
+            turns.append({"small_round": small_round, "value": value, "who": names[on_turn],
+                          "ghost": on_turn == ghost, "actions": actions, "thought": thought,
+                          "markers_left": game.markers_left,
+                          # Nobody holds a marker any more: the rest of the turns are skipped.
+                          "all_spent": game.markers is not None and not any(game.markers)})
+        if entries:
+            raise ValueError(f"big round {number} is over, yet the script has "
+                             f"{len(entries)} more turns")
+        roll = script.get("roll")
+        if game.needs_roll != (roll is not None):
+            raise ValueError(f"big round {number} (value {die}) "
+                             + ("needs a roll of the small die" if game.needs_roll
+                                else "ends without a roll"))
+        done = game.end_big_round(roll)
+        outcome = ("die_one" if die <= 1 else "too_high" if roll is None
+                   else "end" if game.over else "continue")
+        played.append({
+            "number": number, "die": die, "ghost": names[ghost], "targets": named(targets),
+            "start": names[start], "order": [names[(start + k) % n] for k in range(n)],
+            "values": list(game.values), "turns": turns,
+            "points": {names[s]: game.scores[s] - before[s] for s in range(n)},
+            "ghost_points": done.ghost_points, "end": done.end, "confirmed": named(done.confirmed),
+            "unconfirmed": named(targets - set(done.confirmed)), "roll": roll, "outcome": outcome,
+            "totals": {names[s]: game.scores[s] for s in range(n)}})
+    if not game.over:
+        raise ValueError(f"the script stops after big round {len(big_rounds)}, but the game goes on")
+    ranking, places, winners = game.result()
+    last = game.last_start
+    return {"big_rounds": played, "scores": {names[s]: game.scores[s] for s in range(n)},
+            "ranking": [names[s] for s in ranking], "winners": [names[s] for s in winners],
+            "last_start": names[last], "clockwise": [names[(last + k) % n] for k in range(n)],
+            "ties": [[names[s] for s in group] for group in tie_groups(game.scores, ranking)]}
+
+
+# The functions the rulebook template calls as worked.<name>(...), the rules bound first.
+WORKED: dict[str, Callable[..., Any]] = {"game": scripted_game}

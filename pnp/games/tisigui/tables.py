@@ -6,6 +6,7 @@ from pnp.games.base import Table, TableColumn
 from pnp.games.tisigui.rules import (
     TisiguiRules,
     expected_big_rounds,
+    first_big_die,
     ghost_points,
     playable_counts,
     small_round_values,
@@ -17,12 +18,15 @@ from pnp.games.tisigui.rules import (
 
 def compute_tables(rules: TisiguiRules) -> dict[str, Table]:
     playable = playable_counts(rules)
+    # Rules without question markers (the classic variant) have no markers column; rules
+    # without the end roll play a known number of big rounds, which the table then gives.
     setup: Table = [
         {
             "players": row.players,
             "big_die": row.big_die,
+            **({} if rules.end_roll else {"big_rounds": _fixed_big_rounds(rules, row.players)}),
             "small_rounds": row.small_rounds,
-            "question_markers": row.question_markers,
+            **({"question_markers": row.question_markers} if rules.use_question_markers else {}),
         }
         for row in sorted(rules.setup, key=lambda r: r.players)
     ]
@@ -47,12 +51,16 @@ def compute_tables(rules: TisiguiRules) -> dict[str, Table]:
     return {"setup": setup, "naming_score": naming, "ghost_score": ghost, "game_length": length}
 
 
+def _fixed_big_rounds(rules: TisiguiRules, players: int) -> int:
+    """How many big rounds a game without the end roll lasts: one at each value of the big
+    die from the first down to 1."""
+    return max(first_big_die(rules, players), 1)
 
 
 # What each printed table shows, in order: tables.yaml's headings are checked against these.
 COLUMNS: dict[str, tuple[TableColumn, ...]] = {
     "setup": (TableColumn("players", "人数"), TableColumn("big_die", "大局骰起始"),
-              TableColumn("small_rounds", "每大局小局数"),
+              TableColumn("big_rounds", "大局数"), TableColumn("small_rounds", "每大局小局数"),
               TableColumn("question_markers", "每人问题标记")),
     "naming_score": (TableColumn("round_value", "小局分值"), TableColumn("named", "指认人数"),
                      TableColumn("points", "得分")),

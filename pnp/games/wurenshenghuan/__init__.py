@@ -109,6 +109,7 @@ GAME = GamePlugin(
     bots=rules.BOTS,
     facts=narration.facts,
     example_moments=example.example_moments,
+    worked_examples=example.WORKED,
     summarise=summary.summarise,
     report_sections=summary.report_sections,
     role_lines=summary.role_lines,

@@ -265,20 +265,17 @@ def murderer_greedy(rules: WurenshenghuanRules, state: State, view: PublicView,
     others = [c for c in state.letters if c != own and state.free(c) and state.items(c)]
     if not others or not row:
         return Idle()
-    # A living character's row is where a later search would find the planted item.
+    # A living character's row is where a later search would find the planted item. The
+    # murderer sees only their own row: the card taken is picked by its place, blind
+    # (docs/rulings.md#wurenshenghuan-frame-blind); a row's length is public.
     target = rng.choice([c for c in others if c not in state.dead] or others)
-    theirs = state.items(target)
+    position = rng.randrange(len(state.items(target)))
     if weapons:
         used = {w for memory in view.kills for w in memory.weapons}
         # Hand over the most incriminating item: one of a kind already used to kill.
         give = max(weapons, key=lambda item: (item in used, item in view.seen[own].values()))
-        position = rng.randrange(len(theirs))
     else:
-        give = row[0]  # holding only keys, trade one for a weapon to kill again
-        choices = [i for i, item in enumerate(theirs) if item != KEY]
-        if not choices:
-            return Idle()
-        position = rng.choice(choices)
+        give = row[0]  # holding only keys, trade one away for what may be a weapon
     return Frame(target, position, give)
 
 

@@ -27,7 +27,7 @@ from pnp.games.wurenshenghuan.state import (
     apply_day,
     apply_night,
 )
-from pnp.games.wurenshenghuan.tables import score_parts
+from pnp.games.wurenshenghuan.tables import innocent_score, score_parts
 
 
 @dataclass(frozen=True)
@@ -184,13 +184,9 @@ class Game:
                 entry.update(role=MURDERER, kills=state.real_kills)
             else:
                 guess = self.guessed.get(seat)
-                correct = guess is not None and guess[0] == state.murderer
-                score = score_parts(
-                    rules, role="innocent", guess_correct=correct,
-                    guess_day=None if guess is None else guess[1],
-                    alive_at_end=died is None,
-                    guessed_before_death=guess is not None and died is not None
-                    and guess[1] < died)
+                score = innocent_score(rules, guess_day=None if guess is None else guess[1],
+                                       correct=guess is not None and guess[0] == state.murderer,
+                                       died=died)
                 entry.update(role=INNOCENT)
             entry.update(murderer_points=score.murderer, guess_points=score.guess,
                          survival_points=score.survival, points=score.total)

@@ -103,6 +103,18 @@ def score_parts(
     return Score(guess=points, survival=rules.survival_bonus if survived else 0)
 
 
+def innocent_score(rules: WurenshenghuanRules, *, guess_day: int | None, correct: bool,
+                   died: int | None) -> Score:
+    """The score of a player who is not the murderer, from the day their slip was handed in
+    (None: no slip), whether it named the murderer's character, and the night their character
+    was killed (None: alive at the end). A slip is "before the death" when its day is earlier
+    than that night."""
+    return score_parts(rules, role="innocent", guess_correct=correct, guess_day=guess_day,
+                       alive_at_end=died is None,
+                       guessed_before_death=guess_day is not None and died is not None
+                       and guess_day < died)
+
+
 def player_score(rules: WurenshenghuanRules, **facts: Any) -> int:
     """Total points of one player, from the same facts ``score_parts`` takes."""
     return score_parts(rules, **facts).total
