@@ -9,8 +9,8 @@ import pytest
 
 from pnp.check.bookwords import find_tool_words
 from pnp.data.model import AllowedText, ToolWords
+from tests.check.test_check import check_json, findings, line_of, run
 from tests.conftest import edit, game_workspace
-from tests.test_check import check_json, findings, line_of, run
 
 NONE = ToolWords()
 

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from pnp.build.pipeline import build
+from pnp.core.choices import LANGS
 from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
-from pnp.data.model import LANGS, Game
+from pnp.data.model import Game
 from pnp.games.registry import tables_from_engine
 from pnp.play.examples import book_engine
 from pnp.play.narrate import play_sample

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from pnp.core.errors import DataError
+from pnp.games.tisigui.choices import NO_TARGETS, Choice, asking, naming
 from pnp.games.tisigui.rules import (
     TisiguiRules,
     ghost_points,
@@ -25,7 +26,7 @@ from pnp.games.tisigui.rules import (
     rank,
     rules_from_mapping,
 )
-from pnp.games.tisigui.state import NO_TARGETS, Choice, Game, asking, naming
+from pnp.games.tisigui.state import Game
 from pnp.play.narrate import SEAT_NAMES
 from tests.conftest import book_markdown, edit, game_workspace
 from tests.rulebook.bookexamples import book, example_log, flat, game, printed_in_both_scripts, section

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from pnp.rulebook.source import ruling_marks
+from tests.check.test_check import check_json, findings
 from tests.conftest import ROOT, book_markdown, edit, game_workspace
-from tests.test_check import check_json, findings
 
 GAMES = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
 
