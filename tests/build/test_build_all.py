@@ -11,7 +11,7 @@ from pypdf import PdfReader
 
 from pnp.build.pipeline import build
 from pnp.core.workspace import Workspace
-from pnp.text.convert import foreign_characters
+from pnp.data.scripts import foreign_characters
 from tests.conftest import ROOT, book_markdown
 from tests.pdfprobe import component_counts, fonts, page_sizes, styled_chars, text
 
