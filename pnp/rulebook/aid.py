@@ -29,11 +29,8 @@ from pnp.data.model import Game
 from pnp.render.faces import dashed_line
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.sheets import CUT_LINE
-from pnp.rulebook.pdf import (
-    _Builder,
-    _story,
-)
 from pnp.rulebook.source import MarkdownBlock
+from pnp.rulebook.story import StoryBuilder, build_story
 from pnp.rulebook.style import (
     AID,
     AID_BODY,
@@ -154,13 +151,13 @@ def _typeset_aid(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: 
     # Figures are sized for a column that runs the whole page, whatever the columns' height.
     story: list[Flowable] = []
     for copy in range(copies):
-        builder = _Builder(game, lang, fonts, convert, glyphs, source,
-                           full - frames[0].topPadding - frames[0].bottomPadding,
-                           frames[0].width - frames[0].leftPadding - frames[0].rightPadding,
-                           layout.styles)
+        builder = StoryBuilder(game, lang, fonts, convert, glyphs, source,
+                               full - frames[0].topPadding - frames[0].bottomPadding,
+                               frames[0].width - frames[0].leftPadding - frames[0].rightPadding,
+                               layout.styles)
         if copy:
             story.append(FrameBreak())  # each copy starts in its own card's first column
-        story.extend(_story(builder, blocks))
+        story.extend(build_story(builder, blocks))
     doc.build(story)
     return _SetAid(buffer.getvalue(), pages[0], tuple(top - y for y in lowest))
 

@@ -1,5 +1,6 @@
 """The rulebook's and the player aid's type sizes, leadings and colours, shared by the
-paragraphs and page templates (pnp/rulebook/pdf.py) and the tables
+paragraphs (pnp/rulebook/paragraph.py), the story (pnp/rulebook/story.py), the figures, the
+page templates (pnp/rulebook/pdf.py, pnp/rulebook/aid.py) and the tables
 (pnp/rulebook/tables.py)."""
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from pnp.text.setting import Run, break_lines
 from pnp.text.strings import ui
 
 if TYPE_CHECKING:
-    from pnp.rulebook.pdf import _Builder
+    from pnp.rulebook.story import StoryBuilder
 
 SEAT = "{seat}"
 TABLE_FILL = HexColor("#efe8da")
@@ -44,7 +44,7 @@ class TableFigureFlowable(Flowable):  # type: ignore[misc]  # reportlab is untyp
     """The table as an oval, the shared pieces in the middle, each seat's pieces at its edge
     turned towards that player, an optional label outside each seat, the caption below."""
 
-    def __init__(self, figure: Figure, builder: _Builder, number: int) -> None:
+    def __init__(self, figure: Figure, builder: StoryBuilder, number: int) -> None:
         super().__init__()
         assert figure.table is not None
         self.figure, self.builder = figure, builder

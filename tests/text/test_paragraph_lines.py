@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pnp.render.glyphs import GlyphCheck
-from pnp.rulebook.pdf import CJKParagraph
+from pnp.rulebook.paragraph import CJKParagraph
 from pnp.rulebook.style import TextStyle
 from pnp.text.fonts import kern_for, load_family, measure_for, squeeze_for
 from pnp.text.setting import Run, set_lines

@@ -1,0 +1,162 @@
+"""The rulebook's paragraph: runs of text broken at ICU line-break units, set justified with
+punctuation closed up and squeezed, drawn with its marker, callout bar or outline entry. Every
+heading, list item, body paragraph and caption of a book or aid is one; the lines it sets are
+cached here, since the aid's trial settings set the same paragraph at the same width again."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from reportlab.platypus import Flowable
+
+from pnp.render.glyphs import GlyphCheck
+from pnp.rulebook.style import (
+    ACCENT,
+    EM_ASCENT,
+    HEADING_MAX_LINES,
+    MARK,
+    QUOTE_BG,
+    QUOTE_PAD,
+    TextStyle,
+)
+from pnp.text.fonts import FontFamily, kern_for, measure_for, squeeze_for
+from pnp.text.place import place
+from pnp.text.setting import Run, SetLine, set_lines
+
+# CJKParagraph.wrap's lines by (runs, usable width, size, fonts, justified): a pure function
+# of those (set_lines with the family's measure, squeeze and kern); capped for long-lived
+# processes (pnp serve, --watch).
+_SET_LINES: dict[tuple[Any, ...], tuple[SetLine, ...]] = {}
+_SET_LINES_CAP = 50_000
+
+
+class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
+    """A paragraph broken at ICU line-break units, adjacent punctuation closed up (」， ）。),
+    justified (inter-character spacing, with punctuation squeezed where that lets a line hold
+    one more unit); splits between lines."""
+
+    def __init__(self, runs: Sequence[Run], style: TextStyle, fonts: FontFamily,
+                 glyphs: GlyphCheck, where: str, indent: float = 0.0, marker: str = "",
+                 bar: bool = False, outline: tuple[str, int, str] | None = None,
+                 lines: tuple[SetLine, ...] | None = None, first: bool = True,
+                 pad: tuple[float, float] = (0.0, 0.0), justify: bool = False) -> None:
+        super().__init__()
+        self.runs = tuple(Run(r.text, r.bold or style.bold, r.mark) for r in runs)
+        self.style = style
+        self.fonts = fonts
+        self.glyphs = glyphs
+        self.where = where
+        self.indent = indent
+        self.marker = marker
+        self.bar = bar
+        # Inner space above and below the lines; consecutive paragraphs of one quote share a
+        # background, so only the first pads its top and only the last its bottom.
+        self.pad_top, self.pad_bottom = pad if bar else (0.0, 0.0)
+        self.outline = outline  # (title, level, key) for headings
+        self.level = 0  # a heading's Markdown level (1 for "#"), set by the book builder
+        self.prose = False  # a Markdown paragraph (not a list item, caption or heading)
+        self.lines = lines
+        self._fixed = lines is not None  # the part of a split paragraph: never re-broken
+        self._broken_for = -1.0
+        self.first = first
+        self.justify = justify
+        self.measure = measure_for(fonts)
+        self.squeeze = squeeze_for(fonts) if justify else None
+        self.kern = kern_for(fonts)  # adjacent punctuation closes up in every paragraph
+        self.spaceBefore = style.space_before if first else 0
+        self.spaceAfter = style.space_after
+        if outline:
+            self.keepWithNext = True
+
+    def _inset(self) -> float:
+        return QUOTE_PAD if self.bar else 0.0
+
+    def _usable(self, avail_width: float) -> float:
+        return avail_width - self.indent - 2 * self._inset()
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.width = avail_width
+        usable = self._usable(avail_width)
+        if not self._fixed and usable != self._broken_for:
+            # Break units and their widths are cached by text, so a re-wrap costs one greedy
+            # pass; the lines themselves are remembered by everything they depend on, since
+            # the aid's trial settings (and the other paper size's rulebook) set the same
+            # paragraph at the same width again and again.
+            key = (self.runs, usable, self.style.size, self.fonts, self.justify)
+            lines = _SET_LINES.get(key)
+            if lines is None:
+                if len(_SET_LINES) >= _SET_LINES_CAP:
+                    _SET_LINES.clear()
+                lines = _SET_LINES[key] = tuple(set_lines(
+                    self.runs, usable, self.style.size, self.measure, self.squeeze, kern=self.kern))
+            if self.outline and len(lines) > HEADING_MAX_LINES:
+                self.glyphs.overflow(f"{self.where}: a heading {len(lines)} lines long "
+                                     f"(at most {HEADING_MAX_LINES}); shorten it or make it a paragraph")
+                lines = lines[:HEADING_MAX_LINES]
+            self.lines = lines
+            self._broken_for = usable
+        assert self.lines is not None
+        self.height = len(self.lines) * self.style.leading + self.pad_top + self.pad_bottom
+        return avail_width, self.height
+
+    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
+        self.wrap(avail_width, avail_height)
+        assert self.lines is not None
+        fit = int((avail_height - self.pad_top) // self.style.leading)
+        if fit < 2 or len(self.lines) < 4 or len(self.lines) - fit < 2:
+            return []  # keep at least two lines on each side of a break
+        head = CJKParagraph(self.runs, self.style, self.fonts, self.glyphs, self.where,
+                            self.indent, self.marker, self.bar, self.outline, self.lines[:fit], self.first,
+                            (self.pad_top, 4.0), self.justify)
+        tail = CJKParagraph(self.runs, self.style, self.fonts, self.glyphs, self.where,
+                            self.indent, "", self.bar, None, self.lines[fit:], False,
+                            (4.0, self.pad_bottom), self.justify)
+        head.spaceAfter = 0
+        tail.spaceAfter = self.spaceAfter
+        return [head, tail]
+
+    def draw(self) -> None:
+        canvas = self.canv
+        assert self.lines is not None
+        if self.outline:
+            title, level, key = self.outline
+            canvas.bookmarkPage(key)
+            canvas.addOutlineEntry(title, key, level=level, closed=False)
+        inset = self._inset()
+        if self.bar:
+            canvas.setFillColor(QUOTE_BG)
+            canvas.rect(0, 0, self.width, self.height, stroke=0, fill=1)
+            canvas.setFillColor(ACCENT)
+            canvas.rect(0, 0, 2.2, self.height, stroke=0, fill=1)
+        size, leading = self.style.size, self.style.leading
+        usable = self._usable(self.width)
+        top = self.height - self.pad_top
+        left = self.indent + inset
+        for index, line in enumerate(self.lines):
+            baseline = top - index * leading - (leading - size) / 2 - size * EM_ASCENT
+            if index == 0 and self.marker:
+                canvas.setFillColor(ACCENT)
+                canvas.setFont(self.fonts.bold.name, size)
+                canvas.drawRightString(left - 4, baseline, self.marker)
+            for run in line.runs:
+                self.glyphs.check(run.text, run.bold, self.where)
+            text = canvas.beginText()
+            text.setFillColor(self.style.color)
+            font, char_space, marked = "", 0.0, False
+            for stretch in place(line, usable, size, self.measure, self.squeeze, self.justify, self.kern):
+                name = self.fonts.bold.name if stretch.bold else self.fonts.regular.name
+                if name != font:
+                    text.setFont(name, size)
+                    font = name
+                if stretch.mark != marked:
+                    text.setFillColor(MARK if stretch.mark else self.style.color)
+                    marked = stretch.mark
+                if stretch.char_space != char_space:
+                    text.setCharSpace(stretch.char_space)
+                    char_space = stretch.char_space
+                text.setTextOrigin(left + stretch.x, baseline)
+                text.textOut(stretch.text)
+            if char_space:
+                text.setCharSpace(0)  # Tc outlives the text object; later strings start from 0
+            canvas.drawText(text)
