@@ -17,10 +17,11 @@ import them together with :func:`set_lines` and :func:`break_lines`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from pnp.text.breakunits import shared_run, strip_trailing, units_of
+from pnp.text.breakunits import Unit, shared_run, strip_trailing, units_of
 from pnp.text.linetypes import EPS, SQUEEZE_PER_LINE, Kern, Line, Measure, Run, SetLine, Squeeze, no_squeeze
-from pnp.text.unitmetrics import kerned, squeeze_of, unit_metrics, width_of
+from pnp.text.unitmetrics import UnitMetrics, kerned, squeeze_of, unit_metrics, width_of
 
 __all__ = ["EPS", "Kern", "Line", "Measure", "Overfull", "Run", "SetLine", "Squeeze", "break_lines", "set_lines"]
 
@@ -47,6 +48,23 @@ def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
     squeeze = squeeze or no_squeeze
     m = unit_metrics(key, units, measure, squeeze, kern)
     joins = m.join if kern is not None else None
+    lines, hard_end, chunks = _fill_lines(units, m, joins, width, size, measure, max_lines)
+    measured = _LineMeasure(units, m, chunks, size, measure, squeeze, kern)
+    _avoid_stranded_last_line(lines, hard_end, size, width, measured.width)
+    return _set_lines_of(runs, units, lines, hard_end, measured)
+
+
+def break_lines(runs: Sequence[Run], width: float, size: float, measure: Measure) -> list[Line]:
+    """The runs of each line :func:`set_lines` makes (without squeeze)."""
+    return [line.runs for line in set_lines(runs, width, size, measure)]
+
+
+def _fill_lines(units: tuple[Unit, ...], m: UnitMetrics, joins: tuple[float, ...] | None, width: float,
+                size: float, measure: Measure, max_lines: int | None
+                ) -> tuple[list[list[int]], list[bool], dict[int, list[Run]]]:
+    """The greedy fill: (unit indices per line, whether each ends with a forced break, the
+    chunks of units split character by character, by the negative index that stands for each).
+    ``joins``: what each unit's pair with the next closes up by, when the line is kerned."""
     limit = width + EPS
     cap = SQUEEZE_PER_LINE * size
     lines: list[list[int]] = []  # unit indices per line; -1 marks a chunk of a split unit
@@ -54,16 +72,15 @@ def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
     hard_end: list[bool] = []
     current: list[int] = []
     full = 0.0  # width of the current line with every unit whole (trailing spaces included)
-    shown = 0.0  # what it prints: the last unit without its trailing spaces
     give = 0.0  # squeeze available in the current line, in points
 
     def flush(hard: bool) -> None:
-        nonlocal current, full, shown, give
+        nonlocal current, full, give
         lines.append(current)
         hard_end.append(hard)
         if max_lines is not None and len(lines) > max_lines:
             raise Overfull
-        current, full, shown, give = [], 0.0, 0.0, 0.0
+        current, full, give = [], 0.0, 0.0
 
     for index, unit in enumerate(units):
         unit_shown = m.visible[index] * size
@@ -88,35 +105,67 @@ def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
                 flush(False)
             chunks[-len(chunks) - 1] = parts[-1]
             current = [-len(chunks)]
-            full = shown = width_of(parts[-1], size, measure)
+            full = width_of(parts[-1], size, measure)
         else:
             current.append(index)
             if unit.visible:
-                shown = full + unit_shown
                 give += unit_give
             full += m.full[index] * size - closed
         if unit.hard:
             flush(True)
     if current or not lines:
         flush(True)
+    return lines, hard_end, chunks
 
-    def pieces_of(line: list[int], visible_last: bool = True) -> list[Run]:
+
+def _split_long(pieces: Sequence[Run], width: float, size: float, measure: Measure) -> list[list[Run]]:
+    """Character by character, for a single unit wider than a whole line."""
+    chunks: list[list[Run]] = [[]]
+    used = 0.0
+    for piece in pieces:
+        for ch in piece.text:
+            w = measure(ch, piece.bold, size)
+            if chunks[-1] and used + w > width:
+                chunks.append([])
+                used = 0.0
+            chunks[-1].append(Run(ch, piece.bold, piece.mark))
+            used += w
+    return chunks
+
+
+
+@dataclass(frozen=True)
+class _LineMeasure:
+    """A broken line measured again, from its units' cached metrics: a line is a list of unit
+    indices, a negative one standing for a chunk of a unit split character by character."""
+
+    units: tuple[Unit, ...]
+    m: UnitMetrics
+    chunks: dict[int, list[Run]]
+    size: float
+    measure: Measure
+    squeeze: Squeeze
+    kern: Kern | None
+
+    def pieces(self, line: list[int]) -> list[Run]:
+        """What ``line`` prints: its units' pieces, without the trailing spaces of the last."""
         out: list[Run] = []
         for pos, i in enumerate(line):
             if i < 0:
-                out.extend(chunks[i])
+                out.extend(self.chunks[i])
             else:
-                out.extend(units[i].visible if visible_last and pos == len(line) - 1 else units[i].pieces)
+                out.extend(self.units[i].visible if pos == len(line) - 1 else self.units[i].pieces)
         return strip_trailing(out)
 
-    def line_metrics(line: list[int]) -> tuple[float, float]:
-        """(printed width, squeeze) of a line, from the cached unit metrics."""
+    def metrics(self, line: list[int]) -> tuple[float, float]:
+        """(printed width, squeeze) of a line, in points."""
+        size, m, units, kern = self.size, self.m, self.units, self.kern
         if any(i < 0 for i in line):
-            pieces = pieces_of(line)
+            pieces = self.pieces(line)
             chars = [(ch, p.bold) for p in pieces for ch in p.text]
-            cut, lost = kerned(chars, squeeze, kern) if kern is not None else (0.0, 0.0)
-            return ((width_of(pieces, size, measure) - cut * size),
-                    (squeeze_of(pieces, squeeze) - lost) * size)
+            cut, lost = kerned(chars, self.squeeze, kern) if kern is not None else (0.0, 0.0)
+            return ((width_of(pieces, size, self.measure) - cut * size),
+                    (squeeze_of(pieces, self.squeeze) - lost) * size)
         end = len(line)
         while end and not units[line[end - 1]].visible:
             end -= 1  # trailing spaces print nothing
@@ -126,34 +175,13 @@ def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
         last = line[end - 1]
         shown = sum(m.full[i] for i in head) + m.visible[last]
         give = sum(m.squeeze[i] for i in head) + m.squeeze[last]
-        if joins is not None:
-            shown -= sum(joins[i] for i in line[:end - 1])
+        if kern is not None:
+            shown -= sum(m.join[i] for i in line[:end - 1])
             give -= sum(m.join_lost[i] for i in line[:end - 1])
         return shown * size, give * size
 
-    def line_width(line: list[int]) -> float:
-        return line_metrics(line)[0]
-
-    _avoid_stranded_last_line(lines, hard_end, size, width, line_width)
-    # Text in one style (most paragraphs) makes each line one run: the units' text joined,
-    # trailing spaces dropped, which is what merging the pieces gives.
-    style = (runs[0].bold if runs and all(run.bold == runs[0].bold and not run.mark for run in runs)
-             else None)
-    out = []
-    for line, hard in zip(lines, hard_end, strict=True):
-        shown, give = line_metrics(line)
-        if style is None or not line or line[0] < 0 or any(i < 0 for i in line):
-            merged = _merge(pieces_of(line))
-        else:
-            joined = "".join([units[i].pieces[0].text for i in line]).rstrip(" \n")
-            merged = (shared_run(joined, style),) if joined else ()
-        out.append(SetLine(merged, shown, give, hard))
-    return out
-
-
-def break_lines(runs: Sequence[Run], width: float, size: float, measure: Measure) -> list[Line]:
-    """The runs of each line :func:`set_lines` makes (without squeeze)."""
-    return [line.runs for line in set_lines(runs, width, size, measure)]
+    def width(self, line: list[int]) -> float:
+        return self.metrics(line)[0]
 
 
 def _avoid_stranded_last_line(lines: list[list[int]], hard_end: list[bool], size: float,
@@ -172,6 +200,26 @@ def _avoid_stranded_last_line(lines: list[list[int]], hard_end: list[bool], size
             last.insert(0, above.pop())
 
 
+
+def _set_lines_of(runs: Sequence[Run], units: tuple[Unit, ...], lines: list[list[int]], hard_end: list[bool],
+                  measured: _LineMeasure) -> list[SetLine]:
+    """Each line's runs, styles merged, with its printed width and squeeze."""
+    # Text in one style (most paragraphs) makes each line one run: the units' text joined,
+    # trailing spaces dropped, which is what merging the pieces gives.
+    style = (runs[0].bold if runs and all(run.bold == runs[0].bold and not run.mark for run in runs)
+             else None)
+    out = []
+    for line, hard in zip(lines, hard_end, strict=True):
+        shown, give = measured.metrics(line)
+        if style is None or not line or line[0] < 0 or any(i < 0 for i in line):
+            merged = _merge(measured.pieces(line))
+        else:
+            joined = "".join([units[i].pieces[0].text for i in line]).rstrip(" \n")
+            merged = (shared_run(joined, style),) if joined else ()
+        out.append(SetLine(merged, shown, give, hard))
+    return out
+
+
 def _merge(line: Sequence[Run]) -> Line:
     """``line`` with adjacent runs of the same style joined into one, empty runs dropped."""
     merged: list[Run] = []
@@ -184,17 +232,3 @@ def _merge(line: Sequence[Run]) -> Line:
             merged.append(run)
     return tuple(merged)
 
-
-def _split_long(pieces: Sequence[Run], width: float, size: float, measure: Measure) -> list[list[Run]]:
-    """Character by character, for a single unit wider than a whole line."""
-    chunks: list[list[Run]] = [[]]
-    used = 0.0
-    for piece in pieces:
-        for ch in piece.text:
-            w = measure(ch, piece.bold, size)
-            if chunks[-1] and used + w > width:
-                chunks.append([])
-                used = 0.0
-            chunks[-1].append(Run(ch, piece.bold, piece.mark))
-            used += w
-    return chunks
