@@ -48,7 +48,7 @@ from pnp.render.glyphs import GlyphCheck  # noqa: E402
 from pnp.rulebook.pdf import render_rulebook  # noqa: E402
 from pnp.rulebook.source import MarkdownBlock, parse_markdown, rulebook_markdown  # noqa: E402
 from pnp.text import place as textplace  # noqa: E402
-from pnp.text import setting as textlayout  # noqa: E402
+from pnp.text import shrink as textshrink  # noqa: E402
 from pnp.text.fonts import FACE_FILES, load_family  # noqa: E402
 
 LANG = "zh-Hant"
@@ -166,7 +166,7 @@ def make_platypus(blocks: list[MarkdownBlock], fonts) -> Callable[[], bytes]:
 def make_pnp(blocks: list[MarkdownBlock], game, fonts, convert) -> Callable[[], bytes]:
     def run() -> bytes:
         # time it from scratch: no break units or widths kept from the last run
-        textlayout.clear_caches()
+        textshrink.clear_caches()
         textplace.clear_caches()
         glyphs = GlyphCheck(fonts)
         return render_rulebook(game, LANG, blocks, fonts, convert, glyphs, "bench", A4)

@@ -27,7 +27,8 @@ from pnp.render.symbols import SymbolForms
 from pnp.text.fitcache import fit_text
 from pnp.text.fonts import FontFamily, kern_for, measure_for, squeeze_for
 from pnp.text.place import place
-from pnp.text.setting import EPS, Fit, Kern, Run, Squeeze, set_lines
+from pnp.text.setting import EPS, Kern, Run, Squeeze, set_lines
+from pnp.text.shrink import Fit
 
 EM_ASCENT = 0.88  # ideographic em box of Noto CJK: 880 above the baseline, 120 below
 

@@ -1,6 +1,6 @@
 """Fitted text kept between builds, so a card edit fits again only the text that changed.
 
-:func:`pnp.text.setting.fit_text` finds the largest size at which a text fits its box and
+:func:`pnp.text.shrink.fit_text` finds the largest size at which a text fits its box and
 remembers it for the process. A card edit starts a new process that re-renders the game's
 components.pdf, whose several hundred labels were all fitted by the build before, and fitting
 them again was about a tenth of that build. Inside :func:`remembered` (one game's components
@@ -27,9 +27,10 @@ from typing import Any
 
 from pnp.core import diskcache
 from pnp.core.fingerprint import pnp_fingerprint
-from pnp.text import setting as textlayout
+from pnp.text import shrink
 from pnp.text.fonts import FontFamily, kern_for, measure_for, squeeze_for
-from pnp.text.setting import Fit, Kern, Measure, Run, SetLine, Squeeze
+from pnp.text.linetypes import Kern, Measure, Run, SetLine, Squeeze
+from pnp.text.shrink import Fit
 
 log = logging.getLogger(__name__)
 
@@ -57,12 +58,12 @@ _session: ContextVar[_Session | None] = ContextVar("pnp_fit_session", default=No
 def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_size: float,
              measure: Measure, leading_ratio: float = 1.3, step: float = 0.25,
              squeeze: Squeeze | None = None, kern: Kern | None = None) -> Fit | None:
-    """:func:`pnp.text.setting.fit_text`, answered from the disk cache inside :func:`remembered`."""
+    """:func:`pnp.text.shrink.fit_text`, answered from the disk cache inside :func:`remembered`."""
     session = _session.get()
     if (session is None or measure is not session.measure or squeeze not in (None, session.squeeze)
             or kern not in (None, session.kern)):
-        return textlayout.fit_text(runs, width, height, size, min_size, measure, leading_ratio, step,
-                                   squeeze, kern)
+        return shrink.fit_text(runs, width, height, size, min_size, measure, leading_ratio, step,
+                               squeeze, kern)
     key = (tuple((run.text, run.bold) for run in runs), width, height, size, min_size, leading_ratio, step,
            squeeze is not None, kern is not None)
     if key in session.asked:
@@ -70,8 +71,8 @@ def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_
     if key in session.known:
         fit = session.known[key]
     else:
-        fit = textlayout.fit_text(runs, width, height, size, min_size, measure, leading_ratio, step,
-                                  squeeze, kern)
+        fit = shrink.fit_text(runs, width, height, size, min_size, measure, leading_ratio, step,
+                              squeeze, kern)
     session.asked[key] = fit
     return fit
 

@@ -299,7 +299,7 @@ def squeeze_for(family: FontFamily) -> Callable[[str, bool], tuple[float, float]
     def squeeze(ch: str, bold: bool) -> tuple[float, float]:
         return table[bold].get(ch, (0.0, 0.0))
 
-    # Line breaking asks only about these (see pnp.text.setting.Squeeze).
+    # Line breaking asks only about these (see pnp.text.linetypes.Squeeze).
     squeeze.marks = frozenset(table[False]) | frozenset(table[True])  # type: ignore[attr-defined]
     return squeeze
 
@@ -307,7 +307,7 @@ def squeeze_for(family: FontFamily) -> Callable[[str, bool], tuple[float, float]
 @cache
 def kern_for(family: FontFamily) -> Callable[[str, bool, str, bool], tuple[float, float]]:
     """``kern(a, a_bold, b, b_bold) -> (a_right, b_left)``: the blank, in ems, two adjacent
-    full-width marks give up between them (see pnp.text.setting.Kern): taken from the first
+    full-width marks give up between them (see pnp.text.linetypes.Kern): taken from the first
     mark's right side, then from the second's left, out of what :func:`squeeze_for` says each
     side may give. In a zh-Hans face 」， closes up by half an em (the bracket set half
     width); in a zh-Hant face, whose ，。 are centred, 。」 closes up by the quarter em the

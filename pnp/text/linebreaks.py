@@ -3,7 +3,7 @@ word BreakIterators.
 
 ICU implements UAX #14 with CLDR's tailoring, the rules browsers use: no line starts with
 closing punctuation or ends with opening punctuation, …… and —— stay whole, and Latin words
-and numbers are never split. :mod:`pnp.text.setting` sets lines from these units. ICU's word
+and numbers are never split. :mod:`pnp.text.breakunits` cuts styled text into these units. ICU's word
 breaks (UAX #29, with its dictionary of Chinese words) are what :mod:`pnp.text.convert` converts one
 word at a time to find where a phrase of the converter reaches across two words.
 """

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pnp.text.setting import EPS, Kern, Measure, SetLine, Squeeze, no_squeeze, pair_cuts
+from pnp.text.linetypes import EPS, Kern, Measure, SetLine, Squeeze, no_squeeze
+from pnp.text.unitmetrics import pair_cuts
 
 
 def clear_caches() -> None:

@@ -12,8 +12,7 @@ from pnp.build.pipeline import load_games, render_game
 from pnp.core import diskcache
 from pnp.core.workspace import Workspace
 from pnp.games.registry import tables_from_engine
-from pnp.text import fitcache
-from pnp.text import setting as textlayout
+from pnp.text import fitcache, shrink
 from pnp.text.fonts import load_family, measure_for
 from pnp.text.setting import Run
 from tests.conftest import ROOT, edit, game_workspace
@@ -37,13 +36,13 @@ def workspace(tmp_path: Path) -> Path:
 def fitted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The text of every fit worked out, not answered from the disk cache."""
     texts: list[str] = []
-    real = textlayout.fit_text
+    real = shrink.fit_text
 
     def spy(runs, *args, **kwargs):
         texts.append("".join(run.text for run in runs))
         return real(runs, *args, **kwargs)
 
-    monkeypatch.setattr(textlayout, "fit_text", spy)
+    monkeypatch.setattr(shrink, "fit_text", spy)
     return texts
 
 
@@ -101,7 +100,7 @@ def test_a_fit_comes_back_from_json_as_it_was():
     for text in texts:
         for bold in (False, True):
             for box in ((20.0, 10.0), (60.5, 7.25), (3.0, 3.0)):
-                fit = textlayout.fit_text([Run(text, bold)], box[0] * 2.83, box[1] * 2.83, 12, 5, measure)
+                fit = shrink.fit_text([Run(text, bold)], box[0] * 2.83, box[1] * 2.83, 12, 5, measure)
                 back = fitcache._decode_fit(json.loads(json.dumps(fitcache._encode_fit(fit))))
                 assert back == fit
                 if fit is not None:

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from pnp.text.linebreaks import break_offsets, break_units
 from pnp.text.place import place
-from pnp.text.setting import Run, break_lines, fit_text, set_lines
+from pnp.text.setting import Run, break_lines, set_lines
+from pnp.text.shrink import fit_text
 
 CLOSING = set("，。、；：？！）」』》〉…”’")  # a dash pair may start a line
 OPENING = set("（「『《〈“‘")
