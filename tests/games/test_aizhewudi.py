@@ -24,8 +24,9 @@ from pnp.games.aizhewudi.rules import (
     AizhewudiRules,
     rules_from_mapping,
 )
+from pnp.games.aizhewudi.scoring import winner
 from pnp.games.aizhewudi.split import Split, split
-from pnp.games.aizhewudi.state import CardInPlay, Game, Illegal, winner
+from pnp.games.aizhewudi.state import CardInPlay, Game, Illegal
 from pnp.games.aizhewudi.tables import compute_tables
 from pnp.games.base import RulesError
 

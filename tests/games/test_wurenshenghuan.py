@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from pnp.games.base import RulesError
 from pnp.games.wurenshenghuan import GAME
-from pnp.games.wurenshenghuan.bots import PublicView, confidence, murderer_greedy
+from pnp.games.wurenshenghuan.bots import murderer_greedy
 from pnp.games.wurenshenghuan.lint import lint
 from pnp.games.wurenshenghuan.play import play
 from pnp.games.wurenshenghuan.replay import replay
@@ -42,6 +42,7 @@ from pnp.games.wurenshenghuan.state import (
     new_state,
     night_problems,
 )
+from pnp.games.wurenshenghuan.suspicion import PublicView, confidence
 from pnp.games.wurenshenghuan.tables import (
     compute_tables,
     guess_points,

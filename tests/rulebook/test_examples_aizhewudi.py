@@ -17,8 +17,8 @@ import pytest
 from pnp.games.aizhewudi.log import FinalSeat
 from pnp.games.aizhewudi.play import resolve
 from pnp.games.aizhewudi.rules import AizhewudiRules, rules_from_mapping
+from pnp.games.aizhewudi.scoring import winner
 from pnp.games.aizhewudi.split import split, split_table
-from pnp.games.aizhewudi.state import winner
 from pnp.play.narrate import SEAT_NAMES
 from tests.rulebook.bookexamples import book, example_log, flat, game, printed_in_both_scripts, section
 

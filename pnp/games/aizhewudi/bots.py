@@ -7,8 +7,9 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
+from pnp.games.aizhewudi.policy import Policy
 from pnp.games.aizhewudi.split import table_share
-from pnp.games.aizhewudi.state import CardInPlay, Game, Illegal, Policy, Seat
+from pnp.games.aizhewudi.state import CardInPlay, Game, Illegal, Seat
 
 
 class Bots(Policy):

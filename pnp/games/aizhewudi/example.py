@@ -16,8 +16,8 @@ from typing import Any
 from pnp.games.aizhewudi.log import FinalSeat
 from pnp.games.aizhewudi.play import resolve
 from pnp.games.aizhewudi.rules import AizhewudiRules
+from pnp.games.aizhewudi.scoring import final_score, winner
 from pnp.games.aizhewudi.split import split
-from pnp.games.aizhewudi.state import final_score, winner
 
 Facts = Mapping[str, Any]
 

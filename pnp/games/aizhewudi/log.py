@@ -1,13 +1,14 @@
 """The event log of an aizhewudi game as typed values (the JSON shape is in ``rules.py``).
 
-The state machine (``state.Game``) records each round as these values; play and replay
+The state machine (``state.Game``) records each round as these values (filling in a
+``RoundDraft`` as the round goes, frozen when it closes); play and replay
 write them with ``pnp.games.events.to_json``, key for key the JSON that
 docs/sample-and-simulate.md fixes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pnp.games.events import fast_init, omitted_when_none
 
@@ -90,6 +91,42 @@ class Round:
     fickle: tuple[int, ...]
     peak_loved: int
     peak_fickle: int
+
+
+@dataclass
+class RoundDraft:
+    """The round being played, which the state machine fills in step by step; ``freeze``
+    gives its typed record."""
+
+    round: int
+    carried_in: tuple[int, ...]
+    revealed: tuple[int, ...] = ()
+    plays: tuple[PlayedCard, ...] = ()
+    withdrew: tuple[int, ...] = ()
+    discarded: list[Discard] = field(default_factory=list)
+    rushes: tuple[Aim, ...] = ()
+    proposals: tuple[Aim, ...] = ()
+    flees: tuple[Aim, ...] = ()
+    abilities: list[AbilityEvent] = field(default_factory=list)
+    eliminated: list[int] = field(default_factory=list)
+    sharers: tuple[int, ...] = ()
+    share: int = 0
+    groups: tuple[tuple[int, ...], ...] = ()
+    carried_out: tuple[int, ...] = ()
+    ended: bool = False
+    loved: tuple[int, ...] = ()
+    fickle: tuple[int, ...] = ()
+    peak_loved: int = 0
+    peak_fickle: int = 0
+
+    def freeze(self) -> Round:
+        return Round(
+            self.round, self.revealed, self.carried_in, self.plays, self.withdrew,
+            tuple(self.discarded), self.rushes, self.proposals, self.flees,
+            tuple(self.abilities), tuple(self.eliminated), self.sharers, self.share,
+            self.groups, self.carried_out, self.ended, self.loved, self.fickle,
+            self.peak_loved, self.peak_fickle,
+        )
 
 
 @fast_init

@@ -9,6 +9,7 @@ from typing import Any
 
 from pnp.games.aizhewudi.bots import Bots
 from pnp.games.aizhewudi.log import GameLog
+from pnp.games.aizhewudi.policy import Policy
 from pnp.games.aizhewudi.rules import (
     ABILITIES,
     BOTS,
@@ -17,7 +18,7 @@ from pnp.games.aizhewudi.rules import (
     slug,
 )
 from pnp.games.aizhewudi.split import Split
-from pnp.games.aizhewudi.state import Game, Illegal, Policy
+from pnp.games.aizhewudi.state import Game, Illegal
 from pnp.games.draws import shuffle
 from pnp.games.events import to_json_object
 

@@ -1,8 +1,9 @@
 """愛者無敵 (aizhewudi): the game state machine (``Game``), driven by a policy that makes every
-choice: ``bots.Bots`` to play, ``play.FromLog`` to replay a log.
+choice (``policy.Policy``): ``bots.Bots`` to play, ``play.FromLog`` to replay a log. A round's
+steps are its methods, in the rulebook's order; ``scoring`` scores and ranks the end.
 
-Each round is recorded as the typed values of ``log.py`` (filled in as a ``_Draft``, frozen
-into a ``Round`` when the round closes); the bots read the rounds played so far from
+Each round is recorded as the typed values of ``log.py`` (filled in as a ``RoundDraft``,
+frozen into a ``Round`` when the round closes); the bots read the rounds played so far from
 ``history``, and play and replay write the game's ``Outcome`` as the JSON event log.
 """
 
@@ -22,9 +23,12 @@ from pnp.games.aizhewudi.log import (
     Outcome,
     PlayedCard,
     Round,
+    RoundDraft,
 )
+from pnp.games.aizhewudi.policy import Policy
 from pnp.games.aizhewudi.rules import AizhewudiRules
-from pnp.games.aizhewudi.split import Split, split_table
+from pnp.games.aizhewudi.scoring import final_score, winner
+from pnp.games.aizhewudi.split import split_table
 
 # --------------------------------------------------------------------------- game state
 
@@ -71,41 +75,6 @@ class Seat:
         return self.has(ability) and self.revealed
 
 
-@dataclass
-class _Draft:
-    """The round being played, filled in step by step; ``freeze`` gives its typed record."""
-
-    round: int
-    carried_in: tuple[int, ...]
-    revealed: tuple[int, ...] = ()
-    plays: tuple[PlayedCard, ...] = ()
-    withdrew: tuple[int, ...] = ()
-    discarded: list[Discard] = field(default_factory=list)
-    rushes: tuple[Aim, ...] = ()
-    proposals: tuple[Aim, ...] = ()
-    flees: tuple[Aim, ...] = ()
-    abilities: list[AbilityEvent] = field(default_factory=list)
-    eliminated: list[int] = field(default_factory=list)
-    sharers: tuple[int, ...] = ()
-    share: int = 0
-    groups: tuple[tuple[int, ...], ...] = ()
-    carried_out: tuple[int, ...] = ()
-    ended: bool = False
-    loved: tuple[int, ...] = ()
-    fickle: tuple[int, ...] = ()
-    peak_loved: int = 0
-    peak_fickle: int = 0
-
-    def freeze(self) -> Round:
-        return Round(
-            self.round, self.revealed, self.carried_in, self.plays, self.withdrew,
-            tuple(self.discarded), self.rushes, self.proposals, self.flees,
-            tuple(self.abilities), tuple(self.eliminated), self.sharers, self.share,
-            self.groups, self.carried_out, self.ended, self.loved, self.fickle,
-            self.peak_loved, self.peak_fickle,
-        )
-
-
 class Game:
     """One game; decisions come from a policy (bots in play, the log in replay)."""
 
@@ -125,7 +94,7 @@ class Game:
         self.deck = Counter(rules.deck)
         self.someone_out = False
         self.bank_log: list[BankPayment] = []
-        self.rec = _Draft(0, ())
+        self.rec = RoundDraft(0, ())
         self.plays: list[CardInPlay] = []
         self.hits: dict[int, int] = {}  # 被愛 given per target this round
         self.round_over = False
@@ -196,17 +165,42 @@ class Game:
 
     def play_round(self) -> bool:
         """One round; True when the game ended in it."""
-        rec = self.rec = _Draft(self.round, tuple(self.table))
+        self.rec = RoundDraft(self.round, tuple(self.table))
         self.hits = {}
         self.round_over = False
-        ins = self._ins
-        self.peak_loved = sum([p.loved for p in ins])  # loved_in_use
-        policy = self.policy
-        # Step 1: characters stand, the witness reveals the bills.
-        for p in ins:
+        self.peak_loved = sum([p.loved for p in self._ins])  # loved_in_use
+        abilities = self.abilities_dealt
+        self.stand_and_reveal()
+        if abilities:
+            self.arm_abilities()
+        plays = self.play_cards()
+        self.aim_cards(plays)
+        if abilities:
+            self.second_thoughts(plays)
+        self.rec.plays = tuple([PlayedCard(pl.seat, pl.hand, pl.card, pl.target) for pl in plays])
+        self.withdrawals(plays)
+        rushes = [pl for pl in plays if pl.card == "rush" and pl.state == "pending"]
+        if rushes and self.rush(rushes):
+            return True
+        if abilities:
+            self.robber_logic(rushes)
+        if not self.round_over and self.step_six():
+            return True
+        if not self.round_over:
+            if abilities:
+                self.blind_eye()
+            self.share_out()
+        else:
+            self.rec.carried_out = tuple(sorted(self.table, reverse=True))
+        self.close_round()
+        return False
+
+    def stand_and_reveal(self) -> None:
+        """Step 1: characters stand, the witness reveals the bills."""
+        for p in self._ins:
             p.down = False
         deck = self.deck
-        revealed = policy.reveal(self, min(self.rules.bills_per_round, sum(deck.values())))
+        revealed = self.policy.reveal(self, min(self.rules.bills_per_round, sum(deck.values())))
         short = False
         for bill in revealed:  # deck.subtract(revealed), then no count below 0
             left = deck[bill] - 1
@@ -214,21 +208,26 @@ class Game:
             short = short or left < 0
         if short:
             raise Illegal(f"revealed {revealed}: not that many such bills left in the deck")
-        rec.revealed = tuple(revealed)
+        self.rec.revealed = tuple(revealed)
         self.table = self.table + list(revealed)
-        if self.abilities_dealt:
-            for p in self._ins:
-                # p.has(ability) for each ability armed at the start: only its own can be.
-                ability = p.ability
-                if (ability in _ARMED_AT_START and not p.spent and not p.revealed
-                        and policy.arm(self, p.seat, ability)):
-                    p.revealed = True
-                    self.event(p.seat, ability, "armed")
-        # Step 2: one card per set, face down.
+
+    def arm_abilities(self) -> None:
+        """Step 1, last: each player may reveal an ability that works only once face up."""
+        arm = self.policy.arm
+        for p in self._ins:
+            # p.has(ability) for each ability armed at the start: only its own can be.
+            ability = p.ability
+            if (ability in _ARMED_AT_START and not p.spent and not p.revealed
+                    and arm(self, p.seat, ability)):
+                p.revealed = True
+                self.event(p.seat, ability, "armed")
+
+    def play_cards(self) -> list[CardInPlay]:
+        """Step 2: one card per set, face down."""
         plays: list[CardInPlay] = []
         self.plays = plays
-        choose_card = policy.card
-        for p in ins:
+        choose_card = self.policy.card
+        for p in self._ins:
             seat = p.seat
             for h, hand in enumerate(p.hands):
                 if not any(hand.values()):
@@ -238,13 +237,15 @@ class Game:
                     raise Illegal(f"seat {seat} plays {card!r} from set {h}, not in hand")
                 hand[card] -= 1
                 plays.append(CardInPlay(seat, h, card))
-        # Step 3: aim; the revealed groom aims last, seeing the others.
+        return plays
+
+    def aim_cards(self, plays: list[CardInPlay]) -> None:
+        """Step 3: aim; the revealed groom aims last, seeing the others."""
         seats = self.seats
-        abilities = self.abilities_dealt
         # The groom's sets (a play is one set's, so its seat says whether it is the groom's).
         grooms = {p.seat for p in self._ins if p.ability == "not_the_groom"
-                  and p.armed("not_the_groom")} if abilities else ()
-        aim = policy.target
+                  and p.armed("not_the_groom")} if self.abilities_dealt else ()
+        aim = self.policy.target
         count = len(seats)
         for pl in ([pl for pl in plays if pl.seat not in grooms]
                    + [pl for pl in plays if pl.seat in grooms]) if grooms else plays:
@@ -252,11 +253,14 @@ class Game:
             if target == pl.seat or not 0 <= target < count or seats[target].out:
                 raise Illegal(f"seat {pl.seat} aims at {target}: not another player in the game")
             pl.target = target
-        for pl in plays if abilities else ():
-            p = seats[pl.seat]
+
+    def second_thoughts(self, plays: list[CardInPlay]) -> None:
+        """Step 3, last: an armed 三心兩意 may swap each played card for one of the same set."""
+        for pl in plays:
+            p = self.seats[pl.seat]
             if p.ability != "second_thoughts" or not p.armed("second_thoughts"):
                 continue
-            new = policy.swap(self, pl.seat, pl.hand)
+            new = self.policy.swap(self, pl.seat, pl.hand)
             if new is None or new == pl.card:
                 continue
             hand = p.hands[pl.hand]
@@ -266,11 +270,13 @@ class Game:
             hand[pl.card] += 1
             self.event(pl.seat, "second_thoughts", "swap", hand=pl.hand, from_=pl.card, to=new)
             pl.card = new
-        rec.plays = tuple([PlayedCard(pl.seat, pl.hand, pl.card, pl.target) for pl in plays])
-        # Step 4: withdrawals, decided together.
-        withdraw = policy.withdraw
-        withdrew = sorted([p.seat for p in ins if withdraw(self, p.seat)])
-        rec.withdrew = tuple(withdrew)
+
+    def withdrawals(self, plays: list[CardInPlay]) -> None:
+        """Step 4: withdrawals, decided together."""
+        seats = self.seats
+        withdraw = self.policy.withdraw
+        withdrew = sorted([p.seat for p in self._ins if withdraw(self, p.seat)])
+        self.rec.withdrew = tuple(withdrew)
         if withdrew:
             for seat in withdrew:
                 seats[seat].fickle += 1
@@ -280,28 +286,30 @@ class Game:
                     self.discard(pl, "withdrew")
                 elif pl.target in withdrew:
                     self.discard(pl, "aimed_at_withdrawn")
-        rec.peak_fickle = sum([p.fickle for p in self._ins])
-        # Step 5: every 搶婚 at once.
-        rushes = [pl for pl in plays if pl.card == "rush" and pl.state == "pending"]
-        if rushes:
-            rushed = {pl.target for pl in rushes}
-            for pl in rushes:
-                pl.state = "resolved"
-            for pl in self.pending():
-                if pl.seat in rushed:
-                    self.discard(pl, "rushed")
-            rec.rushes = tuple([pl.aim() for pl in rushes])
-            self.give_loved([pl.target for pl in rushes])
-            if self.after_batch():
-                return True
-        for pl in rushes if abilities else ():
-            p = seats[pl.seat]
+        self.rec.peak_fickle = sum([p.fickle for p in self._ins])
+
+    def rush(self, rushes: list[CardInPlay]) -> bool:
+        """Step 5: every 搶婚 at once; True when the game ended in it."""
+        rushed = {pl.target for pl in rushes}
+        for pl in rushes:
+            pl.state = "resolved"
+        for pl in self.pending():
+            if pl.seat in rushed:
+                self.discard(pl, "rushed")
+        self.rec.rushes = tuple([pl.aim() for pl in rushes])
+        self.give_loved([pl.target for pl in rushes])
+        return self.after_batch()
+
+    def robber_logic(self, rushes: list[CardInPlay]) -> None:
+        """Step 5, last: 強盜理論 takes a resolved 搶婚 back into its set for another card."""
+        for pl in rushes:
+            p = self.seats[pl.seat]
             if p.out or p.ability != "robber_logic" or p.spent:  # not p.has("robber_logic")
                 continue
             hand = p.hands[pl.hand]
             if not any(hand.values()):
                 continue
-            thrown = policy.robber(self, pl.seat, pl.hand)
+            thrown = self.policy.robber(self, pl.seat, pl.hand)
             if thrown is None:
                 continue
             if hand[thrown] < 1:
@@ -310,19 +318,6 @@ class Game:
             hand["rush"] += 1
             p.revealed = p.spent = True
             self.event(pl.seat, "robber_logic", "used", hand=pl.hand, discarded=thrown)
-        if not self.round_over and self.step_six():
-            return True
-        if not self.round_over:
-            for p in self._ins if abilities else ():
-                if p.down and p.has("blind_eye") and policy.use(self, p.seat, "blind_eye"):
-                    p.down = False
-                    p.revealed = p.spent = True
-                    self.event(p.seat, "blind_eye", "used")
-            self.share_out()
-        else:
-            rec.carried_out = tuple(sorted(self.table, reverse=True))
-        self.close_round()
-        return False
 
     def step_six(self) -> bool:
         policy = self.policy
@@ -427,6 +422,14 @@ class Game:
         self.close_round()
         return True
 
+    def blind_eye(self) -> None:
+        """Before step 7: 視而不見 stands its holder's character up again."""
+        for p in self._ins:
+            if p.down and p.has("blind_eye") and self.policy.use(self, p.seat, "blind_eye"):
+                p.down = False
+                p.revealed = p.spent = True
+                self.event(p.seat, "blind_eye", "used")
+
     def share_out(self) -> None:
         sharers = [p.seat for p in self._ins if not p.down]
         best = split_table(self.table, len(sharers), self.rules)
@@ -462,58 +465,3 @@ class Game:
         rec.loved = tuple([p.loved for p in seats])
         rec.fickle = tuple([p.fickle for p in seats])
         rec.peak_loved = self.peak_loved
-
-
-def final_score(rules: AizhewudiRules, money: int, bank: int, fickle: int) -> int:
-    """A player's total at the end: their bills and what abilities paid from the bank, less
-    the penalty for each 花心 marker."""
-    return money + bank - rules.fickle_penalty * fickle
-
-
-def winner(final: Sequence[FinalSeat]) -> tuple[int | None, list[int]]:
-    """(winner, []) or, when still tied after 花心 and 被愛, (None, tied seats); nobody in:
-    (None, [])."""
-    standing = [f for f in final if not f.out]
-    if not standing:
-        return None, []
-    key = {f.seat: (f.score, -f.fickle, f.loved) for f in standing}
-    best = max(key.values())
-    top = sorted(s for s, k in key.items() if k == best)
-    return (top[0], []) if len(top) == 1 else (None, top)
-
-
-# --------------------------------------------------------------------------- policies
-
-
-class Policy:
-    """Where a game's decisions come from; the base answers like a cautious person."""
-
-    def reveal(self, g: Game, count: int) -> list[int]:
-        raise NotImplementedError
-
-    def arm(self, g: Game, seat: int, ability: str) -> bool:
-        return False
-
-    def card(self, g: Game, seat: int, hand: int) -> str:
-        raise NotImplementedError
-
-    def target(self, g: Game, seat: int, hand: int, last: bool) -> int:
-        raise NotImplementedError
-
-    def swap(self, g: Game, seat: int, hand: int) -> str | None:
-        return None
-
-    def withdraw(self, g: Game, seat: int) -> bool:
-        return False
-
-    def robber(self, g: Game, seat: int, hand: int) -> str | None:
-        return None
-
-    def faces(self, g: Game, seat: int, candidates: list[int]) -> int:
-        return candidates[0]
-
-    def use(self, g: Game, seat: int, ability: str) -> bool:
-        return False
-
-    def groups(self, g: Game, sharers: list[int], best: Split) -> list[list[int]]:
-        return best.groups

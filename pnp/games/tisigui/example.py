@@ -125,6 +125,22 @@ def _same_play(game: Game, turns: Sequence[Sequence[Seen]]) -> bool:
     return game.end is None
 
 
+class _Table:
+    """The script's players by name, in seat order (clockwise)."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = names
+        self.seats = {name: i for i, name in enumerate(names)}
+
+    def seat_of(self, name: Any) -> int:
+        if name not in self.seats:
+            raise ValueError(f"the script names {name!r}, who is not one of {', '.join(self.names)}")
+        return self.seats[name]
+
+    def named(self, seats: Iterable[int]) -> list[str]:
+        return [self.names[s] for s in sorted(seats)]
+
+
 def scripted_game(rules: TisiguiRules, names: Sequence[str],
                   big_rounds: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Big rounds played from a script by the engine. ``names`` seats the players clockwise
@@ -137,16 +153,7 @@ def scripted_game(rules: TisiguiRules, names: Sequence[str],
     Per big round: who played, every action with its truth and points, each player's points,
     how it ended, the roll and what it decided, and the running totals; then the final
     scores, ranking and winners under the rules' tie rule."""
-    seat = {name: i for i, name in enumerate(names)}
-
-    def seat_of(name: Any) -> int:
-        if name not in seat:
-            raise ValueError(f"the script names {name!r}, who is not one of {', '.join(names)}")
-        return seat[name]
-
-    def named(seats: Iterable[int]) -> list[str]:
-        return [names[s] for s in sorted(seats)]
-
+    table = _Table(names)
     n = len(names)
     if n not in playable_counts(rules):
         raise ValueError(f"{n} players is not a playable count")
@@ -155,79 +162,7 @@ def scripted_game(rules: TisiguiRules, names: Sequence[str],
     for number, script in enumerate(big_rounds, start=1):
         if game.over:
             raise ValueError(f"big round {number}: the game ended after big round {number - 1}")
-        ghost, start = seat_of(script["ghost"]), seat_of(script["start"])
-        targets = frozenset(seat_of(x) for x in script["targets"])
-        game.begin_big_round(ghost, targets, start)
-        die, before = game.die, list(game.scores)
-        entries = list(script["turns"])
-        seen: list[list[Seen]] = []
-        turns = []
-        while (upcoming := game.next_turn()) is not None:
-            small_round, value, on_turn = upcoming
-            game.begin_turn()
-            if game.markers_left == 0:
-                _refused(game.end_turn(), f"big round {number}, {names[on_turn]}'s turn")
-                seen.append([])
-                continue
-            if not entries:
-                raise ValueError(f"big round {number}: no scripted turn for {names[on_turn]} "
-                                 f"in small round {small_round}")
-            entry = entries.pop(0)
-            if entry["who"] != names[on_turn]:
-                raise ValueError(f"big round {number}: it is {names[on_turn]}'s turn in small "
-                                 f"round {small_round}, the script has {entry['who']}")
-            thought = None
-            if entry.get("think"):
-                # Per possible ghost (seat order): the target sets still possible, and what
-                # each leaves to find beyond the players already confirmed.
-                cases: dict[str, dict[str, list[list[str]]]] = {}
-                for g, t in _possible_deals(rules, n, start, on_turn, seen):
-                    case = cases.setdefault(names[g], {"targets": [], "left": []})
-                    case["targets"].append(named(t))
-                    if named(t - set(game.confirmed)) not in case["left"]:
-                        case["left"].append(named(t - set(game.confirmed)))
-                thought = {"ghosts": list(cases), "cases": cases}
-            actions = []
-            seen.append([])
-            for step in entry["actions"]:
-                where = f"big round {number}, {names[on_turn]}'s turn"
-                choice = _choice(step, seat_of)
-                _refused(game.check(choice), where)
-                answer = None if choice.kind == "pass" else bool(step["answer"])
-                if answer is not None:
-                    _refused(game.check_answer(choice, answer)[1], where)
-                action = game.push(choice, answer)
-                confirms = tuple(action.confirms or ())
-                seen[-1].append((on_turn, choice, answer, action.points, confirms))
-                actions.append({"kind": action.kind, "named": named(action.named),
-                                "answer": answer, "truth": action.truth,
-                                "lie": action.truth is not None and answer != action.truth,
-                                "points": action.points, "confirms": named(confirms)})
-            _refused(game.end_turn(), f"big round {number}, {names[on_turn]}'s turn")
-            turns.append({"small_round": small_round, "value": value, "who": names[on_turn],
-                          "ghost": on_turn == ghost, "actions": actions, "thought": thought,
-                          "markers_left": game.markers_left,
-                          # Nobody holds a marker any more: the rest of the turns are skipped.
-                          "all_spent": game.markers is not None and not any(game.markers)})
-        if entries:
-            raise ValueError(f"big round {number} is over, yet the script has "
-                             f"{len(entries)} more turns")
-        roll = script.get("roll")
-        if game.needs_roll != (roll is not None):
-            raise ValueError(f"big round {number} (value {die}) "
-                             + ("needs a roll of the small die" if game.needs_roll
-                                else "ends without a roll"))
-        done = game.end_big_round(roll)
-        outcome = ("die_one" if die <= 1 else "too_high" if roll is None
-                   else "end" if game.over else "continue")
-        played.append({
-            "number": number, "die": die, "ghost": names[ghost], "targets": named(targets),
-            "start": names[start], "order": [names[(start + k) % n] for k in range(n)],
-            "values": list(game.values), "turns": turns,
-            "points": {names[s]: game.scores[s] - before[s] for s in range(n)},
-            "ghost_points": done.ghost_points, "end": done.end, "confirmed": named(done.confirmed),
-            "unconfirmed": named(targets - set(done.confirmed)), "roll": roll, "outcome": outcome,
-            "totals": {names[s]: game.scores[s] for s in range(n)}})
+        played.append(_scripted_big_round(game, table, number, script))
     if not game.over:
         raise ValueError(f"the script stops after big round {len(big_rounds)}, but the game goes on")
     ranking, places, winners = game.result()
@@ -236,6 +171,107 @@ def scripted_game(rules: TisiguiRules, names: Sequence[str],
             "ranking": [names[s] for s in ranking], "winners": [names[s] for s in winners],
             "last_start": names[last], "clockwise": [names[(last + k) % n] for k in range(n)],
             "ties": [[names[s] for s in group] for group in tie_groups(game.scores, ranking)]}
+
+
+def _scripted_big_round(game: Game, table: _Table, number: int,
+                        script: Mapping[str, Any]) -> dict[str, Any]:
+    """One big round of the script: its turns, each player's points, how it ended, the roll."""
+    names, named, n = table.names, table.named, len(table.names)
+    ghost, start = table.seat_of(script["ghost"]), table.seat_of(script["start"])
+    targets = frozenset(table.seat_of(x) for x in script["targets"])
+    game.begin_big_round(ghost, targets, start)
+    die, before = game.die, list(game.scores)
+    turns = _scripted_turns(game, table, number, ghost, start, list(script["turns"]))
+    roll = script.get("roll")
+    if game.needs_roll != (roll is not None):
+        raise ValueError(f"big round {number} (value {die}) "
+                         + ("needs a roll of the small die" if game.needs_roll
+                            else "ends without a roll"))
+    done = game.end_big_round(roll)
+    outcome = ("die_one" if die <= 1 else "too_high" if roll is None
+               else "end" if game.over else "continue")
+    return {
+        "number": number, "die": die, "ghost": names[ghost], "targets": named(targets),
+        "start": names[start], "order": [names[(start + k) % n] for k in range(n)],
+        "values": list(game.values), "turns": turns,
+        "points": {names[s]: game.scores[s] - before[s] for s in range(n)},
+        "ghost_points": done.ghost_points, "end": done.end, "confirmed": named(done.confirmed),
+        "unconfirmed": named(targets - set(done.confirmed)), "roll": roll, "outcome": outcome,
+        "totals": {names[s]: game.scores[s] for s in range(n)}}
+
+
+def _scripted_turns(game: Game, table: _Table, number: int, ghost: int, start: int,
+                    entries: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The turns of a big round, each played from the next scripted entry (``entries`` is
+    used up); a turn without markers left ends unscripted."""
+    names = table.names
+    seen: list[list[Seen]] = []
+    turns = []
+    while (upcoming := game.next_turn()) is not None:
+        small_round, value, on_turn = upcoming
+        game.begin_turn()
+        where = f"big round {number}, {names[on_turn]}'s turn"
+        if game.markers_left == 0:
+            _refused(game.end_turn(), where)
+            seen.append([])
+            continue
+        if not entries:
+            raise ValueError(f"big round {number}: no scripted turn for {names[on_turn]} "
+                             f"in small round {small_round}")
+        entry = entries.pop(0)
+        if entry["who"] != names[on_turn]:
+            raise ValueError(f"big round {number}: it is {names[on_turn]}'s turn in small "
+                             f"round {small_round}, the script has {entry['who']}")
+        thought = _thought(game, table, start, on_turn, seen) if entry.get("think") else None
+        actions = []
+        seen.append([])
+        for step in entry["actions"]:
+            saw, action = _scripted_action(game, table, step, on_turn, where)
+            seen[-1].append(saw)
+            actions.append(action)
+        _refused(game.end_turn(), where)
+        turns.append({"small_round": small_round, "value": value, "who": names[on_turn],
+                      "ghost": on_turn == ghost, "actions": actions, "thought": thought,
+                      "markers_left": game.markers_left,
+                      # Nobody holds a marker any more: the rest of the turns are skipped.
+                      "all_spent": game.markers is not None and not any(game.markers)})
+    if entries:
+        raise ValueError(f"big round {number} is over, yet the script has "
+                         f"{len(entries)} more turns")
+    return turns
+
+
+def _thought(game: Game, table: _Table, start: int, on_turn: int,
+             seen: Sequence[Sequence[Seen]]) -> dict[str, Any]:
+    """What the player on turn can deduce from the turns ``seen`` so far: per possible ghost
+    (seat order), the target sets still possible, and what each leaves to find beyond the
+    players already confirmed."""
+    named = table.named
+    cases: dict[str, dict[str, list[list[str]]]] = {}
+    for g, t in _possible_deals(game.rules, game.n, start, on_turn, seen):
+        case = cases.setdefault(table.names[g], {"targets": [], "left": []})
+        case["targets"].append(named(t))
+        if named(t - set(game.confirmed)) not in case["left"]:
+            case["left"].append(named(t - set(game.confirmed)))
+    return {"ghosts": list(cases), "cases": cases}
+
+
+def _scripted_action(game: Game, table: _Table, step: Mapping[str, Any], on_turn: int,
+                     where: str) -> tuple[Seen, dict[str, Any]]:
+    """One scripted action, checked and played: what the table saw, and what the story tells
+    of it (its truth, whether the answer lied, its points and confirmations)."""
+    named = table.named
+    choice = _choice(step, table.seat_of)
+    _refused(game.check(choice), where)
+    answer = None if choice.kind == "pass" else bool(step["answer"])
+    if answer is not None:
+        _refused(game.check_answer(choice, answer)[1], where)
+    action = game.push(choice, answer)
+    confirms = tuple(action.confirms or ())
+    return (on_turn, choice, answer, action.points, confirms), {
+        "kind": action.kind, "named": named(action.named), "answer": answer, "truth": action.truth,
+        "lie": action.truth is not None and answer != action.truth,
+        "points": action.points, "confirms": named(confirms)}
 
 
 # The functions the rulebook template calls as worked.<name>(...), the rules bound first.

@@ -57,8 +57,8 @@ Rulings beyond docs/rulings.md (each where the seed is silent):
   0 for the missing days (lint reports both).
 
 Bots (``bot="greedy"``; ``"random"`` is a legal-move fuzzer). All of them reason only from
-public play (``bots.PublicView``): shown and searched cards, deaths and discards, who was locked
-up, and which nights were quiet. Its suspicion scores add up evidence as rough log-odds
+public play (``suspicion.PublicView``): shown and searched cards, deaths and discards, who was
+locked up, and which nights were quiet. Its suspicion scores add up evidence as rough log-odds
 (a quiet night with the murderer's character locked up, a kill that clears the prisoners, a
 row seen to change or shrink, discards matching cards seen, the dead counting only when
 their death may have been feigned), and ``confidence`` turns them into chances.
@@ -74,8 +74,8 @@ their death may have been feigned), and ``confidence`` turns them into chances.
   from player to player), guarding the survival bonus against tonight's kills too; everyone
   guesses on the last day or when the game may end tonight.
 The code lives in rules.py (parameters), tables.py (scoring and printed tables), lint.py,
-state.py (state and steps), game.py (the whole game), bots.py, play.py and replay.py; this
-module is the plugin, everything pnp asks of the game.
+state.py (state and steps), game.py (the whole game), suspicion.py (what the table knows),
+bots.py, play.py and replay.py; this module is the plugin, everything pnp asks of the game.
 """
 
 from __future__ import annotations

@@ -14,13 +14,14 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations, permutations
 from typing import Any
 
-from pnp.games.wurenshenghuan.game import Game
+from pnp.games.wurenshenghuan.game import Game, NightEvent
 from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules, weapon
 from pnp.games.wurenshenghuan.state import (
     Idle,
     IllegalAction,
     Kill,
     Look,
+    LookResult,
     Search,
     State,
     new_state,
@@ -170,16 +171,7 @@ def first_night(rules: WurenshenghuanRules, *, kinds: Sequence[str], key: str,
     game = Game(rules, seats.index(murderer), characters, new_state(rules, deck, players[murderer]))
     before = game.state
     shown = {c: before.items(c)[-1] for c in before.letters}
-    try:
-        night = game.push_night(Kill(tuple(kill["targets"]), labels.codes(kill["discard"]),
-                                     labels.codes(kill["arrange"])))
-    except IllegalAction as refused:
-        raise ValueError(f"the night's kill breaks the rules: {refused}") from None
-    try:
-        game.push_night(Idle())
-        one_action = False
-    except IllegalAction:
-        one_action = True
+    night, one_action = _scripted_kill(game, labels, kill)
     after = game.state
     kill_moves = _kill_moves(rules, before)
     try:
@@ -187,38 +179,12 @@ def first_night(rules: WurenshenghuanRules, *, kinds: Sequence[str], key: str,
                                          for c, *at in looks)))
     except IllegalAction as refused:
         raise ValueError(f"the day's search breaks the rules: {refused}") from None
-    seen: list[dict[str, Any]] = []
-    for look in day.result.looks:
-        size = len(after.items(look.character))
-        position = size - 1 if look.position is None else look.position
-        was = shown[look.character] if position == len(before.items(look.character)) - 1 else None
-        now = look.cards[-1] if look.position is None else look.cards[0]
-        seen.append({"character": look.character,
-                     "position": None if look.position is None else look.position + 1,
-                     "size": size, "cards": labels.names(look.cards),
-                     "shown": labels.to_name[shown[look.character]],
-                     "was": None if was is None else labels.to_name[was],
-                     "changed": was is not None and was != now})
+    seen = [_look_seen(labels, look, before, after, shown) for look in day.result.looks]
     changed = sorted({s["character"] for s in seen if s["changed"]})
     killed = bool(night.result.killed)
     certain = (changed[0] if killed and one_action and len(changed) == 1
                and kill_moves == [after.murderer] else None)
-    slips = []
-    for name, letter in guesses.items():
-        if name not in players:
-            raise ValueError(f"{name!r} hands in a slip but is not one of {', '.join(seats)}")
-        try:
-            slip = game.push_guess(seats.index(name), letter)
-        except IllegalAction as refused:
-            raise ValueError(f"{name}'s slip breaks the rules: {refused}") from None
-        alive = players[name] not in after.dead
-        kept = innocent_score(rules, guess_day=slip.day, correct=slip.correct, died=None)
-        later = innocent_score(rules, guess_day=slip.day, correct=slip.correct,
-                               died=slip.day + 1 if alive else game.death_night[players[name]])
-        slips.append({"name": name, "character": letter, "day": slip.day,
-                      "correct": slip.correct, "own": players[name], "own_alive": alive,
-                      "guess_points": kept.guess, "survival_points": kept.survival,
-                      "survival_if_killed_later": later.survival})
+    slips = [_scripted_slip(rules, game, after, players, name, letter) for name, letter in guesses.items()]
     result = night.result
     return {
         "players": dict(players), "murderer": murderer, "own": players[murderer],
@@ -237,6 +203,58 @@ def first_night(rules: WurenshenghuanRules, *, kinds: Sequence[str], key: str,
         "guesses": slips,
     }
 
+
+def _scripted_kill(game: Game, labels: _Labels, kill: Mapping[str, Sequence[str]]) -> tuple[NightEvent, bool]:
+    """The night's scripted kill, played; and whether it was the night's one action (the
+    engine refuses a second one after it)."""
+    try:
+        night = game.push_night(Kill(tuple(kill["targets"]), labels.codes(kill["discard"]),
+                                     labels.codes(kill["arrange"])))
+    except IllegalAction as refused:
+        raise ValueError(f"the night's kill breaks the rules: {refused}") from None
+    try:
+        game.push_night(Idle())
+        one_action = False
+    except IllegalAction:
+        one_action = True
+    return night, one_action
+
+
+def _look_seen(labels: _Labels, look: LookResult, before: State, after: State,
+               shown: Mapping[str, str]) -> dict[str, Any]:
+    """One look of the day's search: the cards found, and whether the last card of the row,
+    shown since the deal, is still the one found there."""
+    size = len(after.items(look.character))
+    position = size - 1 if look.position is None else look.position
+    was = shown[look.character] if position == len(before.items(look.character)) - 1 else None
+    now = look.cards[-1] if look.position is None else look.cards[0]
+    return {"character": look.character,
+            "position": None if look.position is None else look.position + 1,
+            "size": size, "cards": labels.names(look.cards),
+            "shown": labels.to_name[shown[look.character]],
+            "was": None if was is None else labels.to_name[was],
+            "changed": was is not None and was != now}
+
+
+def _scripted_slip(rules: WurenshenghuanRules, game: Game, after: State, players: Mapping[str, str],
+                   name: str, letter: str) -> dict[str, Any]:
+    """A slip handed in on the day, with the points it keeps and what survival would pay if
+    its player's character, alive ``after`` the night, were killed later."""
+    seats = list(players)
+    if name not in players:
+        raise ValueError(f"{name!r} hands in a slip but is not one of {', '.join(seats)}")
+    try:
+        slip = game.push_guess(seats.index(name), letter)
+    except IllegalAction as refused:
+        raise ValueError(f"{name}'s slip breaks the rules: {refused}") from None
+    alive = players[name] not in after.dead
+    kept = innocent_score(rules, guess_day=slip.day, correct=slip.correct, died=None)
+    later = innocent_score(rules, guess_day=slip.day, correct=slip.correct,
+                           died=slip.day + 1 if alive else game.death_night[players[name]])
+    return {"name": name, "character": letter, "day": slip.day,
+            "correct": slip.correct, "own": players[name], "own_alive": alive,
+            "guess_points": kept.guess, "survival_points": kept.survival,
+            "survival_if_killed_later": later.survival}
 
 def score(rules: WurenshenghuanRules, *, kills: int | None = None, day: int | None = None,
           correct: bool = False, died: int | None = None) -> dict[str, int]:
