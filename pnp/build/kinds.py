@@ -137,7 +137,7 @@ def _render_books(workspace: Workspace, game: Game, lang: str, paper: str, books
         markdown = rulebook_markdown(workspace, game, book_engine(workspace, game))
     aid = aid_markdown(workspace, game, book_engine(workspace, game)) if "aid" in books else None
     # A book that talks about the tool is not printed (pnp check reports the same).
-    from pnp.check.proof import tool_word_problems  # the checks load only when a book is made
+    from pnp.check.tool_words import tool_word_problems  # the checks load only when a book is made
 
     problems = tool_word_problems(workspace, game, markdown if "rulebook" in books else None, aid)
     if problems:

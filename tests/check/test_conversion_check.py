@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from pnp.check.conversion import PrintedText, conversion_findings
-from pnp.check.proof import printed_texts
+from pnp.check.printed import printed_texts
 from pnp.core.workspace import Workspace
 from pnp.data.load import load_game
 from pnp.games.registry import tables_from_engine
