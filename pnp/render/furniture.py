@@ -15,10 +15,10 @@ from pnp.data.model import Game
 from pnp.layout.marks import crop_marks, mirror_segments
 from pnp.layout.presets import SheetSpec
 from pnp.layout.sheetplan import Rect, Segment, SheetPlan, Slot
-from pnp.render.faces import EM_ASCENT
+from pnp.render.face_text import EM_ASCENT
 from pnp.text.fitcache import fit_text
 from pnp.text.fonts import FontFamily, measure_for
-from pnp.text.setting import Run
+from pnp.text.linetypes import Run
 from pnp.text.strings import ui
 
 MARK_COLOR = HexColor("#000000")

@@ -27,7 +27,10 @@ from pnp.layout.presets import SheetSpec
 from pnp.layout.sheetplan import Piece, SheetPlan, Slot
 from pnp.layout.tent import BaseTab, base_tab
 from pnp.layout.tiles import GLUE_LINE_WIDTH, LABEL_PAD, Tile, plan_tiles, tile_marks
-from pnp.render.faces import EM_ASCENT, FaceContext, dashed_line, draw_fold, draw_layout, draw_net
+from pnp.render.face_context import FaceContext
+from pnp.render.face_text import EM_ASCENT
+from pnp.render.faces import draw_layout
+from pnp.render.folding import dashed_line, draw_fold, draw_net
 from pnp.render.furniture import (
     MARK_COLOR,
     PAPER_COLOR,

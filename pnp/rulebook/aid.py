@@ -26,7 +26,7 @@ from reportlab.platypus.doctemplate import LayoutError
 
 from pnp.core.units import MM
 from pnp.data.model import Game
-from pnp.render.faces import dashed_line
+from pnp.render.folding import dashed_line
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.sheets import CUT_LINE
 from pnp.rulebook.source import MarkdownBlock

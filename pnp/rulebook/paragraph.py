@@ -21,8 +21,9 @@ from pnp.rulebook.style import (
     TextStyle,
 )
 from pnp.text.fonts import FontFamily, kern_for, measure_for, squeeze_for
+from pnp.text.linetypes import Run, SetLine
 from pnp.text.place import place
-from pnp.text.setting import Run, SetLine, set_lines
+from pnp.text.setting import set_lines
 
 # CJKParagraph.wrap's lines by (runs, usable width, size, fonts, justified): a pure function
 # of those (set_lines with the family's measure, squeeze and kern); capped for long-lived

@@ -28,7 +28,7 @@ from markdown_it import MarkdownIt
 from pnp.core.errors import DataError
 from pnp.core.workspace import Workspace
 from pnp.data.model import Game
-from pnp.text.setting import Run
+from pnp.text.linetypes import Run
 from pnp.text.strings import ui
 from pnp.text.templating import located_by_identity, render_template
 

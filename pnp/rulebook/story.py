@@ -26,7 +26,7 @@ from pnp.rulebook.style import LINES_AFTER_HEADING, RULEBOOK, BookStyles, TextSt
 from pnp.rulebook.table_figure import TableFigureFlowable
 from pnp.rulebook.tables import TABLE_CAPTION_STYLE, build_table
 from pnp.text.fonts import FontFamily
-from pnp.text.setting import Run
+from pnp.text.linetypes import Run
 from pnp.text.strings import ui
 
 

@@ -14,9 +14,11 @@ from reportlab.platypus import Flowable
 from pnp.core.units import MM
 from pnp.data.model import Card, Component, Figure, FigurePiece, Text
 from pnp.layout.table_plan import Group, Item, Placed, TablePlan, layout_group, plan_table
-from pnp.render.faces import FaceContext, draw_layout
+from pnp.render.face_context import FaceContext
+from pnp.render.faces import draw_layout
 from pnp.render.sheets import FaceForms, face_geometry
-from pnp.text.setting import Run, break_lines
+from pnp.text.linetypes import Run
+from pnp.text.setting import break_lines
 from pnp.text.strings import ui
 
 if TYPE_CHECKING:

@@ -15,7 +15,8 @@ from pnp.render.glyphs import GlyphCheck
 from pnp.render.grid import display_grid
 from pnp.rulebook.style import ACCENT, EM_ASCENT, QUOTE_BG, RULE, TextStyle
 from pnp.text.fonts import FontFamily
-from pnp.text.setting import Run, break_lines
+from pnp.text.linetypes import Run
+from pnp.text.setting import break_lines
 
 
 class TableBuilder(Protocol):

@@ -9,9 +9,7 @@ it). Lines are filled greedily, measured from the units' cached metrics
 (:mod:`pnp.text.unitmetrics`), so adjacent punctuation closes up here exactly as
 :func:`pnp.text.place.place` closes it up, and a pair split by a line break stays whole-width.
 
-The types :func:`set_lines` takes and gives live in :mod:`pnp.text.linetypes`; ``Run``,
-``SetLine`` and the measures are importable from here too, where the renderers and the rulebook
-import them together with :func:`set_lines` and :func:`break_lines`.
+The types :func:`set_lines` takes and gives live in :mod:`pnp.text.linetypes`.
 """
 
 from __future__ import annotations
@@ -22,8 +20,6 @@ from dataclasses import dataclass
 from pnp.text.breakunits import Unit, shared_run, strip_trailing, units_of
 from pnp.text.linetypes import EPS, SQUEEZE_PER_LINE, Kern, Line, Measure, Run, SetLine, Squeeze, no_squeeze
 from pnp.text.unitmetrics import UnitMetrics, kerned, squeeze_of, unit_metrics, width_of
-
-__all__ = ["EPS", "Kern", "Line", "Measure", "Overfull", "Run", "SetLine", "Squeeze", "break_lines", "set_lines"]
 
 
 class Overfull(Exception):

@@ -14,7 +14,7 @@ from pnp.core.workspace import Workspace
 from pnp.games.registry import tables_from_engine
 from pnp.text import fitcache, shrink
 from pnp.text.fonts import load_family, measure_for
-from pnp.text.setting import Run
+from pnp.text.linetypes import Run
 from tests.conftest import ROOT, edit, game_workspace
 
 OLD, NEW = "role: 找出碟仙的替身，指认正确就得分", "role: 找出碟仙的替身，指认对了就得分"

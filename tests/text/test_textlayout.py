@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pnp.text.linebreaks import break_offsets, break_units
+from pnp.text.linetypes import Run
 from pnp.text.place import place
-from pnp.text.setting import Run, break_lines, set_lines
+from pnp.text.setting import break_lines, set_lines
 from pnp.text.shrink import fit_text
 
 CLOSING = set("，。、；：？！）」』》〉…”’")  # a dash pair may start a line
