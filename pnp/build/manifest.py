@@ -293,10 +293,13 @@ def font_files(workspace: Workspace, lang: str) -> list[Path]:
 def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
               hasher: Hasher) -> dict[str, str]:
     """Every input of one output, by name: file paths relative to the workspace, ``option:…``
-    for the build options its kind depends on and ``pnp`` for the code."""
+    for the build options its kind depends on and the output's own parameters, and ``pnp``
+    for the code."""
     kind = output.kind
-    files = [workspace.game_dir(output.slug) / name for name in kind.data]
-    files += card_files(workspace.game_dir(output.slug))  # cards: deck.csv / deck.xlsx
+    files: list[Path] = []
+    if kind.per_game:
+        files += [workspace.game_dir(output.slug) / name for name in kind.data]
+        files += card_files(workspace.game_dir(output.slug))  # cards: deck.csv / deck.xlsx
     files += font_files(workspace, output.lang)
     if kind.templates:
         # The book's own template counts even when it is missing: its coming back rebuilds.
@@ -304,6 +307,7 @@ def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
         files += template_files(workspace.templates, output.slug, None if kind.templates == "*" else kind.templates)
     inputs = {_relative(workspace, path): hasher.file(path) for path in dict.fromkeys(files)}
     inputs.update({f"option:{name}": value for name, value in options.items() if name in kind.options})
+    inputs.update({f"option:{name}": value for name, value in output.params.items()})
     inputs["pnp"] = pnp_fingerprint()
     return inputs
 
