@@ -1,11 +1,12 @@
 """What each output was built from, so a build re-renders only what an edit can have changed.
 
-An *output* is one thing the build makes for one game and script, of a kind declared in
-:mod:`pnp.build.outputs` (the component sheets, the rulebook, the player aid, the PNG faces,
-each export). Its *inputs* are named
-content hashes: the data files it reads, the templates, the two font files of its script, the
-build options that change its bytes, and pnp itself (its version, a hash of its own source
-files and the versions of the libraries that draw the bytes), so a code change rebuilds.
+An *output* is one thing the build makes for one game (or none) and script, of a kind declared
+in :mod:`pnp.build.outputs` (the component sheets, the rulebook, the player aid, the PNG faces,
+each export, a sample game's PDF, the calibration sheet). Its *inputs* are named content
+hashes: the data files it reads, the templates, the two font files of its script, the build
+options that change its bytes and its own parameters (a sample's seed), and pnp itself (its
+version, a hash of its own source files and the versions of the libraries that draw the
+bytes), so a code change rebuilds.
 
 The record is one JSON file at the output root, written with the outputs in the same staged
 swap (see :mod:`pnp.build.staging`). It also keeps the hash of every file an output wrote; an output
