@@ -34,7 +34,7 @@ from pnp.build.manifest import (
     inputs_of,
     load_manifest,
 )
-from pnp.build.outputs import Artifact, Output, OutputKind, Params, Rendered, RenderJob
+from pnp.build.outputs import Artifact, Output, OutputKind, Rendered, RenderJob
 from pnp.build.staging import Transaction, Written, has_stale, locked, prepare_root, remove_stale
 from pnp.core.choices import LANGS, PAPERS
 from pnp.core.errors import BuildError, DataError, FontError, PnpError
@@ -47,7 +47,7 @@ from pnp.text.convert import converter_for
 if TYPE_CHECKING:
     from pnp.data.model import Game
 
-__all__ = ["DEFAULT_SHEET", "Artifact", "BuildReport", "FileReport", "Output", "OutputKind", "Params", "Progress",
+__all__ = ["DEFAULT_SHEET", "Artifact", "BuildReport", "FileReport", "Output", "OutputKind", "Progress",
            "SheetOptions", "Written", "build", "converter_for", "load_games", "make", "make_file", "render_game",
            "resolve_games", "resolve_langs", "write_atomically"]
 
@@ -220,7 +220,7 @@ def make_file(workspace: Workspace, root: Path, target: Path, output: Output, pa
     made every time: pnp leaves no record in a folder it was merely pointed at."""
     target = target if target.is_absolute() else Path.cwd() / target
     if target.name in (MANIFEST_NAME, MARKER):
-        raise PnpError(f"{target}: that name is pnp's own record; choose another file name")
+        raise PnpError(f"{target}: that name is kept for pnp's own record; choose another file name")
     folder = target.parent.resolve()
     home = root.resolve()
     if folder.is_relative_to(home):
