@@ -160,17 +160,17 @@ def _render_books(workspace: Workspace, game: Game, lang: str, paper: str, books
 
 
 def _relative(job: RenderJob, artifacts: list[Artifact]) -> tuple[Artifact, ...]:
-    base = Path(job.game.slug) / job.lang
+    base = Path(job.loaded_game.slug) / job.lang
     return tuple(Artifact(artifact.path.relative_to(base), artifact.data) for artifact in artifacts)
 
 
 def _render_sheets(job: RenderJob) -> Rendered:
-    return Rendered(_relative(job, render_game(job.workspace, job.game, job.lang, job.paper,
+    return Rendered(_relative(job, render_game(job.workspace, job.loaded_game, job.lang, job.paper,
                                                kinds=["components"], sheet=job.sheet)))
 
 
 def _render_faces(job: RenderJob) -> Rendered:
-    return Rendered(_relative(job, render_game(job.workspace, job.game, job.lang, job.paper, kinds=["png"])))
+    return Rendered(_relative(job, render_game(job.workspace, job.loaded_game, job.lang, job.paper, kinds=["png"])))
 
 
 def _render_book(kind: str) -> Render:
@@ -178,23 +178,24 @@ def _render_book(kind: str) -> Render:
     can tell later whether a card edit reaches the book."""
 
     def render(job: RenderJob) -> Rendered:
-        slug = job.game.slug
+        game = job.loaded_game
+        slug = game.slug
         source = job.memo.get(("markdown", slug))
         if kind == "rulebook" and source is None and has_rulebook(job.workspace, slug):
             from pnp.play.examples import book_engine
             from pnp.rulebook.source import rulebook_markdown
 
             # The Markdown and the fields it read are the same for both scripts: made once per game.
-            noted, seen = noting_game(job.game)
+            noted, seen = noting_game(game)
             source = job.memo[("markdown", slug)] = (
                 rulebook_markdown(job.workspace, noted, book_engine(job.workspace, noted)), frozenset(seen))
-        noted, seen = noting_game(job.game)
+        noted, seen = noting_game(game)
         artifacts = render_game(job.workspace, noted, job.lang, job.paper, kinds=[kind],
                                 markdown=source[0] if source else None)
         read = frozenset(seen | source[1]) if source and kind == "rulebook" else frozenset(seen)
         view = job.memo.get(("view", slug, read))
         if view is None:
-            view = job.memo[("view", slug, read)] = rulebook_view(job.game, read)
+            view = job.memo[("view", slug, read)] = rulebook_view(game, read)
         return Rendered(_relative(job, artifacts), tuple(sorted(read)), view)
 
     return render

@@ -1,11 +1,12 @@
 """What each output was built from, so a build re-renders only what an edit can have changed.
 
-An *output* is one thing the build makes for one game and script, of a kind declared in
-:mod:`pnp.build.outputs` (the component sheets, the rulebook, the player aid, the PNG faces,
-each export). Its *inputs* are named
-content hashes: the data files it reads, the templates, the two font files of its script, the
-build options that change its bytes, and pnp itself (its version, a hash of its own source
-files and the versions of the libraries that draw the bytes), so a code change rebuilds.
+An *output* is one thing the build makes for one game (or none) and script, of a kind declared
+in :mod:`pnp.build.outputs` (the component sheets, the rulebook, the player aid, the PNG faces,
+each export, a sample game's PDF, the calibration sheet). Its *inputs* are named content
+hashes: the data files it reads, the templates, the two font files of its script, the build
+options that change its bytes and its own parameters (a sample's seed), and pnp itself (its
+version, a hash of its own source files and the versions of the libraries that draw the
+bytes), so a code change rebuilds.
 
 The record is one JSON file at the output root, written with the outputs in the same staged
 swap (see :mod:`pnp.build.staging`). It also keeps the hash of every file an output wrote; an output
@@ -293,10 +294,13 @@ def font_files(workspace: Workspace, lang: str) -> list[Path]:
 def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
               hasher: Hasher) -> dict[str, str]:
     """Every input of one output, by name: file paths relative to the workspace, ``option:…``
-    for the build options its kind depends on and ``pnp`` for the code."""
+    for the build options its kind depends on and the output's own parameters, and ``pnp``
+    for the code."""
     kind = output.kind
-    files = [workspace.game_dir(output.slug) / name for name in kind.data]
-    files += card_files(workspace.game_dir(output.slug))  # cards: deck.csv / deck.xlsx
+    files: list[Path] = []
+    if kind.per_game:
+        files += [workspace.game_dir(output.slug) / name for name in kind.data]
+        files += card_files(workspace.game_dir(output.slug))  # cards: deck.csv / deck.xlsx
     files += font_files(workspace, output.lang)
     if kind.templates:
         # The book's own template counts even when it is missing: its coming back rebuilds.
@@ -304,6 +308,7 @@ def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
         files += template_files(workspace.templates, output.slug, None if kind.templates == "*" else kind.templates)
     inputs = {_relative(workspace, path): hasher.file(path) for path in dict.fromkeys(files)}
     inputs.update({f"option:{name}": value for name, value in options.items() if name in kind.options})
+    inputs.update({f"option:{name}": value for name, value in output.params.items()})
     inputs["pnp"] = pnp_fingerprint()
     return inputs
 

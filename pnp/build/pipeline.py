@@ -1,8 +1,9 @@
 """Build orchestration: plan -> load -> validate -> render in memory -> stage and swap.
 
 Each output (one kind of :mod:`pnp.build.outputs` for one game and script: the build's
-components.pdf, rulebook.pdf, aid.pdf or PNG faces, or an export's folder) is rendered only
-when something it is built from changed since the build recorded at the output root
+components.pdf, rulebook.pdf, aid.pdf or PNG faces, an export's folder, a sample game's PDF;
+or for one script, the calibration sheet) is rendered only when something it is built from
+(its sources, options and parameters) changed since the build recorded at the output root
 (:mod:`pnp.build.manifest`), or with ``force``. Nothing reaches the disk until every output to make
 has rendered without a single problem; then every file, and the record, is staged beside its
 target and all are swapped in together (:mod:`pnp.build.staging`), so a failed build leaves the
@@ -46,14 +47,16 @@ from pnp.text.convert import converter_for
 if TYPE_CHECKING:
     from pnp.data.model import Game
 
-__all__ = ["DEFAULT_SHEET", "Artifact", "BuildReport", "Output", "OutputKind", "Progress", "SheetOptions",
-           "Written", "build", "converter_for", "load_games", "make", "render_game", "resolve_games",
-           "resolve_langs", "write_atomically"]
+__all__ = ["DEFAULT_SHEET", "Artifact", "BuildReport", "FileReport", "Output", "OutputKind", "Progress",
+           "SheetOptions", "Written", "build", "converter_for", "load_games", "make", "make_file", "render_game",
+           "resolve_games", "resolve_langs", "write_atomically"]
 
 # Marks a folder an output kind owns whole (an export's): only such a folder, or an empty one,
 # is ever written into and emptied of what the new output does not make.
 MARKER = ".pnp-export"
 MARKER_TEXT = b"made by pnp export\n"
+# Why an output written outside any output root is made every time.
+UNRECORDED = "not recorded: it is outside the output root"
 
 log = logging.getLogger(__name__)
 
@@ -162,13 +165,15 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
 
 
 def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str, force: bool = False,
-         progress: Callback | None = None, sheet: SheetOptions = DEFAULT_SHEET) -> BuildReport:
+         progress: Callback | None = None, sheet: SheetOptions = DEFAULT_SHEET,
+         recorded: bool = True) -> BuildReport:
     """Make ``outputs`` of any kinds under ``root``: plan, render the stale ones, write them
-    all or nothing, with the record."""
+    all or nothing, with the record. ``recorded`` false makes them all without reading or
+    writing a record (a file pnp was pointed at outside any output root)."""
     notify = progress or (lambda _event: None)
     for output in outputs:
         _check_owned(root / output.folder, output.kind)
-    manifest, note = load_manifest(root)
+    manifest, note = load_manifest(root) if recorded else (Manifest(), UNRECORDED)
     hasher = Hasher(manifest.stat_cache)
     inputs, outcomes = _plan(workspace, root, outputs, manifest, note, _options(paper, sheet), hasher, force)
     report = BuildReport(outcomes=outcomes)
@@ -179,7 +184,7 @@ def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str
                 report.stale_files = remove_stale(root)
         return report
 
-    wanted = sorted({o.output.slug for o in outcomes if o.status != "up-to-date"})
+    wanted = sorted({o.output.slug for o in outcomes if o.status != "up-to-date" and o.output.kind.per_game})
     games = {g.info.slug: g for g in load_games(workspace, wanted, tables_from_engine)}
     refreshed = _settle_maybes(games, outcomes, manifest, inputs)
     stale = [o.output for o in outcomes if o.status == "rebuilt"]
@@ -187,10 +192,43 @@ def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str
     total = len({(o.slug, o.lang) for o in stale})
     if stale:
         notify(Progress("write", done=total, total=total))
-    _write(root, stale, rendered, inputs, refreshed, hasher, report)
+    _write(root, stale, rendered, inputs, refreshed, hasher, report, recorded)
     notify(Progress("done", done=total, total=total))
     report.outcomes = [_settled(workspace, outcome, rendered) for outcome in outcomes]
     return report
+
+
+@dataclass(frozen=True)
+class FileReport:
+    """What became of one file a command makes (a sample game's PDF, the calibration sheet)."""
+
+    path: Path
+    report: BuildReport
+
+    @property
+    def written(self) -> Written | None:
+        return self.report.written[0] if self.report.written else None
+
+
+def make_file(workspace: Workspace, root: Path, target: Path, output: Output, paper: str, force: bool = False,
+              sheet: SheetOptions = DEFAULT_SHEET) -> FileReport:
+    """Make ``output``, of a single-file kind, as the file ``target``.
+
+    Inside the output root ``root`` (where a command's default path always is) it is recorded
+    there as the build's outputs are, and made again only when something it is built from
+    changed (or with ``force``). Anywhere else (``--out`` elsewhere) it is written as asked but
+    made every time: pnp leaves no record in a folder it was merely pointed at."""
+    target = target if target.is_absolute() else Path.cwd() / target
+    if target.name in (MANIFEST_NAME, MARKER):
+        raise PnpError(f"{target}: that name is kept for pnp's own record; choose another file name")
+    folder = target.parent.resolve()
+    home = root.resolve()
+    if folder.is_relative_to(home):
+        placed = dataclasses.replace(output, place=folder.relative_to(home), file=target.name)
+        report = make(workspace, root, [placed], paper, force, sheet=sheet)
+        return FileReport(root / placed.folder / placed.file, report)
+    placed = dataclasses.replace(output, place=Path(), file=target.name)
+    return FileReport(target, make(workspace, target.parent, [placed], paper, force, sheet=sheet, recorded=False))
 
 
 def _check_owned(folder: Path, kind: OutputKind) -> None:
@@ -241,7 +279,7 @@ def _plan(workspace: Workspace, root: Path, outputs: Sequence[Output], manifest:
             reason = manifest_note or "not built before"
         elif not _files_intact(output, record, root, hasher):
             reason = "an output file is missing or was changed"
-        elif kind.single_file and kind.needs and not record.files and (root / output.folder / kind.files).exists():
+        elif kind.single_file and kind.needs and not record.files and (root / output.folder / output.files).exists():
             reason = f"a {kind.label} is there, but the game has no {kind.needs[-1]} template"
         elif changed == [components[output.slug]] and record.view:
             status, reason = "maybe", describe_change(changed)
@@ -289,8 +327,9 @@ def _render(workspace: Workspace, games: dict[str, Game], stale: Sequence[Output
     memo: dict[object, object] = {}  # what outputs of one build share (a game's book sources)
     for index, ((slug, lang), group) in enumerate(groups.items()):
         notify(Progress("render", slug, lang, tuple(output.label for output in group), index, len(groups)))
-        job = RenderJob(workspace, games[slug], lang, paper, sheet, memo)
         for output in group:
+            game = games[slug] if output.kind.per_game else None
+            job = RenderJob(workspace, game, lang, paper, sheet, memo, output.params)
             try:
                 rendered[output] = output.kind.render(job)
             except (BuildError, DataError) as exc:
@@ -316,14 +355,14 @@ def _settled(workspace: Workspace, outcome: Outcome, rendered: dict[Output, Rend
 
 def _write(root: Path, stale: Sequence[Output], rendered: dict[Output, Rendered],
            inputs: dict[Output, dict[str, str]], refreshed: dict[Output, Record], hasher: Hasher,
-           report: BuildReport) -> None:
+           report: BuildReport, recorded: bool = True) -> None:
     """Stage every new file and the updated record, schedule what became obsolete, swap."""
     build_id = uuid.uuid4().hex[:12]
     prepare_root(root)
     with locked(root):
         report.stale_files = remove_stale(root)
         # Read again under the lock: a build that finished meanwhile keeps its records.
-        manifest, _ = load_manifest(root)
+        manifest = load_manifest(root)[0] if recorded else Manifest()
         transaction = Transaction(root)
         cache = {**manifest.stat_cache, **hasher.used}
         keys = {output.key for output in stale}
@@ -335,7 +374,7 @@ def _write(root: Path, stale: Sequence[Output], rendered: dict[Output, Rendered]
             made = rendered[output].artifacts if output in rendered else ()
             files = {}
             for artifact in made:
-                path = output.folder / artifact.path
+                path = output.path_of(artifact)
                 transaction.stage(path, artifact.data)
                 files[path.as_posix()] = hashlib.sha256(artifact.data).hexdigest()
                 kept.add(path)
@@ -346,7 +385,7 @@ def _write(root: Path, stale: Sequence[Output], rendered: dict[Output, Rendered]
             old = manifest.records.get(output.key)
             obsolete |= {Path(path) for path in (old.files if old else {})}
             if output.kind.single_file and not made:
-                obsolete.add(output.folder / output.kind.files)
+                obsolete.add(output.folder / output.files)
             record = Record(inputs[output], files, build_id)
             if made and rendered[output].view:
                 record = dataclasses.replace(record, seen=rendered[output].seen, view=rendered[output].view)
@@ -365,7 +404,8 @@ def _write(root: Path, stale: Sequence[Output], rendered: dict[Output, Rendered]
             "outputs": sorted(keys),
         }
         manifest.stat_cache = {path: entry for path, entry in cache.items() if Path(path).exists()}
-        transaction.stage(Path(MANIFEST_NAME), manifest.to_bytes())
+        if recorded:
+            transaction.stage(Path(MANIFEST_NAME), manifest.to_bytes())
         written = transaction.commit()
     report.written = [item for item in written if item.path.name not in (MANIFEST_NAME, MARKER)]
     report.removed = removed

@@ -102,28 +102,31 @@ def back_offset_option(function: F) -> F:
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="File to write instead of output/calibrate-<paper>.pdf.")
 @back_offset_option
-@format_option("text", "json", help="json: the file written, on stdout.")
+@click.option("--force", is_flag=True, help="Write the sheet again even when nothing it is made from changed.")
+@format_option("text", "json", help="json: the sheet's status and why, and the file written, on stdout.")
 @click.pass_obj
 def calibrate(context: Any, paper: str, lang: str, out: Path | None,
-              back_offset: tuple[float, float], fmt: str) -> None:
-    """Write a duplex test sheet that measures how far the printer shifts the back side."""
-    from pnp.build.pipeline import Artifact, check_out, write_atomically
-    from pnp.export.calibrate import calibration_pdf
-    from pnp.text.fonts import load_family
+              back_offset: tuple[float, float], force: bool, fmt: str) -> None:
+    """Write a duplex test sheet that measures how far the printer shifts the back side.
+
+    It is written again only when its paper, back offset, script or fonts (or pnp itself)
+    changed; the record is the output folder's .pnp-build.json.
+    """
+    from pnp.cli.progress import outcomes_json
+    from pnp.export.calibrate import calibrate as make_sheet
 
     workspace = context.workspace
     paper = paper.lower()
-    target = out if out is not None else output_root(workspace) / f"calibrate-{paper}.pdf"
-    data = calibration_pdf(paper, load_family(workspace.fonts, lang), lang, back_offset)
-    target = target if target.is_absolute() else Path.cwd() / target
-    if out is not None:
-        check_out(workspace, target.parent)
-    written = write_atomically(target.parent, [Artifact(Path(target.name), data)])
+    made = make_sheet(workspace, paper, lang, back_offset, out, output_root(workspace), force)
     if fmt == "json":
-        echo_json({"paper": paper, "back_offset_mm": list(back_offset),
-                   "written": written_json(workspace, written)})
+        echo_json({"paper": paper, "back_offset_mm": list(back_offset), "path": json_path(workspace, made.path),
+                   "outputs": outcomes_json(made.report), "written": written_json(workspace, made.report.written)})
         return
-    message(f"wrote {shown(written[0].path)}: print it double-sided (long-edge flip) at actual size")
+    advice = "print it double-sided (long-edge flip) at actual size"
+    if made.written is None:
+        message(f"{shown(made.path)} up to date: {advice}")
+    else:
+        message(f"wrote {shown(made.written.path)}: {advice}")
 
 
 @command("new")

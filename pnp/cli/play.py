@@ -34,7 +34,6 @@ from pnp.core.errors import PnpError
 from pnp.games.registry import game_slugs, get_game, has_game
 from pnp.play import narrate
 from pnp.play import simulate as sim
-from pnp.play.sample_pdf import default_pdf_path, narration_pdf
 
 # Every built-in engine seats these; a game's plugin says which it takes.
 BOT_CHOICE = click.Choice(["greedy", "random"])
@@ -97,13 +96,16 @@ def _json_text(data: Any) -> str:
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write to FILE instead of stdout (pdf default: "
               "output/GAME/LANG/sample-seedS-pN.pdf).")
+@click.option("--force", is_flag=True,
+              help="With --format pdf: write the PDF again even when nothing it is made from changed.")
 @click.pass_context
 def sample(ctx: click.Context, game: str, players: int | None, seed: int, lang: str | None,
            fmt: str, variant: str | None, abilities: bool, bots: str, paper: str,
-           out: Path | None) -> None:
+           out: Path | None, force: bool) -> None:
     """Play one seeded game of GAME with bots and narrate it turn by turn.
 
-    Seats count from 1 in the narration and from 0 in the JSON event log.
+    Seats count from 1 in the narration and from 0 in the JSON event log. A PDF is written
+    again only when the game, its narration template, the fonts or the arguments changed.
     """
     fmt = chosen_format(fmt)
     ws = workspace(ctx)
@@ -111,10 +113,13 @@ def sample(ctx: click.Context, game: str, players: int | None, seed: int, lang: 
                                  bots=bots)
     lang = lang or played.game.info.source_lang
     if fmt == "pdf":
-        data = narration_pdf(ws, played, lang, paper)
-        default = output_root(ws) / default_pdf_path(ws, played, lang).relative_to(ws.output)
-        path = _write(out or default, data)
-        message(f"wrote {shown(path)} ({len(data) / 1024:.0f} KiB)")
+        from pnp.play.sample_pdf import sample_pdf
+
+        made = sample_pdf(ws, played, lang, paper, bots, out, output_root(ws), force)
+        if made.written is None:
+            message(f"{shown(made.path)} up to date")
+        else:
+            message(f"wrote {shown(made.written.path)} ({made.written.size / 1024:.0f} KiB)")
         return
     text = _json_text(played.log) if fmt == "json" else narrate.narration(ws, played, lang)
     if out is not None:

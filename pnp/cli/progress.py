@@ -71,7 +71,8 @@ def _columns() -> int:
     return shutil.get_terminal_size((80, 20)).columns
 
 
-def outcomes_json(report: BuildReport) -> list[dict[str, str]]:
-    """Each output of a build or an export: its game, script, kind (``output``), status and why."""
-    return [{"game": o.output.slug, "lang": o.output.lang, "output": o.output.kind.name,
+def outcomes_json(report: BuildReport) -> list[dict[str, str | None]]:
+    """Each output of a build or an export: its game (None for a kind that is not a game's),
+    script, kind (``output``), status and why."""
+    return [{"game": o.output.slug or None, "lang": o.output.lang, "output": o.output.kind.name,
              "status": o.status, "reason": o.reason} for o in report.outcomes]

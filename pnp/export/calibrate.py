@@ -11,21 +11,29 @@ page appears in a PDF viewer. Seen through the paper the back is mirrored left t
 the horizontal scale counts up to the right and the vertical one counts up upwards: a back
 line showing at +1 on the horizontal scale and −0.5 on the vertical one asks for
 ``--back-offset 1,-0.5``.
+
+The sheet is an output of the build pipeline (:data:`CALIBRATION`), though not a game's: made
+of the paper, the back offset, the script and its fonts, recorded at the output root and
+written again only when one of them changed.
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.build.outputs import Artifact, Output, OutputKind, Params, Rendered, RenderJob
+from pnp.build.pipeline import FileReport, SheetOptions, check_out, make_file
 from pnp.core.errors import PnpError
 from pnp.core.units import MM
+from pnp.core.workspace import Workspace
 from pnp.layout.presets import SHEETS
-from pnp.text.fonts import FontFamily
+from pnp.text.fonts import FontFamily, load_family
 
 SCALE_MM = 5  # each scale reads from -5 to +5 mm
 TICK_MM = 0.5
@@ -144,3 +152,27 @@ def calibration_pdf(paper: str, fonts: FontFamily, lang: str,
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+def _render(job: RenderJob) -> Rendered:
+    data = calibration_pdf(job.paper, load_family(job.workspace.fonts, job.lang), job.lang, job.sheet.back_offset)
+    return Rendered((Artifact(Path(CALIBRATION.files), data),))
+
+
+# Not a game's: no game data, only the script's fonts, the paper and the back offset.
+CALIBRATION = OutputKind("calibrate", "calibrate.pdf", _render, data=(), options=("paper", "back_offset"),
+                         title="Calibration sheet", per_game=False)
+
+
+def calibrate(workspace: Workspace, paper: str, lang: str, back_offset: tuple[float, float] = (0.0, 0.0),
+              out: Path | None = None, output_root: Path | None = None, force: bool = False) -> FileReport:
+    """Make the calibration sheet at ``out``, or at ``<output_root>/calibrate-<paper>.pdf``
+    (output/ unless the workspace's pnp.toml names another), unless it is there already, made
+    of the same arguments and fonts. ``out`` is refused inside the game's sources, as
+    ``pnp build --out`` is."""
+    root = output_root or workspace.output
+    if out is not None:
+        check_out(workspace, (out if out.is_absolute() else Path.cwd() / out).parent)
+    target = out if out is not None else root / f"calibrate-{paper}.pdf"
+    output = Output("", lang, CALIBRATION, params=Params(lang=lang))
+    return make_file(workspace, root, target, output, paper, force, SheetOptions(back_offset=back_offset))

@@ -256,10 +256,10 @@ Exporter = Callable[[Game, FaceRenderer, str, str], list[Artifact]]
 
 def _render_with(exporter: Exporter) -> Callable[[RenderJob], Rendered]:
     def render(job: RenderJob) -> Rendered:
-        renderer = FaceRenderer(job.game, load_family(job.workspace.fonts, job.lang),
-                                converter_for(job.game, job.lang))
-        artifacts = exporter(job.game, renderer, job.lang, job.paper)
-        log.info("exported %s %s: %d files", job.game.slug, job.lang, len(artifacts))
+        game = job.loaded_game
+        renderer = FaceRenderer(game, load_family(job.workspace.fonts, job.lang), converter_for(game, job.lang))
+        artifacts = exporter(game, renderer, job.lang, job.paper)
+        log.info("exported %s %s: %d files", game.slug, job.lang, len(artifacts))
         return Rendered(tuple(artifacts))
 
     return render

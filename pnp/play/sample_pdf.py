@@ -1,19 +1,25 @@
-"""A sample game's transcript typeset like the rulebook (``pnp sample --format pdf``).
+"""A sample game's transcript typeset like the rulebook (``pnp sample --format pdf``), and the
+output kind that makes it.
 
 Kept apart from pnp.play.narrate so the rulebook (which embeds narrated worked examples) can use
-narration without narration depending back on the rulebook's typesetting.
+narration without narration depending back on the rulebook's typesetting. The PDF is an output
+of the build pipeline (:data:`SAMPLE`): made of the game, its narration template, the script's
+fonts and the command's arguments (seed, players, variant, bots, script, paper), recorded at
+the output root and written again only when one of them changed.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from pnp.build.outputs import BOOK_DATA, Artifact, Output, OutputKind, Params, Rendered, RenderJob
+from pnp.build.pipeline import FileReport, make_file
 from pnp.core.errors import BuildError, FontError, PnpError
 from pnp.core.units import MM
 from pnp.core.workspace import Workspace
 from pnp.games.base import Sample
 from pnp.layout.presets import SHEETS
-from pnp.play.narrate import narration, template_path
+from pnp.play.narrate import TEMPLATE_NAME, narration, play_sample, template_path
 from pnp.render.glyphs import GlyphCheck
 from pnp.rulebook.pdf import render_rulebook
 from pnp.rulebook.source import parse_markdown
@@ -40,6 +46,30 @@ def narration_pdf(workspace: Workspace, sample: Sample, lang: str, paper: str = 
     return data
 
 
-def default_pdf_path(workspace: Workspace, sample: Sample, lang: str) -> Path:
-    return (workspace.output / sample.game.slug / lang /
-            f"sample-seed{sample.seed}-p{sample.players}.pdf")
+def default_pdf_path(root: Path, sample: Sample, lang: str) -> Path:
+    """Where a sample's PDF goes unless told: ``<root>/<game>/<lang>/sample-seedS-pN.pdf``."""
+    return root / sample.game.slug / lang / f"sample-seed{sample.seed}-p{sample.players}.pdf"
+
+
+def _render(job: RenderJob) -> Rendered:
+    """Play the game again from the recorded arguments (one seed is always the same game)."""
+    game, params = job.loaded_game, job.params
+    played = play_sample(job.workspace, game.slug, int(params["players"]), int(params["seed"]),
+                         params.get("variant"), game=game, bots=params["bots"])
+    return Rendered((Artifact(Path(SAMPLE.files), narration_pdf(job.workspace, played, job.lang, job.paper)),))
+
+
+# The transcript reads the game as a book does, and the narration template with what it includes.
+SAMPLE = OutputKind("sample", "sample.pdf", _render, data=BOOK_DATA, templates=TEMPLATE_NAME,
+                    options=("paper",), title="Sample game")
+
+
+def sample_pdf(workspace: Workspace, sample: Sample, lang: str, paper: str, bots: str, out: Path | None = None,
+               output_root: Path | None = None, force: bool = False) -> FileReport:
+    """Make the PDF of ``sample`` (played with ``bots``) at ``out``, or at
+    :func:`default_pdf_path` under ``output_root`` (output/ unless the workspace's pnp.toml
+    names another), unless it is there already, made of the same sources and arguments."""
+    root = output_root or workspace.output
+    target = (out or default_pdf_path(root, sample, lang)).resolve()
+    params = Params(seed=sample.seed, players=sample.players, variant=sample.variant, bots=bots, lang=lang)
+    return make_file(workspace, root, target, Output(sample.game.slug, lang, SAMPLE, params=params), paper, force)
