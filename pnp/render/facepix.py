@@ -11,15 +11,14 @@ import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import pypdfium2 as pdfium
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core.errors import BuildError, FontError
 from pnp.core.units import MM
 from pnp.data.model import Card, Component, Game
-from pnp.render.colour import png_bytes as png_bytes  # the exports' PNG writer
 from pnp.render.glyphs import GlyphCheck
+from pnp.render.raster import pdf_pages
 from pnp.render.sheets import FaceForms, face_geometry
 from pnp.text.fonts import FontFamily
 
@@ -73,21 +72,15 @@ class FaceRenderer:
         canvas.save()
         self.raise_problems()
         rendered: dict[str, Image.Image] = {}
-        document = pdfium.PdfDocument(buffer.getvalue())
-        try:
-            for index, (name, ref) in enumerate(order.items()):
-                width, height, bleed = face_size_mm(ref)
-                image = document[index].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil()
-                image = image.convert("RGB")
-                full = (mm_to_px(width + 2 * bleed, dpi), mm_to_px(height + 2 * bleed, dpi))
-                if image.size != full:  # PDFium truncates where the mm size rounds up
-                    image = image.resize(full, Image.Resampling.LANCZOS)
-                if trim and bleed:
-                    cut = mm_to_px(bleed, dpi)
-                    image = image.crop((cut, cut, cut + mm_to_px(width, dpi), cut + mm_to_px(height, dpi)))
-                rendered[name] = image
-        finally:
-            document.close()
+        for (name, ref), image in zip(order.items(), pdf_pages(buffer.getvalue(), dpi), strict=True):
+            width, height, bleed = face_size_mm(ref)
+            full = (mm_to_px(width + 2 * bleed, dpi), mm_to_px(height + 2 * bleed, dpi))
+            if image.size != full:  # PDFium truncates where the mm size rounds up
+                image = image.resize(full, Image.Resampling.LANCZOS)
+            if trim and bleed:
+                cut = mm_to_px(bleed, dpi)
+                image = image.crop((cut, cut, cut + mm_to_px(width, dpi), cut + mm_to_px(height, dpi)))
+            rendered[name] = image
         return [(name, rendered[name]) for name in names]
 
     def raise_problems(self) -> None:

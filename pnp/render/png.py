@@ -12,13 +12,13 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 
-import pypdfium2 as pdfium
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core.units import MM
 from pnp.data.model import Game
 from pnp.render.colour import png_bytes
 from pnp.render.glyphs import GlyphCheck
+from pnp.render.raster import pdf_pages
 from pnp.render.sheets import FaceForms, face_geometry
 from pnp.text.fonts import FontFamily
 
@@ -26,12 +26,8 @@ DPI = 300
 
 
 def _rasterise(pdf: bytes, dpi: int) -> bytes:
-    document = pdfium.PdfDocument(pdf)
-    try:
-        image = document[0].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil()
-        return png_bytes(image, dpi)
-    finally:
-        document.close()
+    (image,) = pdf_pages(pdf, dpi)  # a face's PDF is its one page
+    return png_bytes(image, dpi)
 
 
 def render_face_pngs(game: Game, fonts: FontFamily, convert: Callable[[str], str],

@@ -16,7 +16,7 @@ import datetime
 import hashlib
 import logging
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,7 +26,6 @@ from pnp.core.workspace import Workspace
 from pnp.games.registry import tables_from_engine
 
 if TYPE_CHECKING:
-    from PIL.Image import Image
 
     from pnp.data.model import Game
 
@@ -261,7 +260,8 @@ class Preview:
                    fresh: dict[tuple[str, str, str], tuple[str, dict[str, bytes]]]) -> tuple[Document, ...]:
         """The PDFs of one game and script; pages are rasterised again only when a PDF changed."""
         from pnp.build.kinds import COMPONENTS
-        from pnp.render.facepix import png_bytes
+        from pnp.render.colour import png_bytes
+        from pnp.render.raster import pdf_pages  # PDFium loads only when the preview shows pages
 
         titles = _documents_of_kinds()
         order = list(titles)
@@ -276,7 +276,7 @@ class Preview:
             if cached is None or cached[0] != stamp:
                 dpi = SHEET_DPI if pdf.name == COMPONENTS.files else PAGE_DPI
                 images = {f"{slug}/{lang}/{pdf.stem}-{stamp}-{n}.png": png_bytes(image)
-                          for n, image in enumerate(_rasterise(data, dpi), start=1)}
+                          for n, image in enumerate(pdf_pages(data, dpi), start=1)}
                 cached = (stamp, images)
             fresh[key] = cached
             documents.append(Document(titles.get(pdf.name, pdf.stem), f"{slug}/{lang}/{pdf.name}", stamp,
@@ -313,18 +313,6 @@ class Preview:
         memory.errors.pop(("sample", slug), None)
         memory.sample_notes.pop(slug, None)
         memory.samples[slug] = samples
-
-
-def _rasterise(pdf: bytes, dpi: float) -> Iterator[Image]:
-    """Each page of a PDF as a PIL image."""
-    import pypdfium2 as pdfium
-
-    document = pdfium.PdfDocument(pdf)
-    try:
-        for page in document:
-            yield page.render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
-    finally:
-        document.close()
 
 
 def _face_groups(game: Game, folder: Path, lang: str) -> tuple[FaceGroup, ...]:
