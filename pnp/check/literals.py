@@ -8,7 +8,10 @@ the printed result:
 
 - card_data (components.yaml, figures.yaml, tables.yaml headings, game.yaml's name and
   credits): every digit of a printed text once its ``{...}`` references are taken out. A card
-  field counts when a face prints it (a text, label or ``count`` naming ``{field}``). A
+  field counts when a face prints it (a text, label or ``count`` naming ``{field}``) and its
+  value is more than a number: a field that is a number and nothing else (``power: 5``, a stat
+  column of a spreadsheet deck) is the card's data, as a table's cell is, while digits inside
+  a card's sentence were typed into the text. A
   grid's typed ``rows`` counts when a row label numbers the rows (``{row}``), and a label
   range's typed ``count`` when its label numbers the range (``{n}``): the numbers printed
   follow from them.
@@ -20,27 +23,24 @@ the printed result:
   (``1. ``) are the list's own numbering.
 
 game.yaml ``literal_numbers:`` marks the deliberate ones (a seat number, a year, a step
-number) with the reason; a mark that covers nothing any more is reported, as a stale
-acknowledgement is.
+number) with the reason (:mod:`pnp.check.literal_marks`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from jinja2 import nodes
 
-from pnp.check.report import CheckFinding
 from pnp.core.errors import DataError
 from pnp.data.csvcards import CSV_NAME, read_csv_cards
 from pnp.data.labelranges import RANGE_NUMBER, is_range
 from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, TABLES_FILE
-from pnp.data.model import Game, LiteralMark
 from pnp.data.propchecks import ROW_NUMBER
 from pnp.data.schema import COLOR, FIELD_REF
 from pnp.data.textfile import read_text
@@ -49,6 +49,8 @@ from pnp.text.templating import markdown_environment
 
 TEMPLATES = ("rulebook.md.j2", "aid.md.j2")
 NUMBER = re.compile(r"[0-9０-９]+(?:[.,][0-9０-９]+)*")
+# A card field that is one number and nothing else, signed or not: the card's data.
+WHOLE_NUMBER = re.compile(rf"\s*[+\-−＋－]?{NUMBER.pattern}\s*")
 # Any {...} placeholder of card text: {field}, {rules.x:money}, a generated card's {n}.
 _REFERENCE = re.compile(r"\{[^{}\n]*\}")
 # A whole number printed as a float: "6.0", the trace of a float where an integer belongs.
@@ -77,6 +79,10 @@ class Literal:
     source: str  # the text the digits sit in, as written (references and all)
     start: int
     end: int
+    component: str = ""  # the id of the component whose text it is, if any
+    card: str = ""  # the id of the card whose field it is, if any
+    column: int = 0  # a spreadsheet's column (and a workbook's cell), where a CSV cell is
+    cell: str = ""
 
     @property
     def number(self) -> str:
@@ -84,7 +90,9 @@ class Literal:
 
     @property
     def where(self) -> str:
-        return f"{self.shown}:{self.line}: {self.field}" if self.field else f"{self.shown}:{self.line}"
+        at = f"{self.shown}:{self.line}" + (f":{self.column}" if self.column else "") + \
+            (f": {self.cell}" if self.cell else "")
+        return f"{at}: {self.field}" if self.field else at
 
 
 # --------------------------------------------------------------------------------------------
@@ -105,6 +113,7 @@ class _Yaml:
         self.doc = doc
         self.name = (file or doc.file).name
         self.shown = rel(str(file or doc.file))
+        self.spreadsheet = file is not None
 
     def scan(self, value: Any, path: PathKey) -> list[Literal]:
         if isinstance(value, bool) or not isinstance(value, str | int | float):
@@ -112,8 +121,13 @@ class _Yaml:
         source = str(value)
         if COLOR.match(source):
             return []
-        line = self.doc.where(path).line or 0  # a CSV document places by row, a YAML one by line
-        return [Literal(self.name, self.shown, line, format_path(path), source, start, end)
+        place = self.doc.where(path)
+        line = place.line or 0  # a CSV document places by row, a YAML one by line
+        # A spreadsheet's cell is named as its problems name it (row, column, Sheet!G5).
+        column = (place.column or 0) if self.spreadsheet else 0
+        cell = (place.cell or "") if self.spreadsheet else ""
+        return [Literal(self.name, self.shown, line, format_path(path), source, start, end,
+                        column=column, cell=cell)
                 for start, end in _digits(source)]
 
     def scan_list(self, value: Any, path: PathKey) -> list[Literal]:
@@ -181,26 +195,47 @@ def _component_literals(doc: Located, rel: Callable[[str], str]) -> list[Literal
                     found += _ranges(y, value, ("layouts", name, "elements", k, key))
             found += _numbered_rows(y, _mapping(element), ("layouts", name, "elements", k))
     for i, component in enumerate(_sequence(top.get("components"))):
-        component = _mapping(component)
-        path: PathKey = ("components", i)
-        found += y.scan(component.get("name"), (*path, "name"))
-        found += y.scan(component.get("note"), (*path, "note"))
-        found += y.scan_list(component.get("faces"), (*path, "faces"))
-        shown: set[str] = set()
-        for side in ("front", "back", "inner"):
-            shown |= printed_fields.get(str(component.get(side)), set())
-        cards, reader = component.get("cards"), y
-        if isinstance(cards, str) and CSV_NAME.match(cards):
-            cards, reader = _csv_cards(doc, cards, (*path, "cards"), rel)
-        for j, card in enumerate(_sequence(cards)):
-            for key, value in _mapping(_mapping(card).get("fields")).items():
-                if key in shown:
-                    found += reader.scan(value, (*path, "cards", j, "fields", key))
-        generate = _mapping(component.get("generate"))
-        for key, value in _mapping(generate.get("fields")).items():
-            if key in shown and isinstance(value, str | int):  # a lookup or a map is derived
-                found += y.scan(value, (*path, "generate", "fields", key))
+        found += _one_component(doc, y, _mapping(component), ("components", i), printed_fields, rel)
     return found
+
+
+def _one_component(doc: Located, y: _Yaml, component: dict[str, Any], path: PathKey,
+                   printed_fields: Mapping[str, set[str]], rel: Callable[[str], str]) -> list[Literal]:
+    """The typed digits of one component's texts and printed card fields, each knowing the
+    component's id (and the card's) for a mark that names them."""
+    found: list[Literal] = []
+    found += y.scan(component.get("name"), (*path, "name"))
+    found += y.scan(component.get("note"), (*path, "note"))
+    found += y.scan_list(component.get("faces"), (*path, "faces"))
+    shown: set[str] = set()
+    for side in ("front", "back", "inner"):
+        shown |= printed_fields.get(str(component.get(side)), set())
+    cards, reader = component.get("cards"), y
+    if isinstance(cards, str) and CSV_NAME.match(cards):
+        cards, reader = _csv_cards(doc, cards, (*path, "cards"), rel)
+    for j, card in enumerate(_sequence(cards)):
+        card_id = _mapping(card).get("id")
+        for key, value in _mapping(_mapping(card).get("fields")).items():
+            if key in shown and not is_whole_number(value):
+                found += [replace(hit, card=str(card_id or "")) for hit in
+                          reader.scan(value, (*path, "cards", j, "fields", key))]
+    generate = _mapping(component.get("generate"))
+    for key, value in _mapping(generate.get("fields")).items():
+        # A lookup or a map is derived; a number every generated card carries is their data.
+        if key in shown and isinstance(value, str | int) and not is_whole_number(value):
+            found += y.scan(value, (*path, "generate", "fields", key))
+    component_id = str(component.get("id") or "")
+    return [replace(hit, component=component_id) for hit in found]
+
+
+def is_whole_number(value: Any) -> bool:
+    """Whether a card field is one number and nothing else (``5``, ``"12"``, ``"-1"``,
+    ``"2.5"``): data the card carries, printed as it stands, not digits typed into a text."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return True
+    return isinstance(value, str) and WHOLE_NUMBER.fullmatch(value) is not None
 
 
 def _numbered_rows(y: _Yaml, element: dict[str, Any], path: PathKey) -> list[Literal]:
@@ -349,94 +384,3 @@ class _TemplateScan:
         keeps = printed and isinstance(node, _ARITHMETIC + _CONTAINERS)
         for child in node.iter_child_nodes():
             self.visit(child, keeps)
-
-
-# --------------------------------------------------------------------------------------------
-# marks and findings
-
-
-@dataclass(frozen=True)
-class _Texts:
-    """Each file's lines, for a mark's ``from:``/``until:`` range."""
-
-    lines: Mapping[str, list[str]]
-    ranges: dict[tuple[str, str, str], tuple[int, int] | None] = field(default_factory=dict)
-
-    def range_of(self, mark: LiteralMark, name: str) -> tuple[int, int] | None:
-        key = (mark.start, mark.until, name)
-        if key not in self.ranges:
-            self.ranges[key] = self._range(mark, name)
-        return self.ranges[key]
-
-    def _range(self, mark: LiteralMark, name: str) -> tuple[int, int] | None:
-        lines = self.lines.get(name, [])
-        first = next((i for i, line in enumerate(lines, 1) if mark.start in line), None)
-        if first is None:
-            return None
-        last = next((i for i, line in enumerate(lines, 1)
-                     if i > first and mark.until and mark.until in line), len(lines) + 1)
-        return first, last
-
-
-def _covers(mark: LiteralMark, literal: Literal, texts: _Texts) -> bool:
-    if mark.file and mark.file != literal.name:
-        return False
-    if mark.field and not (literal.field == mark.field or
-                           literal.field.startswith((f"{mark.field}.", f"{mark.field}["))):
-        return False
-    if mark.start:
-        span = texts.range_of(mark, literal.name)
-        return span is not None and span[0] <= literal.line < span[1]
-    if not mark.text:
-        return True
-    at = literal.source.find(mark.text)
-    while at >= 0:
-        if at <= literal.start and literal.end <= at + len(mark.text):
-            return True
-        at = literal.source.find(mark.text, at + 1)
-    return False
-
-
-def literal_findings(game: Game, literals: list[Literal], files: Mapping[str, Path],
-                     rel: Callable[[str], str]) -> list[CheckFinding]:
-    """One finding per unmarked literal, and one per mark that covers none."""
-    texts = _Texts({name: read_text(path).splitlines() for name, path in files.items()
-                    if path.is_file()})
-    marks = game.info.literal_numbers
-    used = [False] * len(marks)
-    # A game with no rules yet has nothing to refer to: marking is its one way out.
-    remedy = ("refer to the rules instead, or mark it in game.yaml literal_numbers with the reason"
-              if game.info.rules else "mark it in game.yaml literal_numbers with the reason; once the "
-              "game has rules, refer to them instead")
-    findings: list[CheckFinding] = []
-    for literal in literals:
-        covering = [i for i, mark in enumerate(marks) if _covers(mark, literal, texts)]
-        for i in covering:
-            used[i] = True
-        if covering:
-            continue
-        excerpt = _excerpt(literal.source, literal.start, literal.end)
-        findings.append(CheckFinding(
-            "literal", "literal-number",
-            f"{literal.number!r} in {excerpt!r} is typed, not derived from the rules ({remedy})",
-            literal.where, {"number": literal.number, "file": literal.name}))
-    for mark, was_used in zip(marks, used, strict=True):
-        # A mark on a file this workspace lacks (a game folder checked without its templates)
-        # has nothing to cover, and nothing to be stale against; a name no file of a game can
-        # have (a typo) is reported like a stale mark.
-        absent = mark.file in files and mark.file not in texts.lines
-        if not was_used and not absent:
-            what = (f"text {mark.text!r}" if mark.text else f"lines from {mark.start!r}"
-                    if mark.start else f"field {mark.field}")
-            findings.append(CheckFinding(
-                "literal", "stale-literal-mark",
-                f"literal_numbers mark for {what}{' in ' + mark.file if mark.file else ''} covers "
-                "no typed number any more; remove it", rel(mark.where),
-                {"text": mark.text, "from": mark.start, "file": mark.file}))
-    return findings
-
-
-def _excerpt(text: str, start: int, end: int, span: int = 14) -> str:
-    left = max(0, start - span)
-    right = min(len(text), end + span)
-    return ("…" if left else "") + text[left:right].strip() + ("…" if right < len(text) else "")

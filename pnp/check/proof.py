@@ -37,7 +37,8 @@ from typing import Any
 from pnp.check.counts import count_findings
 from pnp.check.index import index_findings
 from pnp.check.lint import SUPPLY_GAMES_PER_COUNT, bot_mixes, lint_findings, supply_simulation
-from pnp.check.literals import TEMPLATES, data_literals, literal_findings, template_literals
+from pnp.check.literal_marks import literal_findings
+from pnp.check.literals import TEMPLATES, data_literals, template_literals
 from pnp.check.places import GamePlaces
 from pnp.check.report import Acknowledgement, CheckFinding, CheckReport, GameReport
 from pnp.check.table_findings import diff_finding, reference_findings, table_findings

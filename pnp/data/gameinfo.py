@@ -97,16 +97,18 @@ def _read_literal_marks(r: Reader, value: Any) -> tuple[LiteralMark, ...]:
     marks = []
     for i, item in enumerate(r.sequence(value, ("literal_numbers",))):
         path = ("literal_numbers", i)
-        item = r.mapping(item, path, ("file", "field", "text", "from", "until", "reason"),
-                         required=("reason",))
+        item = r.mapping(item, path, ("file", "field", "component", "card", "text", "from", "until",
+                                      "reason"), required=("reason",))
         if not item:
             continue
         text, start = r.string(item, "text", path, default=""), r.string(item, "from", path, default="")
         until = r.string(item, "until", path, default="")
         field = r.string(item, "field", path, default="")
-        if text and start or not (text or start or field):
+        component, card = _mark_target(r, item, path)
+        if text and start or not (text or start or field or "component" in item or "card" in item):
             r.fail(path, "give `text:` (the digits it covers, in their words), `from:` (a text on "
-                         "the first line of the lines it covers) or `field:` (a YAML path)")
+                         "the first line of the lines it covers), `field:` (a YAML path) or "
+                         "`component:` (a component's id, and `card:` a card's)")
         elif until and not start:
             r.fail((*path, "until"), "`until:` ends a `from:` range; this mark has no `from:`")
         elif text and not re.search(r"[0-9０-９]", text):
@@ -115,8 +117,25 @@ def _read_literal_marks(r: Reader, value: Any) -> tuple[LiteralMark, ...]:
         if item and not reason.strip():
             r.fail((*path, "reason"), "say why the number is typed rather than derived from the rules")
         marks.append(LiteralMark(r.string(item, "file", path, default=""), text, start, until,
-                                 reason, r.where(path), field))
+                                 reason, r.where(path), field, component, card))
     return tuple(marks)
+
+
+def _mark_target(r: Reader, item: dict[str, Any], path: PathKey) -> tuple[str, str]:
+    """A mark's ``component:`` and ``card:`` ids. Whether the game has them is the check's to
+    say (components.yaml is read after game.yaml); that they are ids, and that a card is named
+    with its component (two components may each have a card of one id), is said here."""
+    component = r.string(item, "component", path, default="", pattern=IDENT,
+                         what="a component's id (a lower-case identifier)") if "component" in item else ""
+    card = r.string(item, "card", path, default="", pattern=IDENT,
+                    what="a card's id (a lower-case identifier)") if "card" in item else ""
+    if "card" in item and "component" not in item:
+        r.fail((*path, "card"), "name the card's component too (`component:` its id): card ids are "
+                                "unique only within a component")
+    if "component" in item and "file" in item:
+        r.fail((*path, "file"), "a mark naming a `component:` covers that component wherever its "
+                                "texts are (components.yaml or its spreadsheet); leave out `file:`")
+    return component, card
 
 
 def _read_tool_words(r: Reader, value: Any) -> ToolWords:

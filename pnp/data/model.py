@@ -164,6 +164,8 @@ class LiteralMark:
     next one holding ``until`` (the end of the file when empty); ``field`` (a YAML path such
     as ``components[8].faces``) limits it to the texts at or under that path. ``file``
     ("" = any) names the file by its name (``components.yaml``, ``rulebook.md.j2``).
+    ``component`` (an id) limits it to that component's texts, wherever its cards are (YAML or
+    a spreadsheet), and ``card`` (an id, with ``component``) to that card's fields.
     """
 
     file: str
@@ -173,6 +175,8 @@ class LiteralMark:
     reason: str
     where: str
     field: str = ""
+    component: str = ""
+    card: str = ""
 
 
 @dataclass(frozen=True)

@@ -348,18 +348,21 @@ def test_single_edit_is_reported_at_its_line(tmp_path: Path, case: dict[str, str
 
 
 def test_typed_digits_in_csv_cards_are_reported_in_the_csv(tmp_path: Path) -> None:
-    """Cards read from a spreadsheet are printed text too: each typed digit is reported at its
-    row of the CSV file, and a mark naming the file covers it."""
+    """Cards read from a spreadsheet are printed text too: a cell that is a number and nothing
+    else is the card's data, each digit typed into a cell's words is reported at its row and
+    column of the CSV file, and a mark naming the file covers it."""
     root = workspace(tmp_path, "tisigui")
     components = root / "card_data/tisigui/components.yaml"
     edit(components, '    generate:\n      range: [1, 6]\n      id: "shield-{n}"\n      fields: {number: "{n}"}\n',
          "    cards: shields.csv\n")
     csv = root / "card_data/tisigui/shields.csv"
     csv.write_text("id,number\n" + "".join(f"shield-{n},{n}\n" for n in range(1, 7)), encoding="utf-8")
+    assert check(root, "tisigui") == (0, [])
+    csv.write_text("id,number\n" + "".join(f"shield-{n},{n} 号\n" for n in range(1, 7)), encoding="utf-8")
     code, found = check(root, "tisigui")
     assert code == 1
     assert [(f["number"], f["where"].split(": ")[0]) for f in found] == [
-        (str(n), f"card_data/tisigui/shields.csv:{n + 1}") for n in range(1, 7)]
+        (str(n), f"card_data/tisigui/shields.csv:{n + 1}:2") for n in range(1, 7)]
     with (root / "card_data/tisigui/game.yaml").open("a", encoding="utf-8") as out:
         out.write("  - {file: shields.csv, field: \"components[2].cards\", reason: the seat numbers on the shields}\n")
     assert check(root, "tisigui") == (0, [])
