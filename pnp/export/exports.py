@@ -35,7 +35,7 @@ from pnp.render.colour import FOGRA39, CmykInk, png_bytes
 from pnp.render.facepix import FaceRef, FaceRenderer, face_size_mm
 from pnp.render.pdfx import PDFX_VERSION, DocumentInfo, pdfx_canvas
 from pnp.render.sheets import FaceForms
-from pnp.text.fonts import load_family
+from pnp.text.fontchoice import game_fonts
 
 log = logging.getLogger(__name__)
 
@@ -256,7 +256,7 @@ Exporter = Callable[[Game, FaceRenderer, str, str], list[Artifact]]
 
 def _render_with(exporter: Exporter) -> Callable[[RenderJob], Rendered]:
     def render(job: RenderJob) -> Rendered:
-        renderer = FaceRenderer(job.game, load_family(job.workspace.fonts, job.lang),
+        renderer = FaceRenderer(job.game, game_fonts(job.workspace.fonts, job.lang, job.game.info.fonts),
                                 converter_for(job.game, job.lang))
         artifacts = exporter(job.game, renderer, job.lang, job.paper)
         log.info("exported %s %s: %d files", job.game.slug, job.lang, len(artifacts))
