@@ -57,9 +57,11 @@ def _check_template_glyphs(workspace: Workspace, game: Game, convert: Converter,
     for number, line in enumerate(read_text(path).splitlines(), start=1):
         text = convert(line)
         where = f"{path}:{number}"
-        glyphs.check(text, False, where)
-        if "**" in line or line.lstrip().startswith("#"):
-            glyphs.check(text, True, where)
+        heading = line.lstrip().startswith("#")
+        family = glyphs.fonts.role("title") if heading else None  # headings print in the title's face
+        glyphs.check(text, False, where, family)
+        if "**" in line or heading:
+            glyphs.check(text, True, where, family)
 
 
 def has_rulebook(workspace: Workspace, slug: str) -> bool:
@@ -78,12 +80,12 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
     from pnp.layout.impose import ImposeError
     from pnp.layout.presets import SHEETS
     from pnp.render.glyphs import GlyphCheck
-    from pnp.text.fonts import load_family
+    from pnp.text.fontchoice import game_fonts
 
     if kinds is None:
         kinds = ("components", "rulebook", "aid", "png") if png else ("components", "rulebook", "aid")
     spec = dataclasses.replace(SHEETS[paper], card_gutter=sheet.gutter)
-    fonts = load_family(workspace.fonts, lang)
+    fonts = game_fonts(workspace.fonts, lang, game.info.fonts)
     convert = converter_for(game, lang)
     glyphs = GlyphCheck(fonts)
     base = Path(game.slug) / lang

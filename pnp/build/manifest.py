@@ -291,6 +291,11 @@ def font_files(workspace: Workspace, lang: str) -> list[Path]:
     return [workspace.fonts / name for name in FACE_FILES[lang]]
 
 
+def _bundled_dir(workspace: Workspace, lang: str) -> Path:
+    """Where the script's own faces are: a family may be named among them."""
+    return font_files(workspace, lang)[0].parent
+
+
 def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
               hasher: Hasher) -> dict[str, str]:
     """Every input of one output, by name: file paths relative to the workspace, ``option:…``
@@ -302,6 +307,10 @@ def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
         files += [workspace.game_dir(output.slug) / name for name in kind.data]
         files += card_files(workspace.game_dir(output.slug))  # cards: deck.csv / deck.xlsx
     files += font_files(workspace, output.lang)
+    from pnp.text.fontchoice import chosen_font_files
+
+    files += chosen_font_files(workspace.game_dir(output.slug) / "game.yaml", workspace.fonts,
+                               _bundled_dir(workspace, output.lang))
     if kind.templates:
         # The book's own template counts even when it is missing: its coming back rebuilds.
         files += [workspace.templates / output.slug / name for name in kind.needs]

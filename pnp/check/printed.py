@@ -30,6 +30,7 @@ class TextItem:
     text: str
     where: str
     bold: bool = False
+    role: str = "body"  # the text role whose face prints it (game.yaml fonts:)
 
 
 # Element props that are never printed as text.
@@ -56,6 +57,7 @@ def printed_texts(game: Game) -> list[TextItem]:
     for layout in game.layouts.values():
         for element in layout.elements:
             bold = bool(element.get("bold", False)) or element.kind != "text"
+            role = str(element.get("font") or "body")
             for key, value in element.props.items():
                 if key in _NOT_TEXT:
                     continue
@@ -63,7 +65,7 @@ def printed_texts(game: Game) -> list[TextItem]:
                 for text in values:
                     if isinstance(text, str):
                         literal = FIELD_REF.sub("", text)
-                        items.append(TextItem(literal, f"{element.where}.{key}", bold))
+                        items.append(TextItem(literal, f"{element.where}.{key}", bold, role))
     for table in game.tables.values():
         items.append(TextItem(table.title.value, table.title.where, True))
         items += [TextItem(c.label.value, c.label.where, True) for c in table.columns]
@@ -110,8 +112,8 @@ def _template_texts(source: Path, markdown: str, places: GamePlaces) -> list[Tex
         else:
             previous = found
             where = f"{shown}:{found + 1}"
-        bold = line.lstrip().startswith("#") or "**" in line
-        items.append(TextItem(line, where, bold))
+        heading = line.lstrip().startswith("#")
+        items.append(TextItem(line, where, heading or "**" in line, "title" if heading else "body"))
     return items
 
 
@@ -137,8 +139,8 @@ def book_texts(workspace: Workspace, game: Game, places: GamePlaces, rulebook: s
     """Every text a player reads: the data's printed texts (only the credits without
     ``cards``), the rulebook and the aid as they print (a ruling mark as its label)."""
     data = printed_texts(game) if cards else [TextItem(c.value, c.where) for c in game.info.credits]
-    items = [TextItem(i.text, places.rel(i.where), i.bold) for i in data]
+    items = [TextItem(i.text, places.rel(i.where), i.bold, i.role) for i in data]
     for markdown, name in ((rulebook, "rulebook.md.j2"), (aid, AID_TEMPLATE)):
-        items += [TextItem(marks_as_printed(i.text), i.where, i.bold)
+        items += [TextItem(marks_as_printed(i.text), i.where, i.bold, i.role)
                   for i in _rulebook_texts(workspace, game, places, markdown, name)]
     return items

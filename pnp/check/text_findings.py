@@ -22,11 +22,12 @@ from pnp.data.model import Game
 from pnp.data.scripts import foreign_characters
 from pnp.text import typography
 from pnp.text.convert import converter_for
-from pnp.text.fonts import FontFamily, load_family, missing_characters
+from pnp.text.fontchoice import elsewhere, game_fonts
+from pnp.text.fonts import FontFamily, missing_characters
 
 
 def text_findings(workspace: Workspace, game: Game, places: GamePlaces) -> list[CheckFinding]:
-    items = [TextItem(i.text, places.rel(i.where), i.bold) for i in printed_texts(game)]
+    items = [TextItem(i.text, places.rel(i.where), i.bold, i.role) for i in printed_texts(game)]
     items += book_texts(workspace, game, places)
     findings = [CheckFinding("typography", p.code, p.message, p.where, p.extra)
                 for p in typography.lint((i.text, i.where) for i in items)]
@@ -42,7 +43,7 @@ def text_findings(workspace: Workspace, game: Game, places: GamePlaces) -> list[
     for lang in LANGS:
         convert = converter_for(game, lang)
         try:
-            family: FontFamily | None = load_family(workspace.fonts, lang)
+            family: FontFamily | None = game_fonts(workspace.fonts, lang, game.info.fonts)
         except DataError as exc:
             family = None
             findings.extend(CheckFinding("engine", "font-unavailable", places.rel(str(p)), "",
@@ -62,7 +63,8 @@ def text_findings(workspace: Workspace, game: Game, places: GamePlaces) -> list[
                     {"lang": lang, "char": ch, "codepoint": f"U+{ord(ch):04X}"}))
             if family is None:
                 continue
-            faces = [family.regular, family.bold] if item.bold else [family.regular]
+            printing = family.role(item.role)  # the face game.yaml gives the text's role
+            faces = [printing.regular, printing.bold] if item.bold else [printing.regular]
             lacking: dict[str, list[str]] = {}
             for face in faces:
                 for ch in missing_characters(text, face):
@@ -75,7 +77,7 @@ def text_findings(workspace: Workspace, game: Game, places: GamePlaces) -> list[
                     "glyph", "missing-glyph",
                     f"character {ch!r} (U+{ord(ch):04X}) is not in the font {' / '.join(names)} "
                     f"({lang}); add it to fonts/extra-chars.txt and run python "
-                    "scripts/build_fonts.py, or use another character", item.where,
+                    f"scripts/build_fonts.py, or use another character{elsewhere(ch)}", item.where,
                     {"lang": lang, "char": ch, "codepoint": f"U+{ord(ch):04X}", "faces": names}))
     return findings
 

@@ -32,6 +32,12 @@ def lang_names(allow_all: bool = False) -> str:
     return ", ".join([*LANGS, *([ALL] if allow_all else []), *tags]) + " (any case)"
 
 
+# The text roles a game may give a face of its own (game.yaml `fonts:`): the rulebook's and
+# aid's headings, everything else, and the card elements that name a role (`font: numbers`).
+FONT_ROLES = ("title", "body", "numbers")
+# The font files pnp reads: TrueType and OpenType (CFF outlines are converted), single or collections.
+FONT_SUFFIXES = (".ttf", ".otf", ".ttc", ".otc")
+
 PAPERS = ("a4", "letter")
 INKS = ("full", "saver")  # as designed, or light tints of dark fills for a home printer
 

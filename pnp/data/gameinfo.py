@@ -1,6 +1,7 @@
 """game.yaml read into a GameInfo: the game's name, version, date, players and credits, its
-rules mapping, and the designer's declarations the checks honour (acknowledged problems, the
-example game, literal numbers, script exceptions, the game's own tool words)."""
+rules mapping, the faces it prints in, and the designer's declarations the checks honour
+(acknowledged problems, the example game, literal numbers, script exceptions, the game's own
+tool words)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ import datetime
 import re
 from typing import Any
 
-from pnp.core.choices import LANGS
+from pnp.core.choices import FONT_ROLES, FONT_SUFFIXES, LANGS
 from pnp.core.limits import MAX_CREDITS, MAX_PLAYERS
 from pnp.data.model import (
     Acknowledged,
     AllowedText,
     ExampleGame,
+    FontPick,
     GameInfo,
     LiteralMark,
     Text,
@@ -29,7 +31,7 @@ def read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
     """game.yaml, whose slug must be its folder's name."""
     keys = ("slug", "name", "source_lang", "version", "date", "players", "minutes", "age",
             "credits", "rules", "acknowledged", "example", "script_exceptions", "literal_numbers",
-            "tool_words")
+            "tool_words", "fonts")
     top = r.mapping(r.doc.value, (), keys, required=("slug", "name", "source_lang", "version",
                                                      "date", "players"))
     slug = r.string(top, "slug", (), pattern=IDENT, what="a lower-case identifier")
@@ -76,6 +78,7 @@ def read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
         acknowledged=tuple(acknowledged),
         literal_numbers=literal_numbers,
         tool_words=_read_tool_words(r, top.get("tool_words", {})),
+        fonts=read_font_picks(r, top.get("fonts", {})),
         slug=slug,
         name=located_text(r, top, "name", ()),
         source_lang=source_lang,
@@ -136,6 +139,54 @@ def _mark_target(r: Reader, item: dict[str, Any], path: PathKey) -> tuple[str, s
         r.fail((*path, "file"), "a mark naming a `component:` covers that component wherever its "
                                 "texts are (components.yaml or its spreadsheet); leave out `file:`")
     return component, card
+
+
+MAX_FAMILY_CHARS = 100
+
+
+def read_font_picks(r: Reader, value: Any) -> tuple[FontPick, ...]:
+    """game.yaml ``fonts:``: a face per text role, ``title: AR PL UKai TW`` (a family name) or
+    ``body: {file: MyFace.otf, bold_file: MyFace-Bold.otf}`` (files in the workspace's fonts/).
+    Only the form is checked here; whether the face exists is the build's question."""
+    spec = r.mapping(value, ("fonts",), FONT_ROLES)
+    picks = []
+    for role in FONT_ROLES:
+        if role not in spec:
+            continue
+        path: PathKey = ("fonts", role)
+        item = spec[role]
+        if isinstance(item, str):
+            item = {"family": item}
+        item = r.mapping(item, path, ("family", "file", "bold_file"))
+        if not item:
+            continue
+        family = r.string(item, "family", path, default="").strip()
+        file = r.string(item, "file", path, default="")
+        bold_file = r.string(item, "bold_file", path, default="")
+        if bool(family) == bool(file):
+            r.fail(path, "name the face by `family:` (as fc-list shows it, e.g. 'AR PL UKai TW') "
+                         "or by `file:` (a font file in the workspace's fonts/), one of the two")
+            continue
+        if len(family) > MAX_FAMILY_CHARS:
+            r.fail((*path, "family"), f"at most {MAX_FAMILY_CHARS} characters, got {len(family)}")
+            continue
+        if bold_file and not file:
+            r.fail((*path, "bold_file"), "`bold_file:` goes with `file:`; a family's bold is found by its name")
+            continue
+        bad = [(key, name) for key, name in (("file", file), ("bold_file", bold_file))
+               if name and not _plain_font_name(name)]
+        for key, name in bad:
+            r.fail((*path, key), f"{name!r}: a font file's name in the workspace's fonts/ folder, "
+                                 f"ending in {', '.join(FONT_SUFFIXES)} (no folders)")
+        if not bad:
+            picks.append(FontPick(role, family, file, bold_file, r.where(path)))
+    return tuple(picks)
+
+
+def _plain_font_name(name: str) -> bool:
+    """A file name alone (nothing that could leave fonts/), with a font's suffix."""
+    return (name not in ("", ".", "..") and "/" not in name and "\\" not in name and "\0" not in name
+            and name.lower().endswith(FONT_SUFFIXES) and not name.startswith("."))
 
 
 def _read_tool_words(r: Reader, value: Any) -> ToolWords:

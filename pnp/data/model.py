@@ -207,6 +207,19 @@ class ExampleGame:
 
 
 @dataclass(frozen=True)
+class FontPick:
+    """game.yaml ``fonts:``: the face a text role prints in, by family name (looked up in the
+    workspace's fonts/, the bundled faces, then the system's fonts as fontconfig finds them)
+    or by a file in the workspace's fonts/ (``file``, and ``bold_file`` for its bold)."""
+
+    role: str
+    family: str
+    file: str
+    bold_file: str
+    where: Place
+
+
+@dataclass(frozen=True)
 class GameInfo:
     slug: str
     name: Text
@@ -228,6 +241,7 @@ class GameInfo:
     # Characters of the other script the source text may hold on purpose (game.yaml
     # script_exceptions), each with the reason the designer gave.
     script_exceptions: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    fonts: tuple[FontPick, ...] = ()  # the faces the designer chose, by role (game.yaml fonts:)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pnp.core.choices import FONT_ROLES
 from pnp.core.limits import (
     MAX_COORD_MM,
     MAX_DASH_ITEMS,
@@ -192,6 +193,7 @@ VALUE_TYPES: dict[str, ValueType] = {t.name: t for t in (
     ValueType("align", choice(ALIGN), " / ".join(ALIGN), lambda p: {"enum": list(ALIGN)}),
     ValueType("valign", choice(VALIGN), " / ".join(VALIGN), lambda p: {"enum": list(VALIGN)}),
     ValueType("turn", choice(TURNS), " / ".join(TURNS), lambda p: {"enum": list(TURNS)}),
+    ValueType("font", choice(FONT_ROLES), " / ".join(FONT_ROLES), lambda p: {"enum": list(FONT_ROLES)}),
     ValueType("table", table_check, "a printed table's name (tables.yaml)", lambda p: {"type": "string"}),
     ValueType("symbol", symbol_check, "a symbol's name, or `'{field}'` naming one",
               lambda p: {"type": "string"}),
@@ -233,6 +235,11 @@ def _min_size() -> Prop:
     return Prop("min_size", "fontsize", "the smallest size shrink-to-fit may use (default: size)")
 
 
+def _font() -> Prop:
+    return Prop("font", "font", "the text role whose face prints it: the face game.yaml `fonts:` gives "
+                "that role (`title: AR PL UKai TW`), else the script's bundled face")
+
+
 def _color(what: str = "text colour") -> Prop:
     return Prop("color", "color", what, default="#000000")
 
@@ -252,14 +259,14 @@ ELEMENTS: dict[str, ElementSpec] = {e.kind: e for e in (
              max_items=MAX_DASH_ITEMS))),
     ElementSpec("text", "Text wrapped with Chinese line-breaking rules, shrunk to fit its box.", (
         _box(), Prop("text", "text", "the text; `{field}` is replaced by the card's field", required=True),
-        _size(), _min_size(), Prop("bold", "bool", "bold weight", default=False), _color(),
+        _size(), _min_size(), Prop("bold", "bool", "bold weight", default=False), _font(), _color(),
         Prop("align", "align", "horizontal alignment", default="left"),
         Prop("valign", "valign", "vertical alignment", default="top")), text=True),
     ElementSpec("boxes", "A strip of equal rounded boxes, one label centred in each.", (
         _box(), Prop("labels", "labels", "one label per box; a range prints `count` labels, `{n}` numbering "
              "them from 1 (`[{count: '{rules.players.max}', label: '{n}'}]`: a box per seat)",
              required=True, max_items=MAX_LABELS),
-        _size(), _min_size(), _fill(), _stroke(), _stroke_width(0.5), _color()), text=True),
+        _size(), _min_size(), _font(), _fill(), _stroke(), _stroke_width(0.5), _color()), text=True),
     ElementSpec("table", "A printed table from tables.yaml; one with more rows than columns prints on "
                 "its side, a `pivot:` table as a matrix.", (
         _box(), Prop("table", "table", "the printed table's name", required=True),

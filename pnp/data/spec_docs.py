@@ -227,3 +227,9 @@ def main(argv: list[str]) -> int:
     for path in stale:
         print(f"{'out of date' if check else 'wrote'}: {path.relative_to(ROOT)}")
     return 1 if check and stale else 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))

@@ -35,7 +35,7 @@ from pnp.render.colour import FOGRA39, CmykInk, png_bytes
 from pnp.render.facepix import FaceRef, FaceRenderer, face_size_mm
 from pnp.render.pdfx import PDFX_VERSION, DocumentInfo, pdfx_canvas
 from pnp.render.sheets import FaceForms
-from pnp.text.fonts import load_family
+from pnp.text.fontchoice import game_fonts
 
 log = logging.getLogger(__name__)
 
@@ -257,7 +257,8 @@ Exporter = Callable[[Game, FaceRenderer, str, str], list[Artifact]]
 def _render_with(exporter: Exporter) -> Callable[[RenderJob], Rendered]:
     def render(job: RenderJob) -> Rendered:
         game = job.loaded_game
-        renderer = FaceRenderer(game, load_family(job.workspace.fonts, job.lang), converter_for(game, job.lang))
+        renderer = FaceRenderer(game, game_fonts(job.workspace.fonts, job.lang, game.info.fonts),
+                                converter_for(game, job.lang))
         artifacts = exporter(game, renderer, job.lang, job.paper)
         log.info("exported %s %s: %d files", game.slug, job.lang, len(artifacts))
         return Rendered(tuple(artifacts))

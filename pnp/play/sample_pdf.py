@@ -24,7 +24,7 @@ from pnp.render.glyphs import GlyphCheck
 from pnp.rulebook.pdf import render_rulebook
 from pnp.rulebook.source import parse_markdown
 from pnp.text.convert import converter_for
-from pnp.text.fonts import load_family
+from pnp.text.fontchoice import game_fonts
 
 
 def narration_pdf(workspace: Workspace, sample: Sample, lang: str, paper: str = "a4") -> bytes:
@@ -33,7 +33,7 @@ def narration_pdf(workspace: Workspace, sample: Sample, lang: str, paper: str = 
         raise PnpError(f"unknown paper {paper!r} (expected one of: {', '.join(SHEETS)})")
     spec = SHEETS[paper]
     markdown = narration(workspace, sample, lang)
-    fonts = load_family(workspace.fonts, lang)
+    fonts = game_fonts(workspace.fonts, lang, sample.game.info.fonts)
     glyphs = GlyphCheck(fonts)
     source = str(template_path(workspace.templates, sample.game.slug))
     data = render_rulebook(sample.game, lang, parse_markdown(markdown), fonts,

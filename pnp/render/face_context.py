@@ -9,6 +9,7 @@ points as units. Layout coordinates are millimetres from the top-left of the tri
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -46,6 +47,11 @@ class FaceContext:
     glyphs: GlyphCheck
     symbols: SymbolForms | None = None  # needed by faces with symbol / icons elements
     ink: str = "full"  # pnp.render.ink.INKS: as designed, or light fills for a home printer
+
+    def with_font(self, role: str | None) -> FaceContext:
+        """This context with the family of the text role an element names (its ``font:``)."""
+        family = self.fonts.role(role or "body")
+        return self if family is self.fonts else dataclasses.replace(self, fonts=family)
 
     def font(self, bold: bool) -> str:
         return self.fonts.bold.name if bold else self.fonts.regular.name

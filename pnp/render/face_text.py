@@ -39,7 +39,7 @@ def draw_fitted(canvas: Canvas, ctx: FaceContext, fit: Fit, box: tuple[float, fl
         if not stretches:
             continue
         for run in line.runs:
-            ctx.glyphs.check(run.text, run.bold, where)
+            ctx.glyphs.check(run.text, run.bold, where, ctx.fonts)
         # A justified line spans the box; so does one whose punctuation was squeezed to fit it.
         spans = line.width > w * MM + EPS or any(stretch.char_space for stretch in stretches)
         width = w if spans else line.width / MM
@@ -79,6 +79,7 @@ def fit_or_fail(ctx: FaceContext, text: Text, bold: bool, box_w: float, box_h: f
 
 
 def draw_text(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
+    ctx = ctx.with_font(element.get("font"))
     box = element_box(ctx, element)
     size = font_size(element.get("size"))
     min_size = font_size(element.get("min_size", size))
@@ -90,6 +91,7 @@ def draw_text(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
 
 
 def draw_boxes(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
+    ctx = ctx.with_font(element.get("font"))
     x, y, w, h = element_box(ctx, element)
     labels = [Text(ctx.convert(ctx.substitute(label)), f"{element.where}.labels")
               for label in element.get("labels")]

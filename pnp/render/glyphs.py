@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pnp.text.fontchoice import elsewhere
 from pnp.text.fonts import FontFamily, coverage, describe_missing, missing_characters
 
 
@@ -18,13 +19,15 @@ class GlyphCheck:
     missing: list[str] = field(default_factory=list)
     overflows: list[str] = field(default_factory=list)
     _seen: set[tuple[str, str, str]] = field(default_factory=set)
-    _codes: dict[bool, frozenset[int]] = field(default_factory=dict)
+    _codes: dict[str, frozenset[int]] = field(default_factory=dict)
 
-    def check(self, text: str, bold: bool, where: str) -> None:
-        face = self.fonts.bold if bold else self.fonts.regular
-        codes = self._codes.get(bold)
+    def check(self, text: str, bold: bool, where: str, fonts: FontFamily | None = None) -> None:
+        """Record the characters of ``text`` the face that prints it lacks: ``fonts`` (the
+        family of the text's role, see FontFamily.role) or the family the check was made with."""
+        face = (fonts or self.fonts).face(bold)
+        codes = self._codes.get(face.name)
         if codes is None:
-            codes = self._codes[bold] = coverage(face)
+            codes = self._codes[face.name] = coverage(face)
         # Nearly always: one set test against the face's code points (a set of its 17,000
         # characters as strings cost more to make than every test of a card edit).
         if codes.issuperset(map(ord, text)):
@@ -34,7 +37,7 @@ class GlyphCheck:
             if key in self._seen:
                 continue
             self._seen.add(key)
-            self.missing.append(describe_missing(ch, where, face))
+            self.missing.append(describe_missing(ch, where, face) + elsewhere(ch))
 
     def overflow(self, message: str) -> None:
         if message not in self.overflows:
@@ -43,3 +46,4 @@ class GlyphCheck:
     @property
     def problems(self) -> list[str]:
         return self.missing + self.overflows
+

@@ -141,7 +141,7 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
                 canvas.setFont(self.fonts.bold.name, size)
                 canvas.drawRightString(left - 4, baseline, self.marker)
             for run in line.runs:
-                self.glyphs.check(run.text, run.bold, self.where)
+                self.glyphs.check(run.text, run.bold, self.where, self.fonts)
             text = canvas.beginText()
             text.setFillColor(self.style.color)
             font, char_space, marked = "", 0.0, False

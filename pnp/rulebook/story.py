@@ -100,7 +100,8 @@ class StoryBuilder:
                 self.headings += 1
                 self.outline_level = min(max(0, block.level - 1), self.outline_level + 1)
                 outline = (title, self.outline_level, f"h{self.headings}")
-                heading = self.para(block.runs, style, block, outline=outline)
+                heading = CJKParagraph(block.runs, style, self.fonts.role("title"), self.glyphs,
+                                       self.where(block), outline=outline)
                 heading.level = block.level
                 out.append(heading)
             elif block.kind == "paragraph":

@@ -69,6 +69,13 @@ class FontFamily:
     regular: FontFace
     bold: FontFace
     lang: str
+    # The families of the text roles a game gave faces of their own (pnp.text.fontchoice);
+    # a role not listed prints in this family.
+    roles: tuple[tuple[str, FontFamily], ...] = ()
+
+    def role(self, name: str) -> FontFamily:
+        """The family text of role ``name`` (``title``, ``body``, ``numbers``) prints in."""
+        return next((family for role, family in self.roles if role == name), self)
 
     @property
     def family_name(self) -> str:
