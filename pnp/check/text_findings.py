@@ -22,7 +22,7 @@ from pnp.data.model import Game
 from pnp.data.scripts import foreign_characters
 from pnp.text import typography
 from pnp.text.convert import converter_for
-from pnp.text.fonts import FontFamily, load_family, missing_characters
+from pnp.text.fonts import MISSING_GLYPH_ADVICE, FontFamily, load_family, missing_characters
 
 
 def text_findings(workspace: Workspace, game: Game, places: GamePlaces) -> list[CheckFinding]:
@@ -74,8 +74,7 @@ def text_findings(workspace: Workspace, game: Game, places: GamePlaces) -> list[
                 findings.append(CheckFinding(
                     "glyph", "missing-glyph",
                     f"character {ch!r} (U+{ord(ch):04X}) is not in the font {' / '.join(names)} "
-                    f"({lang}); add it to fonts/extra-chars.txt and run python "
-                    "scripts/build_fonts.py, or use another character", item.where,
+                    f"({lang}); {MISSING_GLYPH_ADVICE}", item.where,
                     {"lang": lang, "char": ch, "codepoint": f"U+{ord(ch):04X}", "faces": names}))
     return findings
 

@@ -246,7 +246,6 @@ def test_new_export_calibrate_format_json_and_quiet(tmp_path: Path) -> None:
     root = tmp_path / "ws"
     (root / "card_data").mkdir(parents=True)
     (root / "templates").mkdir()
-    (root / "fonts").symlink_to(ROOT / "fonts")
     made = run("--root", str(root), "new", "demo", "--format", "json", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     assert json.loads(made.stdout) == {"game": "demo", "written": [
