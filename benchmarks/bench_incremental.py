@@ -87,7 +87,6 @@ def workspace_copy(scratch: Path) -> Path:
     ws = Path(tempfile.mkdtemp(dir=scratch)) / "ws"
     shutil.copytree(ROOT / "card_data", ws / "card_data")
     shutil.copytree(ROOT / "templates", ws / "templates")
-    (ws / "fonts").symlink_to(ROOT / "fonts")
     return ws
 
 

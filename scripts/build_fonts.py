@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Regenerate the committed CJK fonts in fonts/ from Debian's ``fonts-noto-cjk``.
+"""Regenerate the committed CJK fonts in pnp/core/faces/ from Debian's ``fonts-noto-cjk``.
 
 For each of Noto Sans CJK TC/SC Regular/Bold this script
 
 1. picks the face inside the .ttc collection by its family name (name ID 1), never by index;
 2. subsets it (fontTools) to every character of Big5 (+cp950) and GB2312, CJK/fullwidth and
-   general punctuation, Latin-1, common symbols, and the characters of fonts/extra-chars.txt,
+   general punctuation, Latin-1, common symbols, and the characters of pnp/core/faces/extra-chars.txt,
    with no layout tables or features, desubroutinized, keeping .notdef;
 3. converts the CFF outlines to TrueType quadratic outlines (the fontTools ``otf2ttf`` recipe),
    because reportlab refuses PostScript outlines;
@@ -38,7 +38,7 @@ from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.ttLib import TTCollection, TTFont, newTable
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_OUT_DIR = REPO / "fonts"
+DEFAULT_OUT_DIR = REPO / "pnp" / "core" / "faces"  # installed with pnp as package data
 DEFAULT_EXTRA_CHARS = DEFAULT_OUT_DIR / "extra-chars.txt"
 DEFAULT_SOURCE_DIR = Path("/usr/share/fonts/opentype/noto")
 DEBIAN_PACKAGE = "fonts-noto-cjk"

@@ -22,23 +22,21 @@ os.environ.setdefault("PNP_CACHE_DIR", tempfile.mkdtemp(prefix="pnp-test-cache-"
 
 @pytest.fixture
 def workspace_copy(tmp_path: Path) -> Path:
-    """A private copy of the workspace (card data, templates, fonts) to mutate."""
+    """A private copy of the workspace (card data, templates) to mutate; its fonts are the bundled faces."""
     root = tmp_path / "ws"
     root.mkdir()
     shutil.copytree(ROOT / "card_data", root / "card_data")
     shutil.copytree(ROOT / "templates", root / "templates")
-    (root / "fonts").symlink_to(ROOT / "fonts")
     return root
 
 
 def game_workspace(tmp_path: Path, slug: str, templates: bool = False) -> Path:
     """A workspace holding a copy of one shipped game's data (and its templates if asked) with
-    the fonts: the other games are not the test's subject, and copying them costs time."""
+    the bundled fonts: the other games are not the test's subject, and copying them costs time."""
     root = tmp_path / "ws"
     shutil.copytree(ROOT / "card_data" / slug, root / "card_data" / slug)
     if templates:
         shutil.copytree(ROOT / "templates" / slug, root / "templates" / slug)
-    (root / "fonts").symlink_to(ROOT / "fonts")
     return root
 
 

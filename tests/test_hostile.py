@@ -127,7 +127,6 @@ def _run_case(case: dict[str, Any], tmp_path: Path, env: dict[str, str]) -> _Run
     root.mkdir()
     shutil.copytree(ROOT / "card_data", root / "card_data")
     shutil.copytree(ROOT / "templates", root / "templates")
-    (root / "fonts").symlink_to(ROOT / "fonts")
     (root / "output").mkdir()
     (root / "output" / "sentinel.txt").write_text("untouched\n", encoding="utf-8")
     case = _substitute(case, tmp_path)

@@ -115,7 +115,7 @@ def check_out(workspace: Workspace, out: Path) -> Path:
     root itself (where <game>/<lang>/ folders would mix with card_data/ and templates/)."""
     root = workspace.root.resolve()
     target = out.resolve()
-    sources = {"card_data": workspace.card_data, "templates": workspace.templates, "fonts": workspace.fonts}
+    sources = {"card_data": workspace.card_data, "templates": workspace.templates, "fonts": workspace.own_fonts}
     if target == root:
         raise PnpError(f"--out {out}: that is the workspace root; choose a folder of its own, "
                        f"such as {workspace.output}")

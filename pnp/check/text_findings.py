@@ -23,7 +23,7 @@ from pnp.data.scripts import foreign_characters
 from pnp.text import typography
 from pnp.text.convert import converter_for
 from pnp.text.fontchoice import elsewhere, game_fonts
-from pnp.text.fonts import FontFamily, missing_characters
+from pnp.text.fonts import MISSING_GLYPH_ADVICE, FontFamily, missing_characters
 
 
 def text_findings(workspace: Workspace, game: Game, places: GamePlaces) -> list[CheckFinding]:
@@ -76,8 +76,7 @@ def text_findings(workspace: Workspace, game: Game, places: GamePlaces) -> list[
                 findings.append(CheckFinding(
                     "glyph", "missing-glyph",
                     f"character {ch!r} (U+{ord(ch):04X}) is not in the font {' / '.join(names)} "
-                    f"({lang}); add it to fonts/extra-chars.txt and run python "
-                    f"scripts/build_fonts.py, or use another character{elsewhere(ch)}", item.where,
+                    f"({lang}); {MISSING_GLYPH_ADVICE}{elsewhere(ch)}", item.where,
                     {"lang": lang, "char": ch, "codepoint": f"U+{ord(ch):04X}", "faces": names}))
     return findings
 

@@ -9,6 +9,7 @@ import click
 
 from pnp.cli.options import (
     F,
+    LangType,
     command,
     echo_json,
     format_option,
@@ -131,20 +132,41 @@ def calibrate(context: Any, paper: str, lang: str, out: Path | None,
 
 @command("new")
 @click.argument("slug")
-@format_option("text", "json", help="json: the files written, on stdout.")
+@click.option("--source-lang", type=LangType(allow_all=False), default="zh-Hant", show_default=True,
+              help="Script the game is written in (zh-Hant, zh-Hans, zh-TW, zh-CN …); the other "
+                   "edition is converted from it.")
+@format_option("text", "json", help="json: the workspace and the files written, on stdout.")
 @click.pass_obj
-def new(context: Any, slug: str, fmt: str) -> None:
+def new(context: Any, slug: str, source_lang: str, fmt: str) -> None:
     """Start a game: card_data/SLUG/ and templates/SLUG/ with a deck, a token, a score pad and a
-    rulebook that build and check at once."""
-    from pnp.scaffold import scaffold
+    rulebook that build and check at once. Outside a workspace it starts one in the current
+    folder (or --root): card_data/, templates/, pnp.toml and a .gitignore for the outputs."""
+    from pnp.core.workspace import Workspace
+    from pnp.scaffold import start
 
-    written = scaffold(context.workspace, slug)
+    try:
+        found: Workspace | None = context.workspace
+    except PnpError:
+        found = None  # none here or above: pnp new starts one
+    root = found.root if found is not None else context.start
+    outputs = [Workspace(root).output] + ([output_root(found)] if found is not None else [])
+    started = start(root, slug, source_lang, list(dict.fromkeys(outputs)))
+    workspace = started.workspace
     if fmt == "json":
-        echo_json({"game": slug, "written": [json_path(context.workspace, path) for path in written]})
+        echo_json({"game": slug, "source_lang": source_lang,
+                   "workspace": {"root": str(workspace.root), "created": started.created_workspace},
+                   "written": [json_path(workspace, path) for path in started.written],
+                   "workspace_files": [json_path(workspace, path) for path in started.workspace_files]})
         return
-    for path in written:
+    if started.created_workspace:
+        message(f"started a pnp workspace in {workspace.root} (card_data/, templates/, pnp.toml, "
+                ".gitignore): pnp finds it from this folder and any folder inside it")
+    for path in started.written:
         message(f"wrote {shown(path)}")
-    message(f"next: pnp build {slug} --lang zh-Hant, then look at output/{slug}/zh-Hant/")
+    if not started.created_workspace and any(path.name == ".gitignore" for path in started.workspace_files):
+        message(f"added the output folder to {shown(workspace.root / '.gitignore')}")
+    out = shown(outputs[-1] / slug / source_lang)
+    message(f"next: pnp build {slug} --lang {source_lang}, then look at {out}/")
 
 
 LOOP_COMMANDS = [export, calibrate, new]

@@ -31,6 +31,12 @@ class WorkspaceRef:
     def workspace(self) -> Workspace:
         return find_workspace(self._root)
 
+    @property
+    def start(self) -> Path:
+        """Where the search for a workspace starts (``--root`` or the current folder): where
+        ``pnp new`` starts one when there is none."""
+        return (self._root or Path.cwd()).absolute()
+
 
 def workspace(ctx: click.Context | None = None) -> Workspace:
     """The workspace chosen by the main group (``--root`` or the current folder)."""

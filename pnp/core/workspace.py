@@ -8,6 +8,9 @@ from pathlib import Path
 from pnp.core.errors import PnpError
 
 MARKER_DIRS = ("card_data",)
+# The four default faces (TC and SC, regular and bold), their licence and provenance, installed
+# with pnp as package data (pnp/core/faces/README.md), so a workspace needs no fonts of its own.
+BUNDLED_FONTS = Path(__file__).resolve().parent / "faces"
 
 
 @dataclass(frozen=True)
@@ -19,8 +22,20 @@ class Workspace:
         return self.root / "card_data"
 
     @property
-    def fonts(self) -> Path:
+    def own_fonts(self) -> Path:
+        """The workspace's own fonts/ folder, whether or not it exists."""
         return self.root / "fonts"
+
+    @property
+    def fonts(self) -> Path:
+        """The folder the default faces are read from: the workspace's own fonts/ when it holds a
+        file named like one of the bundled faces (a designer's own build of them, e.g. with extra
+        characters, overrides them all), else the faces installed with pnp. A fonts/ holding only
+        other fonts leaves the bundled faces in use."""
+        own = self.own_fonts
+        if own.is_dir() and any((own / face.name).exists() for face in BUNDLED_FONTS.glob("*.ttf")):
+            return own
+        return BUNDLED_FONTS
 
     @property
     def templates(self) -> Path:
@@ -47,5 +62,5 @@ def find_workspace(start: Path | None = None) -> Workspace:
             return Workspace(folder)
     raise PnpError(
         f"no pnp workspace found at or above {here} (looked for a card_data/ folder); "
-        "run pnp inside the project or pass --root"
+        "run pnp inside the project or pass --root, or start one here with `pnp new SLUG`"
     )

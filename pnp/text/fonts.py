@@ -1,9 +1,10 @@
 """The CJK fonts at run time: register them with reportlab and check text against them.
 
-The fonts are pre-built TrueType subsets of Noto Sans CJK (see fonts/README.md), made by
-``python scripts/build_fonts.py``. A character outside them would print as a blank box with
-no error from reportlab, so every string must be checked with :func:`missing_characters`
-before it is drawn.
+The fonts are pre-built TrueType subsets of Noto Sans CJK (see pnp/core/faces/README.md), made
+by ``python scripts/build_fonts.py`` and installed with pnp; a workspace's own fonts/ may hold
+its own build of them (pnp.core.workspace.Workspace.fonts picks the folder). A character
+outside them would print as a blank box with no error from reportlab, so every string must be
+checked with :func:`missing_characters` before it is drawn.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ __all__ = [
     "FACE_FILES",
     "FontFace",
     "FontFamily",
+    "MISSING_GLYPH_ADVICE",
     "after_registering",
     "check_text",
     "coverage",
@@ -39,7 +41,14 @@ __all__ = [
 ]
 
 BUILD_COMMAND = "python scripts/build_fonts.py"
-EXTRA_CHARS_FILE = "fonts/extra-chars.txt"
+EXTRA_CHARS_FILE = "pnp/core/faces/extra-chars.txt"
+# What a designer with only the installed package can do about a character the faces lack: the
+# build script and its character list are in pnp's source (the sdist holds them too).
+MISSING_GLYPH_ADVICE = (
+    "use another character, or give the workspace a fonts/ folder with a build of the faces that "
+    f"has it ({BUILD_COMMAND} --extra-chars FILE --out-dir fonts, from pnp's source; see "
+    "pnp/core/faces/README.md there)"
+)
 
 # lang -> (regular file, bold file). zh-Hant must use the TC faces and zh-Hans the SC faces:
 # they draw many shared code points differently (骨 角 述 草 ...) and place ，。 differently.
@@ -92,10 +101,11 @@ _after_registering: list[Callable[[], None]] = []
 
 
 def _regenerate_hint() -> str:
-    # A workspace outside the pnp repository starts without fonts/: the repository's folder
-    # is what it needs, copied or linked.
-    return (f"copy (or link) the fonts/ folder of the pnp repository into the workspace, or run "
-            f"{BUILD_COMMAND} there to regenerate the fonts")
+    # The faces are installed with pnp; a workspace's fonts/ that holds any of them holds its own
+    # build, which must be whole (Workspace.fonts).
+    return ("a workspace's fonts/ that holds any PnpSans face must hold all four; remove them "
+            f"from it to use the faces installed with pnp (or reinstall pnp), or run {BUILD_COMMAND} "
+            "--out-dir fonts from pnp's source to rebuild them")
 
 
 def load_family(fonts_dir: Path, lang: str) -> FontFamily:
@@ -252,7 +262,7 @@ def describe_missing(ch: str, where: str, face: FontFace | str) -> str:
     face_name = face.name if isinstance(face, FontFace) else face
     return (
         f"{where}: character {ch!r} (U+{ord(ch):04X}) is not in the font {face_name}; "
-        f"add it to {EXTRA_CHARS_FILE} and run {BUILD_COMMAND}"
+        f"{MISSING_GLYPH_ADVICE}"
     )
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pnp.build.pipeline import build
-from pnp.core.workspace import Workspace
+from pnp.core.workspace import BUNDLED_FONTS, Workspace
 from pnp.data.scripts import foreign_characters
 from pnp.games.registry import tables_from_engine
 from tests.conftest import ROOT
@@ -145,7 +145,7 @@ def test_layout_log_matches_the_reviewed_golden(lang):
     from pnp.text.fonts import load_family
 
     (game,) = load_games(Workspace(ROOT), ["tisigui"], tables_from_engine)
-    fonts_ = load_family(ROOT / "fonts", lang)
+    fonts_ = load_family(BUNDLED_FONTS, lang)
     result = render_components(game, lang, SHEETS["a4"], fonts_, converter_for(game, lang),
                                GlyphCheck(fonts_))
     actual = "\n".join(result.log) + "\n"

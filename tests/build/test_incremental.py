@@ -47,7 +47,6 @@ def workspace(tmp_path: Path) -> Path:
     shutil.copytree(ROOT / "card_data" / "tisigui", root / "card_data" / "tisigui")
     shutil.copytree(FIXTURES / "tiling_game", root / "card_data" / "tiling_game")
     shutil.copytree(ROOT / "templates" / "tisigui", root / "templates" / "tisigui")
-    (root / "fonts").symlink_to(ROOT / "fonts")
     edit(root / "card_data/tisigui/components.yaml", GENERATED_SHIELDS, LISTED_SHIELDS)
     return root
 

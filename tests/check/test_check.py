@@ -62,7 +62,6 @@ def tisigui_ws(tmp_path: Path) -> Path:
 def lint_ws(tmp_path: Path) -> Path:
     root = tmp_path / "lint"
     shutil.copytree(LINT_FIXTURE / "card_data", root / "card_data")
-    (root / "fonts").symlink_to(ROOT / "fonts")
     return root
 
 
@@ -488,7 +487,6 @@ def test_a_data_only_game_without_tables_or_rules_passes_check(tmp_path: Path) -
     still checked for script purity and glyphs."""
     root = tmp_path / "ws"
     shutil.copytree(ROOT / "card_data" / "tisigui", root / "card_data" / "mygame")
-    (root / "fonts").symlink_to(ROOT / "fonts")
     game = root / "card_data/mygame"
     text = (game / "game.yaml").read_text(encoding="utf-8")
     marks = text[text.index("literal_numbers:"):]  # its typed numbers stay deliberate

@@ -385,7 +385,6 @@ def test_a_game_without_rules_is_told_to_mark_a_literal_not_to_refer_to_rules(tm
     to the rules once it has them), not to do what it cannot."""
     root = tmp_path / "ws"
     (root / "card_data").mkdir(parents=True)
-    (root / "fonts").symlink_to(ROOT / "fonts")
     result = CliRunner().invoke(cli, ["--root", str(root), "new", "demo"])
     assert result.exit_code == 0, result.output
     components = root / "card_data/demo/components.yaml"

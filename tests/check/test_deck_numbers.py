@@ -22,7 +22,6 @@ import pytest
 from click.testing import CliRunner
 
 from pnp.cli import cli
-from tests.conftest import ROOT
 
 SLUG = "beasts"
 BEASTS = "虎豹熊狼狐鹿兔鷹蛇龜象馬牛羊豬狗貓鼠猴雞鴨鵝魚蛙蝦蟹龍鳳麟獅"
@@ -89,7 +88,6 @@ def workspace(tmp_path: Path, texts: dict[int, str] | None = None, xlsx: bool = 
     root = tmp_path / "ws"
     game = root / "card_data" / SLUG
     game.mkdir(parents=True)
-    (root / "fonts").symlink_to(ROOT / "fonts")
     (game / "game.yaml").write_text(GAME_YAML, encoding="utf-8")
     rows = deck_rows(texts)
     if xlsx:

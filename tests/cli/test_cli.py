@@ -246,12 +246,14 @@ def test_new_export_calibrate_format_json_and_quiet(tmp_path: Path) -> None:
     root = tmp_path / "ws"
     (root / "card_data").mkdir(parents=True)
     (root / "templates").mkdir()
-    (root / "fonts").symlink_to(ROOT / "fonts")
     made = run("--root", str(root), "new", "demo", "--format", "json", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
-    assert json.loads(made.stdout) == {"game": "demo", "written": [
-        "card_data/demo/game.yaml", "card_data/demo/components.yaml", "card_data/demo/tables.yaml",
-        "templates/demo/rulebook.md.j2"]}
+    assert json.loads(made.stdout) == {
+        "game": "demo", "source_lang": "zh-Hant", "workspace": {"root": str(root), "created": False},
+        "written": ["card_data/demo/game.yaml", "card_data/demo/components.yaml", "card_data/demo/tables.yaml",
+                    "templates/demo/rulebook.md.j2"],
+        "workspace_files": [".gitignore"]}
+    assert (root / ".gitignore").read_text(encoding="utf-8").splitlines()[1:] == ["/output/"]
     exported = run("--root", str(root), "export", "contact", "demo", "--lang", "zh-Hans", "--format", "json",
                    cwd=tmp_path)
     assert exported.returncode == 0, exported.stderr

@@ -35,7 +35,6 @@ def bare_workspace(tmp_path: Path) -> Path:
     root = tmp_path / "ws"
     (root / "card_data").mkdir(parents=True)
     (root / "templates").mkdir()
-    (root / "fonts").symlink_to(ROOT / "fonts")
     return root
 
 

@@ -12,7 +12,7 @@ import textwrap
 import pytest
 
 from pnp.cli.play import POOL_SIGNALS
-from pnp.core.workspace import Workspace
+from pnp.core.workspace import BUNDLED_FONTS, Workspace
 from pnp.play import simulate
 from tests.conftest import ROOT
 
@@ -31,7 +31,7 @@ FREEZE_COUNT_AFTER_FONTS = textwrap.dedent("""
 
 def _freeze_counts(entry: str) -> tuple[int, int]:
     """(objects frozen before, after) registering a family in a new interpreter."""
-    done = subprocess.run([sys.executable, "-c", FREEZE_COUNT_AFTER_FONTS, entry, str(ROOT / "fonts")],
+    done = subprocess.run([sys.executable, "-c", FREEZE_COUNT_AFTER_FONTS, entry, str(BUNDLED_FONTS)],
                           capture_output=True, text=True, timeout=120, cwd=ROOT, check=True)
     before, after = map(int, done.stdout.split())
     return before, after

@@ -33,7 +33,6 @@ def make_workspace(root: Path) -> Path:
     root.mkdir(parents=True)
     shutil.copytree(FIXTURES / SLUG, root / "card_data" / SLUG)
     shutil.copytree(FIXTURES / "vocab_templates" / SLUG, root / "templates" / SLUG)
-    (root / "fonts").symlink_to(ROOT / "fonts")
     return root
 
 

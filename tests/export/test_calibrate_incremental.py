@@ -15,7 +15,6 @@ from pnp.cli import cli
 from pnp.core.workspace import Workspace
 from pnp.export.calibrate import calibration_pdf
 from pnp.text.fonts import load_family
-from tests.conftest import ROOT
 
 
 @pytest.fixture
@@ -24,7 +23,6 @@ def root(tmp_path: Path) -> Path:
     ws = tmp_path / "ws"
     (ws / "card_data").mkdir(parents=True)
     (ws / "templates").mkdir()
-    (ws / "fonts").symlink_to(ROOT / "fonts")
     return ws
 
 

@@ -26,7 +26,6 @@ def workspace(tmp_path: Path) -> Path:
     root = tmp_path / "ws"
     shutil.copytree(ROOT / "card_data" / "tisigui", root / "card_data" / "tisigui")
     shutil.copytree(FIXTURES / "tiling_game", root / "card_data" / "tiling_game")
-    (root / "fonts").symlink_to(ROOT / "fonts")
     return root
 
 

@@ -24,7 +24,6 @@ def toy(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]
     base = tmp_path_factory.mktemp("toy")
     shutil.copytree(TOY / "plugin", base / "plugin")
     shutil.copytree(TOY / "workspace", base / "ws")
-    (base / "ws" / "fonts").symlink_to(ROOT / "fonts")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(base / "plugin"), str(ROOT)]))
     return base / "ws", env
 

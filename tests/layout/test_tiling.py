@@ -30,7 +30,7 @@ from pnp.layout.presets import SHEETS
 from pnp.layout.sheetplan import Piece, Rect
 from pnp.layout.tiles import OVERLAP, Tile, plan_tiles, tile_marks
 from pnp.render.sheets import pieces_for
-from tests.conftest import ROOT, edit
+from tests.conftest import edit
 from tests.pdfprobe import apply, face_counts, matrix_times, page_sizes
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -189,7 +189,6 @@ def test_a_back_shows_the_mirrored_columns():
 def make_workspace(root: Path) -> Path:
     root.mkdir(parents=True)
     shutil.copytree(FIXTURES / SLUG, root / "card_data" / SLUG)
-    (root / "fonts").symlink_to(ROOT / "fonts")
     return root
 
 

@@ -426,7 +426,6 @@ def test_cli_pdf_default_path(tmp_path: Path) -> None:
     root.mkdir()
     for name in ("card_data", "templates"):
         (root / name).symlink_to(ROOT / name)
-    (root / "fonts").symlink_to(ROOT / "fonts")
     result = CliRunner().invoke(cli, ["--root", str(root), "sample", "niutouwang", "--players",
                                       "4", "--seed", "2", "--format", "pdf"])
     assert result.exit_code == 0, result.output

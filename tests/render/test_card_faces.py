@@ -26,7 +26,7 @@ import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pnp.build.pipeline import build
-from pnp.core.workspace import Workspace
+from pnp.core.workspace import BUNDLED_FONTS, Workspace
 from pnp.data.load import load_game
 from pnp.data.model import Card, Component, Element, Game
 from pnp.data.schema import FIELD_REF, resolve_coord
@@ -152,7 +152,7 @@ def extent(line: tuple[FaceChar, ...], font: str) -> tuple[float, float]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_wrapped_card_text_is_justified_and_last_lines_keep_their_alignment(built, games, lang):
-    family = load_family(ROOT / "fonts", lang)
+    family = load_family(BUNDLED_FONTS, lang)
     wrapped = last = 0
     for game in GAMES:
         for text in set_texts(games[game], built[(game, lang)]):

@@ -17,7 +17,6 @@ from pypdf import PdfReader
 from pnp.build.pipeline import build
 from pnp.core.workspace import Workspace
 from pnp.scaffold import scaffold
-from tests.conftest import ROOT
 from tests.pdfprobe import Mark, TextLine, hex_color, painted, text_lines
 
 GAMES = ("tisigui", "wurenshenghuan", "niutouwang", "aizhewudi")
@@ -123,7 +122,6 @@ def _long_table_workspace(tmp_path: Path, rows: int) -> Path:
     in its first column."""
     root = tmp_path / "ws"
     (root / "card_data").mkdir(parents=True)
-    (root / "fonts").symlink_to(ROOT / "fonts")
     scaffold(Workspace(root), "demo")
     tables = root / "card_data" / "demo" / "tables.yaml"
     data = yaml.safe_load(tables.read_text(encoding="utf-8"))

@@ -12,6 +12,7 @@ from pypdf import PdfReader
 from pnp.build.pipeline import converter_for
 from pnp.cli import cli
 from pnp.core.units import MM
+from pnp.core.workspace import BUNDLED_FONTS
 from pnp.data.load import load_game
 from pnp.games.registry import tables_from_engine
 from pnp.play.examples import book_engine
@@ -29,7 +30,7 @@ LETTER = (215.9 * MM, 279.4 * MM)
 @pytest.fixture(scope="module")
 def tisigui():
     game = load_game(ROOT / "card_data" / "tisigui", tables_from_engine)
-    fonts = load_family(ROOT / "fonts", "zh-Hans")
+    fonts = load_family(BUNDLED_FONTS, "zh-Hans")
     return game, fonts, converter_for(game, "zh-Hans")
 
 
@@ -250,7 +251,7 @@ def test_a_table_that_fits_on_a_page_moves_on_whole_with_its_introduction_rather
     and where it meets the foot it goes on to the next page whole. It used to split there
     under a repeated header, which left wurenshenghuan's 表 1 and 表 5 over two pages."""
     game = load_game(ROOT / "card_data" / "wurenshenghuan", tables_from_engine)
-    fonts = load_family(ROOT / "fonts", "zh-Hant")
+    fonts = load_family(BUNDLED_FONTS, "zh-Hant")
     convert = converter_for(game, "zh-Hant")
     moved = 0
     for filler in range(18, 32):
@@ -278,7 +279,7 @@ def test_a_heading_does_not_drag_a_table_to_the_next_page():
     whole by itself instead of taking the heading along, which left a third of
     wurenshenghuan's page 9 blank."""
     game = load_game(ROOT / "card_data" / "wurenshenghuan", tables_from_engine)
-    fonts = load_family(ROOT / "fonts", "zh-Hant")
+    fonts = load_family(BUNDLED_FONTS, "zh-Hant")
     convert = converter_for(game, "zh-Hant")
 
     def render(markdown: str) -> PdfReader:
@@ -308,7 +309,7 @@ def test_wurenshenghuan_aid_introduces_each_score_table_right_above_it(lang):
     from pnp.rulebook.source import aid_markdown
 
     game = load_game(ROOT / "card_data" / "wurenshenghuan", tables_from_engine)
-    fonts = load_family(ROOT / "fonts", lang)
+    fonts = load_family(BUNDLED_FONTS, lang)
     convert = converter_for(game, lang)
     glyphs = GlyphCheck(fonts)
     blocks = parse_markdown(convert(aid_markdown(Workspace(ROOT), game, book_engine(Workspace(ROOT), game))))
@@ -335,7 +336,7 @@ def test_nothing_on_the_aid_comes_within_6_5_mm_of_the_paper_edge(slug, paper):
     from pnp.rulebook.source import aid_markdown
 
     game = load_game(ROOT / "card_data" / slug, tables_from_engine)
-    fonts = load_family(ROOT / "fonts", "zh-Hans")
+    fonts = load_family(BUNDLED_FONTS, "zh-Hans")
     convert = converter_for(game, "zh-Hans")
     glyphs = GlyphCheck(fonts)
     blocks = parse_markdown(convert(aid_markdown(Workspace(ROOT), game, book_engine(Workspace(ROOT), game))))
@@ -364,7 +365,7 @@ def test_every_rulebook_ends_with_its_credits_after_the_quick_reference(slug):
     from pnp.rulebook.source import rulebook_markdown
 
     game = load_game(ROOT / "card_data" / slug, tables_from_engine)
-    fonts = load_family(ROOT / "fonts", "zh-Hant")
+    fonts = load_family(BUNDLED_FONTS, "zh-Hant")
     convert = converter_for(game, "zh-Hant")
     glyphs = GlyphCheck(fonts)
     blocks = parse_markdown(convert(rulebook_markdown(Workspace(ROOT), game, book_engine(Workspace(ROOT), game))))
@@ -407,7 +408,7 @@ def test_a_shrunk_figure_keeps_its_labels_inside_the_text_block(paper):
     from pnp.rulebook.source import rulebook_markdown
 
     game = load_game(ROOT / "card_data" / "aizhewudi", tables_from_engine)
-    fonts = load_family(ROOT / "fonts", "zh-Hans")
+    fonts = load_family(BUNDLED_FONTS, "zh-Hans")
     convert = converter_for(game, "zh-Hans")
     glyphs = GlyphCheck(fonts)
     blocks = parse_markdown(convert(rulebook_markdown(Workspace(ROOT), game, book_engine(Workspace(ROOT), game))))

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 from pnp.build.pipeline import converter_for
 from pnp.core.errors import DataError
 from pnp.core.units import MM
+from pnp.core.workspace import BUNDLED_FONTS
 from pnp.data.load import load_game
 from pnp.games.registry import tables_from_engine
 from pnp.layout.table_plan import Item, layout_group, plan_table
@@ -31,7 +32,7 @@ PLACED = re.compile(rb"/FormXob\.((?:face|panel)-[\w-]+) Do")
 def figure_page(slug: str, lang: str, name: str) -> tuple[bytes, str]:
     """The content stream and text of a one-figure rulebook."""
     game = load_game(ROOT / "card_data" / slug, tables_from_engine)
-    fonts = load_family(ROOT / "fonts", lang)
+    fonts = load_family(BUNDLED_FONTS, lang)
     glyphs = GlyphCheck(fonts)
     blocks = parse_markdown(f"## 准备\n\n桌面是这样的：\n\n@@figure:{name}@@\n")
     data = render_rulebook(game, lang, blocks, fonts, converter_for(game, lang), glyphs, "test", A4)

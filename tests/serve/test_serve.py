@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pnp.core.errors import PnpError
-from pnp.core.workspace import Workspace
+from pnp.core.workspace import BUNDLED_FONTS, Workspace
 from pnp.serve.preview import Preview, State, markdown_html
 from pnp.serve.server import PreviewServer
 from pnp.serve.watch import affected_games
@@ -108,7 +108,9 @@ def test_serves_the_fonts_the_page_uses(served: tuple[PreviewServer, Preview, Pa
     server, _, root = served
     status, body = _get(server, "/fonts/PnpSansTC-Regular.ttf")
     assert status == 200
-    assert body == (root / "fonts" / "PnpSansTC-Regular.ttf").read_bytes()
+    # The workspace has no fonts/ of its own: the faces installed with pnp.
+    assert not (root / "fonts").exists()
+    assert body == (BUNDLED_FONTS / "PnpSansTC-Regular.ttf").read_bytes()
 
 
 def test_refuses_other_host_names_while_bound_to_loopback(served: tuple[PreviewServer, Preview, Path]) -> None:

@@ -10,12 +10,12 @@ import pytest
 
 from pnp.build.pipeline import load_games, render_game
 from pnp.core import diskcache
-from pnp.core.workspace import Workspace
+from pnp.core.workspace import BUNDLED_FONTS, Workspace
 from pnp.games.registry import tables_from_engine
 from pnp.text import fitcache, shrink
 from pnp.text.fonts import load_family, measure_for
 from pnp.text.linetypes import Run
-from tests.conftest import ROOT, edit, game_workspace
+from tests.conftest import edit, game_workspace
 
 OLD, NEW = "role: 找出碟仙的替身，指认正确就得分", "role: 找出碟仙的替身，指认对了就得分"
 
@@ -80,7 +80,7 @@ def test_an_edit_fits_only_the_edited_text_again(cache, workspace, fitted):
 
 
 def test_an_entry_per_game_and_script_fonts_and_pnp(cache, monkeypatch):
-    fonts = load_family(ROOT / "fonts", "zh-Hant")
+    fonts = load_family(BUNDLED_FONTS, "zh-Hant")
     name = fitcache._entry_name(fonts, "tisigui/zh-Hant/components")
     assert name is not None
     assert fitcache._entry_name(fonts, "tisigui/zh-Hans/components") != name
@@ -95,7 +95,7 @@ def test_an_entry_per_game_and_script_fonts_and_pnp(cache, monkeypatch):
 
 
 def test_a_fit_comes_back_from_json_as_it_was():
-    measure = measure_for(load_family(ROOT / "fonts", "zh-Hant"))
+    measure = measure_for(load_family(BUNDLED_FONTS, "zh-Hant"))
     texts = ["替死鬼", "找出碟仙的替身，指認正確就得分", "ABC 123 與「碟仙」", "很長" * 40]
     for text in texts:
         for bold in (False, True):

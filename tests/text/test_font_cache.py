@@ -14,10 +14,11 @@ import reportlab.pdfbase.ttfonts as ttfonts
 from reportlab.pdfgen import canvas
 
 from pnp.core import diskcache
+from pnp.core.workspace import BUNDLED_FONTS
 from pnp.text import fontcache
 from pnp.text.fonts import _parse
 
-FONTS = Path(__file__).resolve().parents[2] / "fonts"
+FONTS = BUNDLED_FONTS
 REGULAR = FONTS / "PnpSansTC-Regular.ttf"
 BOLD = FONTS / "PnpSansTC-Bold.ttf"
 NAME = "PnpSansTC-Regular"

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, edit
+from pnp.core.workspace import BUNDLED_FONTS
+from tests.conftest import edit
 
 UKAI = Path("/usr/share/fonts/truetype/arphic/ukai.ttc")
 BUNDLED = ("PnpSansTC-Regular.ttf", "PnpSansTC-Bold.ttf", "PnpSansSC-Regular.ttf", "PnpSansSC-Bold.ttf")
@@ -82,7 +83,7 @@ def scaffolded(tmp_path: Path) -> Path:
     (root / "card_data").mkdir(parents=True)
     (root / "fonts").mkdir()
     for name in BUNDLED:
-        (root / "fonts" / name).symlink_to(ROOT / "fonts" / name)
+        (root / "fonts" / name).symlink_to(BUNDLED_FONTS / name)
     made = pnp(root, "new", "mygame")
     assert made.returncode == 0, made.stderr
     return root

@@ -17,6 +17,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
 
 from pnp.core.errors import FontError
+from pnp.core.workspace import BUNDLED_FONTS
 from pnp.text.fonts import (
     FACE_FILES,
     FontFace,
@@ -28,8 +29,9 @@ from pnp.text.fonts import (
     load_family,
     missing_characters,
 )
+from tests.conftest import ROOT
 
-FONTS_DIR = Path(__file__).resolve().parents[2] / "fonts"
+FONTS_DIR = BUNDLED_FONTS
 ALL_FILES = [name for pair in FACE_FILES.values() for name in pair]
 GAME_WORDS = "遮蔽板替死鬼碟仙"
 PUNCTUATION = "，。「」……——、：；！？（）《》『』"
@@ -129,7 +131,9 @@ def test_rare_character_is_reported_with_its_code_point(tc: FontFamily) -> None:
     line = describe_missing(RARE, "tisigui/components.yaml:12", tc.regular)
     assert line == (
         f"tisigui/components.yaml:12: character '{RARE}' (U+2A6D6) is not in the font "
-        "PnpSansTC-Regular; add it to fonts/extra-chars.txt and run python scripts/build_fonts.py"
+        "PnpSansTC-Regular; use another character, or give the workspace a fonts/ folder with a build of "
+        "the faces that has it (python scripts/build_fonts.py --extra-chars FILE --out-dir fonts, from pnp's "
+        "source; see pnp/core/faces/README.md there)"
     )
     assert describe_missing(RARE, "w", "PnpSansSC-Bold").startswith("w: character")
     assert "character 'é' (U+00E9) is not in the font PnpSansSC-Bold;" in describe_missing("é", "w", "PnpSansSC-Bold")
@@ -235,7 +239,7 @@ def test_pdf_is_reproducible_and_embeds_font_subsets(lang: str) -> None:
 
 
 def _build_script(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    path = FONTS_DIR.parent / "scripts" / "build_fonts.py"
+    path = ROOT / "scripts" / "build_fonts.py"
     spec = importlib.util.spec_from_file_location("_pnp_build_fonts", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -16,7 +16,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from pnp.build.pipeline import build
 from pnp.core.units import MM
-from pnp.core.workspace import Workspace
+from pnp.core.workspace import BUNDLED_FONTS, Workspace
 from pnp.text.fonts import load_family
 from tests.pdfprobe import Mark, hex_color, painted
 
@@ -62,7 +62,7 @@ def callout_boxes(path: Path) -> dict[int, list[Mark]]:
 @pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
 def test_wrapped_lines_reach_the_right_edge(rulebooks, lang):
     """Inside a callout box the edge is the box's, less the room its text keeps on the left."""
-    font = load_family(ROOT / "fonts", lang).regular.name
+    font = load_family(BUNDLED_FONTS, lang).regular.name
     lines = body_lines(rulebooks[lang])
     boxes = callout_boxes(rulebooks[lang])
     wrapped = boxed = 0

@@ -3,10 +3,9 @@ them afresh, whichever paragraph asks first."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from pnp.core.workspace import BUNDLED_FONTS
 from pnp.render.glyphs import GlyphCheck
 from pnp.rulebook.paragraph import CJKParagraph
 from pnp.rulebook.style import TextStyle
@@ -14,7 +13,7 @@ from pnp.text.fonts import kern_for, load_family, measure_for, squeeze_for
 from pnp.text.linetypes import Run
 from pnp.text.setting import set_lines
 
-FONTS = Path(__file__).resolve().parents[2] / "fonts"
+FONTS = BUNDLED_FONTS
 TEXT = "每位玩家輪流出一張牌，「出牌」之後，按數字大小排進桌上的四列；第六張牌放進一列時，拿走那一列的前五張。"
 
 

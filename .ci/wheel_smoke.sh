@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# A new designer's first hour, as CI: build the wheel once, install it (not editable) into a
+# fresh venv, and in an empty folder outside the checkout run pnp new -> build -> check, with a
+# Traditional and a Simplified source; every step must exit 0 and every PDF must embed the
+# faces installed with the wheel (read back with pdffonts). Usage: .ci/wheel_smoke.sh [PYTHON]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${1:-python}
+work=$(mktemp -d "${TMPDIR:-/tmp}/pnp-wheel-smoke.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export PNP_CACHE_DIR="$work/cache"
+
+"$PYTHON" -m pip wheel --quiet --no-deps -w "$work/dist" .
+wheel=$(ls "$work"/dist/pnp_zh-*.whl)
+bytes=$(stat -c %s "$wheel")
+echo "wheel: $(basename "$wheel"), $bytes bytes"
+if [ "$bytes" -ge $((100 * 1024 * 1024)) ]; then echo "FAIL: the wheel is 100 MB or more" >&2; exit 1; fi
+
+"$PYTHON" -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet "$wheel"
+pnp="$work/venv/bin/pnp"
+version=$("$pnp" --version)
+expected=$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' pnp/__init__.py)
+[ "$version" = "pnp, version $expected" ] || { echo "FAIL: pnp --version says '$version'" >&2; exit 1; }
+# The package must come from the venv, not from this checkout.
+location=$(cd "$work" && "$work/venv/bin/python" -c 'import pnp; print(pnp.__file__)')
+case "$location" in "$work/venv/"*) ;; *) echo "FAIL: pnp imported from $location" >&2; exit 1 ;; esac
+
+embeds() {  # embeds PDF FAMILY: every font of the PDF is an embedded subset of a FAMILY face
+    local listing line fields
+    listing=$(pdffonts "$1" | tail -n +3)
+    [ -n "$listing" ] || { echo "FAIL: $1 has no fonts" >&2; return 1; }
+    while read -r line; do
+        read -ra fields <<< "$line"  # name type encoding emb sub uni object generation
+        if ! [[ ${fields[0]} =~ ^[A-Z]{6}\+$2-(Regular|Bold)$ && ${fields[3]} == yes ]]; then
+            echo "FAIL: $1 does not embed only $2 faces:" >&2; echo "$listing" >&2; return 1
+        fi
+    done <<< "$listing"
+}
+
+checked=0
+for source in zh-Hant zh-Hans; do
+    folder="$work/designs-$source"
+    mkdir "$folder"
+    (
+        cd "$folder"
+        if [ "$source" = zh-Hant ]; then "$pnp" new mygame; else "$pnp" new mygame --source-lang "$source"; fi
+        "$pnp" build mygame
+        "$pnp" check mygame
+    )
+    [ -f "$folder/pnp.toml" ] && [ -f "$folder/.gitignore" ] || { echo "FAIL: no workspace files" >&2; exit 1; }
+    for lang_family in zh-Hant:PnpSansTC zh-Hans:PnpSansSC; do
+        lang=${lang_family%%:*}; family=${lang_family#*:}
+        for pdf in "$folder/output/mygame/$lang"/*.pdf; do
+            embeds "$pdf" "$family"
+            checked=$((checked + 1))
+        done
+    done
+done
+[ "$checked" -ge 8 ] || { echo "FAIL: only $checked PDFs read back" >&2; exit 1; }
+echo "wheel smoke: new, build and check passed for both source scripts; $checked PDFs embed the bundled faces"
