@@ -58,4 +58,17 @@ for source in zh-Hant zh-Hans; do
     done
 done
 [ "$checked" -ge 8 ] || { echo "FAIL: only $checked PDFs read back" >&2; exit 1; }
-echo "wheel smoke: new, build and check passed for both source scripts; $checked PDFs embed the bundled faces"
+
+# A title face from the system's fonts (AR PL UKai, Debian's fonts-arphic-ukai, found through
+# fontconfig): the rulebook's headings print in a UKai subset beside the bundled body face.
+folder="$work/designs-zh-Hant"
+printf '\nfonts:\n  title: AR PL UKai TW\n' >> "$folder/card_data/mygame/game.yaml"
+(cd "$folder" && "$pnp" build mygame --lang zh-Hant && "$pnp" check mygame)
+for pdf in "$folder/output/mygame/zh-Hant/rulebook.pdf"; do
+    listing=$(pdffonts "$pdf" | tail -n +3)
+    grep -Eq '^[A-Z]{6}\+UKai[A-Za-z]*-[0-9]+ .* yes +yes ' <<< "$listing" \
+        || { echo "FAIL: $pdf embeds no UKai subset:" >&2; echo "$listing" >&2; exit 1; }
+    grep -Eq '^[A-Z]{6}\+PnpSansTC-Regular ' <<< "$listing" \
+        || { echo "FAIL: $pdf lost the bundled body face:" >&2; echo "$listing" >&2; exit 1; }
+done
+echo "wheel smoke: new, build and check passed for both source scripts; $checked PDFs embed the bundled faces; a UKai title face embeds beside them"
