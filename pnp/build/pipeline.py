@@ -146,6 +146,10 @@ def _options(paper: str, sheet: SheetOptions) -> dict[str, str]:
     return options
 
 
+# Outcomes that leave nothing to render: a file as it was, or a game without the template.
+NOTHING_TO_DO = ("up-to-date", "no-template")
+
+
 def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
           out: Path | None = None, png: bool = False, force: bool = False,
           progress: Callback | None = None, sheet: SheetOptions = DEFAULT_SHEET) -> BuildReport:
@@ -177,14 +181,14 @@ def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str
     hasher = Hasher(manifest.stat_cache)
     inputs, outcomes = _plan(workspace, root, outputs, manifest, note, _options(paper, sheet), hasher, force)
     report = BuildReport(outcomes=outcomes)
-    if all(outcome.status == "up-to-date" for outcome in outcomes):
+    if all(outcome.status in NOTHING_TO_DO for outcome in outcomes):
         log.info("every output is up to date")
         if root.is_dir() and has_stale(root):
             with locked(root):
                 report.stale_files = remove_stale(root)
         return report
 
-    wanted = sorted({o.output.slug for o in outcomes if o.status != "up-to-date" and o.output.kind.per_game})
+    wanted = sorted({o.output.slug for o in outcomes if o.status not in NOTHING_TO_DO and o.output.kind.per_game})
     games = {g.info.slug: g for g in load_games(workspace, wanted, tables_from_engine)}
     refreshed = _settle_maybes(games, outcomes, manifest, inputs)
     stale = [o.output for o in outcomes if o.status == "rebuilt"]
@@ -285,6 +289,10 @@ def _plan(workspace: Workspace, root: Path, outputs: Sequence[Output], manifest:
             status, reason = "maybe", describe_change(changed)
         elif changed:
             reason = describe_change(changed)
+        elif kind.needs and not record.files:
+            # Nothing changed, and the game still has none of it: say why, as the build that
+            # found the template missing did (not "up to date", which claims a file).
+            status, reason = "no-template", _missing_template(workspace, output)
         else:
             status, reason = "up-to-date", ""
         outcomes.append(Outcome(output, status, reason))
@@ -348,9 +356,14 @@ def _settled(workspace: Workspace, outcome: Outcome, rendered: dict[Output, Rend
     made = rendered.get(output)
     if outcome.status != "rebuilt" or not kind.needs or (made is not None and made.artifacts):
         return outcome
+    return Outcome(output, "no-template", _missing_template(workspace, output))
+
+
+def _missing_template(workspace: Workspace, output: Output) -> str:
+    needs = output.kind.needs
     folder = workspace.templates / output.slug
-    missing = next((name for name in kind.needs if not (folder / name).is_file()), kind.needs[-1])
-    return Outcome(output, "no-template", f"templates/{output.slug}/{missing} not found")
+    missing = next((name for name in needs if not (folder / name).is_file()), needs[-1])
+    return f"templates/{output.slug}/{missing} not found"
 
 
 def _write(root: Path, stale: Sequence[Output], rendered: dict[Output, Rendered],

@@ -88,7 +88,8 @@ def test_a_no_op_rebuild_renders_and_writes_nothing(workspace, renders):
     again = build(ws, "all")
     assert renders == []
     assert again.written == [] and again.removed == []
-    assert set(statuses(again).values()) == {"up-to-date"}
+    assert {key for key, status in statuses(again).items() if status != "up-to-date"} == {
+        f"tiling_game/{lang}/{kind}" for lang in ("zh-Hant", "zh-Hans") for kind in ("rulebook", "aid")}
     assert snapshot(workspace / "output") == before
 
 
@@ -420,3 +421,18 @@ def test_a_record_of_before_the_aid_was_its_own_output_keeps_the_aid(workspace):
     report = build(ws, "tisigui", "zh-Hant")
     assert report.removed == []
     assert (workspace / "output/tisigui/zh-Hant/aid.pdf").is_file()
+
+
+def test_a_game_without_book_templates_says_so_when_nothing_changed(workspace, renders):
+    """A no-op rebuild does not call an output the game has no template for "up to date": no
+    file of it exists, and the build that found the template missing said why."""
+    ws = Workspace(workspace)
+    build(ws, "tiling_game", "zh-Hant")
+    renders.clear()
+    report = build(ws, "tiling_game", "zh-Hant")
+    assert renders == []
+    found = {outcome.output.kind.name: (outcome.status, outcome.reason) for outcome in report.outcomes}
+    assert found["components"] == ("up-to-date", "")
+    for kind, template in (("rulebook", "rulebook.md.j2"), ("aid", "aid.md.j2")):
+        assert found[kind] == ("no-template", f"templates/tiling_game/{template} not found")
+    assert sorted(p.name for p in (workspace / "output/tiling_game/zh-Hant").iterdir()) == ["components.pdf"]
