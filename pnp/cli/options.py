@@ -140,8 +140,10 @@ class LangType(click.ParamType):  # type: ignore[type-arg]  # generic only in ne
 
 def lang_option(default: str | None = "all", allow_all: bool = True,
                 help: str = "Script to build.") -> Callable[[F], F]:
+    # The tags people write are accepted too; the help says so once, after the command's words.
     return click.option("--lang", type=LangType(allow_all), default=default,
-                        show_default=default is not None, help=help)
+                        show_default=default is not None,
+                        help=f"{help} Any case; zh-TW, zh-HK, zh-MO mean zh-Hant and zh-CN, zh-SG, zh-MY zh-Hans.")
 
 
 def paper_option(help: str | None = None) -> Callable[[F], F]:

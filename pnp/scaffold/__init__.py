@@ -61,9 +61,12 @@ class Started:
 
 
 def check_slug(workspace: Workspace, slug: str) -> None:
-    if not SLUG.match(slug) or slug in RESERVED:
+    if slug in RESERVED:
+        raise PnpError(f"{slug!r} is not a usable game name: commands read it as every game "
+                       "(`pnp build all`); choose another (e.g. my_game)")
+    if not SLUG.match(slug):
         raise PnpError(f"{slug!r} is not a usable game name: use 1–40 lower-case letters, digits and _, "
-                       "starting with a letter (e.g. my_game); 'all' is taken by `pnp build all`")
+                       "starting with a letter (e.g. my_game)")
     for folder in (workspace.card_data / slug, workspace.templates / slug):
         if folder.exists() or folder.is_symlink():
             raise PnpError(f"{folder}: already exists; pnp new never overwrites a game (pick another name)")
