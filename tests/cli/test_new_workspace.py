@@ -117,7 +117,8 @@ def test_a_workspace_with_fonts_of_its_own_keeps_the_installed_faces_unless_it_h
 # --- hostile cases: each an Error: line, exit 1, nothing written --------------------------------
 
 
-@pytest.mark.parametrize(("slug", "needle"), [("My Game", "not a usable game name"), ("all", "commands read it as every game"),
+@pytest.mark.parametrize(("slug", "needle"), [("My Game", "not a usable game name"),
+                                               ("all", "commands read it as every game"),
                                                ("../escape", "not a usable game name")])
 def test_a_bad_name_in_an_empty_folder_writes_nothing(tmp_path: Path, slug: str, needle: str) -> None:
     result = pnp(tmp_path, "new", slug)
