@@ -20,6 +20,7 @@ from pnp.cli.options import (
     lang_option,
     message,
     paper_option,
+    quiet,
     shown,
     workspace,
     written_json,
@@ -71,13 +72,15 @@ def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None
 
 def _build_once(found: Workspace, game: str, lang: str, paper: str, out: Path | None, png: bool,
                 force: bool, sheet: SheetOptions, as_json: bool = False) -> None:
-    shown_progress = BuildProgress()
+    # -q keeps stderr for errors alone: no progress, no outcome lines, no "wrote".
+    shown_progress = None if quiet() else BuildProgress()
     report = run_build(found, game, lang, paper.lower(), out, png, force=force, progress=shown_progress,
                        sheet=sheet)
     if as_json:
         echo_json(_report_json(found, report))
         return
-    shown_progress.summary(report)
+    if shown_progress is not None:
+        shown_progress.summary(report)
     written = report.written
     pngs = [item for item in written if item.path.suffix == ".png"]
     for item in written:

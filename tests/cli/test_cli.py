@@ -272,6 +272,10 @@ def test_new_export_calibrate_format_json_and_quiet(tmp_path: Path) -> None:
     assert loud.stderr == "demo zh-Hans: contact/ up to date\n"  # exports are incremental
     forced = run("--root", str(root), "export", "contact", "demo", "--lang", "zh-Hans", "--force", cwd=tmp_path)
     assert "wrote 3 files" in forced.stderr
+    # -q on a build: the files are written, stderr stays empty (no progress, no outcome lines).
+    built = run("--root", str(root), "-q", "build", "demo", "--lang", "zh-Hans", "--force", cwd=tmp_path)
+    assert built.returncode == 0 and built.stdout == "" and built.stderr == "", built.stderr
+    assert (root / "output/demo/zh-Hans/components.pdf").is_file()
 
 
 IMPORT_PROBE = """
