@@ -75,3 +75,17 @@ def test_game_packages_import_no_command_line_and_no_drawing() -> None:
             found += [f"{path.relative_to(ROOT)} imports {n}" for n in names
                       if any(n == f or n.startswith(f + ".") for f in forbidden)]
     assert found == []
+
+
+def test_every_test_folder_is_collected_by_the_plain_run() -> None:
+    """`python -m pytest` skips folders its `norecursedirs` names (by default `build`, which
+    tests/build/ is, mirroring pnp/build/): no folder of tests may match one."""
+    import fnmatch
+    import tomllib
+
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["pytest"]["ini_options"]
+    assert "norecursedirs" in options, "pytest's default norecursedirs skips tests/build/"
+    folders = {path.parent for path in (ROOT / "tests").rglob("test_*.py")}
+    skipped = [folder for folder in folders for part in folder.relative_to(ROOT).parts
+               for pattern in options["norecursedirs"] if fnmatch.fnmatch(part, pattern)]
+    assert skipped == []
