@@ -189,6 +189,7 @@ def color_check(value: Any) -> str | None:
 
 ALIGN = ("left", "center", "right")
 VALIGN = ("top", "middle", "bottom")
+DIRECTIONS = ("horizontal", "vertical")  # a text element's: lines across, or columns (直排)
 # An element drawn turned half round about the trim's centre ("half"), or both as placed and
 # turned ("both"): a corner index, readable from either end of a card, is one element.
 TURNS = ("half", "both")

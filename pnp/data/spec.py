@@ -40,6 +40,7 @@ from pnp.core.limits import (
 from pnp.data.labelranges import EXAMPLE, labels_check, row_labels_check
 from pnp.data.propchecks import (
     ALIGN,
+    DIRECTIONS,
     TURNS,
     VALIGN,
     Check,
@@ -192,6 +193,7 @@ VALUE_TYPES: dict[str, ValueType] = {t.name: t for t in (
               "`true` or `false`", lambda p: {"type": "boolean"}),
     ValueType("align", choice(ALIGN), " / ".join(ALIGN), lambda p: {"enum": list(ALIGN)}),
     ValueType("valign", choice(VALIGN), " / ".join(VALIGN), lambda p: {"enum": list(VALIGN)}),
+    ValueType("direction", choice(DIRECTIONS), " / ".join(DIRECTIONS), lambda p: {"enum": list(DIRECTIONS)}),
     ValueType("turn", choice(TURNS), " / ".join(TURNS), lambda p: {"enum": list(TURNS)}),
     ValueType("font", choice(FONT_ROLES), " / ".join(FONT_ROLES), lambda p: {"enum": list(FONT_ROLES)}),
     ValueType("table", table_check, "a printed table's name (tables.yaml)", lambda p: {"type": "string"}),
@@ -261,7 +263,14 @@ ELEMENTS: dict[str, ElementSpec] = {e.kind: e for e in (
         _box(), Prop("text", "text", "the text; `{field}` is replaced by the card's field", required=True),
         _size(), _min_size(), Prop("bold", "bool", "bold weight", default=False), _font(), _color(),
         Prop("align", "align", "horizontal alignment", default="left"),
-        Prop("valign", "valign", "vertical alignment", default="top")), text=True),
+        Prop("valign", "valign", "vertical alignment", default="top"),
+        Prop("direction", "direction", "`vertical`: 直排, columns read top to bottom and right to left, "
+             "punctuation in the font's vertical forms (its `vert` feature: 「」 turned, ，。 placed for "
+             "a column), one or two Latin letters or digits upright across one cell (縱中橫), longer "
+             "Latin runs and dashes turned; no column starts with closing punctuation. `align` places "
+             "the columns across the box, `valign` along it; shrunk to fit like horizontal text, and "
+             "a box too short for the text at `min_size` is an error", default="horizontal")),
+        text=True),
     ElementSpec("boxes", "A strip of equal rounded boxes, one label centred in each.", (
         _box(), Prop("labels", "labels", "one label per box; a range prints `count` labels, `{n}` numbering "
              "them from 1 (`[{count: '{rules.players.max}', label: '{n}'}]`: a box per seat)",

@@ -14,6 +14,7 @@ from pnp.data.model import Element, Text
 from pnp.data.schema import font_size
 from pnp.data.spec import prop
 from pnp.render.face_context import FaceContext, element_box, face_color, stroke_fill
+from pnp.render.face_vertical import draw_vertical
 from pnp.text.linetypes import EPS, Run
 from pnp.text.place import place
 from pnp.text.setting import set_lines
@@ -85,6 +86,10 @@ def draw_text(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     min_size = font_size(element.get("min_size", size))
     bold = bool(prop(element, "bold"))
     text = ctx.text_of(element)
+    if prop(element, "direction") == "vertical":
+        draw_vertical(canvas, ctx, element, text, bold, box, size, min_size,
+                      face_color(ctx, prop(element, "color"), "text"))
+        return
     fit = fit_or_fail(ctx, text, bold, box[2], box[3], size, min_size, "text")
     draw_fitted(canvas, ctx, fit, box, prop(element, "align"), prop(element, "valign"),
                 face_color(ctx, prop(element, "color"), "text"), text.where)
