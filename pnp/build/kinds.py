@@ -85,7 +85,7 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
     if kinds is None:
         kinds = ("components", "rulebook", "aid", "png") if png else ("components", "rulebook", "aid")
     spec = dataclasses.replace(SHEETS[paper], card_gutter=sheet.gutter)
-    fonts = game_fonts(workspace.fonts, lang, game.info.fonts)
+    fonts = game_fonts(workspace, lang, game.info.fonts)
     convert = converter_for(game, lang)
     glyphs = GlyphCheck(fonts)
     base = Path(game.slug) / lang

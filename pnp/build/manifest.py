@@ -309,7 +309,7 @@ def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
     files += font_files(workspace, output.lang)
     from pnp.text.fontchoice import chosen_font_files
 
-    files += chosen_font_files(workspace.game_dir(output.slug) / "game.yaml", workspace.fonts,
+    files += chosen_font_files(workspace.game_dir(output.slug) / "game.yaml", workspace,
                                _bundled_dir(workspace, output.lang))
     if kind.templates:
         # The book's own template counts even when it is missing: its coming back rebuilds.

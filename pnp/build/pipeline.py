@@ -161,7 +161,7 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
     """
     if paper not in PAPERS:
         raise PnpError(f"unknown paper {paper!r} (expected one of: {', '.join(PAPERS)})")
-    root = check_out(workspace, out) if out is not None else workspace.output
+    root = check_out(workspace, out) if out is not None else workspace.output_folder()
     slugs = resolve_games(workspace, game)
     kinds = [kind for kind in BUILD_KINDS if png or not kind.on_request]
     outputs = [Output(slug, target, kind) for slug in slugs for target in resolve_langs(lang) for kind in kinds]

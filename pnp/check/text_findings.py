@@ -23,7 +23,7 @@ from pnp.data.scripts import foreign_characters
 from pnp.text import typography
 from pnp.text.convert import converter_for
 from pnp.text.fontchoice import elsewhere, game_fonts
-from pnp.text.fonts import MISSING_GLYPH_ADVICE, FontFamily, missing_characters
+from pnp.text.fonts import FontFace, FontFamily, missing_characters
 
 
 def text_findings(workspace: Workspace, game: Game, places: GamePlaces) -> list[CheckFinding]:
@@ -33,8 +33,12 @@ def text_findings(workspace: Workspace, game: Game, places: GamePlaces) -> list[
                 for p in typography.lint((i.text, i.where) for i in items)]
     findings += conversion_findings(game, [PrintedText(i.text, i.where) for i in items],
                                     places.rel(str(places.game_dir / GLOSSARY_FILE)), places.rel)
+    floats: set[tuple[str, str, str]] = set()  # a card's text is in the rulebook too: one finding
     for item in items:  # a float where a whole number belongs, whatever produced it
         for match in FLOAT_NUMBER.finditer(item.text):
+            if (match[0], item.text, str(item.where)) in floats:
+                continue
+            floats.add((match[0], item.text, str(item.where)))
             findings.append(CheckFinding(
                 "literal", "float-number",
                 f"{match[0]!r} in {_excerpt(item.text, match[0][0], 12)!r} prints a whole number "
@@ -43,7 +47,7 @@ def text_findings(workspace: Workspace, game: Game, places: GamePlaces) -> list[
     for lang in LANGS:
         convert = converter_for(game, lang)
         try:
-            family: FontFamily | None = game_fonts(workspace.fonts, lang, game.info.fonts)
+            family: FontFamily | None = game_fonts(workspace, lang, game.info.fonts)
         except DataError as exc:
             family = None
             findings.extend(CheckFinding("engine", "font-unavailable", places.rel(str(p)), "",
@@ -65,18 +69,20 @@ def text_findings(workspace: Workspace, game: Game, places: GamePlaces) -> list[
                 continue
             printing = family.role(item.role)  # the face game.yaml gives the text's role
             faces = [printing.regular, printing.bold] if item.bold else [printing.regular]
-            lacking: dict[str, list[str]] = {}
+            lacking: dict[str, list[FontFace]] = {}
             for face in faces:
                 for ch in missing_characters(text, face):
-                    lacking.setdefault(ch, []).append(face.name)
-            for ch, names in lacking.items():
+                    lacking.setdefault(ch, []).append(face)
+            for ch, lacking_faces in lacking.items():
+                names = [face.name for face in lacking_faces]
                 if ("glyph", ch, item.where) in seen:
                     continue
                 seen.add(("glyph", ch, item.where))
                 findings.append(CheckFinding(
                     "glyph", "missing-glyph",
-                    f"character {ch!r} (U+{ord(ch):04X}) is not in the font {' / '.join(names)} "
-                    f"({lang}); {MISSING_GLYPH_ADVICE}{elsewhere(ch)}", item.where,
+                    f"character {ch!r} (U+{ord(ch):04X}) is not in the font "
+                    f"{' / '.join(dict.fromkeys(face.shown for face in lacking_faces))} "
+                    f"({lang}); {lacking_faces[0].advice}{elsewhere(ch)}", item.where,
                     {"lang": lang, "char": ch, "codepoint": f"U+{ord(ch):04X}", "faces": names}))
     return findings
 

@@ -74,6 +74,10 @@ def _validate(key: str, value: Any, root: Path) -> tuple[Any, str | None]:
     if key == "out":
         if not isinstance(value, str) or not value.strip():
             return None, f"expected a folder inside the workspace, got {value!r}"
+        if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in value):
+            return None, f"{value!r} holds a control character; give a plain folder name (e.g. \"prints\")"
+        if ".git" in Path(value).parts:
+            return None, f"{value!r} is inside .git/, git's own folder; give a folder of its own (e.g. \"prints\")"
         folder = (root / value).resolve()
         if Path(value).is_absolute() or not folder.is_relative_to(root.resolve()):
             return None, f"{value!r} leaves the workspace; give a folder inside it (e.g. \"prints\")"
@@ -81,6 +85,8 @@ def _validate(key: str, value: Any, root: Path) -> tuple[Any, str | None]:
                                            for name in SOURCES):
             return None, (f"{value!r} would mix outputs with the game's sources; give a folder of "
                           "its own (e.g. \"prints\")")
+        if folder.exists() and not folder.is_dir():
+            return None, f"{value!r} is a file, not a folder; give a folder for the outputs (e.g. \"prints\")"
         return folder, None
     if key == "back_offset":
         if isinstance(value, list) and len(value) == 2 and all(

@@ -50,7 +50,7 @@ def output_root(found: Workspace) -> Path:
     from pnp.cli.config import load_settings
 
     configured = load_settings(found.root)[0].get("out")
-    return configured if isinstance(configured, Path) else found.output
+    return configured if isinstance(configured, Path) else found.output_folder()
 
 
 # --------------------------------------------------------------------------------------------

@@ -45,6 +45,27 @@ class Workspace:
     def output(self) -> Path:
         return self.root / "output"
 
+    def contained(self, path: Path, what: str) -> Path:
+        """``path`` with every link followed, if it is still inside the workspace; a
+        :class:`PnpError` naming ``what`` otherwise (a link in a game's folders must not lead
+        pnp to read or write elsewhere)."""
+        root = self.root.resolve()
+        try:
+            resolved = path.resolve()
+        except (OSError, RuntimeError, ValueError) as exc:  # a link loop; a NUL in the name
+            raise PnpError(f"{path}: {what} cannot be followed ({exc})") from None
+        if not resolved.is_relative_to(root):
+            raise PnpError(f"{path}: {what} leads out of the workspace (to {resolved}); pnp reads and "
+                           "writes only inside it: replace the link by a folder or file of its own")
+        return resolved
+
+    def output_folder(self) -> Path:
+        """output/, where a command writes when not told otherwise; refused when it is a link
+        out of the workspace (a build would write into whatever folder it leads to)."""
+        if self.output.is_symlink():
+            self.contained(self.output, "output/ (a link)")
+        return self.output
+
     def game_dir(self, slug: str) -> Path:
         return self.card_data / slug
 

@@ -28,8 +28,9 @@ def is_plain_text(value: Any) -> bool:
 
 
 def within_text_limit(r: Reader, text: str, path: PathKey) -> bool:
-    """Whether the text is within the limit for one text; reports it at ``path`` if not."""
+    """Whether the text is within the limit for one text and holds no control characters
+    (:data:`pnp.data.schema.CONTROL`); reports it at ``path`` if not."""
     if len(text) > MAX_TEXT_CHARS:
         r.fail(path, f"text of {len(text)} characters is longer than the limit of {MAX_TEXT_CHARS}")
         return False
-    return True
+    return r.no_controls(text, path)

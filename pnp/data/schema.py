@@ -16,6 +16,12 @@ FIELD_REF = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 COORD = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(mm|%)?\s*$")
 FONT_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*pt\s*$")
 IDENT = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+# What no text of a game may hold: control characters (newline and tab aside, and a carriage
+# return only as part of a CSV cell's CRLF), which print as nothing and garble a terminal that
+# shows the text back (ESC starts a terminal command), and the bidirectional controls, which
+# reorder what a reader sees.
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+                     "|\r(?!\n)")
 
 _MISSING = object()
 
@@ -84,9 +90,21 @@ class Reader:
             self.fail((*path, key), f"expected text, got {describe(value)}")
             return ""
         text = str(value)
+        if not self.no_controls(text, (*path, key)):
+            return ""
         if pattern is not None and not pattern.match(text):
             self.fail((*path, key), f"expected {what or pattern.pattern}, got {text!r}")
         return text
+
+    def no_controls(self, text: str, path: PathKey) -> bool:
+        """Whether ``text`` is free of :data:`CONTROL` characters; reports the first at ``path`` if not."""
+        found = CONTROL.search(text)
+        if found is None:
+            return True
+        code = ord(found[0][0])
+        self.fail(path, f"control character U+{code:04X} at character {found.start() + 1}; a game's text "
+                        "holds no control or bidirectional-override characters: remove it")
+        return False
 
     def integer(self, obj: dict[str, Any], key: str, path: PathKey, default: Any = _MISSING,
                 minimum: int | None = None, maximum: int | None = None) -> int:

@@ -76,6 +76,8 @@ _SCALARS = yaml.SafeLoader("")
 class _Budget:
     def __init__(self) -> None:
         self.values = 0
+        self.collections: set[int] = set()  # the lists and mappings met, by identity
+        self.aliased = False  # one was met twice: an alias repeats a node, YAML text cannot
 
 
 def _load_nodes(text: str, file: Path) -> yaml.Node | None:
@@ -111,9 +113,13 @@ def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
         return Problem(message, shown_file, key_line, path=key_path, code=code)
 
     budget.values += 1
+    if isinstance(node, yaml.CollectionNode):
+        budget.aliased = budget.aliased or id(node) in budget.collections
+        budget.collections.add(id(node))
     if budget.values > MAX_VALUES:
-        raise _Refused(at(f"more than {MAX_VALUES:,} values once aliases are expanded (an alias bomb?); "
-                          "pnp stops here", "too-many-values"))
+        what = "values once aliases are expanded (an alias bomb?)" if budget.aliased else \
+            "values in one file (the most pnp reads from one; split the file)"
+        raise _Refused(at(f"more than {MAX_VALUES:,} {what}; pnp stops here", "too-many-values"))
     if len(path) > MAX_DEPTH:
         raise _Refused(at(f"nested more than {MAX_DEPTH} levels deep (or an alias that contains itself)",
                           "too-deep"))

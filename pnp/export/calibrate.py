@@ -170,7 +170,7 @@ def calibrate(workspace: Workspace, paper: str, lang: str, back_offset: tuple[fl
     (output/ unless the workspace's pnp.toml names another), unless it is there already, made
     of the same arguments and fonts. ``out`` is refused inside the game's sources, as
     ``pnp build --out`` is."""
-    root = output_root or workspace.output
+    root = output_root or workspace.output_folder()
     if out is not None:
         check_out(workspace, (out if out.is_absolute() else Path.cwd() / out).parent)
     target = out if out is not None else root / f"calibrate-{paper}.pdf"

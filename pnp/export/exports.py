@@ -257,7 +257,7 @@ Exporter = Callable[[Game, FaceRenderer, str, str], list[Artifact]]
 def _render_with(exporter: Exporter) -> Callable[[RenderJob], Rendered]:
     def render(job: RenderJob) -> Rendered:
         game = job.loaded_game
-        renderer = FaceRenderer(game, game_fonts(job.workspace.fonts, job.lang, game.info.fonts),
+        renderer = FaceRenderer(game, game_fonts(job.workspace, job.lang, game.info.fonts),
                                 converter_for(game, job.lang))
         artifacts = exporter(game, renderer, job.lang, job.paper)
         log.info("exported %s %s: %d files", game.slug, job.lang, len(artifacts))
@@ -288,7 +288,7 @@ def export(workspace: Workspace, kind: str, game: str, lang: str = "all", out: P
         raise PnpError(f"unknown export {kind!r} (expected one of: {', '.join(EXPORT_KINDS)})")
     slugs = resolve_games(workspace, game)
     langs = resolve_langs(lang)
-    root = out if out is not None else (output_root or workspace.output)
+    root = out if out is not None else (output_root or workspace.output_folder())
     outputs = []
     for slug in slugs:
         for target_lang in langs:

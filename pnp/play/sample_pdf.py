@@ -33,7 +33,7 @@ def narration_pdf(workspace: Workspace, sample: Sample, lang: str, paper: str = 
         raise PnpError(f"unknown paper {paper!r} (expected one of: {', '.join(SHEETS)})")
     spec = SHEETS[paper]
     markdown = narration(workspace, sample, lang)
-    fonts = game_fonts(workspace.fonts, lang, sample.game.info.fonts)
+    fonts = game_fonts(workspace, lang, sample.game.info.fonts)
     glyphs = GlyphCheck(fonts)
     source = str(template_path(workspace.templates, sample.game.slug))
     data = render_rulebook(sample.game, lang, parse_markdown(markdown), fonts,
@@ -69,7 +69,7 @@ def sample_pdf(workspace: Workspace, sample: Sample, lang: str, paper: str, bots
     """Make the PDF of ``sample`` (played with ``bots``) at ``out``, or at
     :func:`default_pdf_path` under ``output_root`` (output/ unless the workspace's pnp.toml
     names another), unless it is there already, made of the same sources and arguments."""
-    root = output_root or workspace.output
+    root = output_root or workspace.output_folder()
     target = (out or default_pdf_path(root, sample, lang)).resolve()
     params = Params(seed=sample.seed, players=sample.players, variant=sample.variant, bots=bots, lang=lang)
     return make_file(workspace, root, target, Output(sample.game.slug, lang, SAMPLE, params=params), paper, force)

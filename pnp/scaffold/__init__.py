@@ -72,6 +72,15 @@ def check_slug(workspace: Workspace, slug: str) -> None:
             raise PnpError(f"{folder}: already exists; pnp new never overwrites a game (pick another name)")
 
 
+def _check_links(workspace: Workspace) -> None:
+    """Refuse a card_data/, templates/ or .gitignore that is a link out of the workspace: pnp
+    new would write through it into another folder."""
+    for path, what in ((workspace.card_data, "card_data/"), (workspace.templates, "templates/"),
+                       (workspace.root / GITIGNORE, GITIGNORE)):
+        if path.is_symlink():
+            workspace.contained(path, f"the workspace's {what} (a link)")
+
+
 def _check_source_lang(source_lang: str) -> None:
     if source_lang not in LANGS:
         raise PnpError(f"source script {source_lang!r}: expected one of {', '.join(LANGS)}")
@@ -88,6 +97,7 @@ def scaffold(workspace: Workspace, slug: str, today: datetime.date | None = None
     return the files written."""
     check_slug(workspace, slug)
     _check_source_lang(source_lang)
+    _check_links(workspace)
     made = _Made()
     try:
         return _write_game(workspace, slug, source_lang, today, made)
@@ -185,6 +195,7 @@ def start(root: Path, slug: str, source_lang: str = "zh-Hant", out_folders: list
         _check_new_workspace(root)
     check_slug(workspace, slug)
     _check_source_lang(source_lang)
+    _check_links(workspace)
     made = _Made()
     changed: list[Path] = []
     try:

@@ -138,7 +138,7 @@ class Preview:
         self.langs = resolve_langs(lang)
         self.lang = lang
         self.paper = paper
-        self.root = folder if folder is not None else workspace.output / FOLDER
+        self.root = folder if folder is not None else workspace.output_folder() / FOLDER
         self._memory = _Memory()
         self._pages: dict[str, bytes] = {}
         self._state = State()

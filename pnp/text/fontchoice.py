@@ -1,7 +1,10 @@
 """The faces a game chose for its text roles (game.yaml ``fonts:``): found, checked, registered.
 
-A face is named by family (``title: AR PL UKai TW``) or by a file in the workspace's fonts/.
-A family is looked for in the workspace's fonts/, then among the bundled faces, then among
+A face is named by family (``title: AR PL UKai TW``) or by a file in the workspace's own
+fonts/ (``Workspace.own_fonts``; ``Workspace.fonts`` is where the default faces come from, the
+bundled ones unless fonts/ holds a build of them). Nothing is read through a link out of the
+workspace, and a look-up by family reads within :mod:`pnp.text.fontscan`'s limits.
+A family is looked for in the workspace's fonts/, then among the default faces, then among
 the system's fonts as fontconfig finds them (``fc-match``, the same search every program on
 the machine makes), so a face installed with the system's packages (Debian's
 ``fonts-arphic-ukai``) needs no copying. TrueType faces and collections register as they are;
@@ -27,16 +30,18 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pnp.core.choices import FONT_ROLES, FONT_SUFFIXES
-from pnp.core.errors import FontError
+from pnp.core.choices import FONT_ROLES
+from pnp.core.errors import FontError, PnpError
+from pnp.core.workspace import Workspace
 from pnp.data.model import FontPick
+from pnp.text import fontscan
 from pnp.text.fonts import FontFace, FontFamily, coverage
+from pnp.text.fontscan import MAX_FONT_BYTES, normal
 
 __all__ = ["FoundFace", "choose_fonts", "chosen_font_files", "faces_having", "elsewhere", "find_pick", "game_fonts"]
 
 # A body face must print Chinese: one with fewer Han characters than this has none to speak of.
 MIN_BODY_HAN = 1000
-MAX_FONT_BYTES = 256 * 1024 * 1024
 _FC_TIMEOUT = 30  # seconds: fontconfig builds its cache on a first run
 _HAN = range(0x4E00, 0xA000)
 
@@ -51,61 +56,44 @@ class FoundFace:
     source: str  # "fonts/", "bundled" or "fontconfig": where it was found, for messages
 
 
-def _normal(name: str) -> str:
-    return " ".join(name.lower().split())
-
-
 # -- looking a face up ------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class _Entry:
-    index: int
-    names: frozenset[str]
-    bold: bool
-    italic: bool
-    weight: int
-
-
-def _scan(path: Path) -> tuple[_Entry, ...]:
-    """The faces of one font file with their names; nothing for a file that is not a font."""
+def own_fonts(workspace: Workspace, where: object) -> Path | None:
+    """The workspace's own fonts/ folder, resolved, or None when it has none; a fonts/ that
+    is a link out of the workspace is refused."""
+    folder = workspace.own_fonts
+    if not (folder.is_dir() or folder.is_symlink()):
+        return None
     try:
-        stamp = path.stat()
-    except OSError:
-        return ()
-    return _scan_stamped(path, stamp.st_size, stamp.st_mtime_ns)
+        resolved = workspace.contained(folder, "the fonts/ folder")
+    except PnpError as exc:
+        raise FontError(f"{where}: {exc.message}") from None
+    return resolved if resolved.is_dir() else None
 
 
-@cache
-def _scan_stamped(path: Path, size: int, mtime_ns: int) -> tuple[_Entry, ...]:
-    from fontTools.ttLib import TTCollection, TTFont
-
-    if size > MAX_FONT_BYTES:
-        return ()
-    try:
-        fonts = TTCollection(str(path), lazy=True).fonts if path.suffix.lower() in (".ttc", ".otc") \
-            else [TTFont(str(path), lazy=True)]
-        entries = []
-        for index, font in enumerate(fonts):
-            names = {_normal(str(record.toUnicode())) for record in font["name"].names
-                     if record.nameID in (1, 4, 6, 16) and record.langID in (0, 0x409)}
-            os2 = font.get("OS/2")
-            selection = getattr(os2, "fsSelection", 0)
-            weight = getattr(os2, "usWeightClass", 400)
-            entries.append(_Entry(index, frozenset(names), bool(selection & 0x20) or weight >= 600,
-                                  bool(selection & 0x01), weight))
-        return tuple(entries)
-    except Exception:  # a file that is not a font names no family; a pick by file says why
-        return ()
-
-
-def _in_folder(folder: Path, family: str, source: str) -> tuple[FoundFace, FoundFace] | None:
-    """The regular and bold (or regular again) faces of ``family`` among the files of ``folder``."""
+def _in_folder(folder: Path, family: str, source: str,
+               workspace: Workspace | None = None) -> tuple[FoundFace, FoundFace] | None:
+    """The regular and bold (or regular again) faces of ``family`` among the files of ``folder``
+    (the workspace's own, when ``workspace`` is given: a file there that links out of it is refused)."""
     if not folder.is_dir():
         return None
-    wanted = _normal(family)
-    found = [(path, entry) for path in sorted(folder.iterdir())
-             if path.suffix.lower() in FONT_SUFFIXES and path.is_file()
-             for entry in _scan(path) if wanted in entry.names and not entry.italic]
+    wanted = normal(family)
+    found: list[tuple[Path, fontscan.Entry]] = []
+    faces = 0
+    for path in fontscan.font_files(folder):
+        if workspace is not None:
+            try:
+                path = workspace.contained(path, "a font file in fonts/")
+            except PnpError as exc:
+                raise FontError(exc.message) from None
+        if not path.is_file():
+            continue
+        entries = fontscan.faces_of(path)
+        faces += len(entries)
+        if faces > fontscan.MAX_SCANNED_FACES:
+            raise FontError(f"{folder}: more than {fontscan.MAX_SCANNED_FACES} font faces; pnp looks a family up "
+                            f"among at most {fontscan.MAX_SCANNED_FACES}: name the face's file with `file:`")
+        found += [(path, entry) for entry in entries if wanted in entry.names and not entry.italic]
     if not found:
         return None
     regular = min(found, key=lambda f: (f[1].bold, abs(f[1].weight - 400), str(f[0]), f[1].index))
@@ -126,7 +114,7 @@ def _fontconfig(args: Sequence[str]) -> str | None:
         return None
     try:
         done = subprocess.run([exe, *args[1:]], capture_output=True, timeout=_FC_TIMEOUT, check=False)
-    except (OSError, subprocess.TimeoutExpired):
+    except (OSError, ValueError, subprocess.TimeoutExpired):  # ValueError: a NUL in an argument
         return None
     return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else None
 
@@ -142,8 +130,8 @@ def _fc_match(family: str, weight: str) -> FoundFace | None:
     parts = out.split("\n")
     if len(parts) < 3 or not parts[1].strip().isdigit():
         return None
-    families = {_normal(name.replace("\\,", ",")) for name in re.split(r"(?<!\\),", parts[2])}
-    if _normal(family) not in families:
+    families = {normal(name.replace("\\,", ",")) for name in re.split(r"(?<!\\),", parts[2])}
+    if normal(family) not in families:
         return None
     return FoundFace(Path(parts[0]), int(parts[1]), family, "fontconfig")
 
@@ -165,21 +153,32 @@ def system_families() -> tuple[str, ...]:
                          if name.strip()}))
 
 
-def find_pick(pick: FontPick, fonts_dir: Path, bundled_dir: Path) -> tuple[FoundFace, FoundFace]:
-    """The regular and bold faces ``pick`` names; raises :class:`FontError` naming its line."""
+def find_pick(pick: FontPick, workspace: Workspace, bundled_dir: Path) -> tuple[FoundFace, FoundFace]:
+    """The regular and bold faces ``pick`` names: a file of the workspace's own fonts/, or a
+    family looked for there, then in ``bundled_dir`` (where the default faces are), then
+    through fontconfig; raises :class:`FontError` naming its line."""
+    folder = own_fonts(workspace, pick.where)
     if pick.file:
-        folder = fonts_dir.resolve()
         faces = []
         for name in (pick.file, pick.bold_file or pick.file):
-            path = (fonts_dir / name).resolve()
-            if not path.is_relative_to(folder) or not path.is_file():
-                raise FontError(f"{pick.where}: no font file {name!r} in the workspace's fonts/ ({fonts_dir})")
+            path = (workspace.own_fonts / name)
+            if folder is not None and (path.exists() or path.is_symlink()):
+                try:
+                    path = workspace.contained(path, f"the font file {name!r}")
+                except PnpError as exc:
+                    raise FontError(f"{pick.where}: {exc.message}") from None
+            if folder is None or not path.is_relative_to(folder) or not path.is_file():
+                raise FontError(f"{pick.where}: no font file {name!r} in the workspace's fonts/ "
+                                f"({workspace.own_fonts})")
             faces.append(FoundFace(path, 0, name, "fonts/"))
         return faces[0], faces[1]
-    for folder, source in ((fonts_dir, "fonts/"), (bundled_dir, "bundled")):
-        found = _in_folder(folder, pick.family, source)
-        if found:
-            return found
+    try:
+        found = _in_folder(folder, pick.family, "fonts/", workspace) if folder is not None else None
+        found = found or _in_folder(bundled_dir, pick.family, "bundled")
+    except FontError as exc:
+        raise FontError([f"{pick.where}: {problem}" for problem in exc.problems]) from None
+    if found:
+        return found
     found = _system(pick.family)
     if found:
         return found
@@ -206,16 +205,17 @@ class _NamedBytes(io.BytesIO):
         self.name = name
 
 
-def _register(found: FoundFace, bold: bool, where: str) -> FontFace:
+def _register(found: FoundFace, bold: bool, where: str, chosen: str) -> FontFace:
     from reportlab.pdfbase import pdfmetrics
 
     try:
+        size = found.path.stat().st_size  # before reading: a huge file is never read whole
+        if size > MAX_FONT_BYTES:
+            raise FontError(f"{where}: the font {found.path} is {size // 2**20} MB; "
+                            f"pnp reads fonts up to {MAX_FONT_BYTES // 2**20} MB")
         data = found.path.read_bytes()
     except OSError as exc:
         raise FontError(f"{where}: cannot read the font {found.path}: {exc}") from exc
-    if len(data) > MAX_FONT_BYTES:
-        raise FontError(f"{where}: the font {found.path} is {len(data) // 2**20} MB; "
-                        f"pnp reads fonts up to {MAX_FONT_BYTES // 2**20} MB")
     digest = hashlib.sha256(data).hexdigest()
     with _lock:
         name = _registered.get((digest, found.index))
@@ -227,10 +227,22 @@ def _register(found: FoundFace, bold: bool, where: str) -> FontFace:
             except FontError:
                 raise
             except Exception as exc:  # hostile or broken bytes: any parse error is the file's
-                raise FontError(f"{where}: {found.path} is not a font pnp can read ({exc})") from exc
+                raise FontError(f"{where}: {found.path} is not a font pnp can read "
+                                f"({_reason(exc)})") from exc
             pdfmetrics.registerFont(font)
             _registered[(digest, found.index)] = name
-    return FontFace(name=name, path=found.path, bold=bold)
+    face = FontFace(name=name, path=found.path, bold=bold, chosen=chosen)
+    try:
+        coverage(face)  # read now, so a broken cmap is this line's error, not a crash mid-render
+    except Exception as exc:
+        raise FontError(f"{where}: {found.path} is not a font pnp can read ({_reason(exc)})") from exc
+    return face
+
+
+def _reason(exc: BaseException) -> str:
+    """What went wrong, even for an exception with no text (a failed assertion in a parser)."""
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else f"{type(exc).__name__} while parsing it"
 
 
 def _parse(name: str, found: FoundFace, data: bytes) -> Any:
@@ -250,22 +262,24 @@ def _parse(name: str, found: FoundFace, data: bytes) -> Any:
 def _family(role: str, faces: tuple[FoundFace, FoundFace], lang: str, where: str) -> FontFamily:
     from reportlab.pdfbase import pdfmetrics
 
-    regular = _register(faces[0], False, where)
-    bold = _register(faces[1], True, where) if faces[1] != faces[0] else \
-        FontFace(regular.name, regular.path, True)
+    chosen = [f"{face.family!r} (chosen for {role} at {where})" for face in faces]
+    regular = _register(faces[0], False, where, chosen[0])
+    bold = _register(faces[1], True, where, chosen[1]) if faces[1] != faces[0] else \
+        dataclasses.replace(regular, bold=True)
     family = FontFamily(regular=regular, bold=bold, lang=lang)
     pdfmetrics.registerFontFamily(family.family_name, normal=regular.name, bold=bold.name,
                                   italic=regular.name, boldItalic=bold.name)
     if role == "body":
-        han = sum(1 for code in coverage(regular) if code in _HAN)
-        if han < MIN_BODY_HAN:
-            raise FontError(f"{where}: {faces[0].family!r} ({faces[0].path}) has {han} Chinese characters; "
-                            "the body text needs a Chinese face: give this face to `title:` or "
-                            "`numbers:`, or choose a Chinese face for `body:`")
+        for found, face in zip(faces, (regular, bold), strict=True):
+            han = sum(1 for code in coverage(face) if code in _HAN)
+            if han < MIN_BODY_HAN:
+                raise FontError(f"{where}: {found.family!r} ({found.path}) has {han} Chinese characters; "
+                                "the body text needs a Chinese face, bold too: give this face to `title:` or "
+                                "`numbers:`, or choose a Chinese face for `body:`")
     return family
 
 
-def choose_fonts(default: FontFamily, picks: Sequence[FontPick], fonts_dir: Path) -> FontFamily:
+def choose_fonts(default: FontFamily, picks: Sequence[FontPick], workspace: Workspace) -> FontFamily:
     """The game's families: ``default`` (the script's bundled faces, from load_family) for
     every role the game gives no face, the chosen faces for the rest. The body's family is
     returned; the others hang from it (:meth:`FontFamily.role`). Every problem is raised at
@@ -277,7 +291,7 @@ def choose_fonts(default: FontFamily, picks: Sequence[FontPick], fonts_dir: Path
     problems: list[Any] = []
     for pick in picks:
         try:
-            families[pick.role] = _family(pick.role, find_pick(pick, fonts_dir, bundled_dir),
+            families[pick.role] = _family(pick.role, find_pick(pick, workspace, bundled_dir),
                                           default.lang, pick.where)
         except FontError as exc:
             problems.extend(exc.records)
@@ -288,7 +302,7 @@ def choose_fonts(default: FontFamily, picks: Sequence[FontPick], fonts_dir: Path
     return dataclasses.replace(body, roles=roles)
 
 
-def chosen_font_files(game_yaml: Path, fonts_dir: Path, bundled_dir: Path) -> list[Path]:
+def chosen_font_files(game_yaml: Path, workspace: Workspace, bundled_dir: Path) -> list[Path]:
     """The files the faces game.yaml chooses resolve to now, for the build record: a face
     that changes, or a name that now finds another file, rebuilds. game.yaml is read for its
     ``fonts:`` alone; a problem in it, or a pick that finds nothing, adds nothing (the build
@@ -300,7 +314,7 @@ def chosen_font_files(game_yaml: Path, fonts_dir: Path, bundled_dir: Path) -> li
     files: list[Path] = []
     for pick in _picks_of(game_yaml, stamp.st_size, stamp.st_mtime_ns):
         try:
-            files += [face.path for face in find_pick(pick, fonts_dir, bundled_dir)]
+            files += [face.path for face in find_pick(pick, workspace, bundled_dir)]
         except FontError:
             continue
     return list(dict.fromkeys(files))
@@ -331,11 +345,13 @@ def faces_having(ch: str, limit: int = 3) -> tuple[str, ...]:
     return tuple(sorted({line.strip() for line in out.splitlines() if line.strip()}))[:limit]
 
 
-def game_fonts(fonts_dir: Path, lang: str, picks: Sequence[FontPick]) -> FontFamily:
-    """The script's faces (:func:`pnp.text.fonts.load_family`) with the game's choices made."""
+def game_fonts(workspace: Workspace, lang: str, picks: Sequence[FontPick]) -> FontFamily:
+    """The script's faces (:func:`pnp.text.fonts.load_family`, from ``workspace.fonts``: the
+    bundled faces or the workspace's own build of them) with the game's choices made (found in
+    the workspace's own fonts/, ``workspace.own_fonts``, and beyond)."""
     from pnp.text.fonts import load_family
 
-    return choose_fonts(load_family(fonts_dir, lang), picks, fonts_dir)
+    return choose_fonts(load_family(workspace.fonts, lang), picks, workspace)
 
 
 def elsewhere(ch: str) -> str:

@@ -69,6 +69,20 @@ class FontFace:
     name: str
     path: Path
     bold: bool
+    # For a face game.yaml chose (pnp.text.fontchoice): how messages name it, with its line.
+    chosen: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The face as a message names it: the designer's choice, else its PostScript name."""
+        return self.chosen or self.name
+
+    @property
+    def advice(self) -> str:
+        """What to do about a character the face lacks."""
+        if self.chosen:
+            return "use another character, or choose a face that has it in game.yaml `fonts:`"
+        return MISSING_GLYPH_ADVICE
 
 
 @dataclass(frozen=True)
@@ -230,6 +244,8 @@ def coverage(face: FontFace) -> frozenset[int]:
     try:
         cmap = font.getBestCmap() or {}
         return frozenset(cmap)
+    except Exception as exc:  # a damaged cmap (hostile bytes): any decoding error is the file's
+        raise FontError(f"cannot read font {face.path}: {type(exc).__name__}: {exc}") from exc
     finally:
         font.close()
 
@@ -259,11 +275,9 @@ def missing_characters(text: str, face: FontFace) -> list[str]:
 
 def describe_missing(ch: str, where: str, face: FontFace | str) -> str:
     """One problem line for a character the face lacks, saying how to add it."""
-    face_name = face.name if isinstance(face, FontFace) else face
-    return (
-        f"{where}: character {ch!r} (U+{ord(ch):04X}) is not in the font {face_name}; "
-        f"{MISSING_GLYPH_ADVICE}"
-    )
+    face_name = face.shown if isinstance(face, FontFace) else face
+    advice = face.advice if isinstance(face, FontFace) else MISSING_GLYPH_ADVICE
+    return f"{where}: character {ch!r} (U+{ord(ch):04X}) is not in the font {face_name}; {advice}"
 
 
 def check_text(text: str, face: FontFace, where: str) -> list[str]:

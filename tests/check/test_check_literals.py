@@ -396,3 +396,18 @@ def test_a_game_without_rules_is_told_to_mark_a_literal_not_to_refer_to_rules(tm
     assert "mark it in game.yaml literal_numbers" in literal["message"]
     assert "once the game has rules" in literal["message"]
     assert "refer to the rules instead" not in literal["message"]
+
+
+def test_a_float_card_field_is_reported_once(tmp_path: Path) -> None:
+    """A card field is checked both where the card is and where the rulebook shows the card:
+    one float in it is one finding."""
+    root = workspace(tmp_path, "wurenshenghuan")
+    components = root / "card_data/wurenshenghuan/components.yaml"
+    edit(components, "- {id: character-a, fields: {letter: A, name: 溫法官,",
+         "- {id: character-a, fields: {letter: A, name: 溫法官, power: 6.0,")
+    code, found = check(root, "wurenshenghuan")
+    assert code == 1
+    floats = only(found, "float-number")
+    assert [(f["number"], f["where"]) for f in floats] == \
+        [("6.0", f"card_data/wurenshenghuan/components.yaml:{line_of(components, 'power: 6.0')}: "
+                  "components[1].cards[0].fields.power")]

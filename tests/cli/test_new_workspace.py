@@ -186,3 +186,41 @@ def test_lang_accepts_region_tags_in_any_case_and_lists_the_names_when_refused(t
     (tmp_path / "pnp.toml").write_text('paper = "a4"\nlang = "klingon"\n', encoding="utf-8")
     refused = pnp(tmp_path, "build", "mygame")
     assert_refused(refused, "pnp.toml:2: lang: expected one of zh-Hant, zh-Hans, all, zh-cn")
+
+
+# --- no write leaves the workspace ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["new-workspace", "existing-workspace"])
+@pytest.mark.parametrize("name", ["card_data", "templates"])
+def test_a_folder_linked_out_of_the_workspace_is_never_written_through(tmp_path: Path, name: str,
+                                                                        existing: bool) -> None:
+    root, outside = tmp_path / "ws", tmp_path / "elsewhere"
+    root.mkdir()
+    outside.mkdir()
+    if existing:
+        (root / "card_data").mkdir()
+        (root / "templates").mkdir()
+        (root / name).rmdir()
+    (root / name).symlink_to(outside)
+    result = pnp(root, "new", "mygame")
+    assert_refused(result, "Error: ", f"{root / name}: the workspace's {name}/ (a link) leads out of the workspace")
+    assert list(outside.iterdir()) == []
+    assert not (root / "pnp.toml").exists() and not (root / ".gitignore").exists()
+
+
+@pytest.mark.parametrize("dangling", [False, True], ids=["to-a-file", "dangling"])
+def test_a_gitignore_linked_out_of_the_workspace_is_never_written_through(tmp_path: Path, dangling: bool) -> None:
+    root, outside = tmp_path / "ws", tmp_path / "elsewhere"
+    root.mkdir()
+    outside.mkdir()
+    target = outside / "ignore"
+    if not dangling:
+        target.write_text("mine\n", encoding="utf-8")
+    (root / ".gitignore").symlink_to(target)
+    result = pnp(root, "new", "mygame")
+    assert_refused(result, "Error: ", f"{root / '.gitignore'}: the workspace's .gitignore (a link) leads out")
+    assert [p.name for p in outside.iterdir()] == ([] if dangling else ["ignore"])
+    if not dangling:
+        assert target.read_text(encoding="utf-8") == "mine\n"
+    assert not (root / "card_data").exists()

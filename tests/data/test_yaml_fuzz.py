@@ -94,3 +94,25 @@ def test_deep_nesting_and_recursive_alias_are_data_errors(tmp_path: Path) -> Non
             assert "game.yaml" in str(exc)
         else:
             raise AssertionError(f"{text[:20]!r} loaded")
+
+
+def test_too_many_plain_values_are_not_called_an_alias_bomb(tmp_path: Path) -> None:
+    """A file over the value limit with no alias in it is told the limit, not asked about a bomb;
+    one that repeats a list through aliases still is."""
+    import pytest
+
+    from pnp.data.yamlmarks import MAX_VALUES
+
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("marks:\n" + "  - {text: '1', reason: r}\n" * (MAX_VALUES // 3 + 1), encoding="utf-8")
+    with pytest.raises(DataError) as refused:
+        load_yaml(plain)
+    assert f"more than {MAX_VALUES:,} values in one file" in str(refused.value)
+    assert "alias" not in str(refused.value)
+    bomb = tmp_path / "bomb.yaml"
+    levels = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    levels += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 7)]
+    bomb.write_text("\n".join(levels) + "\n", encoding="utf-8")
+    with pytest.raises(DataError) as exploded:
+        load_yaml(bomb)
+    assert "once aliases are expanded (an alias bomb?)" in str(exploded.value)
