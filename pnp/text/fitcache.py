@@ -60,8 +60,11 @@ def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_
              squeeze: Squeeze | None = None, kern: Kern | None = None) -> Fit | None:
     """:func:`pnp.text.shrink.fit_text`, answered from the disk cache inside :func:`remembered`."""
     session = _session.get()
+    # A fit is kept as (text, bold) runs: a text with colours, icons or labels, which that
+    # would not keep, is fitted afresh (there are few, and they are fitted in memory as well).
     if (session is None or measure is not session.measure or squeeze not in (None, session.squeeze)
-            or kern not in (None, session.kern)):
+            or kern not in (None, session.kern)
+            or any(run.mark or run.colour is not None or run.icon is not None for run in runs)):
         return shrink.fit_text(runs, width, height, size, min_size, measure, leading_ratio, step,
                                squeeze, kern)
     key = (tuple((run.text, run.bold) for run in runs), width, height, size, min_size, leading_ratio, step,
