@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import struct
 import xml.etree.ElementTree as ElementTree
+import zlib
 from pathlib import Path
 
 from pnp.core.problems import Problem
@@ -95,20 +96,35 @@ def _check_size(data: bytes) -> str | None:
 
 
 def _check_png(data: bytes) -> str | None:
-    if not data.startswith(_PNG_MAGIC) or data[12:16] != b"IHDR" or len(data) < 33:
+    """A PNG read chunk by chunk (no image library in the data layer): its header, every
+    chunk's checksum, and its pixels inflated to exactly the size the header promises, so a
+    truncated or corrupt file is refused here, not at print."""
+    if not data.startswith(_PNG_MAGIC) or len(data) < 33 or data[12:16] != b"IHDR":
         return "not a PNG file"
-    width, height = struct.unpack(">II", data[16:24])
+    width, height, depth, colour_type, _, _, interlace = struct.unpack(">IIBBBBB", data[16:29])
     if not (0 < width <= MAX_ICON_PIXELS and 0 < height <= MAX_ICON_PIXELS):
         return f"{width}×{height} pixels; an icon is at most {MAX_ICON_PIXELS}×{MAX_ICON_PIXELS}"
-    from io import BytesIO
-
-    from PIL import Image, UnidentifiedImageError
-
+    channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}.get(colour_type)
+    if channels is None or depth not in (1, 2, 4, 8, 16):
+        return "not a readable PNG file (unknown colour type or bit depth)"
+    pixels, at, ended = bytearray(), 8, False
+    while at + 12 <= len(data) and not ended:
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + length]
+        if len(body) != length or data[at + 8 + length:at + 12 + length] != struct.pack(
+                ">I", zlib.crc32(kind + body)):
+            return "not a readable PNG file (truncated or corrupt)"
+        pixels += body if kind == b"IDAT" else b""
+        ended = kind == b"IEND"
+        at += 12 + length
+    expected = height * (1 + (width * depth * channels + 7) // 8)
     try:
-        with Image.open(BytesIO(data)) as image:
-            image.load()  # decodes every row: a truncated or corrupt file fails here, not at print
-    except (OSError, UnidentifiedImageError, ValueError, SyntaxError) as exc:
-        return f"not a readable PNG file ({exc})"
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(bytes(pixels), expected + 1)
+    except zlib.error:
+        raw = b""
+    if not ended or not raw or (interlace == 0 and len(raw) != expected):
+        return "not a readable PNG file (truncated or corrupt)"
     return None
 
 
