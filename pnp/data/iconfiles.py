@@ -30,6 +30,8 @@ _FILE = re.compile(rf"({ICON_NAME})\.(svg|png)")
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 _UNSAFE_SVG = re.compile(rb"<!DOCTYPE|<!ENTITY|<\?xml-stylesheet", re.IGNORECASE)
 _FORBIDDEN_TAGS = {"script", "foreignObject", "image", "iframe", "object", "embed"}
+# Text would be set in a font the PDF does not embed: an icon's letters are drawn as paths.
+_TEXT_TAGS = {"text", "tspan", "textPath"}
 _EXTERNAL_URL = re.compile(r"url\(\s*['\"]?(?!#)", re.IGNORECASE)
 
 
@@ -143,6 +145,8 @@ def _check_svg(data: bytes) -> str | None:
         if count >= MAX_SVG_ELEMENTS:
             return f"more than {MAX_SVG_ELEMENTS} SVG elements; an icon is simple"
         tag = _local(element.tag)
+        if tag in _TEXT_TAGS:
+            return f"an SVG with a <{tag}> element; convert an icon's text to paths"
         if tag in _FORBIDDEN_TAGS:
             return f"an SVG with a <{tag}> element; an icon is drawn from its own shapes alone"
         for key, value in element.attrib.items():

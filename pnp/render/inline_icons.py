@@ -15,6 +15,7 @@ import io
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from reportlab.graphics import renderPDF
 from reportlab.lib.utils import ImageReader
@@ -92,8 +93,18 @@ def _draw_svg(canvas: Canvas, icon: IconFile) -> None:
     canvas.saveState()
     canvas.translate(dx, dy)
     canvas.scale(scale, scale)
-    renderPDF.draw(drawing, canvas, 0, 0)
+    _ShapesOnly().draw(renderPDF.renderScaledDrawing(drawing), canvas, 0, 0)
     canvas.restoreState()
+
+
+class _ShapesOnly(renderPDF._PDFRenderer):  # type: ignore[misc]  # reportlab is untyped
+    """reportlab's drawing renderer without its default font: it would name Helvetica, a font
+    the PDF does not embed, in a form that prints no text (an icon has none: the loader
+    refuses SVG text, which would need a font of its own)."""
+
+    def applyStateChanges(self, delta: dict[str, Any], newState: dict[str, Any]) -> None:
+        super().applyStateChanges({k: v for k, v in delta.items() if k not in ("fontName", "fontSize")},
+                                  newState)
 
 
 def _draw_png(canvas: Canvas, icon: IconFile) -> None:
