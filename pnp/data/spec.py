@@ -258,7 +258,8 @@ ELEMENTS: dict[str, ElementSpec] = {e.kind: e for e in (
         Prop("dash", "numbers", "dash pattern `[on, off, …]` in mm", maximum=MAX_DASH_MM,
              max_items=MAX_DASH_ITEMS))),
     ElementSpec("text", "Text wrapped with Chinese line-breaking rules, shrunk to fit its box.", (
-        _box(), Prop("text", "text", "the text; `{field}` is replaced by the card's field", required=True),
+        _box(), Prop("text", "text", "the text; `{field}` is replaced by the card's field; `**bold**`, "
+             "colour spans, `:icon:` and `<br>` are rich text (see Rich text)", required=True),
         _size(), _min_size(), Prop("bold", "bool", "bold weight", default=False), _font(), _color(),
         Prop("align", "align", "horizontal alignment", default="left"),
         Prop("valign", "valign", "vertical alignment", default="top")), text=True),
