@@ -16,7 +16,7 @@ from pathlib import Path
 from pnp.check.places import GamePlaces
 from pnp.core.errors import DataError
 from pnp.core.workspace import Workspace
-from pnp.data.markup import plain_text
+from pnp.data.markup import ICON_NAME, plain_text
 from pnp.data.model import Game
 from pnp.data.schema import COLOR, FIELD_REF
 from pnp.data.textfile import read_text
@@ -117,10 +117,13 @@ def _template_texts(source: Path, markdown: str, places: GamePlaces) -> list[Tex
             previous = found
             where = f"{shown}:{found + 1}"
         heading = line.lstrip().startswith("#")
-        items.append(TextItem(line, where, heading or "**" in line, "title" if heading else "body"))
+        # An inline icon (:die:) prints a picture, no characters: its colons are no punctuation.
+        items.append(TextItem(_BOOK_ICON.sub("", line), where, heading or "**" in line,
+                              "title" if heading else "body"))
     return items
 
 
+_BOOK_ICON = re.compile(f":{ICON_NAME}:")
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")
 
 
