@@ -16,6 +16,7 @@ from pathlib import Path
 from pnp.check.places import GamePlaces
 from pnp.core.errors import DataError
 from pnp.core.workspace import Workspace
+from pnp.data.markup import ICON_NAME, plain_text
 from pnp.data.model import Game
 from pnp.data.schema import COLOR, FIELD_REF
 from pnp.data.textfile import read_text
@@ -53,7 +54,8 @@ def printed_texts(game: Game) -> list[TextItem]:
         for card in component.cards:
             for value in card.fields.values():
                 if not COLOR.match(value.value):
-                    items.append(TextItem(value.value, value.where, True))
+                    # As printed: a text element's markup (**, {red|…}, :icon:) prints no characters.
+                    items.append(TextItem(plain_text(value.value), value.where, True))
     for layout in game.layouts.values():
         for element in layout.elements:
             bold = bool(element.get("bold", False)) or element.kind != "text"
@@ -65,6 +67,8 @@ def printed_texts(game: Game) -> list[TextItem]:
                 for text in values:
                     if isinstance(text, str):
                         literal = FIELD_REF.sub("", text)
+                        if element.kind == "text" and key == "text":
+                            literal = plain_text(literal)
                         items.append(TextItem(literal, f"{element.where}.{key}", bold, role))
     for table in game.tables.values():
         items.append(TextItem(table.title.value, table.title.where, True))
@@ -113,10 +117,13 @@ def _template_texts(source: Path, markdown: str, places: GamePlaces) -> list[Tex
             previous = found
             where = f"{shown}:{found + 1}"
         heading = line.lstrip().startswith("#")
-        items.append(TextItem(line, where, heading or "**" in line, "title" if heading else "body"))
+        # An inline icon (:die:) prints a picture, no characters: its colons are no punctuation.
+        items.append(TextItem(_BOOK_ICON.sub("", line), where, heading or "**" in line,
+                              "title" if heading else "body"))
     return items
 
 
+_BOOK_ICON = re.compile(f":{ICON_NAME}:")
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")
 
 

@@ -3,7 +3,7 @@ checks that need a card: fields a layout uses, colours, the safe zone, symbols a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -12,6 +12,7 @@ from pnp.core.limits import MAX_ICONS, MAX_VIEWBOX
 from pnp.core.problems import Problem, problem_at
 from pnp.data.icons import capacity, place_icons
 from pnp.data.labelranges import expand, fill_rows, has_ranges, is_range, typed_count, typed_total
+from pnp.data.markup import MarkupError, has_markup, parse_markup
 from pnp.data.model import (
     Card,
     Component,
@@ -237,9 +238,9 @@ def substitute(text: str, card: Card) -> str:
 
 
 def check_component_layouts(r: Reader, comp: Component, layouts: dict[str, Layout],
-                             symbols: dict[str, Symbol]) -> None:
+                             symbols: dict[str, Symbol], icons: Collection[str] = frozenset()) -> None:
     """Per card: every {field} a layout uses exists, colours resolve, text is in the safe zone,
-    symbols exist and icons fit."""
+    its markup reads (inline icons among ``icons``), symbols exist and icons fit."""
     used = [layouts[ref] for ref in (comp.front, comp.back, comp.inner) if ref in layouts]
     report = _PerCard(r, comp)
     for card in comp.cards:
@@ -266,6 +267,8 @@ def check_component_layouts(r: Reader, comp: Component, layouts: dict[str, Layou
                 _check_field_color(r, card, layout.background, f"{layout.where}: background")
             if not missing:
                 for element in layout.elements:
+                    if element.kind == "text":
+                        _check_markup(report, comp, card, element, icons)
                     if element.kind in SYMBOL_ELEMENTS:
                         _check_symbol_element(report, comp, card, element, symbols)
     report.flush()
@@ -309,6 +312,30 @@ def _check_symbol_element(report: _PerCard, comp: Component, card: Card, element
                    f"{count} icons of {icon_w:.3g}×{size:g} mm (gap {gap:g} mm) do not fit "
                    f"the {box_w:g}×{box_h:g} mm box {on_card}: it holds {most}; "
                    "enlarge the box or lower size or gap"))
+
+
+def _check_markup(report: _PerCard, comp: Component, card: Card, element: Element,
+                  icons: Collection[str]) -> None:
+    """A text element's words read as markup on this card (:mod:`pnp.data.markup`): reported
+    at the card's field when the text is that one field, else at the element, naming the card."""
+    raw = element.get("text")
+    if not isinstance(raw, str):
+        return
+    text = substitute(raw, card)
+    if not has_markup(text):
+        return
+    try:
+        parse_markup(text, icons)
+    except MarkupError as exc:
+        on_card = f"on card {card.id!r} of component {comp.id!r}"
+        refs = field_refs(raw)
+        if raw == "{" + refs[0] + "}" if len(refs) == 1 else False:
+            source = card.fields[refs[0]]
+            report.r.problems.add_raw(problem_at(
+                source.where, f"field {{{refs[0]}}} {on_card}: {exc} (used at {element.where}.text)"))
+        else:
+            report.add(f"{element.where}/markup/{exc}", card,
+                       element.where.child("text").problem(f"text {on_card}: {exc}"))
 
 
 def _check_field_color(r: Reader, card: Card, ref: str, where: str) -> None:

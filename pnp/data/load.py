@@ -15,6 +15,7 @@ from pnp.data.computed import TableSource, no_engine
 from pnp.data.figures import read_figures
 from pnp.data.gameinfo import read_game_info
 from pnp.data.glossary import read_glossary
+from pnp.data.iconfiles import read_icons
 from pnp.data.layouts import check_component_layouts
 from pnp.data.model import Game, frozen_mapping
 from pnp.data.printedtables import read_tables
@@ -60,13 +61,15 @@ def load_game(game_dir: Path, tables_of: TableSource = no_engine) -> Game:
     layouts = resolve_layouts(layouts, info.rules, problems.items, components)
     # Faces are checked against their layouts once the rules references are resolved, so that a
     # field such as an icon count may quote the rules.
+    icons = read_icons(game_dir, problems.items)
     for component in components:
-        check_component_layouts(Reader(docs[COMPONENTS_FILE], problems), component, layouts, symbols)
+        check_component_layouts(Reader(docs[COMPONENTS_FILE], problems), component, layouts, symbols,
+                                frozenset(icons))
     figures = resolve_figures(figures, components, info.rules, problems.items)
     if problems:
         raise DataError(problems.items)
     game = Game(info, components, frozen_mapping(layouts), frozen_mapping(tables), glossary,
-                frozen_mapping(symbols), frozen_mapping(figures), reviewed)
+                frozen_mapping(symbols), frozen_mapping(figures), reviewed, frozen_mapping(icons))
     impure = purity_problems(game)
     if impure:
         raise DataError(impure)

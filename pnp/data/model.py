@@ -320,6 +320,16 @@ class Figure:
 
 
 @dataclass(frozen=True)
+class IconFile:
+    """An inline icon of the game (``icons/NAME.svg`` or ``.png``), its bytes as checked at load."""
+
+    name: str
+    kind: str  # "svg" | "png"
+    data: bytes = field(repr=False)
+    path: str = ""
+
+
+@dataclass(frozen=True)
 class Game:
     info: GameInfo
     components: tuple[Component, ...]
@@ -329,6 +339,7 @@ class Game:
     symbols: Mapping[str, Symbol] = field(default_factory=lambda: MappingProxyType({}))
     figures: Mapping[str, Figure] = field(default_factory=lambda: MappingProxyType({}))
     reviewed_readings: tuple[ReviewedReading, ...] = ()
+    icons: Mapping[str, IconFile] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def slug(self) -> str:

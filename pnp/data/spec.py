@@ -260,7 +260,8 @@ ELEMENTS: dict[str, ElementSpec] = {e.kind: e for e in (
         Prop("dash", "numbers", "dash pattern `[on, off, …]` in mm", maximum=MAX_DASH_MM,
              max_items=MAX_DASH_ITEMS))),
     ElementSpec("text", "Text wrapped with Chinese line-breaking rules, shrunk to fit its box.", (
-        _box(), Prop("text", "text", "the text; `{field}` is replaced by the card's field", required=True),
+        _box(), Prop("text", "text", "the text; `{field}` is replaced by the card's field; `**bold**`, "
+             "colour spans, `:icon:` and `<br>` are rich text (see Rich text)", required=True),
         _size(), _min_size(), Prop("bold", "bool", "bold weight", default=False), _font(), _color(),
         Prop("align", "align", "horizontal alignment", default="left"),
         Prop("valign", "valign", "vertical alignment", default="top"),
@@ -269,7 +270,7 @@ ELEMENTS: dict[str, ElementSpec] = {e.kind: e for e in (
              "a column), one or two Latin letters or digits upright across one cell (縱中橫), longer "
              "Latin runs and dashes turned; no column starts with closing punctuation. `align` places "
              "the columns across the box, `valign` along it; shrunk to fit like horizontal text, and "
-             "a box too short for the text at `min_size` is an error", default="horizontal")),
+             "a box too short for the text at `min_size` is an error; a column prints the characters alone (bold and colour spans and icons are set horizontally only)", default="horizontal")),
         text=True),
     ElementSpec("boxes", "A strip of equal rounded boxes, one label centred in each.", (
         _box(), Prop("labels", "labels", "one label per box; a range prints `count` labels, `{n}` numbering "

@@ -18,16 +18,19 @@ from typing import Any
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.core.errors import DataError
 from pnp.core.units import MM
+from pnp.data.markup import MarkupError, has_markup, parse_markup
 from pnp.data.model import Component, Element, PrintedTable, Text
 from pnp.data.schema import FIELD_REF, resolve_coord
 from pnp.data.spec import prop
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.ink import Role, ink_color
+from pnp.render.inline_icons import IconForms
 from pnp.render.symbols import SymbolForms
 from pnp.text.fitcache import fit_text
 from pnp.text.fonts import FontFamily, kern_for, measure_for, squeeze_for
-from pnp.text.linetypes import Kern, Run, Squeeze
+from pnp.text.linetypes import ICON, Kern, Run, Squeeze
 from pnp.text.shrink import Fit
 
 
@@ -47,6 +50,7 @@ class FaceContext:
     glyphs: GlyphCheck
     symbols: SymbolForms | None = None  # needed by faces with symbol / icons elements
     ink: str = "full"  # pnp.render.ink.INKS: as designed, or light fills for a home printer
+    icons: IconForms | None = None  # the game's inline icons, for text that prints them
 
     def with_font(self, role: str | None) -> FaceContext:
         """This context with the family of the text role an element names (its ``font:``)."""
@@ -71,12 +75,25 @@ class FaceContext:
         return kern_for(self.fonts)
 
     def fit(self, text: str, bold: bool, box_w: float, box_h: float, size: float,
-            min_size: float) -> Fit | None:
+            min_size: float, markup: bool = False) -> Fit | None:
         """``text`` fitted to a box of millimetres, its lines set as the rulebook sets a
         paragraph: adjacent punctuation closed up, a line taking one more unit by compressing
-        its punctuation (drawn justified by :func:`draw_fitted`)."""
-        return fit_text([Run(text, bold)], box_w * MM, box_h * MM, size, min_size, self.measure,
-                        squeeze=self.squeeze, kern=self.kern)
+        its punctuation (drawn justified by :func:`draw_fitted`). With ``markup``, the text's
+        bold, colours, icons and line breaks (:mod:`pnp.data.markup`) are read first."""
+        return fit_text(self.runs(text, bold, markup), box_w * MM, box_h * MM, size, min_size,
+                        self.measure, squeeze=self.squeeze, kern=self.kern)
+
+    def runs(self, text: str, bold: bool, markup: bool = False) -> list[Run]:
+        """The styled runs ``text`` prints as: one plain run unless ``markup`` reads more."""
+        if not markup or not has_markup(text):
+            return [Run(text, bold)]
+        names = self.icons.icons if self.icons is not None else {}
+        try:
+            spans = parse_markup(text, names, bold)
+        except MarkupError as exc:  # the loader read every card's markup; a converted text too
+            raise DataError(f"{self.describe()}: {exc}") from exc
+        return [Run(ICON, s.bold, colour=s.colour, icon=s.icon) if s.icon is not None
+                else Run(s.text, s.bold, colour=s.colour) for s in spans]
 
     def x(self, mm_from_left: float) -> float:
         return (self.bleed + mm_from_left) * MM

@@ -5,17 +5,19 @@ or recorded as overflowing) and drawn as the rulebook sets a paragraph; the ``te
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core.units import MM
+from pnp.data.markup import plain_text
 from pnp.data.model import Element, Text
 from pnp.data.schema import font_size
 from pnp.data.spec import prop
 from pnp.render.face_context import FaceContext, element_box, face_color, stroke_fill
 from pnp.render.face_vertical import draw_vertical
-from pnp.text.linetypes import EPS, Run
+from pnp.text.linetypes import EPS
 from pnp.text.place import place
 from pnp.text.setting import set_lines
 from pnp.text.shrink import Fit
@@ -28,7 +30,8 @@ def draw_fitted(canvas: Canvas, ctx: FaceContext, fit: Fit, box: tuple[float, fl
     """Draw already-fitted lines inside a box given in trim millimetres, as the rulebook sets
     a paragraph: a wrapped line is justified to the box's width, adjacent punctuation closes
     up; the last line of a paragraph (and a line ended by a newline, so a text of one short
-    line) keeps its natural width and the declared alignment."""
+    line) keeps its natural width and the declared alignment. A run's own colour prints in
+    place of ``color``; an inline icon is drawn in its em square, after the line's text."""
     x, y, w, h = box
     size_mm = fit.size / MM
     leading_mm = fit.leading / MM
@@ -40,15 +43,20 @@ def draw_fitted(canvas: Canvas, ctx: FaceContext, fit: Fit, box: tuple[float, fl
         if not stretches:
             continue
         for run in line.runs:
-            ctx.glyphs.check(run.text, run.bold, where, ctx.fonts)
+            if run.icon is None:
+                ctx.glyphs.check(run.text, run.bold, where, ctx.fonts)
         # A justified line spans the box; so does one whose punctuation was squeezed to fit it.
         spans = line.width > w * MM + EPS or any(stretch.char_space for stretch in stretches)
         width = w if spans else line.width / MM
         left = {"left": x, "center": x + (w - width) / 2, "right": x + w - width}[align]
         baseline = top + index * leading_mm + size_mm * EM_ASCENT
         text = canvas.beginText()
-        font, char_space = "", 0.0
+        font, char_space, colour = "", 0.0, None
+        icons: list[tuple[str, float]] = []
         for stretch in stretches:
+            if stretch.icon is not None:
+                icons.append((stretch.icon, ctx.x(left) + stretch.x))
+                continue
             name = ctx.font(stretch.bold)
             if name != font:
                 text.setFont(name, fit.size)
@@ -56,25 +64,33 @@ def draw_fitted(canvas: Canvas, ctx: FaceContext, fit: Fit, box: tuple[float, fl
             if stretch.char_space != char_space:
                 text.setCharSpace(stretch.char_space)
                 char_space = stretch.char_space
+            if stretch.colour != colour:
+                text.setFillColor(face_color(ctx, stretch.colour, "text") if stretch.colour else color)
+                colour = stretch.colour
             text.setTextOrigin(ctx.x(left) + stretch.x, ctx.y(baseline))
             text.textOut(stretch.text)
         if char_space:
             text.setCharSpace(0)  # Tc outlives the text object; later strings start from 0
+        if colour is not None:
+            text.setFillColor(color)  # so does the fill colour
         canvas.drawText(text)
+        for name, at in icons:
+            assert ctx.icons is not None  # a run names an icon only when the game has it
+            ctx.icons.place(name, at, ctx.y(baseline), fit.size)
 
 
 def fit_or_fail(ctx: FaceContext, text: Text, bold: bool, box_w: float, box_h: float,
-                size: float, min_size: float, what: str) -> Fit:
+                size: float, min_size: float, what: str, markup: bool = False) -> Fit:
     """The fitted text; below ``min_size`` a problem is recorded and the text overflows."""
-    fit = ctx.fit(text.value, bold, box_w, box_h, size, min_size)
+    fit = ctx.fit(text.value, bold, box_w, box_h, size, min_size, markup)
     if fit is None:
         ctx.glyphs.overflow(
             f"{text.where}: {what} {text.value!r} does not fit its {box_w:g}×{box_h:g} mm box "
             f"even at the smallest allowed size {min_size:g}pt ({ctx.describe()}); "
             "shorten the text, enlarge the box or lower min_size"
         )
-        lines = set_lines([Run(text.value, bold)], box_w * MM, min_size, ctx.measure, ctx.squeeze,
-                          kern=ctx.kern)
+        lines = set_lines(ctx.runs(text.value, bold, markup), box_w * MM, min_size, ctx.measure,
+                          ctx.squeeze, kern=ctx.kern)
         fit = Fit(min_size, min_size * 1.3, tuple(lines))
     return fit
 
@@ -87,10 +103,13 @@ def draw_text(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     bold = bool(prop(element, "bold"))
     text = ctx.text_of(element)
     if prop(element, "direction") == "vertical":
+        # Columns take the characters alone: bold and colour spans and icons are set
+        # horizontally only (docs/layout-vocabulary.md), never printed as their markup.
+        text = dataclasses.replace(text, value=plain_text(text.value))
         draw_vertical(canvas, ctx, element, text, bold, box, size, min_size,
                       face_color(ctx, prop(element, "color"), "text"))
         return
-    fit = fit_or_fail(ctx, text, bold, box[2], box[3], size, min_size, "text")
+    fit = fit_or_fail(ctx, text, bold, box[2], box[3], size, min_size, "text", markup=True)
     draw_fitted(canvas, ctx, fit, box, prop(element, "align"), prop(element, "valign"),
                 face_color(ctx, prop(element, "color"), "text"), text.where)
 

@@ -44,6 +44,7 @@ from pnp.render.furniture import (
     sheet_obstacles,
 )
 from pnp.render.glyphs import GlyphCheck
+from pnp.render.inline_icons import IconForms
 from pnp.render.symbols import SymbolForms
 from pnp.text.fonts import FontFamily
 from pnp.text.strings import ui
@@ -144,11 +145,13 @@ class FaceForms:
     glyphs: GlyphCheck
     ink: str = "full"
     symbols: SymbolForms = field(init=False)
+    icons: IconForms = field(init=False)
     defined: set[str] = field(default_factory=set)
     _shared: dict[tuple[str, str], bool] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.symbols = SymbolForms(self.canvas, self.game.symbols, self.ink)
+        self.icons = IconForms(self.canvas, self.game.icons)
 
     def face(self, component: Component, card: Card, side: str) -> str:
         name = face_name(component.id, self._face_key(component, card, side), side)
@@ -157,7 +160,7 @@ class FaceForms:
         self.defined.add(name)
         width, height, bleed, net = face_geometry(component, card)
         ctx = FaceContext(component, card.id, card.fields, width, height, bleed, self.fonts,
-                          self.convert, self.game.tables, self.glyphs, self.symbols, self.ink)
+                          self.convert, self.game.tables, self.glyphs, self.symbols, self.ink, self.icons)
         layouts = self.game.layouts
         canvas = self.canvas
         canvas.beginForm(name, 0, 0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM)

@@ -5,12 +5,13 @@ cached here, since the aid's trial settings set the same paragraph at the same w
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from reportlab.platypus import Flowable
 
 from pnp.render.glyphs import GlyphCheck
+from pnp.render.inline_icons import IconForms
 from pnp.rulebook.style import (
     ACCENT,
     EM_ASCENT,
@@ -41,9 +42,11 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
                  glyphs: GlyphCheck, where: str, indent: float = 0.0, marker: str = "",
                  bar: bool = False, outline: tuple[str, int, str] | None = None,
                  lines: tuple[SetLine, ...] | None = None, first: bool = True,
-                 pad: tuple[float, float] = (0.0, 0.0), justify: bool = False) -> None:
+                 pad: tuple[float, float] = (0.0, 0.0), justify: bool = False,
+                 icons: Callable[[Any], IconForms] | None = None) -> None:
         super().__init__()
-        self.runs = tuple(Run(r.text, r.bold or style.bold, r.mark) for r in runs)
+        self.icons = icons  # the inline icons of the canvas drawn on, for runs that are icons
+        self.runs = tuple(Run(r.text, r.bold or style.bold, r.mark, r.colour, r.icon) for r in runs)
         self.style = style
         self.fonts = fonts
         self.glyphs = glyphs
@@ -109,10 +112,10 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
             return []  # keep at least two lines on each side of a break
         head = CJKParagraph(self.runs, self.style, self.fonts, self.glyphs, self.where,
                             self.indent, self.marker, self.bar, self.outline, self.lines[:fit], self.first,
-                            (self.pad_top, 4.0), self.justify)
+                            (self.pad_top, 4.0), self.justify, self.icons)
         tail = CJKParagraph(self.runs, self.style, self.fonts, self.glyphs, self.where,
                             self.indent, "", self.bar, None, self.lines[fit:], False,
-                            (4.0, self.pad_bottom), self.justify)
+                            (4.0, self.pad_bottom), self.justify, self.icons)
         head.spaceAfter = 0
         tail.spaceAfter = self.spaceAfter
         return [head, tail]
@@ -141,11 +144,16 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
                 canvas.setFont(self.fonts.bold.name, size)
                 canvas.drawRightString(left - 4, baseline, self.marker)
             for run in line.runs:
-                self.glyphs.check(run.text, run.bold, self.where, self.fonts)
+                if run.icon is None:
+                    self.glyphs.check(run.text, run.bold, self.where, self.fonts)
             text = canvas.beginText()
             text.setFillColor(self.style.color)
             font, char_space, marked = "", 0.0, False
+            icons: list[tuple[str, float]] = []
             for stretch in place(line, usable, size, self.measure, self.squeeze, self.justify, self.kern):
+                if stretch.icon is not None:
+                    icons.append((stretch.icon, left + stretch.x))
+                    continue
                 name = self.fonts.bold.name if stretch.bold else self.fonts.regular.name
                 if name != font:
                     text.setFont(name, size)
@@ -161,3 +169,8 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
             if char_space:
                 text.setCharSpace(0)  # Tc outlives the text object; later strings start from 0
             canvas.drawText(text)
+            if icons:
+                assert self.icons is not None  # the book gives icons to a paragraph that prints them
+                forms = self.icons(canvas)
+                for icon, at in icons:
+                    forms.place(icon, at, baseline, size)

@@ -27,8 +27,9 @@ from markdown_it import MarkdownIt
 
 from pnp.core.errors import DataError
 from pnp.core.workspace import Workspace
+from pnp.data.markup import ICON_NAME
 from pnp.data.model import Game
-from pnp.text.linetypes import Run
+from pnp.text.linetypes import ICON, Run, joinable
 from pnp.text.strings import ui
 from pnp.text.templating import located_by_identity, render_template
 
@@ -205,6 +206,8 @@ def _inline_runs(token: Any) -> tuple[Run, ...]:
         elif child.type in ("text", "code_inline"):
             if label is not None:
                 label.append(child.content)
+            elif child.type == "text":
+                runs.extend(_icon_runs(child.content, bold > 0))
             else:
                 runs.append(Run(child.content, bold > 0))
         elif child.type == "softbreak":
@@ -213,16 +216,36 @@ def _inline_runs(token: Any) -> tuple[Run, ...]:
             runs.append(Run("\n", bold > 0))
     merged: list[Run] = []
     for run in runs:
-        if merged and merged[-1].bold == run.bold and merged[-1].mark == run.mark:
-            merged[-1] = Run(merged[-1].text + run.text, run.bold, run.mark)
+        if merged and joinable(merged[-1], run):
+            merged[-1] = run.with_text(merged[-1].text + run.text)
         else:
             merged.append(run)
     return _drop_spaces_between_chinese(merged)
 
 
+# ``:name:`` in a book's text: the game's inline icon (card_data/<slug>/icons/), as on its cards.
+_ICON_REF = re.compile(f":({ICON_NAME}):")
+
+
+def _icon_runs(text: str, bold: bool) -> list[Run]:
+    """``text`` with each ``:name:`` made an icon run (the book checks the names it prints)."""
+    if ":" not in text:
+        return [Run(text, bold)]
+    runs: list[Run] = []
+    at = 0
+    for match in _ICON_REF.finditer(text):
+        if match.start() > at:
+            runs.append(Run(text[at:match.start()], bold))
+        runs.append(Run(ICON, bold, icon=match[1]))
+        at = match.end()
+    if at < len(text):
+        runs.append(Run(text[at:], bold))
+    return runs
+
+
 # CJK punctuation to the unified ideographs, compatibility ideographs, full-width forms,
-# and the supplementary ideograph planes.
-_CHINESE = "\u3000-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0010ffff"
+# and the supplementary ideograph planes; and an inline icon, set as one of them.
+_CHINESE = "\u3000-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0010ffff" + ICON  # an icon sits as a character
 _SPACE_BETWEEN_CHINESE = re.compile(f"(?<=[{_CHINESE}]) (?=[{_CHINESE}])")
 
 
@@ -240,10 +263,10 @@ def _drop_spaces_between_chinese(runs: list[Run]) -> tuple[Run, ...]:
         start = end
         if not kept:
             continue
-        if out and out[-1].bold == run.bold and out[-1].mark == run.mark:
-            out[-1] = Run(out[-1].text + kept, run.bold, run.mark)
+        if out and joinable(out[-1], run):
+            out[-1] = run.with_text(out[-1].text + kept)
         else:
-            out.append(Run(kept, run.bold, run.mark))
+            out.append(run if run.icon is not None else run.with_text(kept))
     return tuple(out)
 
 

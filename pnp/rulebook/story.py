@@ -15,8 +15,10 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Spacer, Table
 
+from pnp.core.errors import DataError
 from pnp.data.model import Game
 from pnp.render.glyphs import GlyphCheck
+from pnp.render.inline_icons import IconForms
 from pnp.render.sheets import FaceForms
 from pnp.rulebook.card_figure import FigureFlowable
 from pnp.rulebook.flow import IntroTable, take_introduction
@@ -89,19 +91,33 @@ class StoryBuilder:
         return f"{self.source} (rendered Markdown line {block.line})"
 
     def para(self, runs: Sequence[Run], style: TextStyle, block: MarkdownBlock, **kw: Any) -> CJKParagraph:
-        return CJKParagraph(runs, style, self.fonts, self.glyphs, self.where(block), **kw)
+        self.check_icons(runs, block)
+        return CJKParagraph(runs, style, self.fonts, self.glyphs, self.where(block), icons=self.icon_forms, **kw)
+
+    def icon_forms(self, canvas: Canvas) -> IconForms:
+        """The inline icons of the book's canvas: the face forms' own, so a figure's card and
+        the text beside it share one form per icon."""
+        return self.face_forms(canvas).icons
+
+    def check_icons(self, runs: Sequence[Run], block: MarkdownBlock) -> None:
+        """Every ``:name:`` the book prints is one of the game's icons."""
+        for run in runs:
+            if run.icon is not None and run.icon not in self.game.icons:
+                known = ", ".join(sorted(self.game.icons)) or "none: add icons/NAME.svg or icons/NAME.png"
+                raise DataError(f"{self.where(block)}: unknown icon ':{run.icon}:' (icons: {known})")
 
     def flowables(self, blocks: Sequence[MarkdownBlock], in_quote: bool = False) -> list[Flowable]:
         out: list[Flowable] = []
         for block in blocks:
             if block.kind == "heading":
                 style = {1: self.styles.h1, 2: self.styles.h2}.get(block.level, self.styles.h3)
-                title = "".join(r.text for r in block.runs)
+                title = "".join(r.text for r in block.runs if r.icon is None)
                 self.headings += 1
                 self.outline_level = min(max(0, block.level - 1), self.outline_level + 1)
                 outline = (title, self.outline_level, f"h{self.headings}")
+                self.check_icons(block.runs, block)
                 heading = CJKParagraph(block.runs, style, self.fonts.role("title"), self.glyphs,
-                                       self.where(block), outline=outline)
+                                       self.where(block), outline=outline, icons=self.icon_forms)
                 heading.level = block.level
                 out.append(heading)
             elif block.kind == "paragraph":

@@ -2,7 +2,8 @@
 
 ICU's line-break opportunities (:mod:`pnp.text.linebreaks`) are found in the runs' joined text
 and the runs are cut there, each unit keeping its styles, its trailing spaces and whether it
-ends with a forced break; no unit ends inside a mark run (a label is never broken). A text's
+ends with a forced break; no unit ends inside a mark run (a label is never broken) nor
+beside an inline icon, unless a space stands between. A text's
 units are made once and cached by its runs, so shrink-to-fit's size steps and platypus's
 re-wraps reuse them.
 """
@@ -13,7 +14,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from pnp.text.linebreaks import break_offsets
-from pnp.text.linetypes import Run
+from pnp.text.linetypes import Run, joinable
 
 
 def clear_caches() -> None:
@@ -35,27 +36,44 @@ def strip_trailing(pieces: list[Run]) -> list[Run]:
         pieces.pop()
     if pieces:
         last = pieces[-1]
-        pieces[-1] = Run(last.text.rstrip(" \n"), last.bold, last.mark)
+        pieces[-1] = last.with_text(last.text.rstrip(" \n"))
     return pieces
+
+
+def _glued(runs: tuple[Run, ...], text: str) -> set[int]:
+    """Offsets that are no break: inside a mark, and either side of an icon (an icon stays
+    with the characters written against it; only a space or a newline lets a line end
+    before one, and a line never starts with one cut off from its word)."""
+    glued: set[int] = set()
+    pos = 0
+    for run in runs:
+        if run.text:
+            end = pos + len(run.text)
+            if run.mark:
+                glued.update(range(pos + 1, end))
+            if run.icon is not None:
+                if pos and text[pos - 1] not in " \n":
+                    glued.add(pos)
+                glued.add(end)
+            pos = end
+    return glued
 
 
 @lru_cache(maxsize=4096)
 def units_of(runs: tuple[Run, ...]) -> tuple[Unit, ...]:
     """Styled runs split at the break opportunities of their joined text; cached by runs."""
     text = "".join(run.text for run in runs)
-    styles = {(run.bold, run.mark) for run in runs if run.text}
-    if len(styles) == 1 and not any(run.mark for run in runs):
+    styles = {run.style for run in runs if run.text}
+    if len(styles) == 1 and not any(run.mark or run.colour or run.icon for run in runs):
         return _plain_units(text, styles.pop()[0])
-    # Style boundaries as (end offset, bold, mark), walked alongside the unit boundaries.
-    bounds: list[tuple[int, bool, bool]] = []
-    glued: set[int] = set()  # offsets that are no break: inside a mark
+    # Style boundaries as (end offset, run), walked alongside the unit boundaries.
+    bounds: list[tuple[int, Run]] = []
     pos = 0
     for run in runs:
         if run.text:
-            if run.mark:
-                glued.update(range(pos + 1, pos + len(run.text)))
             pos += len(run.text)
-            bounds.append((pos, run.bold, run.mark))
+            bounds.append((pos, run))
+    glued = _glued(runs, text)
     ends = [end for end in break_offsets(text) if end == len(text) or end not in glued]
     units: list[Unit] = []
     start, b = 0, 0
@@ -66,11 +84,11 @@ def units_of(runs: tuple[Run, ...]) -> tuple[Unit, ...]:
             while bounds[b][0] <= at:
                 b += 1
             stop = min(end, bounds[b][0])
-            _, bold, mark = bounds[b]
-            if pieces and pieces[-1].bold == bold and pieces[-1].mark == mark:
-                pieces[-1] = Run(pieces[-1].text + text[at:stop], bold, mark)
+            run = bounds[b][1]
+            if pieces and joinable(pieces[-1], run):
+                pieces[-1] = run.with_text(pieces[-1].text + text[at:stop])
             else:
-                pieces.append(Run(text[at:stop], bold, mark))
+                pieces.append(run if run.icon is not None else run.with_text(text[at:stop]))
             at = stop
         whole = tuple(pieces)
         visible = tuple(strip_trailing(pieces)) if text[end - 1] in " \n" else whole

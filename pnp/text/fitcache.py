@@ -38,7 +38,8 @@ AREA = "fits"
 FORMAT = 2
 _MAX_ENTRY = 8 * 1024 * 1024
 
-# (runs as (text, bold) pairs, width, height, size, min_size, leading_ratio, step, squeezed,
+# (runs as (text, bold) pairs, or (text, bold, mark, colour, icon) for rich text, width,
+# height, size, min_size, leading_ratio, step, squeezed,
 # kerned): the last two say whether the family's squeeze and kern set the lines.
 Key = tuple[Any, ...]
 
@@ -64,7 +65,7 @@ def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_
             or kern not in (None, session.kern)):
         return shrink.fit_text(runs, width, height, size, min_size, measure, leading_ratio, step,
                                squeeze, kern)
-    key = (tuple((run.text, run.bold) for run in runs), width, height, size, min_size, leading_ratio, step,
+    key = (tuple(_run_fields(run) for run in runs), width, height, size, min_size, leading_ratio, step,
            squeeze is not None, kern is not None)
     if key in session.asked:
         return session.asked[key]
@@ -103,10 +104,27 @@ def _entry_name(fonts: FontFamily, what: str) -> str | None:
     return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
 
 
+def _run_fields(run: Run) -> tuple[Any, ...]:
+    """A run as its key and its JSON keep it: (text, bold), and its label, colour and icon
+    when it has any (rich text)."""
+    if run.mark or run.colour is not None or run.icon is not None:
+        return (run.text, run.bold, run.mark, run.colour, run.icon)
+    return (run.text, run.bold)
+
+
+def _run_of(fields: Any) -> Run:
+    fields = tuple(fields)
+    if len(fields) not in (2, 5) or not isinstance(fields[0], str) or not all(
+            isinstance(flag, bool) for flag in fields[1:3]) or not all(
+            value is None or isinstance(value, str) for value in fields[3:]):
+        raise ValueError("not a fit's run")
+    return Run(*fields)
+
+
 def _encode_fit(fit: Fit | None) -> Any:
     if fit is None:
         return None
-    return [fit.size, fit.leading, [[[[run.text, run.bold] for run in line.runs], line.width, line.squeeze,
+    return [fit.size, fit.leading, [[[list(_run_fields(run)) for run in line.runs], line.width, line.squeeze,
                                      line.last] for line in fit.setting]]
 
 
@@ -114,7 +132,7 @@ def _decode_fit(value: Any) -> Fit | None:
     if value is None:
         return None
     size, leading, lines = value
-    return Fit(size, leading, tuple(SetLine(tuple(Run(text, bold) for text, bold in runs), width, squeeze, last)
+    return Fit(size, leading, tuple(SetLine(tuple(_run_of(run) for run in runs), width, squeeze, last)
                                     for runs, width, squeeze, last in lines))
 
 
@@ -124,10 +142,7 @@ def _decode_key(value: Any) -> Key:
     if (len(numbers) != 6 or not all(isinstance(n, int | float) and not isinstance(n, bool) for n in numbers)
             or len(flags) != 2 or not all(isinstance(f, bool) for f in flags)):
         raise ValueError("not a fit's key")
-    pairs = tuple((text, bold) for text, bold in runs)
-    if not all(isinstance(text, str) and isinstance(bold, bool) for text, bold in pairs):
-        raise ValueError("not a fit's runs")
-    return (pairs, *numbers, *flags)
+    return (tuple(_run_fields(_run_of(run)) for run in runs), *numbers, *flags)
 
 
 def _load(name: str) -> dict[Key, Fit | None]:

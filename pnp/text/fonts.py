@@ -21,6 +21,7 @@ from typing import Any
 
 from pnp.core.errors import FontError
 from pnp.text import reportlab_fonts
+from pnp.text.linetypes import ICON
 
 __all__ = [
     "BUILD_COMMAND",
@@ -301,7 +302,8 @@ _PAIR_CUT = 0.5
 
 
 def measure_for(family: FontFamily) -> Callable[[str, bool, float], float]:
-    """``measure(text, bold, size)``: advance width in points, as reportlab will draw it."""
+    """``measure(text, bold, size)``: advance width in points, as reportlab will draw it; an
+    inline icon (:data:`pnp.text.linetypes.ICON`) is one em."""
     return _measures(family)
 
 
@@ -315,6 +317,8 @@ def _measures(family: FontFamily) -> Callable[[str, bool, float], float]:
               True: pdfmetrics.getFont(family.bold.name).stringWidth}
 
     def measure(text: str, is_bold: bool, size: float) -> float:
+        if ICON in text:  # an inline icon is one em wide, whatever the face
+            return float(widths[is_bold](text.replace(ICON, ""), size)) + text.count(ICON) * size
         return float(widths[is_bold](text, size))
 
     return measure

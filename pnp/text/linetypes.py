@@ -14,15 +14,40 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+# The one character an inline icon stands as in a run's text: one em wide (every measure pnp
+# makes says so), no glyph of any face. U+FFFC OBJECT REPLACEMENT CHARACTER is what Unicode
+# sets aside for an object in running text, and no card, book or font prints it.
+ICON = "\ufffc"
+
 
 @dataclass(frozen=True)
 class Run:
     """A stretch of text in one style. A ``mark`` run is a label (a rulebook's 〔本版補充〕):
-    it prints in the mark colour and is never broken across lines."""
+    it prints in the mark colour and is never broken across lines. ``colour`` ('#rrggbb')
+    prints the run in that colour instead of its paragraph's. An ``icon`` run is one inline
+    icon, its text the single :data:`ICON`: a unit one em wide that the line breaker keeps
+    with the characters written against it."""
 
     text: str
     bold: bool = False
     mark: bool = False
+    colour: str | None = None
+    icon: str | None = None
+
+    @property
+    def style(self) -> tuple[bool, bool, str | None]:
+        """What two runs must share to be one run (an icon run never joins another)."""
+        return (self.bold, self.mark, self.colour)
+
+    def with_text(self, text: str) -> Run:
+        """This run's style with other text (not for icon runs, whose text is the icon)."""
+        return Run(text, self.bold, self.mark, self.colour, self.icon)
+
+
+def joinable(a: Run, b: Run) -> bool:
+    """Whether ``b`` may be appended to ``a`` as one run: same style, neither an icon."""
+    return a.bold == b.bold and a.mark == b.mark and a.colour == b.colour \
+        and a.icon is None and b.icon is None
 
 
 Line = tuple[Run, ...]

@@ -22,13 +22,16 @@ def clear_caches() -> None:
 @dataclass(frozen=True)
 class Placed:
     """A stretch of one line drawn with one font at ``x``, ``char_space`` added after each glyph;
-    ``mark``: it is (part of) a label, drawn in the mark colour."""
+    ``mark``: it is (part of) a label, drawn in the mark colour; ``colour``: drawn in that
+    colour instead; ``icon``: the stretch is that inline icon, one em wide at ``x``."""
 
     x: float
     text: str
     bold: bool
     char_space: float
     mark: bool = False
+    colour: str | None = None
+    icon: str | None = None
 
 
 @lru_cache(maxsize=65536)
@@ -56,6 +59,8 @@ def place(line: SetLine, width: float, size: float, measure: Measure, squeeze: S
     if not chars:
         return ()
     marks = [run.mark for run in line.runs for _ in run.text]
+    # What else starts a new stretch: a colour, and an icon (a stretch of its own).
+    kinds = [(run.colour, run.icon) for run in line.runs for _ in run.text]
     advances = [_char_width(measure, ch, bold) * size for ch, bold in chars]
     pair_left, pair_right = pair_cuts(chars, kern)
     left_cut = [cut * size for cut in pair_left]
@@ -80,18 +85,19 @@ def place(line: SetLine, width: float, size: float, measure: Measure, squeeze: S
     out: list[Placed] = []
     # The open stretch: where it starts, its characters so far, style and spacing.
     start, text, style, spacing = 0.0 - left_cut[0], [chars[0][0]], chars[0][1], gaps[0]
-    mark = marks[0]
+    mark, kind = marks[0], kinds[0]
     x = start + advances[0] - right_cut[0] + gaps[0]  # the pen: where the next advance box begins
     for i in range(1, len(chars)):
         ch, bold = chars[i]
         glyph_x = x - left_cut[i]
         # Continue the open stretch when its spacing alone puts this glyph where it goes.
         if (style == bold and mark == marks[i] and abs(spacing - gaps[i - 1]) < EPS
-                and left_cut[i] == 0.0 and right_cut[i - 1] == 0.0):
+                and left_cut[i] == 0.0 and right_cut[i - 1] == 0.0
+                and kind == kinds[i] and kind[1] is None):
             text.append(ch)
         else:
-            out.append(Placed(start, "".join(text), style, spacing, mark))
-            start, text, style, spacing, mark = glyph_x, [ch], bold, gaps[i], marks[i]
+            out.append(Placed(start, "".join(text), style, spacing, mark, *kind))
+            start, text, style, spacing, mark, kind = glyph_x, [ch], bold, gaps[i], marks[i], kinds[i]
         x = glyph_x + advances[i] - right_cut[i] + gaps[i]
-    out.append(Placed(start, "".join(text), style, spacing, mark))
+    out.append(Placed(start, "".join(text), style, spacing, mark, *kind))
     return tuple(out)

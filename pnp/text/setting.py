@@ -18,7 +18,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pnp.text.breakunits import Unit, shared_run, strip_trailing, units_of
-from pnp.text.linetypes import EPS, SQUEEZE_PER_LINE, Kern, Line, Measure, Run, SetLine, Squeeze, no_squeeze
+from pnp.text.linetypes import (
+    EPS,
+    SQUEEZE_PER_LINE,
+    Kern,
+    Line,
+    Measure,
+    Run,
+    SetLine,
+    Squeeze,
+    joinable,
+    no_squeeze,
+)
 from pnp.text.unitmetrics import UnitMetrics, kerned, squeeze_of, unit_metrics, width_of
 
 
@@ -124,7 +135,7 @@ def _split_long(pieces: Sequence[Run], width: float, size: float, measure: Measu
             if chunks[-1] and used + w > width:
                 chunks.append([])
                 used = 0.0
-            chunks[-1].append(Run(ch, piece.bold, piece.mark))
+            chunks[-1].append(piece.with_text(ch))
             used += w
     return chunks
 
@@ -202,7 +213,8 @@ def _set_lines_of(runs: Sequence[Run], units: tuple[Unit, ...], lines: list[list
     """Each line's runs, styles merged, with its printed width and squeeze."""
     # Text in one style (most paragraphs) makes each line one run: the units' text joined,
     # trailing spaces dropped, which is what merging the pieces gives.
-    style = (runs[0].bold if runs and all(run.bold == runs[0].bold and not run.mark for run in runs)
+    style = (runs[0].bold if runs and all(run.bold == runs[0].bold and not run.mark and run.colour is None
+                                          and run.icon is None for run in runs)
              else None)
     out = []
     for line, hard in zip(lines, hard_end, strict=True):
@@ -222,8 +234,8 @@ def _merge(line: Sequence[Run]) -> Line:
     for run in line:
         if not run.text:
             continue
-        if merged and merged[-1].bold == run.bold and merged[-1].mark == run.mark:
-            merged[-1] = Run(merged[-1].text + run.text, run.bold, run.mark)
+        if merged and joinable(merged[-1], run):
+            merged[-1] = run.with_text(merged[-1].text + run.text)
         else:
             merged.append(run)
     return tuple(merged)

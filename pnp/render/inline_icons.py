@@ -1,0 +1,114 @@
+"""Inline icons (``:name:`` in text) as PDF forms: each drawn once per PDF, then placed in its
+line's em square wherever a text prints it.
+
+An SVG icon stays vector (read by svglib into a reportlab drawing, its paths drawn into the
+form); a PNG icon is an image XObject inside its form. Every use is one ``Do`` of the form
+``icon-<name>``, so a deck that prints a die on forty cards holds one die, and tests can find
+an icon's place in the page by the form's name. The icon keeps its aspect, centred in the
+square from the line's ideographic bottom (0.12 em below the baseline) to its top (0.88
+above), the box a CJK glyph fills.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from reportlab.graphics import renderPDF
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp.core.errors import DataError
+from pnp.data.model import IconFile
+
+EM_DESCENT = 0.12  # the ideographic em box of Noto CJK: 880 above the baseline, 120 below
+_FORM_SIZE = 100.0  # a form is drawn in a 100 × 100 point square, scaled to the em
+
+
+def icon_form_name(name: str) -> str:
+    return f"icon-{name}"
+
+
+@dataclass
+class IconForms:
+    """The inline icons of one canvas: a form per icon, defined the first time it is placed."""
+
+    canvas: Canvas
+    icons: Mapping[str, IconFile]
+    defined: set[str] = field(default_factory=set)
+
+    def place(self, name: str, x: float, baseline: float, size: float) -> None:
+        """Draw icon ``name`` in the em square of a line at ``baseline``, its left at ``x``
+        (canvas points, in the current coordinate system)."""
+        form = icon_form_name(name)
+        if form not in self.defined:
+            self._define(name, form)
+        canvas = self.canvas
+        canvas.saveState()
+        canvas.translate(x, baseline - EM_DESCENT * size)
+        canvas.scale(size / _FORM_SIZE, size / _FORM_SIZE)
+        canvas.doForm(form)
+        canvas.restoreState()
+
+    def _define(self, name: str, form: str) -> None:
+        icon = self.icons.get(name)
+        if icon is None:  # the loader checks every icon a text names; a book names its own
+            raise DataError(f"unknown icon {name!r} (icons: {', '.join(sorted(self.icons)) or 'none'})")
+        # A form's contents are written where it is defined: outside any open text object,
+        # and in the page's own state (begin/endForm save and restore none of it).
+        canvas = self.canvas
+        canvas.beginForm(form, 0, 0, _FORM_SIZE, _FORM_SIZE)
+        if icon.kind == "svg":
+            _draw_svg(canvas, icon)
+        else:
+            _draw_png(canvas, icon)
+        canvas.endForm()
+        self.defined.add(form)
+
+
+def _fit(width: float, height: float) -> tuple[float, float, float]:
+    """(scale, dx, dy): a width × height picture fitted into the form's square, centred."""
+    scale = _FORM_SIZE / max(width, height)
+    return scale, (_FORM_SIZE - width * scale) / 2, (_FORM_SIZE - height * scale) / 2
+
+
+def _draw_svg(canvas: Canvas, icon: IconFile) -> None:
+    from svglib.svglib import svg2rlg
+
+    # svglib reports what it cannot draw on its logger; the loader has already refused what
+    # could be harmful, and an unsupported detail is not the reader's concern.
+    svglib_log = logging.getLogger("svglib.svglib")
+    level = svglib_log.level
+    svglib_log.setLevel(logging.ERROR)
+    try:
+        drawing = svg2rlg(io.BytesIO(icon.data))
+    finally:
+        svglib_log.setLevel(level)
+    if drawing is None or not drawing.width or not drawing.height:
+        raise DataError(f"{icon.path}: icon {icon.name!r} could not be drawn")
+    scale, dx, dy = _fit(drawing.width, drawing.height)
+    canvas.saveState()
+    canvas.translate(dx, dy)
+    canvas.scale(scale, scale)
+    _ShapesOnly().draw(renderPDF.renderScaledDrawing(drawing), canvas, 0, 0)
+    canvas.restoreState()
+
+
+class _ShapesOnly(renderPDF._PDFRenderer):  # type: ignore[misc]  # reportlab is untyped
+    """reportlab's drawing renderer without its default font: it would name Helvetica, a font
+    the PDF does not embed, in a form that prints no text (an icon has none: the loader
+    refuses SVG text, which would need a font of its own)."""
+
+    def applyStateChanges(self, delta: dict[str, Any], newState: dict[str, Any]) -> None:
+        super().applyStateChanges({k: v for k, v in delta.items() if k not in ("fontName", "fontSize")},
+                                  newState)
+
+
+def _draw_png(canvas: Canvas, icon: IconFile) -> None:
+    image = ImageReader(io.BytesIO(icon.data))
+    width, height = image.getSize()
+    scale, dx, dy = _fit(width, height)
+    canvas.drawImage(image, dx, dy, width * scale, height * scale, mask="auto")
