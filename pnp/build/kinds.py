@@ -23,6 +23,7 @@ from pnp.text.convert import converter_for
 
 if TYPE_CHECKING:
     from pnp.data.model import Game
+    from pnp.data.sheettemplate import SheetTemplate
     from pnp.render.glyphs import GlyphCheck
     from pnp.text.convert import Converter
     from pnp.text.fonts import FontFamily
@@ -40,6 +41,8 @@ class SheetOptions:
     gutter: float = 0.0  # mm between card trims: 0 butts cards on shared cut lines, 6 keeps each its bleed
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm right and down: undoes a duplex shift
     ink: str = "full"  # "saver": dark fills print as light tints (pnp.render.ink)
+    # A sheet template (pnp.data.sheettemplate.SheetTemplate) filled instead of the imposition.
+    template: SheetTemplate | None = None
 
 
 DEFAULT_SHEET = SheetOptions()
@@ -110,7 +113,7 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
             # A card edit re-renders these sheets: every label but the edited ones fits as before.
             with remembered(fonts, f"{game.slug}/{lang}/components"):
                 components = render_components(game, lang, spec, fonts, convert, glyphs, sheet.back_offset,
-                                               sheet.ink)
+                                               sheet.ink, sheet.template)
         except ImposeError as exc:
             raise BuildError(str(exc)) from None
         artifacts.append(Artifact(base / "components.pdf", components.data))

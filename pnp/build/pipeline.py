@@ -143,6 +143,8 @@ def _options(paper: str, sheet: SheetOptions) -> dict[str, str]:
         options["gutter"] = f"{sheet.gutter:g}"
     if sheet.ink != DEFAULT_SHEET.ink:
         options["ink"] = sheet.ink
+    if sheet.template is not None:
+        options["sheet"] = sheet.template.option
     return options
 
 
