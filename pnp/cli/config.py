@@ -2,7 +2,8 @@
 at the workspace root and handed to click as each command's defaults.
 
 ```toml
-paper = "letter"          # build, calibrate, export tuckbox, sample --format pdf, serve
+paper = "letter"          # build, calibrate, export tuckbox, sample --format pdf, serve:
+                          # a name (any case: a4, letter, a3, a5, b5, b4, legal, tabloid) or "200x280" (mm)
 lang = "zh-Hant"          # build, export and serve: zh-Hant, zh-Hans or all
 out = "prints"            # where build, export, calibrate and sample --format pdf write,
                           # instead of output/ (a folder inside the workspace)

@@ -379,8 +379,9 @@ def _template_plans(game: Game, pieces: list[Piece], template: SheetTemplate) ->
             component = game.component(component_id)
             cards = [card for card in component.cards if (component.id, card.id) in misfit]
             shown = ", ".join(sorted({f"{c.size[0]:g}×{c.size[1]:g}" for c in cards}))
+            declared = f"{template.file}:{template.where.line}"
             problems.append(problem_at(component.where, f"{len(cards)} of its cards ({shown} mm) fit no slot of "
-                                       f"sheet template {template.name!r} ({template.file}:{template.where.line}, slots of "
+                                       f"sheet template {template.name!r} ({declared}, slots of "
                                        f"{', '.join(sizes)} mm); build without --sheet, or use a template "
                                        "with slots of this size"))
         raise BuildError(problems)
