@@ -47,6 +47,7 @@ def test_every_file_of_the_package_that_is_not_code_is_package_data() -> None:
     for face in ("TC-Regular", "TC-Bold", "SC-Regular", "SC-Bold"):
         assert f"pnp/core/faces/PnpSans{face}.ttf" in names
     assert {"pnp/core/faces/OFL.txt", "pnp/core/faces/README.md", "pnp/scaffold/files/workspace/pnp.toml",
-            "pnp/scaffold/files/zh-Hans/game.yaml", "pnp/scaffold/files/zh-Hant/rulebook.md.j2"} <= names
+            "pnp/scaffold/files/zh-Hans/game.yaml", "pnp/scaffold/files/zh-Hant/rulebook.md.j2",
+            "pnp/core/sheets/poker-3x3-a4.yaml", "pnp/core/sheets/poker-3x3-letter.yaml"} <= names
     licences = PYPROJECT["tool"]["setuptools"]["license-files"]
     assert all((ROOT / name).is_file() for name in licences) and "LICENSE" in licences

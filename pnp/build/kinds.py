@@ -23,6 +23,7 @@ from pnp.text.convert import converter_for
 
 if TYPE_CHECKING:
     from pnp.data.model import Game
+    from pnp.data.sheettemplate import SheetTemplate
     from pnp.render.glyphs import GlyphCheck
     from pnp.text.convert import Converter
     from pnp.text.fonts import FontFamily
@@ -40,6 +41,8 @@ class SheetOptions:
     gutter: float = 0.0  # mm between card trims: 0 butts cards on shared cut lines, 6 keeps each its bleed
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm right and down: undoes a duplex shift
     ink: str = "full"  # "saver": dark fills print as light tints (pnp.render.ink)
+    # A sheet template (pnp.data.sheettemplate.SheetTemplate) filled instead of the imposition.
+    template: SheetTemplate | None = None
 
 
 DEFAULT_SHEET = SheetOptions()
@@ -64,6 +67,18 @@ def _check_template_glyphs(workspace: Workspace, game: Game, convert: Converter,
             glyphs.check(text, True, where, family)
 
 
+A4_AREA = 210.0 * 297.0  # mm²: the sheet the player aid is written to fit, both sides
+
+
+def aid_sheets(page: tuple[float, float]) -> int:
+    """How many sheets (both sides) the player aid may take on a page of ``page`` points: one
+    on A4 or anything near it, more on a small paper in proportion (two on A5), so an aid
+    that fits A4 fits every paper pnp takes."""
+    from pnp.core.units import MM
+
+    return max(1, round(A4_AREA / (page[0] / MM * page[1] / MM)))
+
+
 def has_rulebook(workspace: Workspace, slug: str) -> bool:
     return (workspace.templates / slug / RULEBOOK_TEMPLATE).is_file()
 
@@ -78,13 +93,13 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
     same for both scripts, worked example included."""
     from pnp.core.units import MM
     from pnp.layout.impose import ImposeError
-    from pnp.layout.presets import SHEETS
+    from pnp.layout.presets import sheet_spec
     from pnp.render.glyphs import GlyphCheck
     from pnp.text.fontchoice import game_fonts
 
     if kinds is None:
         kinds = ("components", "rulebook", "aid", "png") if png else ("components", "rulebook", "aid")
-    spec = dataclasses.replace(SHEETS[paper], card_gutter=sheet.gutter)
+    spec = dataclasses.replace(sheet_spec(paper), card_gutter=sheet.gutter)
     fonts = game_fonts(workspace, lang, game.info.fonts)
     convert = converter_for(game, lang)
     glyphs = GlyphCheck(fonts)
@@ -98,7 +113,7 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
             # A card edit re-renders these sheets: every label but the edited ones fits as before.
             with remembered(fonts, f"{game.slug}/{lang}/components"):
                 components = render_components(game, lang, spec, fonts, convert, glyphs, sheet.back_offset,
-                                               sheet.ink)
+                                               sheet.ink, sheet.template)
         except ImposeError as exc:
             raise BuildError(str(exc)) from None
         artifacts.append(Artifact(base / "components.pdf", components.data))
@@ -154,9 +169,11 @@ def _render_books(workspace: Workspace, game: Game, lang: str, paper: str, books
         where = workspace.templates / game.slug / AID_TEMPLATE
         data, pages = render_aid(game, lang, parse_markdown(convert(aid)), fonts, convert, glyphs,
                                  str(where), page)
-        if pages > 2:
+        sheets = aid_sheets(page)
+        if pages > 2 * sheets:
+            room = "one sheet" if sheets == 1 else f"{sheets} sheets"
             raise BuildError(f"{where}: the player aid runs to {pages} pages ({lang}, {paper}); "
-                             "it must fit one sheet, both sides: shorten it")
+                             f"it must fit {room}, both sides: shorten it")
         artifacts.append(Artifact(base / "aid.pdf", data))
     return artifacts
 

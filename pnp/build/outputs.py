@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 FACE_DATA = (GAME_FILE, COMPONENTS_FILE, TABLES_FILE, GLOSSARY_FILE)
 BOOK_DATA = (*FACE_DATA, FIGURES_FILE)
 # The options of `pnp build` that change how component sheets are imposed and printed.
-SHEET_OPTIONS = ("paper", "back_offset", "gutter", "ink")
+SHEET_OPTIONS = ("paper", "back_offset", "gutter", "ink", "sheet")
 
 
 @dataclass(frozen=True)

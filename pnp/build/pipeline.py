@@ -36,7 +36,7 @@ from pnp.build.manifest import (
 )
 from pnp.build.outputs import Artifact, Output, OutputKind, Rendered, RenderJob
 from pnp.build.staging import Transaction, Written, has_stale, locked, prepare_root, remove_stale
-from pnp.core.choices import LANGS, PAPERS
+from pnp.core.choices import LANGS, canonical_paper, paper_names
 from pnp.core.errors import BuildError, DataError, FontError, PnpError
 from pnp.core.workspace import Workspace
 from pnp.data.gameset import load_games, resolve_games
@@ -143,6 +143,8 @@ def _options(paper: str, sheet: SheetOptions) -> dict[str, str]:
         options["gutter"] = f"{sheet.gutter:g}"
     if sheet.ink != DEFAULT_SHEET.ink:
         options["ink"] = sheet.ink
+    if sheet.template is not None:
+        options["sheet"] = sheet.template.option
     return options
 
 
@@ -159,8 +161,10 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
     ``progress`` is called with a :class:`Progress` as each
     game and script starts rendering and when the files are written.
     """
-    if paper not in PAPERS:
-        raise PnpError(f"unknown paper {paper!r} (expected one of: {', '.join(PAPERS)})")
+    known = canonical_paper(paper)
+    if known is None:
+        raise PnpError(f"unknown paper {paper!r}: expected {paper_names()}")
+    paper = known
     root = check_out(workspace, out) if out is not None else workspace.output_folder()
     slugs = resolve_games(workspace, game)
     kinds = [kind for kind in BUILD_KINDS if png or not kind.on_request]

@@ -27,6 +27,7 @@ from pnp.cli.options import (
 )
 from pnp.cli.progress import BuildProgress, outcomes_json
 from pnp.core.workspace import Workspace
+from pnp.data.sheettemplate import SheetTemplate, load_sheet_template
 
 
 @command()
@@ -44,19 +45,24 @@ from pnp.core.workspace import Workspace
                    "Letter); 6 or more gives each card its own 3 mm bleed.")
 @ink_option(help="saver: print dark backgrounds and panels as light tints with dark text, "
                "to spare a home printer's ink; full prints the design as it is.")
+@click.option("--sheet", "sheet_name", metavar="NAME",
+              help="Fill the sheet template NAME (sheets/NAME.yaml in the workspace, or shipped: "
+                   "poker-3x3-a4, poker-3x3-letter) instead of the imposition pnp computes; the "
+                   "component sheets are on its page, whatever --paper says.")
 @click.option("--watch", is_flag=True, help="Build, then build again on every save until Ctrl-C.")
 @format_option("text", "json", help="text: what was written, on stderr; json: the build's report on "
                "stdout (each output's status and why, the files written).")
 @click.pass_context
 def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None, png: bool, force: bool,
-          back_offset: tuple[float, float], gutter: float, ink: str, watch: bool, fmt: str) -> None:
+          back_offset: tuple[float, float], gutter: float, ink: str, sheet_name: str | None, watch: bool,
+          fmt: str) -> None:
     """Build print-ready PDFs for GAME (or all): components.pdf, rulebook.pdf and aid.pdf per script.
 
     Only outputs whose sources (data, templates, fonts, options, pnp itself) changed since the
     last build are rendered again; the record is output/.pnp-build.json.
     """
     found = workspace(ctx)
-    sheet = SheetOptions(gutter, back_offset, ink)
+    sheet = SheetOptions(gutter, back_offset, ink, _template(found, sheet_name))
     as_json = fmt == "json"
     if watch and as_json:
         raise click.UsageError("--format json reports one build; it does not go with --watch")
@@ -68,6 +74,13 @@ def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None
                                                        force and not changed, sheet))
         return
     _build_once(found, game, lang, paper, out, png, force, sheet, as_json)
+
+
+def _template(found: Workspace, name: str | None) -> SheetTemplate | None:
+    """The sheet template --sheet names, read and checked before anything is built."""
+    if name is None:
+        return None
+    return load_sheet_template(name.strip().lower(), found.sheet_template(name))
 
 
 def _build_once(found: Workspace, game: str, lang: str, paper: str, out: Path | None, png: bool,

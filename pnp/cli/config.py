@@ -2,7 +2,8 @@
 at the workspace root and handed to click as each command's defaults.
 
 ```toml
-paper = "letter"          # build, calibrate, export tuckbox, sample --format pdf, serve
+paper = "letter"          # build, calibrate, export tuckbox, sample --format pdf, serve:
+                          # a name (any case: a4, letter, a3, a5, b5, b4, legal, tabloid) or "200x280" (mm)
 lang = "zh-Hant"          # build, export and serve: zh-Hant, zh-Hans or all
 out = "prints"            # where build, export, calibrate and sample --format pdf write,
                           # instead of output/ (a folder inside the workspace)
@@ -24,7 +25,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pnp.core.choices import INKS, PAPERS, canonical_lang, lang_names
+from pnp.core.choices import INKS, canonical_lang, canonical_paper, lang_names, paper_names
 from pnp.core.errors import DataError, PnpError
 from pnp.core.units import parse_offset
 from pnp.data.textfile import read_text, shown
@@ -63,9 +64,10 @@ def _line_of(text: str, key: str, table: str | None) -> int:
 def _validate(key: str, value: Any, root: Path) -> tuple[Any, str | None]:
     """The value click should get, or a problem."""
     if key == "paper":
-        if isinstance(value, str) and value.lower() in PAPERS:
-            return value.lower(), None
-        return None, f"expected one of {', '.join(PAPERS)}, got {value!r}"
+        found = canonical_paper(value) if isinstance(value, str) else None
+        if found is not None:
+            return found, None
+        return None, f"expected {paper_names()}, got {value!r}"
     if key == "lang":
         found = canonical_lang(value, allow_all=True) if isinstance(value, str) else None
         if found is not None:

@@ -12,7 +12,7 @@ from typing import Any, TypeVar, cast
 import click
 from click.shell_completion import CompletionItem
 
-from pnp.core.choices import INKS, LANGS, PAPERS, canonical_lang, lang_names
+from pnp.core.choices import INKS, LANGS, PAPERS, canonical_lang, canonical_paper, lang_names, paper_names
 from pnp.core.errors import PnpError
 from pnp.core.workspace import Workspace, find_workspace
 
@@ -146,9 +146,29 @@ def lang_option(default: str | None = "all", allow_all: bool = True,
                         help=f"{help} Any case; zh-TW, zh-HK, zh-MO mean zh-Hant and zh-CN, zh-SG, zh-MY zh-Hans.")
 
 
+class PaperType(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
+    """A paper as people write it: a name in any case (``B5``) or ``WxH`` in mm (``200x280``).
+    Gives the canonical name, which output folders and the build record use."""
+
+    name = "paper"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "[" + "|".join([*PAPERS, "WxH"]) + "]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        found = canonical_paper(str(value))
+        if found is None:
+            self.fail(f"{value!r} is not a paper pnp knows; accepted: {paper_names()}", param, ctx)
+        return found
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        return [CompletionItem(name) for name in PAPERS if name.startswith(incomplete.lower())]
+
+
 def paper_option(help: str | None = None) -> Callable[[F], F]:
-    return click.option("--paper", type=click.Choice(list(PAPERS), case_sensitive=False),
-                        default="a4", show_default=True, help=help)
+    words = "Paper size: a name, or WxH in mm (e.g. 200x280)."
+    return click.option("--paper", type=PaperType(), default="a4", show_default=True,
+                        help=f"{help} {words}" if help else words)
 
 
 def ink_option(help: str) -> Callable[[F], F]:

@@ -7,6 +7,8 @@ and the layout vocabulary document them, and the imposer and renderer draw what 
 
 from __future__ import annotations
 
+import re
+
 # The two scripts pnp prints, by their canonical tags (output folders use these names).
 LANGS = ("zh-Hant", "zh-Hans")
 ALL = "all"  # every script, where a command can make both
@@ -38,7 +40,54 @@ FONT_ROLES = ("title", "body", "numbers")
 # The font files pnp reads: TrueType and OpenType (CFF outlines are converted), single or collections.
 FONT_SUFFIXES = (".ttf", ".otf", ".ttc", ".otc")
 
-PAPERS = ("a4", "letter")
+# Paper sizes by name, width × height in mm, portrait. The ISO B sizes are ISO 216's (JIS B5,
+# common on copiers in Taiwan and Japan, is 182x257: give it as a custom size).
+PAPER_SIZES: dict[str, tuple[float, float]] = {
+    "a4": (210.0, 297.0),
+    "letter": (215.9, 279.4),
+    "a3": (297.0, 420.0),
+    "a5": (148.0, 210.0),
+    "b5": (176.0, 250.0),
+    "b4": (250.0, 353.0),
+    "legal": (215.9, 355.6),
+    "tabloid": (279.4, 431.8),
+}
+PAPERS = tuple(PAPER_SIZES)
+# A custom paper, ``WxH`` in mm: from a little smaller than A6 (a poker card with its bleed,
+# crop marks and a printer's margin still fits) to a large-format print service's sheet.
+MIN_PAPER_MM = 100.0
+MAX_PAPER_MM = 1000.0
+_CUSTOM_PAPER = re.compile(r"^\s*(\d{1,4}(?:\.\d{1,2})?)\s*[x×*]\s*(\d{1,4}(?:\.\d{1,2})?)\s*(?:mm)?\s*$")
+
+
+def canonical_paper(value: str) -> str | None:
+    """The canonical name of a paper as people write it: a name in any case (``B5`` -> ``b5``)
+    or a custom ``WxH`` in mm (``200X280``, ``200 × 280 mm`` -> ``200x280``); None for anything
+    else, or a custom size outside the limits. Output folders and the build record use it."""
+    key = value.strip().lower()
+    if key in PAPER_SIZES:
+        return key
+    custom = _CUSTOM_PAPER.match(key)
+    if custom is None:
+        return None
+    width, height = float(custom.group(1)), float(custom.group(2))
+    if not all(MIN_PAPER_MM <= side <= MAX_PAPER_MM for side in (width, height)):
+        return None
+    return f"{width:g}x{height:g}"
+
+
+def paper_size(paper: str) -> tuple[float, float]:
+    """Width and height (mm) of a canonical paper name (see :func:`canonical_paper`)."""
+    if paper in PAPER_SIZES:
+        return PAPER_SIZES[paper]
+    width, _, height = paper.partition("x")
+    return float(width), float(height)
+
+
+def paper_names() -> str:
+    """The accepted papers, for an error message or a command's help."""
+    return (", ".join(PAPERS) + f" (any case), or WxH in mm ({MIN_PAPER_MM:g} to {MAX_PAPER_MM:g}"
+            " each side, e.g. 200x280)")
 INKS = ("full", "saver")  # as designed, or light tints of dark fills for a home printer
 
 CARD_SIZES: dict[str, tuple[float, float]] = {

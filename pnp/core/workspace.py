@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,6 +12,10 @@ MARKER_DIRS = ("card_data",)
 # The four default faces (TC and SC, regular and bold), their licence and provenance, installed
 # with pnp as package data (pnp/core/faces/README.md), so a workspace needs no fonts of its own.
 BUNDLED_FONTS = Path(__file__).resolve().parent / "faces"
+# The sheet templates installed with pnp (package data): `--sheet poker-3x3-a4`.
+BUNDLED_SHEETS = Path(__file__).resolve().parent / "sheets"
+# A sheet template's name: a file name in sheets/, never a path.
+SHEET_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,32 @@ class Workspace:
             self.contained(self.output, "output/ (a link)")
         return self.output
 
+    @property
+    def sheets(self) -> Path:
+        """The workspace's own sheet templates, ``sheets/NAME.yaml``, whether or not it exists."""
+        return self.root / "sheets"
+
+    def sheet_template(self, name: str) -> Path:
+        """The file of sheet template ``name`` (any case): the workspace's own sheets/NAME.yaml,
+        else the one installed with pnp. A name is a plain file name, so it cannot reach outside
+        sheets/; a sheets/ file that is a link leading out of the workspace is refused too."""
+        key = name.strip().lower()
+        if not SHEET_NAME.fullmatch(key):
+            raise PnpError(f"--sheet {name!r}: a sheet template's name is letters, digits, - and _ "
+                           f"(the file sheets/NAME.yaml); shipped with pnp: {', '.join(shipped_sheets())}")
+        own = self.sheets / f"{key}.yaml"
+        if own.is_file():
+            if not own.resolve().is_relative_to(self.root.resolve()):
+                raise PnpError(f"{own}: leads outside the workspace; a sheet template is a file in sheets/")
+            return own
+        shipped = BUNDLED_SHEETS / f"{key}.yaml"
+        if shipped.is_file():
+            return shipped
+        theirs = sorted(path.stem for path in self.sheets.glob("*.yaml")) if self.sheets.is_dir() else []
+        known = ", ".join([*theirs, *shipped_sheets()])
+        raise PnpError(f"--sheet {name!r}: no sheets/{key}.yaml in the workspace and no such template "
+                       f"ships with pnp; known: {known}")
+
     def game_dir(self, slug: str) -> Path:
         return self.card_data / slug
 
@@ -73,6 +104,11 @@ class Workspace:
         if not self.card_data.is_dir():
             return []
         return sorted(p.name for p in self.card_data.iterdir() if (p / "game.yaml").is_file())
+
+
+def shipped_sheets() -> list[str]:
+    """The names of the sheet templates installed with pnp."""
+    return sorted(path.stem for path in BUNDLED_SHEETS.glob("*.yaml"))
 
 
 def find_workspace(start: Path | None = None) -> Workspace:

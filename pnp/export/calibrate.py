@@ -29,10 +29,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.build.outputs import Artifact, Output, OutputKind, Params, Rendered, RenderJob
 from pnp.build.pipeline import FileReport, SheetOptions, check_out, make_file
-from pnp.core.errors import PnpError
 from pnp.core.units import MM
 from pnp.core.workspace import Workspace
-from pnp.layout.presets import SHEETS
+from pnp.layout.presets import sheet_spec
 from pnp.text.fonts import FontFamily, load_family
 
 SCALE_MM = 5  # each scale reads from -5 to +5 mm
@@ -111,9 +110,7 @@ def _back_cross(canvas: Canvas, x: float, y: float) -> None:
 
 def calibration_pdf(paper: str, fonts: FontFamily, lang: str,
                     back_offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
-    if paper not in SHEETS:
-        raise PnpError(f"unknown paper {paper!r} (expected one of: {', '.join(SHEETS)})")
-    spec = SHEETS[paper]
+    spec = sheet_spec(paper)
     words: Mapping[str, Any] = WORDS[lang]
     width, height = spec.width, spec.height
     buffer = io.BytesIO()

@@ -22,7 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.core.errors import BuildError
 from pnp.core.units import MM
 from pnp.data.model import Component, Game
-from pnp.layout.presets import SHEETS
+from pnp.layout.presets import sheet_spec
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.sheets import FaceForms, face_geometry
 from pnp.text.fonts import FontFamily
@@ -204,7 +204,7 @@ def _draw_box(canvas: Canvas, forms: FaceForms, component: Component, size: BoxS
 def tuckbox_pdf(game: Game, lang: str, paper: str, fonts: FontFamily,
                 convert: Callable[[str], str]) -> bytes:
     """One page per deck, the net centred and turned a quarter when that is what fits."""
-    spec = SHEETS[paper]
+    spec = sheet_spec(paper)
     decks = boxed_decks(game)
     if not decks:
         raise BuildError(f"{game.info.where}: {game.slug} has no deck to box (a rect component of at "

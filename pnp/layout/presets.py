@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pnp.core.choices import PAPER_SIZES, canonical_paper, paper_names, paper_size
+from pnp.core.errors import PnpError
+
 
 @dataclass(frozen=True)
 class SheetSpec:
@@ -47,7 +50,13 @@ class SheetSpec:
                 self.height - self.hardware - self.label_band - self.label_gap)
 
 
-SHEETS: dict[str, SheetSpec] = {
-    "a4": SheetSpec("a4", 210.0, 297.0),
-    "letter": SheetSpec("letter", 215.9, 279.4),
-}
+# Every named paper, as the imposer sees it (pnp.core.choices declares the sizes).
+SHEETS: dict[str, SheetSpec] = {name: SheetSpec(name, *size) for name, size in PAPER_SIZES.items()}
+
+
+def sheet_spec(paper: str) -> SheetSpec:
+    """The sheet of a paper as people write it (a name in any case, or ``WxH`` in mm)."""
+    name = canonical_paper(paper)
+    if name is None:
+        raise PnpError(f"unknown paper {paper!r}: expected {paper_names()}")
+    return SHEETS.get(name) or SheetSpec(name, *paper_size(name))

@@ -113,6 +113,11 @@ class SheetPlan:
     spec: SheetSpec
     blocks: tuple[PieceBlock, ...]
     cut: float | None = None  # y (mm) of a dashed line across the page: cut a form free
+    # A sheet template's sheet (pnp.layout.template_plan): each block one declared slot, whose
+    # crop marks keep off the other slots; ``backs`` the declared back of each slot, in order,
+    # or None for the slots mirrored.
+    declared: bool = False
+    backs: tuple[Slot, ...] | None = None
 
     @property
     def slots(self) -> tuple[Slot, ...]:
@@ -123,7 +128,10 @@ class SheetPlan:
         return tuple(dict.fromkeys(slot.piece.component for slot in self.slots))
 
     def back_slots(self) -> tuple[Slot, ...]:
-        """The double-sided slots mirrored left-right, turned the other way round."""
+        """The double-sided slots mirrored left-right, turned the other way round (or, on a
+        template's sheet that declares them, their declared backs)."""
+        if self.backs is not None:
+            return tuple(slot for slot in self.backs if slot.piece.double_sided)
         return tuple(
             Slot(slot.piece, _mirror(slot.bleed_box, self.spec.width), slot.rotated,
                  None if slot.cell is None else _mirror(slot.cell, self.spec.width), slot.scale)

@@ -14,11 +14,11 @@ from pathlib import Path
 
 from pnp.build.outputs import BOOK_DATA, Artifact, Output, OutputKind, Params, Rendered, RenderJob
 from pnp.build.pipeline import FileReport, make_file
-from pnp.core.errors import BuildError, FontError, PnpError
+from pnp.core.errors import BuildError, FontError
 from pnp.core.units import MM
 from pnp.core.workspace import Workspace
 from pnp.games.base import Sample
-from pnp.layout.presets import SHEETS
+from pnp.layout.presets import sheet_spec
 from pnp.play.narrate import TEMPLATE_NAME, narration, play_sample, template_path
 from pnp.render.glyphs import GlyphCheck
 from pnp.rulebook.pdf import render_rulebook
@@ -29,9 +29,7 @@ from pnp.text.fontchoice import game_fonts
 
 def narration_pdf(workspace: Workspace, sample: Sample, lang: str, paper: str = "a4") -> bytes:
     """The transcript typeset like the rulebook (same fonts, page furniture and checks)."""
-    if paper not in SHEETS:
-        raise PnpError(f"unknown paper {paper!r} (expected one of: {', '.join(SHEETS)})")
-    spec = SHEETS[paper]
+    spec = sheet_spec(paper)
     markdown = narration(workspace, sample, lang)
     fonts = game_fonts(workspace, lang, sample.game.info.fonts)
     glyphs = GlyphCheck(fonts)

@@ -12,7 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core.units import MM
 from pnp.data.model import Game
-from pnp.layout.marks import crop_marks, mirror_segments
+from pnp.layout.marks import back_marks, crop_marks
 from pnp.layout.presets import SheetSpec
 from pnp.layout.sheetplan import Rect, Segment, SheetPlan, Slot
 from pnp.render.face_text import EM_ASCENT
@@ -28,9 +28,7 @@ PAPER_COLOR = HexColor("#ffffff")
 
 
 def draw_marks(canvas: Canvas, plan: SheetPlan, back: bool) -> list[Segment]:
-    segments = crop_marks(plan)
-    if back:
-        segments = mirror_segments(plan, segments)
+    segments = back_marks(plan) if back else crop_marks(plan)
     canvas.saveState()
     height = plan.spec.height
     # A mark on a dark bleed gets a white halo first.

@@ -348,11 +348,11 @@ def test_pnp_toml_sets_defaults_and_the_command_line_wins(bare_workspace: Path) 
 
 
 def test_tool_pnp_in_pyproject_and_its_errors_are_located(bare_workspace: Path) -> None:
-    (bare_workspace / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.pnp]\npaper = "b5"\n'
+    (bare_workspace / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.pnp]\npaper = "b9"\n'
                                                    'back_offset = [1, 99]\n', encoding="utf-8")
     result = CliRunner().invoke(cli, ["--root", str(bare_workspace), "calibrate"])
     assert result.exit_code == 1
-    assert "pyproject.toml:5: tool.pnp.paper: expected one of a4, letter" in result.output
+    assert "pyproject.toml:5: tool.pnp.paper: expected a4, letter, a3" in result.output
     assert "pyproject.toml:6: tool.pnp.back_offset:" in result.output
     assert not (bare_workspace / "output").exists()
 
