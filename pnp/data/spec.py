@@ -139,6 +139,7 @@ def _label_schema(p: Prop) -> dict[str, Any]:
     return {"anyOf": [*_TEXT_SCHEMA["anyOf"], ranged]}
 
 
+_IMAGE_PATTERN = "^art/.+\\.([pP][nN][gG]|[jJ][pP][eE]?[gG]|[wW][eE][bB][pP]|[sS][vV][gG])$"
 FITS = ("cover", "contain", "stretch")
 QUARTERS = (0, 90, 180, 270)
 
@@ -199,7 +200,7 @@ _NO_BOUNDS = _Unbounded()
 
 VALUE_TYPES: dict[str, ValueType] = {t.name: t for t in (
     ValueType("image", lambda v, p, c: _image_check(v), "`'art/NAME.png'` (PNG, JPEG, WebP, SVG) or `'{field}'`",
-              lambda p: {"anyOf": [{"type": "string", "pattern": "^art/.+\\.([pP][nN][gG]|[jJ][pP][eE]?[gG]|[wW][eE][bB][pP]|[sS][vV][gG])$"},
+              lambda p: {"anyOf": [{"type": "string", "pattern": _IMAGE_PATTERN},
                                    {"type": "string", "pattern": _FIELD_PATTERN}]}),
     ValueType("fit", choice(FITS), " / ".join(FITS), lambda p: {"enum": list(FITS)}),
     ValueType("fraction", lambda v, p, c: _fraction(v), "a number from 0 to 1", lambda p: _FRACTION_SCHEMA),
