@@ -143,3 +143,30 @@ def _reach(element: Element, place: Placement, trim: tuple[float, float], bleed:
         return gap, False
     trim_only = bleed > 0 and touches_trim(shown, width, height)
     return False, trim_only
+
+
+def component_bleeds(components: Iterable[Component]) -> dict[str, float]:
+    """Each component's bleed in mm: a net is cut along its outline and has none."""
+    return {c.id: 0.0 if c.shape.endswith("_net") else BLEED_MM for c in components}
+
+
+def low_resolution(note: ImageNote, below: float) -> str | None:
+    """What a build or check says of a picture printing coarser than ``below`` dpi, if it does."""
+    if note.dpi is None or note.dpi >= below:
+        return None
+    return (f"{note.image.name} prints at {note.dpi:.0f} dpi on card {note.card!r} of component "
+            f"{note.component!r} ({note.image.width:.0f} × {note.image.height:.0f} pixels shown at "
+            f"print size), below {below:.0f} dpi: it will look {'blocky' if below <= FINDING_DPI else 'soft'}; "
+            f"use a picture of at least {note.image.width * below / note.dpi:.0f} pixels across")
+
+
+def resolution_warnings(components: Iterable[Component], layouts: Mapping[str, Layout],
+                        images: Mapping[str, ImageFile]) -> list[str]:
+    """The build's warnings: each picture that prints below :data:`WARN_DPI`, where it is used."""
+    components = tuple(components)
+    warnings = []
+    for note in image_notes(components, layouts, images, component_bleeds(components)):
+        said = low_resolution(note, WARN_DPI)
+        if said:
+            warnings.append(f"{note.element.where}.file: {said}")
+    return warnings
