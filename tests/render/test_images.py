@@ -300,3 +300,17 @@ def test_a_symlink_leaving_the_art_folder_is_an_error(starter: Path, tmp_path: P
     start = time.monotonic()
     done = _run(root, "build", "mg", "--lang", "zh-Hant")
     _assert_refused(done, time.monotonic() - start, root, "leads outside the game's art/ folder", "fields.art")
+
+
+def test_tisigui_prints_its_own_art_as_vectors(tmp_path: Path) -> None:
+    from tests.conftest import game_workspace
+
+    root = game_workspace(tmp_path, "tisigui", templates=True)
+    done = _run(root, "build", "tisigui", "--lang", "zh-Hans")
+    assert done.returncode == 0, done.stderr
+    reader = PdfReader(root / "output" / "tisigui" / "zh-Hans" / "components.pdf")
+    forms = sorted(name for name, _ in _xobjects(reader).values() if name.startswith("/FormXob.img-"))
+    # ghost.svg, human.svg and night.svg (the identity and reference backs share it): three forms,
+    # all vector, however many of the 7 cards show them.
+    assert len(forms) == 3
+    assert _images(reader) == []
