@@ -9,7 +9,8 @@ says, the same placement the checks measure.
 Rasters reach the PDF in sRGB: a picture with an ICC profile (an Adobe RGB photo, a CMYK JPEG
 from a print workflow) is converted from its profile with LittleCMS; a CMYK picture without one
 from naive CMYK. A JPEG already in sRGB or grey and untagged is embedded as it is (DCT, no
-re-encoding). An SVG is drawn as vector paths by svglib, after the guard of
+re-encoding); it keeps its pixels in every ink mode. An SVG is drawn as vector paths by svglib,
+its colours taken through the ink mode as a layout's shapes are, after the guard of
 :mod:`pnp.data.imagefiles` (the file is read again here and its digest compared, so what is
 drawn is what was checked).
 """
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reportlab.lib.colors import Color
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfdoc import PDFResourceDictionary, xObjectName
 from reportlab.pdfgen.canvas import Canvas
@@ -31,6 +33,7 @@ from pnp.core.errors import BuildError
 from pnp.data.imagefiles import svg_drawing
 from pnp.data.imagefit import Placement
 from pnp.data.model import ImageFile
+from pnp.render.ink import ink_color
 
 
 def image_form_name(image: ImageFile) -> str:
@@ -75,6 +78,21 @@ def _read_checked(image: ImageFile) -> bytes:
     return data
 
 
+def _recolour(node: Any, ink: str) -> None:
+    """An SVG's colours in an ink mode, as a layout's own shapes take it (pnp.render.ink): its
+    dark fills turn to light tints, its light lines to dark shades. A raster keeps its pixels."""
+    for attr, role in (("fillColor", "fill"), ("strokeColor", "stroke")):
+        colour = getattr(node, attr, None)
+        if isinstance(colour, Color):
+            designed = "#" + "".join(f"{round(v * 255):02x}" for v in colour.rgb())
+            printed = ink_color(designed, role, ink)  # type: ignore[arg-type]
+            if printed != designed:
+                red, green, blue = (int(printed[i:i + 2], 16) / 255 for i in (1, 3, 5))
+                setattr(node, attr, Color(red, green, blue, alpha=colour.alpha))
+    for child in getattr(node, "contents", ()):
+        _recolour(child, ink)
+
+
 def end_form(canvas: Canvas, name: str) -> None:
     """End the open form, giving it the graphics states it uses.
 
@@ -101,6 +119,7 @@ class ImageForms:
 
     canvas: Canvas
     images: Mapping[str, ImageFile]
+    ink: str = "full"  # one ink mode per canvas, so a form's name need not say it
     defined: set[str] = field(default_factory=set)
 
     def form(self, image: ImageFile) -> str:
@@ -116,7 +135,10 @@ class ImageForms:
         else:
             from reportlab.graphics import renderPDF
 
-            renderPDF.draw(svg_drawing(image.name, data), canvas, 0, 0)
+            drawing = svg_drawing(image.name, data)
+            if self.ink != "full":
+                _recolour(drawing, self.ink)
+            renderPDF.draw(drawing, canvas, 0, 0)
         end_form(canvas, name)
         self.defined.add(name)
         return name

@@ -152,7 +152,7 @@ class FaceForms:
 
     def __post_init__(self) -> None:
         self.symbols = SymbolForms(self.canvas, self.game.symbols, self.ink)
-        self.images = ImageForms(self.canvas, self.game.images)
+        self.images = ImageForms(self.canvas, self.game.images, self.ink)
 
     def face(self, component: Component, card: Card, side: str) -> str:
         name = face_name(component.id, self._face_key(component, card, side), side)
