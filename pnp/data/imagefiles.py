@@ -12,7 +12,8 @@ A game is data from anyone, so every picture is read as hostile until proven oth
 - its format is the one its extension claims;
 - an SVG is parsed with defusedxml first (no DTD, so no entity expansion and no external
   entity), may hold no reference outside itself (``href`` only to ``#id``, no ``url()`` but
-  ``url(#id)``, no ``@import``), at most :data:`~pnp.core.limits.MAX_SVG_ELEMENTS` elements;
+  ``url(#id)``, no ``@import``), no ``<text>`` (its face would not be embedded), at most
+  :data:`~pnp.core.limits.MAX_SVG_ELEMENTS` elements;
   only then does svglib read it.
 
 Each check fails with a sentence (:class:`ImageFileError`); the loader puts it at the layout
@@ -148,6 +149,9 @@ def guard_svg(name: str, data: bytes) -> None:
     for count, element in enumerate(root.iter(), 1):
         if count > MAX_SVG_ELEMENTS:
             raise ImageFileError(f"{name} holds more than {MAX_SVG_ELEMENTS:,} elements, the limit for an SVG")
+        if element.tag.rsplit("}", 1)[-1] == "text":
+            raise ImageFileError(f"{name} holds text (<text>): convert it to paths in the drawing program; "
+                                 "a picture's words would print in a face the PDF does not embed")
         for key, value in element.attrib.items():
             _check_reference(name, key, value)
         if element.tag.endswith("style") and element.text:

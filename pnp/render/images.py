@@ -78,6 +78,20 @@ def _read_checked(image: ImageFile) -> bytes:
     return data
 
 
+def _shapes_renderer() -> Any:
+    """reportlab's PDF renderer, less the font it sets at the start of every drawing: the guard
+    lets no text into an SVG, and the default face (Helvetica, not embedded) would otherwise
+    become a font of the PDF."""
+    from reportlab.graphics import renderPDF
+
+    class ShapesRenderer(renderPDF._PDFRenderer):  # type: ignore[misc]
+        def applyStateChanges(self, delta: dict[str, Any], newState: dict[str, Any]) -> None:  # noqa: N802, N803
+            shapes_only = {k: v for k, v in delta.items() if k not in ("fontName", "fontSize")}
+            super().applyStateChanges(shapes_only, newState)
+
+    return ShapesRenderer()
+
+
 def _recolour(node: Any, ink: str) -> None:
     """An SVG's colours in an ink mode, as a layout's own shapes take it (pnp.render.ink): its
     dark fills turn to light tints, its light lines to dark shades. A raster keeps its pixels."""
@@ -104,8 +118,7 @@ def end_form(canvas: Canvas, name: str) -> None:
     form = canvas._doc.idToObject[xObjectName(name)]
     state = getattr(form, "ExtGState", None)
     if state:
-        resources = PDFResourceDictionary()
-        resources.basicFonts()
+        resources = PDFResourceDictionary()  # no basicFonts(): a picture sets no text
         resources.allProcs()
         if form.XObjects:
             resources.XObject = form.XObjects
@@ -133,12 +146,12 @@ class ImageForms:
             canvas.drawImage(raster_reader(data, image.format), 0, 0, image.width, image.height,
                              mask="auto")
         else:
-            from reportlab.graphics import renderPDF
+            from reportlab.graphics.renderbase import renderScaledDrawing
 
             drawing = svg_drawing(image.name, data)
             if self.ink != "full":
                 _recolour(drawing, self.ink)
-            renderPDF.draw(drawing, canvas, 0, 0)
+            _shapes_renderer().draw(renderScaledDrawing(drawing), canvas, 0, 0)
         end_form(canvas, name)
         self.defined.add(name)
         return name

@@ -249,6 +249,8 @@ HOSTILE = {
     "truncated-jpeg": ("art/photo.jpg", _truncated_jpeg, "is not a whole JPEG image"),
     "svg-external-href": ("art/ghost.svg", lambda: EXTERNAL.encode(), "refers outside itself"),
     "svg-billion-laughs": ("art/ghost.svg", lambda: BILLION_LAUGHS.encode(), "may not declare a DTD or entities"),
+    "svg-with-text": ("art/ghost.svg", lambda: GHOST.replace("</svg>", "<text>鬼</text></svg>").encode(),
+                      "holds text (<text>)"),
     "png-named-jpeg": ("art/photo.jpg", lambda: _png_bytes(), "is not a JPEG image"),
 }
 
