@@ -39,6 +39,7 @@ from pnp.core.fingerprint import ABSENT, pnp_fingerprint
 from pnp.core.workspace import Workspace
 from pnp.data.csvcards import card_files
 from pnp.data.iconfiles import icon_files
+from pnp.data.imagefiles import art_files
 
 if TYPE_CHECKING:
     from pnp.data.model import Game
@@ -308,6 +309,7 @@ def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
         files += [workspace.game_dir(output.slug) / name for name in kind.data]
         files += card_files(workspace.game_dir(output.slug))  # cards: deck.csv / deck.xlsx
         files += icon_files(workspace.game_dir(output.slug))  # inline icons: icons/NAME.svg
+        files += art_files(workspace.game_dir(output.slug))  # the pictures layouts draw
     files += font_files(workspace, output.lang)
     from pnp.text.fontchoice import chosen_font_files
 

@@ -40,6 +40,7 @@ from pnp.core.choices import LANGS, canonical_paper, paper_names
 from pnp.core.errors import BuildError, DataError, FontError, PnpError
 from pnp.core.workspace import Workspace
 from pnp.data.gameset import load_games, resolve_games
+from pnp.data.images import resolution_warnings
 from pnp.data.load import COMPONENTS_FILE
 from pnp.games.registry import tables_from_engine
 from pnp.text.convert import converter_for
@@ -90,6 +91,7 @@ class BuildReport:
     removed: list[Path] = field(default_factory=list)  # outputs deleted as obsolete
     stale_files: list[Path] = field(default_factory=list)  # leftovers of an unfinished build
     build_id: str = ""
+    warnings: list[str] = field(default_factory=list)  # what printed but may disappoint (coarse pictures)
 
     def __iter__(self) -> Iterator[Written]:  # a report reads as the files written, as build() returned before
         return iter(self.written)
@@ -195,6 +197,8 @@ def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str
     wanted = sorted({o.output.slug for o in outcomes if o.status not in NOTHING_TO_DO and o.output.kind.per_game})
     games = {g.info.slug: g for g in load_games(workspace, wanted, tables_from_engine)}
     refreshed = _settle_maybes(games, outcomes, manifest, inputs)
+    report.warnings = [warning for game in games.values()
+                       for warning in resolution_warnings(game.components, game.layouts, game.images)]
     stale = [o.output for o in outcomes if o.status == "rebuilt"]
     rendered = _render(workspace, games, stale, paper, notify, sheet) if stale else {}
     total = len({(o.slug, o.lang) for o in stale})

@@ -61,6 +61,7 @@ _NOT_PRINTED = frozenset({
     "type", "box", "center", "r", "points", "radius", "fill", "stroke", "stroke_width", "dash",
     "color", "header_fill", "header_color", "size", "min_size", "align", "valign", "table",
     "symbol", "gap", "column_widths", "bold", "rows", "background", "header_height",
+    "file", "fit", "focus", "crop", "rotate", "opacity", "bleed",  # an image's: drawn, never printed
 })
 _LIST_NUMBER = re.compile(r"^\s*[0-9]+\.(?=\s)")
 _ARITHMETIC = (nodes.Add, nodes.Sub, nodes.Mul, nodes.Div, nodes.FloorDiv, nodes.Mod,

@@ -19,6 +19,8 @@ it was found (``file:line: field.path``, paths relative to the workspace root):
 - ``glyph``: converted to a script, a text holds characters its printing face lacks;
 - ``book``: a printed text (rulebook, aid, card data) holds a word about the tool rather than
   the game (:mod:`pnp.check.bookwords`), or game.yaml allows a passage no text holds any more;
+- ``image``: a picture prints below 150 dpi at its size on the card, or stops short of the
+  bleed where its layout says it reaches it (:mod:`pnp.check.image_findings`);
 - ``data``: the game's card_data or rules parameters do not load;
 - ``engine``: the game has no usable rules engine, or its fonts are unavailable.
 
@@ -35,6 +37,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pnp.check.counts import count_findings
+from pnp.check.image_findings import image_findings
 from pnp.check.index import index_findings
 from pnp.check.lint import SUPPLY_GAMES_PER_COUNT, bot_mixes, lint_findings, supply_simulation
 from pnp.check.literal_marks import literal_findings
@@ -121,6 +124,7 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
         if engine.hands is not None:
             hands = engine.hands(rules)
     findings.extend(index_findings(game, hands, places.rel))
+    findings.extend(image_findings(game, places.rel))
     findings.extend(reference_findings(workspace, game, computed, places))
     findings.extend(text_findings(workspace, game, places))
     findings.extend(_literal_findings(workspace, game, places))

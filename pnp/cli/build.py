@@ -92,6 +92,8 @@ def _build_once(found: Workspace, game: str, lang: str, paper: str, out: Path | 
     if as_json:
         echo_json(_report_json(found, report))
         return
+    for warning in report.warnings:
+        message(f"warning: {warning}")
     if shown_progress is not None:
         shown_progress.summary(report)
     written = report.written
@@ -111,5 +113,6 @@ def _report_json(found: Workspace, report: BuildReport) -> dict[str, Any]:
         "written": written_json(found, report.written),
         "removed": [json_path(found, path) for path in report.removed],
         "stale_files_removed": [json_path(found, path) for path in report.stale_files],
+        "warnings": report.warnings,
     }
 

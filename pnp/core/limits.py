@@ -36,3 +36,12 @@ MAX_TABLE_ROWS = 1000
 MAX_TABLE_COLUMNS = 50
 MAX_FIGURE_CARD_MM = 200.0  # a miniature taller than the text column of an A4 page
 MAX_VIEWBOX = 1e6  # symbol geometry in viewbox units; keeps path arithmetic finite
+
+# Pictures (pnp.data.imagefiles). A poker card's full bleed at 600 dpi is 1.6 megapixels and an
+# A3 board's at 300 dpi 17.4; 50 megapixels (a 7,000 × 7,000 picture) leaves room for any
+# print while refusing a decompression bomb from its header, before a pixel is decoded.
+MAX_IMAGE_PIXELS = 50_000_000
+MAX_IMAGE_BYTES = 64 * 1024 * 1024  # a file larger than this is refused before it is read
+MAX_SVG_BYTES = 4 * 1024 * 1024
+MAX_SVG_ELEMENTS = 20_000  # drawing elements of one SVG: flat art has hundreds
+MAX_IMAGES = 2000  # distinct picture files one game uses

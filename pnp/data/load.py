@@ -16,6 +16,7 @@ from pnp.data.figures import read_figures
 from pnp.data.gameinfo import read_game_info
 from pnp.data.glossary import read_glossary
 from pnp.data.iconfiles import read_icons
+from pnp.data.images import read_images
 from pnp.data.layouts import check_component_layouts
 from pnp.data.model import Game, frozen_mapping
 from pnp.data.printedtables import read_tables
@@ -65,11 +66,13 @@ def load_game(game_dir: Path, tables_of: TableSource = no_engine) -> Game:
     for component in components:
         check_component_layouts(Reader(docs[COMPONENTS_FILE], problems), component, layouts, symbols,
                                 frozenset(icons))
+    images = read_images(Reader(docs[COMPONENTS_FILE], problems), components, layouts, game_dir)
     figures = resolve_figures(figures, components, info.rules, problems.items)
     if problems:
         raise DataError(problems.items)
     game = Game(info, components, frozen_mapping(layouts), frozen_mapping(tables), glossary,
-                frozen_mapping(symbols), frozen_mapping(figures), reviewed, frozen_mapping(icons))
+                frozen_mapping(symbols), frozen_mapping(figures), reviewed, frozen_mapping(icons),
+                frozen_mapping(images))
     impure = purity_problems(game)
     if impure:
         raise DataError(impure)

@@ -330,6 +330,22 @@ class IconFile:
 
 
 @dataclass(frozen=True)
+class ImageFile:
+    """A picture a layout draws (``art/…`` in the game folder), read and checked at load."""
+
+    name: str  # as the layout or card names it: art/ghost.svg
+    path: str  # absolute, symlinks resolved, inside the game's art/
+    format: str  # PNG | JPEG | WEBP | SVG
+    width: float  # pixels; an SVG's in points
+    height: float
+    digest: str  # sha256 of the file: the build record and the PDF's form name key by it
+
+    @property
+    def raster(self) -> bool:
+        return self.format != "SVG"
+
+
+@dataclass(frozen=True)
 class Game:
     info: GameInfo
     components: tuple[Component, ...]
@@ -340,6 +356,7 @@ class Game:
     figures: Mapping[str, Figure] = field(default_factory=lambda: MappingProxyType({}))
     reviewed_readings: tuple[ReviewedReading, ...] = ()
     icons: Mapping[str, IconFile] = field(default_factory=lambda: MappingProxyType({}))
+    images: Mapping[str, ImageFile] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def slug(self) -> str:

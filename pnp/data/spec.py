@@ -37,6 +37,7 @@ from pnp.core.limits import (
     MIN_FONT_PT,
     MIN_ICON_MM,
 )
+from pnp.data.imagefiles import name_error
 from pnp.data.labelranges import EXAMPLE, labels_check, row_labels_check
 from pnp.data.propchecks import (
     ALIGN,
@@ -58,7 +59,7 @@ from pnp.data.propchecks import (
     table_check,
     text_item_check,
 )
-from pnp.data.schema import COLOR, COORD
+from pnp.data.schema import COLOR, COORD, FIELD_REF, describe
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,33 @@ def _label_schema(p: Prop) -> dict[str, Any]:
     return {"anyOf": [*_TEXT_SCHEMA["anyOf"], ranged]}
 
 
+_IMAGE_PATTERN = "^art/.+\\.([pP][nN][gG]|[jJ][pP][eE]?[gG]|[wW][eE][bB][pP]|[sS][vV][gG])$"
+FITS = ("cover", "contain", "stretch")
+QUARTERS = (0, 90, 180, 270)
+
+
+def _image_check(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return f"expected a picture's path ('art/ghost.png') or '{{field}}', got {describe(value)}"
+    return None if FIELD_REF.fullmatch(value) else name_error(value)
+
+
+def _fraction(value: Any) -> str | None:
+    if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 1:
+        return f"expected a fraction from 0 to 1, got {describe(value)}"
+    return None
+
+
+def _crop_check(value: Any) -> str | None:
+    message = listed(value, _NO_BOUNDS, "a crop box [x, y, width, height] of fractions", _fraction, 4)
+    if message:
+        return message
+    x, y, w, h = value
+    if w <= 0 or h <= 0 or x + w > 1 + 1e-9 or y + h > 1 + 1e-9:
+        return f"a crop box keeps a part of the picture: width and height above 0, within it, got {value!r}"
+    return None
+
+
 def _number_schema(prop: Prop, positive: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "number"}
     if prop.minimum is not None:
@@ -159,7 +187,32 @@ def _array(items: dict[str, Any], prop: Prop, min_items: int = 0) -> dict[str, A
     return out
 
 
+_FRACTION_SCHEMA: dict[str, Any] = {"type": "number", "minimum": 0, "maximum": 1}
+
+
+@dataclass(frozen=True)
+class _Unbounded:
+    minimum: float | None = None
+    maximum: float | None = None
+    max_items: int | None = None
+
+
+_NO_BOUNDS = _Unbounded()
+
 VALUE_TYPES: dict[str, ValueType] = {t.name: t for t in (
+    ValueType("image", lambda v, p, c: _image_check(v), "`'art/NAME.png'` (PNG, JPEG, WebP, SVG) or `'{field}'`",
+              lambda p: {"anyOf": [{"type": "string", "pattern": _IMAGE_PATTERN},
+                                   {"type": "string", "pattern": _FIELD_PATTERN}]}),
+    ValueType("fit", choice(FITS), " / ".join(FITS), lambda p: {"enum": list(FITS)}),
+    ValueType("fraction", lambda v, p, c: _fraction(v), "a number from 0 to 1", lambda p: _FRACTION_SCHEMA),
+    ValueType("focus", lambda v, p, c: listed(v, p, "a point [x, y] of fractions", _fraction, 2),
+              "`[x, y]`, fractions of the picture", lambda p: {"type": "array", "items": _FRACTION_SCHEMA,
+                                                              "minItems": 2, "maxItems": 2}),
+    ValueType("crop", lambda v, p, c: _crop_check(v), "`[x, y, width, height]`, fractions of the picture",
+              lambda p: {"type": "array", "items": _FRACTION_SCHEMA, "minItems": 4, "maxItems": 4}),
+    ValueType("quarter", lambda v, p, c: None if v in QUARTERS and not isinstance(v, bool)
+              else f"expected one of {', '.join(map(str, QUARTERS))} (degrees clockwise), got {describe(v)}",
+              " / ".join(map(str, QUARTERS)), lambda p: {"enum": list(QUARTERS)}),
     ValueType("box", lambda v, p, c: listed(v, p, "a box [x, y, width, height]", coord_check, 4),
               "`[x, y, width, height]` coordinates",
               lambda p: {"type": "array", "items": _COORD_SCHEMA, "minItems": 4, "maxItems": 4}),
@@ -298,6 +351,21 @@ ELEMENTS: dict[str, ElementSpec] = {e.kind: e for e in (
         Prop("gap", "number", "mm between icons", default=1.0, maximum=MAX_GAP_MM),
         Prop("fill", "color", "replaces the fill of every filled path"),
         Prop("stroke", "color", "replaces the stroke of every stroked path")), uses_symbol=True),
+    ElementSpec("image", "A picture from the game's art/ folder (PNG, JPEG, WebP, or SVG kept as "
+                "vectors) fitted to the box; each file is embedded once per PDF however many cards "
+                "show it.", (
+        _box(), Prop("file", "image", "the picture, `art/NAME.png` in the game folder, or `'{field}'`: "
+                     "each card names its own", required=True),
+        Prop("fit", "fit", "`cover` fills the box and cuts what overflows, `contain` shows all of "
+             "the picture, `stretch` fills the box and gives up the aspect", default="cover"),
+        Prop("focus", "focus", "under `cover`, the point of the picture kept nearest the box's "
+             "centre (`[0.5, 0.2]`: keep the top)", default=(0.5, 0.5)),
+        Prop("crop", "crop", "the part of the picture used, before it is turned and fitted",
+             default=(0.0, 0.0, 1.0, 1.0)),
+        Prop("rotate", "quarter", "quarter turns clockwise, in degrees", default=0),
+        Prop("opacity", "fraction", "1 opaque, 0 invisible", default=1.0),
+        Prop("bleed", "bool", "each box edge on the trim edge reaches out to the bleed edge: "
+             "full-bleed art (`box: [0, 0, 100%, 100%]`)", default=False))),
     ElementSpec("grid", "A blank form to write on (score pads, record sheets): a header row of column "
                 "labels, optional row labels, all labels at one size.", (
         _box(), Prop("rows", "rows", "body rows (`'{rules.days}'`: as many as the rules say)", required=True,

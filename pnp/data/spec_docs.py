@@ -50,6 +50,8 @@ def _default_text(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return f"`{value!r}`" if value.startswith("#") else f"`{value}`"
+    if isinstance(value, tuple):
+        return f"`[{', '.join(f'{v:g}' for v in value)}]`"
     return f"`{value:g}`"
 
 

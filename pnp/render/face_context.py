@@ -25,6 +25,7 @@ from pnp.data.model import Component, Element, PrintedTable, Text
 from pnp.data.schema import FIELD_REF, resolve_coord
 from pnp.data.spec import prop
 from pnp.render.glyphs import GlyphCheck
+from pnp.render.images import ImageForms
 from pnp.render.ink import Role, ink_color
 from pnp.render.inline_icons import IconForms
 from pnp.render.symbols import SymbolForms
@@ -51,6 +52,7 @@ class FaceContext:
     symbols: SymbolForms | None = None  # needed by faces with symbol / icons elements
     ink: str = "full"  # pnp.render.ink.INKS: as designed, or light fills for a home printer
     icons: IconForms | None = None  # the game's inline icons, for text that prints them
+    images: ImageForms | None = None  # needed by faces with image elements
 
     def with_font(self, role: str | None) -> FaceContext:
         """This context with the family of the text role an element names (its ``font:``)."""

@@ -14,6 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core.units import MM
 from pnp.data.icons import place_icons
+from pnp.data.images import element_placement
 from pnp.data.model import Element, Layout
 from pnp.data.schema import resolve_coord
 from pnp.data.spec import ELEMENTS, prop
@@ -87,6 +88,14 @@ def _draw_icons(ctx: FaceContext, element: Element) -> None:
                           fill, stroke)
 
 
+def _draw_image(ctx: FaceContext, element: Element) -> None:
+    """The picture the element (or the card's field) names, placed as the checks measured it."""
+    assert ctx.images is not None, "faces with images need FaceContext.images"
+    image = ctx.images.images[ctx.substitute(str(element.get("file"))).strip()]
+    placement = element_placement(element, image, (ctx.width, ctx.height), ctx.bleed)
+    ctx.images.place(image, placement, ctx.x, ctx.y, MM, float(prop(element, "opacity")))
+
+
 Draw = Callable[[Canvas, FaceContext, Element], None]
 
 # One drawer per element kind of the spec (pnp/data/spec.py); the check below keeps them in step.
@@ -100,6 +109,7 @@ DRAWERS: dict[str, Draw] = {
     "symbol": lambda canvas, ctx, element: _draw_symbol(ctx, element),
     "icons": lambda canvas, ctx, element: _draw_icons(ctx, element),
     "grid": draw_grid,
+    "image": lambda canvas, ctx, element: _draw_image(ctx, element),
 }
 if set(DRAWERS) != set(ELEMENTS):
     raise ImportError(f"element kinds without a drawer or spec: {sorted(set(DRAWERS) ^ set(ELEMENTS))}")

@@ -22,6 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.core.errors import BuildError
 from pnp.core.problems import problem_at
 from pnp.core.units import MM
+from pnp.data.imagefit import BLEED_MM
 from pnp.data.model import Card, Component, Game
 from pnp.data.sheettemplate import SheetTemplate
 from pnp.layout.impose import impose
@@ -48,6 +49,7 @@ from pnp.render.furniture import (
     sheet_obstacles,
 )
 from pnp.render.glyphs import GlyphCheck
+from pnp.render.images import ImageForms
 from pnp.render.inline_icons import IconForms
 from pnp.render.symbols import SymbolForms
 from pnp.text.fonts import FontFamily
@@ -131,7 +133,7 @@ def face_geometry(component: Component, card: Card) -> tuple[float, float, float
     net = _net_for(component) if component.shape.endswith("_net") else None
     if net is not None:
         width, height = net.width, net.height
-    return width, height, 0.0 if net else 3.0, net
+    return width, height, 0.0 if net else BLEED_MM, net
 
 
 @dataclass
@@ -150,12 +152,14 @@ class FaceForms:
     ink: str = "full"
     symbols: SymbolForms = field(init=False)
     icons: IconForms = field(init=False)
+    images: ImageForms = field(init=False)
     defined: set[str] = field(default_factory=set)
     _shared: dict[tuple[str, str], bool] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.symbols = SymbolForms(self.canvas, self.game.symbols, self.ink)
         self.icons = IconForms(self.canvas, self.game.icons)
+        self.images = ImageForms(self.canvas, self.game.images, self.ink)
 
     def face(self, component: Component, card: Card, side: str) -> str:
         name = face_name(component.id, self._face_key(component, card, side), side)
@@ -164,7 +168,8 @@ class FaceForms:
         self.defined.add(name)
         width, height, bleed, net = face_geometry(component, card)
         ctx = FaceContext(component, card.id, card.fields, width, height, bleed, self.fonts,
-                          self.convert, self.game.tables, self.glyphs, self.symbols, self.ink, self.icons)
+                          self.convert, self.game.tables, self.glyphs, self.symbols, self.ink, self.icons,
+                          self.images)
         layouts = self.game.layouts
         canvas = self.canvas
         canvas.beginForm(name, 0, 0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM)

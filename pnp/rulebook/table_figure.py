@@ -206,7 +206,7 @@ def _outer_panel(forms: FaceForms, component: Component, card: Card) -> str:
         width, height = card.size
         ctx = FaceContext(component, card.id, card.fields, width, height, PANEL_BLEED, forms.fonts,
                           forms.convert, forms.game.tables, forms.glyphs, forms.symbols, forms.ink,
-                          forms.icons)
+                          forms.icons, forms.images)
         forms.canvas.beginForm(name, 0, 0, (width + 2 * PANEL_BLEED) * MM, (height + 2 * PANEL_BLEED) * MM)
         assert component.front is not None  # a fold piece always has a front layout
         draw_layout(forms.canvas, ctx, forms.game.layouts[component.front])

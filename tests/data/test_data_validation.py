@@ -40,14 +40,14 @@ def test_every_problem_is_reported_at_once(workspace_copy):
     edit(path, "      - id: human\n        count: 5", "      - id: human\n        count: -5")
     edit(path, "    size: [150, 100]", "    size: [150, 100]\n    colour: red")
     edit(path, "    front: plate_front\n", "    front: plate_frnt\n")
-    edit(path, "size: 92pt", "size: big")
+    edit(path, "size: 18pt", "size: big")
     problems = problems_of(path.parent)
     text = "\n".join(problems)
     assert len(problems) == 4, text
     assert "components[0].cards[1].count: must be at least 1, got -5" in text
     assert "components[3].colour: unknown key 'colour'" in text
     assert "components[4].front: unknown layout 'plate_frnt'" in text
-    assert "layouts.identity_front.elements[1].size: expected a font size" in text
+    assert "layouts.identity_front.elements[3].size: expected a font size" in text
     for problem in problems:
         assert problem.startswith(str(path) + ":")
 
