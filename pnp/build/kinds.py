@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +24,7 @@ from pnp.text.convert import converter_for
 if TYPE_CHECKING:
     from pnp.data.model import Game
     from pnp.data.sheettemplate import SheetTemplate
+    from pnp.layout.template_plan import TemplateShare
     from pnp.render.glyphs import GlyphCheck
     from pnp.text.convert import Converter
     from pnp.text.fonts import FontFamily
@@ -41,11 +42,54 @@ class SheetOptions:
     gutter: float = 0.0  # mm between card trims: 0 butts cards on shared cut lines, 6 keeps each its bleed
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm right and down: undoes a duplex shift
     ink: str = "full"  # "saver": dark fills print as light tints (pnp.render.ink)
-    # A sheet template (pnp.data.sheettemplate.SheetTemplate) filled instead of the imposition.
+    # The sheet template to fill, by name (--sheet, or `sheet` in pnp.toml), and where that
+    # name was given, for messages ("--sheet" or "pnp.toml:3"); each game finds its own file
+    # (pnp.core.workspace.Workspace.sheet_template), read by :func:`sheet_templates`.
+    sheet: str | None = None
+    origin: str = "--sheet"
+    # The template read for one game (pnp.data.sheettemplate.SheetTemplate): set on each
+    # game's render job, filled before the imposition with every piece its slots take.
     template: SheetTemplate | None = None
 
 
 DEFAULT_SHEET = SheetOptions()
+
+
+def sheet_templates(workspace: Workspace, sheet: SheetOptions, slugs: Sequence[str]) -> dict[str, SheetTemplate]:
+    """Each game's sheet template, when one is named: its own card_data/<slug>/sheets/NAME.yaml,
+    else the workspace's sheets/NAME.yaml, else the shipped one; each file read and checked
+    once, before anything is rendered."""
+    from pnp.data.sheettemplate import load_sheet_template
+
+    if sheet.sheet is None:
+        return {}
+    name = sheet.sheet.strip().lower()
+    read: dict[Path, SheetTemplate] = {}
+    found = {}
+    for slug in slugs:
+        file = workspace.sheet_template(sheet.sheet, slug, sheet.origin)
+        if file not in read:
+            read[file] = load_sheet_template(name, file)
+        found[slug] = read[file]
+    return found
+
+
+def template_shares(games: Mapping[str, Game], templates: Mapping[str, SheetTemplate], paper: str,
+                    sheet: SheetOptions) -> list[tuple[str, TemplateShare]]:
+    """For each game with a template, which of its pieces the template takes and which go on
+    computed sheets (the same in both scripts)."""
+    from pnp.layout.presets import sheet_spec
+    from pnp.layout.template_plan import template_paper, template_share
+    from pnp.render.sheets import pieces_for
+
+    spec = dataclasses.replace(sheet_spec(paper), card_gutter=sheet.gutter)
+    shares = []
+    for slug, game in games.items():
+        template = templates.get(slug)
+        if template is not None:
+            pieces = pieces_for(game, template_paper(template, spec))
+            shares.append((slug, template_share(pieces, template)))
+    return shares
 
 
 def _check_template_glyphs(workspace: Workspace, game: Game, convert: Converter,

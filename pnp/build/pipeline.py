@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnp import __version__
-from pnp.build.kinds import BUILD_KINDS, DEFAULT_SHEET, SheetOptions, render_game
+from pnp.build.kinds import BUILD_KINDS, DEFAULT_SHEET, SheetOptions, render_game, sheet_templates, template_shares
 from pnp.build.manifest import (
     MANIFEST_NAME,
     Hasher,
@@ -47,6 +47,8 @@ from pnp.text.convert import converter_for
 
 if TYPE_CHECKING:
     from pnp.data.model import Game
+    from pnp.data.sheettemplate import SheetTemplate
+    from pnp.layout.template_plan import TemplateShare
 
 __all__ = ["DEFAULT_SHEET", "Artifact", "BuildReport", "FileReport", "Output", "OutputKind", "Progress",
            "SheetOptions", "Written", "build", "converter_for", "load_games", "make", "make_file", "render_game",
@@ -92,6 +94,9 @@ class BuildReport:
     stale_files: list[Path] = field(default_factory=list)  # leftovers of an unfinished build
     build_id: str = ""
     warnings: list[str] = field(default_factory=list)  # what printed but may disappoint (coarse pictures)
+    # Per game whose component sheets were made on a sheet template: what went in its slots
+    # and what on computed sheets (pnp.layout.template_plan.TemplateShare).
+    sheets: list[tuple[str, TemplateShare]] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[Written]:  # a report reads as the files written, as build() returned before
         return iter(self.written)
@@ -145,8 +150,6 @@ def _options(paper: str, sheet: SheetOptions) -> dict[str, str]:
         options["gutter"] = f"{sheet.gutter:g}"
     if sheet.ink != DEFAULT_SHEET.ink:
         options["ink"] = sheet.ink
-    if sheet.template is not None:
-        options["sheet"] = sheet.template.option
     return options
 
 
@@ -185,7 +188,10 @@ def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str
         _check_owned(root / output.folder, output.kind)
     manifest, note = load_manifest(root) if recorded else (Manifest(), UNRECORDED)
     hasher = Hasher(manifest.stat_cache)
-    inputs, outcomes = _plan(workspace, root, outputs, manifest, note, _options(paper, sheet), hasher, force)
+    templates = sheet_templates(workspace, sheet, list(dict.fromkeys(
+        output.slug for output in outputs if output.kind.per_game and "sheet" in output.kind.options)))
+    inputs, outcomes = _plan(workspace, root, outputs, manifest, note, _options(paper, sheet), hasher, force,
+                             templates)
     report = BuildReport(outcomes=outcomes)
     if all(outcome.status in NOTHING_TO_DO for outcome in outcomes):
         log.info("every output is up to date")
@@ -200,7 +206,11 @@ def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str
     report.warnings = [warning for game in games.values()
                        for warning in resolution_warnings(game.components, game.layouts, game.images)]
     stale = [o.output for o in outcomes if o.status == "rebuilt"]
-    rendered = _render(workspace, games, stale, paper, notify, sheet) if stale else {}
+    rendered = _render(workspace, games, stale, paper, notify, sheet, templates) if stale else {}
+    sheeted = {o.slug: games[o.slug] for o in stale if o.slug in templates and "sheet" in o.kind.options}
+    report.sheets = template_shares(sheeted, templates, paper, sheet)
+    report.warnings += [f"{slug}: sheet template {share.template!r} ({share.file}) takes none of its pieces: "
+                        "all are on computed sheets" for slug, share in report.sheets if not share.on_template]
     total = len({(o.slug, o.lang) for o in stale})
     if stale:
         notify(Progress("write", done=total, total=total))
@@ -271,8 +281,8 @@ def _files_intact(output: Output, record: Record, root: Path, hasher: Hasher) ->
 
 
 def _plan(workspace: Workspace, root: Path, outputs: Sequence[Output], manifest: Manifest,
-          manifest_note: str, options: dict[str, str], hasher: Hasher, force: bool
-          ) -> tuple[dict[Output, dict[str, str]], list[Outcome]]:
+          manifest_note: str, options: dict[str, str], hasher: Hasher, force: bool,
+          templates: dict[str, SheetTemplate]) -> tuple[dict[Output, dict[str, str]], list[Outcome]]:
     """The inputs of every output and its outcome: ``up-to-date``, ``rebuilt`` (with why), or
     ``maybe``: a book whose only changed input is components.yaml, decided once the game
     is loaded (see pnp.build.manifest.rulebook_view)."""
@@ -280,7 +290,10 @@ def _plan(workspace: Workspace, root: Path, outputs: Sequence[Output], manifest:
     outcomes = []
     components = {output.slug: f"card_data/{output.slug}/{COMPONENTS_FILE}" for output in outputs}
     for output in outputs:
-        inputs[output] = inputs_of(output, workspace, options, hasher)
+        template = templates.get(output.slug)
+        # Each game's own template (and its digest): an edit rebuilds that game's sheets alone.
+        own = options if template is None else {**options, "sheet": template.option}
+        inputs[output] = inputs_of(output, workspace, own, hasher)
         record = manifest.records.get(output.key)
         changed = changed_inputs(record.inputs, inputs[output]) if record else []
         status = "rebuilt"
@@ -332,7 +345,8 @@ def _settle_maybes(games: dict[str, Game], outcomes: list[Outcome], manifest: Ma
 
 
 def _render(workspace: Workspace, games: dict[str, Game], stale: Sequence[Output], paper: str,
-            notify: Callback, sheet: SheetOptions) -> dict[Output, Rendered]:
+            notify: Callback, sheet: SheetOptions, templates: dict[str, SheetTemplate]
+            ) -> dict[Output, Rendered]:
     """Render the stale outputs, grouped per game and script; every problem reported at once."""
     groups: dict[tuple[str, str], list[Output]] = {}
     for output in stale:
@@ -345,7 +359,8 @@ def _render(workspace: Workspace, games: dict[str, Game], stale: Sequence[Output
         notify(Progress("render", slug, lang, tuple(output.label for output in group), index, len(groups)))
         for output in group:
             game = games[slug] if output.kind.per_game else None
-            job = RenderJob(workspace, game, lang, paper, sheet, memo, output.params)
+            job = RenderJob(workspace, game, lang, paper, dataclasses.replace(sheet, template=templates.get(slug)),
+                            memo, output.params)
             try:
                 rendered[output] = output.kind.render(job)
             except (BuildError, DataError) as exc:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from pnp.build.pipeline import BuildReport, SheetOptions
 from pnp.build.pipeline import build as run_build
@@ -27,7 +28,6 @@ from pnp.cli.options import (
 )
 from pnp.cli.progress import BuildProgress, outcomes_json
 from pnp.core.workspace import Workspace
-from pnp.data.sheettemplate import SheetTemplate, load_sheet_template
 
 
 @command()
@@ -46,9 +46,10 @@ from pnp.data.sheettemplate import SheetTemplate, load_sheet_template
 @ink_option(help="saver: print dark backgrounds and panels as light tints with dark text, "
                "to spare a home printer's ink; full prints the design as it is.")
 @click.option("--sheet", "sheet_name", metavar="NAME",
-              help="Fill the sheet template NAME (sheets/NAME.yaml in the workspace, or shipped: "
-                   "poker-3x3-a4, poker-3x3-letter) instead of the imposition pnp computes; the "
-                   "component sheets are on its page, whatever --paper says.")
+              help="Fill the sheet template NAME (card_data/GAME/sheets/NAME.yaml, else sheets/NAME.yaml, "
+                   "else shipped: poker-3x3-a4, poker-3x3-letter) with every piece its slots take; the "
+                   "rest go on computed sheets after it, all on its paper, whatever --paper says. "
+                   "Overrides `sheet` in pnp.toml.")
 @click.option("--watch", is_flag=True, help="Build, then build again on every save until Ctrl-C.")
 @format_option("text", "json", help="text: what was written, on stderr; json: the build's report on "
                "stdout (each output's status and why, the files written).")
@@ -62,7 +63,7 @@ def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None
     last build are rendered again; the record is output/.pnp-build.json.
     """
     found = workspace(ctx)
-    sheet = SheetOptions(gutter, back_offset, ink, _template(found, sheet_name))
+    sheet = SheetOptions(gutter, back_offset, ink, sheet_name, _origin(ctx, found))
     as_json = fmt == "json"
     if watch and as_json:
         raise click.UsageError("--format json reports one build; it does not go with --watch")
@@ -76,11 +77,13 @@ def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None
     _build_once(found, game, lang, paper, out, png, force, sheet, as_json)
 
 
-def _template(found: Workspace, name: str | None) -> SheetTemplate | None:
-    """The sheet template --sheet names, read and checked before anything is built."""
-    if name is None:
-        return None
-    return load_sheet_template(name.strip().lower(), found.sheet_template(name))
+def _origin(ctx: click.Context, found: Workspace) -> str:
+    """Where the sheet template's name was given: --sheet, or the line of pnp.toml."""
+    if ctx.get_parameter_source("sheet_name") is ParameterSource.DEFAULT_MAP:
+        from pnp.cli.config import setting_origin
+
+        return setting_origin(found.root, "sheet")
+    return "--sheet"
 
 
 def _build_once(found: Workspace, game: str, lang: str, paper: str, out: Path | None, png: bool,
@@ -96,6 +99,9 @@ def _build_once(found: Workspace, game: str, lang: str, paper: str, out: Path | 
         message(f"warning: {warning}")
     if shown_progress is not None:
         shown_progress.summary(report)
+    for slug, share in report.sheets:
+        message(f"{slug}: sheet template {share.template} ({share.file}): in its slots "
+                f"{_copies(share.on_template)}; on computed sheets {_copies(share.on_computed)}")
     written = report.written
     pngs = [item for item in written if item.path.suffix == ".png"]
     for item in written:
@@ -106,6 +112,10 @@ def _build_once(found: Workspace, game: str, lang: str, paper: str, out: Path | 
         message(f"wrote {len(pngs)} PNG faces in {', '.join(folders)}")
 
 
+def _copies(copies: tuple[tuple[str, int], ...]) -> str:
+    return ", ".join(f"{component} ×{count}" for component, count in copies) or "nothing"
+
+
 def _report_json(found: Workspace, report: BuildReport) -> dict[str, Any]:
     return {
         "build": report.build_id or None,  # None: nothing needed building
@@ -114,5 +124,10 @@ def _report_json(found: Workspace, report: BuildReport) -> dict[str, Any]:
         "removed": [json_path(found, path) for path in report.removed],
         "stale_files_removed": [json_path(found, path) for path in report.stale_files],
         "warnings": report.warnings,
+        # Per game built on a sheet template: each component's copies in its slots and on
+        # computed sheets.
+        "sheets": {slug: {"template": share.template, "file": share.file,
+                          "on_template": dict(share.on_template), "on_computed": dict(share.on_computed)}
+                   for slug, share in report.sheets},
     }
 

@@ -10,6 +10,8 @@ out = "prints"            # where build, export, calibrate and sample --format p
 back_offset = "1,-0.5"    # build and calibrate, mm (or [1, -0.5])
 gutter = 6                # build --gutter, mm: 0 (the default) butts cards on shared cut lines
 ink = "saver"             # build --ink: saver (light tints for a home printer) or full
+sheet = "poker-3x3-a4"    # build --sheet: the sheet template every game's cards fill (a game's
+                          # own card_data/<slug>/sheets/NAME.yaml, else sheets/NAME.yaml, else shipped)
 port = 8800               # serve --port
 ```
 
@@ -44,6 +46,7 @@ TARGETS: dict[str, tuple[tuple[str, str], ...]] = {
     "back_offset": (("build", "back_offset"), ("calibrate", "back_offset")),
     "gutter": (("build", "gutter"),),
     "ink": (("build", "ink"),),
+    "sheet": (("build", "sheet_name"),),
     "port": (("serve", "port"),),
 }
 
@@ -110,11 +113,37 @@ def _validate(key: str, value: Any, root: Path) -> tuple[Any, str | None]:
         if isinstance(value, str) and value.lower() in INKS:
             return value.lower(), None
         return None, f"expected one of {', '.join(INKS)}, got {value!r}"
+    if key == "sheet":
+        return _sheet(value, root)
     if key == "port":
         if isinstance(value, int) and not isinstance(value, bool) and 1024 <= value <= 65535:
             return value, None
         return None, f"expected a port number from 1024 to 65535, got {value!r}"
     raise AssertionError(key)
+
+
+def _sheet(value: Any, root: Path) -> tuple[Any, str | None]:
+    """A sheet template some game of the workspace can use: a game's own, the workspace's or
+    a shipped one (which file a game gets is settled when it is built)."""
+    from pnp.core.workspace import SHEET_NAME, Workspace
+
+    known = Workspace(root).sheet_names()
+    if not isinstance(value, str) or not SHEET_NAME.fullmatch(value.strip().lower()):
+        return None, (f"expected a sheet template's name (letters, digits, - and _), got {value!r}; "
+                      f"known: {', '.join(known)}")
+    if value.strip().lower() not in known:
+        return None, (f"no sheet template {value!r}: not in sheets/ or any card_data/<game>/sheets/, and none "
+                      f"ships with pnp; known: {', '.join(known)}")
+    return value.strip().lower(), None
+
+
+def setting_origin(root: Path, key: str) -> str:
+    """Where pnp.toml (or pyproject.toml's [tool.pnp]) sets ``key``: ``pnp.toml:3``."""
+    file, table = root / CONFIG_FILE, None
+    if not file.is_file():
+        file, table = root / PYPROJECT, "tool.pnp"
+    line = _line_of(read_text(file), key, table) if file.is_file() else 1
+    return f"{shown(file)}:{line}: {table + '.' if table else ''}{key}"
 
 
 def load_settings(root: Path) -> tuple[dict[str, Any], Path | None]:

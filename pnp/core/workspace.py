@@ -76,26 +76,43 @@ class Workspace:
         """The workspace's own sheet templates, ``sheets/NAME.yaml``, whether or not it exists."""
         return self.root / "sheets"
 
-    def sheet_template(self, name: str) -> Path:
-        """The file of sheet template ``name`` (any case): the workspace's own sheets/NAME.yaml,
-        else the one installed with pnp. A name is a plain file name, so it cannot reach outside
-        sheets/; a sheets/ file that is a link leading out of the workspace is refused too."""
+    def sheet_template(self, name: str, slug: str | None = None, origin: str = "--sheet") -> Path:
+        """The file of sheet template ``name`` (any case), looked up in this order: the game's
+        own ``card_data/<slug>/sheets/NAME.yaml`` (when ``slug`` is given), the workspace's
+        ``sheets/NAME.yaml``, then the one installed with pnp. A name is a plain file name, so it
+        cannot reach outside those folders; a file there that is a link leading out of the
+        workspace is refused. ``origin`` is where the name was given, for messages."""
         key = name.strip().lower()
         if not SHEET_NAME.fullmatch(key):
-            raise PnpError(f"--sheet {name!r}: a sheet template's name is letters, digits, - and _ "
+            raise PnpError(f"{origin} {name!r}: a sheet template's name is letters, digits, - and _ "
                            f"(the file sheets/NAME.yaml); shipped with pnp: {', '.join(shipped_sheets())}")
-        own = self.sheets / f"{key}.yaml"
-        if own.is_file():
-            if not own.resolve().is_relative_to(self.root.resolve()):
-                raise PnpError(f"{own}: leads outside the workspace; a sheet template is a file in sheets/")
-            return own
+        for folder in self.sheet_folders(slug):
+            own = folder / f"{key}.yaml"
+            if own.is_file():
+                if not own.resolve().is_relative_to(self.root.resolve()):
+                    raise PnpError(f"{own}: leads outside the workspace (to {own.resolve()}); a sheet "
+                                   "template is a file in sheets/ or card_data/<game>/sheets/")
+                return own
         shipped = BUNDLED_SHEETS / f"{key}.yaml"
         if shipped.is_file():
             return shipped
-        theirs = sorted(path.stem for path in self.sheets.glob("*.yaml")) if self.sheets.is_dir() else []
-        known = ", ".join([*theirs, *shipped_sheets()])
-        raise PnpError(f"--sheet {name!r}: no sheets/{key}.yaml in the workspace and no such template "
-                       f"ships with pnp; known: {known}")
+        looked = " or ".join(f"{folder.relative_to(self.root).as_posix()}/{key}.yaml"
+                             for folder in self.sheet_folders(slug))
+        raise PnpError(f"{origin} {name!r}: no {looked} in the workspace and no such template ships "
+                       f"with pnp; known: {', '.join(self.sheet_names(slug))}")
+
+    def sheet_folders(self, slug: str | None = None) -> tuple[Path, ...]:
+        """Where a workspace's sheet templates are looked for, first first: the game's own
+        ``card_data/<slug>/sheets/`` (given a game), then the workspace's ``sheets/``."""
+        return (self.game_dir(slug) / "sheets", self.sheets) if slug else (self.sheets,)
+
+    def sheet_names(self, slug: str | None = None) -> list[str]:
+        """Every sheet template name a build of game ``slug`` can use (with no game: of any
+        game of the workspace), each once: its own, the workspace's, the shipped ones."""
+        folders = self.sheet_folders(slug) if slug else \
+            (*(self.game_dir(other) / "sheets" for other in self.game_slugs()), self.sheets)
+        own = [path.stem.lower() for folder in folders if folder.is_dir() for path in sorted(folder.glob("*.yaml"))]
+        return list(dict.fromkeys([*own, *shipped_sheets()]))
 
     def game_dir(self, slug: str) -> Path:
         return self.card_data / slug

@@ -8,12 +8,19 @@ template's ``bleed``, and only halfway to a neighbour nearer than twice that: sl
 share their cut lines, as butted cards of the imposition do. Each slot has its own crop marks,
 kept off every other slot. Backs go to the declared back slots, or the front slots mirrored
 left-right (long-edge duplex) when the template declares none.
+
+Only a whole piece cut along straight lines goes in a slot (a card, a tent card): never a
+round token, a die net, a write-on form or one tile of a board. What no slot takes is imposed as
+usual on sheets of the template's paper, after the template's sheets (:func:`plan_with_template`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from pnp.data.sheettemplate import SheetTemplate, TemplateSlot
-from pnp.layout.presets import SheetSpec
+from pnp.layout.impose import impose
+from pnp.layout.presets import SheetSpec, sheet_spec
 from pnp.layout.sheetplan import Piece, PieceBlock, Rect, SheetPlan, Slot
 
 FIT = 0.01  # mm: a card fits a slot of its size to within this
@@ -24,7 +31,15 @@ def template_spec(template: SheetTemplate) -> SheetSpec:
     return SheetSpec(template.paper, template.width, template.height, bleed=template.bleed)
 
 
+def template_paper(template: SheetTemplate, spec: SheetSpec) -> SheetSpec:
+    """The sheet the pieces no slot takes are imposed on: the template's paper, with the
+    imposition's furniture and ``spec``'s gutter, so the whole PDF is one paper."""
+    return replace(sheet_spec(template.paper), card_gutter=spec.card_gutter)
+
+
 def fits(piece: Piece, slot: TemplateSlot) -> bool:
+    if piece.tile is not None or not piece.marks or piece.write_on or piece.outline:
+        return False
     width, height = slot.card_size
     return abs(piece.width - width) <= FIT and abs(piece.height - height) <= FIT
 
@@ -32,6 +47,46 @@ def fits(piece: Piece, slot: TemplateSlot) -> bool:
 def misfits(pieces: list[Piece], template: SheetTemplate) -> list[Piece]:
     """The pieces no slot of the template takes."""
     return [piece for piece in pieces if not any(fits(piece, slot) for slot in template.slots)]
+
+
+@dataclass(frozen=True)
+class TemplateShare:
+    """Which pieces of a game a sheet template takes and which go on computed sheets: each
+    component's id with its number of copies, in the order of components.yaml."""
+
+    template: str  # the template's name
+    file: str  # as messages show it
+    on_template: tuple[tuple[str, int], ...]
+    on_computed: tuple[tuple[str, int], ...]
+
+
+def template_share(pieces: list[Piece], template: SheetTemplate) -> TemplateShare:
+    slotted, rest = split_pieces(pieces, template)
+    return TemplateShare(template.name, template.file, _copies(slotted), _copies(rest))
+
+
+def _copies(pieces: list[Piece]) -> tuple[tuple[str, int], ...]:
+    """Copies per component: a board's tiles are one copy."""
+    copies: dict[str, set[tuple[str, int]]] = {}
+    for piece in pieces:
+        copies.setdefault(piece.component, set()).add((piece.card, piece.copy))
+    return tuple((component, len(found)) for component, found in copies.items())
+
+
+def split_pieces(pieces: list[Piece], template: SheetTemplate) -> tuple[list[Piece], list[Piece]]:
+    """The pieces some slot of the template takes, and the rest, each in their order."""
+    rest = misfits(pieces, template)
+    leftover = set(map(id, rest))
+    return [piece for piece in pieces if id(piece) not in leftover], rest
+
+
+def plan_with_template(pieces: list[Piece], template: SheetTemplate, spec: SheetSpec) -> list[SheetPlan]:
+    """The template's sheets holding every piece a slot takes, then the rest imposed on
+    ``spec`` (the template's paper, as the imposition's furniture and gutter), numbered on."""
+    slotted, rest = split_pieces(pieces, template)
+    plans = fill_template(slotted, template) if slotted else []
+    imposed = impose(rest, spec) if rest else []
+    return plans + [replace(plan, number=len(plans) + plan.number) for plan in imposed]
 
 
 def fill_template(pieces: list[Piece], template: SheetTemplate) -> list[SheetPlan]:

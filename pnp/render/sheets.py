@@ -19,8 +19,6 @@ from dataclasses import dataclass, field, replace
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.core.errors import BuildError
-from pnp.core.problems import problem_at
 from pnp.core.units import MM
 from pnp.data.imagefit import BLEED_MM
 from pnp.data.model import Card, Component, Game
@@ -29,7 +27,7 @@ from pnp.layout.impose import impose
 from pnp.layout.nets import Net, build_net
 from pnp.layout.presets import SheetSpec
 from pnp.layout.sheetplan import Piece, SheetPlan, Slot
-from pnp.layout.template_plan import fill_template, misfits, template_spec
+from pnp.layout.template_plan import plan_with_template, template_paper
 from pnp.layout.tent import BaseTab, base_tab
 from pnp.layout.tiles import GLUE_LINE_WIDTH, LABEL_PAD, Tile, plan_tiles, tile_marks
 from pnp.render.face_context import FaceContext
@@ -377,25 +375,6 @@ def _form_cut(canvas: Canvas, plan: SheetPlan) -> None:
     dashed_line(canvas, CUT_LINE, spec.hardware * MM, y, (spec.width - spec.hardware) * MM, y)
 
 
-def _template_plans(game: Game, pieces: list[Piece], template: SheetTemplate) -> list[SheetPlan]:
-    """The template's sheets, or a problem for each component with cards no slot takes."""
-    misfit = dict.fromkeys((piece.component, piece.card) for piece in misfits(pieces, template))
-    if misfit:
-        sizes = sorted({f"{slot.card_size[0]:g}×{slot.card_size[1]:g}" for slot in template.slots})
-        problems = []
-        for component_id in dict.fromkeys(component for component, _ in misfit):
-            component = game.component(component_id)
-            cards = [card for card in component.cards if (component.id, card.id) in misfit]
-            shown = ", ".join(sorted({f"{c.size[0]:g}×{c.size[1]:g}" for c in cards}))
-            declared = f"{template.file}:{template.where.line}"
-            problems.append(problem_at(component.where, f"{len(cards)} of its cards ({shown} mm) fit no slot of "
-                                       f"sheet template {template.name!r} ({declared}, slots of "
-                                       f"{', '.join(sizes)} mm); build without --sheet, or use a template "
-                                       "with slots of this size"))
-        raise BuildError(problems)
-    return fill_template(pieces, template)
-
-
 def _label_covered(spec: SheetSpec, slots: tuple[Slot, ...]) -> bool:
     """Whether a piece reaches into the sheet label's band (a template's slots may)."""
     top = spec.height - spec.hardware - spec.label_band - spec.label_gap
@@ -410,14 +389,14 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
 
     ``back_offset`` (mm, right and down) moves everything on a back sheet, to undo the shift
     a duplex printer gives the back side (measured with ``pnp calibrate``). ``ink``
-    (pnp.render.ink.INKS) says how faces spend ink. A sheet ``template`` is filled instead of
-    the imposition, on its own page (every piece must fit one of its slots).
+    (pnp.render.ink.INKS) says how faces spend ink. A sheet ``template`` is filled with every
+    piece one of its slots takes; the rest are imposed after it, on the template's paper.
     """
     if template is None:
         plans = impose(pieces_for(game, spec), spec)
     else:
-        spec = template_spec(template)
-        plans = _template_plans(game, pieces_for(game, spec), template)
+        spec = template_paper(template, spec)
+        plans = plan_with_template(pieces_for(game, spec), template, spec)
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(spec.width * MM, spec.height * MM), invariant=1,
                     initialFontName=fonts.regular.name, lang=lang, pageCompression=1)
@@ -453,7 +432,7 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
                 tile = slot.piece.tile
                 name = forms.face(component, card, side) if tile is None \
                     else forms.tile_face(component, card, side, tile)
-                _place(canvas, spec, slot, name, back)
+                _place(canvas, plan.spec, slot, name, back)
                 box = slot.bleed_box
                 log.append(f"sheet {plan.number} {side}: {name} #{slot.piece.copy} at "
                            f"({box.x:.2f}, {box.y:.2f}) {box.width:.2f}x{box.height:.2f} mm"
@@ -462,12 +441,12 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
             if plan.cut is not None and not back:
                 _form_cut(canvas, plan)
                 log.append(f"sheet {plan.number} {side}: cut line at y {plan.cut:.2f} mm")
-            if not (plan.declared and _label_covered(spec, slots)):
-                draw_label(canvas, spec, labels[(plan.number, back)], furniture, fonts, back)
+            if not (plan.declared and _label_covered(plan.spec, slots)):
+                draw_label(canvas, plan.spec, labels[(plan.number, back)], furniture, fonts, back)
             # A write-on form is an obstacle like any piece: a sheet it leaves room on (a score
             # pad above a card) carries the rulers that check the card's scale.
-            obstacles = sheet_obstacles(spec, slots, segments, None if back else plan.cut)
-            rulers = draw_rulers(canvas, spec, obstacles, fonts, furniture)
+            obstacles = sheet_obstacles(plan.spec, slots, segments, None if back else plan.cut)
+            rulers = draw_rulers(canvas, plan.spec, obstacles, fonts, furniture)
             log.append(f"sheet {plan.number} {side}: {rulers} rulers")
             canvas.showPage()
     canvas.save()

@@ -255,18 +255,6 @@ def test_a_bad_template_is_an_error_with_file_and_line(deck_workspace, tmp_path,
     assert not (root / "out").exists()
 
 
-def test_a_component_no_slot_takes_is_an_error_naming_it(tmp_path):
-    """`pnp new`'s game has round markers and a score pad besides its cards."""
-    root = tmp_path / "ws"
-    root.mkdir()
-    assert CliRunner().invoke(cli, ["--root", str(root), "new", "demo"]).exit_code == 0
-    code, output = build(root, root / "out", "--sheet", "poker-3x3-a4")
-    assert code == 1
-    assert "card_data/demo/components.yaml:16: components[1]: 1 of its cards (22×22 mm) fit no slot" in output
-    assert "components.yaml:25: components[2]" in output and "poker-3x3-a4.yaml:7" in output
-    assert not (root / "out").exists()
-
-
 @pytest.mark.parametrize("name", ["../card_data/demo/game", "/etc/passwd", "nope", "a/b"])
 def test_a_template_name_stays_in_sheets(deck_workspace, tmp_path, name):
     code, output = build(deck_workspace, tmp_path / "out", "--sheet", name)
