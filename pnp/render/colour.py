@@ -99,6 +99,14 @@ class CmykInk:
             self._known[rgb] = known
         return known
 
+    def picture(self, image: Image.Image) -> Image.Image:
+        """An sRGB (or grey) picture's pixels in the press's CMYK, through the same transform as
+        every design colour (relative colorimetric, black point compensation); alpha dropped
+        (the caller keeps it as the picture's soft mask)."""
+        press = ImageCms.applyTransform(image.convert("RGB"), self._to_press)
+        assert press is not None
+        return press
+
     def _press_pixel(self, rgb: tuple[int, int, int]) -> Image.Image:
         pixel = ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), self._to_press)
         assert pixel is not None

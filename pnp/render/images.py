@@ -9,7 +9,11 @@ says, the same placement the checks measure.
 Rasters reach the PDF in sRGB: a picture with an ICC profile (an Adobe RGB photo, a CMYK JPEG
 from a print workflow) is converted from its profile with LittleCMS; a CMYK picture without one
 from naive CMYK. A JPEG already in sRGB or grey and untagged is embedded as it is (DCT, no
-re-encoding); it keeps its pixels in every ink mode. An SVG is drawn as vector paths by svglib,
+re-encoding); it keeps its pixels in every ink mode. On a canvas that prints in a press's CMYK
+(a print shop's PDF/X-4 file, whose canvas enforces :class:`~pnp.render.colour.CmykInk`) a
+raster is converted from sRGB to that CMYK by the same transform as every design colour, its
+alpha kept as a soft mask: PDF/X-4 takes RGB only as ICC-based colour, and converting keeps
+pictures and vectors on one rendering of the output intent. An SVG is drawn as vector paths by svglib,
 its colours taken through the ink mode as a layout's shapes are, after the guard of
 :mod:`pnp.data.imagefiles` (the file is read again here and its digest compared, so what is
 drawn is what was checked).
@@ -33,6 +37,7 @@ from pnp.core.errors import BuildError
 from pnp.data.imagefiles import svg_drawing
 from pnp.data.imagefit import Placement
 from pnp.data.model import ImageFile
+from pnp.render.colour import CmykInk
 from pnp.render.ink import ink_color
 
 
@@ -69,6 +74,32 @@ def raster_reader(data: bytes, fmt: str) -> ImageReader:
             return ImageReader(io.BytesIO(data))
         image.load()
         return ImageReader(_srgb(image))
+
+
+class _PressReader(ImageReader):  # type: ignore[misc]  # reportlab is untyped
+    """A CMYK picture with its alpha as a soft mask: reportlab's reader takes a mask only from
+    an RGBA or LA picture, and writes a CMYK one as DeviceCMYK."""
+
+    def __init__(self, cmyk: Any, alpha: Any) -> None:
+        super().__init__(cmyk)
+        self._alpha = alpha
+
+    def getRGBData(self) -> Any:  # noqa: N802 - reportlab's name
+        data = super().getRGBData()
+        self._dataA = None if self._alpha is None else ImageReader(self._alpha)
+        return data
+
+
+def press_reader(data: bytes, fmt: str, press: CmykInk) -> ImageReader:
+    """What reportlab embeds for a raster file on a CMYK canvas: its sRGB pixels (as
+    :func:`raster_reader` has them) in the press's CMYK, and its alpha, if any, as the mask."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data), formats=(fmt,)) as image:
+        image.load()
+        srgb = _srgb(image)
+        alpha = srgb.getchannel("A") if srgb.mode == "RGBA" else None
+        return _PressReader(press.picture(srgb), alpha)
 
 
 def _read_checked(image: ImageFile) -> bytes:
@@ -143,8 +174,12 @@ class ImageForms:
         canvas = self.canvas
         canvas.beginForm(name, 0, 0, image.width, image.height)
         if image.raster:
-            canvas.drawImage(raster_reader(data, image.format), 0, 0, image.width, image.height,
-                             mask="auto")
+            # The canvas's colour enforcer is how a PDF/X file converts every colour it sets;
+            # its pictures follow it (pnp.render.pdfx).
+            press = getattr(canvas, "_enforceColorSpace", None)
+            reader = press_reader(data, image.format, press) if isinstance(press, CmykInk) \
+                else raster_reader(data, image.format)
+            canvas.drawImage(reader, 0, 0, image.width, image.height, mask="auto")
         else:
             from reportlab.graphics.renderbase import renderScaledDrawing
 
