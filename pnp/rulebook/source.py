@@ -126,6 +126,14 @@ def template_context(game: Game, engine: Engine = NO_ENGINE) -> dict[str, Any]:
                                         "hyphens, as its heading in docs/rulings.md (e.g. tisigui-player-count)")
         return f"[{ui(info.source_lang, 'ruling')}]({RULING_SCHEME}{name})"
 
+    def colour(value: str, words: str) -> str:
+        # ``{#`` opens a Jinja comment, so a template cannot write {#1f5fa8|…} as it stands.
+        try:
+            span_colour(value, "")
+        except MarkupError as exc:
+            raise jinja2.UndefinedError(str(exc)) from exc
+        return f"{{{value}|{words}}}"
+
     components = [
         SimpleNamespace(id=c.id, name=c.name.value, count=c.count, note=c.note.value)
         for c in game.components
@@ -154,6 +162,9 @@ def template_context(game: Game, engine: Engine = NO_ENGINE) -> dict[str, Any]:
         # ruling("<id>"): the 〔本版補充〕 mark before a sentence that settles what the source post
         # leaves open (docs/rulings.md#<id>); ruling() alone: the mark as the legend shows it.
         "ruling": ruling,
+        # colour("#1f5fa8", "words"): a colour span {#1f5fa8|words}, which a template cannot
+        # type (``{#`` opens a Jinja comment); {red|words} and the other named colours can be.
+        "colour": colour,
         # The card ids each figure shows, row by row, so the text beside a figure can count
         # and add what it shows instead of retyping it.
         "figures": {name: [list(row) for row in f.rows] for name, f in game.figures.items()},
