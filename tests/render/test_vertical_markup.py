@@ -26,7 +26,8 @@ MM = 72 / 25.4
 RED = (0xC0, 0x39, 0x2B)  # markup's red, #c0392b
 GREEN = (0x1E, 0x84, 0x49)  # markup's green, #1e8449
 TEXT = (0x22, 0x33, 0x44)  # the elements' own colour
-DOT = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="currentColor"/></svg>'
+DOT = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+       '<circle cx="5" cy="5" r="4" fill="currentColor"/></svg>')
 DUO = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#0000ff"/>'
        '<circle cx="5" cy="5" r="3" fill="#ffcc00"/></svg>')
 

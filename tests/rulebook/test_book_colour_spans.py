@@ -21,8 +21,8 @@ def rulebook(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("book-colours")
     assert pnp(root, "new", "demo").returncode == 0
     template = root / "templates" / "demo" / "rulebook.md.j2"
-    template.write_text(template.read_text(encoding="utf-8")
-                        + "\n\n提醒：{red|千萬**別**偷看}，寫下{{ colour('#123456', '青色') }}的字。\n", encoding="utf-8")
+    added = "\n\n提醒：{red|千萬**別**偷看}，寫下{{ colour('#123456', '青色') }}的字。\n"
+    template.write_text(template.read_text(encoding="utf-8") + added, encoding="utf-8")
     result = pnp(root, "build", "demo", "--lang", "zh-Hant")
     assert result.returncode == 0, result.stderr
     return root / "output" / "demo" / "zh-Hant" / "rulebook.pdf"
