@@ -45,7 +45,7 @@ BOX = (14.0, 58.0)  # mm: a column box; the horizontal texts get the same box tu
 
 
 def texts(count: int) -> list[str]:
-    """``count`` different titles of 4 to 12 characters, some bracketed, punctuated or numbered."""
+    """``count`` titles of 3 to 15 characters, some bracketed, punctuated or numbered."""
     pick = random.Random(21)
     out = []
     for index in range(count):
