@@ -51,3 +51,11 @@ def test_colour_refuses_a_colour_markup_does_not_know(tmp_path: Path) -> None:
     result = pnp(tmp_path, "-q", "build", "demo", "--lang", "zh-Hant")
     assert result.returncode == 1 and result.stderr.startswith("Error: ") and "Traceback" not in result.stderr
     assert f"rulebook.md.j2:{len(lines) + 2}" in result.stderr and "unknown colour 'crimson'" in result.stderr
+
+
+def test_check_takes_a_spans_colour_for_no_typed_number(rulebook: Path) -> None:
+    """pnp check reports digits typed into a book; colour("#123456", …)'s are a colour."""
+    root = rulebook.parents[3]
+    result = pnp(root, "check", "demo")
+    assert "123456" not in result.stdout + result.stderr
+    assert result.returncode == 0, result.stdout + result.stderr
