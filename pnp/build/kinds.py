@@ -205,13 +205,13 @@ def _render_books(workspace: Workspace, game: Game, lang: str, paper: str, books
         raise BuildError(problems)
     if "rulebook" in books:
         assert markdown is not None
-        blocks = parse_markdown(convert(markdown))
         source = str(template_path(workspace.templates, game.slug))
+        blocks = parse_markdown(convert(markdown), source)
         rulebook = render_rulebook(game, lang, blocks, fonts, convert, glyphs, source, page)
         artifacts.append(Artifact(base / "rulebook.pdf", rulebook))
     if aid is not None:
         where = workspace.templates / game.slug / AID_TEMPLATE
-        data, pages = render_aid(game, lang, parse_markdown(convert(aid)), fonts, convert, glyphs,
+        data, pages = render_aid(game, lang, parse_markdown(convert(aid), str(where)), fonts, convert, glyphs,
                                  str(where), page)
         sheets = aid_sheets(page)
         if pages > 2 * sheets:

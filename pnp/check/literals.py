@@ -368,6 +368,11 @@ class _TemplateScan:
             return
         if isinstance(node, nodes.Include | nodes.Import | nodes.FromImport | nodes.Extends):
             return  # a template's name
+        if isinstance(node, nodes.Call) and isinstance(node.node, nodes.Name) and node.node.name == "colour":
+            # colour("#1f5fa8", words): a colour span; the colour's digits are not printed.
+            for argument in node.args[1:]:
+                self.visit(argument, printed)
+            return
         if isinstance(node, nodes.Filter | nodes.Test):
             if node.node is not None:
                 self.visit(node.node, printed)

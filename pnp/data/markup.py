@@ -37,6 +37,8 @@ ICON_NAME = r"[a-z][a-z0-9_-]{0,39}"
 # One token of markup: bold, a colour span's opening and closing, an icon, a line break.
 _TOKEN = re.compile(r"\*\*|\{(#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6}|[A-Za-z][A-Za-z0-9_-]*)\||\}"
                     rf"|:({ICON_NAME}):|<br>")
+# A colour span's opening, ``{red|`` or ``{#rrggbb|``: the colour's name or value in group 1.
+COLOUR_OPEN = re.compile(r"\{(#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6}|[A-Za-z][A-Za-z0-9_-]*)\|")
 # Whether a text may hold markup at all (the fast path of every plain card text).
 _ANY = re.compile(rf"\*\*|\{{#?[A-Za-z0-9_-]+\||:{ICON_NAME}:|<br>")
 
@@ -65,6 +67,15 @@ def colour_value(name: str) -> str | None:
         digits = name[1:].lower()
         return "#" + ("".join(c * 2 for c in digits) if len(digits) == 3 else digits)
     return COLOURS.get(name.lower())
+
+
+def span_colour(name: str, where: str) -> str:
+    """The '#rrggbb' a colour span ``{name|`` opens (``where`` says where it is written);
+    raises :class:`MarkupError` for a colour pnp does not know."""
+    value = colour_value(name)
+    if value is None:
+        raise MarkupError(f"unknown colour {name!r} {where} (colours: {', '.join(COLOURS)}, or '#rrggbb')")
+    return value
 
 
 def parse_markup(text: str, icons: Collection[str], bold: bool = False) -> tuple[Span, ...]:
@@ -118,10 +129,7 @@ def parse_markup(text: str, icons: Collection[str], bold: bool = False) -> tuple
             if colour is not None:
                 raise MarkupError(f"colour span '{{{name}|' at character {where} inside another; "
                                   "colour spans do not nest")
-            value = colour_value(name)
-            if value is None:
-                raise MarkupError(f"unknown colour {name!r} at character {where} (colours: "
-                                  f"{', '.join(COLOURS)}, or '#rrggbb')")
+            value = span_colour(name, f"at character {where}")
             opened.append(("{", where))
             colour = value
     if opened:

@@ -323,8 +323,9 @@ ELEMENTS: dict[str, ElementSpec] = {e.kind: e for e in (
              "a column), one or two Latin letters or digits upright across one cell (縱中橫), longer "
              "Latin runs and dashes turned; no column starts with closing punctuation. `align` places "
              "the columns across the box, `valign` along it; shrunk to fit like horizontal text, and "
-             "a box too short for the text at `min_size` is an error; a column prints the characters "
-             "alone (bold and colour spans and icons are set horizontally only)", default="horizontal")),
+             "a box too short for the text at `min_size` is an error; rich text as on a line: bold "
+             "in the bold face, a colour span's characters and single-colour icons in its colour, an "
+             "icon upright in a cell of its own", default="horizontal")),
         text=True),
     ElementSpec("boxes", "A strip of equal rounded boxes, one label centred in each.", (
         _box(), Prop("labels", "labels", "one label per box; a range prints `count` labels, `{n}` numbering "

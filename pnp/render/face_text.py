@@ -5,13 +5,11 @@ or recorded as overflowing) and drawn as the rulebook sets a paragraph; the ``te
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core.units import MM
-from pnp.data.markup import plain_text
 from pnp.data.model import Element, Text
 from pnp.data.schema import font_size
 from pnp.data.spec import prop
@@ -52,10 +50,10 @@ def draw_fitted(canvas: Canvas, ctx: FaceContext, fit: Fit, box: tuple[float, fl
         baseline = top + index * leading_mm + size_mm * EM_ASCENT
         text = canvas.beginText()
         font, char_space, colour = "", 0.0, None
-        icons: list[tuple[str, float]] = []
+        icons: list[tuple[str, float, str | None]] = []
         for stretch in stretches:
             if stretch.icon is not None:
-                icons.append((stretch.icon, ctx.x(left) + stretch.x))
+                icons.append((stretch.icon, ctx.x(left) + stretch.x, stretch.colour))
                 continue
             name = ctx.font(stretch.bold)
             if name != font:
@@ -74,9 +72,10 @@ def draw_fitted(canvas: Canvas, ctx: FaceContext, fit: Fit, box: tuple[float, fl
         if colour is not None:
             text.setFillColor(color)  # so does the fill colour
         canvas.drawText(text)
-        for name, at in icons:
+        for name, at, span in icons:
             assert ctx.icons is not None  # a run names an icon only when the game has it
-            ctx.icons.place(name, at, ctx.y(baseline), fit.size)
+            ctx.icons.place(name, at, ctx.y(baseline), fit.size,
+                            face_color(ctx, span, "text") if span else None, color)
 
 
 def fit_or_fail(ctx: FaceContext, text: Text, bold: bool, box_w: float, box_h: float,
@@ -103,9 +102,6 @@ def draw_text(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     bold = bool(prop(element, "bold"))
     text = ctx.text_of(element)
     if prop(element, "direction") == "vertical":
-        # Columns take the characters alone: bold and colour spans and icons are set
-        # horizontally only (docs/layout-vocabulary.md), never printed as their markup.
-        text = dataclasses.replace(text, value=plain_text(text.value))
         draw_vertical(canvas, ctx, element, text, bold, box, size, min_size,
                       face_color(ctx, prop(element, "color"), "text"))
         return

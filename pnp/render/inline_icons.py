@@ -7,6 +7,12 @@ form); a PNG icon is an image XObject inside its form. Every use is one ``Do`` o
 an icon's place in the page by the form's name. The icon keeps its aspect, centred in the
 square from the line's ideographic bottom (0.12 em below the baseline) to its top (0.88
 above), the box a CJK glyph fills.
+
+A single-colour icon (an SVG whose every fill and stroke is one colour, or ``currentColor``)
+takes the colour of the text around it: in a colour span it is drawn in the span's colour, and
+a ``currentColor`` icon elsewhere in the text's colour; a one-colour icon outside a span keeps
+its colour. Its form is drawn without colour of its own (a form paints in the colour it is
+placed with), so one form serves every colour. A multi-colour SVG and a PNG keep their colours.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reportlab.graphics import renderPDF
+from reportlab.lib.colors import HexColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
@@ -32,6 +39,15 @@ def icon_form_name(name: str) -> str:
     return f"icon-{name}"
 
 
+@dataclass(frozen=True)
+class OneColour:
+    """How a single-colour icon is drawn when no colour span asks for another: in its own
+    colour, or (``current``) in the text's."""
+
+    colour: Any  # a reportlab colour
+    current: bool
+
+
 @dataclass
 class IconForms:
     """The inline icons of one canvas: a form per icon, defined the first time it is placed."""
@@ -39,15 +55,23 @@ class IconForms:
     canvas: Canvas
     icons: Mapping[str, IconFile]
     defined: set[str] = field(default_factory=set)
+    one_colour: dict[str, OneColour | None] = field(default_factory=dict)  # by form
 
-    def place(self, name: str, x: float, baseline: float, size: float) -> None:
+    def place(self, name: str, x: float, baseline: float, size: float, colour: Any = None,
+              text_colour: Any = None) -> None:
         """Draw icon ``name`` in the em square of a line at ``baseline``, its left at ``x``
-        (canvas points, in the current coordinate system)."""
+        (canvas points, in the current coordinate system); ``colour`` is the colour span's it
+        stands in (a reportlab colour, or None), ``text_colour`` the text's around it."""
         form = icon_form_name(name)
         if form not in self.defined:
             self._define(name, form)
         canvas = self.canvas
         canvas.saveState()
+        single = self.one_colour.get(form)
+        if single is not None:
+            paint = colour or (text_colour if single.current and text_colour is not None else single.colour)
+            canvas.setFillColor(paint)
+            canvas.setStrokeColor(paint)
         canvas.translate(x, baseline - EM_DESCENT * size)
         canvas.scale(size / _FORM_SIZE, size / _FORM_SIZE)
         canvas.doForm(form)
@@ -62,7 +86,7 @@ class IconForms:
         canvas = self.canvas
         canvas.beginForm(form, 0, 0, _FORM_SIZE, _FORM_SIZE)
         if icon.kind == "svg":
-            _draw_svg(canvas, icon)
+            self.one_colour[form] = _draw_svg(canvas, icon)
         else:
             _draw_png(canvas, icon)
         canvas.endForm()
@@ -75,7 +99,9 @@ def _fit(width: float, height: float) -> tuple[float, float, float]:
     return scale, (_FORM_SIZE - width * scale) / 2, (_FORM_SIZE - height * scale) / 2
 
 
-def _draw_svg(canvas: Canvas, icon: IconFile) -> None:
+def _draw_svg(canvas: Canvas, icon: IconFile) -> OneColour | None:
+    """Draw an SVG icon into the open form; its colour when it has one only (then the form is
+    drawn without it, to be placed in a colour)."""
     from svglib.svglib import svg2rlg
 
     # svglib reports what it cannot draw on its logger; the loader has already refused what
@@ -89,12 +115,37 @@ def _draw_svg(canvas: Canvas, icon: IconFile) -> None:
         svglib_log.setLevel(level)
     if drawing is None or not drawing.width or not drawing.height:
         raise DataError(f"{icon.path}: icon {icon.name!r} could not be drawn")
+    colours = _paints(drawing)
+    single = OneColour(HexColor(colours.pop()), b"currentColor" in icon.data) if len(colours) == 1 else None
     scale, dx, dy = _fit(drawing.width, drawing.height)
     canvas.saveState()
     canvas.translate(dx, dy)
     canvas.scale(scale, scale)
-    _ShapesOnly().draw(renderPDF.renderScaledDrawing(drawing), canvas, 0, 0)
+    renderer = _Uncoloured() if single is not None else _ShapesOnly()
+    renderer.draw(renderPDF.renderScaledDrawing(drawing), canvas, 0, 0)
     canvas.restoreState()
+    return single
+
+
+def _paints(drawing: Any) -> set[str]:
+    """Every colour ('0xrrggbb') a drawing fills or strokes with (svglib resolves
+    ``currentColor`` to the SVG's ``color``, black by default)."""
+    from reportlab.graphics.shapes import Group
+
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, Group):
+            for child in node.contents:
+                walk(child)
+            return
+        for attr in ("fillColor", "strokeColor"):
+            value = getattr(node, attr, None)
+            if value is not None:
+                found.add(value.hexval())
+
+    walk(drawing)
+    return found
 
 
 class _ShapesOnly(renderPDF._PDFRenderer):  # type: ignore[misc]  # reportlab is untyped
@@ -105,6 +156,17 @@ class _ShapesOnly(renderPDF._PDFRenderer):  # type: ignore[misc]  # reportlab is
     def applyStateChanges(self, delta: dict[str, Any], newState: dict[str, Any]) -> None:
         super().applyStateChanges({k: v for k, v in delta.items() if k not in ("fontName", "fontSize")},
                                   newState)
+
+
+class _Uncoloured(_ShapesOnly):
+    """The renderer for a single-colour icon: its shapes filled and stroked as the SVG says,
+    in whatever colour the form is placed with."""
+
+    def setFillColor(self, c: Any) -> None:
+        pass
+
+    def setStrokeColor(self, c: Any) -> None:
+        pass
 
 
 def _draw_png(canvas: Canvas, icon: IconFile) -> None:

@@ -6,8 +6,10 @@ cached here, since the aid's trial settings set the same paragraph at the same w
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
+from reportlab.lib.colors import HexColor
 from reportlab.platypus import Flowable
 
 from pnp.render.glyphs import GlyphCheck
@@ -31,6 +33,12 @@ from pnp.text.setting import set_lines
 # processes (pnp serve, --watch).
 _SET_LINES: dict[tuple[Any, ...], tuple[SetLine, ...]] = {}
 _SET_LINES_CAP = 50_000
+
+
+@lru_cache(maxsize=256)
+def _span_colour(value: str) -> Any:
+    """A colour span's '#rrggbb' as reportlab paints it (a book prints as designed)."""
+    return HexColor(value)
 
 
 class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
@@ -148,19 +156,21 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
                     self.glyphs.check(run.text, run.bold, self.where, self.fonts)
             text = canvas.beginText()
             text.setFillColor(self.style.color)
-            font, char_space, marked = "", 0.0, False
-            icons: list[tuple[str, float]] = []
+            font, char_space = "", 0.0
+            paint: tuple[bool, str | None] = (False, None)
+            icons: list[tuple[str, float, str | None]] = []
             for stretch in place(line, usable, size, self.measure, self.squeeze, self.justify, self.kern):
                 if stretch.icon is not None:
-                    icons.append((stretch.icon, left + stretch.x))
+                    icons.append((stretch.icon, left + stretch.x, stretch.colour))
                     continue
                 name = self.fonts.bold.name if stretch.bold else self.fonts.regular.name
                 if name != font:
                     text.setFont(name, size)
                     font = name
-                if stretch.mark != marked:
-                    text.setFillColor(MARK if stretch.mark else self.style.color)
-                    marked = stretch.mark
+                if (stretch.mark, stretch.colour) != paint:
+                    text.setFillColor(MARK if stretch.mark else _span_colour(stretch.colour) if stretch.colour
+                                      else self.style.color)
+                    paint = (stretch.mark, stretch.colour)
                 if stretch.char_space != char_space:
                     text.setCharSpace(stretch.char_space)
                     char_space = stretch.char_space
@@ -172,5 +182,5 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
             if icons:
                 assert self.icons is not None  # the book gives icons to a paragraph that prints them
                 forms = self.icons(canvas)
-                for icon, at in icons:
-                    forms.place(icon, at, baseline, size)
+                for icon, at, span in icons:
+                    forms.place(icon, at, baseline, size, _span_colour(span) if span else None, self.style.color)

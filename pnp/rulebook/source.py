@@ -27,7 +27,7 @@ from markdown_it import MarkdownIt
 
 from pnp.core.errors import DataError
 from pnp.core.workspace import Workspace
-from pnp.data.markup import ICON_NAME
+from pnp.data.markup import COLOUR_OPEN, ICON_NAME, MarkupError, span_colour
 from pnp.data.model import Game
 from pnp.text.linetypes import ICON, Run, joinable
 from pnp.text.strings import ui
@@ -126,6 +126,14 @@ def template_context(game: Game, engine: Engine = NO_ENGINE) -> dict[str, Any]:
                                         "hyphens, as its heading in docs/rulings.md (e.g. tisigui-player-count)")
         return f"[{ui(info.source_lang, 'ruling')}]({RULING_SCHEME}{name})"
 
+    def colour(value: str, words: str) -> str:
+        # ``{#`` opens a Jinja comment, so a template cannot write {#1f5fa8|…} as it stands.
+        try:
+            span_colour(value, "")
+        except MarkupError as exc:
+            raise jinja2.UndefinedError(str(exc)) from exc
+        return f"{{{value}|{words}}}"
+
     components = [
         SimpleNamespace(id=c.id, name=c.name.value, count=c.count, note=c.note.value)
         for c in game.components
@@ -154,6 +162,9 @@ def template_context(game: Game, engine: Engine = NO_ENGINE) -> dict[str, Any]:
         # ruling("<id>"): the 〔本版補充〕 mark before a sentence that settles what the source post
         # leaves open (docs/rulings.md#<id>); ruling() alone: the mark as the legend shows it.
         "ruling": ruling,
+        # colour("#1f5fa8", "words"): a colour span {#1f5fa8|words}, which a template cannot
+        # type (``{#`` opens a Jinja comment); {red|words} and the other named colours can be.
+        "colour": colour,
         # The card ids each figure shows, row by row, so the text beside a figure can count
         # and add what it shows instead of retyping it.
         "figures": {name: [list(row) for row in f.rows] for name, f in game.figures.items()},
@@ -190,7 +201,10 @@ def render_markdown(templates: Path, game: Game, engine: Engine = NO_ENGINE,
 
 
 def _inline_runs(token: Any) -> tuple[Run, ...]:
+    """An inline token's styled runs; raises :class:`MarkupError` for a colour span that
+    cannot be read."""
     runs: list[Run] = []
+    spans = _ColourSpans()
     bold = 0
     label: list[str] | None = None  # the text of an open ruling link
     for child in token.children or []:
@@ -207,13 +221,15 @@ def _inline_runs(token: Any) -> tuple[Run, ...]:
             if label is not None:
                 label.append(child.content)
             elif child.type == "text":
-                runs.extend(_icon_runs(child.content, bold > 0))
+                runs.extend(spans.runs(child.content, bold > 0))
             else:
                 runs.append(Run(child.content, bold > 0))
         elif child.type == "softbreak":
             continue  # Chinese lines join without a space
         elif child.type == "hardbreak":
             runs.append(Run("\n", bold > 0))
+    if spans.colour is not None:
+        raise MarkupError(f"unclosed colour span '{{{spans.opened}|'")
     merged: list[Run] = []
     for run in runs:
         if merged and joinable(merged[-1], run):
@@ -225,21 +241,51 @@ def _inline_runs(token: Any) -> tuple[Run, ...]:
 
 # ``:name:`` in a book's text: the game's inline icon (card_data/<slug>/icons/), as on its cards.
 _ICON_REF = re.compile(f":({ICON_NAME}):")
+# A colour span's opening or closing brace, as card text writes them (pnp.data.markup).
+_SPAN_TOKEN = re.compile(f"{COLOUR_OPEN.pattern}|\\}}")
 
 
-def _icon_runs(text: str, bold: bool) -> list[Run]:
+class _ColourSpans:
+    """The colour span open in one inline stretch of a book, ``{red|…}`` or ``{#rrggbb|…}``
+    as on a card: it may hold **bold** and icons, a ``}`` with no span open is the text's own."""
+
+    def __init__(self) -> None:
+        self.colour: str | None = None
+        self.opened = ""
+
+    def runs(self, text: str, bold: bool) -> list[Run]:
+        if "{" not in text and (self.colour is None or "}" not in text):
+            return _icon_runs(text, bold, self.colour)
+        runs: list[Run] = []
+        at = 0
+        for match in _SPAN_TOKEN.finditer(text):
+            if match[0] == "}" and self.colour is None:
+                continue
+            runs.extend(_icon_runs(text[at:match.start()], bold, self.colour))
+            at = match.end()
+            if match[0] == "}":
+                self.colour = None
+            elif self.colour is not None:
+                raise MarkupError(f"colour span '{{{match[1]}|' inside '{{{self.opened}|'; colour spans do not nest")
+            else:
+                self.colour, self.opened = span_colour(match[1], f"in '{{{match[1]}|'"), match[1]
+        runs.extend(_icon_runs(text[at:], bold, self.colour))
+        return runs
+
+
+def _icon_runs(text: str, bold: bool, colour: str | None = None) -> list[Run]:
     """``text`` with each ``:name:`` made an icon run (the book checks the names it prints)."""
     if ":" not in text:
-        return [Run(text, bold)]
+        return [Run(text, bold, colour=colour)] if text else []
     runs: list[Run] = []
     at = 0
     for match in _ICON_REF.finditer(text):
         if match.start() > at:
-            runs.append(Run(text[at:match.start()], bold))
-        runs.append(Run(ICON, bold, icon=match[1]))
+            runs.append(Run(text[at:match.start()], bold, colour=colour))
+        runs.append(Run(ICON, bold, colour=colour, icon=match[1]))
         at = match.end()
     if at < len(text):
-        runs.append(Run(text[at:], bold))
+        runs.append(Run(text[at:], bold, colour=colour))
     return runs
 
 
@@ -270,9 +316,17 @@ def _drop_spaces_between_chinese(runs: list[Run]) -> tuple[Run, ...]:
     return tuple(out)
 
 
-def parse_markdown(markdown: str) -> list[MarkdownBlock]:
-    """Headings, paragraphs, bullet and numbered lists, quotes, table and figure markers."""
+def parse_markdown(markdown: str, source: str = "the book") -> list[MarkdownBlock]:
+    """Headings, paragraphs, bullet and numbered lists, quotes, table and figure markers;
+    markup that cannot be read is a DataError naming ``source`` (the template) and the line."""
     tokens = MarkdownIt("commonmark").parse(markdown)
+
+    def runs_at(token: Any, line: int) -> tuple[Run, ...]:
+        try:
+            return _inline_runs(token)
+        except MarkupError as exc:
+            raise DataError(f"{source} (rendered Markdown line {line}): {exc}") from exc
+
     root: list[MarkdownBlock] = []
     stack: list[list[MarkdownBlock]] = [root]
     # Open lists, innermost last: (kind, start line, [(runs, marker, level)], items so far).
@@ -283,7 +337,7 @@ def parse_markdown(markdown: str) -> list[MarkdownBlock]:
         line = (tok.map[0] + 1) if tok.map else 0
         if tok.type == "heading_open":
             level = int(tok.tag[1])
-            stack[-1].append(MarkdownBlock("heading", _inline_runs(tokens[i + 1]), level=level, line=line))
+            stack[-1].append(MarkdownBlock("heading", runs_at(tokens[i + 1], line), level=level, line=line))
             i += 3
             continue
         if tok.type in ("bullet_list_open", "ordered_list_open"):
@@ -303,7 +357,7 @@ def parse_markdown(markdown: str) -> list[MarkdownBlock]:
             children = stack.pop()
             stack[-1].append(MarkdownBlock("quote", children=tuple(children), line=line))
         elif tok.type == "inline":
-            runs = _inline_runs(tok)
+            runs = runs_at(tok, line)
             text = "".join(r.text for r in runs).strip()
             marker = TABLE_MARKER.match(text)
             figure = FIGURE_MARKER.match(text)

@@ -14,17 +14,22 @@ Columns are filled with the units of Chinese line breaking (pnp.text.linebreaks:
 UAX #14), so no column starts with closing punctuation (，。」) or ends with an opening one
 (「), …… and —— stay whole and a Latin word is never split. A newline starts a new column.
 Lengths are in ems here; the caller multiplies by the size.
+
+The text may be styled runs (pnp.text.linetypes.Run: bold, a colour, an inline icon): each
+cell keeps its run's style, an icon is an upright cell of its own, kept in its column with the
+characters written against it (pnp.text.breakunits glues it to them).
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from pnp.text.linebreaks import break_units
+from pnp.text.breakunits import units_of
+from pnp.text.linetypes import ICON, Run
 
 CellKind = Literal["upright", "across", "turned"]
 ACROSS_MAX = 2  # 縱中橫: up to this many Latin letters or digits share one cell
@@ -35,6 +40,9 @@ class Cell:
     text: str
     kind: CellKind
     length: float  # along the column, in ems
+    bold: bool = False
+    colour: str | None = None  # '#rrggbb' of a colour span, else the element's colour
+    icon: str | None = None  # an inline icon's name (its text is ICON)
 
 
 @dataclass(frozen=True)
@@ -51,8 +59,8 @@ class VerticalFit:
         return sum(cell.length for cell in self.columns[index]) * self.size
 
 
-# measure(text) -> advance in ems (at size 1, so the caller's measure divided by the size)
-EmMeasure = Callable[[str], float]
+# measure(text, bold) -> advance in ems (at size 1, so the caller's measure divided by the size)
+EmMeasure = Callable[[str, bool], float]
 
 
 def _upright(ch: str, advance: float) -> bool:
@@ -65,8 +73,12 @@ def _upright(ch: str, advance: float) -> bool:
     return width in ("W", "F") or (width == "A" and advance >= 0.99)
 
 
-def cells_of(unit: str, measure: EmMeasure) -> tuple[Cell, ...]:
-    """One break unit's cells: upright characters one by one, runs of the rest together."""
+def cells_of(piece: Run, measure: EmMeasure) -> tuple[Cell, ...]:
+    """One styled piece's cells: upright characters one by one, runs of the rest together;
+    an icon is one upright cell."""
+    style = (piece.bold, piece.colour)
+    if piece.icon is not None:
+        return (Cell(ICON, "upright", 1.0, *style, piece.icon),)
     cells: list[Cell] = []
     run = ""
 
@@ -74,36 +86,45 @@ def cells_of(unit: str, measure: EmMeasure) -> tuple[Cell, ...]:
         nonlocal run
         if run:
             if len(run) <= ACROSS_MAX and run.isascii() and run.isalnum():
-                cells.append(Cell(run, "across", 1.0))
+                cells.append(Cell(run, "across", 1.0, *style))
             else:
-                cells.append(Cell(run, "turned", measure(run)))
+                cells.append(Cell(run, "turned", measure(run, piece.bold), *style))
             run = ""
 
-    for ch in unit:
-        if _upright(ch, measure(ch)):
+    for ch in piece.text:
+        if _upright(ch, measure(ch, piece.bold)):
             flush()
-            cells.append(Cell(ch, "upright", 1.0))
+            cells.append(Cell(ch, "upright", 1.0, *style))
         else:
             run += ch
     flush()
     return tuple(cells)
 
 
+Units = tuple[tuple[tuple[Cell, ...], tuple[Cell, ...], bool], ...]
+
+
 @lru_cache(maxsize=4096)
-def _units(text: str, measure: EmMeasure) -> tuple[tuple[tuple[Cell, ...], tuple[Cell, ...], bool], ...]:
+def _units(runs: tuple[Run, ...], measure: EmMeasure) -> Units:
     """(cells, cells without trailing spaces, ends with a newline) for each break unit."""
     out = []
-    for unit in break_units(text):
-        hard = unit.endswith("\n")
-        body = unit.rstrip("\n")
-        visible = cells_of(body.rstrip(" "), measure) if body.rstrip(" ") else ()
-        spaces = body[len(body.rstrip(" ")):]
-        cells = (*visible, Cell(spaces, "turned", measure(spaces))) if spaces else visible
-        out.append((cells, visible, hard))
+    for unit in units_of(runs):
+        visible = tuple(cell for piece in unit.visible for cell in cells_of(piece, measure))
+        whole = "".join(piece.text for piece in unit.pieces).rstrip("\n")
+        shown = "".join(piece.text for piece in unit.visible)
+        spaces = whole[len(shown):]
+        last = unit.pieces[-1]
+        cells = (*visible, Cell(spaces, "turned", measure(spaces, last.bold), last.bold, last.colour)) \
+            if spaces else visible
+        out.append((cells, visible, unit.hard))
     return tuple(out)
 
 
-def set_columns(text: str, length: float, measure: EmMeasure, max_columns: int
+def _runs_of(text: str | Sequence[Run]) -> tuple[Run, ...]:
+    return (Run(text),) if isinstance(text, str) else tuple(text)
+
+
+def set_columns(text: str | Sequence[Run], length: float, measure: EmMeasure, max_columns: int
                 ) -> tuple[tuple[Cell, ...], ...] | None:
     """The text in columns of at most ``length`` ems, or None when a unit is longer than a
     column or more than ``max_columns`` are needed."""
@@ -111,7 +132,7 @@ def set_columns(text: str, length: float, measure: EmMeasure, max_columns: int
     current: list[Cell] = []
     used = 0.0
     fresh = True  # the current column has nothing yet (a column is never left empty by a wrap)
-    for cells, visible, hard in _units(text, measure):
+    for cells, visible, hard in _units(_runs_of(text), measure):
         need = sum(cell.length for cell in visible)
         if need > length + 1e-9:
             return None
@@ -138,16 +159,17 @@ def _strip(cells: list[Cell]) -> tuple[Cell, ...]:
     return tuple(cells)
 
 
-def fit_columns(text: str, width: float, height: float, size: float, min_size: float,
+def fit_columns(text: str | Sequence[Run], width: float, height: float, size: float, min_size: float,
                 measure: EmMeasure, leading_ratio: float = 1.3, step: float = 0.25) -> VerticalFit | None:
     """The largest size from ``size`` down to ``min_size`` (pt) at which the text's columns
     fit a box of ``width`` × ``height`` points, or None."""
+    runs = _runs_of(text)
     current = size
     while current >= min_size - 1e-9:
         pitch = current * leading_ratio
         room = int((width + 1e-6 - current) // pitch) + 1 if width + 1e-6 >= current else 0
         if room:
-            columns = set_columns(text, (height + 1e-6) / current, measure, room)
+            columns = set_columns(runs, (height + 1e-6) / current, measure, room)
             if columns is not None:
                 return VerticalFit(current, pitch, columns)
         current = round(current - step, 4)

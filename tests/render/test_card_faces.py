@@ -101,7 +101,8 @@ def _text(card: Card, element: Element) -> str:
 
 
 def set_texts(game: Game, chars: list[FaceChar]) -> Iterator[SetText]:
-    """Every upright text element of every face, its printed characters grouped into lines."""
+    """Every upright horizontal text element of every face, its printed characters grouped into
+    lines."""
     for (face, side), found in placed_faces(chars).items():
         owner = face_of(game, face)
         if owner is None:
@@ -115,6 +116,8 @@ def set_texts(game: Game, chars: list[FaceChar]) -> Iterator[SetText]:
         for element in layout.elements:
             if element.kind != "text" or element.get("turn") or not _text(card, element).strip():
                 continue
+            if element.get("direction") == "vertical":
+                continue  # set in columns (tests/render/test_vertical_text.py)
             x, y, w, h = element.get("box")
             box = (resolve_coord(x, width), resolve_coord(y, height),
                    resolve_coord(w, width), resolve_coord(h, height))

@@ -48,8 +48,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root / "output" / "demo"
 
 
-def vert_boxes(lang: str) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
-    """char -> (box of its vert glyph, box of its horizontal glyph) in the Noto face."""
+def vert_boxes(lang: str, among: str = "「」“”，。") -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
+    """char -> (box of its vert glyph, box of its horizontal glyph) in the Noto face, for the
+    characters of ``among`` its ``vert`` feature substitutes."""
     family, langsys = FACES[lang]
     font = next(f for f in TTCollection(str(NOTO)).fonts if f["name"].getDebugName(1) == family)
     table = font["GSUB"].table
@@ -73,14 +74,18 @@ def vert_boxes(lang: str) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
         return tuple(round(v) for v in pen.bounds)
 
     return {ch: (box(mapping[cmap[ord(ch)]]), box(cmap[ord(ch)]))
-            for ch in "「」“”，。" if cmap[ord(ch)] in mapping}
+            for ch in among if cmap[ord(ch)] in mapping}
 
 
-def embedded_vert_boxes(pdf: Path) -> list[tuple[int, ...]]:
-    """The outline boxes of the glyphs of the embedded vertical-forms font."""
+def embedded_vert_boxes(pdf: Path, pages: int = 1) -> list[tuple[int, ...]]:
+    """The outline boxes of the glyphs of the embedded vertical-forms font, on the first
+    ``pages`` pages, and in the forms they place (a sheet's card faces)."""
     boxes = []
-    for page in PdfReader(pdf).pages[:1]:
-        for font in page["/Resources"]["/Font"].values():
+    for page in PdfReader(pdf).pages[:pages]:
+        fonts = list(page["/Resources"].get("/Font", {}).values())
+        for form in page["/Resources"].get("/XObject", {}).values():
+            fonts.extend(form.get_object().get("/Resources", {}).get("/Font", {}).values())
+        for font in fonts:
             font = font.get_object()
             if "-Vert" not in str(font["/BaseFont"]):
                 continue

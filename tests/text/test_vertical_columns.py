@@ -5,7 +5,7 @@ from __future__ import annotations
 from pnp.text.vertical import fit_columns, set_columns
 
 
-def em(text: str) -> float:
+def em(text: str, bold: bool = False) -> float:
     """Half an em for Latin and digits, an em for the rest (a stand-in face's widths)."""
     return sum(0.5 if ch.isascii() else 1.0 for ch in text)
 
