@@ -39,7 +39,7 @@ class WorkspaceRef:
         return (self._root or Path.cwd()).absolute()
 
 
-class WholeNumber(click.ParamType):
+class WholeNumber(click.ParamType[int]):
     """A whole number option: text longer than any number pnp takes is refused before Python
     converts it (a 5,000-digit string is a ValueError, a 4,000-digit one an int no message can
     print), then the range ``low``–``high`` when given. A bound left out is for the command to
