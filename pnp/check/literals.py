@@ -120,7 +120,7 @@ class _Yaml:
         if isinstance(value, bool) or not isinstance(value, str | int | float):
             return []
         source = str(value)
-        if COLOR.match(source):
+        if COLOR.fullmatch(source):
             return []
         place = self.doc.where(path)
         line = place.line or 0  # a CSV document places by row, a YAML one by line
@@ -212,7 +212,7 @@ def _one_component(doc: Located, y: _Yaml, component: dict[str, Any], path: Path
     for side in ("front", "back", "inner"):
         shown |= printed_fields.get(str(component.get(side)), set())
     cards, reader = component.get("cards"), y
-    if isinstance(cards, str) and CSV_NAME.match(cards):
+    if isinstance(cards, str) and CSV_NAME.fullmatch(cards):
         cards, reader = _csv_cards(doc, cards, (*path, "cards"), rel)
     for j, card in enumerate(_sequence(cards)):
         card_id = _mapping(card).get("id")

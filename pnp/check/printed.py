@@ -53,7 +53,7 @@ def printed_texts(game: Game) -> list[TextItem]:
         items += [TextItem(face.value, face.where, True) for face in component.faces]
         for card in component.cards:
             for value in card.fields.values():
-                if not COLOR.match(value.value):
+                if not COLOR.fullmatch(value.value):
                     # As printed: a text element's markup (**, {red|…}, :icon:) prints no characters.
                     items.append(TextItem(plain_text(value.value), value.where, True))
     for layout in game.layouts.values():

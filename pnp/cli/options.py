@@ -14,6 +14,7 @@ from click.shell_completion import CompletionItem
 
 from pnp.core.choices import INKS, LANGS, PAPERS, canonical_lang, canonical_paper, lang_names, paper_names
 from pnp.core.errors import PnpError
+from pnp.core.numbers import too_long
 from pnp.core.workspace import Workspace, find_workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,6 +37,36 @@ class WorkspaceRef:
         """Where the search for a workspace starts (``--root`` or the current folder): where
         ``pnp new`` starts one when there is none."""
         return (self._root or Path.cwd()).absolute()
+
+
+class WholeNumber(click.ParamType[int]):
+    """A whole number option: text longer than any number pnp takes is refused before Python
+    converts it (a 5,000-digit string is a ValueError, a 4,000-digit one an int no message can
+    print), then the range ``low``–``high`` when given. A bound left out is for the command to
+    check with its own reason (``--players`` against the game's player range)."""
+
+    name = "integer"
+
+    def __init__(self, low: int | None = None, high: int | None = None) -> None:
+        self.low, self.high = low, high
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            digits = text.removeprefix("-").removeprefix("+")
+            if not digits.isascii() or not digits.isdigit():
+                self.fail(f"{str(value)[:40]!r} is not a whole number", param, ctx)
+            reason = too_long(digits)
+            if reason is not None:
+                self.fail(f"the value {reason}", param, ctx)
+            number = int(text)
+        if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
+            low = "" if self.low is None else f"{self.low:,}"
+            high = "" if self.high is None else f"{self.high:,}"
+            self.fail(f"must be {low}–{high}, got {number:,}", param, ctx)
+        return number
 
 
 def workspace(ctx: click.Context | None = None) -> Workspace:

@@ -18,6 +18,7 @@ import click
 from pnp.build.pipeline import Artifact, write_atomically
 from pnp.cli import process
 from pnp.cli.options import (
+    WholeNumber,
     chosen_format,
     command,
     echo_data,
@@ -34,6 +35,7 @@ from pnp.core.errors import PnpError
 from pnp.games.registry import game_slugs, get_game, has_game
 from pnp.play import narrate
 from pnp.play import simulate as sim
+from pnp.play.simulate import MAX_GAMES, MAX_JOBS
 
 # Every built-in engine seats these; a game's plugin says which it takes.
 BOT_CHOICE = click.Choice(["greedy", "random"])
@@ -84,9 +86,9 @@ def _json_text(data: Any) -> str:
 
 @command()
 @game_argument
-@click.option("--players", type=int, help="Number of players (default: the game's most common).")
-@click.option("--seed", type=int, default=1, show_default=True,
-              help="The same seed always gives the same game.")
+@click.option("--players", type=WholeNumber(), help="Number of players (default: the game's most common).")
+@click.option("--seed", type=WholeNumber(), default=1, show_default=True,
+              help="The same seed always gives the same game (at most 18 digits).")
 @lang_option(None, allow_all=False, help="Script of the narration (default: the game's source script).")
 @format_option("md", "json", "pdf", default="md", json_alias=True,
                help="md: narrated transcript; json: the engine's event log; "
@@ -131,14 +133,15 @@ def sample(ctx: click.Context, game: str, players: int | None, seed: int, lang: 
 
 @command()
 @game_argument
-@click.option("--games", type=int, default=1000, show_default=True, help="How many games.")
-@click.option("--players", type=int, help="Number of players (default: the game's most common).")
-@click.option("--seed", type=int, default=1, show_default=True,
-              help="Seed of the first game; game i uses seed + i.")
+@click.option("--games", type=WholeNumber(), default=1000, show_default=True,
+              help=f"How many games (1–{MAX_GAMES:,}).")
+@click.option("--players", type=WholeNumber(), help="Number of players (default: the game's most common).")
+@click.option("--seed", type=WholeNumber(), default=1, show_default=True,
+              help="Seed of the first game; game i uses seed + i (at most 18 digits).")
 @format_option("text", "json", json_alias=True)
 @play_options
-@click.option("--jobs", type=click.IntRange(min=1),
-              help="Worker processes (default: one per CPU; the report never depends on it).")
+@click.option("--jobs", type=WholeNumber(1, MAX_JOBS),
+              help=f"Worker processes, 1–{MAX_JOBS} (default: one per CPU; the report never depends on it).")
 @click.pass_context
 def simulate(ctx: click.Context, game: str, games: int, players: int | None, seed: int, fmt: str,
              variant: str | None, abilities: bool, bots: str, jobs: int | None) -> None:

@@ -45,3 +45,6 @@ MAX_IMAGE_BYTES = 64 * 1024 * 1024  # a file larger than this is refused before 
 MAX_SVG_BYTES = 4 * 1024 * 1024
 MAX_SVG_ELEMENTS = 20_000  # drawing elements of one SVG: flat art has hundreds
 MAX_IMAGES = 2000  # distinct picture files one game uses
+
+# Numbers a user types (pnp.core.numbers holds the 18-digit rule for all of them).
+MAX_SEED = 10**18 - 1  # a game's seed, in game.yaml's example: and on the command line

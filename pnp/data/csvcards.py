@@ -83,7 +83,7 @@ def read_csv_cards(file: Path, parent: Located, prefix: PathKey) -> tuple[list[d
     problems: list[Problem] = []
     names = [name.strip() for name in header]
     for number, name in enumerate(names, start=1):
-        if not COLUMN.match(name):
+        if not COLUMN.fullmatch(name):
             problems.append(at(header_line, number).problem(f"column name {name!r} is not a field name "
                             "(letters, digits and _, not starting with a digit)"))
         elif names.index(name) != number - 1:
@@ -146,7 +146,7 @@ def card_files(game_dir: Path) -> list[Path]:
     build as much as components.yaml is."""
     if not game_dir.is_dir():
         return []
-    return sorted(p for p in game_dir.iterdir() if CSV_NAME.match(p.name) and p.is_file())
+    return sorted(p for p in game_dir.iterdir() if CSV_NAME.fullmatch(p.name) and p.is_file())
 
 
 def csv_cards(r: Reader, source: Any, path: PathKey) -> tuple[Reader, Any]:
@@ -155,7 +155,7 @@ def csv_cards(r: Reader, source: Any, path: PathKey) -> tuple[Reader, Any]:
     file could not be read (the problem is already reported)."""
     if not isinstance(source, str):
         return r, source
-    if not CSV_NAME.match(source):
+    if not CSV_NAME.fullmatch(source):
         r.fail(path, f"expected a list of cards or the name of a .csv or .xlsx file beside "
                      f"{r.doc.file.name}, got {source!r}")
         return r, None

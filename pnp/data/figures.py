@@ -26,7 +26,7 @@ def read_figures(r: Reader, components: tuple[Component, ...], incomplete: set[s
     figures: dict[str, Figure] = {}
     for name, body in raw.items():
         path: PathKey = ("figures", name)
-        if not IDENT.match(name):
+        if not IDENT.fullmatch(name):
             r.fail(path, f"figure name {name!r} is not a lower-case identifier")
             continue
         if isinstance(body, dict) and "seats" in body:

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from pnp.core.choices import FONT_ROLES, FONT_SUFFIXES, LANGS
-from pnp.core.limits import MAX_CREDITS, MAX_PLAYERS
+from pnp.core.limits import MAX_CREDITS, MAX_PLAYERS, MAX_SEED
 from pnp.data.model import (
     Acknowledged,
     AllowedText,
@@ -68,7 +68,7 @@ def read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
         spec = r.mapping(top["example"], ("example",), ("seed", "players", "variant"),
                          required=("seed", "players"))
         if spec:
-            seed = r.integer(spec, "seed", ("example",), minimum=0)
+            seed = r.integer(spec, "seed", ("example",), minimum=0, maximum=MAX_SEED)
             count = r.integer(spec, "players", ("example",), minimum=low, maximum=high)
             variant = r.string(spec, "variant", ("example",), default="") or None
             example = ExampleGame(seed, count, variant)
@@ -223,7 +223,7 @@ def _read_date(r: Reader, value: Any) -> str:
     """An ISO date: YAML's own date, or text holding a real calendar date."""
     if isinstance(value, datetime.date):
         return value.isoformat()
-    if isinstance(value, str) and _DATE.match(value):
+    if isinstance(value, str) and _DATE.fullmatch(value):
         try:
             return datetime.date.fromisoformat(value).isoformat()
         except ValueError as exc:

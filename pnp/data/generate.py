@@ -62,7 +62,7 @@ def generate_cards(r: Reader, raw: Any, path: PathKey, size: tuple[float, float]
     cards = []
     for n in numbers:
         card_id = id_template.replace("{n}", str(n))
-        if not IDENT.match(card_id):
+        if not IDENT.fullmatch(card_id):
             r.fail((*path, "id"), f"generated card id {card_id!r} is not a lower-case identifier")
             continue
         fields = _card_fields(r, path, rules, tables, n, card_id)

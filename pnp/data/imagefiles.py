@@ -44,7 +44,7 @@ class ImageFileError(ValueError):
 
 def name_error(name: str) -> str | None:
     """None when ``name`` is a picture's name as a layout may write it, else why not."""
-    if not _NAME.match(name):
+    if not _NAME.fullmatch(name):
         return (f"expected a picture in the game's art/ folder, e.g. 'art/ghost.png' (PNG, JPEG, WebP "
                 f"or SVG), got {name!r}")
     if any(part in ("", ".", "..") for part in PurePosixPath(name).parts) or "//" in name:

@@ -53,7 +53,7 @@ def read_symbols(r: Reader, raw: Any) -> dict[str, Symbol]:
     raw = r.mapping(raw, ("symbols",), allowed=raw if isinstance(raw, dict) else ())
     for name, body in raw.items():
         path: PathKey = ("symbols", name)
-        if not IDENT.match(name):
+        if not IDENT.fullmatch(name):
             r.fail(path, f"symbol name {name!r} is not a lower-case identifier")
             continue
         body = r.mapping(body, path, ("viewbox", "paths"), required=("viewbox", "paths"))
@@ -85,7 +85,7 @@ def read_symbols(r: Reader, raw: Any) -> dict[str, Symbol]:
             if "d" not in item:
                 continue
             for key in ("fill", "stroke"):
-                if key in item and not (isinstance(item[key], str) and COLOR.match(item[key])):
+                if key in item and not (isinstance(item[key], str) and COLOR.fullmatch(item[key])):
                     r.fail((*ppath, key), f"expected a colour '#rrggbb', got {item[key]!r}")
             width = r.number(item["stroke_width"], (*ppath, "stroke_width"), minimum=0, maximum=MAX_VIEWBOX) \
                 if "stroke_width" in item else 1.0
@@ -340,7 +340,7 @@ def _check_markup(report: _PerCard, comp: Component, card: Card, element: Elemen
 
 def _check_field_color(r: Reader, card: Card, ref: str, where: str) -> None:
     name = ref[1:-1]
-    if name in card.fields and not COLOR.match(card.fields[name].value):
+    if name in card.fields and not COLOR.fullmatch(card.fields[name].value):
         r.problems.add_raw(problem_at(card.fields[name].where, f"expected a colour '#rrggbb' for {ref} "
                                       f"(used at {where}), got {card.fields[name].value!r}"))
 

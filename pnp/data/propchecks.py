@@ -182,7 +182,7 @@ def choice(options: tuple[str, ...]) -> Check:
 
 
 def color_check(value: Any) -> str | None:
-    if isinstance(value, str) and (COLOR.match(value) or FIELD_REF.fullmatch(value)):
+    if isinstance(value, str) and (COLOR.fullmatch(value) or FIELD_REF.fullmatch(value)):
         return None
     return f"expected a colour '#rrggbb' (or a {{field}}), got {value!r}"
 

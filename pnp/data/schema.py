@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pnp.core.numbers import MAX_DIGITS, shown
 from pnp.core.problems import Place, Problem
 from pnp.data.yamlmarks import Located, PathKey
 
@@ -44,7 +45,14 @@ class Problems:
 
 
 def describe(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"int {shown(value)}"
     return f"{type(value).__name__} {value!r}"
+
+
+def _too_large(value: int | float) -> bool:
+    # YAML reads `1:00:00:…` as a base-60 whole number: thousands of digits no float holds.
+    return isinstance(value, int) and len(shown(value)) > MAX_DIGITS + 1
 
 
 class Reader:
@@ -92,7 +100,7 @@ class Reader:
         text = str(value)
         if not self.no_controls(text, (*path, key)):
             return ""
-        if pattern is not None and not pattern.match(text):
+        if pattern is not None and not pattern.fullmatch(text):
             self.fail((*path, key), f"expected {what or pattern.pattern}, got {text!r}")
         return text
 
@@ -115,9 +123,11 @@ class Reader:
             self.fail((*path, key), f"expected a whole number, got {describe(value)}")
             return minimum or 0
         if minimum is not None and value < minimum:
-            self.fail((*path, key), f"must be at least {minimum}, got {value}")
+            self.fail((*path, key), f"must be at least {minimum}, got {shown(value)}")
+            return minimum
         if maximum is not None and value > maximum:
-            self.fail((*path, key), f"must be at most {maximum}, got {value}")
+            self.fail((*path, key), f"must be at most {maximum}, got {shown(value)}")
+            return maximum
         return value
 
     def number(self, value: Any, path: PathKey, minimum: float | None = None,
@@ -126,6 +136,9 @@ class Reader:
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.fail(path, f"expected a number, got {describe(value)}")
             return 0.0
+        if _too_large(value):
+            self.fail(path, f"expected a number of at most {MAX_DIGITS} digits, got {shown(int(value))}")
+            return minimum or 0.0
         if not math.isfinite(value):
             self.fail(path, f"expected a finite number, got {value!r}")
             return minimum or 0.0
@@ -187,6 +200,6 @@ def font_size(value: Any) -> float:
 
 
 def color_error(value: Any) -> str | None:
-    if isinstance(value, str) and (COLOR.match(value) or FIELD_REF.fullmatch(value)):
+    if isinstance(value, str) and (COLOR.fullmatch(value) or FIELD_REF.fullmatch(value)):
         return None
     return f"expected a colour '#rrggbb' (or a {{field}}), got {value!r}"

@@ -107,7 +107,7 @@ class _Pieces:
             self.fail((*path, "card"), f"component {cid!r} has no card {missing[0]!r}"
                                        f" (cards: {brief(sorted(known))})")
             return None
-        if not IDENT.match(card.replace(SEAT, "1")):
+        if not IDENT.fullmatch(card.replace(SEAT, "1")):
             self.fail((*path, "card"), f"expected a card id (lower-case, digits, - and _), got {card!r}")
             return None
         count = r.integer(body, "count", path, default=1, minimum=1, maximum=MAX_STACK)

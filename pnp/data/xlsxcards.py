@@ -77,6 +77,10 @@ def read_xlsx_rows(file: Path, max_rows: int) -> tuple[str, Rows]:
     except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
         raise DataError(Problem(f"not a readable .xlsx workbook ({exc}); save it again from your "
                                 "spreadsheet program as Excel Workbook (.xlsx), or as CSV UTF-8", str(where))) from None
+    if not values.worksheets or not formulas.worksheets:
+        raise DataError(Problem("the workbook has no worksheet: the cards are read from its first "
+                                "sheet; add one with a header row, or save the cards as CSV UTF-8",
+                                str(where)))
     try:
         sheet, raw = values.worksheets[0], formulas.worksheets[0]
         title = sheet.title

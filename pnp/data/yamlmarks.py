@@ -89,6 +89,17 @@ def _load_nodes(text: str, file: Path) -> yaml.Node | None:
         reason = exc.problem or str(exc)
         raise DataError(Problem(f"malformed YAML: {reason}", str(display_path(file)), line,
                                 code="malformed-yaml")) from None
+    except yaml.reader.ReaderError as exc:
+        # A character YAML refuses (NUL, other controls) carries an offset, not a line mark:
+        # libyaml's counts UTF-8 bytes, PyYAML's own characters.
+        before = (text.encode("utf-8")[:exc.position].decode("utf-8", "ignore")
+                  if _Parser is not yaml.SafeLoader else text[:exc.position])
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise DataError(Problem(f"malformed YAML: character U+{code:04X} at column {column}: "
+                                "control characters are not allowed; remove it",
+                                str(display_path(file)), line, code="malformed-yaml")) from None
     except yaml.YAMLError as exc:
         raise DataError(Problem(f"malformed YAML: {exc}", str(display_path(file)), code="malformed-yaml")) from None
     except RecursionError:

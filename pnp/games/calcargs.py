@@ -6,7 +6,8 @@ A calculator declares its parameters as values (:class:`Option`, :class:`Argumen
 :class:`Kind`: one parse function per kind, so a bad number is the same message in every game.
 Numbers go through :data:`WHOLE` (or :func:`whole_number` for a list of them): grouping commas
 are accepted only where a reader would put them (``20,000``, never ``2,0000``), and a negative
-number reaches the calculator as a value to refuse rather than as an unknown option.
+number reaches the calculator as a value to refuse rather than as an unknown option. A number
+has at most 18 digits (pnp.core.numbers): longer text is refused before Python converts it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from pnp.core.errors import PnpError
+from pnp.core.numbers import shown, too_long
 
 T = TypeVar("T")
 
@@ -29,15 +31,19 @@ def whole_number(text: str, what: str) -> int:
     cleaned = text.strip()
     if not _WHOLE.fullmatch(cleaned):
         hint = " (commas group digits in threes, e.g. 20,000)" if "," in cleaned else ""
-        raise PnpError(f"{what} {text!r} is not a whole number{hint}")
+        raise PnpError(f"{what} {text[:40]!r} is not a whole number{hint}")
+    digits = cleaned.lstrip("+-").replace(",", "").replace("_", "")
+    reason = too_long(digits)
+    if reason is not None:
+        raise PnpError(f"{what} {reason}")
     return int(cleaned.replace(",", "").replace("_", ""))
 
 
 def in_range(value: int, low: int, high: int | None, what: str) -> int:
     """``value`` if ``low <= value <= high`` (no upper bound when ``high`` is None)."""
     if value < low or (high is not None and value > high):
-        allowed = f"{low} or more" if high is None else f"{low}–{high}"
-        raise PnpError(f"{what} must be {allowed}, got {value}")
+        allowed = f"{low:,} or more" if high is None else f"{low:,}–{high:,}"
+        raise PnpError(f"{what} must be {allowed}, got {shown(value)}")
     return value
 
 

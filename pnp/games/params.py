@@ -5,22 +5,53 @@ returns the value found, or the default when the key is absent, and records a
 ``'field.path: message'`` problem instead of raising, so one run shows a designer every
 mistake at once. The engine calls :func:`raise_problems` when it is done.
 
-    p = Params(mapping)
-    sides = p.integer("big_die_sides", 6, minimum=1)
-    lo, hi = p.integer_range("players", (3, 6), minimum=2)
+    RANGES = {"big_die_sides": (1, 20), "players.min": (2, 20), "players.max": (2, 20)}
+    p = Params(mapping, ranges=RANGES)
+    sides = p.integer("big_die_sides", 6)
+    lo, hi = p.integer_range("players", (3, 6))
     p.finish(allowed={"players", "big_die_sides"})
     raise_problems(p.problems)
+
+Every whole number has a range, checked before the engine sees it: an engine declares one
+per field in its ``RANGES`` table (field path -> (lowest, highest); list items as ``setup[]``;
+a field under ``variants.<name>.`` has the range of the same field at the top unless the
+table names it), and docs/number-ranges.md lists them. An engine without a table (a plugin)
+gives bounds at each call, and every number stays within :data:`ANY_NUMBER` whatever it says.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pnp.core.numbers import shown
 from pnp.core.problems import Problem, parse_path
 from pnp.games.base import RulesError
 
 _ABSENT: Any = object()
+
+Bounds = tuple[int, int]
+RangeTable = Mapping[str, Bounds]
+# The widest range any rules number may have, declared or not: a count, size or score past a
+# million is no table game, and the bound keeps arithmetic and messages on it cheap.
+ANY_NUMBER: Bounds = (-1_000_000, 1_000_000)
+_INDEX = re.compile(r"\[\d+\]")
+_VARIANT = re.compile(r"^variants\.[^.\[]+\.")
+
+
+def range_key(field: str) -> str:
+    """The key of ``field`` in a range table: ``setup[2].players`` -> ``setup[].players``."""
+    return _INDEX.sub("[]", field)
+
+
+def declared_range(table: RangeTable, field: str) -> Bounds:
+    """The range ``table`` declares for the rules field ``field`` (see the module docstring)."""
+    key = range_key(field)
+    for candidate in (key, _VARIANT.sub("", key)):
+        if candidate in table:
+            return table[candidate]
+    raise LookupError(f"rules field {key} has no declared range: add it to the engine's RANGES")
 
 
 def describe(value: Any) -> str:
@@ -30,7 +61,7 @@ def describe(value: Any) -> str:
     if isinstance(value, bool):
         return f"a yes/no value ({str(value).lower()})"
     if isinstance(value, int):
-        return f"the number {value}"
+        return f"the number {shown(value)}"
     if isinstance(value, str):
         return f"the text {value!r}"
     if isinstance(value, Mapping):
@@ -63,9 +94,11 @@ def raise_problems(problems: Iterable[Problem]) -> None:
 class Params:
     """A validating view of one mapping; nested readers share the same problem list."""
 
-    def __init__(self, mapping: Any, path: str = "", problems: list[Problem] | None = None) -> None:
+    def __init__(self, mapping: Any, path: str = "", problems: list[Problem] | None = None,
+                 ranges: RangeTable | None = None) -> None:
         self.path = path
         self.problems: list[Problem] = [] if problems is None else problems
+        self.ranges = ranges
         if mapping is None:
             mapping = {}
         if not isinstance(mapping, Mapping):
@@ -84,6 +117,27 @@ class Params:
 
     def problem(self, key: str | int | None, message: str) -> None:
         self.problems.append(field_problem(self.where(key), message))
+
+    def child(self, key: str | int) -> Params:
+        """An empty reader at ``key``: an absent section, whose defaults apply."""
+        return Params({}, self.where(key), self.problems, self.ranges)
+
+    def section(self, key: str) -> Params:
+        """A nested reader; an absent section reads as empty so its defaults apply."""
+        return self.sub(key) or self.child(key)
+
+    def bounds(self, key: str | int | None, minimum: int | None, maximum: int | None) -> Bounds:
+        """The range of the number at ``key``: the engine's declared one, or (an engine with no
+        table) the call's bounds; either way within :data:`ANY_NUMBER`."""
+        if self.ranges is not None:
+            if minimum is not None or maximum is not None:
+                raise TypeError(f"{self.where(key)}: an engine with a RANGES table declares "
+                                "its bounds there, not at the call")
+            low, high = declared_range(self.ranges, self.where(key))
+        else:
+            low = ANY_NUMBER[0] if minimum is None else minimum
+            high = ANY_NUMBER[1] if maximum is None else maximum
+        return max(low, ANY_NUMBER[0]), min(high, ANY_NUMBER[1])
 
     def has(self, key: str) -> bool:
         return key in self.mapping and self.mapping[key] is not None
@@ -110,14 +164,15 @@ class Params:
         minimum: int | None = None,
         maximum: int | None = None,
     ) -> bool:
+        low, high = self.bounds(key, minimum, maximum)
         if not is_integer(value):
             self.problem(key, f"expected a whole number, got {describe(value)}")
             return False
-        if minimum is not None and value < minimum:
-            self.problem(key, f"must be at least {minimum}, got {value}")
+        if value < low:
+            self.problem(key, f"must be at least {low}, got {shown(value)}")
             return False
-        if maximum is not None and value > maximum:
-            self.problem(key, f"must be at most {maximum}, got {value}")
+        if value > high:
+            self.problem(key, f"must be at most {high}, got {shown(value)}")
             return False
         return True
 
@@ -224,7 +279,7 @@ class Params:
         where = self.where(key)
         ok = True
         for i, item in enumerate(value):
-            item_reader = Params({}, f"{where}[{i}]", self.problems)
+            item_reader = Params({}, f"{where}[{i}]", self.problems, self.ranges)
             ok = item_reader.check_integer(None, item, minimum=minimum, maximum=maximum) and ok
         return tuple(value) if ok else default
 
@@ -236,7 +291,7 @@ class Params:
         if not isinstance(value, Mapping):
             self.problem(key, f"expected a mapping, got {describe(value)}")
             return None
-        return Params(value, self.where(key), self.problems)
+        return Params(value, self.where(key), self.problems, self.ranges)
 
     def items(self, key: str) -> list[Params] | None:
         """Readers for a list of mappings (e.g. table rows), or None when absent or malformed."""
@@ -249,6 +304,6 @@ class Params:
         where = self.where(key)
         readers = []
         for i, item in enumerate(value):
-            reader = Params(item, f"{where}[{i}]", self.problems)
+            reader = Params(item, f"{where}[{i}]", self.problems, self.ranges)
             readers.append(reader)
         return readers

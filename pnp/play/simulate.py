@@ -33,6 +33,9 @@ REPORT_VERSION = 1
 # A million games is hours of play on a laptop and far past where the report's numbers stop
 # moving; a larger count is a typo, and its chunk list alone would exhaust memory.
 MAX_GAMES = 1_000_000
+# Worker processes of one simulation: each is a whole Python process, so thousands of them
+# exhaust the machine, and past the CPUs more workers only wait for each other.
+MAX_JOBS = 64
 
 
 # --------------------------------------------------------------------------------------------
@@ -161,6 +164,8 @@ def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | 
     are the process's own around a worker pool (see ``PoolSignals``)."""
     if not 1 <= games <= MAX_GAMES:
         raise PnpError(f"--games must be 1–{MAX_GAMES:,}, got {games:,}")
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
+        raise PnpError(f"--jobs must be 1–{MAX_JOBS}, got {jobs:,}")
     check_bots(plugin(slug), bots)
     _summariser(plugin(slug))
     game = game or load_game_data(workspace, slug)

@@ -121,7 +121,7 @@ def template_context(game: Game, engine: Engine = NO_ENGINE) -> dict[str, Any]:
 
     def ruling(name: str = "") -> str:
         # The label in the template's own script: the book's conversion turns it like the text.
-        if name and not RULING_ID.match(name):
+        if name and not RULING_ID.fullmatch(name):
             raise jinja2.UndefinedError(f"ruling {name!r}: a ruling id is lower-case words joined by "
                                         "hyphens, as its heading in docs/rulings.md (e.g. tisigui-player-count)")
         return f"[{ui(info.source_lang, 'ruling')}]({RULING_SCHEME}{name})"
@@ -359,8 +359,8 @@ def parse_markdown(markdown: str, source: str = "the book") -> list[MarkdownBloc
         elif tok.type == "inline":
             runs = runs_at(tok, line)
             text = "".join(r.text for r in runs).strip()
-            marker = TABLE_MARKER.match(text)
-            figure = FIGURE_MARKER.match(text)
+            marker = TABLE_MARKER.fullmatch(text)
+            figure = FIGURE_MARKER.fullmatch(text)
             if list_stack and tokens[i - 2].type == "list_item_open":  # an item's first paragraph
                 kind, _, entries, count = list_stack[-1]
                 count[0] += 1

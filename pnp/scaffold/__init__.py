@@ -64,7 +64,7 @@ def check_slug(workspace: Workspace, slug: str) -> None:
     if slug in RESERVED:
         raise PnpError(f"{slug!r} is not a usable game name: commands read it as every game "
                        "(`pnp build all`); choose another (e.g. my_game)")
-    if not SLUG.match(slug):
+    if not SLUG.fullmatch(slug):
         raise PnpError(f"{slug!r} is not a usable game name: use 1–40 lower-case letters, digits and _, "
                        "starting with a letter (e.g. my_game)")
     for folder in (workspace.card_data / slug, workspace.templates / slug):

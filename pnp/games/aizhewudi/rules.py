@@ -255,6 +255,28 @@ _TOP_KEYS = (
 )
 
 
+# The range of every whole number the rules mapping holds (docs/number-ranges.md lists them).
+# Money is in the game's currency (the largest shipped bill is 20,000); counts stay small
+# enough that a sample game and check's simulations finish in seconds.
+_MONEY = (0, 1_000_000)
+RANGES: dict[str, tuple[int, int]] = {
+    "players.min": (2, 20),
+    "players.max": (2, 20),
+    "players.default": (2, 20),
+    "markers.loved": (0, 1000),
+    "markers.fickle": (0, 1000),
+    **{f"ability_bonuses.{name}": _MONEY for name, _ in DEFAULT_BONUSES},
+    "rounds": (1, 100),
+    "bills[].value": (1, 1_000_000),
+    "bills[].count": (0, 1000),
+    "bills_per_round": (1, 100),
+    "action_cards[].per_player": (0, 100),
+    "eliminated_at": (1, 100),
+    "princess_eliminated_at": (1, 100),
+    "fickle_penalty": _MONEY,
+}
+
+
 def is_int(value: Any) -> TypeGuard[int]:
     # bool is an int subclass, but `rounds: true` is a typo, not a count.
     return isinstance(value, int) and not isinstance(value, bool)
@@ -262,7 +284,7 @@ def is_int(value: Any) -> TypeGuard[int]:
 
 def _section(p: Params, key: str) -> Params:
     """A nested reader; an absent section reads as empty so its defaults apply."""
-    return p.sub(key) or Params({}, p.where(key), p.problems)
+    return p.section(key)
 
 
 def _entries(p: Params, key: str) -> list[Params] | None:
@@ -280,8 +302,8 @@ def _read_bills(p: Params) -> tuple[BillKind, ...]:
         return DEFAULT_BILLS
     kinds = []
     for item in items:
-        value = item.required_integer("value", minimum=1)
-        count = item.integer("count", 0, minimum=0)
+        value = item.required_integer("value")
+        count = item.integer("count", 0)
         item.finish(("value", "count", "ruling"))
         if value is not None:
             kinds.append(BillKind(value, count))
@@ -309,7 +331,7 @@ def _read_actions(p: Params) -> tuple[ActionCard, ...]:
         if not isinstance(name, str) or not name.strip():
             item.problem("name", "expected the card's printed name")
             name = defaults[card_id].name
-        per = item.integer("per_player", defaults[card_id].per_player, minimum=0)
+        per = item.integer("per_player", defaults[card_id].per_player)
         cards.append(ActionCard(card_id, name, per))
     ids = [c.id for c in cards]
     for card_id in ACTIONS:
@@ -328,35 +350,35 @@ def rules_from_mapping(
     problems: list[Problem] = []
     if variant not in (None, ""):
         problems.append(field_problem("variant", f"{slug} has no variants, got {variant!r}"))
-    p = Params(mapping, "", problems)
+    p = Params(mapping, "", problems, RANGES)
     d = AizhewudiRules()
     players = _section(p, "players")
-    pmin = players.integer("min", d.min_players, minimum=2)
-    pmax = players.integer("max", d.max_players, minimum=2)
-    pdefault = players.integer("default", min(max(d.default_players, pmin), pmax), minimum=2)
+    pmin = players.integer("min", d.min_players)
+    pmax = players.integer("max", d.max_players)
+    pdefault = players.integer("default", min(max(d.default_players, pmin), pmax))
     players.finish(("min", "max", "default"))
     if pmin > pmax:
         problems.append(field_problem("players", f"min ({pmin}) is greater than max ({pmax})"))
     elif not pmin <= pdefault <= pmax:
         problems.append(field_problem("players.default", f"{pdefault} is outside {pmin}–{pmax}"))
     markers = _section(p, "markers")
-    loved = markers.integer("loved", d.loved_markers, minimum=0)
-    fickle = markers.integer("fickle", d.fickle_markers, minimum=0)
+    loved = markers.integer("loved", d.loved_markers)
+    fickle = markers.integer("fickle", d.fickle_markers)
     markers.finish(("loved", "fickle"))
     raw_bonus = _section(p, "ability_bonuses")
-    bonuses = tuple((k, raw_bonus.integer(k, v, minimum=0)) for k, v in DEFAULT_BONUSES)
+    bonuses = tuple((k, raw_bonus.integer(k, v)) for k, v in DEFAULT_BONUSES)
     raw_bonus.finish(tuple(k for k, _ in DEFAULT_BONUSES))
     rules = AizhewudiRules(
         min_players=pmin, max_players=pmax, default_players=pdefault,
-        rounds=p.integer("rounds", d.rounds, minimum=1),
+        rounds=p.integer("rounds", d.rounds),
         bills=_read_bills(p),
-        bills_per_round=p.integer("bills_per_round", d.bills_per_round, minimum=1),
+        bills_per_round=p.integer("bills_per_round", d.bills_per_round),
         action_cards=_read_actions(p),
-        eliminated_at=p.integer("eliminated_at", d.eliminated_at, minimum=1),
+        eliminated_at=p.integer("eliminated_at", d.eliminated_at),
         princess_eliminated_at=p.integer(
-            "princess_eliminated_at", d.princess_eliminated_at, minimum=1
+            "princess_eliminated_at", d.princess_eliminated_at
         ),
-        fickle_penalty=p.integer("fickle_penalty", d.fickle_penalty, minimum=0),
+        fickle_penalty=p.integer("fickle_penalty", d.fickle_penalty),
         loved_markers=loved, fickle_markers=fickle,
         abilities=p.boolean("abilities", d.abilities), bonuses=bonuses,
     )

@@ -10,6 +10,7 @@ from pnp.core.errors import PnpError
 from pnp.games.calcargs import TEXT, WHOLE, Argument, Option, Toggle, in_range, whole_number
 from pnp.games.calculators import CalcResult, Calculator, make_result
 from pnp.games.niutouwang.rules import NiutouwangRules
+from pnp.games.params import ANY_NUMBER
 
 
 def heads(rules: NiutouwangRules, card: int) -> CalcResult:
@@ -26,12 +27,14 @@ def punish(rules: NiutouwangRules, penalties: Sequence[str], base: int | None = 
     values = []
     for seat, text in enumerate(penalties, start=1):
         value = whole_number(text, f"penalty of seat {seat}")
-        values.append(in_range(value, 0, None, f"penalty of seat {seat}"))
+        in_range(value, 0, None, f"penalty of seat {seat}")
+        values.append(in_range(value, 0, ANY_NUMBER[1], f"penalty of seat {seat}"))
     low, high = rules.min_players, rules.max_players
     if not low <= len(values) <= high:
         raise PnpError(f"the SP ending is for {low}–{high} players, got {len(values)} penalties")
     if base is not None:
         in_range(base, 1, None, "--base")
+        in_range(base, 1, ANY_NUMBER[1], "--base")
     try:
         rows = scoring.punish(rules, values, base, paired)
     except ValueError as exc:

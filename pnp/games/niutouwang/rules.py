@@ -52,6 +52,25 @@ BOTS: tuple[str, ...] = ("greedy", "random")
 # A designer's rules may let official rounds pass with nobody scoring; this keeps play finite.
 MAX_OFFICIAL_ROUNDS = 200
 
+# The range of every whole number the rules mapping holds (docs/number-ranges.md lists them):
+# wide enough for any printable variant of the game, small enough that a calculator, a sample
+# game and check's simulations finish in seconds (a 1,000-card deck is ten times the SP deck).
+RANGES: dict[str, tuple[int, int]] = {
+    "deck.lowest": (0, 1000),
+    "deck.highest": (0, 1000),
+    "rows": (1, 20),
+    "row_limit": (2, 50),
+    "players.min": (2, 100),
+    "players.max": (2, 100),
+    "players.default": (2, 100),
+    "heads.default": (0, 100),
+    "heads.overrides[].multiple_of": (1, 1000),
+    "heads.overrides[].heads": (0, 100),
+    "punishment.base": (1, 100),
+    "variants.official.hand_size": (1, 100),
+    "variants.official.end_at": (1, 10_000),
+}
+
 
 @dataclass(frozen=True)
 class HeadRule:
@@ -101,7 +120,7 @@ _TOP_KEYS = ("deck", "rows", "row_limit", "players", "heads", "punishment", "var
 
 def _section(p: Params, key: str) -> Params:
     """A nested reader; an absent section reads as empty so its defaults apply."""
-    return p.sub(key) or Params({}, p.where(key), p.problems)
+    return p.section(key)
 
 
 def rules_from_mapping(
@@ -113,24 +132,24 @@ def rules_from_mapping(
     if chosen not in ("", *variants):
         problems.append(field_problem("variant", f"unknown variant {variant!r} (known: {', '.join(variants)})"))
         chosen = ""
-    p = Params(mapping, "", problems)
+    p = Params(mapping, "", problems, RANGES)
     d = NiutouwangRules()
 
     deck = _section(p, "deck")
-    lowest = deck.integer("lowest", d.lowest, minimum=0)
-    highest = deck.integer("highest", d.highest, minimum=0)
+    lowest = deck.integer("lowest", d.lowest)
+    highest = deck.integer("highest", d.highest)
     deck.finish(("lowest", "highest"))
-    rows = p.integer("rows", d.rows, minimum=1)
-    row_limit = p.integer("row_limit", d.row_limit, minimum=2)
+    rows = p.integer("rows", d.rows)
+    row_limit = p.integer("row_limit", d.row_limit)
 
     players = _section(p, "players")
-    pmin = players.integer("min", d.min_players, minimum=2)
-    pmax = players.integer("max", d.max_players, minimum=2)
-    pdefault = players.integer("default", min(max(d.default_players, pmin), pmax), minimum=2)
+    pmin = players.integer("min", d.min_players)
+    pmax = players.integer("max", d.max_players)
+    pdefault = players.integer("default", min(max(d.default_players, pmin), pmax))
     players.finish(("min", "max", "default"))
 
     heads = _section(p, "heads")
-    default_heads = heads.integer("default", d.default_heads, minimum=0)
+    default_heads = heads.integer("default", d.default_heads)
     head_rules = d.head_rules
     items = heads.items("overrides")
     if items is not None:
@@ -138,8 +157,8 @@ def rules_from_mapping(
         for item, raw in zip(items, heads.raw("overrides"), strict=True):
             if not isinstance(raw, Mapping):
                 continue  # already reported as not a mapping
-            multiple = item.required_integer("multiple_of", minimum=1)
-            count = item.required_integer("heads", minimum=0)
+            multiple = item.required_integer("multiple_of")
+            count = item.required_integer("heads")
             item.finish(("multiple_of", "heads"))
             if multiple is not None and count is not None:
                 parsed.append(HeadRule(multiple, count))
@@ -147,7 +166,7 @@ def rules_from_mapping(
     heads.finish(("default", "overrides"))
 
     punishment = _section(p, "punishment")
-    base = punishment.integer("base", d.base, minimum=1)
+    base = punishment.integer("base", d.base)
     paired = punishment.boolean("paired", d.paired)
     punishment.finish(("base", "paired"))
 
@@ -155,8 +174,8 @@ def rules_from_mapping(
     named = _section(p, "variants")
     named.finish(variants)
     official = _section(named, "official")
-    hand_size = official.integer("hand_size", d.official_hand_size, minimum=1)
-    end_at = official.integer("end_at", d.official_end_at, minimum=1)
+    hand_size = official.integer("hand_size", d.official_hand_size)
+    end_at = official.integer("end_at", d.official_end_at)
     official.finish(("hand_size", "end_at"))
     p.finish(_TOP_KEYS)
 

@@ -100,20 +100,36 @@ class WurenshenghuanRules:
         return tuple(items + [KEY] * self.keys)
 
 
-# (mapping key = dataclass field, lowest allowed value)
-_INT_FIELDS: tuple[tuple[str, int], ...] = (
-    ("characters", 2),
-    ("weapon_kinds", 1),
-    ("copies_per_weapon", 1),
-    ("keys", 0),
-    ("items_per_character", 1),
-    ("max_kills_per_night", 1),
-    ("days", 1),
-    ("search_divisor", 1),
-    ("imprison_divisor", 1),
-    ("survival_bonus", 0),
+# The range of every whole number the rules mapping holds (docs/number-ranges.md lists them):
+# one letter per character, and counts small enough that a sample game and check's
+# simulations finish in seconds. Player counts below 2 are read, then refused with the reason.
+_SEATS = (0, len(_LETTERS))
+_POINTS = (0, 1000)
+RANGES: dict[str, tuple[int, int]] = {
+    "characters": (2, len(_LETTERS)),
+    "weapon_kinds": (1, 100),
+    "copies_per_weapon": (1, 100),
+    "keys": (0, 100),
+    "items_per_character": (1, 100),
+    "max_kills_per_night": (1, 100),
+    "days": (1, 100),
+    "search_divisor": (1, 100),
+    "imprison_divisor": (1, 100),
+    "survival_bonus": _POINTS,
+    "players.min": _SEATS,
+    "players.max": _SEATS,
+    "players.default": _SEATS,
+    "murderer_bands[].kills_min": _POINTS,
+    "murderer_bands[].kills_max": _POINTS,
+    "murderer_bands[].points": _POINTS,
+    "guess_points[]": _POINTS,
+}
+# The dataclass fields game.yaml sets by their own name.
+_INT_FIELDS: tuple[str, ...] = (
+    "characters", "weapon_kinds", "copies_per_weapon", "keys", "items_per_character",
+    "max_kills_per_night", "days", "search_divisor", "imprison_divisor", "survival_bonus",
 )
-_KEYS = frozenset(k for k, _ in _INT_FIELDS) | {"players", "murderer_bands", "guess_points"}
+_KEYS = frozenset(_INT_FIELDS) | {"players", "murderer_bands", "guess_points"}
 _BAND_KEYS = ("kills_min", "kills_max", "points")
 
 
@@ -125,11 +141,11 @@ def rules_from_mapping(
     Raises ``RulesError`` listing every problem at once.
     """
     base = WurenshenghuanRules()
-    read = Params(mapping)
+    read = Params(mapping, ranges=RANGES)
     if variant:
         read.problems.append(field_problem("variant", f"unknown variant {variant!r} (wurenshenghuan has none)"))
     values: dict[str, Any] = {
-        key: read.integer(key, getattr(base, key), minimum=low) for key, low in _INT_FIELDS
+        key: read.integer(key, getattr(base, key)) for key in _INT_FIELDS
     }
     if values["characters"] > len(_LETTERS):
         read.problem("characters", f"at most {len(_LETTERS)} (one letter each), "
@@ -147,7 +163,7 @@ def rules_from_mapping(
     if bands is not None:
         parsed: list[ScoreBand] = []
         for band in bands:
-            lo, hi, points = (band.required_integer(key, minimum=0) for key in _BAND_KEYS)
+            lo, hi, points = (band.required_integer(key) for key in _BAND_KEYS)
             band.finish(_BAND_KEYS)
             if lo is not None and hi is not None and points is not None:
                 if lo > hi:
@@ -156,7 +172,7 @@ def rules_from_mapping(
         values["murderer_bands"] = tuple(parsed)
 
     # An empty table is allowed here so that lint can name the mismatch with the days.
-    values["guess_points"] = read.integer_list("guess_points", base.guess_points, minimum=0,
+    values["guess_points"] = read.integer_list("guess_points", base.guess_points,
                                                nonempty=False)
     read.finish(_KEYS)
     # Invalid values fell back to their defaults above, so the cross-checks still run and
