@@ -95,8 +95,11 @@ def _load_nodes(text: str, file: Path) -> yaml.Node | None:
                                 code="malformed-yaml")) from None
     except yaml.reader.ReaderError as exc:
         # A character YAML forbids (a NUL byte, another control): PyYAML gives its position in
-        # the text, not a line.
-        line = text.count("\n", 0, exc.position) + 1
+        # the text, not a line; libyaml counts bytes of UTF-8, the pure-Python parser characters.
+        if _Parser is yaml.SafeLoader:
+            line = text.count("\n", 0, exc.position) + 1
+        else:
+            line = text.encode("utf-8").count(b"\n", 0, exc.position) + 1
         raise DataError(Problem(f"malformed YAML: character U+{exc.character:04X} is not allowed in a YAML file "
                                 "(a control character); remove it", str(display_path(file)), line,
                                 code="malformed-yaml")) from None
