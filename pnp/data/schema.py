@@ -90,8 +90,7 @@ class Reader:
             return ""
         text = str(value)
         if len(text) > max_chars:
-            self.fail((*path, key), f"text of {len(text):,} characters is longer than the limit of {max_chars:,} "
-                                    "for this field")
+            self.fail((*path, key), f"text of {len(text)} characters is longer than the limit of {max_chars}")
             return ""
         if not self.no_controls(text, (*path, key)):
             return ""

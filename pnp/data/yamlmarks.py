@@ -180,14 +180,15 @@ def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
         return None
     try:
         return _SCALARS.construct_object(node, deep=True)
-    except Exception:  # noqa: BLE001 - see below
+    except Exception as exc:  # noqa: BLE001 - see below
         # PyYAML's constructors trust that an explicit tag fits its text: ``!!bool maybe`` is a
         # KeyError, ``!!timestamp nope`` an AttributeError, ``!!int ""`` an IndexError, bad
         # base64 a binascii.Error, ``2026-13-45`` a ValueError. Whatever one raises, the value
-        # is at fault, not pnp.
+        # is at fault, not pnp. Only a ValueError's own words say something to a designer.
         expected = _EXPECTED.get(_tag_name(node.tag), "a plain value")
+        why = f" ({exc})" if isinstance(exc, ValueError | OverflowError) and str(exc) else ""
         problems.append(at(f"{_shorten(node.value)!r} cannot be read as !!{_tag_name(node.tag)}: "
-                           f"expected {expected}", "yaml-value"))
+                           f"expected {expected}{why}", "yaml-value"))
         return None
 
 

@@ -65,15 +65,15 @@ def test_minutes_of_2_4_million_characters_are_refused_before_typesetting(tmp_pa
 
 def test_minutes_of_8000_characters_are_blamed_on_game_yaml_not_the_aid(tmp_path: Path) -> None:
     files = {GAME: {"replace": ["minutes: 10–30", "minutes: " + "分" * 8000]}}
-    _refused(tmp_path, files, BUILD, ["game.yaml:{line}: minutes: text of 8,000 characters is longer than "
+    _refused(tmp_path, files, BUILD, ["game.yaml:{line}: minutes: text of 8000 characters is longer than "
                                       "the limit of 40"], absent=["aid.md.j2"])
 
 
 def test_a_component_note_past_the_text_limit_is_refused(tmp_path: Path) -> None:
     note = "    note: 按人数查大局骰、小局数和问题标记\n"
     files = {COMPONENTS: {"replace": [note, "    note: " + "按" * 1001 + "\n"]}}
-    _refused(tmp_path, files, BUILD, ["components.yaml:{line}: components[1].note: text of 1,001 characters "
-                                      "is longer than the limit of 1,000"])
+    _refused(tmp_path, files, BUILD, ["components.yaml:{line}: components[1].note: text of 1001 characters "
+                                      "is longer than the limit of 1000"])
 
 
 def test_a_base_60_number_of_thousands_of_digits_is_refused_unbuilt(tmp_path: Path) -> None:
