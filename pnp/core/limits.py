@@ -17,6 +17,18 @@ MAX_DASH_MM = 100.0
 MAX_DASH_ITEMS = 16
 MAX_POINTS = 1000  # a hand-drawn polyline; curves belong in symbols
 MAX_TEXT_CHARS = 1000  # more than a poker card holds at the smallest legible size
+# Texts by kind, each checked where its file is read, before anything is typeset: one printed
+# text (card text, a note, a caption, a table cell, a credit) has MAX_TEXT_CHARS; a name or a
+# title (of the game, a component, a table, a column; a glossary term) MAX_NAME_CHARS; a short
+# fact printed on the cover and the aid's first line (minutes, age, version, date) MAX_FACT_CHARS.
+MAX_NAME_CHARS = 100
+MAX_FACT_CHARS = 40
+# Any one YAML value, whatever it is for, at load: a symbol's path data is the longest shipped
+# (some 400 characters). It keeps a 7 MB line away from every later stage, and a number
+# written with more characters than any real one has away from PyYAML's constructors (a base-60
+# count of a million digits takes minutes to build and cannot be printed back).
+MAX_SCALAR_CHARS = 20_000
+MAX_NUMBER_CHARS = 100
 MAX_LABELS = 100  # boxes / grid labels on one face
 MAX_ICONS = 500  # icons of one element: a 600 mm board of 5 mm icons holds fewer
 MAX_GRID_ROWS = 200  # a 600 mm board of 3 mm rows

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pnp.core.choices import CARD_SIZES, MAX_BOARD, MAX_TILED_BOARD, SHAPES
-from pnp.core.limits import MAX_COPIES, MAX_PIECES
+from pnp.core.limits import MAX_COPIES, MAX_NAME_CHARS, MAX_PIECES
 from pnp.data.computed import Computed
 from pnp.data.csvcards import csv_cards
 from pnp.data.generate import generate_cards
@@ -93,7 +93,8 @@ def read_components(r: Reader, tables: dict[str, PrintedTable], computed: Comput
         if len(r.problems.items) > before:
             incomplete.add(cid)
         component = Component(
-            id=cid, name=located_text(r, comp, "name", path), note=located_text(r, comp, "note", path, ""),
+            id=cid, name=located_text(r, comp, "name", path, max_chars=MAX_NAME_CHARS),
+            note=located_text(r, comp, "note", path, ""),
             shape=shape, front=refs["front"], back=refs["back"], inner=refs["inner"],
             cards=cards, faces=faces, net_style=frozen_mapping(net_style), where=r.where(path),
             held_in_hand=r.boolean(comp["held_in_hand"], (*path, "held_in_hand")) if "held_in_hand" in comp else False,

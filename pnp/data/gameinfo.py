@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from pnp.core.choices import FONT_ROLES, FONT_SUFFIXES, LANGS
-from pnp.core.limits import MAX_CREDITS, MAX_PLAYERS, MAX_SEED
+from pnp.core.limits import MAX_CREDITS, MAX_FACT_CHARS, MAX_NAME_CHARS, MAX_PLAYERS, MAX_SEED
 from pnp.data.model import (
     Acknowledged,
     AllowedText,
@@ -80,15 +80,15 @@ def read_game_info(r: Reader, slug_from_dir: str) -> GameInfo:
         tool_words=_read_tool_words(r, top.get("tool_words", {})),
         fonts=read_font_picks(r, top.get("fonts", {})),
         slug=slug,
-        name=located_text(r, top, "name", ()),
+        name=located_text(r, top, "name", (), max_chars=MAX_NAME_CHARS),
         source_lang=source_lang,
-        version=r.string(top, "version", ()),
+        version=r.string(top, "version", (), max_chars=MAX_FACT_CHARS),
         date=date,
         players_min=low,
         players_max=high,
         players_common=common,
-        minutes=r.string(top, "minutes", (), default=""),
-        age=r.string(top, "age", (), default=""),
+        minutes=r.string(top, "minutes", (), default="", max_chars=MAX_FACT_CHARS),
+        age=r.string(top, "age", (), default="", max_chars=MAX_FACT_CHARS),
         credits=credits,
         rules=frozen_mapping(rules),
         where=r.where(()),

@@ -4,6 +4,7 @@ and the terms checked to convert one way only: no conflicting partners, no cycle
 from __future__ import annotations
 
 from pnp.core.choices import LANGS
+from pnp.core.limits import MAX_NAME_CHARS
 from pnp.data.model import GlossaryTerm, ReviewedReading
 from pnp.data.schema import Reader
 
@@ -16,8 +17,8 @@ def read_glossary(r: Reader) -> tuple[tuple[GlossaryTerm, ...], tuple[ReviewedRe
     for i, item in enumerate(r.sequence(top.get("terms", []), ("terms",))):
         path = ("terms", i)
         item = r.mapping(item, path, LANGS, required=LANGS)
-        hans = r.string(item, "zh-Hans", path)
-        hant = r.string(item, "zh-Hant", path)
+        hans = r.string(item, "zh-Hans", path, max_chars=MAX_NAME_CHARS)
+        hant = r.string(item, "zh-Hant", path, max_chars=MAX_NAME_CHARS)
         for lang, form in (("zh-Hans", hans), ("zh-Hant", hant)):
             if lang in item and not form.strip():
                 r.fail((*path, lang), "empty term: a glossary entry needs text in both scripts")

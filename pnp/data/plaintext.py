@@ -15,9 +15,10 @@ from pnp.data.yamlmarks import PathKey
 
 
 def located_text(reader: Reader, obj: dict[str, Any], key: str, path: PathKey,
-                 default: str | None = None) -> Text:
-    """``obj[key]`` as text kept with its place (an absent optional key reads as ``default``)."""
-    value = reader.string(obj, key, path, default="" if default is None else default)
+                 default: str | None = None, max_chars: int = MAX_TEXT_CHARS) -> Text:
+    """``obj[key]`` as text kept with its place (an absent optional key reads as ``default``),
+    refused past ``max_chars``."""
+    value = reader.string(obj, key, path, default="" if default is None else default, max_chars=max_chars)
     return Text(value, reader.where((*path, key)))
 
 
@@ -29,7 +30,7 @@ def is_plain_text(value: Any) -> bool:
 
 def within_text_limit(r: Reader, text: str, path: PathKey) -> bool:
     """Whether the text is within the limit for one text and holds no control characters
-    (:data:`pnp.data.schema.CONTROL`); reports it at ``path`` if not."""
+    (:data:`pnp.data.textchars.CONTROL`); reports it at ``path`` if not."""
     if len(text) > MAX_TEXT_CHARS:
         r.fail(path, f"text of {len(text)} characters is longer than the limit of {MAX_TEXT_CHARS}")
         return False

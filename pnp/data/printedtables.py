@@ -3,7 +3,7 @@ plain values, an optional pivot, and the variant and engine table it is checked 
 
 from __future__ import annotations
 
-from pnp.core.limits import MAX_TABLE_COLUMNS, MAX_TABLE_ROWS
+from pnp.core.limits import MAX_NAME_CHARS, MAX_TABLE_COLUMNS, MAX_TABLE_ROWS
 from pnp.data.model import Column, PrintedTable, frozen_mapping
 from pnp.data.plaintext import is_plain_text, located_text, within_text_limit
 from pnp.data.schema import IDENT, Reader, describe
@@ -41,7 +41,8 @@ def read_tables(r: Reader) -> dict[str, PrintedTable]:
             fmt = r.string(col, "format", cpath, default="")
             if fmt not in COLUMN_FORMATS:
                 r.fail((*cpath, "format"), f"expected one of {', '.join(COLUMN_FORMATS[1:])}, got {fmt!r}")
-            columns.append(Column(r.string(col, "key", cpath), located_text(r, col, "label", cpath), fmt))
+            label = located_text(r, col, "label", cpath, max_chars=MAX_NAME_CHARS)
+            columns.append(Column(r.string(col, "key", cpath), label, fmt))
         keys = [c.key for c in columns]
         rows = []
         row_where = []
@@ -66,7 +67,8 @@ def read_tables(r: Reader) -> dict[str, PrintedTable]:
             if len(spec) == 3 and all(v in keys for v in picked):
                 pivot = (picked[0], picked[1], picked[2])
         tables[name] = PrintedTable(
-            name, located_text(r, table, "title", path, default=name), tuple(columns), tuple(rows),
+            name, located_text(r, table, "title", path, default=name, max_chars=MAX_NAME_CHARS),
+            tuple(columns), tuple(rows),
             r.where(path), tuple(row_where), pivot, variant, engine_table or name,
         )
     return tables

@@ -8,8 +8,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pnp.core.limits import MAX_TEXT_CHARS
 from pnp.core.numbers import MAX_DIGITS, shown
 from pnp.core.problems import Place, Problem
+from pnp.data.textchars import control_message
 from pnp.data.yamlmarks import Located, PathKey
 
 COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -17,12 +19,6 @@ FIELD_REF = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 COORD = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(mm|%)?\s*$")
 FONT_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*pt\s*$")
 IDENT = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-# What no text of a game may hold: control characters (newline and tab aside, and a carriage
-# return only as part of a CSV cell's CRLF), which print as nothing and garble a terminal that
-# shows the text back (ESC starts a terminal command), and the bidirectional controls, which
-# reorder what a reader sees.
-CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
-                     "|\r(?!\n)")
 
 _MISSING = object()
 
@@ -89,7 +85,10 @@ class Reader:
         return value
 
     def string(self, obj: dict[str, Any], key: str, path: PathKey, default: Any = _MISSING,
-               pattern: re.Pattern[str] | None = None, what: str = "") -> str:
+               pattern: re.Pattern[str] | None = None, what: str = "", max_chars: int = MAX_TEXT_CHARS) -> str:
+        """``obj[key]`` as text: a plain scalar of at most ``max_chars`` characters (every text
+        field has a limit, checked here as the file is read, before anything is typeset) with no
+        control characters; "" after reporting a problem."""
         value = obj.get(key, default)
         if value is _MISSING:
             return ""  # missing required fields were reported by mapping()
@@ -98,6 +97,9 @@ class Reader:
             self.fail((*path, key), f"expected text, got {describe(value)}")
             return ""
         text = str(value)
+        if len(text) > max_chars:
+            self.fail((*path, key), f"text of {len(text)} characters is longer than the limit of {max_chars}")
+            return ""
         if not self.no_controls(text, (*path, key)):
             return ""
         if pattern is not None and not pattern.fullmatch(text):
@@ -105,13 +107,12 @@ class Reader:
         return text
 
     def no_controls(self, text: str, path: PathKey) -> bool:
-        """Whether ``text`` is free of :data:`CONTROL` characters; reports the first at ``path`` if not."""
-        found = CONTROL.search(text)
-        if found is None:
+        """Whether ``text`` is free of :data:`pnp.data.textchars.CONTROL` characters; reports the
+        first at ``path`` if not."""
+        message = control_message(text)
+        if message is None:
             return True
-        code = ord(found[0][0])
-        self.fail(path, f"control character U+{code:04X} at character {found.start() + 1}; a game's text "
-                        "holds no control or bidirectional-override characters: remove it")
+        self.fail(path, message)
         return False
 
     def integer(self, obj: dict[str, Any], key: str, path: PathKey, default: Any = _MISSING,

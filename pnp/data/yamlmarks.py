@@ -14,7 +14,9 @@ from typing import Any
 import yaml
 
 from pnp.core.errors import DataError
+from pnp.core.limits import MAX_NUMBER_CHARS, MAX_SCALAR_CHARS
 from pnp.core.problems import PathKey, Place, Problem, format_path
+from pnp.data.textchars import control_message
 from pnp.data.textfile import read_text, shown
 
 __all__ = ["Located", "PathKey", "display_path", "format_path", "load_yaml"]
@@ -60,6 +62,8 @@ PLAIN_TAGS = frozenset(
     f"tag:yaml.org,2002:{name}"
     for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "binary")
 )
+_MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+_NUMBERS = frozenset({"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"})
 # Limits that keep a hostile file from hanging a build: an alias bomb expands nine-fold per
 # level, so the budget counts values after expansion; real card data stays far below both.
 MAX_VALUES = 200_000
@@ -138,6 +142,10 @@ def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
         problems.append(at(f"the tag {node.tag!r} is not allowed; game files hold plain YAML values only "
                            "(text, numbers, true/false, lists, mappings)", "yaml-tag"))
         return None
+    unfit = _unfit_tag(node)
+    if unfit:
+        problems.append(at(unfit, "yaml-tag"))
+        return None
     lines[path] = line
     if isinstance(node, yaml.MappingNode):
         result: dict[str, Any] = {}
@@ -147,6 +155,10 @@ def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
                                         code="yaml-key"))
                 continue
             key = key_node.value
+            bad_key = _text_problem(key)
+            if bad_key:
+                problems.append(at(f"a key: {bad_key}", "yaml-key", key_node.start_mark.line + 1))
+                continue
             if key == "<<":
                 problems.append(at("merge keys (<<) are not supported; write the keys out", "yaml-merge-key",
                                    key_node.start_mark.line + 1))
@@ -163,11 +175,64 @@ def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
             _to_python(item, (*path, index), lines, problems, file, budget)
             for index, item in enumerate(node.value)
         ]
+    refused = _scalar_problem(node)
+    if refused:
+        problems.append(at(refused, "yaml-value"))
+        return None
     try:
         return _SCALARS.construct_object(node, deep=True)
-    except (yaml.YAMLError, ValueError, OverflowError) as exc:
-        problems.append(at(f"{node.value!r} is not a valid value ({exc})", "yaml-value"))
+    except Exception as exc:  # noqa: BLE001 - see below
+        # PyYAML's constructors trust that an explicit tag fits its text: ``!!bool maybe`` is a
+        # KeyError, ``!!timestamp nope`` an AttributeError, ``!!int ""`` an IndexError, bad
+        # base64 a binascii.Error, ``2026-13-45`` a ValueError. Whatever one raises, the value
+        # is at fault, not pnp. Only a ValueError's own words say something to a designer.
+        expected = _EXPECTED.get(_tag_name(node.tag), "a plain value")
+        why = f" ({exc})" if isinstance(exc, ValueError | OverflowError) and str(exc) else ""
+        problems.append(at(f"{_shorten(node.value)!r} cannot be read as !!{_tag_name(node.tag)}: "
+                           f"expected {expected}{why}", "yaml-value"))
         return None
+
+
+_EXPECTED = {"bool": "true or false", "int": "a whole number such as 12", "float": "a number such as 1.5",
+             "timestamp": "a real date such as 2026-11-29 (or a date and time)", "binary": "base64 text"}
+
+
+def _tag_name(tag: str) -> str:
+    return tag.rsplit(":", 1)[-1]
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def _unfit_tag(node: yaml.Node) -> str | None:
+    """Why a node's tag does not fit its kind (``!!str`` on a mapping, ``!!map`` on a word), or None."""
+    if isinstance(node, yaml.MappingNode):
+        wanted, kind = _MAP, "a mapping"
+    elif isinstance(node, yaml.SequenceNode):
+        wanted, kind = _SEQ, "a list"
+    else:
+        wanted, kind = "", "a single value"
+    if node.tag == wanted or (not wanted and node.tag not in (_MAP, _SEQ)):
+        return None
+    return f"the tag !!{_tag_name(node.tag)} does not fit {kind}; remove the tag"
+
+
+def _text_problem(text: str) -> str | None:
+    """Why a YAML text may not be any value of a game: too long, or a control character."""
+    if len(text) > MAX_SCALAR_CHARS:
+        return (f"a value of {len(text):,} characters is longer than any pnp reads "
+                f"(at most {MAX_SCALAR_CHARS:,}; each text field has its own, smaller limit)")
+    return control_message(text)
+
+
+def _scalar_problem(node: yaml.Node) -> str | None:
+    """Why a scalar is refused before it is constructed: checked on its text, so that neither a
+    7 MB line nor a number of a million digits reaches PyYAML's constructors."""
+    if node.tag in _NUMBERS and len(node.value) > MAX_NUMBER_CHARS:
+        return (f"a number written with {len(node.value):,} characters; pnp reads numbers of at most "
+                f"{MAX_NUMBER_CHARS} characters (quote it if it is text)")
+    return _text_problem(node.value)
 
 
 def load_yaml(file: Path) -> Located:
