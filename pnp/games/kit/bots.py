@@ -1,0 +1,75 @@
+"""The bots the kit gives every game: ``random``, ``greedy`` (by the game's evaluation) and
+``ismcts`` (pnp.games.kit.ismcts). A game may add named styles of its own."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from pnp.games.kit.contract import Action, Evaluates, State
+from pnp.games.kit.ismcts import DEFAULT_BUDGET, Ismcts
+from pnp.games.kit.match import Bot, Match
+
+BotFactory = Callable[[int], Bot]
+"""Makes a seat's bot; the argument is the search budget (iterations a decision)."""
+
+
+class RandomBot:
+    """Any legal action, uniformly."""
+
+    def choose(self, match: Match, seat: int, rng: random.Random) -> Action:
+        return rng.choice(list(match.state.legal_actions()))
+
+
+class GreedyBot:
+    """The action after which the game's ``evaluate(seat)`` is highest (the first on a tie).
+
+    It looks one action ahead on the true state, so the game's evaluation must read only what
+    ``seat`` may know."""
+
+    def choose(self, match: Match, seat: int, rng: random.Random) -> Action:
+        best: Action | None = None
+        best_value = float("-inf")
+        for action in match.state.legal_actions():
+            after = match.state.clone()
+            after.apply(action)
+            if not isinstance(after, Evaluates):
+                raise TypeError("the greedy bot needs a state with evaluate(seat)")
+            value = after.evaluate(seat)
+            if value > best_value:
+                best, best_value = action, value
+        if best is None:
+            raise ValueError("no legal action to choose from")
+        return best
+
+
+@dataclass(frozen=True)
+class BotKind:
+    name: str
+    make: BotFactory
+    summary: str
+
+
+GENERIC: Mapping[str, BotKind] = {
+    "random": BotKind("random", lambda budget: RandomBot(), "any legal action, uniformly"),
+    "greedy": BotKind("greedy", lambda budget: GreedyBot(),
+                      "the action that looks best by the game's evaluation"),
+    "ismcts": BotKind("ismcts", lambda budget: Ismcts(budget),
+                      "information-set Monte Carlo tree search, BUDGET iterations a decision"),
+}
+
+
+def bot_kinds(state: State, own: Mapping[str, BotKind] = {}) -> dict[str, BotKind]:  # noqa: B006
+    """The game's own styles first, then the generic bots its state supports (greedy only with
+    an evaluation)."""
+    kinds = dict(own)
+    for name, kind in GENERIC.items():
+        if name == "greedy" and not isinstance(state, Evaluates):
+            continue
+        kinds.setdefault(name, kind)
+    return kinds
+
+
+__all__ = ["DEFAULT_BUDGET", "BotFactory", "BotKind", "GENERIC", "GreedyBot", "RandomBot",
+           "bot_kinds"]
