@@ -59,10 +59,16 @@ class RulesFactory(Protocol):
         """Frozen rules from game.yaml's ``rules:`` (missing keys = rulings); RulesError if bad."""
 
 
+# Iterations a decision of a searching bot (ISMCTS) when the command line names none.
+DEFAULT_BUDGET = 200
+
+
 class Play(Protocol):
     def __call__(self, rules: Any, players: int, rng: random.Random, *, seed: int,
-                 variant: str | None, bots: Sequence[str]) -> dict[str, Any]:
-        """One whole game as its JSON event log; ``bots`` names each seat's bot."""
+                 variant: str | None, bots: Sequence[str],
+                 budget: int = DEFAULT_BUDGET) -> dict[str, Any]:
+        """One whole game as its JSON event log; ``bots`` names each seat's bot, ``budget``
+        is a searching bot's iterations a decision."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,7 @@ class Plan:
     players: int
     bots: str
     supply: Mapping[str, Any]
+    budget: int = DEFAULT_BUDGET
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 narrates, simulates and searches it. docs/engine-kit.md is the guide; the contract is
 ``contract.State``."""
 
+from pnp.games.base import DEFAULT_BUDGET
 from pnp.games.kit.bots import GENERIC, BotKind, GreedyBot, RandomBot, bot_kinds
 from pnp.games.kit.contract import (
     CHANCE,
@@ -14,7 +15,7 @@ from pnp.games.kit.contract import (
 )
 from pnp.games.kit.determinize import NoDeterminization, determinize
 from pnp.games.kit.game import KitGame, play_match, plugin, seats
-from pnp.games.kit.ismcts import DEFAULT_BUDGET, Ismcts
+from pnp.games.kit.ismcts import Ismcts
 from pnp.games.kit.match import (
     Bot,
     IllegalAction,

@@ -7,8 +7,10 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from pnp.games.base import DEFAULT_BUDGET
 from pnp.games.kit.contract import Action, Evaluates, State
-from pnp.games.kit.ismcts import DEFAULT_BUDGET, Ismcts
+from pnp.games.kit.determinize import determinize
+from pnp.games.kit.ismcts import Ismcts
 from pnp.games.kit.match import Bot, Match
 
 BotFactory = Callable[[int], Bot]
@@ -25,14 +27,16 @@ class RandomBot:
 class GreedyBot:
     """The action after which the game's ``evaluate(seat)`` is highest (the first on a tie).
 
-    It looks one action ahead on the true state, so the game's evaluation must read only what
-    ``seat`` may know."""
+    It looks one action ahead on a determinization (a state drawn from what ``seat`` knows),
+    not on the true state, so an action whose result depends on hidden cards is not judged by
+    the cards themselves."""
 
     def choose(self, match: Match, seat: int, rng: random.Random) -> Action:
         best: Action | None = None
         best_value = float("-inf")
+        seen = determinize(match, seat, rng)
         for action in match.state.legal_actions():
-            after = match.state.clone()
+            after = seen.clone()
             after.apply(action)
             if not isinstance(after, Evaluates):
                 raise TypeError("the greedy bot needs a state with evaluate(seat)")

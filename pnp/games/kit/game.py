@@ -14,11 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnp.games.base import GamePlugin, Plan, Sample, Summary
+from pnp.games.base import DEFAULT_BUDGET, GamePlugin, Plan, Sample, Summary
 from pnp.games.events import to_json
 from pnp.games.kit.bots import BotKind, bot_kinds
 from pnp.games.kit.contract import CHANCE, Resamples, State
-from pnp.games.kit.ismcts import DEFAULT_BUDGET
 from pnp.games.kit.match import (
     IllegalAction,
     Match,
@@ -66,7 +65,7 @@ def play_match(game: KitGame, rules: Any, players: int, seed: int, bots: Sequenc
     players_bots = [kinds[name].make(budget) for name in bots]
     # The generic determinization replays against what the searching seat saw.
     watched = () if isinstance(probe, Resamples) else tuple(
-        seat for seat, name in enumerate(bots) if name == "ismcts")
+        seat for seat, name in enumerate(bots) if name in ("ismcts", "greedy"))
     return play(lambda: game.new_state(rules, players), players_bots, seed, watched=watched)
 
 
@@ -86,9 +85,11 @@ def plugin(game: KitGame, *, worked_examples: Mapping[str, Callable[..., Any]] =
         return read_rules(game.rules, mapping, variant)
 
     def play_one(rules: Any, players: int, rng: random.Random, *, seed: int,
-                 variant: str | None, bots: Sequence[str]) -> dict[str, Any]:
+                 variant: str | None, bots: Sequence[str],
+                 budget: int = DEFAULT_BUDGET) -> dict[str, Any]:
         names = seats(bots, players)
-        return log_of(game, play_match(game, rules, players, seed, names), seed, names, variant)
+        match = play_match(game, rules, players, seed, names, budget)
+        return log_of(game, match, seed, names, variant)
 
     def replay(rules: Any, log: Mapping[str, Any]) -> list[str]:
         try:

@@ -15,11 +15,11 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from pnp.games.base import DEFAULT_BUDGET
 from pnp.games.kit.contract import CHANCE, Action, State
 from pnp.games.kit.determinize import determinize
 from pnp.games.kit.match import Match, draw_chance
 
-DEFAULT_BUDGET = 200
 EXPLORATION = 0.7
 
 

@@ -14,7 +14,7 @@ does not change the cards another seat is dealt.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -162,6 +162,8 @@ def action_to_json(action: Action) -> Any:
 def action_from_json(value: Any) -> Action:
     if isinstance(value, list):
         return tuple(action_from_json(v) for v in value)
+    if not isinstance(value, Hashable):
+        raise ValueError(f"an action is a number, a text or a list of them, not {value!r}")
     return value
 
 

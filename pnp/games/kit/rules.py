@@ -14,6 +14,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
+from pnp.games.base import RulesError
 from pnp.games.params import Params, field_problem, raise_problems
 
 R = TypeVar("R")
@@ -56,6 +57,7 @@ def with_variant(mapping: Mapping[str, Any], variant: str | None) -> Mapping[str
     if variant is None:
         return base
     variants = mapping.get(VARIANTS_KEY)
-    if not isinstance(variants, Mapping) or not isinstance(variants.get(variant), Mapping):
-        raise_problems([field_problem(f"{VARIANTS_KEY}.{variant}", "no such variant in the rules")])
-    return {**base, **variants[variant]}
+    overlay = variants.get(variant) if isinstance(variants, Mapping) else None
+    if not isinstance(overlay, Mapping):
+        raise RulesError([field_problem(f"{VARIANTS_KEY}.{variant}", "no such variant in the rules")])
+    return {**base, **overlay}

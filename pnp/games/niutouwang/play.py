@@ -53,7 +53,7 @@ def _play_deal(rules: NiutouwangRules, players: int, bots: Bots, rng: random.Ran
 
 
 def play(rules: NiutouwangRules, players: int, rng: random.Random, *, seed: int,
-         variant: str | None, bots: Sequence[str]) -> dict[str, Any]:
+         variant: str | None, bots: Sequence[str], budget: int = 0) -> dict[str, Any]:
     """One whole game with one bot per seat, as the JSON event log.
 
     ``variant`` None plays the variant the rules already carry.
