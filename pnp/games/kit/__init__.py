@@ -11,6 +11,7 @@ from pnp.games.kit.contract import (
     ExplainsIllegal,
     Outcome,
     Resamples,
+    SamplesChance,
     State,
 )
 from pnp.games.kit.determinize import NoDeterminization, determinize
@@ -22,17 +23,19 @@ from pnp.games.kit.match import (
     Match,
     Step,
     action_log,
+    log_difference,
     play,
     replay,
     replay_log,
     steps_from_log,
+    steps_json,
 )
 from pnp.games.kit.rules import bounded, read_rules
 
 __all__ = [
     "CHANCE", "DEFAULT_BUDGET", "GENERIC", "Action", "Bot", "BotKind", "Evaluates",
     "ExplainsIllegal", "GreedyBot", "IllegalAction", "Ismcts", "KitGame", "Match",
-    "NoDeterminization", "Outcome", "RandomBot", "Resamples", "State", "Step", "action_log",
+    "NoDeterminization", "Outcome", "RandomBot", "Resamples", "SamplesChance", "State", "Step", "action_log",
     "bot_kinds", "bounded", "determinize", "play", "play_match", "plugin", "read_rules",
-    "replay", "replay_log", "seats", "steps_from_log",
+    "replay", "replay_log", "seats", "steps_from_log", "steps_json", "log_difference",
 ]

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pnp.games.base import DEFAULT_BUDGET
-from pnp.games.kit.contract import Action, Evaluates, State
+from pnp.games.kit.contract import Action, State, evaluates
 from pnp.games.kit.determinize import determinize
 from pnp.games.kit.ismcts import Ismcts
 from pnp.games.kit.match import Bot, Match
@@ -38,7 +38,7 @@ class GreedyBot:
         for action in match.state.legal_actions():
             after = seen.clone()
             after.apply(action)
-            if not isinstance(after, Evaluates):
+            if not evaluates(after):
                 raise TypeError("the greedy bot needs a state with evaluate(seat)")
             value = after.evaluate(seat)
             if value > best_value:
@@ -69,7 +69,7 @@ def bot_kinds(state: State, own: Mapping[str, BotKind] = {}) -> dict[str, BotKin
     an evaluation)."""
     kinds = dict(own)
     for name, kind in GENERIC.items():
-        if name == "greedy" and not isinstance(state, Evaluates):
+        if name == "greedy" and not evaluates(state):
             continue
         kinds.setdefault(name, kind)
     return kinds

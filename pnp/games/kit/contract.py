@@ -16,8 +16,10 @@ An *action* is any JSON-ready value compared with ``==`` (an int, a string, a tu
 them); the action log writes tuples as lists and reads them back as tuples.
 
 Optional parts have their own small protocols: :class:`Evaluates` (a heuristic, which the
-``greedy`` bot maximises) and :class:`Resamples` (a fast determinization for the ISMCTS bot;
-without it the kit resamples the chance results of the game's history itself).
+``greedy`` bot maximises), :class:`Resamples` (a fast determinization for the ISMCTS bot;
+without it the kit resamples the chance results of the game's history itself),
+:class:`SamplesChance` (chance drawn by the state, for results too many to list: a shuffled
+deck) and :class:`ExplainsIllegal` (the rule an illegal action breaks).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeGuard, runtime_checkable
 
 CHANCE = -1
 """``to_move()`` at a chance node: the next action is drawn from ``chance_outcomes()``."""
@@ -96,6 +98,17 @@ class State(Protocol):
 
 
 @runtime_checkable
+class SamplesChance(Protocol):
+    """A state whose chance results are too many to list (a whole deck shuffled): it draws one
+    itself from the rng it is given and says whether a result is possible. Its
+    ``chance_outcomes()`` may be empty; ISMCTS then needs its ``resample``."""
+
+    def sample_chance(self, rng: random.Random) -> Action: ...
+
+    def chance_possible(self, action: Action) -> bool: ...
+
+
+@runtime_checkable
 class Evaluates(Protocol):
     """A state that can say how good it looks for a seat (higher is better)."""
 
@@ -115,3 +128,35 @@ class ExplainsIllegal(Protocol):
     """A state that can say which rule an action breaks (the replay error quotes it)."""
 
     def why_illegal(self, action: Action) -> str | None: ...
+
+
+
+_FOUND: dict[tuple[type, tuple[str, ...]], bool] = {}
+
+
+def _has(kind: type, *names: str) -> bool:
+    key = (kind, names)
+    found = _FOUND.get(key)
+    if found is None:
+        found = _FOUND[key] = all(callable(getattr(kind, name, None)) for name in names)
+    return found
+
+
+# Whether a state has an optional part, worked out once per class (``isinstance`` against a
+# protocol inspects the class on every call, which the play loop cannot afford).
+
+
+def samples_chance(state: object) -> TypeGuard[SamplesChance]:
+    return _has(type(state), "sample_chance", "chance_possible")
+
+
+def evaluates(state: object) -> TypeGuard[Evaluates]:
+    return _has(type(state), "evaluate")
+
+
+def resamples(state: object) -> TypeGuard[Resamples]:
+    return _has(type(state), "resample")
+
+
+def explains_illegal(state: object) -> TypeGuard[ExplainsIllegal]:
+    return _has(type(state), "why_illegal")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Sequence
 
-from pnp.games.kit.contract import CHANCE, Resamples, State
+from pnp.games.kit.contract import CHANCE, State, resamples, samples_chance
 from pnp.games.kit.match import Match, Step
 
 MAX_APPLIES = 20_000
@@ -29,8 +29,11 @@ class NoDeterminization(RuntimeError):
 def determinize(match: Match, seat: int, rng: random.Random) -> State:
     """A state with the same observation for ``seat`` as ``match.state``."""
     state = match.state
-    if isinstance(state, Resamples):
+    if resamples(state):
         return state.resample(seat, rng)
+    if samples_chance(state):
+        raise NoDeterminization("the game draws chance results it cannot list (a shuffled "
+                                "deck): give its state a resample(seat, rng)")
     if seat not in match.seen:
         raise ValueError(f"seat {seat}'s observations were not recorded (watched seats: "
                          f"{match.watched})")

@@ -17,7 +17,7 @@ from typing import Any
 from pnp.games.base import DEFAULT_BUDGET, GamePlugin, Plan, Sample, Summary
 from pnp.games.events import to_json
 from pnp.games.kit.bots import BotKind, bot_kinds
-from pnp.games.kit.contract import CHANCE, Resamples, State
+from pnp.games.kit.contract import CHANCE, State, resamples
 from pnp.games.kit.match import (
     IllegalAction,
     Match,
@@ -34,13 +34,15 @@ class KitGame:
     slug: str
     title: str
     rules: type
-    """A frozen dataclass read by pnp.games.kit.rules.read_rules."""
+    """A frozen dataclass read by pnp.games.kit.rules.read_rules (or by ``reader``)."""
     players: Callable[[Any], tuple[int, int]]
     new_state: Callable[[Any, int], State]
     """The first state of a game under these rules for this many players."""
     styles: Mapping[str, BotKind] = field(default_factory=dict)
     """Hand-written bots, by name (the first is the default when there are any)."""
     lower_score_wins: bool = False
+    reader: Callable[[Mapping[str, Any], str | None], Any] | None = None
+    """A reader of its own for rules that are more than flat fields (the shipped games')."""
 
 
 def seats(bots: str | Sequence[str], players: int) -> list[str]:
@@ -64,7 +66,7 @@ def play_match(game: KitGame, rules: Any, players: int, seed: int, bots: Sequenc
         raise ValueError(f"unknown bots {unknown} (expected: {', '.join(kinds)})")
     players_bots = [kinds[name].make(budget) for name in bots]
     # The generic determinization replays against what the searching seat saw.
-    watched = () if isinstance(probe, Resamples) else tuple(
+    watched = () if resamples(probe) else tuple(
         seat for seat, name in enumerate(bots) if name in ("ismcts", "greedy"))
     return play(lambda: game.new_state(rules, players), players_bots, seed, watched=watched)
 
@@ -82,6 +84,8 @@ def plugin(game: KitGame, *, worked_examples: Mapping[str, Callable[..., Any]] =
     """The plugin pnp's commands take, every part supplied by the kit."""
 
     def rules_from_mapping(mapping: Mapping[str, Any], variant: str | None) -> Any:
+        if game.reader is not None:
+            return game.reader(mapping, variant)
         return read_rules(game.rules, mapping, variant)
 
     def play_one(rules: Any, players: int, rng: random.Random, *, seed: int,

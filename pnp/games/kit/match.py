@@ -6,9 +6,9 @@ observed after each step (the generic determinization replays against it). ``pla
 game with one bot per seat; ``replay`` pushes a logged game's steps through a fresh state and
 refuses the first one the rules do not allow, naming the turn and the reason.
 
-Randomness: chance is drawn from one ``random.Random(seed)``; each seat's bot has its own
-stream derived from the seed and the seat, so a bot that thinks harder (more random draws)
-does not change the cards another seat is dealt.
+Randomness: chance is drawn from one ``random.Random(seed)`` and the bots draw from a
+second stream of their own, so a bot that thinks harder (more random draws) does not change
+the cards anyone is dealt.
 """
 
 from __future__ import annotations
@@ -16,9 +16,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
-from pnp.games.kit.contract import CHANCE, Action, Event, ExplainsIllegal, Outcome, State
+from pnp.games.kit.contract import (
+    CHANCE,
+    Action,
+    Event,
+    Outcome,
+    State,
+    explains_illegal,
+    samples_chance,
+)
 
 LOG_FORMAT = 1
 MAX_STEPS = 1_000_000
@@ -34,8 +42,7 @@ class IllegalAction(ValueError):
         super().__init__(f"step {turn} ({who}): {action_to_json(action)!r} is not allowed: {reason}")
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     seat: int  # CHANCE or the seat that acted
     action: Action
 
@@ -61,20 +68,26 @@ class Match:
         self.state = self.new_state()
         self.seen = {seat: [self.state.observation(seat)] for seat in self.watched}
 
-    def push(self, action: Action, *, check: bool = True) -> Sequence[Event]:
-        """Apply one step; with ``check``, an action the rules do not allow is refused."""
+    def push(self, action: Action, *, check: bool = True, seat: int | None = None
+             ) -> Sequence[Event]:
+        """Apply one step; with ``check``, an action the rules do not allow is refused.
+        ``seat`` is ``state.to_move()`` when the caller has just asked it."""
         state = self.state
-        seat = state.to_move()
+        if seat is None:
+            seat = state.to_move()
         if check:
             reason = why_not(state, action)
             if reason is not None:
                 raise IllegalAction(len(self.steps) + 1, seat, action, reason)
         emitted = state.apply(action)
-        self.steps.append(Step(seat, action))
-        turn = len(self.steps)
-        self.events.extend((turn, event) for event in emitted)
-        for watched, seen in self.seen.items():
-            seen.append(state.observation(watched))
+        steps = self.steps
+        steps.append(Step(seat, action))
+        if emitted:
+            turn = len(steps)
+            self.events.extend([(turn, event) for event in emitted])
+        if self.seen:
+            for watched, seen in self.seen.items():
+                seen.append(state.observation(watched))
         return emitted
 
 
@@ -84,12 +97,14 @@ def why_not(state: State, action: Action) -> str | None:
     if state.is_over():
         return "the game is over"
     if state.to_move() == CHANCE:
-        if any(outcome == action for outcome, _ in state.chance_outcomes()):
-            return None
-        return "not a possible result of chance here"
+        if samples_chance(state):
+            possible = state.chance_possible(action)
+        else:
+            possible = any(outcome == action for outcome, _ in state.chance_outcomes())
+        return None if possible else "not a possible result of chance here"
     if action in state.legal_actions():
         return None
-    if isinstance(state, ExplainsIllegal):
+    if explains_illegal(state):
         reason = state.why_illegal(action)
         if reason:
             return reason
@@ -97,7 +112,10 @@ def why_not(state: State, action: Action) -> str | None:
 
 
 def draw_chance(state: State, rng: random.Random) -> Action:
-    """One chance result, drawn with its probability (one ``rng.random()`` a draw)."""
+    """One chance result, drawn with its probability (one ``rng.random()`` a draw, or the
+    state's own draw when it samples its chance itself)."""
+    if samples_chance(state):
+        return state.sample_chance(rng)
     outcomes = state.chance_outcomes()
     total = sum(p for _, p in outcomes)
     point = rng.random() * total
@@ -108,9 +126,10 @@ def draw_chance(state: State, rng: random.Random) -> Action:
     return outcomes[-1][0]
 
 
-def bot_rng(seed: int, seat: int) -> random.Random:
-    """The seat's own stream (a string seed is hashed with SHA-512: the same on every run)."""
-    return random.Random(f"pnp-bot/{seed}/{seat}")
+def bot_rng(seed: int) -> random.Random:
+    """The bots' stream, apart from chance's: seeded above 2**64, where no game's chance
+    seed is."""
+    return random.Random((1 << 64) + seed % (1 << 64))
 
 
 def play(new_state: Callable[[], State], bots: Sequence[Bot], seed: int, *,
@@ -119,17 +138,16 @@ def play(new_state: Callable[[], State], bots: Sequence[Bot], seed: int, *,
     match = Match(new_state, tuple(watched))
     if len(bots) != match.state.players:
         raise ValueError(f"{len(bots)} bots for {match.state.players} seats")
-    chance = random.Random(seed)
-    rngs = [bot_rng(seed, seat) for seat in range(len(bots))]
-    state = match.state
+    chance, thinking = random.Random(seed), bot_rng(seed)
+    state, push, steps = match.state, match.push, match.steps
     while not state.is_over():
-        if len(match.steps) >= MAX_STEPS:
+        if len(steps) >= MAX_STEPS:
             raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
         seat = state.to_move()
         if seat == CHANCE:
-            match.push(draw_chance(state, chance), check=False)
+            push(draw_chance(state, chance), check=False, seat=seat)
         else:
-            match.push(bots[seat].choose(match, seat, rngs[seat]), check=check)
+            push(bots[seat].choose(match, seat, thinking), check=check, seat=seat)
     return match
 
 
@@ -154,8 +172,8 @@ def replay(new_state: Callable[[], State], steps: Sequence[Step]) -> Match:
 
 
 def action_to_json(action: Action) -> Any:
-    if isinstance(action, tuple):
-        return [action_to_json(a) for a in action]
+    if type(action) is tuple:
+        return [action_to_json(a) if type(a) is tuple else a for a in action]
     return action
 
 
@@ -172,11 +190,16 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
             "ended_by": outcome.ended_by}
 
 
+def steps_json(match: Match) -> list[list[Any]]:
+    """The steps as ``[seat, action]`` pairs (seat -1 for chance), JSON-ready."""
+    return [[seat, action_to_json(action) if type(action) is tuple else action]
+            for seat, action in match.steps]
+
+
 def action_log(match: Match, header: Mapping[str, Any]) -> dict[str, Any]:
     """The log a match replays from: ``header`` (game, seed, players, bots, rules), the steps
-    as ``[seat, action]`` pairs (seat -1 for chance) and, once over, the outcome."""
-    log = {"format": LOG_FORMAT, **header,
-           "steps": [[step.seat, action_to_json(step.action)] for step in match.steps]}
+    and, once over, the outcome."""
+    log = {"format": LOG_FORMAT, **header, "steps": steps_json(match)}
     if match.state.is_over():
         log["outcome"] = outcome_json(match.state.outcome())
     return log
@@ -209,3 +232,32 @@ def replay_log(new_state: Callable[[], State], log: Mapping[str, Any]) -> Match:
             raise ValueError(f"the log's outcome {recorded} is not the one replayed: {reached}")
     return match
 
+
+
+def log_difference(logged: Any, replayed: Any, path: str = "", ignore: tuple[str, ...] = ()) -> str | None:
+    """Where a logged fact differs from the one the replay gives: the first path (``turns[3].
+    placements[1].took``) with both values, or None when every fact agrees."""
+    if isinstance(replayed, Mapping):
+        if not isinstance(logged, Mapping):
+            return f"{path or 'the log'}: expected an object, the log has {logged!r}"
+        for key, value in replayed.items():
+            if key in ignore:
+                continue
+            where = f"{path}.{key}" if path else str(key)
+            if key not in logged:
+                return f"{where}: missing from the log"
+            found = log_difference(logged[key], value, where)
+            if found:
+                return found
+        return None
+    if isinstance(replayed, list):
+        if not isinstance(logged, list) or len(logged) != len(replayed):
+            return f"{path}: the log has {logged!r}, the rules give {replayed!r}"
+        for i, (a, b) in enumerate(zip(logged, replayed, strict=True)):
+            found = log_difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if logged != replayed or type(logged) is bool and type(replayed) is not bool:
+        return f"{path}: the log has {logged!r}, the rules give {replayed!r}"
+    return None

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pnp.games.base import GamePlugin
 from pnp.games.niutouwang import calc, example, narration, summary, supply
 from pnp.games.niutouwang.lint import lint
-from pnp.games.niutouwang.play import play
-from pnp.games.niutouwang.replay import replay
+from pnp.games.niutouwang.play import play, replay
 from pnp.games.niutouwang.rules import (
     BOTS,
     default_players,

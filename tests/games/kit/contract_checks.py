@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable
 
 from pnp.games.kit import CHANCE, Match, RandomBot, State, action_log, play, replay_log
+from pnp.games.kit.match import draw_chance
 
 NewState = Callable[[], State]
 
@@ -37,8 +38,7 @@ def states_along(new_state: NewState, seed: int) -> list[State]:
     state, out = new_state(), []
     while not state.is_over():
         if state.to_move() == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            state.apply(draw_chance(state, rng))
         else:
             out.append(state.clone())
             state.apply(rng.choice(list(state.legal_actions())))
