@@ -60,7 +60,7 @@ class RulesFactory(Protocol):
 
 
 # Iterations a decision of a searching bot (ISMCTS) when the command line names none.
-DEFAULT_BUDGET = 200
+DEFAULT_BUDGET = 50
 
 
 class Play(Protocol):
