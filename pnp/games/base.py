@@ -193,6 +193,9 @@ class GamePlugin:
     table_columns: Mapping[str, tuple[TableColumn, ...]] = field(default_factory=dict)
     # Where a designer reads which rules keys the engine takes (named in error messages).
     rules_doc: str = ""
+    # The game written to the engine kit (pnp.games.kit.KitGame): its state machine, rules
+    # and bot styles, for what drives any game alike (ISMCTS, the bot-strength benchmark).
+    kit: Any = None
 
     def playable_counts(self, rules: Any) -> list[int]:
         if self.playable is not None:

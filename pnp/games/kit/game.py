@@ -122,6 +122,7 @@ def plugin(game: KitGame, *, worked_examples: Mapping[str, Callable[..., Any]] =
         lint=lambda rules: (), bots=probe_bots, facts=facts, summarise=summarise,
         lower_score_wins=game.lower_score_wins, worked_examples=dict(worked_examples),
         rules_doc=f"the rules dataclass {game.rules.__module__}.{game.rules.__qualname__}",
+        kit=game,
     )
 
 
