@@ -68,7 +68,7 @@ class Play(Protocol):
                  variant: str | None, bots: Sequence[str],
                  budget: int = DEFAULT_BUDGET) -> dict[str, Any]:
         """One whole game as its JSON event log; ``bots`` names each seat's bot, ``budget``
-        is a searching bot's iterations a decision."""
+        is a searching bot's iterations a decision (passed only to a plugin with ``kit``)."""
 
 
 @dataclass(frozen=True)

@@ -81,6 +81,9 @@ def play(game: GamePlugin, rules: Any, players: int, seed: int, variant: str | N
     seats = bots.split(",") if isinstance(bots, str) else list(bots)
     if len(seats) == 1:
         seats = seats * players
+    if game.kit is None:  # a plugin written before the engine kit has no searching bots
+        return game.play(rules, players, random.Random(seed), seed=seed, variant=variant,
+                         bots=seats)
     return game.play(rules, players, random.Random(seed), seed=seed, variant=variant,
                      bots=seats, budget=budget)
 
