@@ -32,13 +32,12 @@ from pnp.cli.options import (
     workspace,
 )
 from pnp.core.errors import PnpError
+from pnp.games.base import DEFAULT_BUDGET
 from pnp.games.registry import game_slugs, get_game, has_game
 from pnp.play import narrate
 from pnp.play import simulate as sim
 from pnp.play.simulate import MAX_GAMES, MAX_JOBS
 
-# Every built-in engine seats these; a game's plugin says which it takes.
-BOT_CHOICE = click.Choice(["greedy", "random"])
 ABILITIES = "abilities"
 
 
@@ -62,13 +61,17 @@ def _write(path: Path, data: bytes) -> Path:
 
 
 def play_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """--variant, --abilities and --bots: how the games are played, shared by sample and simulate."""
+    """--variant, --abilities, --bots and --budget: how the games are played, shared by sample and simulate."""
     for option in reversed((
         click.option("--variant", help="Named rules variant of GAME (an unknown name lists them)."),
         click.option("--abilities", is_flag=True, help="Deal the ability cards, for a game that "
                      "has them (same as --variant abilities)."),
-        click.option("--bots", type=BOT_CHOICE, default="greedy", show_default=True,
-                     help="The engine's bots at every seat."),
+        click.option("--bots", default="greedy", show_default=True, metavar="NAME[,NAME...]",
+                     help="The bot at every seat, or one per seat in seat order "
+                     "(ismcts,random,random,random). Every game takes random and ismcts; a "
+                     "game names its own (an unknown name lists them)."),
+        click.option("--budget", type=int, default=DEFAULT_BUDGET, show_default=True,
+                     help="ISMCTS iterations a decision (1–100,000)."),
     )):
         command = option(command)
     return command
@@ -102,7 +105,7 @@ def _json_text(data: Any) -> str:
               help="With --format pdf: write the PDF again even when nothing it is made from changed.")
 @click.pass_context
 def sample(ctx: click.Context, game: str, players: int | None, seed: int, lang: str | None,
-           fmt: str, variant: str | None, abilities: bool, bots: str, paper: str,
+           fmt: str, variant: str | None, abilities: bool, bots: str, budget: int, paper: str,
            out: Path | None, force: bool) -> None:
     """Play one seeded game of GAME with bots and narrate it turn by turn.
 
@@ -112,12 +115,12 @@ def sample(ctx: click.Context, game: str, players: int | None, seed: int, lang: 
     fmt = chosen_format(fmt)
     ws = workspace(ctx)
     played = narrate.play_sample(ws, game, players, seed, _variant(game, variant, abilities),
-                                 bots=bots)
+                                 bots=bots, budget=budget)
     lang = lang or played.game.info.source_lang
     if fmt == "pdf":
         from pnp.play.sample_pdf import sample_pdf
 
-        made = sample_pdf(ws, played, lang, paper, bots, out, output_root(ws), force)
+        made = sample_pdf(ws, played, lang, paper, bots, out, output_root(ws), force, budget)
         if made.written is None:
             message(f"{shown(made.path)} up to date")
         else:
@@ -144,7 +147,8 @@ def sample(ctx: click.Context, game: str, players: int | None, seed: int, lang: 
               help=f"Worker processes, 1–{MAX_JOBS} (default: one per CPU; the report never depends on it).")
 @click.pass_context
 def simulate(ctx: click.Context, game: str, games: int, players: int | None, seed: int, fmt: str,
-             variant: str | None, abilities: bool, bots: str, jobs: int | None) -> None:
+             variant: str | None, abilities: bool, bots: str, budget: int,
+             jobs: int | None) -> None:
     """Play many bot games of GAME and report length, scores, wins, end conditions and supply."""
     fmt = chosen_format(fmt)
     ws = workspace(ctx)
@@ -153,7 +157,24 @@ def simulate(ctx: click.Context, game: str, games: int, players: int | None, see
         with click.progressbar(length=max(games, 1), label=f"{game}: playing", file=sys.stderr,
                                show_pos=True) as bar:
             data = sim.simulate(ws, game, games, players, seed, chosen, bots, jobs,
-                                progress=bar.update, signals=POOL_SIGNALS)
+                                progress=bar.update, signals=POOL_SIGNALS, budget=budget)
     else:
-        data = sim.simulate(ws, game, games, players, seed, chosen, bots, jobs, signals=POOL_SIGNALS)
+        data = sim.simulate(ws, game, games, players, seed, chosen, bots, jobs,
+                            signals=POOL_SIGNALS, budget=budget)
     echo_data(_json_text(data) if fmt == "json" else sim.text_report(data), nl=False)
+
+
+@command()
+@game_argument
+@click.argument("log_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.pass_context
+def replay(ctx: click.Context, game: str, log_file: Path) -> None:
+    """Replay LOG_FILE (from pnp sample GAME --format json, or edited by hand) under GAME's
+    rules in game.yaml: every step must be legal and every recorded result the one the engine
+    reaches. The first that is not is an error naming its step."""
+    from pnp.play.replay import replay_file
+
+    found = replay_file(workspace(ctx), game, log_file)
+    if found.problems:
+        raise PnpError(f"{shown(log_file)}: " + "; ".join(found.problems))
+    message(f"{shown(log_file)}: every step of the {found.players}-player game replays clean")

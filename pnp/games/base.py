@@ -59,10 +59,16 @@ class RulesFactory(Protocol):
         """Frozen rules from game.yaml's ``rules:`` (missing keys = rulings); RulesError if bad."""
 
 
+# Iterations a decision of a searching bot (ISMCTS) when the command line names none.
+DEFAULT_BUDGET = 50
+
+
 class Play(Protocol):
     def __call__(self, rules: Any, players: int, rng: random.Random, *, seed: int,
-                 variant: str | None, bots: Sequence[str]) -> dict[str, Any]:
-        """One whole game as its JSON event log; ``bots`` names each seat's bot."""
+                 variant: str | None, bots: Sequence[str],
+                 budget: int = DEFAULT_BUDGET) -> dict[str, Any]:
+        """One whole game as its JSON event log; ``bots`` names each seat's bot, ``budget``
+        is a searching bot's iterations a decision (passed only to a plugin with ``kit``)."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,7 @@ class Plan:
     players: int
     bots: str
     supply: Mapping[str, Any]
+    budget: int = DEFAULT_BUDGET
 
 
 @dataclass(frozen=True)
@@ -186,6 +193,9 @@ class GamePlugin:
     table_columns: Mapping[str, tuple[TableColumn, ...]] = field(default_factory=dict)
     # Where a designer reads which rules keys the engine takes (named in error messages).
     rules_doc: str = ""
+    # The game written to the engine kit (pnp.games.kit.KitGame): its state machine, rules
+    # and bot styles, for what drives any game alike (ISMCTS, the bot-strength benchmark).
+    kit: Any = None
 
     def playable_counts(self, rules: Any) -> list[int]:
         if self.playable is not None:

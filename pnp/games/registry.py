@@ -1,8 +1,8 @@
 """Which games pnp can play: the built-in packages under pnp/games/ and the ``pnp.games``
 entry-point group.
 
-A built-in game is any sub-package of ``pnp.games`` (found by listing the folder, so adding
-one names it nowhere else); another distribution adds a game by declaring
+A built-in game is any sub-package of ``pnp.games`` but the engine kit (found by listing
+the folder, so adding one names it nowhere else); another distribution adds a game by declaring
 
     [project.entry-points."pnp.games"]
     mygame = "mygame_pkg:GAME"
@@ -29,10 +29,15 @@ from pnp.games.base import GamePlugin, RulesError
 ENTRY_POINT_GROUP = "pnp.games"
 
 
+# Sub-packages of pnp.games that are shared code, not games (so no game may take the name).
+SHARED_PACKAGES = frozenset({"kit"})
+
+
 @cache
 def _builtin() -> dict[str, str]:
     return {info.name: f"pnp.games.{info.name}"
-            for info in pkgutil.iter_modules(pnp.games.__path__) if info.ispkg}
+            for info in pkgutil.iter_modules(pnp.games.__path__)
+            if info.ispkg and info.name not in SHARED_PACKAGES}
 
 
 def _entry_points() -> dict[str, EntryPoint]:

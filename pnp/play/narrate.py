@@ -12,6 +12,7 @@ game and the glossary keeps it in the rulebook's vocabulary.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from collections.abc import Sequence
@@ -24,7 +25,7 @@ from pnp.core.workspace import Workspace
 from pnp.data.gameset import load_games
 from pnp.data.model import Game
 from pnp.games import ruleset
-from pnp.games.base import GamePlugin, Sample
+from pnp.games.base import DEFAULT_BUDGET, GamePlugin, Sample
 from pnp.games.registry import game_slugs, get_game, has_game, tables_from_engine
 from pnp.text.convert import converter_for
 from pnp.text.templating import render_template
@@ -38,6 +39,8 @@ SEAT_NAMES: tuple[str, ...] = ("阿明", "小芸", "大熊", "美玲", "阿宏",
                                "阿丁", "小青")
 
 TEMPLATE_NAME = "narration.md.j2"
+# A decision of a searching bot past this many iterations is minutes of thinking: a typo.
+MAX_BUDGET = 100_000
 
 
 # --------------------------------------------------------------------------------------------
@@ -52,18 +55,37 @@ def plugin(slug: str) -> GamePlugin:
     return get_game(slug)
 
 
-def check_bots(game: GamePlugin, bots: str) -> str:
-    if bots not in game.bots:
-        raise PnpError(f"unknown bots {bots!r} (expected one of: {', '.join(game.bots)})")
-    return bots
+def check_bots(game: GamePlugin, bots: str, players: int | None = None) -> str:
+    """``bots``: one bot name for every seat, or a comma list with one name per seat."""
+    names = [name.strip() for name in bots.split(",")]
+    for name in names:
+        if name not in game.bots:
+            raise PnpError(f"unknown bots {name!r} (expected one of: {', '.join(game.bots)}, "
+                           "or one per seat separated by commas)")
+    if players is not None and len(names) not in (1, players):
+        raise PnpError(f"--bots names {len(names)} bots for {players} players: name one for "
+                       "every seat, or one per seat in seat order")
+    return ",".join(names)
+
+
+def check_budget(budget: int) -> int:
+    if not 1 <= budget <= MAX_BUDGET:
+        raise PnpError(f"--budget must be 1–{MAX_BUDGET:,} iterations a decision, got {budget:,}")
+    return budget
 
 
 def play(game: GamePlugin, rules: Any, players: int, seed: int, variant: str | None,
-         bots: str | Sequence[str]) -> dict[str, Any]:
+         bots: str | Sequence[str], budget: int = DEFAULT_BUDGET) -> dict[str, Any]:
     """One game, every random choice drawn from ``random.Random(seed)``; ``bots`` is one kind
-    for every seat or one per seat."""
-    seats = [bots] * players if isinstance(bots, str) else list(bots)
-    return game.play(rules, players, random.Random(seed), seed=seed, variant=variant, bots=seats)
+    for every seat, a comma list of one per seat, or a list of one per seat."""
+    seats = bots.split(",") if isinstance(bots, str) else list(bots)
+    if len(seats) == 1:
+        seats = seats * players
+    if game.kit is None:  # a plugin written before the engine kit has no searching bots
+        return game.play(rules, players, random.Random(seed), seed=seed, variant=variant,
+                         bots=seats)
+    return game.play(rules, players, random.Random(seed), seed=seed, variant=variant,
+                     bots=seats, budget=budget)
 
 
 # --------------------------------------------------------------------------------------------
@@ -114,15 +136,15 @@ def resolve_players(game: Game, rules: Any, players: int | None) -> int:
 
 def play_sample(workspace: Workspace, slug: str, players: int | None = None, seed: int = 1,
                 variant: str | None = None, game: Game | None = None,
-                bots: str = "greedy") -> Sample:
+                bots: str = "greedy", budget: int = DEFAULT_BUDGET) -> Sample:
     """Play one seeded game of ``slug`` with the engine's bots (every seat the same kind)."""
     engine = plugin(slug)
     game = game or load_game_data(workspace, slug)
     rules = game_rules(game, variant)
     count = resolve_players(game, rules, players)
     variant = check_variant(slug, variant)
-    check_bots(engine, bots)
-    event_log = play(engine, rules, count, seed, variant, bots)
+    bots = check_bots(engine, bots, count)
+    event_log = play(engine, rules, count, seed, variant, bots, check_budget(budget))
     return Sample(game, rules, count, seed, variant, event_log)
 
 
@@ -147,6 +169,8 @@ def source_markdown(workspace: Workspace, sample: Sample, excerpt: bool = False)
     slug = sample.game.slug
     path = template_path(workspace.templates, slug)
     if not path.is_file():
+        if "steps" in sample.log and "outcome" in sample.log:
+            return step_list(sample, excerpt)
         raise DataError(f"{path}: narration template not found")
     info = sample.game.info
     context = {
@@ -161,6 +185,38 @@ def source_markdown(workspace: Workspace, sample: Sample, excerpt: bool = False)
     }
     text = render_template(workspace.templates, f"{slug}/{TEMPLATE_NAME}", context)
     return _tidy(text)
+
+
+# The words of the kit's plain narration, in each source script.
+_STEP_WORDS = {
+    "zh-Hant": {"title": "{name}：示範局", "setup": "種子 {seed}，{players} 人。",
+                "chance": "隨機", "result": "結果：{winners} 勝（{ended_by}）。"},
+    "zh-Hans": {"title": "{name}：示范局", "setup": "种子 {seed}，{players} 人。",
+                "chance": "随机", "result": "结果：{winners} 胜（{ended_by}）。"},
+}
+
+
+def step_list(sample: Sample, excerpt: bool = False) -> str:
+    """The kit's narration of a game without a narration template: every step, who took it,
+    the action and the events it caused, as the engine wrote them."""
+    words = _STEP_WORDS[sample.game.info.source_lang]
+    log = sample.log
+    names = SEAT_NAMES[: sample.players]
+    lines = ["# " + words["title"].format(name=sample.game.info.name.value), "",
+             words["setup"].format(seed=sample.seed, players=sample.players), ""]
+    steps = log["steps"][:12] if excerpt else log["steps"]
+    events: dict[int, list[Any]] = {}
+    for turn, event in log.get("events", []):
+        events.setdefault(turn, []).append(event)
+    for turn, (seat, action) in enumerate(steps, start=1):
+        who = words["chance"] if seat < 0 else names[seat]
+        said = "".join(f"　{json.dumps(e, ensure_ascii=False)}" for e in events.get(turn, []))
+        lines.append(f"- {turn}. {who}：`{json.dumps(action, ensure_ascii=False)}`{said}")
+    if not excerpt:
+        outcome = log["outcome"]
+        winners = "、".join(names[s] for s, place in enumerate(outcome["places"]) if place == 1)
+        lines += ["", words["result"].format(winners=winners, ended_by=outcome["ended_by"])]
+    return "\n".join(lines) + "\n"
 
 
 def _tidy(text: str) -> str:

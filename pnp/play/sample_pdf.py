@@ -17,7 +17,7 @@ from pnp.build.pipeline import FileReport, make_file
 from pnp.core.errors import BuildError, FontError
 from pnp.core.units import MM
 from pnp.core.workspace import Workspace
-from pnp.games.base import Sample
+from pnp.games.base import DEFAULT_BUDGET, Sample
 from pnp.layout.presets import sheet_spec
 from pnp.play.narrate import TEMPLATE_NAME, narration, play_sample, template_path
 from pnp.render.glyphs import GlyphCheck
@@ -53,7 +53,8 @@ def _render(job: RenderJob) -> Rendered:
     """Play the game again from the recorded arguments (one seed is always the same game)."""
     game, params = job.loaded_game, job.params
     played = play_sample(job.workspace, game.slug, int(params["players"]), int(params["seed"]),
-                         params.get("variant"), game=game, bots=params["bots"])
+                         params.get("variant"), game=game, bots=params["bots"],
+                         budget=int(params.get("budget", DEFAULT_BUDGET)))
     return Rendered((Artifact(Path(SAMPLE.files), narration_pdf(job.workspace, played, job.lang, job.paper)),))
 
 
@@ -63,11 +64,13 @@ SAMPLE = OutputKind("sample", "sample.pdf", _render, data=BOOK_DATA, templates=T
 
 
 def sample_pdf(workspace: Workspace, sample: Sample, lang: str, paper: str, bots: str, out: Path | None = None,
-               output_root: Path | None = None, force: bool = False) -> FileReport:
+               output_root: Path | None = None, force: bool = False,
+               budget: int = DEFAULT_BUDGET) -> FileReport:
     """Make the PDF of ``sample`` (played with ``bots``) at ``out``, or at
     :func:`default_pdf_path` under ``output_root`` (output/ unless the workspace's pnp.toml
     names another), unless it is there already, made of the same sources and arguments."""
     root = output_root or workspace.output_folder()
     target = (out or default_pdf_path(root, sample, lang)).resolve()
-    params = Params(seed=sample.seed, players=sample.players, variant=sample.variant, bots=bots, lang=lang)
+    params = Params(seed=sample.seed, players=sample.players, variant=sample.variant, bots=bots, lang=lang,
+                    **({"budget": budget} if "ismcts" in bots else {}))
     return make_file(workspace, root, target, Output(sample.game.slug, lang, SAMPLE, params=params), paper, force)

@@ -22,10 +22,19 @@ from typing import Any
 from pnp.core.errors import PnpError
 from pnp.core.workspace import Workspace
 from pnp.data.model import Game
-from pnp.games.base import GamePlugin, Plan, Summary
+from pnp.games.base import DEFAULT_BUDGET, GamePlugin, Plan, Summary
 from pnp.games.registry import get_game
 from pnp.games.stats import counted, fmt_stats, pct, share, stats
-from pnp.play.narrate import check_bots, check_variant, game_rules, load_game_data, play, plugin, resolve_players
+from pnp.play.narrate import (
+    check_bots,
+    check_budget,
+    check_variant,
+    game_rules,
+    load_game_data,
+    play,
+    plugin,
+    resolve_players,
+)
 
 # Below this many games a worker pool costs more than it saves.
 PARALLEL_FROM = 400
@@ -73,7 +82,7 @@ def play_chunk(plan: Plan, first: int, count: int) -> list[Summary]:
     summarise = _summariser(game)
     out = []
     for seed in range(first, first + count):
-        log = play(game, rules, plan.players, seed, plan.variant, plan.bots)
+        log = play(game, rules, plan.players, seed, plan.variant, plan.bots, plan.budget)
         out.append(summarise(log, rules, plan))
     return out
 
@@ -159,7 +168,8 @@ def _play_numbered_chunk(job: tuple[Plan, int, int, int]) -> tuple[int, list[Sum
 def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | None = None,
              seed: int = 1, variant: str | None = None, bots: str = "greedy",
              jobs: int | None = None, progress: Callable[[int], None] | None = None,
-             game: Game | None = None, signals: PoolSignals = NO_SIGNALS) -> dict[str, Any]:
+             game: Game | None = None, signals: PoolSignals = NO_SIGNALS,
+             budget: int = DEFAULT_BUDGET) -> dict[str, Any]:
     """Play ``games`` bot games (seeds seed, seed + 1, ...) and report on them; ``signals``
     are the process's own around a worker pool (see ``PoolSignals``)."""
     if not 1 <= games <= MAX_GAMES:
@@ -167,12 +177,14 @@ def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | 
     if jobs is not None and not 1 <= jobs <= MAX_JOBS:
         raise PnpError(f"--jobs must be 1–{MAX_JOBS}, got {jobs:,}")
     check_bots(plugin(slug), bots)
+    check_budget(budget)
     _summariser(plugin(slug))
     game = game or load_game_data(workspace, slug)
     variant = check_variant(slug, variant)
     rules = game_rules(game, variant)
     count = resolve_players(game, rules, players)
-    plan = Plan(slug, _plain(game.info.rules), variant, count, bots, _supply(game))
+    bots = check_bots(plugin(slug), bots, count)
+    plan = Plan(slug, _plain(game.info.rules), variant, count, bots, _supply(game), budget)
     summaries = run(plan, seed, games, jobs, progress, signals)
     return report(plan, rules, seed, summaries)
 
@@ -225,6 +237,7 @@ def report(plan: Plan, rules: Any, seed: int, summaries: Sequence[Summary]) -> d
         "variant": plan.variant,
         "players": plan.players,
         "bots": plan.bots,
+        **({"budget": plan.budget} if "ismcts" in plan.bots.split(",") else {}),
         "games": total,
         "seeds": {"first": seed, "last": seed + total - 1},
         "length": {key: stats([s["length"][key] for s in summaries]) for key in length_keys},
@@ -277,8 +290,9 @@ def text_report(data: Mapping[str, Any]) -> str:
     if roles:
         lines += ["", f"Roles (per {roles['unit']})"]
         lines += game.role_lines(roles)
-    lines += ["", "Component supply"]
-    lines += game.supply_lines(data)
+    supply = game.supply_lines(data)
     if "eliminated_per_game" in data:
-        lines.append(f"  {'players out per game':<22} {fmt_stats(data['eliminated_per_game'])}")
+        supply.append(f"  {'players out per game':<22} {fmt_stats(data['eliminated_per_game'])}")
+    if supply:
+        lines += ["", "Component supply", *supply]
     return "\n".join(lines) + "\n"

@@ -12,9 +12,13 @@ from hypothesis import strategies as st
 
 from pnp.games.base import RulesError
 from pnp.games.events import to_json
+from pnp.games.kit import Match
+from pnp.games.kit import play as kit_play
+from pnp.games.niutouwang.bots import GreedyStyle
 from pnp.games.niutouwang.lint import lint as nt_lint
-from pnp.games.niutouwang.play import play
-from pnp.games.niutouwang.replay import replay as nt_replay
+from pnp.games.niutouwang.machine import NiutouwangState
+from pnp.games.niutouwang.play import game_log, play
+from pnp.games.niutouwang.play import replay as nt_replay
 from pnp.games.niutouwang.rules import BOTS, NiutouwangRules, rules_from_mapping
 from pnp.games.niutouwang.scoring import Punishment, punish
 from pnp.games.niutouwang.state import Placement, Rows, fewest_heads_row, place, resolve_turn
@@ -254,28 +258,33 @@ def test_replay_catches_tampering() -> None:
     bad["turns"][0]["rows"][0].append(999)
     assert any(".rows" in p for p in nt_replay(RULES, bad))
 
+    # a step edited to a card seat 1 does not hold: refused with its step and the rule
     bad = copy.deepcopy(log)
-    bad["turns"][0]["plays"][0] = bad["hands"][1][0]
-    assert any("not in their hand" in p for p in nt_replay(RULES, bad))
+    first = next(i for i, (seat, _) in enumerate(bad["steps"]) if seat == 1)
+    bad["steps"][first][1] = bad["hands"][0][0]
+    assert nt_replay(RULES, bad) == [
+        f"step {first + 1} (seat 1): {bad['hands'][0][0]} is not allowed: card "
+        f"{bad['hands'][0][0]} is not in seat 1's hand"]
+
+
+class LastRow(GreedyStyle):
+    """A person who takes the last row with every low card."""
+
+    def choose(self, match: Match, seat: int, rng: random.Random) -> Any:
+        state: NiutouwangState = match.state  # type: ignore[assignment]
+        if len(state.pending) == state.players:
+            return ("row", 3)
+        return super().choose(match, seat, rng)
 
 
 def test_replay_accepts_a_human_low_card_choice() -> None:
-    # A person may take any row for a low card: rebuild a game where every low card takes
-    # the last row instead of the bots' pick; the log is still legal.
-    log = play(RULES, 6, random.Random(11), seed=11, variant=None, bots=["random"] * 6)
-    rows = tuple(tuple(r) for r in log["rows"])
-    penalties = [0] * 6
-    for turn in log["turns"]:
-        rows, placements = resolve_turn(RULES, rows, turn["plays"], lambda *_: 3)
-        turn["placements"] = to_json(placements)
-        turn["rows"] = [list(r) for r in rows]
-        for p in placements:
-            penalties[p.seat] += total_heads(RULES, p.took)
-    differs = penalties != log["penalties"]
-    log["penalties"] = penalties
-    log["winners"] = [s for s, p in enumerate(penalties) if p == min(penalties)]
-    log["punishment"] = to_json(punish(RULES, penalties))
-    assert differs
+    # A person may take any row for a low card: a game where every low card takes the last
+    # row instead of the bots' pick replays clean, and it is another game.
+    match = kit_play(lambda: NiutouwangState(RULES, 6), [LastRow()] * 6, 11)
+    log = game_log(match, 11, ["person"] * 6)
+    assert ["row", 3] in [action for seat, action in log["steps"]]
+    bots = play(RULES, 6, random.Random(11), seed=11, variant=None, bots=["greedy"] * 6)
+    assert log["penalties"] != bots["penalties"]
     assert nt_replay(RULES, log) == []
 
 

@@ -102,7 +102,7 @@ class FromLog(Policy):
 
 
 def play(rules: AizhewudiRules, players: int, rng: random.Random, *, seed: int,
-         variant: str | None, bots: Sequence[str]) -> dict[str, Any]:
+         variant: str | None, bots: Sequence[str], budget: int = 0) -> dict[str, Any]:
     """One whole game with one bot per seat, as the JSON event log.
 
     Variant "abilities" deals the ability cards; None follows the rules' own ``abilities``.

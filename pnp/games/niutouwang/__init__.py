@@ -5,8 +5,7 @@ from __future__ import annotations
 from pnp.games.base import GamePlugin
 from pnp.games.niutouwang import calc, example, narration, summary, supply
 from pnp.games.niutouwang.lint import lint
-from pnp.games.niutouwang.play import play
-from pnp.games.niutouwang.replay import replay
+from pnp.games.niutouwang.play import KIT, play, replay
 from pnp.games.niutouwang.rules import (
     BOTS,
     default_players,
@@ -39,4 +38,5 @@ GAME = GamePlugin(
     requirements=supply.requirements,
     hands=supply.hands,
     rules_doc="pnp/games/niutouwang/rules.py",
+    kit=KIT,
 )

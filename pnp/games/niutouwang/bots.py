@@ -6,6 +6,8 @@ import random
 from bisect import bisect_right
 from collections.abc import Sequence
 
+from pnp.games.kit import Action, BotKind, Match
+from pnp.games.niutouwang.machine import NiutouwangState
 from pnp.games.niutouwang.rules import BOTS
 from pnp.games.niutouwang.state import Hand
 
@@ -72,3 +74,51 @@ class Bots:
             else:
                 raise ValueError("no card to play")
         return plays
+
+
+# --------------------------------------------------------------------------- the kit's styles
+
+
+def greedy_card(hand: Hand, cards: Sequence[int], gaps: tuple[list[int], list[int], int]) -> int:
+    """The greedy bot's card from ``cards``: the lowest card in the best gap it holds."""
+    ranks, bounds, n = gaps
+    for rank in ranks:
+        k = rank % n
+        j = bisect_right(cards, bounds[k])
+        if j < len(cards) and cards[j] < bounds[k + 1]:
+            return cards[j]
+    raise ValueError("no card to play")
+
+
+class GreedyStyle:
+    """The hand-written greedy bot at one seat of the kit's play loop; a low card takes the
+    fewest-heads row (docs/rulings.md)."""
+
+    def choose(self, match: Match, seat: int, rng: random.Random) -> Action:
+        state: NiutouwangState = match.state  # type: ignore[assignment]
+        hand = state.hand
+        assert hand is not None
+        if len(state.pending) == state.players:
+            return state.row_actions[hand.fewest_heads_row()]
+        if state.gaps is None:  # ranked once a turn, for every greedy seat
+            state.gaps = greedy_gaps(hand)
+        return greedy_card(hand, hand.hands[seat], state.gaps)  # type: ignore[arg-type]
+
+
+class RandomStyle:
+    """Any card of the hand; a low card takes the fewest-heads row, as for every bot."""
+
+    def choose(self, match: Match, seat: int, rng: random.Random) -> Action:
+        state: NiutouwangState = match.state  # type: ignore[assignment]
+        hand = state.hand
+        assert hand is not None
+        if len(state.pending) == state.players:
+            return state.row_actions[hand.fewest_heads_row()]
+        return rng.choice(hand.hands[seat])
+
+
+STYLES = {
+    "greedy": BotKind("greedy", lambda budget: GreedyStyle(),
+                      "the card taking the fewest heads if played alone"),
+    "random": BotKind("random", lambda budget: RandomStyle(), "any card of the hand"),
+}

@@ -1,65 +1,34 @@
-"""Playing niutouwang with bots: deal, ask the bots for each turn's cards, let ``state.Hand``
-resolve them, and write the typed events (``log.py``) as the JSON event log.
-
-``replay.py`` pushes a logged game's decisions through the same hand.
+"""Playing niutouwang: the kit's play loop drives ``machine.NiutouwangState`` with a bot per
+seat, and the match becomes the JSON event log (``log.py``: the deals, every turn, the
+penalties and the SP punishment) with the steps that replay it.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.games.draws import shuffle
 from pnp.games.events import to_json_object
-from pnp.games.niutouwang.bots import Bots
-from pnp.games.niutouwang.log import Deal, OfficialGame, Round, SpGame
+from pnp.games.kit import KitGame, Match, log_difference, play_match, replay_log, steps_json
+from pnp.games.niutouwang.bots import STYLES
+from pnp.games.niutouwang.log import OfficialGame, Round, SpGame
+from pnp.games.niutouwang.machine import NiutouwangState
 from pnp.games.niutouwang.rules import (
     BOTS,
-    MAX_OFFICIAL_ROUNDS,
     NiutouwangRules,
+    rules_from_mapping,
     slug,
     with_variant,
 )
 from pnp.games.niutouwang.scoring import punish, winners
-from pnp.games.niutouwang.state import Hand, Rows
+
+KIT = KitGame(slug=slug, title="誰是牛頭王 SP", rules=NiutouwangRules, new_state=NiutouwangState,
+              players=lambda r: (r.min_players, r.max_players), styles=STYLES,
+              lower_score_wins=True, reader=rules_from_mapping)
 
 
-def deal(
-    rules: NiutouwangRules, players: int, rng: random.Random
-) -> tuple[Rows, list[list[int]], list[int]]:
-    """Row cards, a sorted hand per seat and the sorted box (cards nobody gets)."""
-    deck = list(rules.deck)
-    shuffle(deck, rng)  # rng.shuffle(deck), draw for draw
-    first = rules.rows
-    rows: Rows = tuple(zip(deck[:first]))  # one 1-tuple per row
-    size = rules.hand_size(players)
-    hands = [
-        sorted(deck[start:start + size]) for start in range(first, first + players * size, size)
-    ]
-    box = sorted(deck[first + players * size:])
-    return rows, hands, box
-
-
-def _play_deal(rules: NiutouwangRules, players: int, bots: Bots, rng: random.Random) -> Deal:
-    rows, hands, box = deal(rules, players, rng)
-    hand = Hand(rules, rows, hands)
-    choose = hand.fewest_heads_row
-    plays, push, over = bots.plays, hand.push, hand.over
-    while not over():
-        push(plays(hand), choose)
-    return Deal(rows, tuple(map(tuple, hands)), tuple(box), tuple(hand.turns),
-                tuple(hand.penalties))
-
-
-def play(rules: NiutouwangRules, players: int, rng: random.Random, *, seed: int,
-         variant: str | None, bots: Sequence[str]) -> dict[str, Any]:
-    """One whole game with one bot per seat, as the JSON event log.
-
-    ``variant`` None plays the variant the rules already carry.
-    """
-    if variant is not None and variant != rules.variant:
-        rules = with_variant(rules, variant)
+def _check(rules: NiutouwangRules, players: int, bots: Sequence[str]) -> None:
     if not rules.min_players <= players <= rules.max_players:
         raise ValueError(
             f"players must be {rules.min_players}–{rules.max_players}, got {players}"
@@ -68,25 +37,60 @@ def play(rules: NiutouwangRules, players: int, rng: random.Random, *, seed: int,
         rules.deck
     ):
         raise ValueError(f"the deck cannot be dealt to {players} players under these rules")
+    if len(bots) != players or any(b not in BOTS for b in bots):
+        raise ValueError(f"bots must name one of {', '.join(BOTS)} per seat, got {list(bots)}")
+
+
+def play(rules: NiutouwangRules, players: int, rng: random.Random, *, seed: int,
+         variant: str | None, bots: Sequence[str], budget: int = 200) -> dict[str, Any]:
+    """One whole game with one bot per seat, as the JSON event log.
+
+    ``variant`` None plays the variant the rules already carry; chance is drawn from
+    ``random.Random(seed)`` by the play loop (``rng`` is that generator's seed, unused).
+    """
+    if variant is not None and variant != rules.variant:
+        rules = with_variant(rules, variant)
     kinds = tuple(bots)
-    if len(kinds) != players or any(b not in BOTS for b in kinds):
-        raise ValueError(f"bots must name one of {', '.join(BOTS)} per seat, got {list(kinds)}")
-    policy = Bots(kinds, rng)
-    if rules.variant != "official":
-        one = _play_deal(rules, players, policy, rng)
-        return to_json_object(SpGame(
-            slug, seed, players, rules.variant, kinds, one.rows, one.hands, one.box, one.turns,
-            one.penalties, tuple(winners(one.penalties)), tuple(punish(rules, one.penalties)),
+    _check(rules, players, kinds)
+    return game_log(play_match(KIT, rules, players, seed, kinds, budget), seed, kinds)
+
+
+def game_log(match: Match, seed: int, kinds: Sequence[str]) -> dict[str, Any]:
+    state: NiutouwangState = match.state  # type: ignore[assignment]
+    rules, players = state.rules, state.players
+    if not state.official:
+        one = state.deals[0]
+        log = to_json_object(SpGame(
+            slug, seed, players, rules.variant, tuple(kinds), one.rows, one.hands, one.box,
+            one.turns, one.penalties, tuple(winners(one.penalties)),
+            tuple(punish(rules, one.penalties)),
         ))
-    totals = (0,) * players
-    rounds = []
-    end = "round_limit"
-    for number in range(1, MAX_OFFICIAL_ROUNDS + 1):
-        part = _play_deal(rules, players, policy, rng)
-        totals = tuple([t + p for t, p in zip(totals, part.penalties, strict=True)])
-        rounds.append(Round.of(number, part, totals))
-        if max(totals) >= rules.official_end_at:
-            end = "reached"
-            break
-    return to_json_object(OfficialGame(slug, seed, players, rules.variant, kinds, tuple(rounds), totals,
-                                tuple(winners(totals)), end))
+    else:
+        totals = (0,) * players
+        rounds = []
+        for number, deal in enumerate(state.deals, 1):
+            totals = tuple([t + p for t, p in zip(totals, deal.penalties, strict=True)])
+            rounds.append(Round.of(number, deal, totals))
+        log = to_json_object(OfficialGame(
+            slug, seed, players, rules.variant, tuple(kinds), tuple(rounds), totals,
+            tuple(winners(totals)), state.ended or ""))
+    log["steps"] = steps_json(match)
+    return log
+
+
+def replay(rules: NiutouwangRules, log: Mapping[str, Any]) -> list[str]:
+    """Problems with a logged game: its steps pushed through the rules (the first illegal one
+    named with its step and reason), then every logged fact compared with the replay's."""
+    try:
+        players = int(log["players"])
+        variant = log.get("variant") or None
+        if variant is not None and variant != rules.variant:
+            rules = with_variant(rules, variant)
+        match = replay_log(lambda: NiutouwangState(rules, players), log)
+    except (ValueError, KeyError, TypeError) as exc:
+        return [str(exc)]
+    if not match.state.is_over():
+        return [f"the game is not over after the log's {len(match.steps)} steps"]
+    again = game_log(match, log.get("seed", 0), log.get("bots", ()))
+    difference = log_difference(log, again, ignore=("seed", "bots"))
+    return [difference] if difference else []

@@ -48,7 +48,7 @@ from pnp.games.params import Params, field_problem, raise_problems
 
 slug = "niutouwang"
 variants: tuple[str, ...] = ("official",)
-BOTS: tuple[str, ...] = ("greedy", "random")
+BOTS: tuple[str, ...] = ("greedy", "random", "ismcts")
 # A designer's rules may let official rounds pass with nobody scoring; this keeps play finite.
 MAX_OFFICIAL_ROUNDS = 200
 

@@ -136,6 +136,16 @@ class Hand:
     def players(self) -> int:
         return len(self.hands)
 
+    def copy(self) -> Hand:
+        """An independent copy (rows and turns are immutable values, shared)."""
+        other = object.__new__(Hand)
+        other.__dict__.update(self.__dict__)
+        other.rows, other.order, other.order_rows = list(self.rows), list(self.order), list(
+            self.order_rows)
+        other.row_heads, other.penalties = list(self.row_heads), list(self.penalties)
+        other.hands, other.turns = [list(h) for h in self.hands], list(self.turns)
+        return other
+
     def over(self) -> bool:
         return not self.hands[0]
 

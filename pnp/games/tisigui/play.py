@@ -84,7 +84,7 @@ def _bot_bug(bot: Bot, problems: list[Problem], what: str) -> None:
 
 
 def play(rules: TisiguiRules, players: int, rng: random.Random, *, seed: int,
-         variant: str | None, bots: Sequence[str]) -> dict[str, Any]:
+         variant: str | None, bots: Sequence[str], budget: int = 0) -> dict[str, Any]:
     """Play one whole game with ``bots`` (one name per seat) and return its event log.
 
     ``seed`` is only recorded; all randomness comes from ``rng``. ``variant``, when given, must

@@ -14,7 +14,7 @@ from pnp.games.wurenshenghuan.state import deal
 
 
 def play(rules: WurenshenghuanRules, players: int, rng: random.Random, *, seed: int,
-         variant: str | None, bots: Sequence[str]) -> dict[str, Any]:
+         variant: str | None, bots: Sequence[str], budget: int = 0) -> dict[str, Any]:
     """One whole game with the engine's bots, as an event log.
 
     ``bots`` names each seat's bot (``"greedy"`` or ``"random"``). The log's ``bots`` is one
