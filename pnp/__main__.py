@@ -6,6 +6,9 @@ handler goes in first, as this module is imported and before anything else of pn
 stays until the command line takes over (it turns Ctrl-C into the same one line and exit
 status). ``_signal`` is the interpreter's built-in half of ``signal``, loaded at start-up;
 ``signal`` itself imports enum and takes a moment of its own.
+
+SIGTERM (``kill PID``) is turned into the same interruption once the command line runs, so
+a build being swapped into place is rolled back rather than cut off (pnp.build.journal).
 """
 
 from __future__ import annotations
@@ -32,6 +35,10 @@ if _QUIET:
 import signal  # noqa: E402 - after the quiet handler: importing it takes a moment too
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM (`kill PID`) stops pnp as Ctrl-C does, undoing a swap
+
+
 def run() -> None:
     from pnp.cli import main
 
@@ -39,12 +46,16 @@ def run() -> None:
         # From here KeyboardInterrupt is raised again: commands clean up (worker pools,
         # staged outputs) and the command line reports it with the same line and status.
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        # Not when started with it ignored (nohup-like starters keep that choice).
+        signal.signal(signal.SIGTERM, _terminate)
     try:
         main()
     finally:
         # The command has ended (its status is set): Ctrl-C now could only cut the
         # interpreter's own exit short and kill it by the signal, with nothing left to stop.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ from pnp.build.manifest import (
     load_manifest,
 )
 from pnp.build.outputs import Artifact, Output, OutputKind, Rendered, RenderJob
-from pnp.build.staging import Transaction, Written, has_stale, locked, prepare_root, remove_stale
+from pnp.build.staging import Recovery, Transaction, Written, locked, prepare_root, recover, recover_folder
 from pnp.core.choices import LANGS, canonical_paper, paper_names
 from pnp.core.errors import BuildError, DataError, FontError, PnpError
 from pnp.core.workspace import Workspace
@@ -91,7 +91,7 @@ class BuildReport:
     written: list[Written] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
     removed: list[Path] = field(default_factory=list)  # outputs deleted as obsolete
-    stale_files: list[Path] = field(default_factory=list)  # leftovers of an unfinished build
+    recovered: list[Recovery] = field(default_factory=list)  # writes a killed pnp left, finished or undone
     build_id: str = ""
     warnings: list[str] = field(default_factory=list)  # what printed but may disappoint (coarse pictures)
     # Per game whose component sheets were made on a sheet template: what went in its slots
@@ -110,7 +110,7 @@ def write_atomically(root: Path, artifacts: Sequence[Artifact]) -> list[Written]
     """Write files under ``root`` all together or not at all."""
     prepare_root(root)
     with locked(root):
-        remove_stale(root)
+        recover(root)
         transaction = Transaction(root)
         for artifact in artifacts:
             transaction.stage(artifact.path, artifact.data)
@@ -184,6 +184,8 @@ def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str
     all or nothing, with the record. ``recorded`` false makes them all without reading or
     writing a record (a file pnp was pointed at outside any output root)."""
     notify = progress or (lambda _event: None)
+    # First what a killed write left here: an export folder it was swapping is then whole again.
+    recovered = recover_folder(root)
     for output in outputs:
         _check_owned(root / output.folder, output.kind)
     manifest, note = load_manifest(root) if recorded else (Manifest(), UNRECORDED)
@@ -192,12 +194,9 @@ def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str
         output.slug for output in outputs if output.kind.per_game and "sheet" in output.kind.options)))
     inputs, outcomes = _plan(workspace, root, outputs, manifest, note, _options(paper, sheet), hasher, force,
                              templates)
-    report = BuildReport(outcomes=outcomes)
+    report = BuildReport(outcomes=outcomes, recovered=recovered)
     if all(outcome.status in NOTHING_TO_DO for outcome in outcomes):
         log.info("every output is up to date")
-        if root.is_dir() and has_stale(root):
-            with locked(root):
-                report.stale_files = remove_stale(root)
         return report
 
     wanted = sorted({o.output.slug for o in outcomes if o.status not in NOTHING_TO_DO and o.output.kind.per_game})
@@ -396,7 +395,7 @@ def _write(root: Path, stale: Sequence[Output], rendered: dict[Output, Rendered]
     build_id = uuid.uuid4().hex[:12]
     prepare_root(root)
     with locked(root):
-        report.stale_files = remove_stale(root)
+        report.recovered += recover(root)
         # Read again under the lock: a build that finished meanwhile keeps its records.
         manifest = load_manifest(root)[0] if recorded else Manifest()
         transaction = Transaction(root)

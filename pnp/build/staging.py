@@ -1,28 +1,36 @@
 """All-or-nothing writes of a whole build: stage every file, then swap them all in.
 
-Staging writes each new file to a temporary name beside its target, so a full disk, a folder
-that cannot be made (``output/<game>`` is a file) or a target that is a folder fails before
-any earlier output is touched. The swap keeps a hard link (or copy) of every file it replaces
-or removes, and on any failure puts every one of them back. Only then are the backups deleted.
+Staging checks each target as it is named (a folder that cannot be made because
+``output/<game>`` is a file, a target that is a folder), before anything is written. The
+commit then writes the journal (:mod:`pnp.build.journal`), every new file to a temporary name
+beside its target, and a hard link (or copy) of every file it replaces or removes; only then
+does it rename the new files into place. On any failure, Ctrl-C or SIGTERM included, every old
+file is put back; a process killed outright leaves the journal, and the next write to the same
+root (or any ``pnp`` command, for the workspace's output folder) finishes or undoes the swap
+from it. Writers to one output root take an exclusive lock on it for the whole
+stage-and-swap, so a journal they find is never another live writer's.
 
-A build killed mid-way leaves temporaries and backups named ``.<file>.pnp-<pid>-<tag>.tmp`` /
-``.old``; the next write to the same output root removes them (and the ``.<file>.<random>.tmp``
-names earlier versions of pnp left). Writers to one output root take an exclusive lock on it
-for the whole stage-and-swap, so the files they find are never another live writer's.
+pnp removes nothing else: no file is deleted for having a name like a temporary's.
+
+For developers: :func:`_swap_step` is called at each step of a commit (0: the journal is
+written; 1: every temporary and backup is on disk and the commit is marked; 2 + k: k files
+renamed or removed; then once the backups are gone). It does nothing; tests replace it to kill
+the process at a chosen step (tests/build/test_kill_swap.py).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
-import re
 import secrets
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
+from pnp.build.journal import Entry, Journal, Recovery, recover, side
 from pnp.core.errors import PnpError
 
 try:
@@ -32,9 +40,7 @@ except ImportError:  # Windows: writers are not serialised, the staging still ho
 
 log = logging.getLogger(__name__)
 
-_OURS = re.compile(r"^\..+\.pnp-(\d+)-[0-9a-f]{8}\.(tmp|old)$")
-_LEGACY = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")  # tempfile.mkstemp names, pnp ≤ 0.1
-_SCAN_DEPTH = 3  # <root>/<game>/<lang>/png
+__all__ = ["Recovery", "Transaction", "Written", "locked", "prepare_root", "recover", "recover_folder"]
 
 
 @dataclass(frozen=True)
@@ -69,42 +75,16 @@ def locked(root: Path) -> Iterator[None]:
         os.close(fd)  # closing releases the lock
 
 
-def _leftovers(root: Path) -> Iterator[Path]:
-    base_depth = len(root.parts)
-    for folder, dirs, files in os.walk(root):
-        if len(Path(folder).parts) - base_depth >= _SCAN_DEPTH:
-            dirs[:] = []
-        for name in files:
-            match = _OURS.match(name)
-            if (match is None and _LEGACY.match(name)) or (match and not _alive(int(match.group(1)))):
-                yield Path(folder) / name
+def recover_folder(root: Path) -> list[Recovery]:
+    """Finish or undo the writes a killed pnp left at ``root`` (a folder, or nothing to do)."""
+    if not root.is_dir():
+        return []
+    with locked(root):
+        return recover(root)
 
 
-def has_stale(root: Path) -> bool:
-    return next(_leftovers(root), None) is not None
-
-
-def remove_stale(root: Path) -> list[Path]:
-    """Delete temporaries and backups a killed writer left under ``root``; call it locked."""
-    removed = []
-    for path in list(_leftovers(root)):
-        with contextlib.suppress(OSError):
-            path.unlink()
-            removed.append(path)
-            log.info("removed %s, left by a build that did not finish", path)
-    return removed
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return False  # we hold the lock: nothing of ours is in flight yet
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
+def _swap_step(step: int) -> None:
+    """A fault point for tests (see the module's docstring); does nothing."""
 
 
 class Transaction:
@@ -113,15 +93,12 @@ class Transaction:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.tag = f"pnp-{os.getpid()}-{secrets.token_hex(4)}"
-        self.staged: list[tuple[Path, Path, int]] = []  # (target, temporary, size)
+        self.staged: list[tuple[Path, bytes]] = []  # (target, its new bytes)
         self.removals: list[Path] = []
 
-    def _side(self, target: Path, suffix: str) -> Path:
-        return target.with_name(f".{target.name}.{self.tag}.{suffix}")
-
     def stage(self, relpath: Path, data: bytes) -> Path:
-        """Write ``data`` beside its target; returns the temporary file (it keeps its inode and
-        mtime when swapped in)."""
+        """Schedule ``data`` to be written as ``relpath``; returns the temporary file it will be
+        written to at commit (it keeps its inode and mtime when swapped in)."""
         target = self.root / relpath
         try:
             for parent in reversed([target.parent, *target.parent.parents]):
@@ -130,77 +107,78 @@ class Transaction:
             target.parent.mkdir(parents=True, exist_ok=True)
             if target.is_dir() and not target.is_symlink():
                 raise _cannot(target, "a folder is in the way")
-            tmp = self._side(target, "tmp")
-            with open(tmp, "xb") as handle:
-                self.staged.append((target, tmp, len(data)))
-                handle.write(data)
-            os.chmod(tmp, _file_mode())
         except OSError as exc:
-            self.abort()
             raise _cannot(target, exc) from None
-        except BaseException:
-            self.abort()
-            raise
-        return tmp
+        self.staged.append((target, data))
+        return side(target, self.tag, "tmp")
 
     def remove(self, relpath: Path) -> None:
         self.removals.append(self.root / relpath)
 
     def abort(self) -> None:
-        for _, tmp, _ in self.staged:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
         self.staged.clear()
+        self.removals.clear()
 
-    def _backup(self, target: Path) -> Path | None:
-        if not target.is_file() and not target.is_symlink():
-            return None
-        backup = self._side(target, "old")
-        try:
-            os.link(target, backup, follow_symlinks=False)
-        except OSError:
-            shutil.copy2(target, backup, follow_symlinks=False)
-        return backup
+    def _journal(self) -> Journal:
+        entries = [Entry(PurePosixPath(target.relative_to(self.root).as_posix()), True,
+                         target.is_file() or target.is_symlink(), hashlib.sha256(data).hexdigest())
+                   for target, data in self.staged]
+        entries += [Entry(PurePosixPath(target.relative_to(self.root).as_posix()), False, True)
+                    for target in self.removals if target.is_file() or target.is_symlink()]
+        return Journal(self.root, self.tag, entries)
+
+    def _prepare(self, journal: Journal) -> None:
+        """Every new file at its temporary name, every old one kept at its backup name."""
+        mode = _file_mode()
+        for (_, data), entry in zip(self.staged, journal.entries, strict=False):
+            tmp = journal.tmp(entry)
+            with open(tmp, "xb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, mode)
+        for entry in journal.entries:
+            if entry.old:
+                target, backup = journal.target(entry), journal.old(entry)
+                try:
+                    os.link(target, backup, follow_symlinks=False)
+                except OSError:
+                    shutil.copy2(target, backup, follow_symlinks=False)
 
     def commit(self) -> list[Written]:
         """Swap every staged file in and make every removal; on failure put everything back."""
-        done: list[tuple[Path, Path | None]] = []  # (target, its backup or None if it was new)
+        journal = self._journal()
         try:
-            for target, tmp, _ in self.staged:
-                backup = self._backup(target)
-                done.append((target, backup))
-                os.replace(tmp, target)
-            for target in self.removals:
-                if target.is_file() or target.is_symlink():
-                    backup = self._backup(target)
-                    done.append((target, backup))
+            journal.write()
+        except OSError as exc:
+            self.abort()
+            raise _cannot(Path(exc.filename or journal.path), exc) from None
+        try:
+            _swap_step(0)
+            self._prepare(journal)
+            journal.commit_mark()
+            _swap_step(1)
+            for step, entry in enumerate(journal.entries, start=2):
+                target = journal.target(entry)
+                if entry.new:
+                    os.replace(journal.tmp(entry), target)
+                else:
                     target.unlink()
+                _swap_step(step)
         except BaseException as exc:
-            self._roll_back(done)
+            try:
+                journal.roll_back()
+            except OSError as undo:  # the journal stays: the next write finishes the undoing
+                log.warning("%s: could not put the old files back yet: %s", self.root, undo)
             self.abort()
             if isinstance(exc, OSError):
-                failed = exc.filename or self.root
-                raise _cannot(Path(failed), exc) from None
+                raise _cannot(Path(exc.filename or self.root), exc) from None
             raise
-        for _, backup in done:
-            if backup is not None:
-                with contextlib.suppress(OSError):
-                    backup.unlink()
-        written = [Written(target, size) for target, _, size in self.staged]
-        self.staged.clear()
+        journal.discard()
+        _swap_step(len(journal.entries) + 2)
+        written = [Written(target, len(data)) for target, data in self.staged]
+        self.abort()
         return written
-
-    @staticmethod
-    def _roll_back(done: list[tuple[Path, Path | None]]) -> None:
-        for target, backup in reversed(done):
-            with contextlib.suppress(OSError):
-                if backup is None:
-                    target.unlink()
-                elif target.exists() and os.path.samefile(backup, target):
-                    # Never replaced: renaming one hard link onto another does nothing (POSIX).
-                    backup.unlink()
-                else:
-                    os.replace(backup, target)
 
 
 def prepare_root(root: Path) -> None:

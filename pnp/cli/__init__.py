@@ -121,6 +121,27 @@ def cli(ctx: click.Context, root: Path | None, verbose: bool, quiet: bool) -> No
         ctx.meta["pnp.quiet"] = True
     ctx.obj = WorkspaceRef(root)
     ctx.default_map = config_defaults(root)
+    recover_output(root)
+
+
+def recover_output(root: Path | None) -> None:
+    """Every command first finishes or undoes a write a killed pnp left in the workspace's
+    output folder, so no one reads a mix of two builds there (pnp.build.journal)."""
+    from pnp.build.staging import recover_folder
+    from pnp.cli.options import output_root
+    from pnp.cli.progress import recovered_line
+
+    try:
+        folder = output_root(find_workspace(root))
+    except (PnpError, click.ClickException):
+        return  # no workspace, or an output folder refused: the command itself says so
+    try:
+        done = recover_folder(folder)
+    except OSError as exc:
+        click.echo(f"pnp: {folder}: could not finish an interrupted write: {exc.strerror or exc}", err=True)
+        return
+    for recovery in done:
+        click.echo(recovered_line(recovery), err=True)
 
 
 def config_defaults(root: Path | None) -> dict[str, Any] | None:

@@ -122,7 +122,8 @@ def _report_json(found: Workspace, report: BuildReport) -> dict[str, Any]:
         "outputs": outcomes_json(report),
         "written": written_json(found, report.written),
         "removed": [json_path(found, path) for path in report.removed],
-        "stale_files_removed": [json_path(found, path) for path in report.stale_files],
+        "recovered": [{"folder": json_path(found, item.journal.parent), "outcome": item.outcome}
+                      for item in report.recovered],
         "warnings": report.warnings,
         # Per game built on a sheet template: each component's copies in its slots and on
         # computed sheets.

@@ -33,18 +33,23 @@ def install() -> None:
 def ignore_interrupts() -> None:
     """A worker's first step: it leaves Ctrl-C to the parent, which stops them all at once (a
     worker that took the SIGINT sent to the whole process group would die mid-chunk with a
-    traceback)."""
+    traceback). SIGTERM, which the pool sends to stop a worker, ends it at once again: the
+    handler the pnp process installed (SIGTERM unwinds like Ctrl-C) is inherited by the fork."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # forked with it blocked (hold_interrupts): a pending one ends it now
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
 
 
 def hold_interrupts() -> Callable[[], None]:
-    """Blocks SIGINT in this thread while workers are forked (they start with it blocked and
-    nothing pending: a worker forked before its initializer ran would take Ctrl-C as
-    KeyboardInterrupt and be replaced by the pool while the parent stops it). Returns the
-    release, which delivers a Ctrl-C that came meanwhile to the parent alone."""
+    """Blocks SIGINT (and SIGTERM, which pnp turns into Ctrl-C) in this thread while workers
+    are forked (they start with them blocked and nothing pending: a worker forked before its
+    initializer ran would take Ctrl-C as KeyboardInterrupt and be replaced by the pool while
+    the parent stops it). Returns the release, which delivers a signal that came meanwhile to
+    the parent alone."""
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         return lambda: None
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
 
     def release() -> None:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)

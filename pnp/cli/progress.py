@@ -12,6 +12,7 @@ from typing import TextIO
 import click
 
 from pnp.build.pipeline import BuildReport, Progress
+from pnp.build.staging import Recovery
 
 
 class BuildProgress:
@@ -61,8 +62,13 @@ class BuildProgress:
             lines.setdefault((out.slug, out.lang), []).append(text)
         for (slug, lang), parts in lines.items():
             click.echo(f"{slug} {lang}: {'; '.join(parts)}", err=True)
-        for path in report.stale_files:
-            click.echo(f"removed {path}, left by a build that did not finish", err=True)
+        for recovery in report.recovered:
+            click.echo(recovered_line(recovery), err=True)
+
+
+def recovered_line(recovery: Recovery) -> str:
+    """What became of a write a killed pnp left unfinished."""
+    return f"pnp: {recovery.journal.parent}: a write that was cut short was {recovery.outcome}"
 
 
 def _columns() -> int:

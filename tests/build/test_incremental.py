@@ -287,21 +287,19 @@ def test_an_output_root_that_is_a_file_is_a_clear_error(workspace):
     assert sorted(p.name for p in (workspace / "output").iterdir()) == ["tiling_game"]
 
 
-def test_leftovers_of_a_killed_build_are_removed(workspace):
+def test_files_named_like_temporaries_are_never_removed_without_a_journal(workspace):
+    """pnp removes only what a journal it wrote names (pnp.build.journal): a file shaped like a
+    temporary of pnp's, of an earlier pnp, or of a dead writer, is someone's file."""
     ws = Workspace(workspace)
     build(ws, "tiling_game", "zh-Hant")
     folder = workspace / "output/tiling_game/zh-Hant"
-    dead = folder / ".components.pdf.pnp-999999999-0123abcd.tmp"  # no such process
-    legacy = folder / ".components.pdf.k2j4_x9q.tmp"  # how pnp 0.1 named them
-    backup = folder / ".components.pdf.pnp-999999999-0123abcd.old"
-    live = folder / f".components.pdf.pnp-{os.getppid()}-0123abcd.tmp"  # a writer still running
-    mine = folder / "notes.tmp"
-    for path in (dead, legacy, backup, live, mine):
-        path.write_bytes(b"partial")
-    report = build(ws, "tiling_game", "zh-Hant")  # nothing to render: still tidies up
-    assert sorted(report.stale_files) == sorted([dead, legacy, backup])
-    assert live.exists() and mine.exists()
-    assert not dead.exists() and not legacy.exists() and not backup.exists()
+    names = [".components.pdf.pnp-999999999-0123abcd.tmp", ".components.pdf.k2j4_x9q.tmp",
+             ".components.pdf.pnp-999999999-0123abcd.old", ".x.abcdefgh.tmp", "notes.tmp"]
+    for name in names:
+        (folder / name).write_bytes(b"someone's")
+    report = build(ws, "tiling_game", "zh-Hant", force=True)  # rewrites every file of that folder
+    assert report.written and report.recovered == []
+    assert all((folder / name).read_bytes() == b"someone's" for name in names)
 
 
 def test_a_missing_rulebook_template_removes_the_old_rulebook(workspace, renders):
