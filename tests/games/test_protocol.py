@@ -27,7 +27,7 @@ def test_the_protocol_names_lint_and_one_play_signature() -> None:
     assert "lint" in GamePlugin.__dataclass_fields__
     assert [field.name for field in dataclasses.fields(LintFinding)] == ["code", "message", "where"]
     assert list(inspect.signature(Play.__call__).parameters) == [
-        "self", "rules", "players", "rng", "seed", "variant", "bots"]
+        "self", "rules", "players", "rng", "seed", "variant", "bots", "budget"]
 
 
 def test_the_four_games_are_found_by_listing_the_package() -> None:

@@ -119,7 +119,7 @@ def plugin(game: KitGame, *, worked_examples: Mapping[str, Callable[..., Any]] =
         slug=game.slug, title=game.title, rules_from_mapping=rules_from_mapping,
         compute_tables=lambda rules: {}, player_range=game.players,
         default_players=lambda rules: game.players(rules)[0], play=play_one, replay=replay,
-        lint=lambda rules: (), bots=probe_bots, facts=facts, summarise=summarise,
+        lint=lambda rules: [], bots=probe_bots, facts=facts, summarise=summarise,
         lower_score_wins=game.lower_score_wins, worked_examples=dict(worked_examples),
         rules_doc=f"the rules dataclass {game.rules.__module__}.{game.rules.__qualname__}",
         kit=game,

@@ -4,6 +4,7 @@ error, hidden information kept hidden, determinization, and ISMCTS's strength.""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import sys
@@ -31,8 +32,13 @@ from pnp.games.kit import (
 from tests.conftest import ROOT
 from tests.games.kit.contract_checks import assert_plays_and_replays, states_along
 
-sys.path.insert(0, str(ROOT / "tests/fixtures/kit_tutorial"))
-import mihan  # noqa: E402
+# Loaded from its file, not from sys.path: the folder's dist-info would register the game
+# for every later test of the session.
+_SPEC = importlib.util.spec_from_file_location("mihan", ROOT / "tests/fixtures/kit_tutorial/mihan.py")
+assert _SPEC is not None and _SPEC.loader is not None
+mihan = importlib.util.module_from_spec(_SPEC)
+sys.modules["mihan"] = mihan  # dataclasses look their module up while the class is made
+_SPEC.loader.exec_module(mihan)
 
 KIT = KitGame(slug="mihan", title="密函", rules=mihan.Rules, new_state=mihan.State,
               players=lambda r: (r.min_players, r.max_players))
