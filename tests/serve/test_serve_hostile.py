@@ -24,7 +24,7 @@ import pytest
 
 from pnp.core.workspace import Workspace
 from pnp.serve.connections import HEAD_SECONDS, IDLE_SECONDS, MAX_HEAD_BYTES, MAX_REQUEST_LINE
-from pnp.serve.preview import Preview
+from pnp.serve.preview import Preview, markdown_html
 from pnp.serve.server import PreviewServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -264,3 +264,22 @@ def test_slow_readers_of_a_large_file_keep_the_server_small(workspace_copy: Path
         status, body, _seconds = _get(port, f"/files/{BIG}", timeout=60)
         assert status == 200
         assert body == big.read_bytes()
+
+
+@pytest.mark.parametrize("address", [
+    "http://198.51.100.7/beacon.png", "HTTPS://198.51.100.7/b.png", "//198.51.100.7/b.png",
+    "data:image/gif;base64,R0lGODlhAQABAAAAACw=", "ftp://198.51.100.7/b", " http://198.51.100.7/b",
+])  # (``/\host``, which a browser reads as ``//host``, markdown-it writes as the path ``/%5Chost``)
+def test_a_narration_names_nothing_outside_the_preview(address: str) -> None:
+    html = markdown_html(f"![beacon]({address}) [a link]({address}) ![by reference][far] <{address}>\n\n"
+                         f"[far]: {address}\n\n![here](/pages/x.png) [top](#tisigui)\n")
+    # Only the preview's own picture and fragment are addresses; the rest is text.
+    assert re.findall(r'(?:src|href)="([^"]*)"', html) == ["/pages/x.png", "#tisigui"], html
+    assert html.count("<img") == 1 and html.count("<a ") == 1
+    assert "beacon" in html and "a link" in html and "by reference" in html  # the words stay
+
+
+def test_narration_tables_align_by_class_not_style() -> None:
+    html = markdown_html("| a | b |\n|--:|:-:|\n| 1 | 2 |\n")
+    assert "style=" not in html
+    assert '<td class="align-right">1</td>' in html and '<th class="align-center">b</th>' in html
