@@ -93,6 +93,10 @@ def test_remote_pictures_and_links_in_a_narration_load_nothing(
         # The link's text shows once the sample game is on the page, with or without its link.
         wait.until(lambda d: "a-link" in (d.execute_script(
             "const s = document.querySelector('details.sample'); return s ? s.textContent : '';") or ""))
+        # The page's own style and script run under the policy: the header sticks (page.css),
+        # the sample game, played after the page loaded, came by page.js's long poll.
+        assert browser.execute_script(
+            "return getComputedStyle(document.querySelector('header')).position;") == "sticky"
         sample = browser.find_element(By.CSS_SELECTOR, "details.sample")
         # The pictures' descriptions and the links' text are shown; nothing points away.
         for words in ("beacon-picture", "far-picture", "protocol-relative", "a-link", "by-reference"):
