@@ -74,11 +74,14 @@ try:  # libyaml's parser is several times faster; the pure-Python one gives the 
 except AttributeError:  # pragma: no cover - wheels without libyaml
     _Parser = yaml.SafeLoader
 
-_SCALARS = yaml.SafeLoader("")
-
 
 class _Budget:
     def __init__(self) -> None:
+        # PyYAML's constructor remembers every node it built, and every node it failed on, for
+        # as long as it lives: one per file, dropped with it. (One shared by every load kept
+        # each loaded file's nodes for good, and a long `pnp build --watch` or `pnp serve` grew
+        # by every save.)
+        self.scalars = yaml.SafeLoader("")
         self.values = 0
         self.collections: set[int] = set()  # the lists and mappings met, by identity
         self.aliased = False  # one was met twice: an alias repeats a node, YAML text cannot
@@ -180,7 +183,7 @@ def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
         problems.append(at(refused, "yaml-value"))
         return None
     try:
-        return _SCALARS.construct_object(node, deep=True)
+        return budget.scalars.construct_object(node, deep=True)
     except Exception as exc:  # noqa: BLE001 - see below
         # PyYAML's constructors trust that an explicit tag fits its text: ``!!bool maybe`` is a
         # KeyError, ``!!timestamp nope`` an AttributeError, ``!!int ""`` an IndexError, bad

@@ -19,41 +19,15 @@ from pnp.text.fonts import FACE_FILES
 FONT_FILES = tuple((f"pnp-{lang}", weight, file) for lang, files in FACE_FILES.items()
                    for weight, file in zip((400, 700), files, strict=True))
 
+BODY_RULE = "body { font-family: system-ui, sans-serif; margin: 0; color: #222; background: #f4f2ee; }\n"
+
 TEMPLATE = """<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>pnp serve: {{ state.games | map(attribute="title") | join(" · ") or "preview" }}</title>
-<style>
-{% for family, weight, file in fonts %}
-@font-face { font-family: "{{ family }}"; font-weight: {{ weight }}; src: url("/fonts/{{ file }}"); }
-{% endfor %}
-body { font-family: system-ui, sans-serif; margin: 0; color: #222; background: #f4f2ee; }
-{% for family, weight, file in fonts if weight == 400 %}
-:lang({{ family.removeprefix("pnp-") }}) { font-family: "{{ family }}", system-ui, sans-serif; }
-{% endfor %}
-header { position: sticky; top: 0; z-index: 1; background: #2d2a26; color: #eee; padding: .5em 1em;
-         display: flex; gap: 1.5em; align-items: baseline; flex-wrap: wrap; }
-header a { color: #f0c36d; }
-#status.busy::before { content: "⟳ "; }
-main { padding: 0 1em 3em; }
-.errors { background: #fde8e6; border: 2px solid #c0392b; border-radius: 6px; padding: .5em 1em; margin: 1em 0; }
-.errors pre { white-space: pre-wrap; margin: .5em 0; }
-.game { background: #fff; border-radius: 6px; padding: .5em 1em 1em; margin: 1em 0; }
-h1 small, h3 small { font-weight: normal; color: #777; font-size: 60%; }
-.faces, .pages { display: flex; flex-wrap: wrap; gap: .6em; align-items: flex-end; }
-figure { margin: 0; text-align: center; font-size: 80%; color: #555; }
-.groups { display: flex; flex-wrap: wrap; gap: 0 2em; }
-.group h3 { margin: .8em 0 .4em; font-size: 100%; }
-img.face { height: 130px; box-shadow: 0 1px 3px #0005; background: #fff; }
-img.sheet { width: 150px; border: 1px solid #ccc; }
-img.page { width: 190px; border: 1px solid #ccc; }
-pre.check { padding: .5em; border-left: 4px solid #27ae60; background: #f3faf5; white-space: pre-wrap; }
-pre.check.bad { border-color: #c0392b; background: #fdf3f2; }
-.sample { max-width: 46em; line-height: 1.6; }
-.note { color: #777; }
-</style>
+<link rel="stylesheet" href="/page.css">
 </head>
 <body>
 <header>
@@ -119,8 +93,41 @@ pre.check.bad { border-color: #c0392b; background: #fdf3f2; }
 </section>
 {% endfor %}
 </main>
-<script>
-(function () {
+<script src="/page.js"></script>
+</body>
+</html>
+"""
+
+
+# The page's style and script are files of their own, not inline: the Content-Security-Policy
+# (pnp.serve.server) lets the page run and style only what the preview itself serves, so a
+# narration that smuggled markup in could not run or style anything either.
+STYLE = """header { position: sticky; top: 0; z-index: 1; background: #2d2a26; color: #eee; padding: .5em 1em;
+         display: flex; gap: 1.5em; align-items: baseline; flex-wrap: wrap; }
+header a { color: #f0c36d; }
+#status.busy::before { content: "⟳ "; }
+main { padding: 0 1em 3em; }
+.errors { background: #fde8e6; border: 2px solid #c0392b; border-radius: 6px; padding: .5em 1em; margin: 1em 0; }
+.errors pre { white-space: pre-wrap; margin: .5em 0; }
+.game { background: #fff; border-radius: 6px; padding: .5em 1em 1em; margin: 1em 0; }
+h1 small, h3 small { font-weight: normal; color: #777; font-size: 60%; }
+.faces, .pages { display: flex; flex-wrap: wrap; gap: .6em; align-items: flex-end; }
+figure { margin: 0; text-align: center; font-size: 80%; color: #555; }
+.groups { display: flex; flex-wrap: wrap; gap: 0 2em; }
+.group h3 { margin: .8em 0 .4em; font-size: 100%; }
+img.face { height: 130px; box-shadow: 0 1px 3px #0005; background: #fff; }
+img.sheet { width: 150px; border: 1px solid #ccc; }
+img.page { width: 190px; border: 1px solid #ccc; }
+pre.check { padding: .5em; border-left: 4px solid #27ae60; background: #f3faf5; white-space: pre-wrap; }
+pre.check.bad { border-color: #c0392b; background: #fdf3f2; }
+.sample { max-width: 46em; line-height: 1.6; }
+.note { color: #777; }
+td.align-left, th.align-left { text-align: left; }
+td.align-center, th.align-center { text-align: center; }
+td.align-right, th.align-right { text-align: right; }
+"""
+
+SCRIPT = """(function () {
   const status = () => document.getElementById("status");
   async function follow() {
     let pause = 0;
@@ -141,10 +148,16 @@ pre.check.bad { border-color: #c0392b; background: #fdf3f2; }
   }
   follow();
 })();
-</script>
-</body>
-</html>
 """
+
+
+def page_style() -> str:
+    """/page.css: the workspace's fonts by family, then the page's rules."""
+    faces = [f'@font-face {{ font-family: "{family}"; font-weight: {weight}; src: url("/fonts/{file}"); }}\n'
+             for family, weight, file in FONT_FILES]
+    scripts = [f':lang({family.removeprefix("pnp-")}) {{ font-family: "{family}", system-ui, sans-serif; }}\n'
+               for family, weight, _file in FONT_FILES if weight == 400]
+    return "".join(faces) + BODY_RULE + "".join(scripts) + STYLE
 
 
 @cache
@@ -155,4 +168,4 @@ def _template() -> jinja2.Template:
 
 
 def render_page(state: State) -> str:
-    return _template().render(state=state, fonts=FONT_FILES)
+    return _template().render(state=state)

@@ -10,55 +10,21 @@ from __future__ import annotations
 
 import hashlib
 import re
-import shutil
-import tempfile
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 import yaml
 from pypdf import PdfReader
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.conftest import edit
 from tests.liveproc import Live
 
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--window-size=1280,1600")
 GHOST = "tisigui/zh-Hant/png/identity-ghost-front.png"
 HUMAN = "tisigui/zh-Hant/png/identity-human-front.png"
-
-
-def _program(*names: str) -> str:
-    for name in names:
-        found = shutil.which(name)
-        if found:
-            return found
-    pytest.fail(f"{' or '.join(names)} not found: install Debian's chromium and chromium-driver "
-                "(apt-get install -y chromium chromium-driver; .ci/run does it)")
-
-
-@pytest.fixture
-def browser() -> Iterator[webdriver.Chrome]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = _program("chromium", "chromium-browser")
-    profile = tempfile.mkdtemp(prefix="pnp-chromium-")
-    for flag in (*FLAGS, f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(_program("chromedriver")))
-    driver.set_page_load_timeout(60)
-    driver.set_script_timeout(30)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def _faces(driver: webdriver.Chrome) -> dict[str, tuple[str, int]]:
