@@ -36,9 +36,11 @@ class Workspace:
         """The folder the default faces are read from: the workspace's own fonts/ when it holds a
         file named like one of the bundled faces (a designer's own build of them, e.g. with extra
         characters, overrides them all), else the faces installed with pnp. A fonts/ holding only
-        other fonts leaves the bundled faces in use."""
+        other fonts leaves the bundled faces in use. A fonts/ that is a link out of the workspace
+        is refused (a build, and the preview's /fonts/, would read whatever it leads to)."""
         own = self.own_fonts
         if own.is_dir() and any((own / face.name).exists() for face in BUNDLED_FONTS.glob("*.ttf")):
+            self.contained(own, "the fonts/ folder")
             return own
         return BUNDLED_FONTS
 

@@ -20,10 +20,12 @@ from pathlib import Path
 from typing import ClassVar
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from pnp.core import files
 from pnp.core.errors import PnpError
 from pnp.serve.page import render_page
 from pnp.serve.preview import Preview
 from pnp.text.fonts import FACE_FILES
+from pnp.text.fontscan import MAX_FONT_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -92,8 +94,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def _font(self, name: str) -> bytes | None:
         if name not in FONT_NAMES:
             return None
-        path = self.server.preview.workspace.fonts / name
-        return path.read_bytes() if path.is_file() else None
+        try:  # the one reader: a fonts/ (or a face in it) that links out is refused, 404
+            return files.read_bytes(self.server.preview.workspace.fonts / name, limit=MAX_FONT_BYTES)
+        except PnpError:
+            return None
 
     def _host_allowed(self) -> bool:
         if not _is_loopback(str(self.server.server_address[0])):
