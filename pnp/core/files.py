@@ -35,10 +35,14 @@ _MARKER = "card_data"
 
 def shown(file: Path) -> Path:
     """A file as the user would type it: relative to the current folder when inside it."""
-    try:
-        return file.resolve().relative_to(Path.cwd())
-    except (ValueError, OSError, RuntimeError):
-        return file
+    here = Path.cwd()
+    # As named (links not followed): a link out of the workspace is shown where it lies.
+    for candidate in (lambda: Path(os.path.abspath(file)), file.resolve):
+        try:
+            return candidate().relative_to(here)
+        except (ValueError, OSError, RuntimeError):
+            continue
+    return file
 
 
 def special_kind(mode: int) -> str | None:
