@@ -277,8 +277,12 @@ def template_files(templates: Path, slug: str, start: str | None = None) -> list
         if path in seen:
             continue
         seen.add(path)
-        # A file of the game's templates too large (or special, or a link out) is refused
-        # before it is read: pnp.core.files raises, and the build stops naming it.
+        try:
+            files.confined(path)
+        except DataError:
+            continue  # a link out is never read: the render refuses it at the line including it
+        # A file of the game's templates too large (or a FIFO, a device) is refused before it
+        # is read: pnp.core.files raises, and the build stops naming it.
         data = files.read_bytes(path)
         try:
             source = data.decode("utf-8-sig")
