@@ -37,12 +37,13 @@ def shown(file: Path) -> Path:
     """A file as the user would type it: relative to the current folder when inside it."""
     here = Path.cwd()
     # As named (links not followed): a link out of the workspace is shown where it lies.
-    for candidate in (lambda: Path(os.path.abspath(file)), file.resolve):
-        try:
-            return candidate().relative_to(here)
-        except (ValueError, OSError, RuntimeError):
-            continue
-    return file
+    named = Path(os.path.abspath(file))
+    if named.is_relative_to(here):
+        return named.relative_to(here)
+    try:
+        return file.resolve().relative_to(here)
+    except (ValueError, OSError, RuntimeError):
+        return file
 
 
 def special_kind(mode: int) -> str | None:
@@ -81,15 +82,15 @@ def _refuse(path: Path, message: str) -> DataError:
     return DataError(Problem(message, str(shown(path))))
 
 
-def confined(path: Path, what: str = "") -> Path:
-    """``path`` with every link followed, if it stays inside its workspace (or the package);
-    a DataError naming the file otherwise."""
-    label = f"{what}: " if what else ""
+def confined(path: Path, what: str = "", within: Path | None = None) -> Path:
+    """``path`` with every link followed, if it stays inside ``within`` (by default its own
+    workspace or the package, :func:`anchor_of`); a DataError naming the file otherwise."""
+    label = f"{what} " if what else ""
     try:
         resolved = path.resolve()
     except (OSError, RuntimeError, ValueError) as exc:  # a link loop; a NUL in the name
         raise _refuse(path, f"{label}cannot be followed ({exc})") from None
-    anchor = anchor_of(path)
+    anchor = within if within is not None else anchor_of(path)
     if anchor is not None and not resolved.is_relative_to(anchor.resolve()):
         raise _refuse(path, f"{label}leads out of the workspace (to {resolved}); pnp reads and writes "
                             "only inside it: replace the link by a file or folder of its own")

@@ -60,16 +60,11 @@ class Workspace:
     def contained(self, path: Path, what: str) -> Path:
         """``path`` with every link followed, if it is still inside the workspace; a
         :class:`PnpError` naming ``what`` otherwise (a link in a game's folders must not lead
-        pnp to read or write elsewhere)."""
-        root = self.root.resolve()
+        pnp to read or write elsewhere). The rule is pnp.core.files's, for this workspace."""
         try:
-            resolved = path.resolve()
-        except (OSError, RuntimeError, ValueError) as exc:  # a link loop; a NUL in the name
-            raise PnpError(f"{path}: {what} cannot be followed ({exc})") from None
-        if not resolved.is_relative_to(root):
-            raise PnpError(f"{path}: {what} leads out of the workspace (to {resolved}); pnp reads and "
-                           "writes only inside it: replace the link by a folder or file of its own")
-        return resolved
+            return files.confined(path, what, within=self.root)
+        except DataError as exc:
+            raise PnpError(f"{path}: {exc.records[0].message}") from None
 
     def sources(self) -> dict[str, Path]:
         """What pnp reads a game from, by the name a message gives it: no output may go there."""
