@@ -97,20 +97,21 @@ def confined(path: Path, what: str = "", within: Path | None = None) -> Path:
     return resolved
 
 
-def check_kind(path: Path, *, folder_ok: bool = False) -> os.stat_result | None:
+def check_kind(path: Path, *, folder_ok: bool = False, named: Path | None = None) -> os.stat_result | None:
     """The stat of ``path`` (followed), None if it does not exist; a DataError naming a FIFO,
-    device or socket (or a folder, unless ``folder_ok``)."""
+    device or socket (or a folder, unless ``folder_ok``) as ``named`` (default: ``path``)."""
+    named = named or path
     try:
         st = path.stat()
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise _refuse(path, f"cannot be read ({exc.strerror or exc})") from None
+        raise _refuse(named, f"cannot be read ({exc.strerror or exc})") from None
     kind = special_kind(st.st_mode)
     if kind is not None:
-        raise _refuse(path, f"is {kind}, not a file; pnp reads and writes only regular files")
+        raise _refuse(named, f"is {kind}, not a file; pnp reads and writes only regular files")
     if stat.S_ISDIR(st.st_mode) and not folder_ok:
-        raise _refuse(path, "is a folder, expected a file")
+        raise _refuse(named, "is a folder, expected a file")
     return st
 
 
@@ -118,7 +119,7 @@ def read_bytes(path: Path, *, limit: int = MAX_FILE_BYTES, what: str = "") -> by
     """The bytes of a regular file inside its workspace, at most ``limit`` of them; a DataError
     naming the file for a link out, a special file, a missing or an oversized file."""
     resolved = confined(path, what)
-    st = check_kind(resolved)
+    st = check_kind(resolved, named=path)
     if st is None:
         raise _refuse(path, "file not found")
     if st.st_size > limit:
@@ -145,7 +146,7 @@ def writable(path: Path, what: str = "") -> Path:
     """``path`` checked before pnp writes it (or a file in it): inside its workspace once links
     are followed, and not a FIFO, device or socket (writing one would block or reach a device)."""
     resolved = confined(path, what)
-    check_kind(resolved, folder_ok=True)
+    check_kind(resolved, folder_ok=True, named=path)
     return resolved
 
 
