@@ -69,6 +69,11 @@ def _resolve_lines(fragment: str, starts: dict[str, int]) -> str:
 def _apply(root: Path, rel: str, op: dict[str, Any]) -> None:
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
+    if "copy" in op:  # a file of this checkout, then optionally edited (replace/append)
+        shutil.copyfile(ROOT / op["copy"], path)
+        op = {key: value for key, value in op.items() if key != "copy"}
+        if not op:
+            return
     if "append" in op:
         with path.open("a", encoding="utf-8") as handle:
             handle.write(op["append"])
@@ -90,6 +95,13 @@ def _apply(root: Path, rel: str, op: dict[str, Any]) -> None:
             path.unlink(missing_ok=True)
         target = Path(op["symlink"])
         path.symlink_to(target if target.is_absolute() else root / target)
+    elif op.get("fifo"):
+        path.unlink(missing_ok=True)
+        os.mkfifo(path)
+    elif "sparse" in op:  # a file of that many bytes that takes no room on disk
+        path.unlink(missing_ok=True)
+        with path.open("wb") as handle:
+            handle.truncate(int(op["sparse"]))
     elif op.get("remove"):
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)
@@ -188,6 +200,8 @@ def test_hostile_case(case: dict[str, Any], request: pytest.FixtureRequest,
     assert ("Error:" if case["exit"] == 1 else "Usage:") in output, output
     for fragment in (_resolve_lines(f, run.starts) for f in case.get("message", [])):
         assert fragment in output, f"{fragment!r} not in:\n{output}"
+    for fragment in case.get("unsaid", []):
+        assert fragment not in output, f"{fragment!r} shown (read from where it must not be):\n{output}"
     assert run.after == run.before, "output/ was changed"
     for name in case.get("forbid", []):
         assert not list(run.tmp.rglob(name)), f"{name} was created: the input ran code"

@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnp.build.outputs import Output
-from pnp.core import diskcache
+from pnp.core import diskcache, files
+from pnp.core.errors import DataError
 from pnp.core.fingerprint import ABSENT, pnp_fingerprint
 from pnp.core.workspace import Workspace
 from pnp.data.csvcards import card_files
@@ -53,6 +54,8 @@ RACY_NS = diskcache.RACY_NS
 # Files this big (the fonts) keep their hash in pnp's disk cache too, so a build into a new
 # output folder does not read them all again; smaller files are cheaper to hash than to look up.
 BIG_FILE = 1 << 20
+# The build record of every output of every game is well under a megabyte.
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -97,10 +100,13 @@ class Manifest:
 def load_manifest(root: Path) -> tuple[Manifest, str]:
     """The record at the output root and, when it cannot be used, why (then it is empty)."""
     path = root / MANIFEST_NAME
-    try:
-        doc = json.loads(path.read_bytes().decode("utf-8"))
-    except FileNotFoundError:
+    # A FIFO, a device or a link out in its place is refused (reading a FIFO would wait forever).
+    if files.check_kind(files.confined(path, "the build record")) is None:
         return Manifest(), "no earlier build recorded"
+    try:
+        doc = json.loads(files.read_bytes(path, limit=MAX_MANIFEST_BYTES).decode("utf-8"))
+    except DataError:  # larger than any record pnp writes, or gone since
+        return Manifest(), f"build record {path} unreadable (too large); rebuilding"
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         return Manifest(), f"build record {path} unreadable ({type(exc).__name__}); rebuilding"
     try:
@@ -272,7 +278,14 @@ def template_files(templates: Path, slug: str, start: str | None = None) -> list
             continue
         seen.add(path)
         try:
-            source = path.read_text(encoding="utf-8-sig")
+            files.confined(path)
+        except DataError:
+            continue  # a link out is never read: the render refuses it at the line including it
+        # A file of the game's templates too large (or a FIFO, a device) is refused before it
+        # is read: pnp.core.files raises, and the build stops naming it.
+        data = files.read_bytes(path)
+        try:
+            source = data.decode("utf-8-sig")
             # Parsing costs more than all the hashing of a no-op build: only when it can matter.
             names = _referenced(source) if _REFERS.search(source) else []
         except (OSError, UnicodeDecodeError, ValueError):

@@ -118,20 +118,8 @@ def write_atomically(root: Path, artifacts: Sequence[Artifact]) -> list[Written]
 
 
 def check_out(workspace: Workspace, out: Path) -> Path:
-    """The output root, refused when it would write into the game's sources or the workspace
-    root itself (where <game>/<lang>/ folders would mix with card_data/ and templates/)."""
-    root = workspace.root.resolve()
-    target = out.resolve()
-    sources = {"card_data": workspace.card_data, "templates": workspace.templates, "fonts": workspace.own_fonts}
-    if target == root:
-        raise PnpError(f"--out {out}: that is the workspace root; choose a folder of its own, "
-                       f"such as {workspace.output}")
-    for name, folder in sources.items():
-        folder = folder.resolve()
-        if target == folder or target.is_relative_to(folder):
-            raise PnpError(f"--out {out}: that is inside {name}/, the game's sources; pnp does not "
-                           f"write there (choose another folder, such as {workspace.output})")
-    return out
+    """The output root ``--out``, checked by the workspace (:meth:`Workspace.out_folder`)."""
+    return workspace.out_folder(out)
 
 
 Callback = Callable[[Progress], None]
@@ -240,6 +228,7 @@ def make_file(workspace: Workspace, root: Path, target: Path, output: Output, pa
     changed (or with ``force``). Anywhere else (``--out`` elsewhere) it is written as asked but
     made every time: pnp leaves no record in a folder it was merely pointed at."""
     target = target if target.is_absolute() else Path.cwd() / target
+    workspace.out_file(target)
     if target.name in (MANIFEST_NAME, MARKER):
         raise PnpError(f"{target}: that name is kept for pnp's own record; choose another file name")
     folder = target.parent.resolve()

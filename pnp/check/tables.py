@@ -20,6 +20,7 @@ from typing import Any, cast
 
 import yaml
 
+from pnp.core import files
 from pnp.core.choices import LANGS
 from pnp.core.errors import DataError
 from pnp.data.load import TABLES_FILE
@@ -280,7 +281,7 @@ def update_tables(game_dir: Path, game: Game) -> list[str]:
     engine's labels (in the game's source script). Only what differs changes, and rows the
     rules add or drop: every comment, blank line, key order and quoting style of tables.yaml
     stays as the designer wrote it. A tables.yaml that is a link is written through, so the
-    file it points to is updated.
+    file it points to is updated, if it stays inside the workspace (a link out is refused).
     """
     computed = computed_tables(game)
     declared = get_game(game.slug).table_columns if has_game(game.slug) else {}
@@ -295,8 +296,8 @@ def update_tables(game_dir: Path, game: Game) -> list[str]:
                if name in stale or any(table == name for table, _ in headings)]
     if not changed:
         return []
-    path = (game_dir / TABLES_FILE).resolve()
-    raw = path.read_bytes()
+    path = files.writable(game_dir / TABLES_FILE, "tables.yaml")
+    raw = files.read_bytes(path)
     bom = raw.startswith(codecs.BOM_UTF8)
     text = raw.decode("utf-8-sig")
     # The file was loaded and validated just now; composing only finds where each value is.

@@ -128,7 +128,7 @@ def sample(ctx: click.Context, game: str, players: int | None, seed: int, lang: 
         return
     text = _json_text(played.log) if fmt == "json" else narrate.narration(ws, played, lang)
     if out is not None:
-        path = _write(out, text.encode("utf-8"))
+        path = _write(ws.out_file(out), text.encode("utf-8"))
         message(f"wrote {shown(path)} ({len(text.encode('utf-8')) / 1024:.0f} KiB)")
         return
     echo_data(text, nl=False)

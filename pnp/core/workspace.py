@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnp.core.errors import PnpError
+from pnp.core import files
+from pnp.core.errors import DataError, PnpError
 
 MARKER_DIRS = ("card_data",)
+# What a game is read from (besides the installed package): never a place to write an output.
+SOURCE_FOLDERS = ("card_data", "templates", "fonts", "sheets")
+SOURCE_FILES = ("pnp.toml",)
 # The four default faces (TC and SC, regular and bold), their licence and provenance, installed
 # with pnp as package data (pnp/core/faces/README.md), so a workspace needs no fonts of its own.
 BUNDLED_FONTS = Path(__file__).resolve().parent / "faces"
@@ -36,9 +41,11 @@ class Workspace:
         """The folder the default faces are read from: the workspace's own fonts/ when it holds a
         file named like one of the bundled faces (a designer's own build of them, e.g. with extra
         characters, overrides them all), else the faces installed with pnp. A fonts/ holding only
-        other fonts leaves the bundled faces in use."""
+        other fonts leaves the bundled faces in use. A fonts/ that is a link out of the workspace
+        is refused (a build, and the preview's /fonts/, would read whatever it leads to)."""
         own = self.own_fonts
         if own.is_dir() and any((own / face.name).exists() for face in BUNDLED_FONTS.glob("*.ttf")):
+            self.contained(own, "the fonts/ folder")
             return own
         return BUNDLED_FONTS
 
@@ -53,16 +60,50 @@ class Workspace:
     def contained(self, path: Path, what: str) -> Path:
         """``path`` with every link followed, if it is still inside the workspace; a
         :class:`PnpError` naming ``what`` otherwise (a link in a game's folders must not lead
-        pnp to read or write elsewhere)."""
-        root = self.root.resolve()
+        pnp to read or write elsewhere). The rule is pnp.core.files's, for this workspace."""
         try:
-            resolved = path.resolve()
-        except (OSError, RuntimeError, ValueError) as exc:  # a link loop; a NUL in the name
-            raise PnpError(f"{path}: {what} cannot be followed ({exc})") from None
-        if not resolved.is_relative_to(root):
-            raise PnpError(f"{path}: {what} leads out of the workspace (to {resolved}); pnp reads and "
-                           "writes only inside it: replace the link by a folder or file of its own")
-        return resolved
+            return files.confined(path, what, within=self.root)
+        except DataError as exc:
+            raise PnpError(f"{path}: {exc.records[0].message}") from None
+
+    def sources(self) -> dict[str, Path]:
+        """What pnp reads a game from, by the name a message gives it: no output may go there."""
+        return {f"{name}/": self.root / name for name in SOURCE_FOLDERS} | \
+            {name: self.root / name for name in SOURCE_FILES}
+
+    def out_folder(self, out: Path, option: str = "--out") -> Path:
+        """A folder a command was told to write into (``option``), refused when it is the
+        workspace root itself (where <game>/<lang>/ folders would mix with card_data/ and
+        templates/), inside the game's sources, a link from inside the workspace that leads out
+        of it, or a FIFO or device."""
+        target = self._out_target(out, option)
+        if target == self.root.resolve():
+            raise PnpError(f"{option} {out}: that is the workspace root; choose a folder of its own, "
+                           f"such as {self.output}")
+        return out
+
+    def out_file(self, out: Path, option: str = "--out") -> Path:
+        """A file a command was told to write (``option``): anywhere the user likes, the
+        workspace root included, but never inside the game's sources or over one of them, never
+        through a link from inside the workspace that leads out, never a FIFO or device."""
+        self._out_target(out, option)
+        return out
+
+    def _out_target(self, out: Path, option: str) -> Path:
+        # Anchored by where the path lexically is: a user's own --out ../Desktop/x.pdf is theirs,
+        # while a link inside the workspace may not carry a write out of it.
+        lexical = Path(os.path.normpath(Path.cwd() / out))
+        try:
+            target = files.writable(lexical)
+        except DataError as exc:
+            raise PnpError(f"{option} {out}: {exc.records[0].message}") from None
+        for name, source in self.sources().items():
+            source = source.resolve()
+            if target == source or target.is_relative_to(source):
+                where = f"inside {name}, the game's sources" if name.endswith("/") else f"{name}, a source"
+                raise PnpError(f"{option} {out}: that is {where}; pnp does not write there "
+                               f"(choose another place, such as {self.output})")
+        return target
 
     def output_folder(self) -> Path:
         """output/, where a command writes when not told otherwise; refused when it is a link
@@ -120,7 +161,9 @@ class Workspace:
     def game_slugs(self) -> list[str]:
         if not self.card_data.is_dir():
             return []
-        return sorted(p.name for p in self.card_data.iterdir() if (p / "game.yaml").is_file())
+        # Anything named game.yaml makes a game, so a FIFO or a link out there is refused when
+        # the game is read (pnp.core.files), not reported as an unknown game.
+        return sorted(p.name for p in self.card_data.iterdir() if os.path.lexists(p / "game.yaml"))
 
 
 def shipped_sheets() -> list[str]:

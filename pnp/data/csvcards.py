@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pnp.core import files
 from pnp.core.errors import DataError
 from pnp.core.problems import Place, Problem
 from pnp.data.schema import Reader
@@ -164,10 +165,11 @@ def csv_cards(r: Reader, source: Any, path: PathKey) -> tuple[Reader, Any]:
     if file.is_symlink() or not file.resolve().is_relative_to(folder.resolve()):
         r.fail(path, f"{source!r} must be a file in {display_path(folder)} itself, not a link")
         return r, None
-    if not file.is_file():
-        r.fail(path, f"{source!r}: file not found in {display_path(folder)}")
-        return r, None
     try:
+        # A FIFO, device or socket by that name is refused as what it is, not "not found".
+        if files.check_kind(file) is None:
+            r.fail(path, f"{source!r}: file not found in {display_path(folder)}")
+            return r, None
         cards, located = read_csv_cards(file, r.doc, path)
     except DataError as exc:
         r.problems.items.extend(exc.records)

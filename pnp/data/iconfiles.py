@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ElementTree
 import zlib
 from pathlib import Path
 
+from pnp.core import files
 from pnp.core.problems import Problem
 from pnp.data.markup import ICON_NAME
 from pnp.data.model import IconFile
@@ -70,7 +71,7 @@ def read_icons(game_dir: Path, problems: list[Problem]) -> dict[str, IconFile]:
             continue
         problem = _unsafe_place(folder, path)
         if problem is None:
-            data = path.read_bytes()
+            data = files.read_bytes(path, limit=MAX_ICON_BYTES)
             problem = _check_size(data) or (_check_png(data) if kind == "png" else _check_svg(data))
         if problem is not None:
             problems.append(Problem(f"icon {name!r}: {problem}", str(path)))

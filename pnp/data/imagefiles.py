@@ -29,6 +29,7 @@ import warnings
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from pnp.core import files
 from pnp.core.limits import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_SVG_BYTES, MAX_SVG_ELEMENTS
 from pnp.data.model import ImageFile
 
@@ -69,7 +70,7 @@ def read_image_file(game_dir: Path, name: str) -> ImageFile:
     limit = MAX_SVG_BYTES if fmt == "SVG" else MAX_IMAGE_BYTES
     if size > limit:
         raise ImageFileError(f"{name} is {size:,} bytes, more than the limit of {limit:,} for a picture")
-    data = path.read_bytes()
+    data = files.read_bytes(path, limit=limit)
     width, height = svg_size(name, data) if fmt == "SVG" else _raster_size(name, data, fmt)
     return ImageFile(name, str(path), fmt, width, height, hashlib.sha256(data).hexdigest())
 

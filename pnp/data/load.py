@@ -38,7 +38,9 @@ def load_game(game_dir: Path, tables_of: TableSource = no_engine) -> Game:
     docs: dict[str, Located] = {}
     for name in (GAME_FILE, COMPONENTS_FILE, TABLES_FILE, GLOSSARY_FILE, FIGURES_FILE):
         path = game_dir / name
-        if not path.is_file():
+        # Anything by the name but a missing file is read, so a FIFO, a device, a folder or a link
+        # out is refused as what it is (pnp.core.files) rather than skipped or "not found".
+        if not path.exists() and not path.is_symlink():
             if name in (GAME_FILE, COMPONENTS_FILE):
                 problems.add_raw(Problem("file not found", str(path), code="file-not-found"))
             continue

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pnp.core import files
 from pnp.core.choices import MAX_PAPER_MM, canonical_paper, paper_names, paper_size
 from pnp.core.errors import DataError
 from pnp.core.problems import PathKey, Place, Problem
@@ -116,7 +117,7 @@ def load_sheet_template(name: str, file: Path) -> SheetTemplate:
     if problems:
         raise DataError(problems)
     assert paper is not None and bleed is not None
-    digest = hashlib.sha256(file.read_bytes()).hexdigest()
+    digest = hashlib.sha256(files.read_bytes(file)).hexdigest()
     return SheetTemplate(name, str(located.shown_file), paper, width, height, bleed, tuple(slots),
                          None if backs is None else tuple(backs), digest, located.where(("slots",)))
 

@@ -11,21 +11,12 @@ import codecs
 from pathlib import Path
 
 from pnp.core.errors import DataError
+from pnp.core.files import read_bytes, shown
+
+__all__ = ["guess_encoding", "read_text", "shown"]
 from pnp.core.problems import Problem
 
-# A card-data file or template is a few hundred kilobytes at most; a larger one is a mistake
-# (or an attack) and is refused before it is read into memory.
-MAX_TEXT_BYTES = 8 * 1024 * 1024
-
 _CONVERT = "save it as UTF-8 (in most editors: Save As… › Encoding: UTF-8), or run `iconv -f {enc} -t UTF-8`"
-
-
-def shown(file: Path) -> Path:
-    """A file as the user would type it: relative to the current folder when inside it."""
-    try:
-        return file.resolve().relative_to(Path.cwd())
-    except ValueError:
-        return file
 
 
 def guess_encoding(data: bytes) -> str | None:
@@ -56,20 +47,10 @@ def guess_encoding(data: bytes) -> str | None:
 
 
 def read_text(file: Path) -> str:
-    """The text of a UTF-8 file (a BOM and CRLF line ends are fine); DataError otherwise."""
+    """The text of a UTF-8 file (a BOM and CRLF line ends are fine); DataError otherwise (and for
+    anything :func:`pnp.core.files.read_bytes` refuses: a link out, a special or oversized file)."""
     where = shown(file)
-    try:
-        size = file.stat().st_size
-        if size > MAX_TEXT_BYTES:
-            raise DataError(Problem(f"{size:,} bytes is too large for a pnp file "
-                            f"(at most {MAX_TEXT_BYTES // (1024 * 1024)} MiB)", str(where)))
-        data = file.read_bytes()
-    except FileNotFoundError:
-        raise DataError(Problem("file not found", str(where))) from None
-    except IsADirectoryError:
-        raise DataError(Problem("is a folder, expected a file", str(where))) from None
-    except OSError as exc:
-        raise DataError(Problem(f"cannot be read ({exc.strerror})", str(where))) from None
+    data = read_bytes(file)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

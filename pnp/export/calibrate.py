@@ -28,7 +28,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.build.outputs import Artifact, Output, OutputKind, Params, Rendered, RenderJob
-from pnp.build.pipeline import FileReport, SheetOptions, check_out, make_file
+from pnp.build.pipeline import FileReport, SheetOptions, make_file
 from pnp.core.units import MM
 from pnp.core.workspace import Workspace
 from pnp.layout.presets import sheet_spec
@@ -165,11 +165,9 @@ def calibrate(workspace: Workspace, paper: str, lang: str, back_offset: tuple[fl
               out: Path | None = None, output_root: Path | None = None, force: bool = False) -> FileReport:
     """Make the calibration sheet at ``out``, or at ``<output_root>/calibrate-<paper>.pdf``
     (output/ unless the workspace's pnp.toml names another), unless it is there already, made
-    of the same arguments and fonts. ``out`` is refused inside the game's sources, as
-    ``pnp build --out`` is."""
+    of the same arguments and fonts. ``out`` is refused inside the game's sources or over one
+    (:meth:`Workspace.out_file`, in :func:`make_file`)."""
     root = output_root or workspace.output_folder()
-    if out is not None:
-        check_out(workspace, (out if out.is_absolute() else Path.cwd() / out).parent)
     target = out if out is not None else root / f"calibrate-{paper}.pdf"
     output = Output("", lang, CALIBRATION, params=Params(lang=lang))
     return make_file(workspace, root, target, output, paper, force, SheetOptions(back_offset=back_offset))

@@ -22,6 +22,8 @@ from typing import Any
 from PIL import Image, ImageCms
 from reportlab.lib.colors import CMYKColor, Color, toColor
 
+from pnp.core import files
+
 ICC_DIR = Path(__file__).parent / "icc"
 # sRGB IEC 61966-2.1 (ArgyllCMS reference profile, public domain): what a PNG's pixels and a
 # design's #rrggbb mean.
@@ -52,7 +54,7 @@ FOGRA39 = PressCondition(
 
 @cache
 def _read(path: Path) -> bytes:
-    return path.read_bytes()
+    return files.read_bytes(path)
 
 
 def srgb_profile() -> bytes:

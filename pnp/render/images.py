@@ -33,7 +33,9 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfdoc import PDFResourceDictionary, xObjectName
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.core import files
 from pnp.core.errors import BuildError
+from pnp.core.limits import MAX_IMAGE_BYTES
 from pnp.data.imagefiles import svg_drawing
 from pnp.data.imagefit import Placement
 from pnp.data.model import ImageFile
@@ -103,7 +105,7 @@ def press_reader(data: bytes, fmt: str, press: CmykInk) -> ImageReader:
 
 
 def _read_checked(image: ImageFile) -> bytes:
-    data = Path(image.path).read_bytes()
+    data = files.read_bytes(Path(image.path), limit=MAX_IMAGE_BYTES)
     if hashlib.sha256(data).hexdigest() != image.digest:
         raise BuildError([f"{image.name} changed while the build was running: build again"])
     return data

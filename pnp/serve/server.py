@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import BinaryIO, ClassVar
 from urllib.parse import unquote_to_bytes
 
+from pnp.core import files
 from pnp.core.errors import PnpError
 from pnp.core.numbers import too_long
 from pnp.serve.connections import (
@@ -45,6 +46,7 @@ from pnp.serve.connections import (
 from pnp.serve.page import SCRIPT, page_style, render_page
 from pnp.serve.preview import Preview
 from pnp.text.fonts import FACE_FILES
+from pnp.text.fontscan import MAX_FONT_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -227,8 +229,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def _font(self, name: str) -> Path | None:
         if name not in FONT_NAMES:
             return None
-        path = self.server.preview.workspace.fonts / name
-        return path if path.is_file() else None
+        try:  # a fonts/ (or a face in it) that links out of the workspace is refused: 404
+            path = files.confined(self.server.preview.workspace.fonts / name)
+            found = files.check_kind(path)
+        except PnpError:
+            return None
+        return path if found is not None and found.st_size <= MAX_FONT_BYTES else None
 
     def _host_allowed(self) -> bool:
         if not _is_loopback(str(self.server.server_address[0])):

@@ -30,6 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from pnp.core import files
 from pnp.core.choices import FONT_ROLES
 from pnp.core.errors import FontError, PnpError
 from pnp.core.workspace import Workspace
@@ -213,7 +214,7 @@ def _register(found: FoundFace, bold: bool, where: str, chosen: str) -> FontFace
         if size > MAX_FONT_BYTES:
             raise FontError(f"{where}: the font {found.path} is {size // 2**20} MB; "
                             f"pnp reads fonts up to {MAX_FONT_BYTES // 2**20} MB")
-        data = found.path.read_bytes()
+        data = files.read_bytes(found.path, limit=MAX_FONT_BYTES)
     except OSError as exc:
         raise FontError(f"{where}: cannot read the font {found.path}: {exc}") from exc
     digest = hashlib.sha256(data).hexdigest()

@@ -19,8 +19,10 @@ from itertools import compress
 from pathlib import Path
 from typing import Any
 
+from pnp.core import files
 from pnp.core.errors import FontError
 from pnp.text import reportlab_fonts
+from pnp.text.fontscan import MAX_FONT_BYTES
 from pnp.text.linetypes import ICON
 
 __all__ = [
@@ -206,7 +208,7 @@ def _parse(name: str, path: Path) -> Any:
     from pnp.core import diskcache
     from pnp.text import fontcache
 
-    data = path.read_bytes()
+    data = files.read_bytes(path, limit=MAX_FONT_BYTES)
     digest = diskcache.file_sha256(path, data)
     state = fontcache.load(digest)
     if state is not None:

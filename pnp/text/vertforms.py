@@ -20,10 +20,11 @@ import threading
 from functools import cache
 from typing import Any
 
-from pnp.core import diskcache
+from pnp.core import diskcache, files
 from pnp.core.errors import FontError
 from pnp.text import reportlab_fonts
 from pnp.text.fonts import FontFace
+from pnp.text.fontscan import MAX_FONT_BYTES
 
 AREA = "fonts"
 FORMAT = 1
@@ -161,7 +162,7 @@ def vertical_face(face: FontFace, lang: str) -> FontFace | None:
 
     beside = face.path.with_name(face.name + COMPANION_SUFFIX + ".ttf")
     if face.path.stem == face.name and beside.is_file():
-        name, data = beside.stem, beside.read_bytes()
+        name, data = beside.stem, files.read_bytes(beside, limit=MAX_FONT_BYTES)
     else:
         digest = hashlib.sha256(f"{face.name}\0{lang}".encode()).hexdigest()[:12]
         name = f"{face.name}{COMPANION_SUFFIX}-{digest}"

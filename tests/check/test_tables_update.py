@@ -1,5 +1,5 @@
 """`pnp tables --update` rewrites only the values the rules changed: every comment, blank line
-and layout choice of tables.yaml stays, and a linked tables.yaml is written through."""
+and layout choice of tables.yaml stays, and a tables.yaml linked inside the workspace is written through."""
 
 from __future__ import annotations
 
@@ -77,8 +77,10 @@ def test_crlf_and_a_byte_order_mark_are_kept(ws: Path) -> None:
     assert data.decode("utf-8-sig").replace("\r\n", "\n") == fixed
 
 
-def test_a_linked_tables_file_is_written_through(ws: Path, tmp_path: Path) -> None:
-    real = tmp_path / "shared" / "tisigui-tables.yaml"
+def test_a_linked_tables_file_is_written_through(ws: Path) -> None:
+    """A link that stays inside the workspace is followed (one that leads out is refused: the
+    hostile case tables-update-through-a-link-out)."""
+    real = ws / "shared" / "tisigui-tables.yaml"
     real.parent.mkdir()
     tables = ws / "card_data/tisigui/tables.yaml"
     shutil.move(tables, real)

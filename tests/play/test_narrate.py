@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -424,8 +425,8 @@ def test_cli_writes_pdf_atomically(tmp_path: Path) -> None:
 def test_cli_pdf_default_path(tmp_path: Path) -> None:
     root = tmp_path / "ws"
     root.mkdir()
-    for name in ("card_data", "templates"):
-        (root / name).symlink_to(ROOT / name)
+    for name in ("card_data", "templates"):  # copies: a link out of the workspace is refused
+        shutil.copytree(ROOT / name / "niutouwang", root / name / "niutouwang")
     result = CliRunner().invoke(cli, ["--root", str(root), "sample", "niutouwang", "--players",
                                       "4", "--seed", "2", "--format", "pdf"])
     assert result.exit_code == 0, result.output
