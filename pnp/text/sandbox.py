@@ -232,7 +232,7 @@ def _joined_filter(function: Callable[..., Any]) -> Callable[..., Any]:
     """The ``join`` filter, refused before joining when the separators alone pass the limit."""
     def join(eval_ctx: Any, value: Any, d: str = "", attribute: Any = None) -> Any:
         _step()
-        if isinstance(value, (list, tuple)) and isinstance(d, str):
+        if _size(value) is not None and isinstance(d, str):
             _refuse_size(len(d) * len(value))
         return function(eval_ctx, value, d, attribute)
     return jinja2.pass_eval_context(join)
@@ -289,7 +289,7 @@ class BoundedSandbox(SandboxedEnvironment):
         if isinstance(owner, str) and getattr(target, "__name__", "") in _STRING_METHODS_WITH_WIDTHS:
             _check_format(owner)
             _check_widths((*args, *kwargs.values()))
-            if target.__name__ == "join" and args and isinstance(args[0], (list, tuple)):
+            if target.__name__ == "join" and args and _size(args[0]) is not None:
                 _refuse_size(len(owner) * len(args[0]))
         return super().call(__context, __obj, *args, **kwargs)
 

@@ -59,13 +59,15 @@ class WorkspaceLoader(jinja2.BaseLoader):
         path = self.folder.joinpath(*parts)
         try:
             resolved = path.resolve()
-            if not resolved.is_relative_to(self.folder):
-                raise jinja2.TemplateNotFound(f"{template} (leads outside templates/)")
-            if not resolved.is_file():
-                raise jinja2.TemplateNotFound(template)
-            mtime = resolved.stat().st_mtime
+            inside = resolved.is_relative_to(self.folder)
+            found = inside and resolved.is_file()
+            mtime = resolved.stat().st_mtime if found else 0.0
         except (OSError, RuntimeError):
             raise jinja2.TemplateNotFound(template) from None
+        if not inside:
+            raise jinja2.TemplateNotFound(f"{template} (leads outside templates/)")
+        if not found:
+            raise jinja2.TemplateNotFound(template)
         return read_text(resolved), str(path), lambda: resolved.is_file() and resolved.stat().st_mtime == mtime
 
 
