@@ -164,7 +164,8 @@ def test_a_bounded_call_inside_the_child_runs_in_place() -> None:
 def test_render_template_names_the_line_of_a_child_that_ran_out(tmp_path: Path) -> None:
     (tmp_path / "g").mkdir()
     (tmp_path / "g" / "t.md.j2").write_text(
-        "# title\n{% set big = range(99999)|list * 10 %}\n{% for i in range(1000) %}{{ (big|sort)|length }}{% endfor %}\n",
+        "# title\n{% set big = range(99999)|list * 10 %}\n"
+        "{% for i in range(1000) %}{{ (big|sort)|length }}{% endfor %}\n",
         encoding="utf-8")
     with pytest.raises(DataError) as caught:
         render_template(tmp_path, "g/t.md.j2", {}, budget=Budget(cpu_seconds=1, wall_seconds=120))
