@@ -16,9 +16,9 @@ lists a template makes itself it may fill, as the shipped ones do), with:
 - no folding of constant expressions at compile time (Jinja's optimizer would compute
   ``9**9**9**9`` while compiling, before any check).
 
-These give an error on the template's line for every way in pnp knows of. They are not the
-guarantee: :mod:`pnp.text.bounded` runs each render in a child process with hard limits on
-CPU time, memory and wall-clock time, which nothing inside a template can lift.
+These give an error on the template's line for every way pnp knows of. Behind them is the
+render's budget (:mod:`pnp.text.bounded`): its CPU and wall-clock time checked at every step,
+and its memory held by the kernel.
 """
 
 from __future__ import annotations
@@ -44,6 +44,8 @@ from jinja2 import nodes
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 
+from pnp.text.bounded import Clock
+
 MAX_SEQUENCE = 1_000_000  # items (characters) in one string, list or tuple a template makes
 MAX_INT_BITS = 10_000  # about 3,000 decimal digits; a game's numbers have fewer than 20
 MAX_STEPS = 200_000  # loop iterations, calls and operators of one render (the books take < 5,000)
@@ -63,15 +65,19 @@ class StepBudget:
     it may read, never change): one per render (a :class:`ContextVar` holds the current one,
     so renders in two threads count apart)."""
 
-    def __init__(self, given: Any = None, max_steps: int = MAX_STEPS, max_chars: int = MAX_OUTPUT_CHARS) -> None:
+    def __init__(self, given: Any = None, clock: Clock | None = None, max_steps: int = MAX_STEPS,
+                 max_chars: int = MAX_OUTPUT_CHARS) -> None:
         self.max_steps = max_steps
         self.max_chars = max_chars
         self.steps = 0
         self.chars = 0
         self.given = _containers_in(given)
+        self.clock = clock
 
     def step(self) -> None:
         self.steps += 1
+        if self.clock is not None:
+            self.clock.check()
         if self.steps > self.max_steps:
             raise TemplateLimit(f"the template takes more than {self.max_steps:,} steps (loop "
                                 "iterations, calls and operations)")

@@ -4,7 +4,7 @@ through :func:`render_template`.
 
 Templates come with a game folder, and game folders are shared and downloaded: they render in
 Jinja's sandbox, immutable for the values pnp hands them, with limits on what a template may
-ask for (:mod:`pnp.text.sandbox`), in a child process with hard limits on CPU time, memory and wall-clock time
+ask for (:mod:`pnp.text.sandbox`) and a budget of CPU time, wall-clock time and memory
 (:mod:`pnp.text.bounded`), and the loader reaches only the workspace's templates folder, so a
 template can neither run code, read a file outside it, change the values it is given nor
 exhaust the machine. Undefined names are errors, so a template can never print an empty hole
@@ -28,7 +28,7 @@ from jinja2.exceptions import SecurityError
 from pnp.core.errors import DataError
 from pnp.core.problems import Place, Problem, problem_at
 from pnp.data.textfile import read_text, shown
-from pnp.text.bounded import DEFAULT_BUDGET, Budget, OutOfTime, OverBudget, run_bounded
+from pnp.text.bounded import DEFAULT_BUDGET, Budget, Clock, OutOfTime, within_memory
 from pnp.text.sandbox import BoundedSandbox, StepBudget, TemplateLimit, counting
 
 # The longest template name looked up: a file name is at most 255 bytes on every file system
@@ -250,15 +250,15 @@ def located_by_identity(values: Iterable[tuple[Any, str]]) -> Callable[[Any], st
 
 def render_template(templates: Path, name: str, context: Mapping[str, Any],
                     origin: Callable[[Any], str | None] | None = None, budget: Budget = DEFAULT_BUDGET) -> str:
-    """Render ``name`` (``<slug>/<file>``) in the bounded sandbox, in a child process within
-    ``budget``; every failure is a DataError that names the template file and line.
+    """Render ``name`` (``<slug>/<file>``) in the bounded sandbox within ``budget``; every
+    failure is a DataError that names the template file and line.
 
     A value the template computes that fails (a division by zero, a number that is not one)
     is the data's mistake more often than the template's: ``origin`` tells where a value the
     template was given was written, and the error then names that place first."""
     path = templates / name
     env = markdown_environment(templates)
-    try:  # compiled here, so the compiled code is kept for the next render of this process
+    try:
         template = env.get_template(name)
     except jinja2.TemplateSyntaxError as exc:
         file = shown(Path(exc.filename)) if exc.filename else shown(path)
@@ -266,19 +266,17 @@ def render_template(templates: Path, name: str, context: Mapping[str, Any],
     except jinja2.TemplateNotFound as exc:
         raise DataError(Problem(f"template not found: {exc.message or exc.name}", str(shown(path)))) from None
     try:
-        return run_bounded(lambda: _render_counted(env, template, path, context, origin, budget), budget)
-    except MemoryError:
-        reason = f"needs more than {budget.memory_bytes // 2**20:,} MiB of memory"
-    except (OutOfTime, OverBudget) as exc:
-        reason = f"takes {exc}"
-    raise DataError(Problem(f"the template {reason}: it was stopped", str(shown(path)))) from None
+        return within_memory(budget, lambda: _render_counted(env, template, path, context, origin, budget))
+    except MemoryError:  # so near the limit that even the error's text could not be made there
+        raise DataError(Problem(f"the template needs more than {budget.memory_bytes // 2**20:,} MiB of memory",
+                                str(shown(path)))) from None
 
 
 def _render_counted(env: jinja2.Environment, template: jinja2.Template, path: Path,
                     context: Mapping[str, Any], origin: Callable[[Any], str | None] | None,
                     budget: Budget) -> str:
     """The render itself, its steps and characters counted (:class:`StepBudget`)."""
-    steps = StepBudget(context)
+    steps = StepBudget(context, Clock(budget))
     stop_counting = counting(steps)
     try:
         chunks: list[str] = []
@@ -326,7 +324,7 @@ def _render_error(exc: Exception, env: jinja2.Environment, path: Path,
     elif isinstance(exc, MemoryError):
         reason = f"the template needs more than {budget.memory_bytes // 2**20:,} MiB of memory"
     elif isinstance(exc, OutOfTime):
-        reason = f"the template takes {exc}: it was stopped"
+        reason = f"the template takes {exc}: it was stopped there"
     else:
         failed = f"{type(exc).__name__}: {exc}" + (f" in `{_source_line(source, line)}`" if line else "")
         if data:  # arithmetic on a value the data gave: the data's place first
