@@ -153,9 +153,32 @@ def _refuse_bits(bits: int) -> None:
         raise TemplateLimit(f"a number too large ({bits:,} bits; at most {MAX_INT_BITS:,})")
 
 
+def _printable(value: Any) -> Any:
+    """``value``, refused when its text would be too long: a list holding itself twice, forty
+    levels deep, is 80 objects whose ``str`` is 2⁴⁰ items, made inside one C call. The items
+    are counted as ``str`` would write them, shared ones each time, up to the limit."""
+    if not isinstance(value, (list, tuple, dict, set, frozenset)):
+        return value
+    count = 0
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        count += 1
+        if count > MAX_SEQUENCE:
+            _refuse_size(count)
+        if isinstance(item, dict):
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            todo.extend(item)
+        elif isinstance(item, str):
+            count += len(item)
+    return value
+
+
 def _joined(parts: tuple[Any, ...]) -> str:
     """``a ~ b``: the join, refused before it is made when too long."""
-    texts = [str(part) for part in parts]
+    texts = [str(_printable(part)) for part in parts]
     _step()
     _refuse_size(sum(len(text) for text in texts))
     return "".join(texts)
@@ -196,7 +219,10 @@ def _check_format(text: Any) -> None:
 def _check_mod(left: Any, right: Any) -> None:
     if isinstance(left, str):  # "%*d" % (width, value): the width may come as an argument
         _check_format(left)
-        _check_widths(right if isinstance(right, tuple) else (right,))
+        arguments = right if isinstance(right, tuple) else (right,)
+        _check_widths(arguments)
+        for argument in arguments:
+            _printable(argument)
 
 
 def _check_widths(values: Iterable[Any]) -> None:
@@ -244,11 +270,28 @@ def _joined_filter(function: Callable[..., Any]) -> Callable[..., Any]:
     return jinja2.pass_eval_context(join)
 
 
+def _printed_filter(function: Callable[..., Any]) -> Callable[..., Any]:
+    passes_context = getattr(function, "jinja_pass_arg", None)
+    if passes_context is not None:  # tojson takes the eval context first
+        def printed_with(first: Any, value: Any, *args: Any, **kwargs: Any) -> Any:
+            _step()
+            return function(first, _printable(value), *args, **kwargs)
+        printed_with.jinja_pass_arg = passes_context  # type: ignore[attr-defined]
+        return printed_with
+
+    def printed(value: Any, *args: Any, **kwargs: Any) -> Any:
+        _step()
+        return function(_printable(value), *args, **kwargs)
+    return printed
+
+
 def _format_filter(function: Callable[..., Any]) -> Callable[..., Any]:
     def format_(value: Any, *args: Any, **kwargs: Any) -> Any:
         _step()
         _check_format(value)
         _check_widths((*args, *kwargs.values()))
+        for argument in (*args, *kwargs.values()):
+            _printable(argument)
         return function(value, *args, **kwargs)
     return format_
 
@@ -264,12 +307,15 @@ class BoundedSandbox(SandboxedEnvironment):
     intercepted_binops = frozenset(_CHECKS)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, optimized=False, **kwargs)
+        # finalize: every {{ value }} passes _printable before it becomes text.
+        super().__init__(*args, optimized=False, finalize=_printable, **kwargs)
         self.globals["range"] = _bounded_range
         del self.globals["lipsum"]  # n paragraphs of filler, unbounded, and no book's business
         for name in ("center", "indent", "truncate", "wordwrap", "batch", "slice"):
             self.filters[name] = _width_checked(self.filters[name])
         self.filters["join"] = _joined_filter(self.filters["join"])
+        for name in ("string", "pprint", "tojson", "list"):  # a value's whole text or items
+            self.filters[name] = _printed_filter(self.filters[name])
         self.filters["format"] = _format_filter(self.filters["format"])
         self.filters[_COUNTED] = _counted
         self.filters[_JOINED] = _joined
@@ -295,6 +341,8 @@ class BoundedSandbox(SandboxedEnvironment):
         if isinstance(owner, str) and getattr(target, "__name__", "") in _STRING_METHODS_WITH_WIDTHS:
             _check_format(owner)
             _check_widths((*args, *kwargs.values()))
+            for argument in (*args, *kwargs.values()):
+                _printable(argument)
             if target.__name__ == "join" and args and _size(args[0]) is not None:
                 _refuse_size(len(owner) * len(args[0]))
         return super().call(__context, __obj, *args, **kwargs)

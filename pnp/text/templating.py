@@ -86,7 +86,7 @@ class SignedBytecodeCache(jinja2.BytecodeCache):
     _MAX_ENTRY = 16 * 1024 * 1024
 
     def _name(self, bucket: jinja2.bccache.Bucket) -> str:
-        return f"{bucket.key}-{bucket.checksum}-{jinja2.__version__}-bounded1.jbc"
+        return f"{bucket.key}-{bucket.checksum}-{jinja2.__version__}-bounded2.jbc"
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         from pnp.core import diskcache

@@ -144,14 +144,22 @@ def test_many_bounded_steps_run_out_of_time_on_their_line(tmp_path: Path) -> Non
     assert time.monotonic() - start < 30
 
 
-def test_text_that_explodes_inside_one_c_call_hits_the_memory_limit_on_its_line(tmp_path: Path) -> None:
-    # A list holding itself twice, 40 levels deep: its str() is 2**40 items, made in one C call
-    # no step check sees; the kernel's limit turns it into a MemoryError there.
-    write(tmp_path, "# title\n{% set ns = namespace(l=[1]) %}{% for i in range(40) %}{% set ns.l = [ns.l, ns.l] %}"
-                    "{% endfor %}\n{{ ns.l }}\n")
+def test_memory_past_the_budget_inside_one_c_call_is_an_error_on_its_line(tmp_path: Path) -> None:
+    # replace() with an empty pattern: 10**6 places of 500,000 characters each, one C call the
+    # sandbox's checks do not size; the kernel's limit makes it a MemoryError there.
+    write(tmp_path, "# title\n\n{{ ('ab' * 500000)|replace('', 'x' * 500000) }}\n")
     with pytest.raises(DataError) as caught:
         render_template(tmp_path, "g/t.md.j2", {}, budget=Budget(memory_bytes=64 << 20))
     assert "t.md.j2:3: the template needs more than 64 MiB of memory" in str(caught.value)
+
+
+@pytest.mark.parametrize("printed", ["{{ ns.l }}", "{{ ns.l|string }}", "{{ 'x' ~ ns.l }}", "{{ '%s' % (ns.l,) }}",
+                                     "{{ '{}'.format(ns.l) }}", "{{ ns.l|tojson }}", "{{ ns.l|pprint }}"])
+def test_a_value_whose_text_would_explode_is_refused(printed: str) -> None:
+    # A list holding itself twice, 40 levels deep: 80 objects whose text is 2**40 items.
+    with pytest.raises(TemplateLimit, match="items"):
+        render("{% set ns = namespace(l=[1]) %}{% for i in range(40) %}{% set ns.l = [ns.l, ns.l] %}{% endfor %}"
+               + printed)
 
 
 def test_an_include_name_of_100000_characters_is_an_error_not_a_crash(tmp_path: Path) -> None:
