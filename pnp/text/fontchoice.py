@@ -223,7 +223,7 @@ def _register(found: FoundFace, bold: bool, where: str, chosen: str) -> FontFace
         if name is None:
             damage = font_damage_cached(data, digest)
             if damage:
-                raise FontError(f"{where}: the font {found.path} is damaged: {damage}")
+                raise FontError(f"{where}: {found.path} is not a font pnp can read ({damage})")
             # One name per face's bytes: reportlab keeps the first font registered by a name.
             name = f"Pick-{digest[:16]}-{found.index}"
             try:
