@@ -4,6 +4,7 @@ no traceback, nothing written to output/, within a wall-clock limit. See tests/h
 from __future__ import annotations
 
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -107,6 +108,13 @@ def _apply(root: Path, rel: str, op: dict[str, Any]) -> None:
             shutil.rmtree(path)
         else:
             path.unlink(missing_ok=True)
+    elif "face" in op:  # one of pnp's bundled faces, cut short or with bytes flipped
+        data = bytearray((ROOT / "pnp" / "core" / "faces" / op["face"]).read_bytes())
+        del data[op.get("truncate", len(data)):]
+        for at in random.Random(0).sample(range(len(data) // 2, len(data)), op.get("flip", 0)):
+            data[at] ^= 0x55
+        path.unlink(missing_ok=True)
+        path.write_bytes(bytes(data))
     elif op.get("mkdir"):
         path.unlink(missing_ok=True)
         path.mkdir(parents=True, exist_ok=True)

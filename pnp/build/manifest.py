@@ -294,10 +294,19 @@ def template_files(templates: Path, slug: str, start: str | None = None) -> list
             return sorted(p for p in templates.rglob("*") if p.is_file())
         for name in names:
             other = templates / str(name).replace(SLUG, slug)
-            if other.is_file() and other not in seen:
+            if other not in seen and _is_file(other):
                 found.add(other)
                 queue.append(other)
     return sorted(found)
+
+
+def _is_file(path: Path) -> bool:
+    """A name a template includes may be no possible file (100,000 characters: ENAMETOOLONG);
+    then it is no input, and the render reports it."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def font_files(workspace: Workspace, lang: str) -> list[Path]:

@@ -36,6 +36,7 @@ from pnp.core.errors import FontError, PnpError
 from pnp.core.workspace import Workspace
 from pnp.data.model import FontPick
 from pnp.text import fontscan
+from pnp.text.fontcheck import font_damage_cached
 from pnp.text.fonts import FontFace, FontFamily, coverage
 from pnp.text.fontscan import MAX_FONT_BYTES, normal
 
@@ -221,6 +222,9 @@ def _register(found: FoundFace, bold: bool, where: str, chosen: str) -> FontFace
     with _lock:
         name = _registered.get((digest, found.index))
         if name is None:
+            damage = font_damage_cached(data, digest)
+            if damage:
+                raise FontError(f"{where}: {found.path} is not a font pnp can read ({damage})")
             # One name per face's bytes: reportlab keeps the first font registered by a name.
             name = f"Pick-{digest[:16]}-{found.index}"
             try:

@@ -23,6 +23,7 @@ from pnp.core import files
 from pnp.core.errors import FontError
 from pnp.text import reportlab_fonts
 from pnp.text.fontscan import MAX_FONT_BYTES
+from pnp.text.fontcheck import font_damage_cached
 from pnp.text.linetypes import ICON
 
 __all__ = [
@@ -190,8 +191,12 @@ def _register(path: Path, bold: bool) -> FontFace:
         return FontFace(name=name, path=path, bold=bold)
     try:
         font = _parse(name, path)
+    except FontError:
+        raise
     except (TTFError, OSError) as exc:
         raise FontError(f"cannot read font {path}: {exc}; {_regenerate_hint()}") from exc
+    except Exception as exc:  # noqa: BLE001 - damage the checksums could not see is the file's too
+        raise FontError(f"cannot read font {path}: {type(exc).__name__}: {exc}; {_regenerate_hint()}") from exc
     ps_name = font.face.name.decode("latin-1") if isinstance(font.face.name, bytes) else font.face.name
     if ps_name != name:
         # reportlab would silently reuse another font registered under the same PS name.
@@ -210,6 +215,9 @@ def _parse(name: str, path: Path) -> Any:
 
     data = files.read_bytes(path, limit=MAX_FONT_BYTES)
     digest = diskcache.file_sha256(path, data)
+    damage = font_damage_cached(data, digest)
+    if damage:  # a truncated face fails in reportlab's parser; one with flipped bytes parses
+        raise FontError(f"the font {path} is damaged: {damage}; {_regenerate_hint()}")
     state = fontcache.load(digest)
     if state is not None:
         return reportlab_fonts.font_from_parse(name, path, data, state, fontcache.CachedFace)

@@ -23,6 +23,7 @@ from typing import Any
 from pnp.core import diskcache, files
 from pnp.core.errors import FontError
 from pnp.text import reportlab_fonts
+from pnp.text.fontcheck import font_damage_cached
 from pnp.text.fonts import FontFace
 from pnp.text.fontscan import MAX_FONT_BYTES
 
@@ -163,6 +164,9 @@ def vertical_face(face: FontFace, lang: str) -> FontFace | None:
     beside = face.path.with_name(face.name + COMPANION_SUFFIX + ".ttf")
     if face.path.stem == face.name and beside.is_file():
         name, data = beside.stem, files.read_bytes(beside, limit=MAX_FONT_BYTES)
+        damage = font_damage_cached(data, hashlib.sha256(data).hexdigest())
+        if damage:
+            raise FontError(f"the font {beside} is damaged: {damage}")
     else:
         digest = hashlib.sha256(f"{face.name}\0{lang}".encode()).hexdigest()[:12]
         name = f"{face.name}{COMPANION_SUFFIX}-{digest}"
