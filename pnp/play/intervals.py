@@ -62,7 +62,10 @@ def wilson(successes: float, n: int) -> Interval:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 / (1 + z2 / n) * math.sqrt(max(0.0, p * (1 - p) / n + z2 / (4 * n * n)))
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+    # At 0 and n the bound is exactly 0 (1): rounding leaves 1e-17 there otherwise.
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return Interval(p, low, high)
 
 
 def mean_interval(n: int, mean: float, variance: float) -> Interval:

@@ -142,10 +142,18 @@ def _with_value(mapping: Mapping[str, Any], axis: Axis, value: Any) -> dict[str,
 # The grid
 
 
-def _rules(slug: str, mapping: Mapping[str, Any], variant: str | None, setting: str) -> Any:
+def _rules(slug: str, mapping: Mapping[str, Any], variant: str | None, setting: str,
+           axes: Sequence[Axis]) -> Any:
     try:
         return get_game(slug).rules_from_mapping(mapping, variant)
     except RulesError as error:
+        unknown = [a.path for a in axes for p in error.problems
+                   if p.startswith(f"{a.path.removeprefix('rules.')}: unknown key")]
+        if unknown:
+            known = get_game(slug).rules_doc
+            raise PnpError(f"--sweep {unknown[0]}: not a rules field of {slug}"
+                           + (f" (its rules: {known})" if known else "")
+                           + f"; the rules say: rules.{error.problems[0]}") from None
         problems = "; ".join(f"rules.{p}" for p in error.problems)
         raise PnpError(f"--sweep {setting}: the rules refuse it: {problems}") from None
 
@@ -168,7 +176,7 @@ def grid(game: Game, axes: Sequence[Axis], players: Sequence[int] | None,
         for axis, value in zip(axes, combo, strict=True):
             mapping = _with_value(mapping, axis, value)
         label = ", ".join(f"{a.path}={_shown(v)}" for a, v in zip(axes, combo, strict=True)) or "rules"
-        rules = _rules(game.slug, mapping, variant, label)
+        rules = _rules(game.slug, mapping, variant, label, axes)
         playable = engine.playable_counts(rules)
         counts = players or (resolve_players(game, rules, None),)
         for count in counts:
