@@ -8,6 +8,7 @@ in docs/sample-and-simulate.md.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -134,34 +135,107 @@ def sample(ctx: click.Context, game: str, players: int | None, seed: int, lang: 
     echo_data(text, nl=False)
 
 
+_PLAYERS = re.compile(r"\d{1,9}(\.\.\d{1,9})?(,\d{1,9}(\.\.\d{1,9})?)*")
+
+
+def _players_text(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and not _PLAYERS.fullmatch(value.replace(" ", "")):
+        raise click.BadParameter(f"{value!r}: a whole number, a list (4,5) or a range (3..6)", ctx, param)
+    return None if value is None else value.replace(" ", "")
+
+
 @command()
 @game_argument
 @click.option("--games", type=WholeNumber(), default=1000, show_default=True,
-              help=f"How many games (1–{MAX_GAMES:,}).")
-@click.option("--players", type=WholeNumber(), help="Number of players (default: the game's most common).")
+              help=f"How many games (1–{MAX_GAMES:,}); with --sweep, of every setting.")
+@click.option("--players", callback=_players_text, metavar="N|N..M|N,M",
+              help="Number of players (default: the game's most common); a range (3..6) or a "
+              "list (4,5) plays each count.")
+@click.option("--sweep", "sweeps", multiple=True, metavar="rules.PATH=V1,V2",
+              help="Play every value of a rules field (5,6,7 or 3..8); repeat for a grid. "
+              "Every setting plays the same seeds.")
 @click.option("--seed", type=WholeNumber(), default=1, show_default=True,
               help="Seed of the first game; game i uses seed + i (at most 18 digits).")
-@format_option("text", "json", json_alias=True)
+@format_option("text", "json", "html", "pdf", json_alias=True,
+               help="text and json; html and pdf are the balance report with charts (need --out).")
 @play_options
 @click.option("--jobs", type=WholeNumber(1, MAX_JOBS),
               help=f"Worker processes, 1–{MAX_JOBS} (default: one per CPU; the report never depends on it).")
+@lang_option(None, allow_all=False, help="Script of --format pdf (default: the game's source script).")
+@paper_option(help="Paper size of --format pdf.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write to FILE instead of stdout (needed by html and pdf).")
 @click.pass_context
-def simulate(ctx: click.Context, game: str, games: int, players: int | None, seed: int, fmt: str,
-             variant: str | None, abilities: bool, bots: str, budget: int,
-             jobs: int | None) -> None:
-    """Play many bot games of GAME and report length, scores, wins, end conditions and supply."""
+def simulate(ctx: click.Context, game: str, games: int, players: str | None, sweeps: tuple[str, ...],
+             seed: int, fmt: str, variant: str | None, abilities: bool, bots: str, budget: int,
+             jobs: int | None, lang: str | None, paper: str, out: Path | None) -> None:
+    """Play many bot games of GAME and report length, scores, wins, end conditions and supply.
+
+    With --sweep, a --players range or list, or --format html/pdf: the balance report, every
+    figure with its 95 % interval and what is significant flagged with the test used.
+    """
     fmt = chosen_format(fmt)
     ws = workspace(ctx)
     chosen = _variant(game, variant, abilities)
+    if fmt in ("html", "pdf") and out is None:
+        raise PnpError(f"--format {fmt} writes a file: give --out FILE")
+    if sweeps or fmt in ("html", "pdf") or (players is not None and not players.isdigit()):
+        _balance(ctx, game, games, players, sweeps, seed, fmt, chosen, bots, budget, jobs, lang, paper, out)
+        return
+    count = int(players) if players is not None else None
     if sys.stderr.isatty():
         with click.progressbar(length=max(games, 1), label=f"{game}: playing", file=sys.stderr,
                                show_pos=True) as bar:
-            data = sim.simulate(ws, game, games, players, seed, chosen, bots, jobs,
+            data = sim.simulate(ws, game, games, count, seed, chosen, bots, jobs,
                                 progress=bar.update, signals=POOL_SIGNALS, budget=budget)
     else:
-        data = sim.simulate(ws, game, games, players, seed, chosen, bots, jobs,
+        data = sim.simulate(ws, game, games, count, seed, chosen, bots, jobs,
                             signals=POOL_SIGNALS, budget=budget)
-    echo_data(_json_text(data) if fmt == "json" else sim.text_report(data), nl=False)
+    text = _json_text(data) if fmt == "json" else sim.text_report(data)
+    _emit(text, out)
+
+
+def _emit(text: str, out: Path | None) -> None:
+    if out is None:
+        echo_data(text, nl=False)
+        return
+    path = _write(out, text.encode("utf-8"))
+    message(f"wrote {shown(path)} ({len(text.encode('utf-8')) / 1024:.0f} KiB)")
+
+
+def _balance(ctx: click.Context, game: str, games: int, players: str | None, sweeps: tuple[str, ...],
+             seed: int, fmt: str, variant: str | None, bots: str, budget: int, jobs: int | None,
+             lang: str | None, paper: str, out: Path | None) -> None:
+    """The sweep: checked whole before a game is played, played with a progress line, then
+    written in one piece."""
+    from pnp.cli.progress import GamesProgress
+    from pnp.play import balance
+    from pnp.play.sweep import sweep
+
+    ws = workspace(ctx)
+    progress = GamesProgress(f"{game}: playing")
+    try:
+        run = sweep(ws, game, sweeps, players, games, seed, variant, bots, jobs,
+                    progress=progress.update if progress.live else None, signals=POOL_SIGNALS,
+                    budget=budget, on_plan=progress.start)
+    finally:
+        progress.end()
+    data = balance.report(run)
+    if fmt == "json":
+        _emit(_json_text(data), out)
+    elif fmt == "text":
+        _emit(balance.text_report(data), out)
+    elif fmt == "html":
+        from pnp.play.balance_html import balance_html
+
+        _emit(balance_html(data), out)
+    else:
+        from pnp.play.balance_pdf import balance_pdf
+
+        assert out is not None
+        pdf = balance_pdf(ws, data, lang, paper)
+        path = _write(out, pdf)
+        message(f"wrote {shown(path)} ({len(pdf) / 1024:.0f} KiB)")
 
 
 @command()

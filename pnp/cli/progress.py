@@ -82,3 +82,47 @@ def outcomes_json(report: BuildReport) -> list[dict[str, str | None]]:
     script, kind (``output``), status and why."""
     return [{"game": o.output.slug or None, "lang": o.output.lang, "output": o.output.kind.name,
              "status": o.status, "reason": o.reason} for o in report.outcomes]
+
+
+class GamesProgress:
+    """A sweep's progress on a terminal: games done of the total, games a second and the time
+    left, redrawn in place at most a few times a second. Nothing when stderr is not a terminal
+    (a log gets the report, not a stream of carriage returns)."""
+
+    def __init__(self, label: str, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.live = self.stream.isatty()
+        self.label = label
+        self.total = 0
+        self.done = 0
+        self._began = 0.0
+        self._drawn_at = 0.0
+
+    def start(self, total: int) -> None:
+        import time
+
+        self.total = total
+        self._began = self._drawn_at = time.monotonic()
+
+    def update(self, games: int) -> None:
+        import time
+
+        self.done += games
+        now = time.monotonic()
+        if self.live and (now - self._drawn_at >= 0.2 or self.done >= self.total):
+            self._drawn_at = now
+            self.stream.write("\r\x1b[K" + progress_line(self.label, self.done, self.total, now - self._began))
+            self.stream.flush()
+
+    def end(self) -> None:
+        if self.live and self.done:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def progress_line(label: str, done: int, total: int, seconds: float) -> str:
+    """``niutouwang: playing 1,200/12,000 games, 850 games/s, 13 s left``."""
+    rate = done / seconds if seconds > 0 else 0.0
+    left = (total - done) / rate if rate > 0 else None
+    when = "?" if left is None else f"{left:.0f} s" if left < 120 else f"{left / 60:.0f} min"
+    return f"{label} {done:,}/{total:,} games, {rate:,.0f} games/s, {when} left"

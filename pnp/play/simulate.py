@@ -51,7 +51,7 @@ MAX_JOBS = 64
 # Supply read from card_data
 
 
-def _supply(game: Game) -> dict[str, Any]:
+def supply_counts(game: Game) -> dict[str, Any]:
     """Component counts the report compares peaks with (score tokens, markers)."""
     supply: dict[str, Any] = {}
     for component in game.components:
@@ -68,7 +68,7 @@ def _supply(game: Game) -> dict[str, Any]:
     return supply
 
 
-def _summariser(game: GamePlugin) -> Callable[[Mapping[str, Any], Any, Plan], Summary]:
+def summariser(game: GamePlugin) -> Callable[[Mapping[str, Any], Any, Plan], Summary]:
     if game.summarise is None:
         raise PnpError(f"{game.slug} cannot be simulated (its plugin gives no game summary)")
     return game.summarise
@@ -79,7 +79,7 @@ def play_chunk(plan: Plan, first: int, count: int) -> list[Summary]:
     game = get_game(plan.slug)
     # Checked in the parent process already: the worker only rebuilds the same rules.
     rules = game.rules_from_mapping(plan.rules_mapping, plan.variant)
-    summarise = _summariser(game)
+    summarise = summariser(game)
     out = []
     for seed in range(first, first + count):
         log = play(game, rules, plan.players, seed, plan.variant, plan.bots, plan.budget)
@@ -178,23 +178,23 @@ def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | 
         raise PnpError(f"--jobs must be 1–{MAX_JOBS}, got {jobs:,}")
     check_bots(plugin(slug), bots)
     check_budget(budget)
-    _summariser(plugin(slug))
+    summariser(plugin(slug))
     game = game or load_game_data(workspace, slug)
     variant = check_variant(slug, variant)
     rules = game_rules(game, variant)
     count = resolve_players(game, rules, players)
     bots = check_bots(plugin(slug), bots, count)
-    plan = Plan(slug, _plain(game.info.rules), variant, count, bots, _supply(game), budget)
+    plan = Plan(slug, plain(game.info.rules), variant, count, bots, supply_counts(game), budget)
     summaries = run(plan, seed, games, jobs, progress, signals)
     return report(plan, rules, seed, summaries)
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     """Plain dicts and lists: the loader's read-only mappings cannot be sent to a process."""
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     return value
 
 

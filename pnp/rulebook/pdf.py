@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
 from pnp.core.units import MM
 from pnp.data.model import Game
@@ -22,8 +22,11 @@ from pnp.text.strings import ui
 
 def render_rulebook(game: Game, lang: str, blocks: Sequence[MarkdownBlock], fonts: FontFamily,
                     convert: Callable[[str], str], glyphs: GlyphCheck, source: str,
-                    pagesize: tuple[float, float]) -> bytes:
-    """The rulebook PDF: A4/Letter, running header, page numbers, an outline of headings."""
+                    pagesize: tuple[float, float],
+                    story: Callable[[StoryBuilder, Sequence[MarkdownBlock]], list[Flowable]] = build_story) -> bytes:
+    """The rulebook PDF: A4/Letter, running header, page numbers, an outline of headings;
+    ``story`` turns the blocks into flowables (a report that sets charts between them passes
+    its own)."""
     buffer = io.BytesIO()
     title = convert(game.info.name.value)
     margin = 20 * MM
@@ -54,5 +57,5 @@ def render_rulebook(game: Game, lang: str, blocks: Sequence[MarkdownBlock], font
     builder = StoryBuilder(game, lang, fonts, convert, glyphs, source,
                            frame.height - frame.topPadding - frame.bottomPadding,
                            frame.width - frame.leftPadding - frame.rightPadding)
-    doc.build(build_story(builder, blocks))
+    doc.build(story(builder, blocks))
     return buffer.getvalue()
