@@ -47,6 +47,9 @@ class Step(NamedTuple):
     action: Action
 
 
+_new_tuple = tuple.__new__
+
+
 class Bot(Protocol):
     """A player: picks one of ``match.state.legal_actions()`` for ``seat``."""
 
@@ -81,7 +84,7 @@ class Match:
                 raise IllegalAction(len(self.steps) + 1, seat, action, reason)
         emitted = state.apply(action)
         steps = self.steps
-        steps.append(Step(seat, action))
+        steps.append(_new_tuple(Step, (seat, action)))  # Step(seat, action), without a frame
         if emitted:
             turn = len(steps)
             self.events.extend([(turn, event) for event in emitted])
@@ -133,22 +136,46 @@ def bot_rng(seed: int) -> random.Random:
 
 
 def play(new_state: Callable[[], State], bots: Sequence[Bot], seed: int, *,
-         watched: Sequence[int] = (), check: bool = False) -> Match:
-    """A whole game, one bot per seat; ``check`` also validates the bots' own choices."""
+         watched: Sequence[int] = (), check: bool = False, one_stream: bool = False) -> Match:
+    """A whole game, one bot per seat; ``check`` also validates the bots' own choices.
+    ``one_stream``: the bots draw from chance's own stream, interleaved in the order of the
+    steps (a game whose seeded logs predate the kit, kept byte for byte)."""
     match = Match(new_state, tuple(watched))
     if len(bots) != match.state.players:
         raise ValueError(f"{len(bots)} bots for {match.state.players} seats")
-    chance, thinking = random.Random(seed), bot_rng(seed)
-    state, push, steps = match.state, match.push, match.steps
+    chance = random.Random(seed)
+    thinking = chance if one_stream else bot_rng(seed)
+    if check or match.seen:
+        push = match.push
+        while not state_over(match, steps := match.steps):
+            seat = match.state.to_move()
+            if seat == CHANCE:
+                push(draw_chance(match.state, chance), check=False, seat=seat)
+            else:
+                push(bots[seat].choose(match, seat, thinking), check=check, seat=seat)
+        return match
+    # Match.push inlined (nothing to check or watch): the loop runs once a step of every game
+    # pnp simulates, and a call a step is a tenth of a fast game's time.
+    state, steps, events = match.state, match.steps, match.events
+    apply, append = state.apply, steps.append
     while not state.is_over():
         if len(steps) >= MAX_STEPS:
             raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
         seat = state.to_move()
-        if seat == CHANCE:
-            push(draw_chance(state, chance), check=False, seat=seat)
-        else:
-            push(bots[seat].choose(match, seat, thinking), check=check, seat=seat)
+        action = (draw_chance(state, chance) if seat == CHANCE
+                  else bots[seat].choose(match, seat, thinking))
+        emitted = apply(action)
+        append(_new_tuple(Step, (seat, action)))
+        if emitted:
+            turn = len(steps)
+            events.extend([(turn, event) for event in emitted])
     return match
+
+
+def state_over(match: Match, steps: list[Step]) -> bool:
+    if len(steps) >= MAX_STEPS:
+        raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
+    return match.state.is_over()
 
 
 def replay(new_state: Callable[[], State], steps: Sequence[Step]) -> Match:
