@@ -145,24 +145,27 @@ def play(new_state: Callable[[], State], bots: Sequence[Bot], seed: int, *,
         raise ValueError(f"{len(bots)} bots for {match.state.players} seats")
     chance = random.Random(seed)
     thinking = chance if one_stream else bot_rng(seed)
+    state, steps = match.state, match.steps
     if check or match.seen:
         push = match.push
-        while not state_over(match, steps := match.steps):
-            seat = match.state.to_move()
+        while not state.is_over():
+            if len(steps) >= MAX_STEPS:
+                raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
+            seat = state.to_move()
             if seat == CHANCE:
-                push(draw_chance(match.state, chance), check=False, seat=seat)
+                push(draw_chance(state, chance), check=False, seat=seat)
             else:
                 push(bots[seat].choose(match, seat, thinking), check=check, seat=seat)
         return match
-    # Match.push inlined (nothing to check or watch): the loop runs once a step of every game
-    # pnp simulates, and a call a step is a tenth of a fast game's time.
-    state, steps, events = match.state, match.steps, match.events
-    apply, append = state.apply, steps.append
-    while not state.is_over():
-        if len(steps) >= MAX_STEPS:
+    # Match.push inlined, with nothing to check or watch: a call a step is a tenth of the
+    # time of the fastest games pnp simulates.
+    apply, append, events = state.apply, steps.append, match.events
+    is_over, to_move, most, chance_seat = state.is_over, state.to_move, MAX_STEPS, CHANCE
+    while not is_over():
+        if len(steps) >= most:
             raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
-        seat = state.to_move()
-        action = (draw_chance(state, chance) if seat == CHANCE
+        seat = to_move()
+        action = (draw_chance(state, chance) if seat == chance_seat
                   else bots[seat].choose(match, seat, thinking))
         emitted = apply(action)
         append(_new_tuple(Step, (seat, action)))
@@ -170,12 +173,6 @@ def play(new_state: Callable[[], State], bots: Sequence[Bot], seed: int, *,
             turn = len(steps)
             events.extend([(turn, event) for event in emitted])
     return match
-
-
-def state_over(match: Match, steps: list[Step]) -> bool:
-    if len(steps) >= MAX_STEPS:
-        raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
-    return match.state.is_over()
 
 
 def replay(new_state: Callable[[], State], steps: Sequence[Step]) -> Match:

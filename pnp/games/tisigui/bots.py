@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple, Protocol
 
 from pnp.games.draws import shuffle
@@ -387,27 +387,8 @@ def _rules_id(rules: TisiguiRules, n: int) -> int:
     return _RULES_IDS.setdefault(key, len(_RULES_IDS))
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
-
 
 # --------------------------------------------------------------------------- the kit's styles
-
-
-def turn_view(state: TisiguiState) -> View:
-    """What the player on turn knows (the ghost its secret too), as the bots read it."""
-    game = state.game
-    seat, ghost = game.seat, state.ghost
-    secret = seat == ghost
-    acted = len(game.actions)
-    small_round = game.small_round
-    left = game.markers[seat] if game.markers is not None else None
-    # Built as the tuple it is (a named tuple's own __new__ is a Python function: a frame
-    # per decision), in View's order.
-    return tuple.__new__(View, (
-        state.rules, state.players, seat, ghost if secret else None,
-        state.targets if secret else None, state.confirmed, small_round, game.round_value,
-        len(game.values) - small_round, left, acted, acted >= game.lo,
-        secret and state.rules.ghost_may_pass and not acted, game.history, state.public))
 
 
 def setup_view(state: TisiguiState) -> View:
@@ -433,32 +414,36 @@ class Style:
         state: TisiguiState = match.state  # type: ignore[assignment]
         phase = state.phase
         bot = self.bot
-        if phase == TURN:  # turn_view(state), inlined: it is built for every action
+        if phase in (TURN, ANSWER):
+            # What the player on turn knows (the ghost its secret too), built for every action
+            # as the tuple it is (a named tuple's own __new__ is a Python function: a frame a
+            # decision), in View's order.
             game = state.game
             seat, ghost = game.seat, state.ghost
             secret = seat == ghost
             acted = len(game.actions)
             small_round = game.small_round
             markers = game.markers
-            choice = bot.next_action(_new_tuple(View, (
+            view = _new_tuple(View, (
                 state.rules, state.players, seat, ghost if secret else None,
                 state.targets if secret else None, state.confirmed, small_round,
                 game.round_value, len(game.values) - small_round,
                 markers[seat] if markers is not None else None, acted, acted >= game.lo,
                 secret and state.rules.ghost_may_pass and not acted, game.history,
-                state.public)), rng)
+                state.public))
+            if phase == ANSWER:  # a question no rule can check, asked of the ghost
+                asked = state.pending
+                assert asked is not None
+                return "yes" if bot.ghost_answer(view, asked, None, rng) else "no"
+            choice = bot.next_action(view, rng)
             if choice is None:
                 return STOP
-            if not secret or choice.kind == "pass" or game.forced_answer(choice) is not None:
-                return choice.action
-            # The ghost's own action: the answer it shows goes with it.
-            return answered(choice, bool(bot.ghost_answer(turn_view(state), choice,
-                                                          game.truth(choice), rng)))
-        if phase == ANSWER:
-            choice = state.pending
-            assert choice is not None
-            truth = state.game.truth(choice)
-            return "yes" if bot.ghost_answer(turn_view(state), choice, truth, rng) else "no"
+            action: Action = choice.action
+            if secret and choice.kind != "pass" and game.forced_answer(choice) is None:
+                # The ghost's own action: the answer it shows goes with it.
+                action = answered(choice, bool(bot.ghost_answer(view, choice,
+                                                                game.truth(choice), rng)))
+            return action
         if phase == TARGETS:
             chosen = set(bot.choose_targets(setup_view(state), rng))
             return ("targets", tuple(sorted(chosen)))

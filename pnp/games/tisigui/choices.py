@@ -110,6 +110,13 @@ class Choice:
         return code, mask_of(seats)
 
     @cached_property
+    def shown(self) -> tuple[Any, Any]:
+        """The choice as the ghost's own action, answered yes and answered no."""
+        action = self.action
+        body = action if type(action) is tuple else (action,)
+        return (ANSWERS[0], *body), (ANSWERS[1], *body)
+
+    @cached_property
     def action(self) -> Any:
         """The choice as an action of the engine kit (JSON-ready, compared with ``==``):
         ``"pass"``, ``"no_targets"``, ``("name", seats)``, ``("question", asks, about |
@@ -208,8 +215,7 @@ def read_action(action: Any) -> tuple[Choice, bool | None] | None:
 
 def answered(choice: Choice, answer: bool) -> Any:
     """The ghost's own action with the answer it shows (``read_action`` reads it back)."""
-    action = choice.action
-    return (ANSWERS[not answer], *action) if type(action) is tuple else (ANSWERS[not answer], action)
+    return choice.shown[not answer]
 
 
 def _is_seat(value: Any) -> bool:

@@ -24,19 +24,18 @@ from typing import Any
 
 from pnp.games.kit import CHANCE, Action, Outcome
 from pnp.games.tisigui.choices import (
+    ANSWERS,
+    READ_ACTIONS,
     TRUE_IF_ALL,
     TRUE_IF_ANY,
     TRUE_IF_COUNT,
     TRUE_IF_GHOST,
     TRUE_IF_NONE,
     TRUTH_UNKNOWN,
-    ANSWERS,
-    READ_ACTIONS,
     Choice,
     answered,
     read_action,
 )
-
 from pnp.games.tisigui.deduce import Deductions
 from pnp.games.tisigui.log import BigRound
 from pnp.games.tisigui.rules import TisiguiRules
@@ -60,6 +59,7 @@ class Legal(list[Action]):
 
 
 _NOBODY_YET = Deductions(3)
+_BY_ID: dict[int, tuple[Action, tuple[Choice, bool | None]]] = {}
 
 
 class TisiguiState:
@@ -95,9 +95,9 @@ class TisiguiState:
         phase = self.phase
         if phase == TURN:
             return self.game.seat
-        if phase == GHOST or phase == ROLL or (phase == START and not self.ghost_picks):
-            return CHANCE
-        return self.ghost if phase != OVER else CHANCE
+        if phase in (TARGETS, ANSWER) or (phase == START and self.ghost_picks):
+            return self.ghost
+        return CHANCE  # the ghost drawn, the start rolled, the small die
 
     def chance_outcomes(self) -> Sequence[tuple[Action, float]]:
         sides = self.rules.small_die_sides if self.phase == ROLL else self.players
@@ -128,32 +128,14 @@ class TisiguiState:
 
     def _turn_actions(self) -> list[Action]:
         game, n = self.game, self.players
-        out: list[Action] = []
-        if len(game.actions) >= game.lo:
-            out.append(STOP)
-        if game.can_pass:
-            out.append("pass")
-        out.append("no_targets")
-        seats = range(n)
-        for asks in ("is_target", "is_ghost"):
-            out += [("question", asks, s) for s in seats]
-        out += [("question", "target_count", k) for k in range(n + 1)]
-        out += [("question", "any_target", among) for k in range(2, n + 1)
-                for among in combinations(seats, k)]
-        free = [s for s in seats if s not in game.confirmed]
-        most = self.rules.max_named_per_action or n
-        out += [("name", named) for k in range(1, min(most, len(free)) + 1)
-                for named in combinations(free, k)]
-        if game.seat != self.ghost:
-            return out
-        shown: list[Action] = []
-        for action in out:
-            read = read_action(action)
-            if read is not None and read[0].kind != "pass" and self._shows_answer(read[0]):
-                shown += [answered(read[0], True), answered(read[0], False)]
-            else:
-                shown.append(action)
-        return shown
+        ghost = game.seat == self.ghost
+        key = (n, self.rules.max_named_per_action, self.rules.ghost_own_naming, game.confirmed_mask,
+               len(game.actions) >= game.lo, game.can_pass, ghost)
+        found = _TURN_ACTIONS.get(key)
+        if found is None:
+            found = _TURN_ACTIONS[key] = _turn_actions(*key)
+        return found
+
 
     def _targets_ok(self, action: object) -> bool:
         return (type(action) is tuple and len(action) == 2 and action[0] == "targets"
@@ -161,7 +143,7 @@ class TisiguiState:
                 and all(type(s) is int and 0 <= s < self.players for s in action[1]))
 
     def _action_ok(self, action: object) -> bool:
-        return self.why_illegal(action) is None  # type: ignore[arg-type]
+        return self.why_illegal(action) is None
 
     def why_illegal(self, action: Action) -> str | None:
         phase = self.phase
@@ -205,9 +187,18 @@ class TisiguiState:
             if action == STOP:
                 game.end_turn()
                 return self._next_turn()
-            read = READ_ACTIONS.get(action) or read_action(action)  # the lookup inlined
-            assert read is not None, action
-            choice, shown = read
+            # What the action stands for: the bots hand the same (cached) action objects
+            # over and over, so they are looked up by identity first (no tuple to hash).
+            known = _BY_ID.get(id(action))
+            if known is not None and known[0] is action:
+                choice, shown = known[1]
+            else:
+                read = READ_ACTIONS.get(action) or read_action(action)
+                assert read is not None, action
+                if len(_BY_ID) >= 4096:
+                    _BY_ID.clear()
+                _BY_ID[id(action)] = (action, read)  # the entry keeps the action alive
+                choice, shown = read
             if choice.kind == "pass":
                 game.push(choice, None)
                 game.end_turn()
@@ -237,9 +228,9 @@ class TisiguiState:
                 return self._next_turn()
             return ()
         if phase == ANSWER:
-            choice, self.pending, self.phase = self.pending, None, TURN
-            assert choice is not None
-            return self._push(choice, action == "yes")
+            asked, self.pending, self.phase = self.pending, None, TURN
+            assert asked is not None
+            return self._push(asked, action == "yes")
         if phase == GHOST:
             self.ghost, self.phase = action, TARGETS  # type: ignore[assignment]
             self.targets = frozenset()
@@ -249,7 +240,7 @@ class TisiguiState:
             self.targets, self.phase = frozenset(action[1]), START  # type: ignore[index]
             return ()
         if phase == START:
-            start = action[1] if type(action) is tuple else action  # type: ignore[index]
+            start = action[1] if type(action) is tuple else action
             self.game.begin_big_round(self.ghost, self.targets, start)  # type: ignore[arg-type]
             self.public, self.confirmed = Deductions(self.players, start), ()  # type: ignore[arg-type]
             return self._next_turn()
@@ -363,6 +354,38 @@ class TisiguiState:
             out.append((self.ghost, sum(1 << s for s in self.targets)))
         self.__dict__["_fits_cache"] = (key, out)
         return out
+
+
+_TURN_ACTIONS: dict[tuple[Any, ...], list[Action]] = {}
+
+
+def _turn_actions(n: int, most: int | None, own_naming: str, confirmed: int, may_stop: bool,
+                  may_pass: bool, ghost: bool) -> list[Action]:
+    """Every action of a turn, listed (shared by every turn alike: read, never changed)."""
+    out: list[Action] = [STOP] if may_stop else []
+    if may_pass:
+        out.append("pass")
+    seats = range(n)
+    asked: list[Action] = [("question", asks, s) for asks in ("is_target", "is_ghost")
+                           for s in seats]
+    asked += [("question", "target_count", k) for k in range(n + 1)]
+    asked += [("question", "any_target", among) for k in range(2, n + 1)
+              for among in combinations(seats, k)]
+    free = [s for s in seats if not confirmed >> s & 1]
+    claims: list[Action] = ["no_targets"]
+    claims += [("name", named) for k in range(1, min(most or n, len(free)) + 1)
+               for named in combinations(free, k)]
+    # The ghost's own action carries the answer it shows (its namings' only where it may
+    # say yes to them).
+    for actions, shown in ((claims, ghost and own_naming != "always_no"), (asked, ghost)):
+        if not shown:
+            out += actions
+            continue
+        for action in actions:
+            read = read_action(action)
+            assert read is not None
+            out += [answered(read[0], True), answered(read[0], False)]
+    return out
 
 
 def _allows(seat: int, choice: Choice, answer: bool | None, ghost: int, mask: int,

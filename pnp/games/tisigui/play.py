@@ -55,8 +55,8 @@ from pnp.games.tisigui.machine import ANSWER, ROLL, STOP, TURN, TisiguiState
 from pnp.games.tisigui.rules import (
     SLUG,
     TisiguiRules,
-    player_range,
     playable_counts,
+    player_range,
     rules_from_mapping,
 )
 
