@@ -22,7 +22,7 @@ GAME = GamePlugin(
     replay=play.replay,
     lint=lint.lint,
     variants=rules.VARIANTS,
-    bots=("greedy", "random"),
+    bots=("greedy", "random", "ismcts"),
     facts=narration.facts,
     example_moments=example.example_moments,
     worked_examples=example.WORKED,
@@ -35,4 +35,5 @@ GAME = GamePlugin(
     calculators=calc.CALCULATORS,
     requirements=supply.requirements,
     rules_doc="pnp/games/tisigui/rules.py",
+    kit=play.KIT,
 )

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import random
 from bisect import bisect
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple, Protocol
 
 from pnp.games.draws import shuffle
-from pnp.games.tisigui.choices import NO_TARGETS, PASS, Choice, Question, asking, mask_of, naming
+from pnp.games.kit import Action, BotKind, Match
+from pnp.games.tisigui.choices import (
+    NO_TARGETS,
+    PASS,
+    Choice,
+    Question,
+    answered,
+    asking,
+    mask_of,
+    naming,
+)
 from pnp.games.tisigui.deduce import DOUBT, Deductions
 from pnp.games.tisigui.ghost_answers import judge_answers
+from pnp.games.tisigui.machine import ANSWER, START, STOP, TARGETS, TURN, TisiguiState
 from pnp.games.tisigui.rules import TisiguiRules, no_targets_points
 from pnp.games.tisigui.state import Event
 from pnp.games.tisigui.target_sets import POSTERIOR, Weighed, chance_all, size_chances_of, tables
@@ -376,4 +387,73 @@ def _rules_id(rules: TisiguiRules, n: int) -> int:
     return _RULES_IDS.setdefault(key, len(_RULES_IDS))
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+# --------------------------------------------------------------------------- the kit's styles
+
+
+def setup_view(state: TisiguiState) -> View:
+    """What the ghost knows while it sets up the big round."""
+    game = state.game
+    return View(rules=state.rules, players=state.players, seat=state.ghost, ghost=state.ghost,
+                targets=state.targets, confirmed=(), small_round=0, round_value=game.values[0],
+                rounds_left=len(game.values), markers_left=None, acted=0, can_stop=False,
+                can_pass=False)
+
+
+_new_tuple = tuple.__new__
+
+
+class Style:
+    """A hand-written bot at one seat of the kit's play loop: each of the state's steps
+    asked of the bot as play always asked it."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    def choose(self, match: Match, seat: int, rng: random.Random) -> Action:
+        state: TisiguiState = match.state  # type: ignore[assignment]
+        phase = state.phase
+        bot = self.bot
+        if phase in (TURN, ANSWER):
+            # What the player on turn knows (the ghost its secret too), built for every action
+            # as the tuple it is (a named tuple's own __new__ is a Python function: a frame a
+            # decision), in View's order.
+            game = state.game
+            seat, ghost = game.seat, state.ghost
+            secret = seat == ghost
+            acted = len(game.actions)
+            small_round = game.small_round
+            markers = game.markers
+            view = _new_tuple(View, (
+                state.rules, state.players, seat, ghost if secret else None,
+                state.targets if secret else None, state.confirmed, small_round,
+                game.round_value, len(game.values) - small_round,
+                markers[seat] if markers is not None else None, acted, acted >= game.lo,
+                secret and state.rules.ghost_may_pass and not acted, game.history,
+                state.public))
+            if phase == ANSWER:  # a question no rule can check, asked of the ghost
+                asked = state.pending
+                assert asked is not None
+                return "yes" if bot.ghost_answer(view, asked, None, rng) else "no"
+            choice = bot.next_action(view, rng)
+            if choice is None:
+                return STOP
+            action: Action = choice.action
+            if secret and choice.kind != "pass" and game.forced_answer(choice) is None:
+                # The ghost's own action: the answer it shows goes with it.
+                action = answered(choice, bool(bot.ghost_answer(view, choice,
+                                                                game.truth(choice), rng)))
+            return action
+        if phase == TARGETS:
+            chosen = set(bot.choose_targets(setup_view(state), rng))
+            return ("targets", tuple(sorted(chosen)))
+        if phase == START:
+            return ("start", bot.choose_start(setup_view(state), rng))
+        raise ValueError(f"seat {seat} has no step to take")
+
+
+STYLES = {
+    "greedy": BotKind("greedy", lambda budget: Style(GreedyBot()),
+                      "weighs the target sets by the answers; as the ghost, lies to hide them"),
+    "random": BotKind("random", lambda budget: Style(RandomBot()), "any legal move, uniformly-ish"),
+}

@@ -109,6 +109,30 @@ class Choice:
             return TRUTH_FROM_FIELDS, 0
         return code, mask_of(seats)
 
+    @cached_property
+    def shown(self) -> tuple[Any, Any]:
+        """The choice as the ghost's own action, answered yes and answered no."""
+        action = self.action
+        body = action if type(action) is tuple else (action,)
+        return (ANSWERS[0], *body), (ANSWERS[1], *body)
+
+    @cached_property
+    def action(self) -> Any:
+        """The choice as an action of the engine kit (JSON-ready, compared with ``==``):
+        ``"pass"``, ``"no_targets"``, ``("name", seats)``, ``("question", asks, about |
+        among | value)``, ``("question", "other"[, text])``. ``read_action`` reads it back."""
+        kind, q = self.kind, self.question
+        if kind == "name":
+            return ("name", self.named)
+        if kind != "question":
+            return kind
+        if q is None or q.asks == "other":
+            return ("question", "other") if q is None or q.text is None else (
+                "question", "other", q.text)
+        if q.asks == "any_target":
+            return ("question", "any_target", q.among)
+        return ("question", q.asks, q.value if q.asks == "target_count" else q.about)
+
 
 def mask_of(seats: Iterable[int]) -> int:
     """Seats as a bit mask (seat s is bit s)."""
@@ -158,6 +182,74 @@ def naming(named: tuple[int, ...]) -> Choice:
     if choice is None:
         choice = _NAMED[named] = Choice("name", named)
     return choice
+
+
+READ_ACTIONS: dict[Any, tuple[Choice, bool | None] | None] = {}
+READ_ACTIONS_KEPT = 4096
+ANSWERS = ("yes", "no")
+
+
+def read_action(action: Any) -> tuple[Choice, bool | None] | None:
+    """(the choice, the answer shown with it or None) an action stands for: the bots' shared
+    choice where there is one. The ghost's own action carries the answer it shows, first:
+    ``("no", "question", "is_target", 2)``. None for an action of no known shape."""
+    try:
+        found = READ_ACTIONS.get(action, READ_ACTIONS)
+    except TypeError:  # unhashable: no action
+        return None
+    if found is not READ_ACTIONS:
+        return found  # type: ignore[return-value]
+    read: tuple[Choice, bool | None] | None = None
+    if type(action) is tuple and len(action) >= 2 and action[0] in ANSWERS:
+        choice = _read(action[1:] if len(action) > 2 else action[1])
+        if choice is not None:
+            read = (choice, action[0] == "yes")
+    else:
+        choice = _read(action)
+        read = None if choice is None else (choice, None)
+    if len(READ_ACTIONS) >= READ_ACTIONS_KEPT:
+        READ_ACTIONS.clear()
+    READ_ACTIONS[action] = read
+    return read
+
+
+def answered(choice: Choice, answer: bool) -> Any:
+    """The ghost's own action with the answer it shows (``read_action`` reads it back)."""
+    return choice.shown[not answer]
+
+
+def _is_seat(value: Any) -> bool:
+    return type(value) is int
+
+
+def _read(action: Any) -> Choice | None:
+    if action == "pass":
+        return PASS
+    if action == "no_targets":
+        return NO_TARGETS
+    if type(action) is not tuple or len(action) < 2:
+        return None
+    if action[0] == "name" and len(action) == 2:
+        named = action[1]
+        if type(named) is tuple and all(map(_is_seat, named)):
+            return naming(named)
+        return None
+    if action[0] != "question":
+        return None
+    asks = action[1]
+    if asks == "other":
+        if len(action) == 2:
+            return Choice("question")
+        return Choice("question", question=Question("other", text=action[2])) if (
+            len(action) == 3 and type(action[2]) is str) else None
+    if len(action) != 3 or asks not in QUESTION_KINDS:
+        return None
+    about = action[2]
+    if asks == "any_target":
+        if type(about) is tuple and all(map(_is_seat, about)):
+            return asking(asks, about)
+        return None
+    return asking(asks, about) if _is_seat(about) else None
 
 
 def is_well_formed(q: Question, n: int) -> bool:

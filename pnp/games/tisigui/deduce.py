@@ -30,6 +30,9 @@ from pnp.games.tisigui.target_sets import POSTERIOR, Pick, Statement, Weighed, t
 DOUBT = 0.65
 
 
+_FRAMES: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
 class Deductions:
     """What a player makes of one big round's public play.
 
@@ -74,9 +77,13 @@ class Deductions:
         self.spoke = 0  # seats that have taken an action
         self.count_asked = False  # whether anyone asked "exactly N targets?"
         self._turn = t.turn[self.r]
-        # Per seat of the table, its seat in the start player's frame, and back
-        self.to_here = tuple((s - self.r) % n for s in range(n))
-        self.to_table = tuple((s + self.r) % n for s in range(n))
+        # Per seat of the table, its seat in the start player's frame, and back (worked out
+        # once per table and start: a big round begins with them)
+        frames = _FRAMES.get((n, self.r))
+        if frames is None:
+            frames = _FRAMES[n, self.r] = (tuple((s - self.r) % n for s in range(n)),
+                                           tuple((s + self.r) % n for s in range(n)))
+        self.to_here, self.to_table = frames
 
     def orders(self) -> tuple[tuple[int, ...], ...]:
         """Every order of the unconfirmed seats (this frame); empty above six seats."""

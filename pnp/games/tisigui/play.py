@@ -1,6 +1,8 @@
-"""替死鬼 (tisigui): play with bots and replay a log, both by driving one ``Game``.
+"""替死鬼 (tisigui): play with bots and replay a log, both through the engine kit (machine.py).
 
-Pure: no I/O, no printing; every random choice comes from the ``random.Random`` passed in.
+Pure: no I/O, no printing. Every random draw, chance's and the bots', comes from one
+``random.Random(seed)`` in the order play always made them (the kit's ``one_stream``), so a
+seed gives the game it always gave.
 
 Event log (``play``; ``replay`` checks it), the shape of issue 5 plus a few narrator fields::
 
@@ -16,9 +18,12 @@ Event log (``play``; ``replay`` checks it), the shape of issue 5 plus a few narr
        "confirmed", "end": "all_confirmed" | "no_targets" | "rounds_out", "ghost_points",
        "roll": n | null, "scores_after": [per seat]}],
      "scores": [per seat], "ranking": [seats], "places": [place per seat, 1 = first],
-     "winners": [seats]}
+     "winners": [seats], "steps": [[seat, action], ...]  (the kit's action log, seat -1 chance)}
 
-``replay`` needs the issue-5 fields; the others (``truth``, ``question``, ``confirms``,
+``replay`` pushes the ``steps`` through the rules (or, for a hand-written log without them,
+the decisions its big rounds record: ghost, targets, start, each action and the ghost's
+answers, the roll) and compares every logged fact with the replay's. It needs the issue-5
+fields; the others (``truth``, ``question``, ``confirms``,
 ``question_markers``, ``scores_after``, ``places``, ``winners``) are checked when present, so
 a hand-written log may leave them out. A question without a ``question`` object, or one that
 ``asks: other``, has an answer no rule can check. A turn with no markers left is logged with
@@ -34,68 +39,63 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.games.params import is_integer, is_list
-from pnp.games.tisigui.bots import BOTS, Bot, View
-from pnp.games.tisigui.choices import ACTION_KINDS, QUESTION_KINDS, Choice, Question
-from pnp.games.tisigui.deduce import Deductions
+from pnp.games.base import DEFAULT_BUDGET
+from pnp.games.kit import (
+    IllegalAction,
+    KitGame,
+    Match,
+    log_difference,
+    play_match,
+    replay_log,
+)
+from pnp.games.tisigui.bots import STYLES
+from pnp.games.tisigui.choices import ACTION_KINDS, Choice, Question, answered
 from pnp.games.tisigui.log import GameLog
-from pnp.games.tisigui.rules import SLUG, TisiguiRules, playable_counts
-from pnp.games.tisigui.state import Game, Problem
+from pnp.games.tisigui.machine import ANSWER, ROLL, STOP, TURN, TisiguiState
+from pnp.games.tisigui.rules import (
+    SLUG,
+    TisiguiRules,
+    playable_counts,
+    player_range,
+    rules_from_mapping,
+)
 
-# --------------------------------------------------------------------------------------------
-# Play: bots choose, the game checks and scores
-
-
-def _seat_bots(bots: Sequence[str], players: int) -> list[Bot]:
-    names = list(bots)
-    if len(names) != players:
-        raise ValueError(f"{len(names)} bots given for {players} players")
-    unknown = [n for n in names if n not in BOTS]
-    if unknown:
-        raise ValueError(f"unknown bot {unknown[0]!r} (known: {', '.join(BOTS)})")
-    return [BOTS[n]() for n in names]
-
-
-def _setup_view(game: Game, seat: int, targets: frozenset[int]) -> View:
-    """What the ghost ``seat`` knows while setting up the big round (a player's view on
-    their turn is built in ``_play_big_round``)."""
-    deal = game.deal
-    return View(
-        rules=game.rules,
-        players=game.n,
-        seat=seat,
-        ghost=deal.ghost,
-        targets=targets,
-        confirmed=(),
-        small_round=0,
-        round_value=game.values[0],
-        rounds_left=len(game.values),
-        markers_left=None,
-        acted=0,
-        can_stop=False,
-        can_pass=False,
-    )
-
-
-def _bot_bug(bot: Bot, problems: list[Problem], what: str) -> None:
-    """Bots are trusted with nothing: an illegal choice is a bug to surface at once."""
-    if problems:
-        raise RuntimeError(f"bot {bot.name} chose an illegal action: {what} ({problems[0].message})")
+KIT = KitGame(slug=SLUG, title="替死鬼", rules=TisiguiRules, new_state=TisiguiState,
+              players=player_range, styles=STYLES, reader=rules_from_mapping, one_stream=True)
 
 
 def play(rules: TisiguiRules, players: int, rng: random.Random, *, seed: int,
-         variant: str | None, bots: Sequence[str], budget: int = 0) -> dict[str, Any]:
+         variant: str | None, bots: Sequence[str], budget: int = DEFAULT_BUDGET) -> dict[str, Any]:
     """Play one whole game with ``bots`` (one name per seat) and return its event log.
 
-    ``seed`` is only recorded; all randomness comes from ``rng``. ``variant``, when given, must
-    name the variant the rules were built for (it guards against mixing them up).
+    Everything is drawn from ``random.Random(seed)`` by the kit's play loop (``rng`` is that
+    generator, unused). ``variant``, when given, must name the variant the rules were built
+    for (it guards against mixing them up).
     """
-    return play_log(rules, players, rng, seed=seed, variant=variant, bots=bots).to_json()
+    match = play_match_of(rules, players, seed, variant, bots, budget)
+    log = game_log(match, seed, bots).to_json()
+    log["steps"] = steps_json(match)
+    return log
+
+
+def steps_json(match: Match) -> list[list[Any]]:
+    """``kit.steps_json`` for tisigui's actions, whose only nested part is their last
+    (``("name", seats)``, ``("question", "any_target", seats)``): a list display apiece
+    instead of a call, as every game's log carries a hundred steps."""
+    return [[seat, action if type(action) is not tuple
+             else [*action] if type(action[-1]) is not tuple
+             else [*action[:-1], [*action[-1]]]]
+            for seat, action in match.steps]
 
 
 def play_log(rules: TisiguiRules, players: int, rng: random.Random, *, seed: int,
              variant: str | None, bots: Sequence[str]) -> GameLog:
-    """``play``, returning the typed log."""
+    """``play``, returning the typed log (without the steps)."""
+    return game_log(play_match_of(rules, players, seed, variant, bots), seed, bots)
+
+
+def play_match_of(rules: TisiguiRules, players: int, seed: int, variant: str | None,
+                  bots: Sequence[str], budget: int = DEFAULT_BUDGET) -> Match:
     if variant and variant != rules.variant:
         raise ValueError(f"rules are for variant {rules.variant!r}, not {variant!r}")
     if players not in playable_counts(rules):
@@ -103,335 +103,180 @@ def play_log(rules: TisiguiRules, players: int, rng: random.Random, *, seed: int
             f"tisigui plays {rules.min_players}–{rules.max_players} players with a setup row "
             f"each; {players} is not playable"
         )
-    seat_bots = _seat_bots(bots, players)
-    game = Game(rules, players)
-    while not game.over:
-        _play_big_round(game, rng, seat_bots)
-        game.end_big_round(rng.randint(1, rules.small_die_sides) if game.needs_roll else None)
+    if len(bots) != players:
+        raise ValueError(f"{len(bots)} bots given for {players} players")
+    return play_match(KIT, rules, players, seed, list(bots), budget)
+
+
+def game_log(match: Match, seed: int, bots: Sequence[str]) -> GameLog:
+    """The event log of a finished match."""
+    state: TisiguiState = match.state  # type: ignore[assignment]
+    game = state.game
     ranking, places, winners = game.result()
-    return GameLog(
-        seed=seed,
-        players=players,
-        variant=rules.variant,
-        bots=tuple(b.name for b in seat_bots),
-        big_rounds=tuple(game.big_rounds),
-        scores=tuple(game.scores),
-        ranking=tuple(ranking),
-        places=tuple(places),
-        winners=tuple(winners),
-    )
-
-
-def _play_big_round(game: Game, rng: random.Random, bots: list[Bot]) -> None:
-    n = game.n
-    ghost = rng.randrange(n)
-    ghost_bot = bots[ghost]
-    game.begin_big_round(ghost, frozenset(), 0)
-    chosen = set(ghost_bot.choose_targets(_setup_view(game, ghost, frozenset()), rng))
-    if not all(is_integer(s) and 0 <= s < n for s in chosen):
-        raise RuntimeError(f"bot {ghost_bot.name} chose impossible targets {chosen}")
-    targets = frozenset(chosen)
-    if game.rules.start_player == "ghost_picks":
-        start = ghost_bot.choose_start(_setup_view(game, ghost, targets), rng)
-        if not (is_integer(start) and 0 <= start < n):
-            raise RuntimeError(f"bot {ghost_bot.name} chose an impossible start {start}")
-    else:
-        # Rolling again on a face nobody's shield shows makes every seat equally likely.
-        start = rng.randrange(n)
-    game.begin_big_round(ghost, targets, start)
-    # The table's deductions from public play, kept once for every seat as events happen.
-    public = Deductions(n, start)
-    history = game.history
-    rules = game.rules
-    rounds = len(game.values)
-    hi = game.hi
-    may_pass = rules.ghost_may_pass
-    new_tuple = tuple.__new__
-    lo = game.lo
-    confirmed: tuple[int, ...] = ()  # game.confirmed as the views show it, rebuilt as it grows
-    while game.end is None and game.turn_index < game.turns_in_full:  # game.next_turn()
-        game.begin_turn()
-        seat = game.seat
-        bot = bots[seat]
-        secret = seat == ghost
-        small_round = game.small_round
-        markers = game.markers
-        actions = game.actions
-        while True:
-            # game.can_act, read here field by field (it is asked before every action)
-            left = markers[seat] if markers is not None else None
-            acted = len(actions)
-            if game.end is not None or game.passed or left == 0 or acted >= hi:
-                break
-            # One view per decision, built as the tuple it is (a named tuple's own __new__
-            # is a Python function: a frame per decision), in View's order: rules, players,
-            # seat, ghost, targets, confirmed, small_round, round_value, rounds_left,
-            # markers_left, acted, can_stop, can_pass, history, deductions.
-            view = new_tuple(View, (
-                rules, n, seat, ghost if secret else None, targets if secret else None,
-                confirmed, small_round, game.round_value, rounds - small_round,
-                left, acted, acted >= lo, secret and may_pass and not acted,
-                history, public,
-            ))
-            choice = bot.next_action(view, rng)
-            if choice is None:
-                if not view.can_stop:
-                    raise RuntimeError(f"bot {bot.name} ended a turn before acting")
-                break
-            problems = game.check(choice)
-            if problems:
-                _bot_bug(bot, problems, str(choice))
-            kind = choice.kind
-            if kind == "pass":
-                game.push(choice, None)
-                break
-            if kind == "question":
-                q = choice.question
-                if q is None or q.asks == "other":
-                    # Bots ask only questions whose answers the rules can check.
-                    raise RuntimeError(f"bot {bot.name} chose an illegal action: {choice}")
-            answer = game.forced_answer(choice)
-            if answer is None:
-                answer = bool(ghost_bot.ghost_answer(view, choice, game.truth(choice), rng))
-            if game.push(choice, answer).confirms:
-                confirmed = tuple(game.confirmed)
-            public.observe(history[-1])
-        problems = game.end_turn()
-        if problems:
-            _bot_bug(bot, problems, "ended its turn early")
+    return GameLog(seed=seed, players=state.players, variant=state.rules.variant,
+                   bots=tuple(bots), big_rounds=tuple(game.big_rounds),
+                   scores=tuple(game.scores), ranking=tuple(ranking), places=tuple(places),
+                   winners=tuple(winners))
 
 
 # --------------------------------------------------------------------------------------------
-# Replay: the log chooses, the same game checks and scores
+# Replay: the steps (or the log's own decisions) through the kit, then every fact compared
 
 
-class _Malformed(Exception):
-    """The log's shape is too broken to go on checking."""
+class _Bad(Exception):
+    """A log that cannot be replayed: where in the log, and why."""
 
-
-class _FromLog:
-    """Feeds a log's decisions to a ``Game`` and holds the log's outcomes against the game's."""
-
-    def __init__(self, rules: TisiguiRules) -> None:
-        self.rules = rules
-        self.problems: list[str] = []
-
-    def bad(self, where: str, message: str) -> None:
-        self.problems.append(f"{where}: {message}")
-
-    def get(self, obj: Any, key: str, where: str) -> Any:
-        if not isinstance(obj, Mapping):
-            self.bad(where or "log", "expected an object")
-            raise _Malformed
-        if key not in obj:
-            self.bad(f"{where}.{key}" if where else key, "missing")
-            raise _Malformed
-        return obj[key]
-
-    def seat(self, value: Any, n: int, where: str) -> bool:
-        if not is_integer(value) or not 0 <= value < n:
-            self.bad(where, f"expected a seat 0–{n - 1}, got {value!r}")
-            return False
-        return True
-
-    def seats(self, value: Any, n: int, where: str) -> list[int] | None:
-        if not is_list(value):
-            self.bad(where, f"expected a list of seats, got {value!r}")
-            return None
-        ok = all(self.seat(s, n, f"{where}[{i}]") for i, s in enumerate(value))
-        if ok and len(set(value)) != len(value):
-            self.bad(where, "a seat appears twice")
-            ok = False
-        return list(value) if ok else None
-
-    def expect(self, where: str, found: Any, expected: Any) -> None:
-        if found != expected or type(found) is not type(expected):
-            self.bad(where, f"expected {expected!r}, log says {found!r}")
-
-    def report(self, problems: list[Problem], turn_where: str, where: str, said: set[str]) -> None:
-        """List the game's problems; a turn's are listed once however many actions break them."""
-        for p in problems:
-            if p.scope == "turn":
-                if p.message not in said:
-                    said.add(p.message)
-                    self.bad(turn_where, p.message)
-            else:
-                self.bad(f"{where}.{p.field}" if p.field else where, p.message)
-
-    # -- the game -------------------------------------------------------------------------
-
-    def run(self, log: Mapping[str, Any]) -> None:
-        rules = self.rules
-        self.expect("game", self.get(log, "game", ""), SLUG)
-        if log.get("variant") != rules.variant:
-            self.bad("variant", f"expected {rules.variant!r}, log says {log.get('variant')!r}")
-        n = self.get(log, "players", "")
-        if not is_integer(n) or n not in playable_counts(rules):
-            self.bad("players", f"{n!r} is not a playable player count")
-            raise _Malformed
-        big_rounds = self.get(log, "big_rounds", "")
-        if not is_list(big_rounds) or not big_rounds:
-            self.bad("big_rounds", "expected at least one big round")
-            raise _Malformed
-        game = Game(rules, n)
-        for i, big_round in enumerate(big_rounds):
-            where = f"big_rounds[{i}]"
-            self.big_round(game, big_round, where)
-            die = game.die
-            roll = self.get(big_round, "roll", where)
-            if game.needs_roll:
-                if not is_integer(roll) or not 1 <= roll <= rules.small_die_sides:
-                    self.bad(
-                        f"{where}.roll",
-                        f"a big round played at {die} needs a roll of the "
-                        f"d{rules.small_die_sides}, log says {roll!r}",
-                    )
-                    roll = None
-            elif roll is not None:
-                self.bad(f"{where}.roll", f"no roll is made after a big round played at {die}")
-                roll = None
-            done = game.end_big_round(roll)
-            self.expect(f"{where}.end", self.get(big_round, "end", where), done.end)
-            self.expect(
-                f"{where}.confirmed", self.get(big_round, "confirmed", where), list(done.confirmed)
-            )
-            self.expect(
-                f"{where}.ghost_points", self.get(big_round, "ghost_points", where), done.ghost_points
-            )
-            if "scores_after" in big_round:
-                self.expect(
-                    f"{where}.scores_after", big_round["scores_after"], list(done.scores_after)
-                )
-            if game.over and i < len(big_rounds) - 1:
-                self.bad(where, "the game ends after this big round, yet the log goes on")
-                break
-            if not game.over and i == len(big_rounds) - 1:
-                self.bad(where, "the game does not end after this big round, yet the log stops")
-        ranking, places, winners = game.result()
-        self.expect("scores", self.get(log, "scores", ""), game.scores)
-        self.expect("ranking", self.get(log, "ranking", ""), ranking)
-        if "places" in log:
-            self.expect("places", log["places"], places)
-        if "winners" in log:
-            self.expect("winners", log["winners"], winners)
-
-    def big_round(self, game: Game, big_round: Any, where: str) -> None:
-        n = game.n
-        self.expect(f"{where}.big_die", self.get(big_round, "big_die", where), game.die)
-        ghost = self.get(big_round, "ghost", where)
-        start = self.get(big_round, "start", where)
-        if not (self.seat(ghost, n, f"{where}.ghost") and self.seat(start, n, f"{where}.start")):
-            raise _Malformed
-        listed = self.seats(self.get(big_round, "targets", where), n, f"{where}.targets")
-        if listed is None:
-            raise _Malformed
-        if "question_markers" in big_round:
-            self.expect(
-                f"{where}.question_markers", big_round["question_markers"], game.question_markers
-            )
-        game.begin_big_round(ghost, frozenset(listed), start)
-        turns = self.get(big_round, "turns", where)
-        if not is_list(turns):
-            self.bad(f"{where}.turns", "expected a list")
-            raise _Malformed
-        for t, turn in enumerate(turns):
-            tw = f"{where}.turns[{t}]"
-            expected = game.next_turn()
-            if expected is None:
-                if game.end is not None:
-                    self.bad(tw, f"a turn after the big round ended ({game.end})")
-                else:
-                    self.bad(tw, "more turns than the small rounds allow")
-                break
-            small_round, value, seat = expected
-            self.expect(f"{tw}.small_round", self.get(turn, "small_round", tw), small_round)
-            self.expect(f"{tw}.round_value", self.get(turn, "round_value", tw), value)
-            self.expect(f"{tw}.seat", self.get(turn, "seat", tw), seat)
-            actions = self.get(turn, "actions", tw)
-            if not is_list(actions):
-                self.bad(f"{tw}.actions", "expected a list")
-                raise _Malformed
-            game.begin_turn()
-            said: set[str] = set()
-            for a, action in enumerate(actions):
-                aw = f"{tw}.actions[{a}]"
-                if game.end is not None:
-                    self.bad(aw, f"an action after the big round ended ({game.end})")
-                    break
-                self.action(game, action, aw, tw, said)
-            self.report(game.end_turn(), tw, tw, said)
-        if game.end is None and game.next_turn() is not None:
-            self.bad(
-                f"{where}.turns",
-                f"{len(turns)} turns, but the big round had not ended: "
-                f"{game.turns_in_full} expected",
-            )
-
-    def action(self, game: Game, action: Any, where: str, tw: str, said: set[str]) -> None:
-        n = game.n
-        kind = self.get(action, "kind", where)
-        if kind not in ACTION_KINDS:
-            self.bad(f"{where}.kind", f"unknown kind {kind!r}")
-            return
-        named = self.seats(self.get(action, "named", where), n, f"{where}.named")
-        answer = self.get(action, "answer", where)
-        logged_points = self.get(action, "points", where)
-        question = None
-        if kind == "question" and "question" in action:
-            question = self.question(action["question"], n, f"{where}.question")
-        choice = Choice(kind, tuple(named or ()), question)
-        self.report(game.check(choice), tw, where, said)
-        if kind == "pass":
-            if answer is not None:
-                self.bad(f"{where}.answer", "a pass has no answer")
-            game.push(choice, None)
-            self.expect(f"{where}.points", logged_points, 0)
-            return
-        truth = game.truth(choice)
-        if "truth" in action and action["truth"] != truth and truth is not None:
-            self.bad(f"{where}.truth", f"the true answer is {truth!r}")
-        if not isinstance(answer, bool):
-            self.bad(f"{where}.answer", f"expected true or false, got {answer!r}")
-            answer = bool(truth)
-        else:
-            answer, problems = game.check_answer(choice, answer)
-            self.report(problems, tw, where, said)
-        done = game.push(choice, answer)
-        self.expect(f"{where}.points", logged_points, done.points)
-        if "confirms" in action:
-            self.expect(f"{where}.confirms", action["confirms"], list(done.confirms or ()))
-
-    def question(self, q: Any, n: int, where: str) -> Question | None:
-        if not isinstance(q, Mapping) or q.get("asks") not in QUESTION_KINDS:
-            self.bad(where, f"expected a question asking one of {', '.join(QUESTION_KINDS)}")
-            return None
-        asks = q["asks"]
-        if asks in ("is_target", "is_ghost"):
-            if not self.seat(q.get("about"), n, f"{where}.about"):
-                return None
-            return Question(asks, about=q["about"])
-        if asks == "any_target":
-            among = self.seats(q.get("among"), n, f"{where}.among")
-            if not among:
-                if among is not None:
-                    self.bad(f"{where}.among", "names nobody")
-                return None
-            return Question(asks, among=tuple(among))
-        if asks == "target_count":
-            if not is_integer(q.get("value")):
-                self.bad(f"{where}.value", "expected a whole number")
-                return None
-            return Question(asks, value=q["value"])
-        return Question(asks, text=q.get("text"))
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
 
 
 def replay(rules: TisiguiRules, log: Mapping[str, Any]) -> list[str]:
     """Re-check every step of an event log; an empty list means the game was legal."""
-    checker = _FromLog(rules)
     try:
-        checker.run(log)
-    except _Malformed:
-        checker.problems.append("log: too malformed to check further")
-    except (TypeError, AttributeError, KeyError) as exc:  # a shape the checks did not foresee
-        checker.problems.append(f"log: malformed ({exc})")
-    return checker.problems
+        if not isinstance(log, Mapping):
+            raise _Bad("log", "expected an object")
+        n = log.get("players")
+        if type(n) is not int or n not in playable_counts(rules):
+            raise _Bad("players", f"{n!r} is not a playable player count")
+        if "steps" in log:
+            match = replay_log(lambda: TisiguiState(rules, n), log)
+        else:
+            match = _walk(rules, n, log)
+        if not match.state.is_over():
+            raise _Bad("log", f"the log stops after {len(match.steps)} steps, before the game ends")
+    except (_Bad, IllegalAction, ValueError) as exc:
+        return [str(exc)]
+    except (TypeError, AttributeError, KeyError) as exc:  # a shape the walk did not foresee
+        return [f"log: malformed ({exc!r})"]
+    again = game_log(match, 0, ()).to_json()
+    _leave_out_unlogged(again, log)
+    difference = log_difference(log, again, ignore=("seed", "bots", "steps"))
+    return [difference] if difference else []
+
+
+_OPTIONAL = {"game": ("places", "winners"), "big_round": ("question_markers", "scores_after"),
+             "action": ("truth", "question", "confirms")}
+
+
+def _leave_out_unlogged(again: dict[str, Any], log: Mapping[str, Any]) -> None:
+    """Drop the facts a hand-written log may leave out, where it does."""
+
+    def drop(replayed: dict[str, Any], logged: Any, part: str) -> None:
+        for key in _OPTIONAL[part]:
+            if isinstance(logged, Mapping) and key not in logged:
+                replayed.pop(key, None)
+
+    drop(again, log, "game")
+    logged_rounds = log.get("big_rounds")
+    for b, big in enumerate(again["big_rounds"]):
+        logged_big = _at(logged_rounds, b)
+        drop(big, logged_big, "big_round")
+        for t, turn in enumerate(big["turns"]):
+            logged_turn = _at(_get(logged_big, "turns"), t)
+            for a, action in enumerate(turn["actions"]):
+                drop(action, _at(_get(logged_turn, "actions"), a), "action")
+
+
+def _get(obj: Any, key: str) -> Any:
+    return obj.get(key) if isinstance(obj, Mapping) else None
+
+
+def _at(items: Any, i: int) -> Any:
+    return items[i] if isinstance(items, list) and i < len(items) else None
+
+
+def _walk(rules: TisiguiRules, n: int, log: Mapping[str, Any]) -> Match:
+    """The match a log without steps records: its big rounds' decisions pushed through the
+    rules, each checked; a decision the rules refuse raises ``_Bad`` naming it."""
+    match = Match(lambda: TisiguiState(rules, n))
+    state: TisiguiState = match.state  # type: ignore[assignment]
+    big_rounds = _need(log, "big_rounds", "", list)
+    if not big_rounds:
+        raise _Bad("big_rounds", "expected at least one big round")
+    for i, big in enumerate(big_rounds):
+        where = f"big_rounds[{i}]"
+        if state.is_over():
+            raise _Bad(where, "the game ends before this big round, yet the log goes on")
+        _push(match, _need(big, "ghost", where, int), f"{where}.ghost")
+        targets = _need(big, "targets", where, list)
+        _push(match, ("targets", tuple(targets)), f"{where}.targets")
+        start = _need(big, "start", where, int)
+        _push(match, ("start", start) if state.ghost_picks else start, f"{where}.start")
+        turns = _need(big, "turns", where, list)
+        for t, turn in enumerate(turns):
+            _walk_turn(match, state, turn, f"{where}.turns[{t}]", t)
+        if state.phase == TURN:
+            raise _Bad(f"{where}.turns", f"{len(turns)} turns, but the big round had not "
+                       f"ended: {state.game.turns_in_full} expected")
+        if state.phase == ROLL:
+            roll = big.get("roll")
+            if type(roll) is not int:
+                raise _Bad(f"{where}.roll", f"a big round played at {state.game.die} needs a "
+                           f"roll of the d{rules.small_die_sides}, log says {roll!r}")
+            _push(match, roll, f"{where}.roll")
+        if not state.is_over() and i == len(big_rounds) - 1:
+            raise _Bad(where, "the game does not end after this big round, yet the log stops")
+    return match
+
+
+def _walk_turn(match: Match, state: TisiguiState, turn: Any, where: str, t: int) -> None:
+    game = state.game
+    actions = _need(turn, "actions", where, list)
+    if t < len(game.turns):  # a turn without markers: the rules passed it by
+        if actions:
+            raise _Bad(where, "a player with no markers left skips the turn")
+        return
+    if state.phase != TURN:
+        raise _Bad(where, f"a turn after the big round ended ({game.end or 'rounds_out'})")
+    for a, action_log in enumerate(actions):
+        aw = f"{where}.actions[{a}]"
+        if state.phase != TURN:
+            raise _Bad(aw, f"an action after the big round ended ({game.end or 'rounds_out'})")
+        if len(game.turns) > t:
+            cap = game.cap
+            raise _Bad(where, f"more than {cap} actions; at most {cap} here")
+        kind = _need(action_log, "kind", aw, str)
+        if kind not in ACTION_KINDS:
+            raise _Bad(f"{aw}.kind", f"unknown kind {kind!r}")
+        named = tuple(_need(action_log, "named", aw, list))
+        question = (_question(action_log.get("question"), f"{aw}.question")
+                    if kind == "question" else None)
+        choice = Choice(kind, named, question)
+        action = choice.action
+        if kind != "pass" and game.seat == state.ghost and game.forced_answer(choice) is None:
+            action = answered(choice, _need(action_log, "answer", aw, bool))
+        _push(match, action, aw)
+        if state.phase == ANSWER:  # a question no rule can check: the ghost answers
+            answer = _need(action_log, "answer", aw, bool)
+            _push(match, "yes" if answer else "no", f"{aw}.answer")
+    if state.phase == TURN and len(game.turns) == t:
+        _push(match, STOP, where)
+
+
+def _question(q: Any, where: str) -> Question | None:
+    if q is None:
+        return None
+    if not isinstance(q, Mapping):
+        raise _Bad(where, "expected a question object")
+    among = q.get("among")
+    return Question(q.get("asks", ""), about=q.get("about"),
+                    among=tuple(among) if isinstance(among, list) else among,
+                    value=q.get("value"), text=q.get("text"))
+
+
+def _need(obj: Any, key: str, where: str, kind: type) -> Any:
+    if not isinstance(obj, Mapping):
+        raise _Bad(where or "log", "expected an object")
+    if key not in obj:
+        raise _Bad(f"{where}.{key}" if where else key, "missing")
+    value = obj[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise _Bad(f"{where}.{key}" if where else key, f"expected {kind.__name__}, got {value!r}")
+    return value
+
+
+def _push(match: Match, action: Any, where: str) -> None:
+    try:
+        match.push(action)
+    except IllegalAction as exc:
+        raise _Bad(where, exc.reason) from None
