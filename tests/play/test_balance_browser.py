@@ -15,7 +15,7 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 
 from pnp.cli import cli
-from tests.serve.test_serve_browser import browser  # noqa: F401  (the fixture)
+from tests.browser import browser  # noqa: F401  (the fixture)
 
 ARGS = ["simulate", "niutouwang", "--sweep", "rules.row_limit=5,6,7", "--players", "4..5",
         "--games", "120", "--jobs", "1"]
