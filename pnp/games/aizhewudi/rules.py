@@ -70,7 +70,7 @@ slug = "aizhewudi"
 variants: tuple[str, ...] = ()
 
 ACTIONS: tuple[str, ...] = ("rush", "propose", "flee")
-BOTS: tuple[str, ...] = ("greedy", "random")
+BOTS: tuple[str, ...] = ("greedy", "random", "ismcts")
 
 # Seed order of the ability cards, with their printed names (display data).
 ABILITY_NAMES: dict[str, str] = {

@@ -43,6 +43,10 @@ class KitGame:
     lower_score_wins: bool = False
     reader: Callable[[Mapping[str, Any], str | None], Any] | None = None
     """A reader of its own for rules that are more than flat fields (the shipped games')."""
+    one_stream: bool = False
+    """The bots draw from chance's own stream, after it: for a game whose chance is all drawn
+    by its first step (so the bots cannot change a card dealt) and whose seeded logs predate
+    the kit's second stream (aizhewudi's bots drew from the deal's generator)."""
 
 
 def seats(bots: str | Sequence[str], players: int) -> list[str]:
@@ -68,7 +72,8 @@ def play_match(game: KitGame, rules: Any, players: int, seed: int, bots: Sequenc
     # The generic determinization replays against what the searching seat saw.
     watched = () if resamples(probe) else tuple(
         seat for seat, name in enumerate(bots) if name in ("ismcts", "greedy"))
-    return play(lambda: game.new_state(rules, players), players_bots, seed, watched=watched)
+    return play(lambda: game.new_state(rules, players), players_bots, seed, watched=watched,
+                one_stream=game.one_stream)
 
 
 def log_of(game: KitGame, match: Match, seed: int, bots: Sequence[str],

@@ -133,12 +133,14 @@ def bot_rng(seed: int) -> random.Random:
 
 
 def play(new_state: Callable[[], State], bots: Sequence[Bot], seed: int, *,
-         watched: Sequence[int] = (), check: bool = False) -> Match:
-    """A whole game, one bot per seat; ``check`` also validates the bots' own choices."""
+         watched: Sequence[int] = (), check: bool = False, one_stream: bool = False) -> Match:
+    """A whole game, one bot per seat; ``check`` also validates the bots' own choices;
+    ``one_stream``: the bots draw from chance's stream (``KitGame.one_stream``)."""
     match = Match(new_state, tuple(watched))
     if len(bots) != match.state.players:
         raise ValueError(f"{len(bots)} bots for {match.state.players} seats")
-    chance, thinking = random.Random(seed), bot_rng(seed)
+    chance = random.Random(seed)
+    thinking = chance if one_stream else bot_rng(seed)
     state, push, steps = match.state, match.push, match.steps
     while not state.is_over():
         if len(steps) >= MAX_STEPS:
