@@ -34,8 +34,6 @@ class Brain:
         # [hits, total] of the cards of a set nobody has seen a card of
         self._blank = (sum(n for c, n in mix if n > 0 and c in ("rush", "propose")),
                        sum(n for _, n in mix if n > 0))
-        self._chances: dict[tuple[int, int], float] = {}
-        self._chances_read = -1
         # By the player aimed at, for one round's plays (``_read_aims``): hit_chance of each
         # pending flower, and 1 - hit_chance of every flower.
         self._aims_of: list[CardInPlay] | None = None
@@ -49,23 +47,8 @@ class Brain:
     def hit_chance(self, g: Game, seat: int, hand: int) -> float:
         """The chance that the card this set plays now is a 搶婚 or 嫁給我吧, as the table sees
         it: the set's cards not yet seen face up, the one in play among them."""
-        if self._chances_read != len(g.history):
-            self._chances, self._chances_read = {}, len(g.history)
-        origin = g.seats[seat].origins[hand]
-        chance = self._chances.get(origin)
-        if chance is None:
-            seen = g.shown.get(origin)
-            if seen is None:
-                hits, total = self._blank
-            else:
-                hits = total = 0
-                for card, per_set in g.rules.action_mix:
-                    unseen = max(0, per_set - max(0, seen[card]))
-                    total += unseen
-                    if card == "rush" or card == "propose":
-                        hits += unseen
-            chance = self._chances[origin] = hits / total if total else 0.0
-        return chance
+        hits, total = g.unseen.get(g.seats[seat].origins[hand], self._blank)
+        return hits / total if total else 0.0
 
     def _read_aims(self, g: Game) -> None:
         """The hit chances of this round's flowers by target, for the withdrawal step: its
@@ -74,8 +57,11 @@ class Brain:
         aims: dict[int, list[float]] = {}
         misses: dict[int, list[float]] = {}
         self._aims, self._misses = aims, misses
+        unseen_of, blank, seats = g.unseen.get, self._blank, g.seats
         for pl in g.plays:
-            chance = self.hit_chance(g, pl.seat, pl.hand)
+            # hit_chance, inlined
+            hits, total = unseen_of(seats[pl.seat].origins[pl.hand], blank)
+            chance = hits / total if total else 0.0
             if pl.state == "pending":
                 aims.setdefault(pl.target, []).append(chance)
             misses.setdefault(pl.target, []).append(1 - chance)

@@ -45,7 +45,8 @@ class AizhewudiState(Rounds):
     def clone(self) -> AizhewudiState:
         other = object.__new__(AizhewudiState)
         self.copy_into(other)
-        other.asks, other.asked, other.brain = list(self.asks), self.asked, None
+        # The list of asks is replaced at each stage, never changed: shared.
+        other.asks, other.asked, other.brain = self.asks, self.asked, None
         return other
 
     # -- whose step ---------------------------------------------------------------------
@@ -157,13 +158,11 @@ class AizhewudiState(Rounds):
 
     def run_until_asked(self) -> None:
         """The rules' own steps, until a player must choose or the game is over."""
-        asks = self.asks
-        while self.asked >= len(asks) and self.ended is None:
-            if self.asked:
-                asks.clear()
-                self.asked = 0
-            for ask in self.next_stage():
-                asks.append(ask)
+        while self.ended is None:
+            asks = self.next_stage()
+            if asks:
+                self.asks, self.asked = asks, 0
+                return
 
     def next_stage(self) -> list[Ask]:
         """Run the next stage of the round; the choices it leaves to the players."""
@@ -321,8 +320,8 @@ class AizhewudiState(Rounds):
             if p.seat == seat:
                 continue
             for h, hand in enumerate(p.hands):
-                seen = self.shown.get(p.origins[h], Counter())
-                unseen = [c for c, n in mix for _ in range(max(0, n - max(0, seen[c])))]
+                seen = self.shown.get(p.origins[h], {})
+                unseen = [c for c, n in mix for _ in range(max(0, n - max(0, seen.get(c, 0))))]
                 for card in face_up.get((p.seat, h), ()):
                     if card in unseen:
                         unseen.remove(card)

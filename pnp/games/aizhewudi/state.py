@@ -113,7 +113,9 @@ class Rounds:
         self.round_over = False
         self.peak_loved = 0
         self.history: list[Round] = []  # the records of the rounds played so far
-        self.shown: dict[Origin, Counter[str]] = {}  # cards seen face up, per set
+        self.shown: dict[Origin, dict[str, int]] = {}  # cards seen face up, per set
+        # Per set seen, (搶婚 and 嫁給我吧, all cards) of the cards not seen face up yet.
+        self.unseen: dict[Origin, tuple[int, int]] = {}
         self.ended: str | None = None
         self.result: Outcome | None = None
 
@@ -132,6 +134,7 @@ class Rounds:
         other.withdrawing, other.gone = list(self.withdrawing), list(self.gone)
         other.hits, other.history = dict(self.hits), list(self.history)
         other.shown = dict(self.shown)  # its counters are replaced, never changed
+        other.unseen = dict(self.unseen)
 
     # -- helpers
     def ins(self) -> list[Seat]:
@@ -403,20 +406,20 @@ class Rounds:
     def count_shown(self, record: Round) -> None:
         """The cards of each set the table saw face up in the round: the plays not thrown
         away unseen, and 強盜理論's discard for the 搶婚 it took back."""
-        unseen = {(d.seat, d.hand) for d in record.discarded}
+        thrown = {(d.seat, d.hand) for d in record.discarded}
         shown = self.shown
-        changed: dict[Origin, Counter[str]] = {}
+        changed: dict[Origin, dict[str, int]] = {}
 
         def count(seat: int, hand: int, card: str, step: int) -> None:
             origin = self.seats[seat].origins[hand] if hand < len(
                 self.seats[seat].origins) else (seat, hand)
             seen = changed.get(origin)
             if seen is None:
-                seen = changed[origin] = Counter(shown.get(origin, ()))
-            seen[card] += step
+                seen = changed[origin] = dict(shown.get(origin, ()))
+            seen[card] = seen.get(card, 0) + step
 
         for pl in record.plays:
-            if (pl.seat, pl.hand) not in unseen:
+            if (pl.seat, pl.hand) not in thrown:
                 count(pl.seat, pl.hand, pl.card, 1)
         for e in record.abilities:
             if e.ability == "robber_logic" and e.event == "used" and e.hand is not None:
@@ -424,6 +427,15 @@ class Rounds:
                 count(e.seat, e.hand, str(e.discarded), 1)
         if changed:
             self.shown = {**shown, **changed}
+            unseen = self.unseen = dict(self.unseen)
+            for origin, seen in changed.items():
+                hits = total = 0
+                for card, per_set in self.rules.action_mix:
+                    left = max(0, per_set - max(0, seen.get(card, 0)))
+                    total += left
+                    if card == "rush" or card == "propose":
+                        hits += left
+                unseen[origin] = (hits, total)
 
     def finish(self, end: str) -> None:
         for p in self._ins if end != "unfinished" else []:
