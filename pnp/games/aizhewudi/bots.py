@@ -243,7 +243,15 @@ class GreedyStyle:
         brain = g.brain
         if brain is None:
             brain = g.brain = Brain(g)
-        return brain.decide(g, g.asks[g.asked], rng)
+        ask = g.asks[g.asked]
+        kind = ask.kind
+        if kind == "card":  # the commonest choices, asked here
+            return brain.card(g, seat, ask.hand, rng)
+        if kind == "aim":
+            return brain.target(g, seat, ask.hand, ask.last)
+        if kind == "withdraw":
+            return "withdraw" if brain.withdraw(g, seat) else "stay"
+        return brain.decide(g, ask, rng)
 
 
 class RandomStyle:

@@ -125,7 +125,13 @@ class AizhewudiState(Rounds):
             asks = self.asks
             ask = asks[self.asked]
             self.asked += 1
-            self.answer(ask, action)
+            if ask.kind == "aim":  # the commonest choices, answered here
+                self.plays[ask.play].target = action  # type: ignore[assignment]
+            elif ask.kind == "withdraw":
+                if action == "withdraw":
+                    self.withdrawing.append(ask.seat)
+            else:
+                self.answer(ask, action)
             if self.asked < len(asks):
                 return ()  # the next choice of the same stage
         closed = len(self.history)
@@ -138,11 +144,6 @@ class AizhewudiState(Rounds):
             hand = self.seats[seat].hands[ask.hand]
             hand[action] -= 1  # type: ignore[index]
             self.plays.append(CardInPlay(seat, ask.hand, action))  # type: ignore[arg-type]
-        elif kind == "aim":
-            self.plays[ask.play].target = action  # type: ignore[assignment]
-        elif kind == "withdraw":
-            if action == "withdraw":
-                self.withdrawing.append(seat)
         elif kind == "swap":
             if action != "keep":
                 self.swap(self.plays[ask.play], action)  # type: ignore[arg-type]
