@@ -71,8 +71,9 @@ def _same_bot(name: str, players: int) -> list[str]:
 
 def bot_mixes(engine: GamePlugin) -> list[tuple[str, Callable[[int], list[str]]]]:
     """(label, players -> each seat's bot): each bot of the game alone, then all of them
-    seated alternately."""
-    names = engine.bots
+    seated alternately (the searching bot left out)."""
+    # A searching bot (ISMCTS) takes seconds a game: the supply counts are the styles'.
+    names = tuple(name for name in engine.bots if name != "ismcts")
     mixes: list[tuple[str, Callable[[int], list[str]]]] = [
         (name, functools.partial(_same_bot, name)) for name in names]
     if len(names) > 1:

@@ -7,7 +7,7 @@ from typing import Any
 
 from pnp.games.aizhewudi import calc, example, narration, summary, supply
 from pnp.games.aizhewudi.lint import lint
-from pnp.games.aizhewudi.play import VARIANTS, play, replay
+from pnp.games.aizhewudi.play import KIT, VARIANTS, play, replay
 from pnp.games.aizhewudi.rules import BOTS, default_players, player_range, rules_from_mapping
 from pnp.games.aizhewudi.tables import COLUMNS, compute_tables
 from pnp.games.base import GamePlugin
@@ -31,6 +31,7 @@ GAME = GamePlugin(
     lint=lint,
     variants=VARIANTS,
     bots=BOTS,
+    kit=KIT,
     facts=narration.facts,
     example_moments=example.example_moments,
     worked_examples=example.WORKED,

@@ -45,7 +45,14 @@ Event log::
                  "ended": bool}],                                  # the game ended in it
      "lost": [bills left after the last round], "bank": [{"seat", "ability", "amount"}],
      "final": [{"seat", "money", "bank", "fickle", "loved", "out", "score"}],
-     "end": "rounds"|"last_standing"|"nobody_left", "winner": seat or null, "shared": [seats]}
+     "end": "rounds"|"last_standing"|"nobody_left", "winner": seat or null, "shared": [seats],
+     "steps": [[seat, action]]}                                   # what replay pushes again
+
+"steps" are the kit's action log (pnp.games.kit.match): first the deal ([-1, [[bills in
+the deck, revealed from the end], [ability per seat or null]]]), then every choice in the
+order the rules ask it (``machine.py``): "arm"/"pass", a card id, an aim (a seat),
+"keep"/a card id (三心兩意), "stay"/"withdraw", "pass"/a card id (強盜理論),
+"pass"/"use" (未成年, 花店老闆, 視而不見), a seat (千面人).
 
 "money" is bills only (conserved: revealed = shared out + carried + lost); "bank" is what
 abilities paid from the bank; "score" = money + bank − fickle_penalty × 花心 for players
@@ -70,7 +77,7 @@ slug = "aizhewudi"
 variants: tuple[str, ...] = ()
 
 ACTIONS: tuple[str, ...] = ("rush", "propose", "flee")
-BOTS: tuple[str, ...] = ("greedy", "random")
+BOTS: tuple[str, ...] = ("greedy", "random", "ismcts")
 
 # Seed order of the ability cards, with their printed names (display data).
 ABILITY_NAMES: dict[str, str] = {

@@ -1,18 +1,18 @@
-"""愛者無敵 (aizhewudi): the game state machine (``Game``), driven by a policy that makes every
-choice (``policy.Policy``): ``bots.Bots`` to play, ``play.FromLog`` to replay a log. A round's
-steps are its methods, in the rulebook's order; ``scoring`` scores and ranks the end.
+"""愛者無敵 (aizhewudi): the rules between the players' choices (``Rounds``). A round's steps
+are its methods, in the rulebook's order; ``machine.AizhewudiState`` runs them stage by stage
+and asks the players in between; ``scoring`` scores and ranks the end.
 
 Each round is recorded as the typed values of ``log.py`` (filled in as a ``RoundDraft``,
 frozen into a ``Round`` when the round closes); the bots read the rounds played so far from
-``history``, and play and replay write the game's ``Outcome`` as the JSON event log.
+``history``, and play writes the game's ``Outcome`` as the JSON event log.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
 
 from pnp.games.aizhewudi.log import (
     AbilityEvent,
@@ -25,19 +25,26 @@ from pnp.games.aizhewudi.log import (
     Round,
     RoundDraft,
 )
-from pnp.games.aizhewudi.policy import Policy
-from pnp.games.aizhewudi.rules import AizhewudiRules
+from pnp.games.aizhewudi.rules import ABILITIES, AizhewudiRules
 from pnp.games.aizhewudi.scoring import final_score, winner
 from pnp.games.aizhewudi.split import split_table
 
-# --------------------------------------------------------------------------- game state
-
 # The abilities a player may arm (turn face up) at the start of a round, in the order asked.
-_ARMED_AT_START = ("cupid", "not_the_groom", "second_thoughts")
+ARMED_AT_START = ("cupid", "not_the_groom", "second_thoughts")
+
+Origin = tuple[int, int]
+"""Where a set started: (seat, set); 千面人's second set keeps the origin it was taken with."""
 
 
-class Illegal(ValueError):
-    """A decision (from a bot or a log) the rules do not allow."""
+class Ask(NamedTuple):
+    """A choice the rules leave to ``seat``: ``hand`` is the set and ``play`` the index of the
+    card in play it is about (-1: none); ``last`` marks the revealed groom's aims."""
+
+    kind: str
+    seat: int
+    hand: int = 0
+    play: int = -1
+    last: bool = False
 
 
 @dataclass(slots=True)
@@ -58,6 +65,7 @@ class Seat:
     seat: int
     ability: str | None
     hands: list[Counter[str]]
+    origins: list[Origin]
     loved: int = 0
     fickle: int = 0
     bills: list[int] = field(default_factory=list)
@@ -74,32 +82,59 @@ class Seat:
     def armed(self, ability: str) -> bool:
         return self.has(ability) and self.revealed
 
+    def copy(self) -> Seat:
+        return replace(self, hands=[Counter(h) for h in self.hands], origins=list(self.origins),
+                       bills=list(self.bills))
 
-class Game:
-    """One game; decisions come from a policy (bots in play, the log in replay)."""
 
-    def __init__(
-        self, rules: AizhewudiRules, players: int, dealt: Sequence[str | None],
-        policy: Policy,
-    ) -> None:
-        self.rules = rules
-        self.policy = policy
-        mix = Counter({c.id: c.per_player for c in rules.action_cards})
-        self.seats = [Seat(s, dealt[s], [Counter(mix)]) for s in range(players)]
-        self._ins = list(self.seats)
-        # Without ability cards no ability step can do anything: those steps are skipped.
-        self.abilities_dealt = any(a is not None for a in dealt)
+class Rounds:
+    """One game's table and the rules that move it on (see the module's docstring)."""
+
+    def __init__(self, rules: AizhewudiRules, players: int, last_round: int | None) -> None:
+        self.rules, self.players = rules, players
+        self.last_round = rules.rounds if last_round is None else min(last_round, rules.rounds)
+        self.seats: list[Seat] = []
+        self._ins: list[Seat] = []
+        self.abilities_dealt = False
+        self.dealt: tuple[str | None, ...] = (None,) * players
+        self.deck: list[int] | None = None  # None until dealt; revealed from the end
         self.round = 0
+        self.stage = 0
         self.table: list[int] = []
-        self.deck = Counter(rules.deck)
         self.someone_out = False
         self.bank_log: list[BankPayment] = []
         self.rec = RoundDraft(0, ())
         self.plays: list[CardInPlay] = []
+        self.withdrawing: list[int] = []
+        self.rushes: list[CardInPlay] = []
+        self.gone: list[int] = []  # who went out in the batch still open
+        self.batch_open = False
         self.hits: dict[int, int] = {}  # 被愛 given per target this round
         self.round_over = False
         self.peak_loved = 0
         self.history: list[Round] = []  # the records of the rounds played so far
+        self.shown: dict[Origin, dict[str, int]] = {}  # cards seen face up, per set
+        # Per set seen, (搶婚 and 嫁給我吧, all cards) of the cards not seen face up yet.
+        self.unseen: dict[Origin, tuple[int, int]] = {}
+        self.ended: str | None = None
+        self.result: Outcome | None = None
+
+    def copy_into(self, other: Rounds) -> None:
+        other.__dict__.update(self.__dict__)
+        seats = other.seats = [p.copy() for p in self.seats]
+        other._ins = [seats[p.seat] for p in self._ins]
+        other.deck = None if self.deck is None else list(self.deck)
+        other.table, other.bank_log = list(self.table), list(self.bank_log)
+        rec = other.rec = replace(self.rec)
+        rec.discarded, rec.abilities = list(rec.discarded), list(rec.abilities)
+        rec.eliminated = list(rec.eliminated)
+        other.plays = [replace(pl) for pl in self.plays]
+        index = {id(pl): i for i, pl in enumerate(self.plays)}
+        other.rushes = [other.plays[index[id(pl)]] for pl in self.rushes]
+        other.withdrawing, other.gone = list(self.withdrawing), list(self.gone)
+        other.hits, other.history = dict(self.hits), list(self.history)
+        other.shown = dict(self.shown)  # its counters are replaced, never changed
+        other.unseen = dict(self.unseen)
 
     # -- helpers
     def ins(self) -> list[Seat]:
@@ -128,168 +163,89 @@ class Game:
         p.bank += amount
         self.bank_log.append(BankPayment(p.seat, ability, amount, self.round))
 
-    def loved_in_use(self) -> int:
-        return sum([p.loved for p in self._ins])
+    # -- the deal and step 1
+    def deal(self, deck: list[int], dealt: tuple[str | None, ...]) -> None:
+        mix = Counter({c.id: c.per_player for c in self.rules.action_cards})
+        self.deck, self.dealt = deck, dealt
+        self.seats = [Seat(s, dealt[s], [Counter(mix)], [(s, 0)]) for s in range(self.players)]
+        self._ins = list(self.seats)
+        # Without ability cards no ability step can do anything: those steps are skipped.
+        self.abilities_dealt = any(a is not None for a in dealt)
+        self.round = 1
 
-    # -- the game
-    def run(self, limit: int | None = None) -> Outcome:
-        """Play to the end, or only ``limit`` rounds (a scripted example: end "unfinished")."""
-        rounds = self.history
-        end = "rounds"
-        last = self.rules.rounds if limit is None else min(limit, self.rules.rounds)
-        for number in range(1, last + 1):
-            self.round = number
-            ended = self.play_round()
-            rounds.append(self.rec.freeze())
-            if ended:
-                end = "last_standing" if self._ins else "nobody_left"
-                break
-        else:
-            if last < self.rules.rounds:
-                end = "unfinished"
-        for p in self._ins if end != "unfinished" else []:
-            if p.has("chapel_owner"):
-                p.revealed = True
-                outs = sum(q.out for q in self.seats)
-                self.pay(p, "chapel_owner", outs * self.rules.bonus("chapel_owner"))
-            if p.has("playboy"):
-                p.revealed = True
-                self.pay(p, "playboy", p.fickle * self.rules.bonus("playboy"))
-        final = tuple(FinalSeat(
-            p.seat, p.money, p.bank, p.fickle, p.loved, p.out,
-            None if p.out else final_score(self.rules, p.money, p.bank, p.fickle),
-        ) for p in self.seats)
-        best, shared = winner(final) if end != "unfinished" else (None, [])
-        return Outcome(tuple(rounds), tuple(sorted(self.table, reverse=True)),
-                       tuple(self.bank_log), final, end, best, tuple(shared))
-
-    def play_round(self) -> bool:
-        """One round; True when the game ended in it."""
+    def start_round(self) -> None:
+        """Step 1: characters stand, the witness reveals the bills."""
         self.rec = RoundDraft(self.round, tuple(self.table))
         self.hits = {}
         self.round_over = False
         self.peak_loved = sum([p.loved for p in self._ins])  # loved_in_use
-        abilities = self.abilities_dealt
-        self.stand_and_reveal()
-        if abilities:
-            self.arm_abilities()
-        plays = self.play_cards()
-        self.aim_cards(plays)
-        if abilities:
-            self.second_thoughts(plays)
-        self.rec.plays = tuple([PlayedCard(pl.seat, pl.hand, pl.card, pl.target) for pl in plays])
-        self.withdrawals(plays)
-        rushes = [pl for pl in plays if pl.card == "rush" and pl.state == "pending"]
-        if rushes and self.rush(rushes):
-            return True
-        if abilities:
-            self.robber_logic(rushes)
-        if not self.round_over and self.step_six():
-            return True
-        if not self.round_over:
-            if abilities:
-                self.blind_eye()
-            self.share_out()
-        else:
-            self.rec.carried_out = tuple(sorted(self.table, reverse=True))
-        self.close_round()
-        return False
-
-    def stand_and_reveal(self) -> None:
-        """Step 1: characters stand, the witness reveals the bills."""
         for p in self._ins:
             p.down = False
         deck = self.deck
-        revealed = self.policy.reveal(self, min(self.rules.bills_per_round, sum(deck.values())))
-        short = False
-        for bill in revealed:  # deck.subtract(revealed), then no count below 0
-            left = deck[bill] - 1
-            deck[bill] = left
-            short = short or left < 0
-        if short:
-            raise Illegal(f"revealed {revealed}: not that many such bills left in the deck")
+        assert deck is not None
+        revealed = [deck.pop() for _ in range(min(self.rules.bills_per_round, len(deck)))]
         self.rec.revealed = tuple(revealed)
-        self.table = self.table + list(revealed)
+        self.table = self.table + revealed
 
-    def arm_abilities(self) -> None:
-        """Step 1, last: each player may reveal an ability that works only once face up."""
-        arm = self.policy.arm
-        for p in self._ins:
-            # p.has(ability) for each ability armed at the start: only its own can be.
-            ability = p.ability
-            if (ability in _ARMED_AT_START and not p.spent and not p.revealed
-                    and arm(self, p.seat, ability)):
-                p.revealed = True
-                self.event(p.seat, ability, "armed")
+    def use(self, seat: int, ability: str) -> None:
+        """An ability its holder chose to arm or use now."""
+        p = self.seats[seat]
+        if ability in ARMED_AT_START:
+            p.revealed = True
+            self.event(seat, ability, "armed")
+        elif ability == "minor":
+            aimers = tuple(sorted({pl.seat for pl in self.pending() if pl.target == seat}))
+            for aimer in aimers:
+                self.seats[aimer].down = True
+            p.revealed = p.spent = True
+            self.event(seat, "minor", "used", down=aimers)
+        elif ability == "florist":
+            holders = tuple(sorted({pl.seat for pl in self.pending()}))
+            amount = len(holders) * self.rules.bonus("florist")
+            p.revealed = p.spent = True
+            self.event(seat, "florist", "used", holders=holders, amount=amount)
+            self.pay(p, "florist", amount)
+        else:  # blind_eye: stand up again before step 7
+            p.down = False
+            p.revealed = p.spent = True
+            self.event(seat, "blind_eye", "used")
 
-    def play_cards(self) -> list[CardInPlay]:
-        """Step 2: one card per set, face down."""
-        plays: list[CardInPlay] = []
-        self.plays = plays
-        choose_card = self.policy.card
-        for p in self._ins:
-            seat = p.seat
-            for h, hand in enumerate(p.hands):
-                if not any(hand.values()):
-                    continue
-                card = choose_card(self, seat, h)
-                if hand[card] < 1:
-                    raise Illegal(f"seat {seat} plays {card!r} from set {h}, not in hand")
-                hand[card] -= 1
-                plays.append(CardInPlay(seat, h, card))
-        return plays
+    # -- steps 3 to 5
+    def swap(self, pl: CardInPlay, new: str) -> None:
+        """Step 3, last: an armed 三心兩意 swaps a played card for one of the same set."""
+        hand = self.seats[pl.seat].hands[pl.hand]
+        hand[new] -= 1
+        hand[pl.card] += 1
+        self.event(pl.seat, "second_thoughts", "swap", hand=pl.hand, from_=pl.card, to=new)
+        pl.card = new
 
-    def aim_cards(self, plays: list[CardInPlay]) -> None:
-        """Step 3: aim; the revealed groom aims last, seeing the others."""
-        seats = self.seats
-        # The groom's sets (a play is one set's, so its seat says whether it is the groom's).
-        grooms = {p.seat for p in self._ins if p.ability == "not_the_groom"
-                  and p.armed("not_the_groom")} if self.abilities_dealt else ()
-        aim = self.policy.target
-        count = len(seats)
-        for pl in ([pl for pl in plays if pl.seat not in grooms]
-                   + [pl for pl in plays if pl.seat in grooms]) if grooms else plays:
-            target = aim(self, pl.seat, pl.hand, pl.seat in grooms)
-            if target == pl.seat or not 0 <= target < count or seats[target].out:
-                raise Illegal(f"seat {pl.seat} aims at {target}: not another player in the game")
-            pl.target = target
+    def record_plays(self) -> None:
+        self.rec.plays = tuple([PlayedCard(pl.seat, pl.hand, pl.card, pl.target)
+                                for pl in self.plays])
+        self.withdrawing = []
 
-    def second_thoughts(self, plays: list[CardInPlay]) -> None:
-        """Step 3, last: an armed 三心兩意 may swap each played card for one of the same set."""
-        for pl in plays:
-            p = self.seats[pl.seat]
-            if p.ability != "second_thoughts" or not p.armed("second_thoughts"):
-                continue
-            new = self.policy.swap(self, pl.seat, pl.hand)
-            if new is None or new == pl.card:
-                continue
-            hand = p.hands[pl.hand]
-            if hand[new] < 1:
-                raise Illegal(f"seat {pl.seat} swaps in {new!r}, not in set {pl.hand}")
-            hand[new] -= 1
-            hand[pl.card] += 1
-            self.event(pl.seat, "second_thoughts", "swap", hand=pl.hand, from_=pl.card, to=new)
-            pl.card = new
-
-    def withdrawals(self, plays: list[CardInPlay]) -> None:
+    def withdraw(self) -> None:
         """Step 4: withdrawals, decided together."""
         seats = self.seats
-        withdraw = self.policy.withdraw
-        withdrew = sorted([p.seat for p in self._ins if withdraw(self, p.seat)])
+        withdrew = sorted(self.withdrawing)
         self.rec.withdrew = tuple(withdrew)
         if withdrew:
             for seat in withdrew:
                 seats[seat].fickle += 1
                 seats[seat].down = True
-            for pl in plays:
+            for pl in self.plays:
                 if pl.seat in withdrew:
                     self.discard(pl, "withdrew")
                 elif pl.target in withdrew:
                     self.discard(pl, "aimed_at_withdrawn")
         self.rec.peak_fickle = sum([p.fickle for p in self._ins])
 
-    def rush(self, rushes: list[CardInPlay]) -> bool:
-        """Step 5: every 搶婚 at once; True when the game ended in it."""
+    def rush(self) -> list[Ask]:
+        """Step 5: every 搶婚 at once; the choice of 千面人 if the first players go out."""
+        rushes = self.rushes = [pl for pl in self.plays
+                                if pl.card == "rush" and pl.state == "pending"]
+        if not rushes:
+            return []
         rushed = {pl.target for pl in rushes}
         for pl in rushes:
             pl.state = "resolved"
@@ -298,46 +254,19 @@ class Game:
                 self.discard(pl, "rushed")
         self.rec.rushes = tuple([pl.aim() for pl in rushes])
         self.give_loved([pl.target for pl in rushes])
-        return self.after_batch()
+        return self.batch_out()
 
-    def robber_logic(self, rushes: list[CardInPlay]) -> None:
+    def rob(self, seat: int, hand_index: int, thrown: str) -> None:
         """Step 5, last: 強盜理論 takes a resolved 搶婚 back into its set for another card."""
-        for pl in rushes:
-            p = self.seats[pl.seat]
-            if p.out or p.ability != "robber_logic" or p.spent:  # not p.has("robber_logic")
-                continue
-            hand = p.hands[pl.hand]
-            if not any(hand.values()):
-                continue
-            thrown = self.policy.robber(self, pl.seat, pl.hand)
-            if thrown is None:
-                continue
-            if hand[thrown] < 1:
-                raise Illegal(f"seat {pl.seat} discards {thrown!r} for 強盜理論, not in hand")
-            hand[thrown] -= 1
-            hand["rush"] += 1
-            p.revealed = p.spent = True
-            self.event(pl.seat, "robber_logic", "used", hand=pl.hand, discarded=thrown)
+        p = self.seats[seat]
+        hand = p.hands[hand_index]
+        hand[thrown] -= 1
+        hand["rush"] += 1
+        p.revealed = p.spent = True
+        self.event(seat, "robber_logic", "used", hand=hand_index, discarded=thrown)
 
-    def step_six(self) -> bool:
-        policy = self.policy
-        if self.abilities_dealt:
-            for p in self._ins:
-                if p.ability == "minor" and not p.spent and policy.use(self, p.seat, "minor"):
-                    aimers = tuple(sorted({pl.seat for pl in self.pending()
-                                           if pl.target == p.seat}))
-                    for seat in aimers:
-                        self.seats[seat].down = True
-                    p.revealed = p.spent = True
-                    self.event(p.seat, "minor", "used", down=aimers)
-            for p in self._ins:
-                if (p.ability == "florist" and not p.spent
-                        and policy.use(self, p.seat, "florist")):
-                    holders = tuple(sorted({pl.seat for pl in self.pending()}))
-                    amount = len(holders) * self.rules.bonus("florist")
-                    p.revealed = p.spent = True
-                    self.event(p.seat, "florist", "used", holders=holders, amount=amount)
-                    self.pay(p, "florist", amount)
+    # -- step 6 and the markers
+    def resolve_proposals(self) -> list[Ask]:
         pending = self.pending()
         proposals = [pl for pl in pending if pl.card == "propose"]
         for pl in pending:
@@ -347,9 +276,9 @@ class Game:
         rec.flees = tuple([pl.aim() for pl in self.plays
                            if pl.card == "flee" and pl.state == "resolved"])
         if not proposals:
-            return False  # no 被愛 given: nobody can go out in this step
+            return []  # no 被愛 given: nobody can go out in this step
         self.give_loved([pl.target for pl in proposals])
-        return self.after_batch()
+        return self.batch_out()
 
     def give_loved(self, targets: list[int]) -> None:
         seats = self.seats
@@ -384,11 +313,12 @@ class Game:
                     self.event(p.seat, "princess", "revealed")
         self.peak_loved = max(self.peak_loved, sum([p.loved for p in self._ins]))
 
-    def after_batch(self) -> bool:
-        """Eliminations after a simultaneous step; True when the game is over."""
+    def batch_out(self) -> list[Ask]:
+        """Eliminations after a simultaneous step; 千面人's choice when they are the first."""
         gone = [p for p in self._ins if p.loved >= self.limit(p)]
         if not gone:
-            return False
+            return []
+        self.batch_open = True
         for p in gone:
             p.out = True
             p.down = True
@@ -399,20 +329,30 @@ class Game:
                 self.discard(pl, "out")
             elif self.seats[pl.target].out:
                 self.discard(pl, "target_out")
-        if not self.someone_out:
-            self.someone_out = True
-            faces = next((p for p in self.seats if p.has("many_faces")), None)
-            if faces is not None and not faces.out:
-                choice = self.policy.faces(self, faces.seat, [p.seat for p in gone])
-                if choice not in [p.seat for p in gone]:
-                    raise Illegal(f"千面人 takes the set of seat {choice}, who did not just go out")
-                taken = self.seats[choice]
-                faces.hands.append(taken.hands[0])
-                taken.hands = [Counter()]
-                faces.revealed = faces.spent = True
-                self.event(faces.seat, "many_faces", "took", from_=choice)
-            elif faces is not None:
-                faces.spent = True
+        if self.someone_out:
+            return []
+        self.someone_out = True
+        faces = next((p for p in self.seats if p.has("many_faces")), None)
+        if faces is not None and not faces.out:
+            self.gone = [p.seat for p in gone]
+            return [Ask("faces", faces.seat)]
+        if faces is not None:
+            faces.spent = True
+        return []
+
+    def take_set(self, seat: int, choice: int) -> None:
+        faces, taken = self.seats[seat], self.seats[choice]
+        faces.hands.append(taken.hands[0])
+        faces.origins.append(taken.origins[0])
+        taken.hands = [Counter()]
+        faces.revealed = faces.spent = True
+        self.event(seat, "many_faces", "took", from_=choice)
+
+    def batch_over(self) -> bool:
+        """Close the batch of eliminations; True when it ended the game."""
+        if not self.batch_open:
+            return False
+        self.batch_open = False
         if len(self._ins) > 1:
             return False
         for pl in self.pending():
@@ -420,44 +360,38 @@ class Game:
         self.rec.ended = True
         self.rec.carried_out = tuple(sorted(self.table, reverse=True))
         self.close_round()
+        self.finish("last_standing" if self._ins else "nobody_left")
         return True
 
-    def blind_eye(self) -> None:
-        """Before step 7: 視而不見 stands its holder's character up again."""
-        for p in self._ins:
-            if p.down and p.has("blind_eye") and self.policy.use(self, p.seat, "blind_eye"):
-                p.down = False
-                p.revealed = p.spent = True
-                self.event(p.seat, "blind_eye", "used")
+    # -- step 7 and the end
+    def end_round(self) -> None:
+        if self.batch_over():
+            return
+        if not self.round_over:
+            self.share_out()
+        else:
+            self.rec.carried_out = tuple(sorted(self.table, reverse=True))
+        self.close_round()
+        if self.round < self.last_round:
+            self.round += 1
+            self.stage = 0
+        else:
+            self.finish("rounds" if self.last_round == self.rules.rounds else "unfinished")
 
     def share_out(self) -> None:
         sharers = [p.seat for p in self._ins if not p.down]
-        best = split_table(self.table, len(sharers), self.rules)
-        groups = self.policy.groups(self, sharers, best)
-        if len(groups) != (len(sharers) if best.share else 0):
-            raise Illegal(f"{len(groups)} groups for {len(sharers)} sharers (share {best.share})")
-        if any(sum(g) != best.share for g in groups):
-            raise Illegal(f"groups {groups} are not each worth the largest share {best.share}")
-        left = list(self.table)
-        for group in groups:
-            for bill in group:
-                if bill not in left:
-                    raise Illegal(f"groups {groups} use bills not on the table {self.table}")
-                left.remove(bill)
         # The witness makes the shares largest bills first, so what stays is fixed
-        # (docs/rulings.md#aizhewudi-split); who takes which share is free.
-        if sorted(left) != sorted(best.carried):
-            raise Illegal(f"groups {groups} leave {sorted(left, reverse=True)} on the table; the "
-                          f"witness makes the shares largest bills first, which leaves {best.carried}")
+        # (docs/rulings.md#aizhewudi-split); who takes which share is the table's business.
+        best = split_table(self.table, len(sharers), self.rules)
         rec = self.rec
         rec.sharers = tuple(sharers)
         rec.share = best.share
-        rec.groups = tuple(tuple(g) for g in groups)
-        for seat, group in zip(sharers, groups, strict=False):
+        rec.groups = tuple(tuple(g) for g in best.groups)
+        for seat, group in zip(sharers, best.groups, strict=False):
             p = self.seats[seat]
             p.bills.extend(group)
             p.money += sum(group)
-        self.table = sorted(left, reverse=True)
+        self.table = sorted(best.carried, reverse=True)
         rec.carried_out = tuple(self.table)
 
     def close_round(self) -> None:
@@ -465,3 +399,80 @@ class Game:
         rec.loved = tuple([p.loved for p in seats])
         rec.fickle = tuple([p.fickle for p in seats])
         rec.peak_loved = self.peak_loved
+        record = rec.freeze()
+        self.history.append(record)
+        self.count_shown(record)
+
+    def count_shown(self, record: Round) -> None:
+        """The cards of each set the table saw face up in the round: the plays not thrown
+        away unseen, and 強盜理論's discard for the 搶婚 it took back."""
+        thrown = {(d.seat, d.hand) for d in record.discarded}
+        shown = self.shown
+        changed: dict[Origin, dict[str, int]] = {}
+
+        def count(seat: int, hand: int, card: str, step: int) -> None:
+            origin = self.seats[seat].origins[hand] if hand < len(
+                self.seats[seat].origins) else (seat, hand)
+            seen = changed.get(origin)
+            if seen is None:
+                seen = changed[origin] = dict(shown.get(origin, ()))
+            seen[card] = seen.get(card, 0) + step
+
+        for pl in record.plays:
+            if (pl.seat, pl.hand) not in thrown:
+                count(pl.seat, pl.hand, pl.card, 1)
+        for e in record.abilities:
+            if e.ability == "robber_logic" and e.event == "used" and e.hand is not None:
+                count(e.seat, e.hand, "rush", -1)  # back in the hand
+                count(e.seat, e.hand, str(e.discarded), 1)
+        if changed:
+            self.shown = {**shown, **changed}
+            unseen = self.unseen = dict(self.unseen)
+            for origin, seen in changed.items():
+                hits = total = 0
+                for card, per_set in self.rules.action_mix:
+                    left = max(0, per_set - max(0, seen.get(card, 0)))
+                    total += left
+                    if card == "rush" or card == "propose":
+                        hits += left
+                unseen[origin] = (hits, total)
+
+    def finish(self, end: str) -> None:
+        for p in self._ins if end != "unfinished" else []:
+            if p.has("chapel_owner"):
+                p.revealed = True
+                outs = sum(q.out for q in self.seats)
+                self.pay(p, "chapel_owner", outs * self.rules.bonus("chapel_owner"))
+            if p.has("playboy"):
+                p.revealed = True
+                self.pay(p, "playboy", p.fickle * self.rules.bonus("playboy"))
+        final = tuple(FinalSeat(
+            p.seat, p.money, p.bank, p.fickle, p.loved, p.out,
+            None if p.out else final_score(self.rules, p.money, p.bank, p.fickle),
+        ) for p in self.seats)
+        best, shared = winner(final) if end != "unfinished" else (None, [])
+        self.result = Outcome(tuple(self.history), tuple(sorted(self.table, reverse=True)),
+                              tuple(self.bank_log), final, end, best, tuple(shared))
+        self.ended = end
+
+    # -- what a seat may know, and dealing the rest again
+    def public_history(self, seat: int) -> list[tuple[object, ...]]:
+        """The rounds played so far as ``seat`` saw them: the cards thrown away unseen and
+        the others' 三心兩意 swaps left out."""
+        out: list[tuple[object, ...]] = []
+        for r in self.history:
+            unseen = {(d.seat, d.hand) for d in r.discarded}
+            plays = tuple((pl.seat, pl.hand, pl.target, pl.card if pl.seat == seat or (
+                pl.seat, pl.hand) not in unseen else None) for pl in r.plays)
+            events = tuple(e for e in r.abilities if e.event != "swap" or e.seat == seat)
+            out.append((replace(r, plays=(), abilities=()), plays, events))
+        return out
+
+    def redeal_abilities(self, seat: int, rng: random.Random) -> None:
+        if not self.abilities_dealt:
+            return
+        hidden = [p for p in self.seats if p.seat != seat and not p.revealed]
+        known = {p.ability for p in self.seats if p.seat == seat or p.revealed}
+        unseen = [a for a in ABILITIES if a not in known]
+        for p, ability in zip(hidden, rng.sample(unseen, len(hidden)), strict=True):
+            p.ability = ability
