@@ -36,6 +36,7 @@ from pnp.build.manifest import (
 )
 from pnp.build.outputs import Artifact, Output, OutputKind, Rendered, RenderJob
 from pnp.build.staging import Recovery, Transaction, Written, locked, prepare_root, recover, recover_folder
+from pnp.build.workload import check_workload
 from pnp.core.choices import LANGS, canonical_paper, paper_names
 from pnp.core.errors import BuildError, DataError, FontError, PnpError
 from pnp.core.workspace import Workspace
@@ -147,7 +148,8 @@ NOTHING_TO_DO = ("up-to-date", "no-template")
 
 def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
           out: Path | None = None, png: bool = False, force: bool = False,
-          progress: Callback | None = None, sheet: SheetOptions = DEFAULT_SHEET) -> BuildReport:
+          progress: Callback | None = None, sheet: SheetOptions = DEFAULT_SHEET,
+          allow_large: bool = False) -> BuildReport:
     """Render every requested output that is out of date, then write them all, or nothing.
 
     ``force`` renders every output; ``sheet`` says how component sheets are imposed;
@@ -162,15 +164,16 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
     slugs = resolve_games(workspace, game)
     kinds = [kind for kind in BUILD_KINDS if png or not kind.on_request]
     outputs = [Output(slug, target, kind) for slug in slugs for target in resolve_langs(lang) for kind in kinds]
-    return make(workspace, root, outputs, paper, force, progress, sheet)
+    return make(workspace, root, outputs, paper, force, progress, sheet, allow_large=allow_large)
 
 
 def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str, force: bool = False,
          progress: Callback | None = None, sheet: SheetOptions = DEFAULT_SHEET,
-         recorded: bool = True) -> BuildReport:
+         recorded: bool = True, allow_large: bool = False) -> BuildReport:
     """Make ``outputs`` of any kinds under ``root``: plan, render the stale ones, write them
     all or nothing, with the record. ``recorded`` false makes them all without reading or
-    writing a record (a file pnp was pointed at outside any output root)."""
+    writing a record (a file pnp was pointed at outside any output root); ``allow_large``
+    lifts the budget on a build's work (pnp.build.workload)."""
     notify = progress or (lambda _event: None)
     # First what a killed write left here: an export folder it was swapping is then whole again.
     recovered = recover_folder(root)
@@ -193,6 +196,7 @@ def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str
     report.warnings = [warning for game in games.values()
                        for warning in resolution_warnings(game.components, game.layouts, game.images)]
     stale = [o.output for o in outcomes if o.status == "rebuilt"]
+    check_workload(games, stale, allow_large)
     rendered = _render(workspace, games, stale, paper, notify, sheet, templates) if stale else {}
     sheeted = {o.slug: games[o.slug] for o in stale if o.slug in templates and "sheet" in o.kind.options}
     report.sheets = template_shares(sheeted, templates, paper, sheet)

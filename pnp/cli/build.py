@@ -37,6 +37,9 @@ from pnp.core.workspace import Workspace
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Output root instead of output/ (files go to DIR/<game>/<lang>/).")
 @click.option("--png", is_flag=True, help="Also write a 300 dpi PNG of every card face, with bleed, under png/.")
+@click.option("--allow-large", is_flag=True,
+              help="Build even when the work is past pnp's budget (--png of more than 2,000 "
+                   "megapixels of faces: thousands of cards or hundreds of large boards).")
 @click.option("--force", is_flag=True, help="Rebuild every output, even those whose sources did not change.")
 @back_offset_option
 @click.option("--gutter", type=click.FloatRange(0, 20), default=0.0, show_default=True, metavar="MM",
@@ -54,9 +57,9 @@ from pnp.core.workspace import Workspace
 @format_option("text", "json", help="text: what was written, on stderr; json: the build's report on "
                "stdout (each output's status and why, the files written).")
 @click.pass_context
-def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None, png: bool, force: bool,
-          back_offset: tuple[float, float], gutter: float, ink: str, sheet_name: str | None, watch: bool,
-          fmt: str) -> None:
+def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None, png: bool,
+          allow_large: bool, force: bool, back_offset: tuple[float, float], gutter: float, ink: str,
+          sheet_name: str | None, watch: bool, fmt: str) -> None:
     """Build print-ready PDFs for GAME (or all): components.pdf, rulebook.pdf and aid.pdf per script.
 
     Only outputs whose sources (data, templates, fonts, options, pnp itself) changed since the
@@ -72,9 +75,10 @@ def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None
 
         # --force rebuilds everything once; after that each save rebuilds what it changed.
         watch_build(found, lambda changed: _build_once(found, game, lang, paper, out, png,
-                                                       force and not changed, sheet))
+                                                       force and not changed, sheet,
+                                                       allow_large=allow_large))
         return
-    _build_once(found, game, lang, paper, out, png, force, sheet, as_json)
+    _build_once(found, game, lang, paper, out, png, force, sheet, as_json, allow_large)
 
 
 def _origin(ctx: click.Context, found: Workspace) -> str:
@@ -87,11 +91,11 @@ def _origin(ctx: click.Context, found: Workspace) -> str:
 
 
 def _build_once(found: Workspace, game: str, lang: str, paper: str, out: Path | None, png: bool,
-                force: bool, sheet: SheetOptions, as_json: bool = False) -> None:
+                force: bool, sheet: SheetOptions, as_json: bool = False, allow_large: bool = False) -> None:
     # -q keeps stderr for errors alone: no progress, no outcome lines, no "wrote".
     shown_progress = None if quiet() else BuildProgress()
     report = run_build(found, game, lang, paper.lower(), out, png, force=force, progress=shown_progress,
-                       sheet=sheet)
+                       sheet=sheet, allow_large=allow_large)
     if as_json:
         echo_json(_report_json(found, report))
         return

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core.units import MM
-from pnp.data.model import Game
+from pnp.data.model import Component, Game
 from pnp.render.colour import png_bytes
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.raster import pdf_pages
@@ -30,15 +30,33 @@ def _rasterise(pdf: bytes, dpi: int) -> bytes:
     return png_bytes(image, dpi)
 
 
+def _sides(component: Component) -> tuple[str, ...]:
+    # A back drawn from the front's own layout (a token printed the same on both sides) is the
+    # front again: one PNG says it.
+    two_faced = component.back and component.back != component.front
+    return ("front", "back") if two_faced else ("front",)
+
+
+def png_pixels(game: Game, dpi: int = DPI) -> tuple[int, int]:
+    """(faces, pixels) ``render_face_pngs`` draws at most: what ``build --png`` will cost,
+    known before anything is drawn."""
+    faces = pixels = 0
+    per_mm = dpi / 25.4
+    for component in game.components:
+        sides = len(_sides(component))
+        for card in component.cards:
+            width, height, bleed, _ = face_geometry(component, card)
+            faces += sides
+            pixels += sides * round((width + 2 * bleed) * per_mm) * round((height + 2 * bleed) * per_mm)
+    return faces, pixels
+
+
 def render_face_pngs(game: Game, fonts: FontFamily, convert: Callable[[str], str],
                      glyphs: GlyphCheck, dpi: int = DPI) -> dict[str, bytes]:
     """``<component>-<card>-<side>.png`` -> PNG bytes for every distinct face of the game."""
     pngs: dict[str, bytes] = {}
     for component in game.components:
-        # A back drawn from the front's own layout (a token printed the same on both sides) is
-        # the front again: one PNG says it.
-        two_faced = component.back and component.back != component.front
-        sides = ("front", "back") if two_faced else ("front",)
+        sides = _sides(component)
         for card in component.cards:
             width, height, bleed, _ = face_geometry(component, card)
             size = ((width + 2 * bleed) * MM, (height + 2 * bleed) * MM)

@@ -287,9 +287,11 @@ try:
 except SystemExit:
     pass
 # A game is a package under pnp.games; the modules beside them (base, registry, events...)
-# are shared by every game.
+# and the engine kit are shared by every game.
+from pnp.games.registry import SHARED_PACKAGES
 print("LOADED", sorted({{m.split(".")[2] for m in sys.modules
                         if m.startswith("pnp.games.") and m.count(".") >= 2
+                        and m.split(".")[2] not in SHARED_PACKAGES
                         and sys.modules["pnp.games." + m.split(".")[2]].__file__.endswith("__init__.py")}}))
 """
 
