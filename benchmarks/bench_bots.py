@@ -2,7 +2,7 @@
 
     python benchmarks/bench_bots.py [--games N] [--budgets 10,40] [--jobs J] [games...]
 
-For every game written to the engine kit (a plugin with ``kit``), at the rules' default
+For every game written to the engine kit (a plugin with ``play.kit``), at the rules' default
 player count and for each budget: N games with one ISMCTS seat among opponents of one kind,
 the ISMCTS seat rotating (game i puts it at seat i mod players, so no seat's advantage
 counts), each game seeded (seed i). Reports the ISMCTS seat's mean result (1 alone first,

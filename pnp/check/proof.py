@@ -12,8 +12,8 @@ it was found (``file:line: field.path``, paths relative to the workspace root):
   markers that the rules cap only by chance are also played out in seeded simulated games;
 - ``players``: game.yaml's player range differs from the range the engine plays;
 - ``count``: a component's (or card design's) count in components.yaml differs from what the
-  rules need (the plugin's ``requirements``), or a component the rules need is missing;
-- ``hand``: a deck held in hand (the plugin's ``hands``, or ``held_in_hand: true``) whose front
+  rules need (the plugin's ``supply.requirements``), or a component the rules need is missing;
+- ``hand``: a deck held in hand (the plugin's ``supply.hands``, or ``held_in_hand: true``) whose front
   shows no index in the corner a fanned hand shows (:mod:`pnp.check.index`);
 - ``purity``: converted to a script, a text holds characters only the other script uses;
 - ``glyph``: converted to a script, a text holds characters its printing face lacks;

@@ -7,7 +7,7 @@ asks the plugin for everything game-specific and names no game itself.
 
 Engines are pure: no I/O, no drawing, no printing; randomness only from a passed
 ``random.Random``. A designer's rules parameters (the ``rules:`` mapping of
-card_data/<slug>/game.yaml) reach an engine through ``rules_from_mapping``; the engine's
+card_data/<slug>/game.yaml) reach an engine through its ``rules.read``; the engine's
 defaults are the rulings.
 """
 
@@ -68,7 +68,7 @@ class Play(Protocol):
                  variant: str | None, bots: Sequence[str],
                  budget: int = DEFAULT_BUDGET) -> dict[str, Any]:
         """One whole game as its JSON event log; ``bots`` names each seat's bot, ``budget``
-        is a searching bot's iterations a decision (passed only to a plugin with ``kit``)."""
+        is a searching bot's iterations a decision (passed only to a plugin with ``play.kit``)."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ class Plan:
 class Requirement:
     """How many of one component (or of each matching card design) the rules need.
 
-    Keys of a plugin's ``requirements`` mapping say what is counted: ``"bill"`` is a whole
+    Keys of the mapping a plugin's ``supply.requirements`` returns say what is counted: ``"bill"`` is a whole
     component (the sum of its cards), ``"bill/bill-5000"`` one card design, and a key with
     shell wildcards (``"action/*-rush"``) each card design it matches; ``"cards#bull"``
     counts the ``bull`` icons the cards' faces draw (see ``per_card``). ``why`` says, with

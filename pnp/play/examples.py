@@ -2,7 +2,7 @@
 
 A rulebook's example is the seeded game of game.yaml's ``example:``, played by the engine on
 every build so its numbers cannot go stale. The book does not print that game's transcript
-(that is ``pnp sample``): each game's ``example_moments`` (its plugin) keeps only the few
+(that is ``pnp sample``): each game's ``example_moments`` (its plugin's narration) keeps only the few
 moments a player reads the example for — who scored what and why, how the game ended, a tie
 broken — as plain values, and the template writes the sentences around them.
 """
