@@ -141,7 +141,7 @@ def _no_sections(plan: Plan, rules: Any, summaries: Sequence[Summary]) -> dict[s
 
 
 def _no_findings(rules: Any) -> Sequence[LintFinding]:
-    return ()
+    return []
 
 
 def _no_tables(rules: Any) -> dict[str, TableRows]:
