@@ -2,7 +2,7 @@
 
     python benchmarks/bench_bots.py [--games N] [--budgets 10,40] [--jobs J] [games...]
 
-For every game written to the engine kit (a plugin with ``kit``), at the rules' default
+For every game written to the engine kit (a plugin with ``play.kit``), at the rules' default
 player count and for each budget: N games with one ISMCTS seat among opponents of one kind,
 the ISMCTS seat rotating (game i puts it at seat i mod players, so no seat's advantage
 counts), each game seeded (seed i). Reports the ISMCTS seat's mean result (1 alone first,
@@ -32,14 +32,14 @@ def _cell(job: tuple[str, str, int, int, int]) -> tuple[list[float], list[float]
     slug, opponent, budget, first, count = job
     plugin = get_game(slug)
     rules = workspace_rules(plugin, find_workspace(Path(__file__).resolve().parents[1]))
-    players = plugin.default_players(rules)
+    players = plugin.play.default_players(rules)
     rewards, wins = [], []
     started = time.process_time()
     for seed in range(first, first + count):
         seat = seed % players
         bots = [opponent] * players
         bots[seat] = "ismcts"
-        outcome = play_match(plugin.kit, rules, players, seed, bots, budget).state.outcome()
+        outcome = play_match(plugin.play.kit, rules, players, seed, bots, budget).state.outcome()
         rewards.append(outcome.rewards()[seat])
         winners = outcome.winners
         wins.append(1 / len(winners) if seat in winners else 0.0)
@@ -60,7 +60,7 @@ def main() -> None:
     parser.add_argument("--budgets", default="10,40")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
-    slugs = args.games or [s for s in game_slugs() if get_game(s).kit is not None]
+    slugs = args.games or [s for s in game_slugs() if get_game(s).play.kit is not None]
     budgets = [int(b) for b in args.budgets.split(",")]
     print(f"{args.count} games a cell, ISMCTS seat rotated; 95 % intervals\n")
     print("| game | players | budget | opponent | ISMCTS mean result | ISMCTS win share "
@@ -71,9 +71,9 @@ def main() -> None:
         for slug in slugs:
             plugin = get_game(slug)
             rules = workspace_rules(plugin, find_workspace(Path(__file__).resolve().parents[1]))
-            players = plugin.default_players(rules)
+            players = plugin.play.default_players(rules)
             for budget in budgets:
-                for opponent in [b for b in ("random", "greedy") if b in plugin.bots]:
+                for opponent in [b for b in ("random", "greedy") if b in plugin.play.bots]:
                     jobs = [(slug, opponent, budget, first, min(chunk, args.count - first))
                             for first in range(0, args.count, chunk)]
                     rewards: list[float] = []

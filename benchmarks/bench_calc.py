@@ -51,14 +51,14 @@ def bench_games(seconds: float) -> list[tuple[str, int, int, float]]:
     rows = []
     for slug in game_slugs():
         engine = get_game(slug)
-        rules = engine.rules_from_mapping({}, None)
-        players = engine.default_players(rules)
+        rules = engine.rules.read({}, None)
+        players = engine.play.default_players(rules)
         games, seed = 0, 0
         start = time.perf_counter()
         while (elapsed := time.perf_counter() - start) < seconds:
             seed += 1
-            engine.play(rules, players, random.Random(seed), seed=seed, variant=None,
-                        bots=[engine.bots[0]] * players)
+            engine.play.run(rules, players, random.Random(seed), seed=seed, variant=None,
+                            bots=[engine.play.bots[0]] * players)
             games += 1
         rows.append((slug, players, games, games / elapsed))
     return rows

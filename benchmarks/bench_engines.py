@@ -64,7 +64,7 @@ def rate(run: Callable[[int], object], seconds: float) -> float:
 
 def engine_game(plugin: GamePlugin, rules: Any, players: int, variant: str | None,
                 bots: list[str], seed: int) -> object:
-    return plugin.play(rules, players, random.Random(seed), seed=seed, variant=variant, bots=bots)
+    return plugin.play.run(rules, players, random.Random(seed), seed=seed, variant=variant, bots=bots)
 
 
 def plain_game(play: Callable[[random.Random, int], None], players: int, seed: int) -> None:
@@ -88,9 +88,9 @@ def cells(slugs: list[str], players: int | None) -> list[tuple[str, str | None, 
     out = []
     for slug in slugs or game_slugs():
         plugin = get_game(slug)
-        for variant in (None, *plugin.variants):
+        for variant in (None, *plugin.rules.variants):
             rules = workspace_rules(plugin, workspace, variant)
-            out.append((slug, variant, players or plugin.default_players(rules)))
+            out.append((slug, variant, players or plugin.play.default_players(rules)))
     return out
 
 
@@ -98,7 +98,7 @@ def child(slug: str, variant: str | None, players: int, seconds: float) -> None:
     """One cell measured with ROOT's code, printed as JSON (a process of --against)."""
     plugin = get_game(slug)
     rules = workspace_rules(plugin, find_workspace(ROOT), variant)
-    bots = [plugin.bots[0]] * players
+    bots = [plugin.play.bots[0]] * players
     print(json.dumps(rate(partial(engine_game, plugin, rules, players, variant, bots), seconds)))
 
 
@@ -164,10 +164,10 @@ def main() -> None:
     for slug in args.games or game_slugs():
         plugin = get_game(slug)
         plain = baseline(slug)
-        for variant in (None, *plugin.variants):
+        for variant in (None, *plugin.rules.variants):
             rules = workspace_rules(plugin, workspace, variant)
-            players = args.players or plugin.default_players(rules)
-            bots = [plugin.bots[0]] * players
+            players = args.players or plugin.play.default_players(rules)
+            bots = [plugin.play.bots[0]] * players
             engine_rate = rate(partial(engine_game, plugin, rules, players, variant, bots),
                                args.seconds)
             # The baseline plays the canonical game only: a variant may play several deals.

@@ -1,6 +1,6 @@
 """Component counts against the rules: the ``count`` findings of ``pnp check``.
 
-A game's plugin says what its rules need of each component (``GamePlugin.requirements``);
+A game's plugin says what its rules need of each component (``GamePlugin.supply``'s ``requirements``);
 this module compares that with the counts components.yaml prints and locates every
 difference at the ``count`` line (or the card, or the ``generate`` block) of components.yaml.
 """

@@ -3,7 +3,7 @@
 A player holding eight cards spread in one hand sees the top-left corner of each and nothing
 else; a card whose corner is blank, or shows what another card shows, cannot be found in the
 hand without pulling the cards out one by one. The decks held so are those the game's rules
-deal into hands (the plugin's ``hands``) and those components.yaml marks ``held_in_hand:
+deal into hands (the plugin's ``supply.hands``) and those components.yaml marks ``held_in_hand:
 true``. The front layout of each declares its index region (``index: [x, y, width, height]``)
 and :func:`index_findings` proves, card by card, what can be proved from the data (of
 any other front that declares an index too):

@@ -37,12 +37,12 @@ def lint_findings(game: Game, engine: GamePlugin,
     mapping = dict(game.info.rules)
     raw: list[CheckFinding] = []
     seen: set[tuple[str, str, str]] = set()
-    for variant in (None, *engine.variants):
+    for variant in (None, *engine.rules.variants):
         try:
-            rules = engine.rules_from_mapping(mapping, variant)
+            rules = engine.rules.read(mapping, variant)
         except RulesError:
             continue  # reported with the canonical rules
-        for item in engine.lint(rules):
+        for item in engine.rules.lint(rules):
             key = (item.code, item.where, item.message)
             if key in seen:
                 continue
@@ -73,7 +73,7 @@ def bot_mixes(engine: GamePlugin) -> list[tuple[str, Callable[[int], list[str]]]
     """(label, players -> each seat's bot): each bot of the game alone, then all of them
     seated alternately (the searching bot left out)."""
     # A searching bot (ISMCTS) takes seconds a game: the supply counts are the styles'.
-    names = tuple(name for name in engine.bots if name != "ismcts")
+    names = tuple(name for name in engine.play.bots if name != "ismcts")
     mixes: list[tuple[str, Callable[[int], list[str]]]] = [
         (name, functools.partial(_same_bot, name)) for name in names]
     if len(names) > 1:
@@ -98,7 +98,7 @@ def supply_simulation(engine: GamePlugin, rules: Any, lint: list[CheckFinding], 
     supplies: dict[str, int] = {k: v for k, v in found.items() if isinstance(v, int)}
     if not supplies:
         return lint
-    low, high = engine.player_range(rules)
+    low, high = engine.play.player_range(rules)
     mixes = bot_mixes(engine)
     games = dict.fromkeys((label for label, _ in mixes), 0)
     short = {kind: dict.fromkeys(games, 0) for kind in supplies}
@@ -106,8 +106,8 @@ def supply_simulation(engine: GamePlugin, rules: Any, lint: list[CheckFinding], 
         for label, seat_bots in mixes:
             for players in range(low, high + 1):
                 for seed in range(1, games_per_count + 1):
-                    game_log = engine.play(rules, players, random.Random(seed), seed=seed,
-                                           variant=None, bots=seat_bots(players))
+                    game_log = engine.play.run(rules, players, random.Random(seed), seed=seed,
+                                               variant=None, bots=seat_bots(players))
                     games[label] += 1
                     for kind, supply in supplies.items():
                         peak = max((r.get(f"peak_{kind}", 0) for r in game_log.get("rounds", [])),

@@ -12,8 +12,8 @@ it was found (``file:line: field.path``, paths relative to the workspace root):
   markers that the rules cap only by chance are also played out in seeded simulated games;
 - ``players``: game.yaml's player range differs from the range the engine plays;
 - ``count``: a component's (or card design's) count in components.yaml differs from what the
-  rules need (the plugin's ``requirements``), or a component the rules need is missing;
-- ``hand``: a deck held in hand (the plugin's ``hands``, or ``held_in_hand: true``) whose front
+  rules need (the plugin's ``supply.requirements``), or a component the rules need is missing;
+- ``hand``: a deck held in hand (the plugin's ``supply.hands``, or ``held_in_hand: true``) whose front
   shows no index in the corner a fanned hand shows (:mod:`pnp.check.index`);
 - ``purity``: converted to a script, a text holds characters only the other script uses;
 - ``glyph``: converted to a script, a text holds characters its printing face lacks;
@@ -112,17 +112,17 @@ def check_game(workspace: Workspace, slug: str) -> GameReport:
         findings.extend(table_findings(game, places))
         converters = [converter_for(game, lang) for lang in LANGS]
         findings.extend(diff_finding(diff, places)
-                        for diff in column_diffs(game, engine.table_columns, computed, converters))
+                        for diff in column_diffs(game, engine.tables.columns, computed, converters))
         lint, acknowledged = lint_findings(game, engine, places)
         findings.extend(lint)
         findings.extend(_player_findings(game, engine, rules, places))
-        if engine.requirements is not None:
-            findings.extend(count_findings(game, engine.requirements(rules),
+        if engine.supply.requirements is not None:
+            findings.extend(count_findings(game, engine.supply.requirements(rules),
                                            places.doc(COMPONENTS_FILE),
                                            places.rel(str(places.game_dir / COMPONENTS_FILE)),
                                            places.rel))
-        if engine.hands is not None:
-            hands = engine.hands(rules)
+        if engine.supply.hands is not None:
+            hands = engine.supply.hands(rules)
     findings.extend(index_findings(game, hands, places.rel))
     findings.extend(image_findings(game, places.rel))
     findings.extend(reference_findings(workspace, game, computed, places))
@@ -149,7 +149,7 @@ def _engine_and_rules(game: Game, places: GamePlaces,
                                 "printed tables and rules were not checked", places.game_yaml(())))
         return None, None
     try:
-        rules = engine.rules_from_mapping(dict(game.info.rules), None)
+        rules = engine.rules.read(dict(game.info.rules), None)
     except RulesError as exc:
         # Located by the same function every command uses.
         problems = located_problems(places.game_dir / GAME_FILE, exc.records)
@@ -174,7 +174,7 @@ def _unverified_tables(game: Game, places: GamePlaces) -> tuple[CheckFinding, ..
 
 
 def _player_findings(game: Game, engine: GamePlugin, rules: Any, places: GamePlaces) -> list[CheckFinding]:
-    low, high = engine.player_range(rules)
+    low, high = engine.play.player_range(rules)
     info = game.info
     if (info.players_min, info.players_max) == (low, high):
         return []

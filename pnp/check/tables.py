@@ -65,16 +65,16 @@ def computed_tables(game: Game) -> dict[str, TableRows]:
     if not has_game(game.slug):
         return {}
     plugin = get_game(game.slug)
-    tables = dict(plugin.compute_tables(game_rules(plugin, game)))
+    tables = dict(plugin.tables.compute(game_rules(plugin, game)))
     by_variant: dict[str, dict[str, TableRows]] = {}
     for name, printed in game.tables.items():
         if printed.variant is None:
             continue
         tables.pop(name, None)  # the printed name is the variant's table, whatever else it is
-        if printed.variant not in plugin.variants:
+        if printed.variant not in plugin.rules.variants:
             continue
         if printed.variant not in by_variant:
-            by_variant[printed.variant] = plugin.compute_tables(game_rules(plugin, game, printed.variant))
+            by_variant[printed.variant] = plugin.tables.compute(game_rules(plugin, game, printed.variant))
         if printed.computed_as in by_variant[printed.variant]:
             tables[name] = by_variant[printed.variant][printed.computed_as]
     return tables
@@ -284,7 +284,7 @@ def update_tables(game_dir: Path, game: Game) -> list[str]:
     file it points to is updated, if it stays inside the workspace (a link out is refused).
     """
     computed = computed_tables(game)
-    declared = get_game(game.slug).table_columns if has_game(game.slug) else {}
+    declared = get_game(game.slug).tables.columns if has_game(game.slug) else {}
     source = make_converter(game.info.source_lang, game.info.source_lang, game.glossary)
     converters = [make_converter(game.info.source_lang, lang, game.glossary) for lang in LANGS]
     columns = column_diffs(game, declared, computed, converters)

@@ -46,8 +46,8 @@ def _variant(game: str, variant: str | None, abilities: bool) -> str | None:
     """``--abilities`` is the spelling of ``--variant abilities`` for games that have it."""
     if not abilities:
         return variant
-    if not has_game(game) or ABILITIES not in get_game(game).variants:
-        owners = " / ".join(s for s in game_slugs() if ABILITIES in get_game(s).variants)
+    if not has_game(game) or ABILITIES not in get_game(game).rules.variants:
+        owners = " / ".join(s for s in game_slugs() if ABILITIES in get_game(s).rules.variants)
         raise PnpError(f"--abilities is an {owners or 'ability-card'} option; {game} has no ability cards")
     if variant not in (None, ABILITIES):
         raise PnpError(f"--abilities and --variant {variant} do not go together")

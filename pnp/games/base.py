@@ -7,7 +7,7 @@ asks the plugin for everything game-specific and names no game itself.
 
 Engines are pure: no I/O, no drawing, no printing; randomness only from a passed
 ``random.Random``. A designer's rules parameters (the ``rules:`` mapping of
-card_data/<slug>/game.yaml) reach an engine through ``rules_from_mapping``; the engine's
+card_data/<slug>/game.yaml) reach an engine through its ``rules.read``; the engine's
 defaults are the rulings.
 """
 
@@ -68,7 +68,7 @@ class Play(Protocol):
                  variant: str | None, bots: Sequence[str],
                  budget: int = DEFAULT_BUDGET) -> dict[str, Any]:
         """One whole game as its JSON event log; ``bots`` names each seat's bot, ``budget``
-        is a searching bot's iterations a decision (passed only to a plugin with ``kit``)."""
+        is a searching bot's iterations a decision (passed only to a plugin with ``play.kit``)."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ class Plan:
 class Requirement:
     """How many of one component (or of each matching card design) the rules need.
 
-    Keys of a plugin's ``requirements`` mapping say what is counted: ``"bill"`` is a whole
+    Keys of the mapping a plugin's ``supply.requirements`` returns say what is counted: ``"bill"`` is a whole
     component (the sum of its cards), ``"bill/bill-5000"`` one card design, and a key with
     shell wildcards (``"action/*-rush"``) each card design it matches; ``"cards#bull"``
     counts the ``bull`` icons the cards' faces draw (see ``per_card``). ``why`` says, with
@@ -140,65 +140,124 @@ def _no_sections(plan: Plan, rules: Any, summaries: Sequence[Summary]) -> dict[s
     return {}
 
 
+def _no_findings(rules: Any) -> Sequence[LintFinding]:
+    return []
+
+
+def _no_tables(rules: Any) -> dict[str, TableRows]:
+    return {}
+
+
 @dataclass(frozen=True)
-class GamePlugin:
-    """Everything pnp asks of one game, declared once.
+class RulesPart:
+    """How a game's rules are read and checked."""
 
-    ``variants`` are the names ``--variant`` accepts (besides the canonical rules, None);
-    ``rules_from_mapping`` takes each of them. ``bots`` are the bot kinds a seat can take,
-    the first being the default. ``calculators`` declares what ``pnp calc <slug>`` offers
-    (pnp/games/calculators.py), in the order its help lists them.
-    """
+    read: RulesFactory
+    """game.yaml's ``rules:`` (and a variant's name) into the engine's frozen rules."""
+    variants: tuple[str, ...] = ()
+    """The names ``--variant`` accepts besides the canonical rules (None); ``read`` takes each."""
+    lint: Callable[[Any], Sequence[LintFinding]] = _no_findings
+    """What ``pnp check`` reports of a set of rules (rules that load but play badly)."""
+    doc: str = ""
+    """Where a designer reads which rules keys the engine takes (named in error messages)."""
 
-    slug: str
-    title: str  # the game's name as printed, in its source script
-    rules_from_mapping: RulesFactory
-    compute_tables: Callable[[Any], dict[str, TableRows]]
+
+@dataclass(frozen=True)
+class PlayPart:
+    """How a game is played, replayed and seated."""
+
+    run: Play
+    """One whole seeded game as its JSON event log."""
+    replay: Callable[[Any, Mapping[str, Any]], list[str]]
+    """Every way a logged game departs from the rules (none: the log is a legal game)."""
     player_range: Callable[[Any], tuple[int, int]]
     default_players: Callable[[Any], int]
-    play: Play
-    replay: Callable[[Any, Mapping[str, Any]], list[str]]
-    lint: Callable[[Any], Sequence[LintFinding]]
-    variants: tuple[str, ...] = ()
     bots: tuple[str, ...] = ("greedy", "random")
-    # Player counts the rules can seat (default: every count of player_range).
+    """The bot kinds a seat can take, the first being the default."""
     playable: Callable[[Any], list[int]] | None = None
-    # Narration: the facts the game's narration template reads (pnp sample, worked examples).
-    facts: Callable[[Sample], dict[str, Any]] | None = None
-    # The rulebook's worked example: the few moments of those facts it shows, as plain values.
-    example_moments: Callable[[Mapping[str, Any], Sequence[str]], dict[str, Any]] | None = None
-    # The rulebook's hand-worked examples: functions the rulebook template calls, as
-    # ``worked.<name>(...)``, with inputs its author picked (a fund of bills, a script of
-    # plays); each gets the rules (from game.yaml) first and returns what the engine makes of
-    # those inputs, so every result the text states is computed. A function raises ValueError
-    # for inputs the rules refuse; the build names the template line that called it.
-    worked_examples: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
-    # Simulation: one game's summary, the game's own report sections and their text lines.
-    summarise: Callable[[Mapping[str, Any], Any, Plan], Summary] | None = None
-    report_sections: Callable[[Plan, Any, Sequence[Summary]], dict[str, Any]] = _no_sections
-    role_lines: Callable[[Mapping[str, Any]], list[str]] = _no_lines
-    supply_lines: Callable[[Mapping[str, Any]], list[str]] = _no_lines
-    ends_per: str = "game"  # what one "end" counts in a report: "game" or e.g. "big_round"
-    lower_score_wins: bool = False
-    money_scores: bool = False  # scores are sums of money, shown with thousands separators
-    calculators: tuple[Calculator, ...] = ()
-    # Supply: what the rules need of each component, checked against components.yaml.
-    requirements: Callable[[Any], Mapping[str, Requirement]] | None = None
-    # Hands: the components the rules deal into players' hands, several cards each (so the
-    # players hold them fanned), each with the rule that does it in a few words naming the
-    # numbers; `pnp check` holds their fronts to a corner index (a layout's `index:`).
-    hands: Callable[[Any], Mapping[str, str]] | None = None
-    # The columns of each computed table (key, printed label, type), in printed order: what
-    # `pnp check` holds tables.yaml's headings and cell types to.
-    table_columns: Mapping[str, tuple[TableColumn, ...]] = field(default_factory=dict)
-    # Where a designer reads which rules keys the engine takes (named in error messages).
-    rules_doc: str = ""
-    # The game written to the engine kit (pnp.games.kit.KitGame): its state machine, rules
-    # and bot styles, for what drives any game alike (ISMCTS, the bot-strength benchmark).
+    """Player counts the rules can seat (absent: every count of ``player_range``)."""
     kit: Any = None
+    """The game written to the engine kit (pnp.games.kit.KitGame): its state machine, rules
+    and bot styles, for what drives any game alike (ISMCTS, the bot-strength benchmark)."""
 
     def playable_counts(self, rules: Any) -> list[int]:
         if self.playable is not None:
             return list(self.playable(rules))
         low, high = self.player_range(rules)
         return list(range(low, high + 1))
+
+
+@dataclass(frozen=True)
+class TablesPart:
+    """The tables the engine computes from the rules, and how each must be printed."""
+
+    compute: Callable[[Any], dict[str, TableRows]] = _no_tables
+    columns: Mapping[str, tuple[TableColumn, ...]] = field(default_factory=dict)
+    """The columns of each computed table (key, printed label, type), in printed order: what
+    ``pnp check`` holds tables.yaml's headings and cell types to."""
+
+
+@dataclass(frozen=True)
+class NarrationPart:
+    """What ``pnp sample`` and the rulebook tell of played games."""
+
+    facts: Callable[[Sample], dict[str, Any]]
+    """The facts the game's narration template reads about one game."""
+    example_moments: Callable[[Mapping[str, Any], Sequence[str]], dict[str, Any]] | None = None
+    """The rulebook's worked example: the few moments of those facts it shows, as plain values."""
+    worked_examples: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    """The rulebook's hand-worked examples: functions its template calls as
+    ``worked.<name>(...)`` with inputs its author picked (a fund of bills, a script of plays);
+    each gets the rules (from game.yaml) first and returns what the engine makes of those
+    inputs, so every result the text states is computed. A function raises ValueError for
+    inputs the rules refuse; the build names the template line that called it."""
+
+
+@dataclass(frozen=True)
+class ReportPart:
+    """What ``pnp simulate`` reports: one game's summary, the game's own sections and their
+    text lines, and how scores read."""
+
+    summarise: Callable[[Mapping[str, Any], Any, Plan], Summary]
+    sections: Callable[[Plan, Any, Sequence[Summary]], dict[str, Any]] = _no_sections
+    role_lines: Callable[[Mapping[str, Any]], list[str]] = _no_lines
+    supply_lines: Callable[[Mapping[str, Any]], list[str]] = _no_lines
+    ends_per: str = "game"
+    """What one "end" counts in a report: "game" or e.g. "big_round"."""
+    lower_score_wins: bool = False
+    money_scores: bool = False
+    """Scores are sums of money, shown with thousands separators."""
+
+
+@dataclass(frozen=True)
+class SupplyPart:
+    """What the rules need of the printed components, checked by ``pnp check``."""
+
+    requirements: Callable[[Any], Mapping[str, Requirement]] | None = None
+    """How many of each component the rules need, against components.yaml."""
+    hands: Callable[[Any], Mapping[str, str]] | None = None
+    """The components the rules deal into players' hands, several cards each (so the players
+    hold them fanned), each with the rule that does it in a few words naming the numbers;
+    ``pnp check`` holds their fronts to a corner index (a layout's ``index:``)."""
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """Everything pnp asks of one game, declared once: a record per concern.
+
+    ``rules`` and ``play`` every game has; the other parts are optional and default to
+    absent, so a small game writes only what it has: without ``tables`` it computes none,
+    without ``narration`` ``pnp sample`` cannot narrate it, without ``report`` ``pnp
+    simulate`` cannot summarise it. ``calculators`` declares what ``pnp calc <slug>`` offers
+    (pnp/games/calculators.py), in the order its help lists them.
+    """
+
+    slug: str
+    title: str  # the game's name as printed, in its source script
+    rules: RulesPart
+    play: PlayPart
+    tables: TablesPart = field(default_factory=TablesPart)
+    narration: NarrationPart | None = None
+    report: ReportPart | None = None
+    supply: SupplyPart = field(default_factory=SupplyPart)
+    calculators: tuple[Calculator, ...] = ()

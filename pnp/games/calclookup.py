@@ -42,5 +42,5 @@ def game_rules(workspace: Workspace | None, slug: str) -> GameRules:
     if workspace is None or slug not in workspace.game_slugs():
         where = "no workspace" if workspace is None else f"no {workspace.game_dir(slug)}"
         note = f"{where}: using the {slug} engine's default rules (the rulings)"
-        return GameRules(slug, plugin.rules_from_mapping({}, None), note)
+        return GameRules(slug, plugin.rules.read({}, None), note)
     return GameRules(slug, workspace_rules(plugin, workspace))

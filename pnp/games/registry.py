@@ -86,7 +86,7 @@ def tables_from_engine(slug: str, rules: Mapping[str, Any], game_file: Path) -> 
             return Unavailable(f"game {slug!r} has no rules engine to compute it")
         try:
             plugin = get_game(slug)
-            computed = plugin.compute_tables(plugin.rules_from_mapping(dict(rules), None))
+            computed = plugin.tables.compute(plugin.rules.read(dict(rules), None))
         except RulesError as exc:
             return Unavailable("game.yaml's rules do not load",
                                tuple(located_problems(game_file, exc.records)))

@@ -23,8 +23,8 @@ from pnp.games.base import GamePlugin, RulesError
 def check_variant(plugin: GamePlugin, variant: str | None) -> str | None:
     """The variant as the engine takes it ("" = None); an unknown name is the user's error."""
     variant = variant or None
-    if variant is not None and variant not in plugin.variants:
-        listed = ", ".join(plugin.variants) if plugin.variants else "none"
+    if variant is not None and variant not in plugin.rules.variants:
+        listed = ", ".join(plugin.rules.variants) if plugin.rules.variants else "none"
         raise PnpError(f"unknown variant {variant!r} for {plugin.slug} (variants: {listed})")
     return variant
 
@@ -34,7 +34,7 @@ def rules_for(plugin: GamePlugin, mapping: Mapping[str, Any], game_file: Path,
     """The engine's rules from ``mapping`` (game.yaml's ``rules:``); every problem located."""
     variant = check_variant(plugin, variant)
     try:
-        return plugin.rules_from_mapping(mapping, variant)
+        return plugin.rules.read(mapping, variant)
     except RulesError as exc:
         raise DataError(located_problems(game_file, exc.records)) from None
 

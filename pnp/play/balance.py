@@ -10,6 +10,7 @@ from typing import Any
 
 from pnp.games.registry import get_game
 from pnp.play.intervals import CONFIDENCE, Interval, mean_interval, one_sample_t, welch, wilson
+from pnp.play.simulate import report_part
 from pnp.play.sweep import Setting, SweepRun
 from pnp.play.tally import Moments, Tally
 
@@ -170,7 +171,7 @@ def _fig(f: Figure, percent: bool = False) -> str:
 def text_report(data: Mapping[str, Any]) -> str:
     """Each setting's main figures with their 95 % intervals (seats from 1), then the flags."""
     slug = data["game"]
-    lower = get_game(slug).lower_score_wins
+    lower = report_part(get_game(slug)).lower_score_wins
     lines = [f"{slug}: {len(data['settings'])} settings × {data['games']:,} games, {data['bots']} bots, "
              f"seeds {data['seeds']['first']}–{data['seeds']['last']} (95 % intervals)"]
     for s in data["settings"]:

@@ -2,7 +2,7 @@
 
 A rulebook's example is the seeded game of game.yaml's ``example:``, played by the engine on
 every build so its numbers cannot go stale. The book does not print that game's transcript
-(that is ``pnp sample``): each game's ``example_moments`` (its plugin) keeps only the few
+(that is ``pnp sample``): each game's ``example_moments`` (its plugin's narration) keeps only the few
 moments a player reads the example for — who scored what and why, how the game ended, a tie
 broken — as plain values, and the template writes the sentences around them.
 """
@@ -26,7 +26,8 @@ def example_facts(workspace: Workspace, game: Game) -> dict[str, Any]:
     # with the engine, so the moments are proven, not copied.
     spec = game.info.example
     assert spec is not None
-    moments = plugin(game.slug).example_moments
+    narration = plugin(game.slug).narration
+    moments = narration.example_moments if narration is not None else None
     if moments is None:
         raise DataError(f"{game.info.where}: example: the game's package gives no example_moments, "
                         "so the rulebook's worked example has nothing to show; add one or remove `example:`")
@@ -54,7 +55,8 @@ def worked_functions(game: Game) -> dict[str, Callable[..., Any]]:
     each bound to the rules of game.yaml, read when first called: nothing for a game without
     an engine, or whose engine gives none or cannot be loaded (check reports that)."""
     try:
-        functions = dict(get_game(game.slug).worked_examples) if has_game(game.slug) else {}
+        narration = get_game(game.slug).narration if has_game(game.slug) else None
+        functions = dict(narration.worked_examples) if narration is not None else {}
     except (ImportError, AttributeError):
         return {}
     rules: list[Any] = []
@@ -62,7 +64,7 @@ def worked_functions(game: Game) -> dict[str, Callable[..., Any]]:
     def bound(function: Callable[..., Any]) -> Callable[..., Any]:
         def call(*args: Any, **kwargs: Any) -> Any:
             if not rules:
-                rules.append(get_game(game.slug).rules_from_mapping(game.info.rules, None))
+                rules.append(get_game(game.slug).rules.read(game.info.rules, None))
             return function(rules[0], *args, **kwargs)
         return call
 

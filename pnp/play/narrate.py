@@ -59,8 +59,8 @@ def check_bots(game: GamePlugin, bots: str, players: int | None = None) -> str:
     """``bots``: one bot name for every seat, or a comma list with one name per seat."""
     names = [name.strip() for name in bots.split(",")]
     for name in names:
-        if name not in game.bots:
-            raise PnpError(f"unknown bots {name!r} (expected one of: {', '.join(game.bots)}, "
+        if name not in game.play.bots:
+            raise PnpError(f"unknown bots {name!r} (expected one of: {', '.join(game.play.bots)}, "
                            "or one per seat separated by commas)")
     if players is not None and len(names) not in (1, players):
         raise PnpError(f"--bots names {len(names)} bots for {players} players: name one for "
@@ -81,11 +81,11 @@ def play(game: GamePlugin, rules: Any, players: int, seed: int, variant: str | N
     seats = bots.split(",") if isinstance(bots, str) else list(bots)
     if len(seats) == 1:
         seats = seats * players
-    if game.kit is None:  # a plugin written before the engine kit has no searching bots
-        return game.play(rules, players, random.Random(seed), seed=seed, variant=variant,
-                         bots=seats)
-    return game.play(rules, players, random.Random(seed), seed=seed, variant=variant,
-                     bots=seats, budget=budget)
+    if game.play.kit is None:  # a plugin written before the engine kit has no searching bots
+        return game.play.run(rules, players, random.Random(seed), seed=seed, variant=variant,
+                             bots=seats)
+    return game.play.run(rules, players, random.Random(seed), seed=seed, variant=variant,
+                         bots=seats, budget=budget)
 
 
 # --------------------------------------------------------------------------------------------
@@ -99,7 +99,7 @@ def load_game_data(workspace: Workspace, slug: str) -> Game:
     if not game_file.is_file():
         raise PnpError(
             f"{game_file} not found: pnp plays {slug} with the rules parameters under `rules:` "
-            f"in that file, so write it first ({game.rules_doc or 'the game package'} "
+            f"in that file, so write it first ({game.rules.doc or 'the game package'} "
             "documents the keys)"
         )
     return load_games(workspace, [slug], tables_from_engine)[0]
@@ -119,12 +119,12 @@ def game_rules(game: Game, variant: str | None) -> Any:
 def resolve_players(game: Game, rules: Any, players: int | None) -> int:
     """The requested player count, or the game's common count; out of range is an error."""
     engine = plugin(game.slug)
-    playable = engine.playable_counts(rules)
+    playable = engine.play.playable_counts(rules)
     if players is None:
         common = game.info.players_common
-        return common if common in playable else engine.default_players(rules)
+        return common if common in playable else engine.play.default_players(rules)
     if players not in playable:
-        lo, hi = engine.player_range(rules)
+        lo, hi = engine.play.player_range(rules)
         extra = "" if len(playable) == hi - lo + 1 else f" (playable: {', '.join(map(str, playable))})"
         raise PnpError(f"{game.slug} plays {lo}–{hi} players{extra}; got --players {players}")
     return players
@@ -151,9 +151,9 @@ def play_sample(workspace: Workspace, slug: str, players: int | None = None, see
 def facts(sample: Sample) -> dict[str, Any]:
     """What the game's narration template reads about one played game."""
     engine = plugin(sample.game.slug)
-    if engine.facts is None:
+    if engine.narration is None:
         raise PnpError(f"{engine.slug} has no narration (its plugin gives no facts)")
-    return engine.facts(sample)
+    return engine.narration.facts(sample)
 
 
 # --------------------------------------------------------------------------------------------

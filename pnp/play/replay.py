@@ -48,4 +48,4 @@ def replay_file(workspace: Workspace, slug: str, path: Path) -> Replayed:
         raise DataError(Problem("the log's players is not a whole number", str(path)))
     variant = check_variant(slug, log.get("variant"))
     rules = game_rules(load_game_data(workspace, slug), variant)
-    return Replayed(path, players, tuple(engine.replay(rules, log)))
+    return Replayed(path, players, tuple(engine.play.replay(rules, log)))

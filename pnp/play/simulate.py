@@ -22,7 +22,7 @@ from typing import Any
 from pnp.core.errors import PnpError
 from pnp.core.workspace import Workspace
 from pnp.data.model import Game
-from pnp.games.base import DEFAULT_BUDGET, GamePlugin, Plan, Summary
+from pnp.games.base import DEFAULT_BUDGET, GamePlugin, Plan, ReportPart, Summary
 from pnp.games.registry import get_game
 from pnp.games.stats import counted, fmt_stats, pct, share, stats
 from pnp.play.narrate import (
@@ -68,18 +68,18 @@ def supply_counts(game: Game) -> dict[str, Any]:
     return supply
 
 
-def summariser(game: GamePlugin) -> Callable[[Mapping[str, Any], Any, Plan], Summary]:
-    if game.summarise is None:
+def report_part(game: GamePlugin) -> ReportPart:
+    if game.report is None:
         raise PnpError(f"{game.slug} cannot be simulated (its plugin gives no game summary)")
-    return game.summarise
+    return game.report
 
 
 def play_chunk(plan: Plan, first: int, count: int) -> list[Summary]:
     """Play seeds first .. first + count - 1 and summarise each game (a worker's job)."""
     game = get_game(plan.slug)
     # Checked in the parent process already: the worker only rebuilds the same rules.
-    rules = game.rules_from_mapping(plan.rules_mapping, plan.variant)
-    summarise = summariser(game)
+    rules = game.rules.read(plan.rules_mapping, plan.variant)
+    summarise = report_part(game).summarise
     out = []
     for seed in range(first, first + count):
         log = play(game, rules, plan.players, seed, plan.variant, plan.bots, plan.budget)
@@ -178,7 +178,7 @@ def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | 
         raise PnpError(f"--jobs must be 1–{MAX_JOBS}, got {jobs:,}")
     check_bots(plugin(slug), bots)
     check_budget(budget)
-    summariser(plugin(slug))
+    report_part(plugin(slug))
     game = game or load_game_data(workspace, slug)
     variant = check_variant(slug, variant)
     rules = game_rules(game, variant)
@@ -228,8 +228,8 @@ def report(plan: Plan, rules: Any, seed: int, summaries: Sequence[Summary]) -> d
     ends: Counter[str] = Counter()
     for s in summaries:
         ends.update(s["ends"])
-    game = get_game(plan.slug)
-    lower_wins = game.lower_score_wins
+    reporting = report_part(get_game(plan.slug))
+    lower_wins = reporting.lower_score_wins
     winning = [(min if lower_wins else max)(s["scores"]) for s in summaries if s["scores"]]
     out: dict[str, Any] = {
         "version": REPORT_VERSION,
@@ -249,9 +249,9 @@ def report(plan: Plan, rules: Any, seed: int, summaries: Sequence[Summary]) -> d
         },
         "wins": _wins(summaries, plan.players),
         "ends": counted(ends, sum(ends.values())),
-        "ends_per": game.ends_per,
+        "ends_per": reporting.ends_per,
     }
-    out.update(game.report_sections(plan, rules, summaries))
+    out.update(reporting.sections(plan, rules, summaries))
     return out
 
 
@@ -262,8 +262,8 @@ def report(plan: Plan, rules: Any, seed: int, summaries: Sequence[Summary]) -> d
 def text_report(data: Mapping[str, Any]) -> str:
     """The report as aligned lines for a terminal (seats shown from 1, as at the table)."""
     slug = data["game"]
-    game = get_game(slug)
-    money = game.money_scores
+    reporting = report_part(get_game(slug))
+    money = reporting.money_scores
     variant = f", variant {data['variant']}" if data["variant"] else ""
     lines = [f"{slug}: {data['games']} games, {data['players']} players{variant}, "
              f"{data['bots']} bots, seeds {data['seeds']['first']}–{data['seeds']['last']}", ""]
@@ -289,8 +289,8 @@ def text_report(data: Mapping[str, Any]) -> str:
     roles = data.get("roles")
     if roles:
         lines += ["", f"Roles (per {roles['unit']})"]
-        lines += game.role_lines(roles)
-    supply = game.supply_lines(data)
+        lines += reporting.role_lines(roles)
+    supply = reporting.supply_lines(data)
     if "eliminated_per_game" in data:
         supply.append(f"  {'players out per game':<22} {fmt_stats(data['eliminated_per_game'])}")
     if supply:

@@ -145,12 +145,12 @@ def _with_value(mapping: Mapping[str, Any], axis: Axis, value: Any) -> dict[str,
 def _rules(slug: str, mapping: Mapping[str, Any], variant: str | None, setting: str,
            axes: Sequence[Axis]) -> Any:
     try:
-        return get_game(slug).rules_from_mapping(mapping, variant)
+        return get_game(slug).rules.read(mapping, variant)
     except RulesError as error:
         unknown = [a.path for a in axes for p in error.problems
                    if p.startswith(f"{a.path.removeprefix('rules.')}: unknown key")]
         if unknown:
-            known = get_game(slug).rules_doc
+            known = get_game(slug).rules.doc
             raise PnpError(f"--sweep {unknown[0]}: not a rules field of {slug}"
                            + (f" (its rules: {known})" if known else "")
                            + f"; the rules say: rules.{error.problems[0]}") from None
@@ -177,7 +177,7 @@ def grid(game: Game, axes: Sequence[Axis], players: Sequence[int] | None,
             mapping = _with_value(mapping, axis, value)
         label = ", ".join(f"{a.path}={_shown(v)}" for a, v in zip(axes, combo, strict=True)) or "rules"
         rules = _rules(game.slug, mapping, variant, label, axes)
-        playable = engine.playable_counts(rules)
+        playable = engine.play.playable_counts(rules)
         counts = players or (resolve_players(game, rules, None),)
         for count in counts:
             if count not in playable:
@@ -194,9 +194,9 @@ def grid(game: Game, axes: Sequence[Axis], players: Sequence[int] | None,
 def play_tally(plan: Plan, first: int, count: int) -> Tally:
     """Play seeds first .. first + count − 1 under ``plan`` and keep only their tally."""
     game = get_game(plan.slug)
-    rules = game.rules_from_mapping(plan.rules_mapping, plan.variant)
-    summarise = sim.summariser(game)
-    tally = Tally(plan.players, game.lower_score_wins)
+    rules = game.rules.read(plan.rules_mapping, plan.variant)
+    summarise = sim.report_part(game).summarise
+    tally = Tally(plan.players, sim.report_part(game).lower_score_wins)
     for seed in range(first, first + count):
         tally.add(summarise(play(game, rules, plan.players, seed, plan.variant, plan.bots,
                                  plan.budget), rules, plan))
@@ -213,7 +213,7 @@ def run_sweep(plans: Sequence[Plan], seed: int, games: int, jobs: int | None = N
               signals: sim.PoolSignals = sim.NO_SIGNALS) -> list[Tally]:
     """One tally per plan, each of ``games`` games on seeds seed .. seed + games − 1."""
     slug = plans[0].slug
-    lower = get_game(slug).lower_score_wins
+    lower = sim.report_part(get_game(slug)).lower_score_wins
     tallies = [Tally(p.players, lower) for p in plans]
     work = [(i, plan, seed + start, min(CHUNK, games - start))
             for i, plan in enumerate(plans) for start in range(0, games, CHUNK)]
@@ -273,7 +273,7 @@ def plan_sweep(workspace: Workspace, slug: str, sweeps: Sequence[str], players: 
         raise PnpError(f"--games must be 1–{sim.MAX_GAMES:,}, got {games:,}")
     check_bots(plugin(slug), bots)
     check_budget(budget)
-    sim.summariser(plugin(slug))
+    sim.report_part(plugin(slug))
     game = game or load_game_data(workspace, slug)
     variant = check_variant(slug, variant)
     axes = tuple(parse_axis(text) for text in sweeps)

@@ -1,6 +1,6 @@
 """``pnp check`` holds every deck held in hand to a corner index (pnp/check/index.py).
 
-A deck is held in hand when the game's rules deal it so (the plugin's ``hands``: aizhewudi's
+A deck is held in hand when the game's rules deal it so (the plugin's ``supply.hands``: aizhewudi's
 action cards, niutouwang's number cards) or components.yaml marks it ``held_in_hand: true``.
 Its front layout declares the corner a fanned hand shows (``index: [x, y, width, height]``),
 and each card must print something there that tells it from the others, drawn ``turn: both``.

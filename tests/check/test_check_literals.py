@@ -61,14 +61,14 @@ def test_the_shipped_engines_declare_every_column_they_compute() -> None:
     for slug in SHIPPED:
         plugin = get_game(slug)
         game = load_game(ROOT / "card_data" / slug, tables_from_engine)
-        for variant in (None, *plugin.variants):
-            computed = plugin.compute_tables(game_rules(plugin, game, variant))
-            assert set(plugin.table_columns) == set(computed), slug
+        for variant in (None, *plugin.rules.variants):
+            computed = plugin.tables.compute(game_rules(plugin, game, variant))
+            assert set(plugin.tables.columns) == set(computed), slug
             for name, rows in computed.items():
-                keys = [column.key for column in plugin.table_columns[name]]
+                keys = [column.key for column in plugin.tables.columns[name]]
                 given = [key for key in keys if rows and key in rows[0]]
                 assert rows and all(list(row) == given for row in rows), (slug, variant, name)
-                for column in plugin.table_columns[name]:
+                for column in plugin.tables.columns[name]:
                     assert column.kind in ("int", "text")
                     if column.kind == "int" and column.key in given:
                         assert all(type(row[column.key]) is int for row in rows), (slug, name, column.key)
@@ -96,11 +96,11 @@ def test_a_heading_in_the_other_script_is_the_same_heading() -> None:
     is still a swap."""
     game = load_game(ROOT / "card_data" / "tisigui", tables_from_engine)
     plugin = get_game("tisigui")
-    computed = plugin.compute_tables(game_rules(plugin, game))
+    computed = plugin.tables.compute(game_rules(plugin, game))
     converters = [converter_for(game, lang) for lang in LANGS]
     to_hant = converter_for(game, "zh-Hant")
     hant = {name: tuple(replace(c, label=to_hant(c.label)) for c in columns)
-            for name, columns in plugin.table_columns.items()}
+            for name, columns in plugin.tables.columns.items()}
     assert hant["setup"][0].label == "人數"
     assert column_diffs(game, hant, computed, converters) == []
     label = {c.key: c.label for c in hant["setup"]}

@@ -13,18 +13,26 @@ from typing import Any
 import pytest
 import yaml
 
-from pnp.games.base import GamePlugin, LintFinding, Play
+from pnp.games.base import GamePlugin, LintFinding, Play, RulesPart
 from pnp.games.registry import game_slugs, get_game
 
 FIXTURES = Path(__file__).parent / "fixtures"
 KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
-PROTOCOL = ("rules_from_mapping", "compute_tables", "player_range", "default_players", "play",
-            "replay", "lint")
+# What every game answers, as (part of the plugin, its function).
+PROTOCOL = (("rules", "read"), ("rules", "lint"), ("tables", "compute"), ("play", "run"),
+            ("play", "replay"), ("play", "player_range"), ("play", "default_players"))
+
+
+def test_the_plugin_is_a_few_parts_one_per_concern() -> None:
+    # Issue 22: at most ten fields, each a small record or a plain value.
+    names = [f.name for f in dataclasses.fields(GamePlugin)]
+    assert names == ["slug", "title", "rules", "play", "tables", "narration", "report", "supply",
+                     "calculators"]
 
 
 def test_the_protocol_names_lint_and_one_play_signature() -> None:
-    assert "lint" in GamePlugin.__dataclass_fields__
+    assert "lint" in RulesPart.__dataclass_fields__
     assert [field.name for field in dataclasses.fields(LintFinding)] == ["code", "message", "where"]
     assert list(inspect.signature(Play.__call__).parameters) == [
         "self", "rules", "players", "rng", "seed", "variant", "bots", "budget"]
@@ -39,19 +47,19 @@ def test_every_game_is_a_plugin(slug: str) -> None:
     engine = get_game(slug)
     assert isinstance(engine, GamePlugin)
     assert engine.slug == slug
-    assert isinstance(engine.variants, tuple)
-    for name in PROTOCOL:
-        assert callable(getattr(engine, name, None)), f"{slug} plugin lacks {name}"
-    rules = engine.rules_from_mapping({}, None)
-    low, high = engine.player_range(rules)
-    players = engine.default_players(rules)
+    assert isinstance(engine.rules.variants, tuple)
+    for part, name in PROTOCOL:
+        assert callable(getattr(getattr(engine, part), name, None)), f"{slug} plugin lacks {part}.{name}"
+    rules = engine.rules.read({}, None)
+    low, high = engine.play.player_range(rules)
+    players = engine.play.default_players(rules)
     assert low <= players <= high
-    assert isinstance(engine.compute_tables(rules), dict)
-    log = engine.play(rules, players, random.Random(3), seed=3, variant=None,
-                      bots=[engine.bots[0]] * players)
-    assert log["game"] == slug and engine.replay(rules, log) == []
-    for variant in ("", *engine.variants):
-        findings = engine.lint(engine.rules_from_mapping({}, variant or None))
+    assert isinstance(engine.tables.compute(rules), dict)
+    log = engine.play.run(rules, players, random.Random(3), seed=3, variant=None,
+                          bots=[engine.play.bots[0]] * players)
+    assert log["game"] == slug and engine.play.replay(rules, log) == []
+    for variant in ("", *engine.rules.variants):
+        findings = engine.rules.lint(engine.rules.read({}, variant or None))
         assert isinstance(findings, list)
         assert all(isinstance(f.code, str) and isinstance(f.message, str)
                    and isinstance(f.where, str) for f in findings)
@@ -92,7 +100,7 @@ def test_lint_codes_are_kebab_case_and_paths_start_at_rules(
     slug: str, mapping: dict[str, Any], variant: str | None
 ) -> None:
     engine = get_game(slug)
-    findings = engine.lint(engine.rules_from_mapping(mapping, variant))
+    findings = engine.rules.lint(engine.rules.read(mapping, variant))
     assert findings, (slug, mapping)
     for finding in findings:
         assert KEBAB.match(finding.code), (slug, finding.code)
@@ -104,8 +112,8 @@ def test_lint_codes_are_kebab_case_and_paths_start_at_rules(
 def test_wurenshenghuan_codes_are_the_kebab_forms() -> None:
     engine = get_game("wurenshenghuan")
     found = {f.code for _, mapping, _ in LINTED[4:6]
-             for f in engine.lint(engine.rules_from_mapping(mapping, None))}
+             for f in engine.rules.lint(engine.rules.read(mapping, None))}
     assert found >= {"item-supply", "band-overlap", "band-gap", "guess-table-length",
                      "allowance-never"}
-    seed = engine.rules_from_mapping(_seed("wurenshenghuan_seed_rules.yaml"), None)
-    assert [f.code for f in engine.lint(seed)] == ["unreachable-band"]
+    seed = engine.rules.read(_seed("wurenshenghuan_seed_rules.yaml"), None)
+    assert [f.code for f in engine.rules.lint(seed)] == ["unreachable-band"]

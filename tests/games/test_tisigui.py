@@ -463,20 +463,20 @@ def greedy_game(rules: Any, players: int, seed: int) -> dict[str, Any]:
 
 def test_the_plugin_plays_the_engine_itself() -> None:
     # One play() signature: the plugin points at the engine's own function, no adapter.
-    assert ENGINE.play is play and ENGINE.replay is replay
+    assert ENGINE.play.run is play and ENGINE.play.replay is replay
 
 
 def test_engine_object() -> None:
     assert ENGINE.slug == "tisigui"
-    assert ENGINE.variants == ("classic",)
-    rules = ENGINE.rules_from_mapping({}, None)
-    assert ENGINE.player_range(rules) == (3, 6)
-    assert ENGINE.default_players(rules) == 5 == default_players(rules)
-    log = ENGINE.play(rules, 4, random.Random(7), seed=7, variant=None, bots=["greedy"] * 4)
+    assert ENGINE.rules.variants == ("classic",)
+    rules = ENGINE.rules.read({}, None)
+    assert ENGINE.play.player_range(rules) == (3, 6)
+    assert ENGINE.play.default_players(rules) == 5 == default_players(rules)
+    log = ENGINE.play.run(rules, 4, random.Random(7), seed=7, variant=None, bots=["greedy"] * 4)
     assert log["game"] == "tisigui" and log["seed"] == 7 and log["variant"] is None
-    assert ENGINE.replay(rules, log) == []
-    assert ENGINE.lint(rules) == []
-    assert set(ENGINE.compute_tables(rules)) >= {
+    assert ENGINE.play.replay(rules, log) == []
+    assert ENGINE.rules.lint(rules) == []
+    assert set(ENGINE.tables.compute(rules)) >= {
         "setup",
         "naming_score",
         "ghost_score",

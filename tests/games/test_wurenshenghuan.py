@@ -489,11 +489,11 @@ def test_each_seat_plays_its_own_bot() -> None:
     # A greedy murderer acts as it would with every seat greedy, whatever the others play:
     # the first night depends only on the deal and the murderer's bot.
     for seed in range(30):
-        all_greedy = GAME.play(RULES, 5, random.Random(seed), seed=seed, variant=None,
-                               bots=["greedy"] * 5)
+        all_greedy = GAME.play.run(RULES, 5, random.Random(seed), seed=seed, variant=None,
+                                   bots=["greedy"] * 5)
         seats = ["random"] * 5
         seats[all_greedy["murderer"]] = "greedy"
-        mixed = GAME.play(RULES, 5, random.Random(seed), seed=seed, variant=None, bots=seats)
+        mixed = GAME.play.run(RULES, 5, random.Random(seed), seed=seed, variant=None, bots=seats)
         assert mixed["bots"] == seats
         assert mixed["setup"] == all_greedy["setup"]
         assert mixed["nights"][0] == all_greedy["nights"][0]
@@ -502,10 +502,10 @@ def test_each_seat_plays_its_own_bot() -> None:
     # kinds of guess show up in one game when the seats are mixed.
     seats = ["greedy", "random"] * 3
     for seed in range(30):
-        log = GAME.play(RULES, 6, random.Random(seed), seed=seed, variant=None, bots=seats)
+        log = GAME.play.run(RULES, 6, random.Random(seed), seed=seed, variant=None, bots=seats)
         check_played_game(log)
     with pytest.raises(ValueError):
-        GAME.play(RULES, 3, random.Random(1), seed=1, variant=None, bots=["greedy", "clever", "random"])
+        GAME.play.run(RULES, 3, random.Random(1), seed=1, variant=None, bots=["greedy", "clever", "random"])
     with pytest.raises(ValueError):
         play(RULES, 3, random.Random(1), seed=1, variant=None, bots=["greedy"] * 2)
 
@@ -613,21 +613,21 @@ def test_replay_catches_an_imprisoned_murderer_killing() -> None:
 
 def test_the_plugin_plays_the_engine_itself() -> None:
     # One play() signature: the plugin points at the engine's own function, no adapter.
-    assert GAME.play is play and GAME.replay is replay
+    assert GAME.play.run is play and GAME.play.replay is replay
     with pytest.raises(ValueError, match="no variants"):
         play(RULES, 4, random.Random(1), seed=1, variant="classic", bots=["greedy"] * 4)
 
 
 def test_engine_object_follows_the_protocol() -> None:
     engine = GAME
-    assert engine.slug == "wurenshenghuan" and engine.variants == ()
-    rules = engine.rules_from_mapping({}, None)
-    assert engine.player_range(rules) == (2, 10)
-    assert engine.default_players(rules) == 6
-    assert engine.compute_tables(rules) == compute_tables(rules)
-    log = engine.play(rules, 4, random.Random(2), seed=2, variant=None, bots=["greedy"] * 4)
-    assert engine.replay(rules, log) == []
-    assert engine.lint(rules) == []
+    assert engine.slug == "wurenshenghuan" and engine.rules.variants == ()
+    rules = engine.rules.read({}, None)
+    assert engine.play.player_range(rules) == (2, 10)
+    assert engine.play.default_players(rules) == 6
+    assert engine.tables.compute(rules) == compute_tables(rules)
+    log = engine.play.run(rules, 4, random.Random(2), seed=2, variant=None, bots=["greedy"] * 4)
+    assert engine.play.replay(rules, log) == []
+    assert engine.rules.lint(rules) == []
 
 
 # ------------------------------------------------------------------ the greedy bots

@@ -62,7 +62,7 @@ def games() -> dict[str, Any]:
 
 def _counts(slug: str, rules: Any, seeds: range) -> list[tuple[int, int]]:
     """(seed, players): every playable count in turn, so each count meets many seeds."""
-    playable = narrate.plugin(slug).playable_counts(rules)
+    playable = narrate.plugin(slug).play.playable_counts(rules)
     return [(seed, playable[seed % len(playable)]) for seed in seeds]
 
 
@@ -81,7 +81,7 @@ def test_sample_logs_replay_clean(games: dict[str, Any], slug: str, variant: str
     for seed, players in _counts(slug, rules, seeds):
         log = narrate.play(engine, rules, players, seed, variant, bots)
         # A log goes through JSON on its way to a reader: replay what a reader would get.
-        problems = engine.replay(rules, json.loads(json.dumps(log)))
+        problems = engine.play.replay(rules, json.loads(json.dumps(log)))
         assert problems == [], f"{slug} seed {seed}, {players} players: {problems[:3]}"
 
 
@@ -346,7 +346,7 @@ def test_cli_json_has_the_issue_fields(slug: str) -> None:
     # The log is the engine's own: seats from 0, and it replays.
     game = narrate.load_game_data(WORKSPACE, slug)
     rules = narrate.game_rules(game, None)
-    assert narrate.plugin(slug).replay(rules, log) == []
+    assert narrate.plugin(slug).play.replay(rules, log) == []
 
 
 def test_cli_same_seed_same_bytes() -> None:

@@ -10,7 +10,7 @@ from pnp.games.aizhewudi.lint import lint
 from pnp.games.aizhewudi.play import KIT, VARIANTS, play, replay
 from pnp.games.aizhewudi.rules import BOTS, default_players, player_range, rules_from_mapping
 from pnp.games.aizhewudi.tables import COLUMNS, compute_tables
-from pnp.games.base import GamePlugin
+from pnp.games.base import GamePlugin, NarrationPart, PlayPart, ReportPart, RulesPart, SupplyPart, TablesPart
 
 
 def _rules(mapping: Mapping[str, Any], variant: str | None) -> Any:
@@ -21,27 +21,12 @@ def _rules(mapping: Mapping[str, Any], variant: str | None) -> Any:
 GAME = GamePlugin(
     slug="aizhewudi",
     title="愛者無敵",
-    rules_from_mapping=_rules,
-    compute_tables=compute_tables,
-    table_columns=COLUMNS,
-    player_range=player_range,
-    default_players=default_players,
-    play=play,
-    replay=replay,
-    lint=lint,
-    variants=VARIANTS,
-    bots=BOTS,
-    kit=KIT,
-    facts=narration.facts,
-    example_moments=example.example_moments,
-    worked_examples=example.WORKED,
-    summarise=summary.summarise,
-    report_sections=summary.report_sections,
-    role_lines=summary.role_lines,
-    supply_lines=summary.supply_lines,
-    money_scores=True,
+    rules=RulesPart(_rules, variants=VARIANTS, lint=lint, doc="pnp/games/aizhewudi/rules.py"),
+    play=PlayPart(play, replay, player_range, default_players, bots=BOTS, kit=KIT),
+    tables=TablesPart(compute_tables, COLUMNS),
+    narration=NarrationPart(narration.facts, example.example_moments, example.WORKED),
+    report=ReportPart(summary.summarise, summary.report_sections, summary.role_lines,
+                      summary.supply_lines, money_scores=True),
+    supply=SupplyPart(supply.requirements, supply.hands),
     calculators=calc.CALCULATORS,
-    requirements=supply.requirements,
-    hands=supply.hands,
-    rules_doc="pnp/games/aizhewudi/rules.py",
 )

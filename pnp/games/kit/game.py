@@ -14,7 +14,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pnp.games.base import DEFAULT_BUDGET, GamePlugin, Plan, Sample, Summary
+from pnp.games.base import (
+    DEFAULT_BUDGET,
+    GamePlugin,
+    NarrationPart,
+    Plan,
+    PlayPart,
+    ReportPart,
+    RulesPart,
+    Sample,
+    Summary,
+)
 from pnp.games.events import to_json
 from pnp.games.kit.bots import BotKind, bot_kinds
 from pnp.games.kit.contract import CHANCE, State, resamples
@@ -119,14 +129,13 @@ def plugin(game: KitGame, *, worked_examples: Mapping[str, Callable[..., Any]] =
 
     probe_bots = tuple(game.styles) + tuple(n for n in ("greedy", "random", "ismcts")
                                              if n not in game.styles)
+    doc = f"the rules dataclass {game.rules.__module__}.{game.rules.__qualname__}"
     return GamePlugin(
-        slug=game.slug, title=game.title, rules_from_mapping=rules_from_mapping,
-        compute_tables=lambda rules: {}, player_range=game.players,
-        default_players=lambda rules: game.players(rules)[0], play=play_one, replay=replay,
-        lint=lambda rules: [], bots=probe_bots, facts=facts, summarise=summarise,
-        lower_score_wins=game.lower_score_wins, worked_examples=dict(worked_examples),
-        rules_doc=f"the rules dataclass {game.rules.__module__}.{game.rules.__qualname__}",
-        kit=game,
+        slug=game.slug, title=game.title, rules=RulesPart(rules_from_mapping, doc=doc),
+        play=PlayPart(play_one, replay, game.players, lambda rules: game.players(rules)[0],
+                      bots=probe_bots, kit=game),
+        narration=NarrationPart(facts, worked_examples=dict(worked_examples)),
+        report=ReportPart(summarise, lower_score_wins=game.lower_score_wins),
     )
 
 

@@ -7,33 +7,21 @@ public play), bots.py, play.py (play and replay, both driving the state machine)
 
 from __future__ import annotations
 
-from pnp.games.base import GamePlugin
+from pnp.games.base import GamePlugin, NarrationPart, PlayPart, ReportPart, RulesPart, SupplyPart, TablesPart
 from pnp.games.tisigui import calc, example, lint, narration, play, rules, summary, supply, tables
 
 GAME = GamePlugin(
     slug="tisigui",
     title="替死鬼",
-    rules_from_mapping=rules.rules_from_mapping,
-    compute_tables=tables.compute_tables,
-    table_columns=tables.COLUMNS,
-    player_range=rules.player_range,
-    default_players=rules.default_players,
-    play=play.play,
-    replay=play.replay,
-    lint=lint.lint,
-    variants=rules.VARIANTS,
-    bots=("greedy", "random", "ismcts"),
-    facts=narration.facts,
-    example_moments=example.example_moments,
-    worked_examples=example.WORKED,
-    summarise=summary.summarise,
-    report_sections=summary.report_sections,
-    role_lines=summary.role_lines,
-    supply_lines=summary.supply_lines,
-    playable=rules.playable_counts,
-    ends_per="big_round",
+    rules=RulesPart(rules.rules_from_mapping, variants=rules.VARIANTS, lint=lint.lint,
+                    doc="pnp/games/tisigui/rules.py"),
+    play=PlayPart(play.play, play.replay, rules.player_range, rules.default_players,
+                  bots=("greedy", "random", "ismcts"), playable=rules.playable_counts,
+                  kit=play.KIT),
+    tables=TablesPart(tables.compute_tables, tables.COLUMNS),
+    narration=NarrationPart(narration.facts, example.example_moments, example.WORKED),
+    report=ReportPart(summary.summarise, summary.report_sections, summary.role_lines,
+                      summary.supply_lines, ends_per="big_round"),
+    supply=SupplyPart(supply.requirements),
     calculators=calc.CALCULATORS,
-    requirements=supply.requirements,
-    rules_doc="pnp/games/tisigui/rules.py",
-    kit=play.KIT,
 )

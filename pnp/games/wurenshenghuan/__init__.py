@@ -80,7 +80,7 @@ bots.py, play.py and replay.py; this module is the plugin, everything pnp asks o
 
 from __future__ import annotations
 
-from pnp.games.base import GamePlugin
+from pnp.games.base import GamePlugin, NarrationPart, PlayPart, ReportPart, RulesPart, SupplyPart, TablesPart
 from pnp.games.wurenshenghuan import (
     calc,
     example,
@@ -97,24 +97,13 @@ from pnp.games.wurenshenghuan import (
 GAME = GamePlugin(
     slug="wurenshenghuan",
     title="無人生還",
-    rules_from_mapping=rules.rules_from_mapping,
-    compute_tables=tables.compute_tables,
-    table_columns=tables.COLUMNS,
-    player_range=rules.player_range,
-    default_players=rules.default_players,
-    play=play.play,
-    replay=replay.replay,
-    lint=lint.lint,
-    variants=(),
-    bots=rules.BOTS,
-    facts=narration.facts,
-    example_moments=example.example_moments,
-    worked_examples=example.WORKED,
-    summarise=summary.summarise,
-    report_sections=summary.report_sections,
-    role_lines=summary.role_lines,
-    supply_lines=summary.supply_lines,
+    rules=RulesPart(rules.rules_from_mapping, lint=lint.lint, doc="pnp/games/wurenshenghuan/rules.py"),
+    play=PlayPart(play.play, replay.replay, rules.player_range, rules.default_players,
+                  bots=rules.BOTS),
+    tables=TablesPart(tables.compute_tables, tables.COLUMNS),
+    narration=NarrationPart(narration.facts, example.example_moments, example.WORKED),
+    report=ReportPart(summary.summarise, summary.report_sections, summary.role_lines,
+                      summary.supply_lines),
+    supply=SupplyPart(supply.requirements),
     calculators=calc.CALCULATORS,
-    requirements=supply.requirements,
-    rules_doc="pnp/games/wurenshenghuan/rules.py",
 )
