@@ -87,7 +87,6 @@ from pnp.games.wurenshenghuan import (
     lint,
     narration,
     play,
-    replay,
     rules,
     summary,
     supply,
@@ -103,7 +102,7 @@ GAME = GamePlugin(
     player_range=rules.player_range,
     default_players=rules.default_players,
     play=play.play,
-    replay=replay.replay,
+    replay=play.replay,
     lint=lint.lint,
     variants=(),
     bots=rules.BOTS,
@@ -117,4 +116,5 @@ GAME = GamePlugin(
     calculators=calc.CALCULATORS,
     requirements=supply.requirements,
     rules_doc="pnp/games/wurenshenghuan/rules.py",
+    kit=play.KIT,
 )
