@@ -22,10 +22,9 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from pnp.games.wurenshenghuan import night
-
 from pnp.games.kit import CHANCE, Action, Outcome
 from pnp.games.params import is_integer
+from pnp.games.wurenshenghuan import night
 from pnp.games.wurenshenghuan.game import DayEvent, Game, GuessEvent, NightEvent
 from pnp.games.wurenshenghuan.rules import WurenshenghuanRules
 from pnp.games.wurenshenghuan.state import (
@@ -121,7 +120,8 @@ class WurenshenghuanState:
 
     def chance_possible(self, action: Action) -> bool:
         try:
-            seat, characters, deck = action  # type: ignore[misc]
+            deal: Any = action
+            seat, characters, deck = deal
             return (is_integer(seat) and 0 <= seat < self.players
                     and len(characters) == self.players == len(set(characters))
                     and all(c in self.rules.letters for c in characters)
@@ -174,22 +174,22 @@ class WurenshenghuanState:
         except (TypeError, ValueError, IndexError, KeyError) as exc:
             return f"{action!r} is malformed: {exc}"
 
-    def _day_problem(self, state: State, action: Action) -> str | None:
+    def _day_problem(self, state: State, action: Any) -> str | None:
         kind = action[0] if isinstance(action, tuple) and action else None
         if self.looks is None:
             if action == SEARCH:
                 return None
-            if kind != "imprison" or len(action) != 2:  # type: ignore[arg-type]
+            if kind != "imprison" or len(action) != 2:
                 return f"{action!r}: a day starts with search or imprison"
             return "; ".join(day_problems(self.rules, state, Imprison(tuple(action[1])))) or None
         if action == DONE:
             return None
-        if kind != "look" or len(action) != 3:  # type: ignore[arg-type]
+        if kind != "look" or len(action) != 3:
             return f"{action!r}: a search goes on with a look or ends with done"
-        look = Look(action[1], action[2])  # type: ignore[index]
+        look = Look(action[1], action[2])
         return "; ".join(day_problems(self.rules, state, Search((*self.looks, look)))) or None
 
-    def _guess_problem(self, game: Game, action: Action) -> str | None:
+    def _guess_problem(self, game: Game, action: Any) -> str | None:
         if action == PASS:
             return None
         seat = self.asking[0]

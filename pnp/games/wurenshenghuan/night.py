@@ -62,13 +62,13 @@ def first_choices(rules: WurenshenghuanRules, state: State) -> list[Action]:
     return listed
 
 
-def second_choices(state: State, first: Action, victims: Sequence[str]) -> list[Action]:
+def second_choices(state: State, first: Any, victims: Sequence[str]) -> list[Action]:
     if first[0] == "kill":
         return [("victim", c) for c in victims_allowed(state) if c not in victims]
     return [("take", c, p) for c in frame_targets(state) for p in range(len(state.items(c)))]
 
 
-def problem(rules: WurenshenghuanRules, state: State, first: Action | None,
+def problem(rules: WurenshenghuanRules, state: State, first: Any,
             victims: Sequence[str], action: Any) -> str | None:
     """Why ``action`` may not be the murderer's next step tonight (None: it may)."""
     if first is None:
@@ -109,28 +109,28 @@ def _probe(rules: WurenshenghuanRules, state: State, action: Any) -> NightAction
     return complete(rules, state, action, (), ("take", targets[0], 0))
 
 
-def _weapons(first: Action) -> int:
-    return sum(item != KEY for item in first[1])  # type: ignore[index]
+def _weapons(first: Any) -> int:
+    return sum(item != KEY for item in first[1])
 
 
-def waiting(first: Action, victims: Sequence[str]) -> bool:
+def waiting(first: Any, victims: Sequence[str]) -> bool:
     """Does the night still lack a step after ``first`` and ``victims``?"""
     return first[0] == "kill" and len(victims) < _weapons(first)
 
 
-def complete(rules: WurenshenghuanRules, state: State, first: Action, victims: Sequence[str],
+def complete(rules: WurenshenghuanRules, state: State, first: Any, victims: Sequence[str],
              take: Any) -> NightAction:
     """The engine's night action the steps make."""
     row = state.items(state.murderer)
     if first[0] == "none":
         return Idle()
     if first[0] == "kill":
-        _, discard, order = first  # type: ignore[misc]
+        _, discard, order = first
         rest = without(row, discard)
         base = row if rest is None else rest
         drawn, _ = refill(rules, base, state.pile)
         return Kill(tuple(victims), tuple(discard), arranged(base + drawn, order))
-    _, give, order = first  # type: ignore[misc]
+    _, give, order = first
     _, target, position = take
     if target not in state.letters or give not in row or target == state.murderer:
         return Frame(target, position, give)  # the rules say why not

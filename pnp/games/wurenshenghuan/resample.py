@@ -116,10 +116,8 @@ def _redeal(real: WurenshenghuanState, seat: int, murderer: str,
     rng.shuffle(unseen)
     if own_row is not None:
         rows[index[murderer]] = list(own_row)
-    for place in rows:
-        for p, item in enumerate(place):
-            if item is None:
-                place[p] = unseen.pop()
+    dealt = tuple(tuple(unseen.pop() if item is None else item for item in place)
+                  for place in rows)
     assert len(unseen) == len(truth.pile)
-    return State(truth.letters, tuple(tuple(row) for row in rows),  # type: ignore[misc]
-                 tuple(unseen), murderer, truth.discards, truth.dead, truth.imprisoned)
+    return State(truth.letters, dealt, tuple(unseen), murderer, truth.discards, truth.dead,
+                 truth.imprisoned)
