@@ -61,8 +61,8 @@ Rulings beyond docs/rulings.md (each where the seed is silent):
 Bots (``bot="greedy"``; ``"random"`` is a legal-move fuzzer; ``"ismcts"`` is the kit's search,
 dealing the hidden roles and items again from its seat's view, resample.py). The hand-written
 ones draw from the seeded stream left after the deal, as they always did, and the day's chair
-decides with its own bot. They reason only from public play (``suspicion.PublicView``): shown and searched cards, deaths and discards, who was
-locked up, and which nights were quiet. Its suspicion scores add up evidence as rough log-odds
+decides with its own bot. They reason only from public play (``suspicion.PublicView``):
+shown and searched cards, deaths and discards, who was locked up, and which nights were quiet. Its suspicion scores add up evidence as rough log-odds
 (a quiet night with the murderer's character locked up, a kill that clears the prisoners, a
 row seen to change or shrink, discards matching cards seen, the dead counting only when
 their death may have been feigned), and ``confidence`` turns them into chances.
@@ -80,7 +80,8 @@ their death may have been feigned), and ``confidence`` turns them into chances.
 
 The code lives in rules.py (parameters), tables.py (scoring and printed tables), lint.py,
 state.py (state and steps), game.py (the whole game), suspicion.py (what the table knows),
-machine.py, night.py and resample.py (the kit's state), bots.py and play.py; this module is the plugin, everything pnp asks of the game.
+machine.py, night.py and resample.py (the kit's state),
+bots.py and play.py; this module is the plugin, everything pnp asks of the game.
 """
 
 from __future__ import annotations
