@@ -62,7 +62,8 @@ Bots (``bot="greedy"``; ``"random"`` is a legal-move fuzzer; ``"ismcts"`` is the
 dealing the hidden roles and items again from its seat's view, resample.py). The hand-written
 ones draw from the seeded stream left after the deal, as they always did, and the day's chair
 decides with its own bot. They reason only from public play (``suspicion.PublicView``):
-shown and searched cards, deaths and discards, who was locked up, and which nights were quiet. Its suspicion scores add up evidence as rough log-odds
+shown and searched cards, deaths and discards, who was locked up, and which nights were quiet.
+Its suspicion scores add up evidence as rough log-odds
 (a quiet night with the murderer's character locked up, a kill that clears the prisoners, a
 row seen to change or shrink, discards matching cards seen, the dead counting only when
 their death may have been feigned), and ``confidence`` turns them into chances.
