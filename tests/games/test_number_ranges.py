@@ -73,7 +73,7 @@ def test_a_value_past_each_declared_maximum_is_refused_at_its_field(slug: str) -
     engine = get_game(slug)
     for field, (_, high) in _ranges(slug).items():
         with pytest.raises(RulesError) as raised:
-            engine.rules_from_mapping(_mapping_with(slug, field, high + 1), None)
+            engine.rules.read(_mapping_with(slug, field, high + 1), None)
         expected = f"{field.replace('[]', '[0]')}: must be at most {high}, got {high + 1}"
         assert expected in str(raised.value), (field, str(raised.value))
 

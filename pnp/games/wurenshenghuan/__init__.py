@@ -14,10 +14,12 @@ Vocabulary used throughout:
 - the *pile* is the murderer's draw pile, top card first.
 
 Night and day are separate pure steps (``apply_night`` / ``apply_day``, state.py) over a frozen
-``State``. ``Game`` (game.py) is the whole game as a state machine over them, driven by a
-policy: ``play`` seats the bots (``Bots``) as the policy and writes the event log,
-``replay`` feeds it the logged decisions (``FromLog``) and reports every way the rest of
-the log departs from the rules.
+``State``. ``Game`` (game.py) is the whole game over them; ``machine.WurenshenghuanState``
+writes it to the engine kit's contract (pnp.games.kit: one chance step deals, the murderer's
+night in steps, night.py; the table's day by a chair going round the table; a slip round
+after each day), so the kit's loop plays it with a bot per seat and replays a log's
+``steps`` through the same rules; ``play`` writes the event log below from the match and
+``replay`` compares every logged fact with the replayed one.
 
 Event log (seats from 0; letters for characters; items as above)::
 
@@ -56,9 +58,12 @@ Rulings beyond docs/rulings.md (each where the seed is silent):
 - With overlapping bands the first listed counts; a guess table shorter than the days pays
   0 for the missing days (lint reports both).
 
-Bots (``bot="greedy"``; ``"random"`` is a legal-move fuzzer). All of them reason only from
-public play (``suspicion.PublicView``): shown and searched cards, deaths and discards, who was
-locked up, and which nights were quiet. Its suspicion scores add up evidence as rough log-odds
+Bots (``bot="greedy"``; ``"random"`` is a legal-move fuzzer; ``"ismcts"`` is the kit's search,
+dealing the hidden roles and items again from its seat's view, resample.py). The hand-written
+ones draw from the seeded stream left after the deal, as they always did, and the day's chair
+decides with its own bot. They reason only from public play (``suspicion.PublicView``):
+shown and searched cards, deaths and discards, who was locked up, and which nights were quiet.
+Its suspicion scores add up evidence as rough log-odds
 (a quiet night with the murderer's character locked up, a kill that clears the prisoners, a
 row seen to change or shrink, discards matching cards seen, the dead counting only when
 their death may have been feigned), and ``confidence`` turns them into chances.
@@ -73,9 +78,11 @@ their death may have been feigned), and ``confidence`` turns them into chances.
   its chance beat tomorrow's points times a somewhat better chance (how much better differs
   from player to player), guarding the survival bonus against tonight's kills too; everyone
   guesses on the last day or when the game may end tonight.
+
 The code lives in rules.py (parameters), tables.py (scoring and printed tables), lint.py,
 state.py (state and steps), game.py (the whole game), suspicion.py (what the table knows),
-bots.py, play.py and replay.py; this module is the plugin, everything pnp asks of the game.
+machine.py, night.py and resample.py (the kit's state),
+bots.py and play.py; this module is the plugin, everything pnp asks of the game.
 """
 
 from __future__ import annotations
@@ -87,7 +94,6 @@ from pnp.games.wurenshenghuan import (
     lint,
     narration,
     play,
-    replay,
     rules,
     summary,
     supply,
@@ -98,8 +104,8 @@ GAME = GamePlugin(
     slug="wurenshenghuan",
     title="無人生還",
     rules=RulesPart(rules.rules_from_mapping, lint=lint.lint, doc="pnp/games/wurenshenghuan/rules.py"),
-    play=PlayPart(play.play, replay.replay, rules.player_range, rules.default_players,
-                  bots=rules.BOTS),
+    play=PlayPart(play.play, play.replay, rules.player_range, rules.default_players,
+                  bots=rules.BOTS, kit=play.KIT),
     tables=TablesPart(tables.compute_tables, tables.COLUMNS),
     narration=NarrationPart(narration.facts, example.example_moments, example.WORKED),
     report=ReportPart(summary.summarise, summary.report_sections, summary.role_lines,

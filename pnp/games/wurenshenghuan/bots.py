@@ -6,7 +6,10 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from pnp.games.wurenshenghuan.game import DayEvent, Game, GuessEvent, NightEvent
+from pnp.games.kit import Action, BotKind, Match
+from pnp.games.wurenshenghuan.game import Game
+from pnp.games.wurenshenghuan.machine import DONE, PASS, SEARCH, WurenshenghuanState
+from pnp.games.wurenshenghuan.night import steps_of
 from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules
 from pnp.games.wurenshenghuan.state import (
     DayDecision,
@@ -227,61 +230,103 @@ def guess_greedy(rules: WurenshenghuanRules, own: str, view: PublicView, day: in
 EXPECTED_KILLS = 2.0  # what a player expects the murderer to kill in a night
 
 
-class Bots:
-    """The seated bots as a ``Policy``: ``bots[seat]`` names each seat's bot.
+class Table:
+    """What the hand-written bots at one table share: the random stream, each seat's settled
+    guess day and patience, and the public view, caught up with the game before each choice.
 
-    The murderer's seat picks the night actions and each other seat its own guess. The
-    day's decision belongs to the whole table, so it follows the table's bot when every
-    innocent seat plays the same one, and the greedy bot otherwise.
+    The stream is chance's, left after the deal (the engine's bots always went on drawing
+    from it, and the deal is the game's only chance step): seeded logs stay as they were.
     """
 
-    def __init__(self, rules: WurenshenghuanRules, bots: Sequence[str], rng: random.Random,
-                 murderer_seat: int, state: State) -> None:
-        self.rules = rules
-        self.bots = list(bots)
+    def __init__(self, state: WurenshenghuanState, rng: random.Random) -> None:
+        game = state.game
+        assert game is not None
+        rules = self.rules = state.rules
         self.rng = rng
-        self.view = PublicView.at_setup(rules, state)
-        innocents = {name for seat, name in enumerate(self.bots) if seat != murderer_seat}
-        self.table = innocents.pop() if len(innocents) == 1 else "greedy"
-        players = len(self.bots)
+        rows = tuple(state.dealt[c] for c in rules.letters)
+        self.view = PublicView.at_setup(rules, State(rules.letters, rows, (), game.state.murderer))
+        players = state.players
         # Each random innocent settles in advance on the day they will guess.
         self.guess_day = {seat: rng.randint(1, rules.days) for seat in range(players)}
         # How much sharper each greedy player expects a guess to get by waiting a day.
         self.patience = {seat: rng.uniform(0.1, 0.3) for seat in range(players)}
+        self.nights = self.days = 0  # how many of each the view has taken in
+        self.plan: list[Action] = []  # the steps still to take of a night or a search day
 
-    def night(self, game: Game) -> NightAction:
-        if self.bots[game.murderer_seat] == "greedy":
-            return murderer_greedy(self.rules, game.state, self.view, self.rng)
-        return murderer_random(self.rules, game.state, self.rng)
-
-    def saw_night(self, game: Game, event: NightEvent) -> None:
-        state = game.state
-        self.view.observe_night(event.night, event.result,
-                                dict(zip(state.letters, map(len, state.rows), strict=True)))
-
-    def day(self, game: Game) -> DayDecision:
-        if self.table == "greedy":
-            return table_greedy(self.rules, game.state, self.view, game.night, self.rng)
-        return table_random(self.rules, game.state, self.rng)
-
-    def saw_day(self, game: Game, event: DayEvent) -> None:
-        self.view.observe_day(event.result)
-
-    def guesses(self, game: Game) -> list[tuple[int, str]]:
-        rules, day = self.rules, game.night
-        alive = len(game.state.alive)
-        picks: list[tuple[int, str]] = []
-        for seat in game.guessers():
-            letter = game.characters[seat]
-            pick: str | None
-            if self.bots[seat] == "greedy":
-                pick = guess_greedy(rules, letter, self.view, day, alive, self.patience[seat])
+    def catch_up(self, game: Game) -> None:
+        view = self.view
+        while self.nights < len(game.nights) or self.days < len(game.days):
+            if self.nights == self.days:
+                event = game.nights[self.nights]
+                view.observe_night(event.night, event.result,
+                                   {c: len(row) for c, row in event.table})
+                self.nights += 1
             else:
-                others = [c for c in rules.letters if c != letter]
-                pick = self.rng.choice(others) if self.guess_day[seat] == day else None
-            if pick is not None:
-                picks.append((seat, pick))
-        return picks
+                view.observe_day(game.days[self.days].result)
+                self.days += 1
 
-    def saw_guess(self, game: Game, event: GuessEvent) -> None:
-        pass
+
+class Style:
+    """A hand-written bot at one seat of the kit's play loop: as the murderer it acts at
+    night, as the day's chair it decides for the table, and as an innocent it hands in its
+    guess when its reasoning says so."""
+
+    def __init__(self, kind: str) -> None:
+        self.greedy = kind == "greedy"
+
+    def choose(self, match: Match, seat: int, rng: random.Random) -> Action:
+        state: WurenshenghuanState = match.state  # type: ignore[assignment]
+        game = state.game
+        assert game is not None
+        if state.table is None:
+            state.table = Table(state, state.after_deal or rng)
+        table: Table = state.table
+        table.catch_up(game)
+        rules, now = state.rules, game.state
+        if state.phase == "night":
+            if state.night_first is not None:
+                return table.plan.pop(0)
+            if self.greedy:
+                night = murderer_greedy(rules, now, table.view, table.rng)
+            else:
+                night = murderer_random(rules, now, table.rng)
+            first, *table.plan = steps_of(rules, now, night)
+            return first
+        if state.phase == "day":
+            return self._day(state, game, table)
+        return self._guess(seat, game, table)
+
+    def _day(self, state: WurenshenghuanState, game: Game, table: Table) -> Action:
+        if state.looks is not None:
+            return table.plan.pop(0) if table.plan else DONE
+        rules, now = state.rules, game.state
+        if self.greedy:
+            decision = table_greedy(rules, now, table.view, game.night, table.rng)
+        else:
+            decision = table_random(rules, now, table.rng)
+        if isinstance(decision, Imprison):
+            return ("imprison", tuple(decision.characters))
+        table.plan = [("look", look.character, look.position) for look in decision.looks]
+        return SEARCH
+
+    def _guess(self, seat: int, game: Game, table: Table) -> Action:
+        if seat == game.murderer_seat or seat in game.guessed:
+            return PASS
+        rules, day, letter = table.rules, game.night, game.characters[seat]
+        pick: str | None
+        if self.greedy:
+            pick = guess_greedy(rules, letter, table.view, day, len(game.state.alive),
+                                table.patience[seat])
+        else:
+            others = [c for c in rules.letters if c != letter]
+            pick = table.rng.choice(others) if table.guess_day[seat] == day else None
+        return PASS if pick is None else ("guess", pick)
+
+
+STYLES = {
+    "greedy": BotKind("greedy", lambda budget: Style("greedy"),
+                      "the murderer kills with unseen weapons; the table locks up its "
+                      "suspects; guesses when waiting no longer pays"),
+    "random": BotKind("random", lambda budget: Style("random"),
+                      "a legal-move fuzzer (the table's day and the slips at random)"),
+}

@@ -2,9 +2,8 @@
 
 ``Game`` holds the table (``State``), the night and day reached, the guesses handed in and
 the events so far; ``push_night`` / ``push_day`` / ``push_guess`` check a decision against
-the rules and apply it. ``run`` asks a ``Policy`` for every decision in the rules' order:
-the bots (bots.py) choose them in play, a log (replay.py) supplies them in replay, and the
-game rechecks everything else the same way in both.
+the rules and apply it. ``machine.WurenshenghuanState`` drives it for the engine kit, whose
+loop asks the bots for every decision in play and reads them from the log's steps in replay.
 
 The events are typed values; ``to_json`` gives exactly the event log's JSON
 (docs/sample-and-simulate.md).
@@ -13,7 +12,7 @@ The events are typed values; ``to_json`` gives exactly the event log's JSON
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from pnp.games.params import is_integer
 from pnp.games.wurenshenghuan.rules import INNOCENT, MURDERER, WurenshenghuanRules
@@ -112,11 +111,6 @@ class Game:
     def players(self) -> int:
         return len(self.characters)
 
-    def guessers(self) -> list[int]:
-        """Seats that may still hand in a guess, in seat order."""
-        return [seat for seat in range(self.players)
-                if seat != self.murderer_seat and seat not in self.guessed]
-
     def push_night(self, action: NightAction) -> NightEvent:
         """Play the next night; raises ``IllegalAction`` for a forbidden action."""
         if self.ended or self.night >= self.rules.days or len(self.days) != self.night:
@@ -192,33 +186,3 @@ class Game:
                          survival_points=score.survival, points=score.total)
             rows.append(entry)
         return rows
-
-
-class Policy(Protocol):
-    """Where a game's decisions come from, and what it is told after each step."""
-
-    def night(self, game: Game) -> NightAction: ...
-
-    def saw_night(self, game: Game, event: NightEvent) -> None: ...
-
-    def day(self, game: Game) -> DayDecision: ...
-
-    def saw_day(self, game: Game, event: DayEvent) -> None: ...
-
-    def guesses(self, game: Game) -> list[tuple[int, str]]:
-        """(seat, letter) handed in after today's decision, in the order handed in."""
-        ...
-
-    def saw_guess(self, game: Game, event: GuessEvent) -> None: ...
-
-
-def run(game: Game, policy: Policy) -> Game:
-    """Play ``game`` to its end with every decision from ``policy``."""
-    while not game.ended:
-        policy.saw_night(game, game.push_night(policy.night(game)))
-        if game.ended:
-            break
-        policy.saw_day(game, game.push_day(policy.day(game)))
-        for seat, letter in policy.guesses(game):
-            policy.saw_guess(game, game.push_guess(seat, letter))
-    return game

@@ -1,26 +1,37 @@
-"""無人生還: a whole game played by the bots, as an event log."""
+"""無人生還: a whole game played by the kit's loop (``machine.WurenshenghuanState``, a bot per
+seat), as the event log, and its replay through the same loop."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pnp.games.kit import KitGame, Match, log_difference, play_match, replay_log, steps_json
 from pnp.games.params import is_integer
-from pnp.games.wurenshenghuan.bots import Bots
-from pnp.games.wurenshenghuan.game import Game, run
-from pnp.games.wurenshenghuan.rules import BOTS, SLUG, WurenshenghuanRules, player_range
-from pnp.games.wurenshenghuan.state import deal
+from pnp.games.wurenshenghuan.bots import STYLES
+from pnp.games.wurenshenghuan.machine import WurenshenghuanState
+from pnp.games.wurenshenghuan.rules import (
+    BOTS,
+    SLUG,
+    WurenshenghuanRules,
+    player_range,
+    rules_from_mapping,
+)
+
+KIT = KitGame(slug=SLUG, title="無人生還", rules=WurenshenghuanRules,
+              new_state=WurenshenghuanState, players=player_range, styles=STYLES,
+              reader=rules_from_mapping)
 
 
 def play(rules: WurenshenghuanRules, players: int, rng: random.Random, *, seed: int,
-         variant: str | None, bots: Sequence[str], budget: int = 0) -> dict[str, Any]:
-    """One whole game with the engine's bots, as an event log.
+         variant: str | None, bots: Sequence[str], budget: int = 50) -> dict[str, Any]:
+    """One whole game with one bot per seat, as an event log.
 
-    ``bots`` names each seat's bot (``"greedy"`` or ``"random"``). The log's ``bots`` is one
-    name when every seat plays the same bot (as it always was) and one name per seat
-    otherwise. ``seed`` is only recorded; the game has no variants, so ``variant`` must be
-    None.
+    ``bots`` names each seat's bot (``"greedy"``, ``"random"`` or ``"ismcts"``). The log's
+    ``bots`` is one name when every seat plays the same bot (as it always was) and one name
+    per seat otherwise. Chance is drawn from ``random.Random(seed)`` by the play loop (``rng``
+    is that generator, unused); the game has no variants, so ``variant`` must be None.
     """
     if variant is not None:
         raise ValueError(f"wurenshenghuan has no variants, got {variant!r}")
@@ -33,25 +44,48 @@ def play(rules: WurenshenghuanRules, players: int, rng: random.Random, *, seed: 
     for name in seated:
         if name not in BOTS:
             raise ValueError(f"bot must be one of {', '.join(BOTS)}, got {name!r}")
-    murderer_seat = rng.randrange(players)
-    characters = tuple(rng.sample(rules.letters, players))
-    state = deal(rules, rng, characters[murderer_seat])
+    return game_log(play_match(KIT, rules, players, seed, seated, budget), seed, seated)
+
+
+def game_log(match: Match, seed: Any, seated: Sequence[str]) -> dict[str, Any]:
+    """The event log of a finished match (docs/sample-and-simulate.md), with its steps."""
+    state: WurenshenghuanState = match.state  # type: ignore[assignment]
+    game = state.game
+    assert game is not None
+    dealt = state.dealt
     log: dict[str, Any] = {
-        "game": SLUG, "seed": seed, "players": players,
-        "bots": seated[0] if len(set(seated)) == 1 else seated,
-        "murderer": murderer_seat, "characters": list(characters),
+        "game": SLUG, "seed": seed, "players": state.players,
+        "bots": seated[0] if len(set(seated)) == 1 else list(seated),
+        "murderer": game.murderer_seat, "characters": list(game.characters),
         "setup": {
-            "deal": {c: list(state.items(c)) for c in state.letters},
-            "shown": {c: state.items(c)[-1] for c in state.letters},
-            "pile": list(state.pile),
+            "deal": {c: list(row) for c, row in dealt.items()},
+            "shown": {c: row[-1] for c, row in dealt.items()},
+            "pile": list(state.dealt_pile),
         },
+        "nights": [event.to_json() for event in game.nights],
+        "days": [event.to_json() for event in game.days],
+        "guesses": [event.to_json() for event in game.guesses],
+        "end": game.end,
+        "kills": game.state.real_kills,
+        "final": game.final(),
+        "steps": steps_json(match),
     }
-    game = run(Game(rules, murderer_seat, characters, state),
-               Bots(rules, seated, rng, murderer_seat, state))
-    log["nights"] = [event.to_json() for event in game.nights]
-    log["days"] = [event.to_json() for event in game.days]
-    log["guesses"] = [event.to_json() for event in game.guesses]
-    log["end"] = game.end
-    log["kills"] = game.state.real_kills
-    log["final"] = game.final()
     return log
+
+
+def replay(rules: WurenshenghuanRules, log: Mapping[str, Any]) -> list[str]:
+    """Problems with a logged game: its steps pushed through the rules (the first illegal one
+    named with its step and reason), then every logged fact compared with the replay's."""
+    try:
+        players = log["players"]
+        low, high = player_range(rules)
+        if not is_integer(players) or not low <= players <= high:
+            return [f"players: must be {low}–{high}, got {players!r}"]
+        match = replay_log(lambda: WurenshenghuanState(rules, players), log)
+    except (ValueError, KeyError, TypeError) as exc:
+        return [str(exc)]
+    if not match.state.is_over():
+        return [f"the game is not over after the log's {len(match.steps)} steps"]
+    again = game_log(match, log.get("seed"), ["greedy"])
+    difference = log_difference(log, again, ignore=("seed", "bots"))
+    return [difference] if difference else []

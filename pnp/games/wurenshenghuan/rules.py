@@ -18,7 +18,7 @@ KEY = "KEY"
 MURDERER = "murderer"
 INNOCENT = "innocent"
 Role = Literal["murderer", "innocent"]
-BOTS = ("greedy", "random")
+BOTS = ("greedy", "random", "ismcts")
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
