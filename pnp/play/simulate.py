@@ -15,9 +15,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pnp.core.errors import PnpError
 from pnp.core.workspace import Workspace
@@ -35,6 +35,9 @@ from pnp.play.narrate import (
     plugin,
     resolve_players,
 )
+
+J = TypeVar("J")  # a worker's job
+R = TypeVar("R")  # what it gives back
 
 # Below this many games a worker pool costs more than it saves.
 PARALLEL_FROM = 400
@@ -135,6 +138,17 @@ def run(plan: Plan, seed: int, games: int, jobs: int | None = None,
     chunks = _chunks(seed, games, size)
     results: list[list[Summary] | None] = [None] * len(chunks)
     jobs_given = [(plan, i, first, count) for i, (first, count) in enumerate(chunks)]
+    for i, summaries in pooled(_play_numbered_chunk, jobs_given, jobs, signals):
+        results[i] = summaries
+        if progress:
+            progress(chunks[i][1])
+    return [summary for chunk in results if chunk is not None for summary in chunk]
+
+
+def pooled(work: Callable[[J], R], jobs_given: Sequence[J], jobs: int,
+           signals: PoolSignals) -> Iterator[R]:
+    """``work`` of each job in a pool of ``jobs`` worker processes, each result as it comes
+    (in any order), with the process's ``signals`` around the pool."""
     release = signals.while_forking()
     try:
         pool = multiprocessing.get_context().Pool(processes=jobs, initializer=signals.worker_init)
@@ -144,20 +158,16 @@ def run(plan: Plan, seed: int, games: int, jobs: int | None = None,
     undo = signals.while_running()
     try:
         release()
-        for i, summaries in pool.imap_unordered(_play_numbered_chunk, jobs_given):
-            results[i] = summaries
-            if progress:
-                progress(chunks[i][1])
+        yield from pool.imap_unordered(work, jobs_given)
         pool.close()
     except BaseException:
-        # Ctrl-C (or a failed chunk) ends the run now: kill the workers rather than let
-        # them finish chunks nobody will read.
+        # Ctrl-C, a failed job or a reader that stopped reading ends the run now: kill the
+        # workers rather than let them finish jobs nobody will read.
         pool.terminate()
         raise
     finally:
         pool.join()
         undo()
-    return [summary for chunk in results if chunk is not None for summary in chunk]
 
 
 def _play_numbered_chunk(job: tuple[Plan, int, int, int]) -> tuple[int, list[Summary]]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import itertools
 import math
-import multiprocessing
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -225,27 +224,11 @@ def run_sweep(plans: Sequence[Plan], seed: int, games: int, jobs: int | None = N
             if progress:
                 progress(job[3])
         return tallies
-    release = signals.while_forking()
-    try:
-        pool = multiprocessing.get_context().Pool(processes=jobs, initializer=signals.worker_init)
-    except BaseException:
-        release()
-        raise
-    undo = signals.while_running()
-    try:
-        release()
-        # Tallies merge exactly in any order: results are taken as they come.
-        for index, tally in pool.imap_unordered(_job, work):
-            tallies[index].merge(tally)
-            if progress:
-                progress(tally.games)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
-        undo()
+    # Tallies merge exactly in any order: results are taken as they come.
+    for index, tally in sim.pooled(_job, work, jobs, signals):
+        tallies[index].merge(tally)
+        if progress:
+            progress(tally.games)
     return tallies
 
 

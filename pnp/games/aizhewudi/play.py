@@ -20,9 +20,8 @@ from pnp.games.kit import (
     IllegalAction,
     KitGame,
     Match,
-    log_difference,
     play_match,
-    replay_log,
+    replay_problems,
     steps_json,
 )
 
@@ -85,15 +84,8 @@ def replay(rules: AizhewudiRules, log: Mapping[str, Any]) -> list[str]:
     # A script's log (``resolve``) may stop before the game's last round.
     rounds = log.get("rounds")
     last = len(rounds) if log.get("end") == "unfinished" and isinstance(rounds, list) else None
-    try:
-        match = replay_log(lambda: AizhewudiState(rules, players, last), log)
-    except (ValueError, KeyError, TypeError) as exc:
-        return [str(exc)]
-    if not match.state.is_over():
-        return [f"the game is not over after the log's {len(match.steps)} steps"]
-    again = game_log(match, log.get("seed", 0), log.get("bots", ()))
-    difference = log_difference(log, again, ignore=("seed", "bots"))
-    return [difference] if difference else []
+    return replay_problems(lambda: AizhewudiState(rules, players, last), log,
+                           lambda match: game_log(match, 0, ()))
 
 
 # --------------------------------------------------------------------------- scripts

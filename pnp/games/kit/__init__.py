@@ -27,6 +27,7 @@ from pnp.games.kit.match import (
     play,
     replay,
     replay_log,
+    replay_problems,
     steps_from_log,
     steps_json,
 )
@@ -37,5 +38,5 @@ __all__ = [
     "ExplainsIllegal", "GreedyBot", "IllegalAction", "Ismcts", "KitGame", "Match",
     "NoDeterminization", "Outcome", "RandomBot", "Resamples", "SamplesChance", "State", "Step", "action_log",
     "bot_kinds", "bounded", "determinize", "play", "play_match", "plugin", "read_rules",
-    "replay", "replay_log", "seats", "steps_from_log", "steps_json", "log_difference",
+    "replay", "replay_log", "replay_problems", "seats", "steps_from_log", "steps_json", "log_difference",
 ]

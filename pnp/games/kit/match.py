@@ -285,3 +285,18 @@ def log_difference(logged: Any, replayed: Any, path: str = "", ignore: tuple[str
     if logged != replayed or type(logged) is bool and type(replayed) is not bool:
         return f"{path}: the log has {logged!r}, the rules give {replayed!r}"
     return None
+
+
+def replay_problems(new_state: Callable[[], State], log: Mapping[str, Any],
+                    facts: Callable[[Match], Mapping[str, Any]]) -> list[str]:
+    """What is wrong with a game's logged steps and facts, none when nothing: the steps pushed
+    through the rules (the first illegal one named with its step and reason), the game over at
+    the end, then every fact the log records compared with ``facts`` of the replay."""
+    try:
+        match = replay_log(new_state, log)
+    except (ValueError, KeyError, TypeError) as exc:
+        return [str(exc)]
+    if not match.state.is_over():
+        return [f"the game is not over after the log's {len(match.steps)} steps"]
+    difference = log_difference(log, facts(match), ignore=("seed", "bots"))
+    return [difference] if difference else []

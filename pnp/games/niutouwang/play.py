@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pnp.games.events import to_json_object
-from pnp.games.kit import KitGame, Match, log_difference, play_match, replay_log, steps_json
+from pnp.games.kit import KitGame, Match, play_match, replay_problems, steps_json
 from pnp.games.niutouwang.bots import STYLES
 from pnp.games.niutouwang.log import OfficialGame, Round, SpGame
 from pnp.games.niutouwang.machine import NiutouwangState
@@ -86,11 +86,7 @@ def replay(rules: NiutouwangRules, log: Mapping[str, Any]) -> list[str]:
         variant = log.get("variant") or None
         if variant is not None and variant != rules.variant:
             rules = with_variant(rules, variant)
-        match = replay_log(lambda: NiutouwangState(rules, players), log)
     except (ValueError, KeyError, TypeError) as exc:
         return [str(exc)]
-    if not match.state.is_over():
-        return [f"the game is not over after the log's {len(match.steps)} steps"]
-    again = game_log(match, log.get("seed", 0), log.get("bots", ()))
-    difference = log_difference(log, again, ignore=("seed", "bots"))
-    return [difference] if difference else []
+    return replay_problems(lambda: NiutouwangState(rules, players), log,
+                           lambda match: game_log(match, 0, ()))

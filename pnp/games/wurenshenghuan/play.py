@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.games.kit import KitGame, Match, log_difference, play_match, replay_log, steps_json
+from pnp.games.kit import KitGame, Match, play_match, replay_problems, steps_json
 from pnp.games.params import is_integer
 from pnp.games.wurenshenghuan.bots import STYLES
 from pnp.games.wurenshenghuan.machine import WurenshenghuanState
@@ -81,11 +81,7 @@ def replay(rules: WurenshenghuanRules, log: Mapping[str, Any]) -> list[str]:
         low, high = player_range(rules)
         if not is_integer(players) or not low <= players <= high:
             return [f"players: must be {low}–{high}, got {players!r}"]
-        match = replay_log(lambda: WurenshenghuanState(rules, players), log)
-    except (ValueError, KeyError, TypeError) as exc:
+    except (KeyError, TypeError) as exc:
         return [str(exc)]
-    if not match.state.is_over():
-        return [f"the game is not over after the log's {len(match.steps)} steps"]
-    again = game_log(match, log.get("seed"), ["greedy"])
-    difference = log_difference(log, again, ignore=("seed", "bots"))
-    return [difference] if difference else []
+    return replay_problems(lambda: WurenshenghuanState(rules, players), log,
+                           lambda match: game_log(match, log.get("seed"), ["greedy"]))

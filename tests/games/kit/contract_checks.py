@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from typing import Any
 
-from pnp.games.kit import CHANCE, Match, RandomBot, State, action_log, play, replay_log
+from pnp.games.kit import CHANCE, KitGame, Match, RandomBot, State, action_log, play, play_match, replay_log
 from pnp.games.kit.match import draw_chance
 
 NewState = Callable[[], State]
@@ -43,3 +44,17 @@ def states_along(new_state: NewState, seed: int) -> list[State]:
             out.append(state.clone())
             state.apply(rng.choice(list(state.legal_actions())))
     return out
+
+
+def ismcts_result(kit: KitGame, rules: Any, players: int, games: int, budget: int,
+                  opponent: str = "random") -> float:
+    """The ISMCTS seat's mean result (1 alone first, 0 alone last; an equal bot scores 0.5)
+    over ``games`` seeded games against ``opponent`` at every other seat, the ISMCTS seat
+    rotating so that no seat's advantage counts."""
+    total = 0.0
+    for seed in range(games):
+        seat = seed % players
+        bots = [opponent] * players
+        bots[seat] = "ismcts"
+        total += play_match(kit, rules, players, seed, bots, budget=budget).state.outcome().rewards()[seat]
+    return total / games

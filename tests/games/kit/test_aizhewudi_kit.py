@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 from pnp.games.aizhewudi.machine import AizhewudiState
 from pnp.games.aizhewudi.play import KIT
 from pnp.games.aizhewudi.rules import rules_from_mapping
-from pnp.games.kit import play_match
-from tests.games.kit.contract_checks import assert_plays_and_replays, states_along
+from tests.games.kit.contract_checks import assert_plays_and_replays, ismcts_result, states_along
 
 RULES = rules_from_mapping({})
 ABILITIES = replace(RULES, abilities=True)
@@ -104,12 +103,5 @@ def test_resample_keeps_the_seats_view_and_redeals_the_rest() -> None:
 
 
 def test_ismcts_beats_random_play() -> None:
-    rewards = 0.0
-    games = 30
-    for seed in range(games):
-        seat = seed % 4
-        bots = ["random"] * 4
-        bots[seat] = "ismcts"
-        match = play_match(KIT, RULES, 4, seed, bots, budget=40)
-        rewards += match.state.outcome().rewards()[seat]
-    assert rewards / games > 0.6, rewards / games
+    result = ismcts_result(KIT, RULES, 4, games=30, budget=40)
+    assert result > 0.6, result

@@ -30,7 +30,7 @@ from pnp.games.kit import (
     replay_log,
 )
 from tests.conftest import ROOT
-from tests.games.kit.contract_checks import assert_plays_and_replays, states_along
+from tests.games.kit.contract_checks import assert_plays_and_replays, ismcts_result, states_along
 
 # Loaded from its file, not from sys.path: the folder's dist-info would register the game
 # for every later test of the session.
@@ -153,12 +153,5 @@ def test_determinizations_agree_with_what_the_seat_saw_and_vary_the_rest() -> No
 
 @pytest.mark.parametrize("opponent", ["random", "greedy"])
 def test_ismcts_beats_a_weaker_bot_in_either_seat(opponent: str) -> None:
-    wins = 0.0
-    games = 120
-    for seed in range(games):
-        seat = seed % 2
-        bots = [opponent, opponent]
-        bots[seat] = "ismcts"
-        outcome = play_match(KIT, mihan.Rules(), 2, seed, bots, budget=60).state.outcome()
-        wins += outcome.rewards()[seat]
-    assert wins / games > 0.58, wins / games
+    result = ismcts_result(KIT, mihan.Rules(), 2, games=120, budget=60, opponent=opponent)
+    assert result > 0.58, result

@@ -8,11 +8,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.games.kit import play_match
 from pnp.games.niutouwang.machine import NiutouwangState
 from pnp.games.niutouwang.play import KIT
 from pnp.games.niutouwang.rules import rules_from_mapping, with_variant
-from tests.games.kit.contract_checks import assert_plays_and_replays, states_along
+from tests.games.kit.contract_checks import assert_plays_and_replays, ismcts_result, states_along
 
 RULES = rules_from_mapping({})
 OFFICIAL = with_variant(RULES, "official")
@@ -72,12 +71,5 @@ def test_resample_keeps_the_seats_view_and_redeals_the_rest() -> None:
 
 
 def test_ismcts_beats_random_play() -> None:
-    rewards = 0.0
-    games = 40
-    for seed in range(games):
-        seat = seed % 3
-        bots = ["random"] * 3
-        bots[seat] = "ismcts"
-        match = play_match(KIT, RULES, 3, seed, bots, budget=25)
-        rewards += match.state.outcome().rewards()[seat]
-    assert rewards / games > 0.6, rewards / games
+    result = ismcts_result(KIT, RULES, 3, games=40, budget=25)
+    assert result > 0.6, result

@@ -18,7 +18,7 @@ from pnp.games.tisigui.play import play as tisigui_play
 from pnp.games.tisigui.play import replay as tisigui_replay
 from pnp.games.tisigui.rules import CLASSIC_RULES, DEFAULT_RULES
 from pnp.games.tisigui.state import Deal
-from tests.games.kit.contract_checks import assert_plays_and_replays, states_along
+from tests.games.kit.contract_checks import assert_plays_and_replays, ismcts_result, states_along
 
 
 @settings(max_examples=20, deadline=None)
@@ -145,15 +145,8 @@ def test_a_random_legal_game_through_json_replays() -> None:
 
 
 def test_ismcts_beats_random_play() -> None:
-    rewards = 0.0
-    games = 24
-    for seed in range(games):
-        seat = seed % 4
-        bots = ["random"] * 4
-        bots[seat] = "ismcts"
-        match = play_match(KIT, CLASSIC_RULES, 4, seed, bots, budget=12)
-        rewards += match.state.outcome().rewards()[seat]
-    assert rewards / games > 0.6, rewards / games
+    result = ismcts_result(KIT, CLASSIC_RULES, 4, games=24, budget=12)
+    assert result > 0.6, result
 
 
 def test_states_along_a_random_game_all_answer_the_contract() -> None:

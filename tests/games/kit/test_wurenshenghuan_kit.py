@@ -10,13 +10,12 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.games.kit import play_match
 from pnp.games.wurenshenghuan import GAME
 from pnp.games.wurenshenghuan.machine import WurenshenghuanState
 from pnp.games.wurenshenghuan.play import KIT, replay
 from pnp.games.wurenshenghuan.rules import rules_from_mapping
 from pnp.games.wurenshenghuan.state import State
-from tests.games.kit.contract_checks import assert_plays_and_replays, states_along
+from tests.games.kit.contract_checks import assert_plays_and_replays, ismcts_result, states_along
 
 RULES = rules_from_mapping({})
 DECK = Counter({**{f"W{k}": 4 for k in range(1, 11)}, "KEY": 1})
@@ -150,19 +149,12 @@ def test_resample_puts_the_murderer_where_a_row_is_short() -> None:
 
 
 def test_searching_bots_play_through_the_plugin_and_replay() -> None:
-    log = GAME.play(RULES, 4, random.Random(3), seed=3, variant=None,
-                    bots=["ismcts", "greedy", "random", "greedy"], budget=5)
+    log = GAME.play.run(RULES, 4, random.Random(3), seed=3, variant=None,
+                        bots=["ismcts", "greedy", "random", "greedy"], budget=5)
     assert log["bots"] == ["ismcts", "greedy", "random", "greedy"]
     assert replay(RULES, log) == []
 
 
 def test_ismcts_beats_random_play() -> None:
-    rewards = 0.0
-    games = 30
-    for seed in range(games):
-        seat = seed % 3
-        bots = ["random"] * 3
-        bots[seat] = "ismcts"
-        match = play_match(KIT, RULES, 3, seed, bots, budget=20)
-        rewards += match.state.outcome().rewards()[seat]
-    assert rewards / games > 0.6, rewards / games
+    result = ismcts_result(KIT, RULES, 3, games=30, budget=20)
+    assert result > 0.6, result
