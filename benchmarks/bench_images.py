@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,31 +27,13 @@ sys.path.insert(0, str(ROOT))
 from PIL import Image  # noqa: E402
 from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 
+from benchmarks.tisigui_build import build_cpu, workspace  # noqa: E402
 from pnp.data.imagefiles import read_image_file  # noqa: E402
 from pnp.render.images import ImageForms  # noqa: E402
 
 
-def _build_cpu(root: Path) -> float:
-    out = Path(tempfile.mkdtemp(prefix="bench-images-"))
-    env = {**os.environ, "PNP_CACHE_DIR": ""}
-    proc = subprocess.Popen([sys.executable, "-m", "pnp", "--root", str(root), "-q", "build", "tisigui",
-                             "--lang", "all", "--force", "--out", str(out)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    assert status == 0, "build failed"
-    shutil.rmtree(out)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _workspace(with_art: bool) -> Path:
-    root = Path(tempfile.mkdtemp(prefix="bench-ws-"))
-    shutil.copytree(ROOT / "card_data" / "tisigui", root / "card_data" / "tisigui")
-    shutil.copytree(ROOT / "templates" / "tisigui", root / "templates" / "tisigui")
-    if not with_art:
-        components = root / "card_data" / "tisigui" / "components.yaml"
-        text = components.read_text(encoding="utf-8")
-        components.write_text(re.sub(r"(?m)^ *- \{type: image,.*\n", "", text), encoding="utf-8")
-    return root
+def _without_art(text: str) -> str:
+    return re.sub(r"(?m)^ *- \{type: image,.*\n", "", text)
 
 
 def _pictures(folder: Path) -> list[tuple[str, str]]:
@@ -100,8 +80,8 @@ def main() -> None:
     print("| build (`pnp build tisigui --lang all --force`) | CPU (s), median | least |")
     print("|---|---:|---:|")
     for label, with_art in (("without the image elements", False), ("with its art (3 SVGs)", True)):
-        root = _workspace(with_art)
-        runs = [_build_cpu(root) for _ in range(args.repeat)]
+        root = workspace(None if with_art else _without_art)
+        runs = [build_cpu(root) for _ in range(args.repeat)]
         print(f"| {label} | {statistics.median(runs):.2f} | {min(runs):.2f} |")
         shutil.rmtree(root)
     print()

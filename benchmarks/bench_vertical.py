@@ -16,13 +16,10 @@ benchmarks/README.md with the date and machine.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.tisigui_build import build_cpu, workspace  # noqa: E402
 from pnp.core.units import MM  # noqa: E402
 from pnp.core.workspace import BUNDLED_FONTS  # noqa: E402
 from pnp.render.face_vertical import em_measure  # noqa: E402
@@ -99,28 +97,9 @@ def _cpu(work: Callable[[], None], repeat: int) -> float:
     return statistics.median(runs)
 
 
-def _build_cpu(root: Path) -> float:
-    out = Path(tempfile.mkdtemp(prefix="bench-vertical-"))
-    env = {**os.environ, "PNP_CACHE_DIR": ""}
-    proc = subprocess.Popen([sys.executable, "-m", "pnp", "--root", str(root), "-q", "build", "tisigui",
-                             "--lang", "all", "--force", "--out", str(out)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    assert status == 0, "build failed"
-    shutil.rmtree(out)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _workspace(vertical_titles: bool) -> Path:
-    root = Path(tempfile.mkdtemp(prefix="bench-ws-"))
-    shutil.copytree(ROOT / "card_data" / "tisigui", root / "card_data" / "tisigui")
-    shutil.copytree(ROOT / "templates" / "tisigui", root / "templates" / "tisigui")
-    if not vertical_titles:
-        components = root / "card_data" / "tisigui" / "components.yaml"
-        text = components.read_text(encoding="utf-8")
-        assert "direction: vertical" in text
-        components.write_text(text.replace("direction: vertical", "direction: horizontal"), encoding="utf-8")
-    return root
+def _horizontal(text: str) -> str:
+    assert "direction: vertical" in text
+    return text.replace("direction: vertical", "direction: horizontal")
 
 
 def main() -> None:
@@ -141,8 +120,8 @@ def main() -> None:
     builds = []
     for label, vertical_titles in (("titles set horizontally (the anchor)", False),
                                    ("as shipped: the couplet on the backs, two titles a shield", True)):
-        root = _workspace(vertical_titles)
-        runs = [_build_cpu(root) for _ in range(args.repeat)]
+        root = workspace(None if vertical_titles else _horizontal)
+        runs = [build_cpu(root) for _ in range(args.repeat)]
         shutil.rmtree(root)
         builds.append((label, statistics.median(runs), min(runs)))
     for label, median, least in builds:
