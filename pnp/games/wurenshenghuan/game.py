@@ -5,8 +5,8 @@ the events so far; ``push_night`` / ``push_day`` / ``push_guess`` check a decisi
 the rules and apply it. ``machine.WurenshenghuanState`` drives it for the engine kit, whose
 loop asks the bots for every decision in play and reads them from the log's steps in replay.
 
-The events are typed values; ``to_json`` gives exactly the event log's JSON
-(docs/sample-and-simulate.md).
+The events are typed values; the shared ``to_json_object`` (pnp.games.events) writes them as
+exactly the event log's JSON (docs/sample-and-simulate.md).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pnp.games.events import to_json_object
 from pnp.games.params import is_integer
 from pnp.games.wurenshenghuan.rules import INNOCENT, MURDERER, WurenshenghuanRules
 from pnp.games.wurenshenghuan.state import (
@@ -37,24 +38,8 @@ class NightEvent:
     table: tuple[tuple[str, tuple[str, ...]], ...]  # (letter, row) after the night
 
     def to_json(self) -> dict[str, Any]:
-        result = self.result
-        return {
-            "night": self.night,
-            "action": result.action,
-            "killed": list(result.killed),
-            "feigned": result.feigned,
-            "discarded": list(result.discarded),
-            "drawn": list(result.drawn),
-            "swap": None if result.swap is None else {
-                "character": result.swap.character, "position": result.swap.position,
-                "gave": result.swap.gave, "took": result.swap.took},
-            "key": result.key,
-            "imprisoned": list(result.imprisoned),
-            "murderer_imprisoned": result.murderer_imprisoned,
-            "arranged": list(result.arranged),
-            "pile_left": self.pile_left,
-            "table": {c: list(row) for c, row in self.table},
-        }
+        return {"night": self.night, **to_json_object(self.result), "pile_left": self.pile_left,
+                "table": {c: list(row) for c, row in self.table}}
 
 
 @dataclass(frozen=True)
@@ -64,18 +49,7 @@ class DayEvent:
     result: DayResult
 
     def to_json(self) -> dict[str, Any]:
-        result = self.result
-        return {
-            "day": self.day,
-            "dead": list(self.dead),
-            "alive": result.alive,
-            "searches": result.searches,
-            "prisoners": result.prisoners,
-            "decision": result.decision,
-            "looks": [{"character": look.character, "position": look.position,
-                       "cards": list(look.cards)} for look in result.looks],
-            "imprisoned": list(result.imprisoned),
-        }
+        return {"day": self.day, "dead": list(self.dead), **to_json_object(self.result)}
 
 
 @dataclass(frozen=True)
@@ -84,10 +58,6 @@ class GuessEvent:
     character: str
     day: int
     correct: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "character": self.character, "day": self.day,
-                "correct": self.correct}
 
 
 @dataclass

@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pnp.games.events import to_json_object
 from pnp.games.kit import KitGame, Match, play_match, replay_problems, steps_json
 from pnp.games.params import is_integer
 from pnp.games.wurenshenghuan.bots import STYLES
@@ -64,7 +65,7 @@ def game_log(match: Match, seed: Any, seated: Sequence[str]) -> dict[str, Any]:
         },
         "nights": [event.to_json() for event in game.nights],
         "days": [event.to_json() for event in game.days],
-        "guesses": [event.to_json() for event in game.guesses],
+        "guesses": [to_json_object(event) for event in game.guesses],
         "end": game.end,
         "kills": game.state.real_kills,
         "final": game.final(),

@@ -342,10 +342,10 @@ class LookResult:
 
 @dataclass(frozen=True)
 class DayResult:
-    decision: str  # "search" | "imprison"
     alive: int
     searches: int
     prisoners: int
+    decision: str  # "search" | "imprison"
     looks: tuple[LookResult, ...] = ()
     imprisoned: tuple[str, ...] = ()
 
@@ -382,7 +382,7 @@ def day_step(rules: WurenshenghuanRules, state: State,
                 results.append(LookResult(who, position, (row[position],)))
         # Imprisonment lasts until this decision, so a search sets everyone free.
         after = state.evolve(imprisoned=frozenset())
-        return problems, after, DayResult("search", alive, searches, prisoners,
+        return problems, after, DayResult(alive, searches, prisoners, "search",
                                           looks=tuple(results))
     if isinstance(decision, Imprison):
         chosen = tuple(decision.characters)
@@ -393,7 +393,7 @@ def day_step(rules: WurenshenghuanRules, state: State,
             problems.append(f"prisoners must be distinct, got {list(chosen)}")
         problems += [f"unknown character {c!r}" for c in chosen if c not in state.letters]
         after = state.evolve(imprisoned=frozenset(chosen))
-        return problems, after, DayResult("imprison", alive, searches, prisoners,
+        return problems, after, DayResult(alive, searches, prisoners, "imprison",
                                           imprisoned=tuple(sorted(chosen)))
     raise TypeError(f"not a day decision: {decision!r}")
 
