@@ -18,45 +18,12 @@ Night and day are separate pure steps (``apply_night`` / ``apply_day``, state.py
 writes it to the engine kit's contract (pnp.games.kit: one chance step deals, the murderer's
 night in steps, night.py; the table's day by a chair going round the table; a slip round
 after each day), so the kit's loop plays it with a bot per seat and replays a log's
-``steps`` through the same rules; ``play`` writes the event log below from the match and
+``steps`` through the same rules; ``play`` writes the event log from the match and
 ``replay`` compares every logged fact with the replayed one.
 
-Event log (seats from 0; letters for characters; items as above)::
-
-    {"game": "wurenshenghuan", "seed", "players", "bots": "greedy"|"random" (every seat)
-     or [name per seat] (seats playing different bots),
-     "murderer": seat, "characters": [letter per seat],
-     "setup": {"deal": {letter: [3 items, left to right]}, "shown": {letter: item},
-               "pile": [items, top first]},
-     "nights": [{"night", "action": "kill"|"frame"|"none", "killed": [letters],
-                 "feigned": bool, "discarded": [items, all shown at daybreak],
-                 "drawn": [items from the pile], "swap": null | {"character", "position",
-                 "gave", "took"}, "key": bool (held when acting), "imprisoned": [letters
-                 in force], "murderer_imprisoned": bool, "arranged": [the murderer's row
-                 after], "pile_left": n, "table": {letter: [items]} after the night}],
-     "days": [{"day", "dead": [letters], "alive": n, "searches": n, "prisoners": n,
-               "decision": "search"|"imprison", "looks": [{"character", "position"
-               (null for a dead character), "cards": [items]}], "imprisoned": [letters]}],
-     "guesses": [{"seat", "character", "day", "correct"}],
-     "end": "days_out"|"all_dead", "kills": real kills,
-     "final": [{"seat", "character", "role", "alive", "died": night|null, "kills"
-                (murderer only), "murderer_points", "guess_points", "survival_points",
-                "points"}]}
-
-When every character is dead the game ends at that daybreak, so the last night has no day.
-
-Rulings beyond docs/rulings.md (each where the seed is silent):
-
-- Kill targets are living characters; a frame may swap with a dead character's row.
-- The key is judged when the murderer acts: discarding it in the kill or giving it away in
-  the frame still ignores imprisonment that night.
-- Every discarded item is shown at daybreak, a discarded key included.
-- The allowances are maxima; one character may be looked at more than once; a look at a
-  living character picks a position (the rows lie face down but their sizes are public).
-- A correct guess is "before death" when its day is earlier than the night of the death.
-- Guessing is optional; the murderer never guesses and never earns the survival bonus.
-- With overlapping bands the first listed counts; a guess table shorter than the days pays
-  0 for the missing days (lint reports both).
+The event log (seats from 0; letters for characters; items as above) is described field by
+field in docs/sample-and-simulate.md (section wurenshenghuan); every ruling the engine follows,
+those the seed is silent on included, is in docs/rulings.md (section wurenshenghuan).
 
 Bots (``bot="greedy"``; ``"random"`` is a legal-move fuzzer; ``"ismcts"`` is the kit's search,
 dealing the hidden roles and items again from its seat's view, resample.py). The hand-written
