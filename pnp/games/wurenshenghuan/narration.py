@@ -61,8 +61,8 @@ def facts(sample: Sample) -> dict[str, Any]:
         "holder": holder,
         "letters": letters,
         "unheld": [c for c in letters if c not in holder],
-        "deal": {c: list(game_log["setup"]["deal"][c]) for c in letters},
-        "shown": {c: game_log["setup"]["shown"][c] for c in letters},
+        "deal": game_log["setup"]["deal"],
+        "shown": game_log["setup"]["shown"],
         "pile": len(game_log["setup"]["pile"]),
         "item_names": _item_names(sample.game, rules),
         "character_names": _character_names(sample.game, letters),
@@ -111,34 +111,22 @@ def _days(rules: Any, game_log: Mapping[str, Any], own: str,
 
 def _night(rules: Any, night: Mapping[str, Any], own: str, holder: Mapping[str, int],
            kills: int) -> dict[str, Any]:
-    """One night's facts; ``kills`` counts the real kills up to and with this night."""
-    killed = list(night["killed"])
-    table = night["table"]  # every row after the night
-    swap = night["swap"]
+    """One night's facts: the log's, and what the template tells from them; ``kills`` counts
+    the real kills up to and with this night."""
+    killed, swap, imprisoned = night["killed"], night["swap"], night["imprisoned"]
     return {
-        "action": night["action"],
-        "killed": killed,
+        **night,
         "real": [c for c in killed if c != own],
-        "feigned": night["feigned"],
-        "discarded": list(night["discarded"]),
         "weapons": [x for x in night["discarded"] if x != KEY],
         "key_discarded": KEY in night["discarded"],
-        "drawn": list(night["drawn"]),
+        # Positions count from 1 in the text; the size of the row names its ends.
         "swap": None if swap is None else {
-            "character": swap["character"], "position": swap["position"] + 1,
-            "size": len(table[swap["character"]]),
-            "gave": swap["gave"], "took": swap["took"],
-            "holder": holder.get(swap["character"])},
-        "key": night["key"],
-        "imprisoned": list(night["imprisoned"]),
-        "murderer_imprisoned": night["murderer_imprisoned"],
-        "pile_left": night["pile_left"],
-        "arranged": list(night["arranged"]),
+            **swap, "position": swap["position"] + 1,
+            "size": len(night["table"][swap["character"]]), "holder": holder.get(swap["character"])},
         "short": len(night["arranged"]) < rules.items_per_character,
         "key_mattered": night["key"] and (
-            night["murderer_imprisoned"]
-            or any(c in night["imprisoned"] for c in killed)
-            or (swap is not None and swap["character"] in night["imprisoned"])),
+            night["murderer_imprisoned"] or any(c in imprisoned for c in killed)
+            or (swap is not None and swap["character"] in imprisoned)),
         "kills_so_far": kills,
     }
 
@@ -146,23 +134,10 @@ def _night(rules: Any, night: Mapping[str, Any], own: str, holder: Mapping[str, 
 def _day(day: Mapping[str, Any], table: Mapping[str, Sequence[str]],
          holder: Mapping[str, int]) -> dict[str, Any]:
     """One day's facts; ``table`` holds the rows the day looks at (the night's)."""
-    looks = []
-    for look in day["looks"]:
-        position = look["position"]
-        looks.append({"character": look["character"],
-                      "position": None if position is None else position + 1,
-                      "size": len(table[look["character"]]),
-                      "cards": list(look["cards"]),
-                      "holder": holder.get(look["character"])})
-    return {
-        "dead": list(day["dead"]),
-        "alive": day["alive"],
-        "searches": day["searches"],
-        "prisoners": day["prisoners"],
-        "decision": day["decision"],
-        "looks": looks,
-        "imprisoned": list(day["imprisoned"]),
-    }
+    looks = [{**look, "position": None if look["position"] is None else look["position"] + 1,
+              "size": len(table[look["character"]]), "holder": holder.get(look["character"])}
+             for look in day["looks"]]
+    return {**day, "looks": looks}
 
 
 def _final(rules: Any, game_log: Mapping[str, Any]) -> list[dict[str, Any]]:
