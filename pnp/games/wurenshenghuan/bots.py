@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 from pnp.games.kit import Action, BotKind, Match
 from pnp.games.wurenshenghuan.game import Game
 from pnp.games.wurenshenghuan.machine import DONE, PASS, SEARCH, WurenshenghuanState
-from pnp.games.wurenshenghuan.night import steps_of
+from pnp.games.wurenshenghuan.night import keep_places, steps_of
 from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules
 from pnp.games.wurenshenghuan.state import (
     DayDecision,
@@ -69,8 +69,7 @@ def murderer_greedy(rules: WurenshenghuanRules, state: State, view: PublicView,
         if (count >= 2 and own in state.alive and state.free(own) and ranked[0] == own
                 and scores[own] >= scores[ranked[1]] + 1):
             chosen[-1] = own
-        return Kill(tuple(chosen), tuple(discard), _keep_places(rules, row, discard,
-                                                                state.pile))
+        return Kill(tuple(chosen), tuple(discard), keep_places(rules, state, discard))
     others = [c for c in state.letters if c != own and state.free(c) and state.items(c)]
     if not others or not row:
         return Idle()
@@ -86,24 +85,6 @@ def murderer_greedy(rules: WurenshenghuanRules, state: State, view: PublicView,
     else:
         give = row[0]  # holding only keys, trade one away for what may be a weapon
     return Frame(target, position, give)
-
-
-def _keep_places(rules: WurenshenghuanRules, row: Sequence[str], discard: Sequence[str],
-                 pile: Sequence[str]) -> tuple[str, ...]:
-    """The murderer's row after a kill with every kept card left where it lay and the drawn
-    cards in the gaps, so that a card the table saw there is still there."""
-    rest = without(row, discard) or ()
-    drawn = list(refill(rules, rest, pile)[0])
-    gone = Counter(discard)
-    arranged: list[str] = []
-    for item in row:
-        if gone[item]:
-            gone[item] -= 1
-            if drawn:
-                arranged.append(drawn.pop(0))
-        else:
-            arranged.append(item)
-    return tuple(arranged + drawn)
 
 
 def murderer_random(rules: WurenshenghuanRules, state: State,

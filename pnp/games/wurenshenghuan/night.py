@@ -171,6 +171,16 @@ def keep_order(rules: WurenshenghuanRules, row: Sequence[str], discard: Sequence
     return (*order, *range(fresh, rest + drawn))
 
 
+def keep_places(rules: WurenshenghuanRules, state: State,
+                discard: Sequence[str]) -> tuple[str, ...]:
+    """The murderer's row after a kill discarding ``discard``, every kept card where it lay
+    and the drawn ones in the gaps, so that a card the table saw there is still there."""
+    row = state.items(state.murderer)
+    rest = without(row, discard) or ()
+    drawn, _ = refill(rules, rest, state.pile)
+    return arranged(rest + drawn, keep_order(rules, row, discard, len(state.pile)))
+
+
 def order_of(base: Sequence[str], row: Sequence[str] | None) -> tuple[int, ...]:
     """The order that makes ``row`` from ``base`` (None: no reordering)."""
     if row is None:

@@ -90,10 +90,6 @@ def new_state(rules: WurenshenghuanRules, deck: Sequence[str], murderer: str) ->
         raise ValueError("the deck is not the rules' item deck")
     if murderer not in rules.letters:
         raise ValueError(f"unknown murderer character {murderer!r}")
-    return _lay_out(rules, deck, murderer)
-
-
-def _lay_out(rules: WurenshenghuanRules, deck: Sequence[str], murderer: str) -> State:
     n = rules.items_per_character
     need = rules.characters * n
     if len(deck) < need:
@@ -104,12 +100,10 @@ def _lay_out(rules: WurenshenghuanRules, deck: Sequence[str], murderer: str) -> 
 
 
 def deal(rules: WurenshenghuanRules, rng: random.Random, murderer: str) -> State:
+    """The rules' deck shuffled by ``rng`` and dealt."""
     deck = rules.deck()
     rng.shuffle(deck)
-    if murderer not in rules.letters:
-        raise ValueError(f"unknown murderer character {murderer!r}")
-    # A shuffle of the rules' own deck needs no check that it is one.
-    return _lay_out(rules, deck, murderer)
+    return new_state(rules, deck, murderer)
 
 
 @dataclass(frozen=True)
