@@ -40,7 +40,7 @@ def murderer_greedy(rules: WurenshenghuanRules, state: State, view: PublicView,
                      rng: random.Random) -> NightAction:
     own = state.murderer
     row = state.items(own)
-    if own in state.imprisoned and not state.murderer_has_key:
+    if state.murderer_locked:
         return Idle()
     weapons = [item for item in row if item != KEY]
     targets = [c for c in state.alive if c != own and state.free(c)]
@@ -70,7 +70,7 @@ def murderer_greedy(rules: WurenshenghuanRules, state: State, view: PublicView,
                 and scores[own] >= scores[ranked[1]] + 1):
             chosen[-1] = own
         return Kill(tuple(chosen), tuple(discard), keep_places(rules, state, discard))
-    others = [c for c in state.letters if c != own and state.free(c) and state.items(c)]
+    others = state.frame_targets()
     if not others or not row:
         return Idle()
     # A living character's row is where a later search would find the planted item. The
@@ -92,10 +92,10 @@ def murderer_random(rules: WurenshenghuanRules, state: State,
     own = state.murderer
     row = state.items(own)
     options: list[NightAction] = [Idle()]
-    if own in state.imprisoned and not state.murderer_has_key:
+    if state.murderer_locked:
         return Idle()
     weapons = [item for item in row if item != KEY]
-    targets = [c for c in state.alive if state.free(c)]
+    targets = state.victims()
     if weapons and targets:
         count = rng.randint(1, min(len(weapons), rules.max_kills_per_night, len(targets)))
         discard = rng.sample(weapons, count)
@@ -106,7 +106,7 @@ def murderer_random(rules: WurenshenghuanRules, state: State,
         arranged = list(rest + drawn)
         rng.shuffle(arranged)
         options.append(Kill(tuple(rng.sample(targets, count)), tuple(discard), tuple(arranged)))
-    others = [c for c in state.letters if c != own and state.free(c) and state.items(c)]
+    others = state.frame_targets()
     if row and others:
         target = rng.choice(others)
         theirs = state.items(target)

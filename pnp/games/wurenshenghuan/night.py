@@ -33,39 +33,29 @@ from pnp.games.wurenshenghuan.state import (
 NONE: Action = ("none",)
 
 
-def victims_allowed(state: State) -> list[str]:
-    """The characters a kill may take tonight: alive, and free or the key held."""
-    return [c for c in state.letters if c not in state.dead and state.free(c)]
-
-
-def frame_targets(state: State) -> list[str]:
-    own = state.murderer
-    return [c for c in state.letters if c != own and state.free(c) and state.items(c)]
-
-
 def first_choices(rules: WurenshenghuanRules, state: State) -> list[Action]:
     """Every first choice once (discards in order, the kept items left where they lay)."""
     own = state.murderer
     row = state.items(own)
     listed: list[Action] = [NONE]
-    if own in state.imprisoned and not state.murderer_has_key:
+    if state.murderer_locked:
         return listed
     weapons = sorted(item for item in row if item != KEY)
-    most = min(rules.max_kills_per_night, len(weapons), len(victims_allowed(state)))
+    most = min(rules.max_kills_per_night, len(weapons), len(state.victims()))
     keyed = [(), (KEY,)] if KEY in row else [()]
     for count in range(1, most + 1):
         for used in sorted(set(combinations(weapons, count))):
             listed += [("kill", used + key, keep_order(rules, row, used + key, len(state.pile)))
                        for key in keyed]
-    if frame_targets(state):
+    if state.frame_targets():
         listed += [("frame", give, tuple(range(len(row)))) for give in sorted(set(row))]
     return listed
 
 
 def second_choices(state: State, first: Any, victims: Sequence[str]) -> list[Action]:
     if first[0] == "kill":
-        return [("victim", c) for c in victims_allowed(state) if c not in victims]
-    return [("take", c, p) for c in frame_targets(state) for p in range(len(state.items(c)))]
+        return [("victim", c) for c in state.victims() if c not in victims]
+    return [("take", c, p) for c in state.frame_targets() for p in range(len(state.items(c)))]
 
 
 def problem(rules: WurenshenghuanRules, state: State, first: Any,
@@ -79,7 +69,7 @@ def problem(rules: WurenshenghuanRules, state: State, first: Any,
         if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "victim"):
             return f"{action!r}: a kill goes on with its victims, ('victim', letter)"
         chosen = [*victims, action[1]]
-        rest = [c for c in victims_allowed(state) if c not in chosen]
+        rest = [c for c in state.victims() if c not in chosen]
         night = complete(rules, state, first, chosen + rest[:_weapons(first) - len(chosen)],
                          None)
     else:
@@ -98,12 +88,12 @@ def _probe(rules: WurenshenghuanRules, state: State, action: Any) -> NightAction
         return f"{action!r} is not a night action: ('none',), ('kill', discard, order) or " \
                f"('frame', give, order)"
     if action[0] == "kill":
-        allowed = victims_allowed(state)
+        allowed = state.victims()
         weapons = _weapons(action)
         if weapons > len(allowed):
             return f"only {len(allowed)} characters can be killed tonight, {weapons} weapons"
         return complete(rules, state, action, allowed[:weapons], None)
-    targets = frame_targets(state)
+    targets = state.frame_targets()
     if not targets:
         return "no other character's row can be reached for a frame tonight"
     return complete(rules, state, action, (), ("take", targets[0], 0))

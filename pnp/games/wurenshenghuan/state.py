@@ -75,6 +75,20 @@ class State:
         """Can the murderer reach ``letter`` tonight (not imprisoned, or the key held)?"""
         return letter not in self.imprisoned or self.murderer_has_key
 
+    @property
+    def murderer_locked(self) -> bool:
+        """Is the murderer's character imprisoned without the key (no kill, no frame tonight)?"""
+        return self.murderer in self.imprisoned and not self.murderer_has_key
+
+    def victims(self) -> list[str]:
+        """The characters a kill may take tonight: alive, and free or the key held."""
+        return [c for c in self.letters if c not in self.dead and self.free(c)]
+
+    def frame_targets(self) -> list[str]:
+        """The other characters whose rows a frame may reach tonight."""
+        own = self.murderer
+        return [c for c in self.letters if c != own and self.free(c) and self.items(c)]
+
     def inventory(self) -> Counter[str]:
         """Every item on the table, in the pile and in the discards."""
         total: Counter[str] = Counter(self.pile)
@@ -211,7 +225,7 @@ def night_step(rules: WurenshenghuanRules, state: State,
     problems: list[str] = []
     if isinstance(action, Idle):
         return problems, state, base
-    if own in state.imprisoned and not key:
+    if state.murderer_locked:
         problems.append(f"the murderer's character {own} is imprisoned without the key: "
                         f"no kill and no frame tonight")
     if isinstance(action, Kill):
