@@ -1,4 +1,4 @@
-"""無人生還: one whole game as a state machine, driven by a policy.
+"""無人生還: one whole game in the engine's own terms (a night, a day, a guess at a time).
 
 ``Game`` holds the table (``State``), the night and day reached, the guesses handed in and
 the events so far; ``push_night`` / ``push_day`` / ``push_guess`` check a decision against
