@@ -206,9 +206,8 @@ class TisiguiState:
             answer = game.forced_answer(choice)
             if answer is None:
                 answer = shown  # the ghost's own action carries its answer
-            elif choice.test[0] >= TRUTH_UNKNOWN and game.seat != self.ghost and game.truth(
-                    choice) is None:  # no rule can check it: the ghost answers
-                answer = None
+            elif choice.test[0] == TRUTH_UNKNOWN and game.seat != self.ghost:
+                answer = None  # no rule can check it: the ghost answers
             if answer is None:
                 self.pending, self.phase = choice, ANSWER
                 return ()
@@ -408,8 +407,6 @@ def _allows(seat: int, choice: Choice, answer: bool | None, ghost: int, mask: in
         truth = value == ghost
     elif code == TRUE_IF_NONE:
         truth = mask == 0
-    elif code == TRUTH_UNKNOWN:
+    else:  # TRUTH_UNKNOWN
         return True
-    else:
-        return True  # seats no mask holds: such a choice is never legal at the table
     return answer == truth
