@@ -212,10 +212,6 @@ class Game:
         )
 
     @property
-    def can_stop(self) -> bool:
-        return len(self.actions) >= self.lo
-
-    @property
     def can_pass(self) -> bool:
         return self.seat == self.deal.ghost and self.rules.ghost_may_pass and not self.actions
 
