@@ -856,11 +856,11 @@ def test_posteriors_and_weighed_answers_match_the_rule_by_hand() -> None:
 
 
 def test_the_typed_log_is_the_json_log() -> None:
-    from pnp.games.tisigui.play import play_log
+    from pnp.games.tisigui.play import game_log, play_match_of
 
     for rules in (DEFAULT_RULES, CLASSIC_RULES):
         bots = ["random"] * 4
-        typed = play_log(rules, 4, random.Random(11), seed=11, variant=None, bots=bots)
+        typed = game_log(play_match_of(rules, 4, 11, None, bots), 11, bots)
         log = play(rules, 4, random.Random(11), seed=11, variant=None, bots=bots)
         assert log.pop("steps")  # the kit's action log, the one part the typed log leaves out
         assert typed.to_json() == log

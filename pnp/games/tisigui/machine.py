@@ -168,15 +168,10 @@ class TisiguiState:
             return problems[0].message
         if choice.kind == "pass":
             return None if shown is None else "a pass shows no answer"
-        if self._shows_answer(choice):
-            return None if shown is not None else (
+        if self.game.seat == self.ghost and self.game.forced_answer(choice) is None:
+            return None if shown is not None else (  # the ghost picks the answer it shows
                 'the ghost shows its answer with its own action: ("yes" | "no", ...)')
         return None if shown is None else "only the ghost's own action carries its answer"
-
-    def _shows_answer(self, choice: Choice) -> bool:
-        """Whether the player on turn is the ghost and shows an answer of its choosing."""
-        game = self.game
-        return game.seat == self.ghost and game.forced_answer(choice) is None
 
     # -- steps -------------------------------------------------------------------------
 

@@ -79,12 +79,6 @@ def steps_json(match: Match) -> list[list[Any]]:
             for seat, action in match.steps]
 
 
-def play_log(rules: TisiguiRules, players: int, rng: random.Random, *, seed: int,
-             variant: str | None, bots: Sequence[str]) -> GameLog:
-    """``play``, returning the typed log (without the steps)."""
-    return game_log(play_match_of(rules, players, seed, variant, bots), seed, bots)
-
-
 def play_match_of(rules: TisiguiRules, players: int, seed: int, variant: str | None,
                   bots: Sequence[str], budget: int = DEFAULT_BUDGET) -> Match:
     if variant and variant != rules.variant:
@@ -94,8 +88,6 @@ def play_match_of(rules: TisiguiRules, players: int, seed: int, variant: str | N
             f"tisigui plays {rules.min_players}–{rules.max_players} players with a setup row "
             f"each; {players} is not playable"
         )
-    if len(bots) != players:
-        raise ValueError(f"{len(bots)} bots given for {players} players")
     return play_match(KIT, rules, players, seed, list(bots), budget)
 
 
