@@ -97,6 +97,28 @@ def worked_example_big_round() -> dict[str, Any]:
     }
 
 
+# The example's steps as the kit logs them (seat -1: chance), written from the text: who is
+# the ghost, its targets and start player, then each action; the ghost's own carries the
+# answer it shows, and it answers a question no rule can check with a step of its own.
+WORKED_EXAMPLE_STEPS: list[list[Any]] = [
+    [-1, A], [A, ["targets", [B, C, D]]], [A, ["start", B]],
+    [B, ["question", "target_count", 1]], [B, "stop"],
+    [C, ["question", "other", MIXED["text"]]], [A, "yes"], [C, "stop"],
+    [D, ["name", [A, B]]], [D, "stop"],
+    [E, "no_targets"], [E, "stop"],
+    [A, ["no", "name", [B, C]]], [A, "stop"],
+    [B, ["question", "target_count", 3]], [B, "stop"],
+    [C, ["name", [D]]], [C, "stop"],
+    [D, ["name", [A]]], [D, "stop"],
+    [E, ["question", "is_ghost", A]], [E, "stop"],
+    [A, "pass"],
+    [B, ["name", [B, C]]],  # B and C confirmed: the big round ends
+    [-1, E], [E, ["targets", []]], [E, ["start", B]], [B, "no_targets"],
+    [-1, D], [D, ["targets", []]], [D, ["start", C]], [C, "no_targets"],
+    [-1, 4],  # the small die: 4 > 3 ends the game
+]
+
+
 def worked_example_log() -> dict[str, Any]:
     """The example's big round, then two short ones of our own so the game ends legally.
 
@@ -106,6 +128,7 @@ def worked_example_log() -> dict[str, Any]:
     C ranks first, then clockwise D, E, A, B.
     """
     return {
+        "steps": copy.deepcopy(WORKED_EXAMPLE_STEPS),
         "game": "tisigui",
         "seed": 0,
         "players": 5,
@@ -191,7 +214,7 @@ def test_worked_example_through_the_scoring_helpers() -> None:
         (("big_rounds", 0, "roll"), 3, "big_rounds[0].roll"),  # no roll at 5
         (("big_rounds", 0, "big_die"), 6, "big_rounds[0].big_die"),
         (("big_rounds", 1, "big_die"), 5, "big_rounds[1].big_die"),  # must go down by 1
-        (("big_rounds", 2, "roll"), 2, "big_rounds[2]"),  # 2 <= 3: the game would go on
+        (("big_rounds", 2, "roll"), 2, "big_rounds[2].roll"),
         (("big_rounds", 0, "confirmed"), [B, C, D], "big_rounds[0].confirmed"),
         (("scores",), [0, 7, 7, 0, 1], "scores"),
         (("ranking",), [B, C, D, E, A], "ranking"),  # ties go clockwise from C, not seat order
@@ -214,13 +237,18 @@ def test_replay_catches_turns_out_of_order_and_after_the_end() -> None:
     turns[0], turns[1] = turns[1], turns[0]
     assert any("turns[0].seat" in p for p in replay(DEFAULT_RULES, log))
 
-    log = worked_example_log()
-    log["big_rounds"][0]["turns"].append(turn(3, 1, C, act("question")))
-    assert any("after the big round ended" in p for p in replay(DEFAULT_RULES, log))
+    log = worked_example_log()  # C asks once more after B's naming ended the big round
+    log["steps"].insert(24, [C, ["question", "other"]])
+    assert replay(DEFAULT_RULES, log) == [
+        "step 25 (seat 2): ['question', 'other'] is not allowed: it is chance's turn"]
 
     log = worked_example_log()
-    del log["big_rounds"][2]  # the game cannot stop after a big round played at 4
-    assert any("log stops" in p for p in replay(DEFAULT_RULES, log))
+    log["steps"][-1] = [-1, 2]  # 2 <= 3 on the small die: the game would go on
+    assert replay(DEFAULT_RULES, log) == ["the game is not over after the log's 33 steps"]
+
+    log = worked_example_log()
+    del log["steps"][-9:]  # the game cannot stop after a big round played at 4
+    assert replay(DEFAULT_RULES, log) == ["the game is not over after the log's 24 steps"]
 
 
 def test_replay_survives_garbage() -> None:
@@ -228,6 +256,11 @@ def test_replay_survives_garbage() -> None:
     log = worked_example_log()
     log["big_rounds"][0]["turns"][0]["actions"] = "nonsense"
     assert replay(DEFAULT_RULES, log)
+    log = worked_example_log()
+    log["steps"][3] = "nonsense"
+    assert replay(DEFAULT_RULES, log) == ["step 4: expected [seat, action], got 'nonsense'"]
+    del log["steps"]
+    assert replay(DEFAULT_RULES, log) == ["the log has no list of steps"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -823,11 +856,11 @@ def test_posteriors_and_weighed_answers_match_the_rule_by_hand() -> None:
 
 
 def test_the_typed_log_is_the_json_log() -> None:
-    from pnp.games.tisigui.play import play_log
+    from pnp.games.tisigui.play import game_log, play_match_of
 
     for rules in (DEFAULT_RULES, CLASSIC_RULES):
         bots = ["random"] * 4
-        typed = play_log(rules, 4, random.Random(11), seed=11, variant=None, bots=bots)
+        typed = game_log(play_match_of(rules, 4, 11, None, bots), 11, bots)
         log = play(rules, 4, random.Random(11), seed=11, variant=None, bots=bots)
         assert log.pop("steps")  # the kit's action log, the one part the typed log leaves out
         assert typed.to_json() == log
@@ -859,14 +892,13 @@ def test_the_game_checks_each_choice_against_the_rules() -> None:
     assert [p.message for p in game.end_turn()] == ["0 actions, at least 1 required"]
 
 
-def test_replay_lists_a_turn_over_its_cap_once() -> None:
+def test_replay_refuses_a_turn_over_its_cap_once() -> None:
     log = worked_example_log()
-    extra = act("question", question=ONLY_ONE)
-    log["big_rounds"][0]["turns"][0]["actions"] += [dict(extra), dict(extra)]
-    problems = replay(DEFAULT_RULES, log)
-    assert [p for p in problems if p.startswith("big_rounds[0].turns[0]:")] == [
-        "big_rounds[0].turns[0]: more than 2 actions; at most 2 here"
-    ]
+    extra = [B, ["question", "target_count", 1]]
+    # B's turn holds two actions: the third is refused, as C's turn has come
+    log["steps"][4:5] = [extra, extra, extra]
+    assert replay(DEFAULT_RULES, log) == [
+        "step 6 (seat 1): ['question', 'target_count', 1] is not allowed: it is seat 2's turn"]
 
 
 @pytest.mark.parametrize("bots", ["greedy", "random"])

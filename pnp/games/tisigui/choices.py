@@ -82,8 +82,8 @@ class Choice:
     @cached_property
     def test(self) -> tuple[int, int]:
         """What the true answer checks: (one of the codes below, the seat mask or number it
-        checks against), or (``TRUTH_FROM_FIELDS``, 0) for a choice with seats no mask can
-        hold (``Game.truth`` reads those from the fields)."""
+        checks against); (``TRUTH_UNKNOWN``, 0) too for a choice with seats no mask can hold,
+        which ``Game.check`` refuses."""
         kind = self.kind
         q = self.question
         if kind == "no_targets":
@@ -95,18 +95,18 @@ class Choice:
             return TRUTH_UNKNOWN, 0
         elif q.asks == "target_count":
             value = q.value
-            return (TRUE_IF_COUNT, value) if isinstance(value, int) and is_integer(value) else (TRUTH_FROM_FIELDS, 0)
+            return (TRUE_IF_COUNT, value) if isinstance(value, int) and is_integer(value) else (TRUTH_UNKNOWN, 0)
         elif q.asks == "is_target" or q.asks == "is_ghost":
             about = q.about
             if not (isinstance(about, int) and is_integer(about) and about >= 0):
-                return TRUTH_FROM_FIELDS, 0
+                return TRUTH_UNKNOWN, 0
             return (TRUE_IF_ALL, 1 << about) if q.asks == "is_target" else (TRUE_IF_GHOST, about)
         elif q.asks == "any_target":
             seats, code = q.among or (), TRUE_IF_ANY
         else:
             return TRUTH_UNKNOWN, 0
         if not all(is_integer(s) and s >= 0 for s in seats):
-            return TRUTH_FROM_FIELDS, 0
+            return TRUTH_UNKNOWN, 0
         return code, mask_of(seats)
 
     @cached_property
@@ -147,9 +147,8 @@ _NEVER = 1 << 30
 # What a choice's true answer checks (``Choice.test``), as small ints: the game and the
 # deductions compare them on every action. True if every seat of the mask is a target, if
 # any is, if there are exactly that many targets, if the seat is the ghost, if there are no
-# targets; no rule can tell; or read the choice's fields (seats no mask can hold).
-(TRUE_IF_ALL, TRUE_IF_ANY, TRUE_IF_COUNT, TRUE_IF_GHOST, TRUE_IF_NONE, TRUTH_UNKNOWN,
- TRUTH_FROM_FIELDS) = range(7)
+# targets; or no rule can tell.
+TRUE_IF_ALL, TRUE_IF_ANY, TRUE_IF_COUNT, TRUE_IF_GHOST, TRUE_IF_NONE, TRUTH_UNKNOWN = range(6)
 
 
 PASS = Choice("pass")

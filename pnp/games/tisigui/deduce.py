@@ -18,8 +18,6 @@ from pnp.games.tisigui.choices import (
     TRUE_IF_COUNT,
     TRUE_IF_GHOST,
     TRUE_IF_NONE,
-    Choice,
-    mask_of,
 )
 from pnp.games.tisigui.state import Event
 from pnp.games.tisigui.target_sets import POSTERIOR, Pick, Statement, Weighed, tables, weigh
@@ -138,7 +136,7 @@ class Deductions:
         seat = (event.seat - self.r) % self.n
         self.spoke |= 1 << seat
         # What the choice's true answer tests, worked out once per choice (bots reuse
-        # theirs): the common cases read it instead of the choice's fields.
+        # theirs).
         code, value = choice.test
         if code == TRUE_IF_ALL and answer is not None:
             if choice.kind == "name":
@@ -157,8 +155,10 @@ class Deductions:
                 self._contradicts(seat, "count", 0, False)  # true only for the empty mask
         elif code == TRUE_IF_GHOST and answer is not None:
             self.ghost_answers.append((seat, (value - self.r) % self.n, answer))
-        else:
-            self._observe(seat, choice, answer, event.confirms)
+        elif choice.kind == "pass":
+            self.ghost = seat  # only the ghost may pass
+        # Else a question no rule can check, which tells nothing for certain. (The codes
+        # above cover every other choice the rules allow.)
 
     def _named(self, seat: int, named: int, answer: bool, confirms: tuple[int, ...]) -> None:
         """A naming of ``named`` (a mask, this frame) by ``seat``, answered ``answer``."""
@@ -173,34 +173,6 @@ class Deductions:
             for mask in self._tables.said("all", named)[1]:
                 self.covered[mask] = 1
             self._contradicts(seat, "all", named, False)
-
-    def _observe(self, seat: int, choice: Choice, answer: bool | None,
-                 confirms: tuple[int, ...]) -> None:
-        """``observe`` read from the choice's fields: a pass, and whatever ``observe``
-        does not read from ``Choice.test``."""
-        turn = self._turn
-        n = self.n
-        if choice.question is not None and choice.question.asks == "target_count":
-            self.count_asked = True
-        if choice.kind == "pass":
-            self.ghost = seat  # only the ghost may pass
-        elif choice.kind == "name":
-            self._named(seat, turn[mask_of(choice.named)], bool(answer), confirms)
-        elif choice.kind == "no_targets":
-            if answer:
-                self.ghost = seat  # a true "no targets" would have ended the big round
-            else:
-                self._contradicts(seat, "count", 0, False)  # true only for the empty mask
-        elif choice.kind == "question" and choice.question is not None and answer is not None:
-            q = choice.question
-            if q.asks == "is_ghost" and q.about is not None:
-                self.ghost_answers.append((seat, (q.about - self.r) % n, answer))
-            elif q.asks == "is_target" and q.about is not None:
-                self._contradicts(seat, "all", 1 << (q.about - self.r) % n, answer)
-            elif q.asks == "any_target" and q.among:
-                self._contradicts(seat, "any", turn[mask_of(q.among)], answer)
-            elif q.asks == "target_count" and q.value is not None:
-                self._contradicts(seat, "count", q.value, answer)
 
     def posterior(self, viewer: int | None = None, doubt: float = 0.0) -> tuple[float, ...]:
         """Weight of each target mask (unnormalised) as ``viewer`` sees it, the table's

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from pnp.games.kit import CHANCE, Action, Outcome
 from pnp.games.tisigui.choices import (
@@ -168,50 +168,49 @@ class TisiguiState:
             return problems[0].message
         if choice.kind == "pass":
             return None if shown is None else "a pass shows no answer"
-        if self._shows_answer(choice):
-            return None if shown is not None else (
+        if self.game.seat == self.ghost and self.game.forced_answer(choice) is None:
+            return None if shown is not None else (  # the ghost picks the answer it shows
                 'the ghost shows its answer with its own action: ("yes" | "no", ...)')
         return None if shown is None else "only the ghost's own action carries its answer"
-
-    def _shows_answer(self, choice: Choice) -> bool:
-        """Whether the player on turn is the ghost and shows an answer of its choosing."""
-        game = self.game
-        return game.seat == self.ghost and game.forced_answer(choice) is None
 
     # -- steps -------------------------------------------------------------------------
 
     def apply(self, action: Action) -> Sequence[BigRound]:
         phase = self.phase
-        if phase == TURN:
+        if phase in (TURN, ANSWER):
             game = self.game
-            if action == STOP:
-                game.end_turn()
-                return self._next_turn()
-            # What the action stands for: the bots hand the same (cached) action objects
-            # over and over, so they are looked up by identity first (no tuple to hash).
-            known = _BY_ID.get(id(action))
-            if known is not None and known[0] is action:
-                choice, shown = known[1]
+            if phase == ANSWER:  # the ghost's answer to the question waiting for it
+                choice = cast(Choice, self.pending)
+                answer: bool | None = action == "yes"
+                self.pending, self.phase = None, TURN
             else:
-                read = READ_ACTIONS.get(action) or read_action(action)
-                assert read is not None, action
-                if len(_BY_ID) >= 4096:
-                    _BY_ID.clear()
-                _BY_ID[id(action)] = (action, read)  # the entry keeps the action alive
-                choice, shown = read
-            if choice.kind == "pass":
-                game.push(choice, None)
-                game.end_turn()
-                return self._next_turn()
-            answer = game.forced_answer(choice)
-            if answer is None:
-                answer = shown  # the ghost's own action carries its answer
-            elif choice.test[0] >= TRUTH_UNKNOWN and game.seat != self.ghost and game.truth(
-                    choice) is None:  # no rule can check it: the ghost answers
-                answer = None
-            if answer is None:
-                self.pending, self.phase = choice, ANSWER
-                return ()
+                if action == STOP:
+                    game.end_turn()
+                    return self._next_turn()
+                # What the action stands for: the bots hand the same (cached) action objects
+                # over and over, so they are looked up by identity first (no tuple to hash).
+                known = _BY_ID.get(id(action))
+                if known is not None and known[0] is action:
+                    choice, shown = known[1]
+                else:
+                    read = READ_ACTIONS.get(action) or read_action(action)
+                    assert read is not None, action
+                    if len(_BY_ID) >= 4096:
+                        _BY_ID.clear()
+                    _BY_ID[id(action)] = (action, read)  # the entry keeps the action alive
+                    choice, shown = read
+                if choice.kind == "pass":
+                    game.push(choice, None)
+                    game.end_turn()
+                    return self._next_turn()
+                answer = game.forced_answer(choice)
+                if answer is None:
+                    answer = shown  # the ghost's own action carries its answer
+                elif choice.test[0] == TRUTH_UNKNOWN and game.seat != self.ghost:
+                    answer = None  # no rule can check it: the ghost answers
+                if answer is None:
+                    self.pending, self.phase = choice, ANSWER
+                    return ()
             # Taken, scored and seen by the table; the turn ends when it is full.
             if game.push(choice, answer).confirms:
                 self.confirmed = tuple(game.confirmed)
@@ -227,10 +226,6 @@ class TisiguiState:
                     game.end_turn()
                 return self._next_turn()
             return ()
-        if phase == ANSWER:
-            asked, self.pending, self.phase = self.pending, None, TURN
-            assert asked is not None
-            return self._push(asked, action == "yes")
         if phase == GHOST:
             self.ghost, self.phase = action, TARGETS  # type: ignore[assignment]
             self.targets = frozenset()
@@ -247,21 +242,6 @@ class TisiguiState:
         if phase == ROLL:
             return self._end_big_round(action)  # type: ignore[arg-type]
         raise ValueError("the game is over")
-
-    def _push(self, choice: Choice, answer: bool) -> Sequence[BigRound]:
-        game = self.game
-        if game.push(choice, answer).confirms:
-            self.confirmed = tuple(game.confirmed)
-        self.public.observe(game.history[-1])
-        markers = game.markers
-        if (game.end is not None or (markers is not None and markers[game.seat] == 0)
-                or len(game.actions) >= game.hi):
-            return self._end_turn()
-        return ()
-
-    def _end_turn(self) -> Sequence[BigRound]:
-        self.game.end_turn()
-        return self._next_turn()
 
     def _next_turn(self) -> Sequence[BigRound]:
         """The next turn whose player may act (turns without markers pass by, logged empty);
@@ -408,8 +388,6 @@ def _allows(seat: int, choice: Choice, answer: bool | None, ghost: int, mask: in
         truth = value == ghost
     elif code == TRUE_IF_NONE:
         truth = mask == 0
-    elif code == TRUTH_UNKNOWN:
+    else:  # TRUTH_UNKNOWN
         return True
-    else:
-        return True  # seats no mask holds: such a choice is never legal at the table
     return answer == truth

@@ -1,12 +1,15 @@
-"""The facts a tisigui narration template reads, from a game's event log."""
+"""The facts a tisigui narration template reads, from the events of a game's replayed steps."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from pnp.games.base import Sample
 from pnp.games.facts import tie_groups
+from pnp.games.kit import replay, steps_from_log
+from pnp.games.tisigui.log import Action, BigRound
+from pnp.games.tisigui.machine import TisiguiState
 from pnp.games.tisigui.rules import (
     SetupRow,
     TisiguiRules,
@@ -18,67 +21,85 @@ from pnp.games.tisigui.rules import (
 
 
 def facts(sample: Sample) -> dict[str, Any]:
-    rules, game_log = sample.rules, sample.log
-    n = game_log["players"]
-    scores = [0] * n  # running totals, kept up to date action by action
-    big_rounds = []
-    die = first_big_die(rules, n)
-    played = game_log["big_rounds"]
-    for number, big in enumerate(played, start=1):
-        big_rounds.append(_big_round(rules, n, number, big, die, scores, last=number == len(played)))
-        die -= 1
-    if scores != game_log["scores"]:
-        raise ValueError(f"narrated scores {scores} differ from the log's {game_log['scores']}")
-    last_start = played[-1]["start"]
+    """The played game's facts, from the big rounds the state machine emits as the log's
+    steps are replayed (each a ``log.BigRound``, with every action's points)."""
+    rules, log = sample.rules, sample.log
+    n = log["players"]
+    match = replay(lambda: TisiguiState(rules, n), steps_from_log(log))
+    played: list[BigRound] = [event for _, event in match.events]
+    state: TisiguiState = match.state  # type: ignore[assignment]
+    ranking, places, winners = state.game.result()
+    scores = list(state.game.scores)
+    last_start = played[-1].start
     return {
         "players": n,
-        "variant": game_log["variant"],
-        "classic": game_log["variant"] == "classic",
+        "variant": log["variant"],
+        "classic": log["variant"] == "classic",
         "setup": _setup(rules, n, setup_for(rules, n)),
         "rule": _rule(rules, n),
-        "big_rounds": big_rounds,
+        "big_rounds": [_big_round(rules, n, number, big,
+                                  played[number - 2].scores_after if number > 1 else (0,) * n,
+                                  last=number == len(played))
+                       for number, big in enumerate(played, start=1)],
         "scores": scores,
-        "ranking": list(game_log["ranking"]),
-        "places": list(game_log.get("places") or _places(scores, game_log["ranking"])),
-        "winners": list(game_log.get("winners") or [game_log["ranking"][0]]),
-        "ties": tie_groups(scores, game_log["ranking"]),
+        "ranking": ranking,
+        "places": places,
+        "winners": winners,
+        "ties": tie_groups(scores, ranking),
         "last_start": last_start,
         "clockwise": [(last_start + k) % n for k in range(n)],
     }
 
 
-def _big_round(rules: TisiguiRules, n: int, number: int, big: Mapping[str, Any], die: int,
-               scores: list[int], last: bool) -> dict[str, Any]:
-    """One big round's facts; adds what it scored to ``scores``."""
-    ghost, start = big["ghost"], big["start"]
-    targets = list(big["targets"])
-    points = [0] * n
-    turns = big["turns"]
-    small_rounds = _small_rounds(big, n, scores, points)
-    scores[ghost] += big["ghost_points"]
-    points[ghost] += big["ghost_points"]
-    if "scores_after" in big and big["scores_after"] != scores:
-        raise ValueError(f"big round {number}: narrated scores {scores} differ from the log's "
-                         f"{big['scores_after']}")
+def _big_round(rules: TisiguiRules, n: int, number: int, big: BigRound,
+               before: Sequence[int], last: bool) -> dict[str, Any]:
+    """One big round's facts; ``before`` is the scores it began with."""
+    ghost, start, end, turns = big.ghost, big.start, big.end, big.turns
+    scores = list(before)  # running totals, action by action
+    small_rounds: list[dict[str, Any]] = []
+    left = [big.question_markers] * n if big.question_markers is not None else None
+    for t, turn in enumerate(turns):
+        seat = turn.seat
+        if not small_rounds or small_rounds[-1]["number"] != turn.small_round:
+            small_rounds.append({"number": turn.small_round, "value": turn.round_value,
+                                 "turns": []})
+        actions = []
+        for a, action in enumerate(turn.actions):
+            scores[seat] += action.points
+            ends_it = t == len(turns) - 1 and a == len(turn.actions) - 1 and end != "rounds_out"
+            actions.append(_action(action, seat, ghost, big.targets, scores[seat],
+                                   end if ends_it else None))
+        used = sum(1 for a in turn.actions if a.kind != "pass")
+        if left is not None:
+            left[seat] -= used
+        small_rounds[-1]["turns"].append({
+            "seat": seat,
+            "ghost": seat == ghost,
+            "actions": actions,
+            "used": used,
+            "left": None if left is None else left[seat],
+            "passed": any(a.kind == "pass" for a in turn.actions),
+            "skipped": not turn.actions,
+        })
     return {
         "number": number,
-        "die": big["big_die"],
-        "ender": turns[-1]["seat"] if turns and big["end"] != "rounds_out" else None,
+        "die": big.big_die,
+        "ender": turns[-1].seat if turns and end != "rounds_out" else None,
         "ghost": ghost,
-        "targets": targets,
+        "targets": list(big.targets),
         "start": start,
         "order": [(start + k) % n for k in range(n)],
-        "markers": big.get("question_markers"),
+        "markers": big.question_markers,
         "small_rounds": small_rounds,
-        "end": big["end"],
-        "confirmed": list(big["confirmed"]),
-        "unconfirmed": [s for s in targets if s not in big["confirmed"]],
-        "ghost_points": big["ghost_points"],
-        "roll": big["roll"],
-        "outcome": _outcome(rules, die, big["roll"], last),
+        "end": end,
+        "confirmed": list(big.confirmed),
+        "unconfirmed": [s for s in big.targets if s not in big.confirmed],
+        "ghost_points": big.ghost_points,
+        "roll": big.roll,
+        "outcome": _outcome(rules, big.big_die, big.roll, last),
         "last": last,
-        "points": points,
-        "scores": list(scores),
+        "points": [after - b for after, b in zip(big.scores_after, before, strict=True)],
+        "scores": list(big.scores_after),
     }
 
 
@@ -93,59 +114,22 @@ def _outcome(rules: TisiguiRules, die: int, roll: int | None, last: bool) -> str
     return "too_high"
 
 
-def _small_rounds(big: Mapping[str, Any], n: int, scores: list[int],
-                  points: list[int]) -> list[dict[str, Any]]:
-    """A big round's turns grouped by small round; adds each action's points to ``scores``
-    and ``points``."""
-    ghost = big["ghost"]
-    targets = list(big["targets"])
-    markers = big.get("question_markers")
-    left = [markers] * n if markers is not None else None
-    small_rounds: list[dict[str, Any]] = []
-    turns = big["turns"]
-    for t, turn in enumerate(turns):
-        seat = turn["seat"]
-        if not small_rounds or small_rounds[-1]["number"] != turn["small_round"]:
-            small_rounds.append({"number": turn["small_round"], "value": turn["round_value"],
-                                 "turns": []})
-        actions = []
-        for a, action in enumerate(turn["actions"]):
-            scores[seat] += action["points"]
-            points[seat] += action["points"]
-            ends_it = t == len(turns) - 1 and a == len(turn["actions"]) - 1
-            actions.append(_action(action, seat, ghost, targets, scores[seat],
-                                   big["end"] if ends_it and big["end"] != "rounds_out" else None))
-        used = sum(1 for a in turn["actions"] if a["kind"] != "pass")
-        if left is not None:
-            left[seat] -= used
-        small_rounds[-1]["turns"].append({
-            "seat": seat,
-            "ghost": seat == ghost,
-            "actions": actions,
-            "used": used,
-            "left": None if left is None else left[seat],
-            "passed": any(a["kind"] == "pass" for a in turn["actions"]),
-            "skipped": not turn["actions"],
-        })
-    return small_rounds
-
-
-def _action(action: Mapping[str, Any], seat: int, ghost: int, targets: Sequence[int], total: int,
+def _action(action: Action, seat: int, ghost: int, targets: Sequence[int], total: int,
             ends: str | None) -> dict[str, Any]:
     """One action's facts: ``total`` is the seat's score after it, ``ends`` how it ended the
     big round (None if it did not)."""
-    named = list(action["named"])
-    truth = action.get("truth")
+    named = list(action.named)
+    truth = action.truth
     return {
-        "kind": action["kind"],
-        "question": action.get("question"),
+        "kind": action.kind,
+        "question": None if action.question is None else action.question.to_json(),
         "named": named,
-        "answer": action["answer"],
+        "answer": action.answer,
         "truth": truth,
-        "lie": seat == ghost and truth is not None and action["answer"] != truth,
-        "points": action["points"],
+        "lie": seat == ghost and truth is not None and action.answer != truth,
+        "points": action.points,
         "not_targets": [s for s in named if s not in targets],
-        "confirms": list(action.get("confirms", [])),
+        "confirms": list(action.confirms or ()),
         "total": total,
         "ends": ends,
     }
@@ -174,10 +158,3 @@ def _rule(rules: TisiguiRules, n: int) -> dict[str, Any]:
         "start_rolled": rules.start_player == "rolled",
         "ties_shared": rules.ties == "shared",
     }
-
-
-def _places(scores: Sequence[int], ranking: Sequence[int]) -> list[int]:
-    places = [0] * len(scores)
-    for place, seat in enumerate(ranking, start=1):
-        places[seat] = place
-    return places

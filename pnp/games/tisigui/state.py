@@ -2,13 +2,12 @@
 
 ``Game`` knows the rules and nothing else: who plays next, what is legal (``check``), what an
 action earns (``push``). It never chooses. Play drives it with bots' choices and replay with a
-log's, so both run exactly the same rules. ``check`` reports problems instead of raising: play
-treats any as a bot bug, replay lists them and goes on, pushing the logged action anyway.
+log's, so both run exactly the same rules. ``check`` reports problems instead of raising: the
+replay quotes the first, the rulebook's scripted games all of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal, NamedTuple
@@ -20,9 +19,7 @@ from pnp.games.tisigui.choices import (
     TRUE_IF_COUNT,
     TRUE_IF_GHOST,
     TRUE_IF_NONE,
-    TRUTH_UNKNOWN,
     Choice,
-    Question,
     is_well_formed,
     mask_of,
 )
@@ -53,54 +50,6 @@ class Deal:
     @cached_property
     def mask(self) -> int:
         return mask_of(self.targets)
-
-
-def _truth(kind: str, named: Sequence[int], question: Question | None, deal: Deal) -> bool | None:
-    targets = deal.targets
-    if kind == "name":
-        return all(s in targets for s in named)
-    if kind == "no_targets":
-        return not targets
-    if kind == "question" and question is not None:
-        if question.asks == "is_target":
-            return question.about in targets
-        if question.asks == "any_target":
-            return any(s in targets for s in question.among or ())
-        if question.asks == "target_count":
-            return len(targets) == question.value
-        if question.asks == "is_ghost":
-            return question.about == deal.ghost
-    return None
-
-
-def _settle(
-    rules: TisiguiRules,
-    deal: Deal,
-    confirmed: Sequence[int],
-    seat: int,
-    round_value: int,
-    kind: str,
-    named: Sequence[int],
-    answer: bool | None,
-) -> tuple[int, list[int], End | None]:
-    """(points, newly confirmed seats, end) for an action whose shown answer is ``answer``.
-
-    The ghost's own actions never score, confirm or end anything: the table cannot trust an
-    answer the ghost may fake.
-    """
-    if seat == deal.ghost or not answer:
-        return 0, [], None
-    if kind == "name":
-        newly = list(named)
-        done = deal.targets <= {*confirmed, *newly}
-        return (
-            unchecked_naming_points(rules, round_value, len(named)),
-            newly,
-            ("all_confirmed" if done else None),
-        )
-    if kind == "no_targets":
-        return no_targets_points(rules, deal.players), [], "no_targets"
-    return 0, [], None
 
 
 # --------------------------------------------------------------------------------------------
@@ -263,10 +212,6 @@ class Game:
         )
 
     @property
-    def can_stop(self) -> bool:
-        return len(self.actions) >= self.lo
-
-    @property
     def can_pass(self) -> bool:
         return self.seat == self.deal.ghost and self.rules.ghost_may_pass and not self.actions
 
@@ -366,9 +311,7 @@ class Game:
             return value == self.deal.ghost
         if code == TRUE_IF_NONE:
             return not self.deal.targets
-        if code == TRUTH_UNKNOWN:
-            return None
-        return _truth(choice.kind, choice.named, choice.question, self.deal)
+        return None  # TRUTH_UNKNOWN
 
     def forced_answer(self, choice: Choice) -> bool | None:
         """The answer the rules dictate for ``choice``, or None where the ghost picks one."""
@@ -402,19 +345,21 @@ class Game:
         seat = self.seat
         kind = choice.kind
         truth = self.truth(choice)
-        if seat == self.deal.ghost or not answer:
-            newly: tuple[int, ...] = ()
-            points, end = 0, None  # as _settle: nothing scores, confirms, ends
-        else:
-            points, confirms, end = _settle(
-                self.rules, self.deal, self.confirmed, seat, self.round_value,
-                kind, choice.named, answer,
-            )
-            newly = tuple(confirms)
-            if newly:
+        newly: tuple[int, ...] = ()
+        points = 0
+        # The ghost's own actions never score, confirm or end anything: the table cannot
+        # trust an answer the ghost may fake.
+        if seat != self.deal.ghost and answer:
+            if kind == "name":
+                newly = tuple(choice.named)
+                points = unchecked_naming_points(self.rules, self.round_value, len(newly))
                 self.confirmed.extend(newly)
                 for s in newly:
                     self.confirmed_mask |= 1 << s
+                if self.deal.targets <= set(self.confirmed):
+                    self.end = "all_confirmed"
+            elif kind == "no_targets":
+                points, self.end = no_targets_points(self.rules, self.n), "no_targets"
             self.scores[seat] += points
         if self.markers is not None:
             self.markers[seat] -= 1
@@ -434,6 +379,4 @@ class Game:
         self.actions.append(action)
         # Built as the tuple it is: a named tuple's __new__ is a Python function.
         self.history.append(tuple.__new__(Event, (seat, choice, answer, newly)))
-        if end is not None:
-            self.end = end
         return action
