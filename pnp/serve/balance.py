@@ -88,10 +88,6 @@ class Finished:
     pass
 
 
-def error_text(exc: PnpError) -> str:
-    return f"Error: {exc.format_message()}"
-
-
 def live_settings(workspace: Workspace, slug: str, games: int) -> tuple[list[Setting], list[Plan]]:
     """The settings of a game's live sweep: its common player count and the counts one below
     and one above it that its rules allow, under the rules of its game.yaml."""
@@ -110,6 +106,7 @@ def live_settings(workspace: Workspace, slug: str, games: int) -> tuple[list[Set
 def _work(root: str, slug: str, games: int, sender: Connection, stop: Event) -> None:
     """The worker process: plan, then play chunk after chunk until done or told to stop."""
     from pnp.play.sweep import play_tally
+    from pnp.serve.preview import error_text
 
     # This process is the sweep's alone: Ctrl-C in the terminal reaches the whole process group,
     # and the server, not the worker, decides when the worker ends.
@@ -222,7 +219,7 @@ class BalanceLab:
         with self._lock:
             self._held = False
             for slug, run in self._runs.items():
-                if run.status == Status.WAITING:
+                if run.status == Status.WAITING and not self._closed:
                     self._start(slug)
             self._publish()
 
