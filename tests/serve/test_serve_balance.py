@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
+import subprocess
+import sys
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +29,7 @@ from pnp.serve.server import PreviewServer
 from tests.conftest import edit, game_workspace
 
 RULES = "card_data/niutouwang/game.yaml"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _get(server: PreviewServer, path: str, method: str = "GET") -> tuple[int, bytes]:
@@ -181,3 +186,50 @@ def test_an_unknown_game_is_404(served: tuple[PreviewServer, Preview, Path]) -> 
                  "/balance/niutouwang/x.json", "/balance/niutouwang.json/"):
         assert _get(server, path)[0] == 404, path
     assert _get(server, "/balance/niutouwang.json?after=x")[0] == 400
+
+
+def _ended(pid: int, timeout: float = 60) -> bool:
+    """The process no longer runs: gone, or a zombie its new parent has not reaped yet (an
+    orphan's parent is the machine's init, which in a container may be slow to reap)."""
+    deadline = time.monotonic() + timeout
+    status = Path(f"/proc/{pid}/status")
+    while True:
+        try:
+            state = next(line for line in status.read_text().splitlines() if line.startswith("State:"))
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if "Z" in state.split()[1]:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+
+
+def test_a_worker_whose_server_is_killed_ends_at_its_next_chunk(tmp_path: Path) -> None:
+    root = game_workspace(tmp_path, "niutouwang")
+    command = [sys.executable, "-m", "tests.serve.standalone", str(root), "niutouwang", "--balance-games", "20000"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert process.stdout is not None
+        found = re.match(r"serving (http://127\.0\.0\.1:\d+/)", process.stdout.readline())
+        assert found
+        url = found.group(1)
+        with urllib.request.urlopen(url + "balance/niutouwang", timeout=30) as reply:
+            assert reply.status == 200
+        view: dict[str, Any] = {"version": ""}
+        deadline = time.monotonic() + 180
+        while not (view.get("status") == "running" and view.get("games", 0) > 0):
+            assert time.monotonic() < deadline, view
+            with urllib.request.urlopen(f"{url}balance/niutouwang.json?after={view['version']}", timeout=30) as reply:
+                view = json.loads(reply.read())
+        worker = view["worker"]
+        assert worker is not None and not _ended(worker, timeout=0)
+        process.kill()  # no clean-up at all: the worker finds its reader gone
+        process.wait(timeout=10)
+        assert _ended(worker), "the worker outlived its server"
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+        if process.stdout is not None:
+            process.stdout.close()
