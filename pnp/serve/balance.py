@@ -7,7 +7,8 @@ below and above it that the rules allow, ``games`` games each on seeds 1, 2, …
 ``pnp simulate --sweep`` with ``--players``. After a save of card_data/<slug>/game.yaml (the
 file the rules and player counts live in) the sweep starts again as a new generation: the
 running worker is told to stop at its next chunk and whatever it still sends is dropped. The
-preview's rebuild comes first: a save holds every new run until the preview is rebuilt.
+preview's rebuild comes first: while it runs, no new run starts and the workers that go on
+(other games') are paused (SIGSTOP, SIGCONT after).
 
 The worker is a spawned process (a fork of the threaded server could inherit a held lock) at
 a lower priority, so the preview's builds and answers keep the processor. It plays CHUNK games
@@ -49,6 +50,8 @@ SEED = 1
 NICENESS = 10  # added to the worker's niceness: the preview runs first
 STOP_SECONDS = 10.0  # a stopped worker still running after this long is killed
 RULES_FILE = "game.yaml"
+# Where the system has them (not on Windows): a worker is paused while the preview rebuilds.
+PAUSE, RESUME = getattr(signal, "SIGSTOP", None), getattr(signal, "SIGCONT", None)
 
 
 class Status(enum.StrEnum):
@@ -152,6 +155,7 @@ class _Run:
     process: BaseProcess | None = None
     stop: Event | None = None
     worker: int | None = None  # the worker's process id, until it is gone
+    paused: bool = False
 
     @property
     def games(self) -> int:
@@ -212,6 +216,8 @@ class BalanceLab:
                 if run.status != Status.NO_ENGINE and _rules_touched(slug, changed, run):
                     self._cancel(run)
                     self._runs[slug] = _Run(run.generation + 1, Status.WAITING)
+                else:
+                    self._signal(run, PAUSE, paused=True)
             self._publish()
 
     def release(self) -> None:
@@ -219,6 +225,7 @@ class BalanceLab:
         with self._lock:
             self._held = False
             for slug, run in self._runs.items():
+                self._signal(run, RESUME, paused=False)
                 if run.status == Status.WAITING and not self._closed:
                     self._start(slug)
             self._publish()
@@ -254,7 +261,7 @@ class BalanceLab:
         if run is None:
             return {"game": slug, "version": self._version, "generation": 0, "status": Status.NOT_STARTED,
                     "message": "", "games_per_setting": self.games, "games": 0, "planned": 0,
-                    "worker": None, "settings": [], "flags": [], "charts": []}
+                    "worker": None, "paused": False, "settings": [], "flags": [], "charts": []}
         sections = [setting_section(index, setting, tally)
                     for index, (setting, tally) in enumerate(zip(run.settings, run.tallies, strict=True))
                     if tally is not None and tally.games]
@@ -269,6 +276,7 @@ class BalanceLab:
             "games": run.games,
             "planned": self.games * len(run.settings),
             "worker": run.worker,
+            "paused": run.paused,
             "settings": sections,
             "flags": flags(sections, []),
             "charts": [{"name": chart.name, "setting": _owner(chart.name), "svg": svg(chart)} for chart in charts],
@@ -307,6 +315,18 @@ class BalanceLab:
     def _cancel(self, run: _Run) -> None:
         if run.stop is not None:
             run.stop.set()
+        self._signal(run, RESUME, paused=False)  # a paused worker could not see that it must stop
+
+    def _signal(self, run: _Run, signum: int | None, paused: bool) -> None:
+        """Pause or resume a running worker. Its id is cleared, under the lock, once it is
+        reaped, so the signal cannot reach another process that took the id over."""
+        if signum is None or run.worker is None or run.paused == paused:
+            return
+        if paused and (run.stop is None or run.stop.is_set()):
+            return  # a stopped run is left to end
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(run.worker, signum)
+        run.paused = paused
 
     def _follow(self, slug: str, run: _Run, receiver: Connection) -> None:
         """Take a worker's messages until it ends or is stopped, then see it gone."""
@@ -337,7 +357,7 @@ class BalanceLab:
             process.join()
             receiver.close()
             with self._lock:
-                run.worker = None
+                run.worker, run.paused = None, False
                 if self._runs.get(slug) is run and run.status in (Status.STARTING, Status.RUNNING):
                     run.status = Status.ERROR
                     run.message = f"the balance worker ended before it finished (exit code {process.exitcode})"

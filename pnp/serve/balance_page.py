@@ -105,7 +105,8 @@ SCRIPT = """(function () {
     Object.assign(root.dataset, {version: data.version, generation: data.generation,
                                  games: data.games, status: data.status});
     const status = document.getElementById("balance-status");
-    status.textContent = "sweep " + data.generation + ": " + (STATUS[data.status] || String)(data);
+    status.textContent = "sweep " + data.generation + ": " + (STATUS[data.status] || String)(data)
+      + (data.paused ? " (paused while the preview rebuilds)" : "");
     status.className = ["waiting", "starting", "running"].includes(data.status) ? "busy" : "";
     const error = document.getElementById("balance-error");
     error.textContent = data.message;

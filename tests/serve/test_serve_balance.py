@@ -61,14 +61,24 @@ def _until(server: PreviewServer, done: Callable[[dict[str, Any]], bool], timeou
     return seen
 
 
-def _gone(pid: int, timeout: float = 30) -> bool:
-    """The process is gone, reaped and all (a zombie still has its /proc entry)."""
+def _state(pid: int) -> str:
+    """The process's state letter (R running, S sleeping, T stopped, Z zombie)."""
+    line = next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("State:"))
+    return line.split()[1]
+
+
+def _eventually(check: Callable[[], bool], timeout: float = 30) -> bool:
     deadline = time.monotonic() + timeout
-    while Path(f"/proc/{pid}").exists():
+    while not check():
         if time.monotonic() > deadline:
             return False
-        time.sleep(0.1)
+        time.sleep(0.05)
     return True
+
+
+def _gone(pid: int, timeout: float = 30) -> bool:
+    """The process is gone, reaped and all (a zombie still has its /proc entry)."""
+    return _eventually(lambda: not Path(f"/proc/{pid}").exists(), timeout)
 
 
 @pytest.fixture
@@ -131,10 +141,15 @@ def test_a_rules_save_starts_a_new_generation_and_the_old_worker_is_gone(
     assert status == 200 and "version" in json.loads(body)
     assert _view(server)["status"] == "running"
 
-    # A save of another file of the game (card text) is no new generation.
+    # A save of another file of the game (card text) is no new generation; while the preview
+    # rebuilds after it, the worker is stopped by the system, and it goes on after.
     preview.balance.hold(["card_data/niutouwang/components.yaml"])
+    paused = _view(server)
+    assert (paused["generation"], paused["paused"], paused["worker"]) == (1, True, old_worker)
+    assert _eventually(lambda: _state(old_worker) == "T")  # a signal is delivered, not at once
     preview.balance.release()
-    assert _view(server)["generation"] == 1
+    assert _view(server)["paused"] is False and _eventually(lambda: _state(old_worker) != "T")
+    assert _until(server, lambda v: v["games"] > paused["games"])[-1]["generation"] == 1
 
     edit(root / RULES, "  row_limit: 6 ", "  row_limit: 5 ")
     preview.balance.hold([RULES])  # what Preview.refresh does around its rebuild
@@ -191,18 +206,12 @@ def test_an_unknown_game_is_404(served: tuple[PreviewServer, Preview, Path]) -> 
 def _ended(pid: int, timeout: float = 60) -> bool:
     """The process no longer runs: gone, or a zombie its new parent has not reaped yet (an
     orphan's parent is the machine's init, which in a container may be slow to reap)."""
-    deadline = time.monotonic() + timeout
-    status = Path(f"/proc/{pid}/status")
-    while True:
+    def ended() -> bool:
         try:
-            state = next(line for line in status.read_text().splitlines() if line.startswith("State:"))
-        except (FileNotFoundError, ProcessLookupError):
+            return _state(pid) == "Z"
+        except FileNotFoundError:
             return True
-        if "Z" in state.split()[1]:
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.1)
+    return _eventually(ended, timeout)
 
 
 def test_a_worker_whose_server_is_killed_ends_at_its_next_chunk(tmp_path: Path) -> None:
