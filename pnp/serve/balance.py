@@ -188,6 +188,9 @@ class BalanceLab:
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._followers: list[threading.Thread] = []
+        # The last view of each game and the version it was made at: every poller of the same
+        # version shares one (a view of a few settings takes the server tens of milliseconds).
+        self._views: dict[str, tuple[int, dict[str, Any]]] = {}
 
     def serves(self, slug: str) -> bool:
         return slug in self._served()
@@ -254,6 +257,12 @@ class BalanceLab:
             return self._view(slug)
 
     def _view(self, slug: str) -> dict[str, Any]:
+        cached = self._views.get(slug)
+        if cached is None or cached[0] != self._version:
+            cached = self._views[slug] = (self._version, self._make_view(slug))
+        return cached[1]
+
+    def _make_view(self, slug: str) -> dict[str, Any]:
         from pnp.play.balance import flags, setting_section
         from pnp.play.charts import report_charts, svg
 

@@ -139,7 +139,10 @@ SCRIPT = """(function () {
       const after = root.dataset.version;
       const reply = await fetch("/balance/" + encodeURIComponent(game) + ".json?after=" + after, {cache: "no-store"});
       if (!reply.ok) throw new Error(reply.status);
-      draw(await reply.json());
+      const data = await reply.json();
+      draw(data);
+      // While games come in, at most two redraws a second: each view costs the server time.
+      if (["starting", "running"].includes(data.status)) pause = 500;
     } catch (error) {
       document.getElementById("balance-status").textContent = "pnp serve is not answering (stopped?); trying again…";
       pause = 2000;
