@@ -10,6 +10,7 @@ import click
 
 from pnp.cli.options import command, lang_option, paper_option, shown
 from pnp.core.workspace import Workspace
+from pnp.serve.balance import GAMES, MAX_GAMES
 
 # The group's context object (pnp.cli.options.WorkspaceRef) is passed as ``obj``.
 WATCHING = "watching card_data/, templates/ and fonts/ for changes (Ctrl-C to stop)"
@@ -27,22 +28,27 @@ def _changed(changed: tuple[str, ...]) -> None:
               help="Port to listen on; 0 picks a free one.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Another address than 127.0.0.1 shows your work to the network.")
+@click.option("--balance-games", type=click.IntRange(1, MAX_GAMES), default=GAMES, show_default=True,
+              help="Games of each player count the balance page plays after each rules edit.")
 @lang_option(help="Script(s) to preview.")
 @paper_option()
 @click.pass_obj
-def serve(context: Any, game: str, port: int, host: str, lang: str, paper: str) -> None:
+def serve(context: Any, game: str, port: int, host: str, balance_games: int, lang: str, paper: str) -> None:
     """Preview GAME (or all) in the browser, rebuilt on every save: card faces and backs, sheets,
     rulebook and player aid, the `pnp check` report and a sample game.
 
     The page follows every save by itself; a broken save shows its error above the last good
     build. Previews are built in output/.serve/, apart from `pnp build`'s outputs.
+
+    Each game's balance page (/balance/GAME, linked from the preview) plays a small sweep of
+    its rules in the background once opened, again after each save of its game.yaml.
     """
     from pnp.serve.preview import Preview, State
     from pnp.serve.server import PreviewServer
     from pnp.serve.watch import Round, rebuild_loop
 
     workspace = context.workspace
-    preview = Preview(workspace, game, lang, paper.lower())
+    preview = Preview(workspace, game, lang, paper.lower(), balance_games=balance_games)
     server = PreviewServer(preview, host, port)
 
     def run(changed: tuple[str, ...]) -> State:

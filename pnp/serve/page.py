@@ -51,6 +51,7 @@ TEMPLATE = """<!doctype html>
 {% for game in state.games %}
 <section class="game" id="{{ game.slug }}">
 <h1 lang="{{ game.title_lang }}">{{ game.title }} <small>{{ game.slug }}</small></h1>
+<p><a class="balance-link" href="/balance/{{ game.slug }}">Balance: win rates, scores, game length</a></p>
 {% for script in game.scripts %}
 <section class="script" lang="{{ script.lang }}" id="{{ game.slug }}-{{ script.lang }}">
 <h2>{{ game.slug }} · {{ script.lang }}</h2>

@@ -3,7 +3,9 @@
 A refresh builds the served games incrementally (with PNG faces) into a private output root,
 ``output/.serve/``, so it never touches the outputs of ``pnp build``; rasterises the pages of
 every PDF built there (sheets, rulebook, player aid) to small images kept in memory; then runs
-``pnp check`` and plays a sample game for each game the save can have changed.
+``pnp check`` and plays a sample game for each game the save can have changed. The games'
+balance runs (pnp.serve.balance) wait while it does, and those a save of the rules made stale
+start again once it is done.
 
 A step that fails keeps what it showed last (the build writes all or nothing, so the files of
 the last good build stay) and its error is shown above it until a later save fixes it.
@@ -24,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pnp.core.errors import PnpError
 from pnp.core.workspace import Workspace
 from pnp.games.registry import tables_from_engine
+from pnp.serve.balance import GAMES, BalanceLab
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
@@ -130,7 +133,7 @@ class Preview:
     """The served games' preview; ``refresh`` runs in one thread, readers in any."""
 
     def __init__(self, workspace: Workspace, game: str = "all", lang: str = "all", paper: str = "a4",
-                 folder: Path | None = None) -> None:
+                 folder: Path | None = None, balance_games: int = GAMES) -> None:
         from pnp.build.pipeline import resolve_games, resolve_langs
 
         resolve_games(workspace, game)  # an unknown game is an error now, not on the page
@@ -145,6 +148,7 @@ class Preview:
         self._state = State()
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
+        self.balance = BalanceLab(workspace, self._slugs, balance_games)
 
     # ----------------------------------------------------------------------------------------
     # Reading (HTTP threads)
@@ -194,6 +198,7 @@ class Preview:
         slugs = self._slugs()
         memory.pending |= set(affected_games(changed, slugs) if changed else slugs)
         self._publish(activity="rebuilding", changed=tuple(changed))
+        self.balance.hold(changed)
         try:
             built = self._build(slugs)
             if built:
@@ -205,6 +210,8 @@ class Preview:
         except Exception as exc:  # a bug must not stop the preview: show it, keep serving
             log.exception("the preview could not be refreshed")
             memory.errors[("internal", "")] = f"internal error (the terminal has the details): {exc!r}"
+        finally:
+            self.balance.release()
         seconds = (datetime.datetime.now(datetime.UTC) - started).total_seconds()
         self._publish(**self._shown(slugs), activity="", seconds=seconds,
                       finished=datetime.datetime.now(datetime.UTC).strftime("%H:%M:%S UTC"))

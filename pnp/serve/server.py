@@ -3,7 +3,10 @@
 ``/`` the page (``/page.css`` and ``/page.js`` its style and script); ``/version?after=N`` waits
 (a long poll, at most WAIT seconds) until the preview's version is no longer N and answers it;
 ``/files/<path>`` a file of the preview's build root; ``/pages/<key>`` a rasterised PDF page;
-``/fonts/<file>`` one of the workspace's font files the page uses. Nothing else is served: a
+``/fonts/<file>`` one of the workspace's font files the page uses; ``/balance/<slug>`` a game's
+balance page (``/balance.css`` and ``/balance.js`` its style and script) and
+``/balance/<slug>.json?after=N`` its figures, a long poll like ``/version`` (pnp.serve.balance
+runs the sweep). Nothing else is served: a
 path that leaves the build root, a hidden file, a symlink out of it, another file of fonts/
 are all 404. Bound to 127.0.0.1, the server also refuses requests addressed to another host
 name (a web page elsewhere cannot reach it through DNS rebinding).
@@ -26,6 +29,7 @@ import logging
 import os
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, ClassVar
@@ -34,6 +38,9 @@ from urllib.parse import unquote_to_bytes
 from pnp.core import files
 from pnp.core.errors import PnpError
 from pnp.core.numbers import too_long
+from pnp.serve.balance_page import SCRIPT as BALANCE_SCRIPT
+from pnp.serve.balance_page import STYLE as BALANCE_STYLE
+from pnp.serve.balance_page import balance_page
 from pnp.serve.connections import (
     CHUNK,
     IDLE_SECONDS,
@@ -58,7 +65,12 @@ LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 # no framing by another site. Sent with every answer, whatever its type (a PDF or an image
 # opened in a tab of its own is a document too).
 POLICY = ("default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-STATIC = {"/page.css": "text/css; charset=utf-8", "/page.js": "text/javascript; charset=utf-8"}
+CSS, JS = "text/css; charset=utf-8", "text/javascript; charset=utf-8"
+# The pages' styles and scripts: path -> (type, text).
+STATIC: dict[str, tuple[str, Callable[[], str]]] = {
+    "/page.css": (CSS, page_style), "/page.js": (JS, lambda: SCRIPT),
+    "/balance.css": (CSS, lambda: BALANCE_STYLE), "/balance.js": (JS, lambda: BALANCE_SCRIPT),
+}
 # A request target is visible ASCII; a % starts a two-digit escape.
 _TARGET = re.compile(r"/[\x21-\x7e]*")
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
@@ -184,13 +196,16 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self._send(200, render_page(preview.state).encode("utf-8"), "text/html; charset=utf-8", head)
             return
         if path in STATIC:
-            body = page_style() if path == "/page.css" else SCRIPT
-            self._send(200, body.encode("utf-8"), STATIC[path], head)
+            kind, text = STATIC[path]
+            self._send(200, text().encode("utf-8"), kind, head)
             return
         if path == "/version":
             self._version(target.query.get("after", ""), head)
             return
         route, _, rest = path.lstrip("/").partition("/")
+        if route == "balance":
+            self._balance(rest, target.query.get("after", ""), head)
+            return
         method = self.routes.get(route)
         found = getattr(self, method)(rest) if method else None
         if found is None:
@@ -207,9 +222,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def _version(self, after: str, head: bool) -> None:
         preview = self.server.preview
         state = preview.state
-        # ``after`` is a version number the page was given: ASCII digits, short enough for int.
-        if after and not (after.isascii() and after.isdigit() and too_long(after) is None):
-            self._send(400, b"after= takes a version number\n", "text/plain; charset=utf-8", head)
+        if not self._after_ok(after, head):
             return
         # A waiting poll holds a thread: a few at once, the others are answered now.
         if after and self.server.polls.acquire(blocking=False):
@@ -219,6 +232,36 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 self.server.polls.release()
         body = json.dumps({"version": state.version, "activity": state.activity}).encode()
         self._send(200, body, "application/json", head)
+
+    def _after_ok(self, after: str, head: bool) -> bool:
+        """``after`` is a version number the page was given: ASCII digits, short enough for int."""
+        if after and not (after.isascii() and after.isdigit() and too_long(after) is None):
+            self._send(400, b"after= takes a version number\n", "text/plain; charset=utf-8", head)
+            return False
+        return True
+
+    def _balance(self, rest: str, after: str, head: bool) -> None:
+        """A game's balance page (opening it starts the game's sweep), or its figures."""
+        lab = self.server.preview.balance
+        slug = rest.removesuffix(".json")
+        if not lab.serves(slug):
+            self._send(404, b"not found: no such game in this preview\n", "text/plain; charset=utf-8", head)
+            return
+        if slug == rest:
+            if not head:
+                lab.open(slug)
+            self._send(200, balance_page(slug, lab.games).encode("utf-8"), "text/html; charset=utf-8", head)
+            return
+        if not self._after_ok(after, head):
+            return
+        if after and self.server.polls.acquire(blocking=False):
+            try:
+                view = lab.wait(slug, int(after), WAIT)
+            finally:
+                self.server.polls.release()
+        else:
+            view = lab.view(slug)
+        self._send(200, json.dumps(view, ensure_ascii=False).encode("utf-8"), "application/json", head)
 
     def _file(self, relative: str) -> Path | None:
         return self.server.preview.file(relative)
@@ -357,6 +400,7 @@ class PreviewServer:
             self._server.shutdown()
             self._thread.join(timeout=5)
         self._server.server_close()
+        self._server.preview.balance.close()
 
     def __enter__(self) -> PreviewServer:
         return self.start()

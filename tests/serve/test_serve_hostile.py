@@ -203,6 +203,11 @@ def test_every_answer_carries_the_content_security_policy(served_here: tuple[int
         "style": b"GET /page.css HTTP/1.1\r\n",
         "script": b"GET /page.js HTTP/1.1\r\n",
         "version": b"GET /version HTTP/1.1\r\n",
+        "balance page": b"GET /balance/tisigui HTTP/1.1\r\n",
+        "balance style": b"GET /balance.css HTTP/1.1\r\n",
+        "balance script": b"GET /balance.js HTTP/1.1\r\n",
+        "balance data": b"GET /balance/tisigui.json HTTP/1.1\r\n",
+        "balance of no game": b"GET /balance/nogame.json HTTP/1.1\r\n",
         "image": f"GET /files/{FACE}?v=1 HTTP/1.1\r\n".encode(),
         "pdf": b"GET /files/tisigui/zh-Hant/rulebook.pdf HTTP/1.1\r\n",
         "font": b"GET /fonts/PnpSansTC-Regular.ttf HTTP/1.1\r\n",
@@ -231,7 +236,12 @@ def test_every_answer_carries_the_content_security_policy(served_here: tuple[int
             # Nothing inline for the policy to forbid: style and script are files of the server.
             assert b"<style" not in body and b"<script>" not in body and b" style=" not in body
             assert b'<script src="/page.js">' in body and b'href="/page.css"' in body
-    assert statuses == {"page": 200, "style": 200, "script": 200, "version": 200, "image": 200, "pdf": 200,
+        if name == "balance page":
+            assert b"<style" not in body and b"<script>" not in body and b" style=" not in body
+            assert b'<script src="/balance.js">' in body and b'href="/balance.css"' in body
+    assert statuses == {"page": 200, "style": 200, "script": 200, "version": 200, "balance page": 200,
+                        "balance style": 200, "balance script": 200, "balance data": 200,
+                        "balance of no game": 404, "image": 200, "pdf": 200,
                         "font": 200, "head": 200, "not found": 404, "bad request": 400, "other host": 403,
                         "too long": 414, "method": 501}
 
