@@ -11,9 +11,8 @@ from dataclasses import replace
 from typing import Any
 
 from pnp.games.aizhewudi.bots import STYLES
-from pnp.games.aizhewudi.log import GameLog
 from pnp.games.aizhewudi.machine import AizhewudiState
-from pnp.games.aizhewudi.rules import ABILITIES, BOTS, AizhewudiRules, is_int, rules_from_mapping, slug
+from pnp.games.aizhewudi.rules import ABILITIES, AizhewudiRules, is_int, rules_from_mapping, slug
 from pnp.games.events import to_json_object
 from pnp.games.kit import (
     Action,
@@ -53,9 +52,7 @@ def play(rules: AizhewudiRules, players: int, rng: random.Random, *, seed: int,
     with_abilities = True if variant == "abilities" else rules.abilities
     if with_abilities and players > len(ABILITIES):
         raise ValueError(f"only {len(ABILITIES)} ability cards for {players} players")
-    kinds = tuple(bots)
-    if len(kinds) != players or any(b not in BOTS for b in kinds):
-        raise ValueError(f"bots must name one of {', '.join(BOTS)} per seat, got {list(kinds)}")
+    kinds = tuple(bots)  # checked by the kit's play_match
     if with_abilities != rules.abilities:
         rules = replace(rules, abilities=with_abilities)
     return game_log(play_match(KIT, rules, players, seed, kinds, budget), seed, kinds)
@@ -64,10 +61,8 @@ def play(rules: AizhewudiRules, players: int, rng: random.Random, *, seed: int,
 def game_log(match: Match, seed: int, kinds: Sequence[str] | None) -> dict[str, Any]:
     state: AizhewudiState = match.state  # type: ignore[assignment]
     assert state.result is not None
-    abilities = state.rules.abilities
-    log = to_json_object(GameLog.of(slug, seed, state.players, abilities,
-                                    None if kinds is None else tuple(kinds),
-                                    state.dealt if abilities else None, state.result))
+    log = to_json_object(replace(state.result, seed=seed,
+                                 bots=None if kinds is None else tuple(kinds)))
     log["steps"] = steps_json(match)
     return log
 
