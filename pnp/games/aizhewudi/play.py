@@ -27,9 +27,16 @@ from pnp.games.kit import (
 # The variant pnp offers besides the rules as written: deal the ability cards.
 VARIANTS: tuple[str, ...] = ("abilities",)
 
+
+def read_rules(mapping: Mapping[str, Any], variant: str | None) -> AizhewudiRules:
+    """game.yaml's rules under any variant: the abilities variant changes the deal (play
+    takes it), not a rules parameter."""
+    return rules_from_mapping(mapping)
+
+
 KIT = KitGame(slug=slug, title="愛者無敵", rules=AizhewudiRules, new_state=AizhewudiState,
               players=lambda r: (r.min_players, r.max_players), styles=STYLES,
-              reader=lambda mapping, variant: rules_from_mapping(mapping), one_stream=True)
+              reader=read_rules, one_stream=True)
 
 
 class Illegal(ValueError):
