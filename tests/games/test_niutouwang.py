@@ -14,14 +14,14 @@ from pnp.games.base import RulesError
 from pnp.games.events import to_json
 from pnp.games.kit import Match
 from pnp.games.kit import play as kit_play
-from pnp.games.niutouwang.bots import GreedyStyle
+from pnp.games.niutouwang.bots import Style
 from pnp.games.niutouwang.lint import lint as nt_lint
 from pnp.games.niutouwang.machine import NiutouwangState
 from pnp.games.niutouwang.play import game_log, play
 from pnp.games.niutouwang.play import replay as nt_replay
 from pnp.games.niutouwang.rules import BOTS, NiutouwangRules, rules_from_mapping
 from pnp.games.niutouwang.scoring import Punishment, punish
-from pnp.games.niutouwang.state import Placement, Rows, fewest_heads_row, place, resolve_turn
+from pnp.games.niutouwang.state import Hand, Placement, Rows, resolve_turn
 from pnp.games.niutouwang.tables import compute_tables, heads, total_heads
 
 RULES = rules_from_mapping({})
@@ -38,23 +38,27 @@ MIMI, XIAOGAO, KID = 0, 1, 2
 
 
 def test_seed_example_step_by_step() -> None:
-    rows = SEED_ROWS
-    assert row_heads(rows) == [9, 3, 4, 5]
+    assert row_heads(SEED_ROWS) == [9, 3, 4, 5]
+    hand = Hand(RULES, SEED_ROWS, [[1], [18], [21]])
+
+    def place(seat: int, card: int) -> tuple[Rows, Placement]:
+        placement = hand.place(seat, card, hand.fewest_heads_row)
+        return tuple(hand.rows), placement
 
     # 米米 plays 1: lower than every row end, takes the row with fewest heads (3, 6, 12).
-    rows, p = place(RULES, rows, MIMI, 1)
+    rows, p = place(MIMI, 1)
     assert p == Placement(MIMI, 1, 1, (3, 6, 12))
     assert rows == ((2, 4, 7, 11, 19), (1,), (8, 10), (66,))
     assert row_heads(rows) == [9, 1, 4, 5]
 
     # 小高 plays 18: 10 is the highest end below 18.
-    rows, p = place(RULES, rows, XIAOGAO, 18)
+    rows, p = place(XIAOGAO, 18)
     assert p == Placement(XIAOGAO, 18, 2, ())
     assert rows == ((2, 4, 7, 11, 19), (1,), (8, 10, 18), (66,))
     assert row_heads(rows) == [9, 1, 5, 5]
 
     # Kid plays 21 on 19 as the 6th card and takes the five below it (9 heads).
-    rows, p = place(RULES, rows, KID, 21)
+    rows, p = place(KID, 21)
     assert p == Placement(KID, 21, 0, (2, 4, 7, 11, 19))
     assert total_heads(RULES, p.took) == 9
     assert rows == ((21,), (1,), (8, 10, 18), (66,))
@@ -89,9 +93,9 @@ def test_low_card_chooser_picks_the_row() -> None:
 
 def test_bot_low_card_tie_takes_lowest_index() -> None:
     rows: Rows = ((20,), (30,), (40,), (12,))  # 3, 3, 3 and 1 head
-    assert fewest_heads_row(RULES, rows) == 3
+    assert Hand(RULES, rows, [[]]).fewest_heads_row() == 3
     rows = ((20,), (30,), (40,), (50,))  # all 3 heads
-    assert fewest_heads_row(RULES, rows) == 0
+    assert Hand(RULES, rows, [[]]).fewest_heads_row() == 0
 
 
 # ------------------------------------------------------------------ heads and tables
@@ -267,7 +271,7 @@ def test_replay_catches_tampering() -> None:
         f"{bad['hands'][0][0]} is not in seat 1's hand"]
 
 
-class LastRow(GreedyStyle):
+class LastRow(Style):
     """A person who takes the last row with every low card."""
 
     def choose(self, match: Match, seat: int, rng: random.Random) -> Any:

@@ -15,7 +15,7 @@ import pytest
 
 from pnp.games.niutouwang.rules import NiutouwangRules, rules_from_mapping
 from pnp.games.niutouwang.scoring import punish
-from pnp.games.niutouwang.state import resolve_turn, target_row
+from pnp.games.niutouwang.state import resolve_turn
 from pnp.games.niutouwang.tables import heads, total_heads
 from pnp.play.narrate import SEAT_NAMES
 from tests.rulebook.bookexamples import book, example_log, flat, game, printed_in_both_scripts, section
@@ -55,7 +55,7 @@ def _placements(rules: NiutouwangRules) -> list[Placed]:
         assert [list(r) for r in rows] == turn["rows"]
         table = before
         for p in placements:
-            low = target_row(table, p.card) is None
+            low = all(p.card < row[-1] for row in table)  # below every row end
             kind = "low" if low else ("sixth" if p.took else "append")
             out.append(Placed(number, p.seat, p.card, kind, p.row + 1, table[p.row][-1], p.took))
             table = tuple((p.card,) if (i == p.row and p.took) else

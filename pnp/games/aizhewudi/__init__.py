@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from pnp.games.aizhewudi import calc, example, narration, summary, supply
 from pnp.games.aizhewudi.lint import lint
-from pnp.games.aizhewudi.play import KIT, VARIANTS, play, replay
-from pnp.games.aizhewudi.rules import BOTS, default_players, player_range, rules_from_mapping
+from pnp.games.aizhewudi.play import KIT, VARIANTS, play, read_rules, replay
+from pnp.games.aizhewudi.rules import BOTS, default_players, player_range
 from pnp.games.aizhewudi.tables import COLUMNS, compute_tables
 from pnp.games.base import GamePlugin, NarrationPart, PlayPart, ReportPart, RulesPart, SupplyPart, TablesPart
-
-
-def _rules(mapping: Mapping[str, Any], variant: str | None) -> Any:
-    # The abilities variant changes the deal (play takes it), not a rules parameter.
-    return rules_from_mapping(mapping)
-
 
 GAME = GamePlugin(
     slug="aizhewudi",
     title="愛者無敵",
-    rules=RulesPart(_rules, variants=VARIANTS, lint=lint, doc="pnp/games/aizhewudi/rules.py"),
+    rules=RulesPart(read_rules, variants=VARIANTS, lint=lint, doc="pnp/games/aizhewudi/rules.py"),
     play=PlayPart(play, replay, player_range, default_players, bots=BOTS, kit=KIT),
     tables=TablesPart(compute_tables, COLUMNS),
     narration=NarrationPart(narration.facts, example.example_moments, example.WORKED),

@@ -66,16 +66,12 @@ class Brain:
                 aims.setdefault(pl.target, []).append(chance)
             misses.setdefault(pl.target, []).append(1 - chance)
 
-    @staticmethod
-    def round_income(g: Game) -> float:
-        """What one player still in may expect from the bills of one round."""
-        return g.rules.round_bills_value / max(1, len(g.ins()))
-
     def stake(self, g: Game, p: Seat) -> float:
         """What going out costs: the money in hand and what the rounds to come may bring
         (a player out cannot win, so it never counts for less than one 花心)."""
         net = p.money + p.bank - g.rules.fickle_penalty * p.fickle
-        future = (g.rules.rounds - g.round) * self.round_income(g)
+        # what one player still in may expect from the bills of each round to come
+        future = (g.rules.rounds - g.round) * (g.rules.round_bills_value / max(1, len(g.ins)))
         return max(net, 0) + future + g.rules.fickle_penalty
 
     # -- decisions
@@ -100,7 +96,7 @@ class Brain:
         sets choose their cards (only the hands do). Per player still in, in seat order, its
         worth as a target before the random part: money plus how close it is to going out."""
         self._table_of = g.plays
-        ins = g._ins
+        ins = g.ins
         rules = g.rules
         standing = len(ins)
         self._income = income = rules.round_bills_value / max(1, standing)
@@ -137,7 +133,7 @@ class Brain:
         planned = self.plan.get((seat, hand))
         if not last and planned is not None and planned != seat and not g.seats[planned].out:
             return planned  # the player chosen with the card, still in the game
-        others = [p.seat for p in g.ins() if p.seat != seat]
+        others = [p.seat for p in g.ins if p.seat != seat]
         if last:
             # Seeing every aim, pile onto the most-aimed player.
             aimed = Counter(pl.target for pl in g.plays if pl.target >= 0 and pl.seat != seat)
@@ -170,7 +166,7 @@ class Brain:
         # the others likely to stay standing); going out costs the stake.
         misses = self._misses
         standing = 1.0
-        for q in g.ins():
+        for q in g.ins:
             if q.seat != seat:
                 standing += math.prod(misses.get(q.seat, ()))
         share = table_share(g.table, max(1, round(standing)), g.rules)
@@ -184,17 +180,12 @@ class Brain:
         if ability == "florist":
             holders = {pl.seat for pl in g.pending()}
             return len(holders) >= 3 or (last and bool(holders))
-        standing = sum(not p.down for p in g.ins())  # blind_eye
+        standing = sum(not p.down for p in g.ins)  # blind_eye
         return last or sum(g.table) >= 10000 * (standing + 1)
 
-    def decide(self, g: Game, ask: Ask, rng: random.Random) -> Action:
+    def decide(self, g: Game, ask: Ask) -> Action:
+        """The rarer choices (GreedyStyle answers a card, an aim and a withdrawal itself)."""
         kind, seat = ask.kind, ask.seat
-        if kind == "card":
-            return self.card(g, seat, ask.hand, rng)
-        if kind == "aim":
-            return self.target(g, seat, ask.hand, ask.last)
-        if kind == "withdraw":
-            return "withdraw" if self.withdraw(g, seat) else "stay"
         if kind == "arm":
             return "arm"
         if kind == "swap":
@@ -210,29 +201,6 @@ class Brain:
             hands = {s: g.seats[s].hands[0] for s in g.gone}
             return min(g.gone, key=lambda s: (-(hands[s]["rush"] + hands[s]["propose"]), s))
         return "use" if self.use(g, seat, kind) else "pass"
-
-
-def random_choice(g: Game, ask: Ask, rng: random.Random) -> Action:
-    """The random bot: any card, aim and set; arms, swaps, withdraws and uses now and then."""
-    kind, seat = ask.kind, ask.seat
-    if kind == "card":
-        return rng.choice(sorted(g.seats[seat].hands[ask.hand].elements()))
-    if kind == "aim":
-        return rng.choice([p.seat for p in g.ins() if p.seat != seat])
-    if kind == "withdraw":
-        return "withdraw" if rng.random() < 0.15 else "stay"
-    if kind == "arm":
-        return "arm" if rng.random() < 0.3 else "pass"
-    if kind == "swap":
-        played = g.plays[ask.play].card
-        choices = sorted(c for c in g.seats[seat].hands[ask.hand].elements() if c != played)
-        return rng.choice(choices) if choices and rng.random() < 0.2 else "keep"
-    if kind == "robber":
-        cards = sorted(g.seats[seat].hands[ask.hand].elements())
-        return rng.choice(cards) if rng.random() < 0.5 else "pass"
-    if kind == "faces":
-        return rng.choice(g.gone)
-    return "use" if g.round == g.rules.rounds or rng.random() < 0.3 else "pass"
 
 
 class GreedyStyle:
@@ -251,16 +219,35 @@ class GreedyStyle:
             return brain.target(g, seat, ask.hand, ask.last)
         if kind == "withdraw":
             return "withdraw" if brain.withdraw(g, seat) else "stay"
-        return brain.decide(g, ask, rng)
+        return brain.decide(g, ask)
 
 
 class RandomStyle:
-    """The hand-written random bot at one seat of the kit's play loop."""
+    """The random bot at one seat of the kit's play loop: any card, aim and set; arms, swaps,
+    withdraws and uses now and then."""
 
     def choose(self, match: Match, seat: int, rng: random.Random) -> Action:
         g: Game = match.state  # type: ignore[assignment]
-        return random_choice(g, g.asks[g.asked], rng)
-
+        ask = g.asks[g.asked]
+        kind = ask.kind
+        if kind == "card":
+            return rng.choice(sorted(g.seats[seat].hands[ask.hand].elements()))
+        if kind == "aim":
+            return rng.choice([p.seat for p in g.ins if p.seat != seat])
+        if kind == "withdraw":
+            return "withdraw" if rng.random() < 0.15 else "stay"
+        if kind == "arm":
+            return "arm" if rng.random() < 0.3 else "pass"
+        if kind == "swap":
+            played = g.plays[ask.play].card
+            choices = sorted(c for c in g.seats[seat].hands[ask.hand].elements() if c != played)
+            return rng.choice(choices) if choices and rng.random() < 0.2 else "keep"
+        if kind == "robber":
+            cards = sorted(g.seats[seat].hands[ask.hand].elements())
+            return rng.choice(cards) if rng.random() < 0.5 else "pass"
+        if kind == "faces":
+            return rng.choice(g.gone)
+        return "use" if g.round == g.rules.rounds or rng.random() < 0.3 else "pass"
 
 
 STYLES = {

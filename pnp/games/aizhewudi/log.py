@@ -8,7 +8,8 @@ docs/sample-and-simulate.md fixes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from pnp.games.events import fast_init, omitted_when_none
 
@@ -93,6 +94,9 @@ class Round:
     peak_fickle: int
 
 
+_ROUND_FIELDS = tuple(f.name for f in fields(Round))
+
+
 @dataclass
 class RoundDraft:
     """The round being played, which the state machine fills in step by step; ``freeze``
@@ -120,13 +124,11 @@ class RoundDraft:
     peak_fickle: int = 0
 
     def freeze(self) -> Round:
-        return Round(
-            self.round, self.revealed, self.carried_in, self.plays, self.withdrew,
-            tuple(self.discarded), self.rushes, self.proposals, self.flees,
-            tuple(self.abilities), tuple(self.eliminated), self.sharers, self.share,
-            self.groups, self.carried_out, self.ended, self.loved, self.fickle,
-            self.peak_loved, self.peak_fickle,
-        )
+        values: dict[str, Any] = {}
+        for name in _ROUND_FIELDS:  # the lists of the draft become the record's tuples
+            value = getattr(self, name)
+            values[name] = tuple(value) if type(value) is list else value
+        return Round(**values)
 
 
 @fast_init
@@ -156,22 +158,9 @@ class FinalSeat:
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class Outcome:
-    """What the game gives: its rounds and how it ended."""
-
-    rounds: tuple[Round, ...]
-    lost: tuple[int, ...]
-    bank: tuple[BankPayment, ...]
-    final: tuple[FinalSeat, ...]
-    end: str
-    winner: int | None
-    shared: tuple[int, ...]
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
 class GameLog:
-    """A whole game; ``bots`` is None for a game resolved from a script (``play.resolve``)."""
+    """A whole game: the state machine makes it when the game ends (seed and bots left for
+    play to fill in); ``bots`` is None for a game resolved from a script (``play.resolve``)."""
 
     game: str
     seed: int
@@ -186,10 +175,3 @@ class GameLog:
     end: str = ""
     winner: int | None = None
     shared: tuple[int, ...] = ()
-
-    @classmethod
-    def of(cls, game: str, seed: int, players: int, abilities: bool,
-           bots: tuple[str, ...] | None, dealt: tuple[str | None, ...] | None,
-           outcome: Outcome) -> GameLog:
-        return cls(game, seed, players, abilities, bots, dealt, outcome.rounds, outcome.lost,
-                   outcome.bank, outcome.final, outcome.end, outcome.winner, outcome.shared)

@@ -88,7 +88,7 @@ class AizhewudiState(Rounds):
         if kind in YES_NO:
             return YES_NO[kind]
         if kind == "aim":
-            return [p.seat for p in self._ins if p.seat != ask.seat]
+            return [p.seat for p in self.ins if p.seat != ask.seat]
         if kind == "faces":
             return list(self.gone)
         hand = self.seats[ask.seat].hands[ask.hand]
@@ -171,12 +171,12 @@ class AizhewudiState(Rounds):
         self.stage += 1
         if stage == 0:
             self.start_round()
-            return [Ask("arm", p.seat) for p in self._ins
+            return [Ask("arm", p.seat) for p in self.ins
                     if p.ability in ARMED_AT_START and not p.spent and not p.revealed
                     ] if self.abilities_dealt else []
         if stage == 1:
             self.plays, self.rushes = [], []
-            return [Ask("card", p.seat, h) for p in self._ins
+            return [Ask("card", p.seat, h) for p in self.ins
                     for h, hand in enumerate(p.hands) if any(hand.values())]
         if stage == 2:
             return self.aims()
@@ -186,7 +186,7 @@ class AizhewudiState(Rounds):
                     ] if self.abilities_dealt else []
         if stage == 4:
             self.record_plays()
-            return [Ask("withdraw", p.seat) for p in self._ins]
+            return [Ask("withdraw", p.seat) for p in self.ins]
         if stage == 5:
             self.withdraw()
             return self.rush()
@@ -197,7 +197,7 @@ class AizhewudiState(Rounds):
         if stage == 8:
             return self.use_asks("florist")
         if stage == 9:
-            return self.step_six()
+            return [] if self.round_over else self.resolve_proposals()
         if stage == 10:
             return self.blind_eyes()
         self.end_round()
@@ -206,7 +206,7 @@ class AizhewudiState(Rounds):
     def aims(self) -> list[Ask]:
         """Step 3: aim; the revealed groom aims last, seeing the others."""
         plays = self.plays
-        grooms = {p.seat for p in self._ins if p.armed("not_the_groom")
+        grooms = {p.seat for p in self.ins if p.armed("not_the_groom")
                   } if self.abilities_dealt else set()
         asks = [Ask("aim", pl.seat, pl.hand, i) for i, pl in enumerate(plays)
                 if pl.seat not in grooms]
@@ -229,18 +229,13 @@ class AizhewudiState(Rounds):
         """Step 6 begins: 未成年, then 花店老闆, each once, before any card is revealed."""
         if self.round_over or not self.abilities_dealt:
             return []
-        return [Ask(ability, p.seat) for p in self._ins if p.ability == ability and not p.spent]
-
-    def step_six(self) -> list[Ask]:
-        if self.round_over:
-            return []
-        return self.resolve_proposals()
+        return [Ask(ability, p.seat) for p in self.ins if p.ability == ability and not p.spent]
 
     def blind_eyes(self) -> list[Ask]:
         """Before step 7 (once step 6 did not end the game): 視而不見."""
         if self.batch_over() or self.round_over or not self.abilities_dealt:
             return []
-        return [Ask("blind_eye", p.seat) for p in self._ins if p.down and p.has("blind_eye")]
+        return [Ask("blind_eye", p.seat) for p in self.ins if p.down and p.has("blind_eye")]
 
     # -- the end and what each seat sees ------------------------------------------------
 

@@ -11,9 +11,8 @@ from dataclasses import replace
 from typing import Any
 
 from pnp.games.aizhewudi.bots import STYLES
-from pnp.games.aizhewudi.log import GameLog
 from pnp.games.aizhewudi.machine import AizhewudiState
-from pnp.games.aizhewudi.rules import ABILITIES, BOTS, AizhewudiRules, is_int, rules_from_mapping, slug
+from pnp.games.aizhewudi.rules import ABILITIES, AizhewudiRules, is_int, rules_from_mapping, slug
 from pnp.games.events import to_json_object
 from pnp.games.kit import (
     Action,
@@ -28,9 +27,16 @@ from pnp.games.kit import (
 # The variant pnp offers besides the rules as written: deal the ability cards.
 VARIANTS: tuple[str, ...] = ("abilities",)
 
+
+def read_rules(mapping: Mapping[str, Any], variant: str | None) -> AizhewudiRules:
+    """game.yaml's rules under any variant: the abilities variant changes the deal (play
+    takes it), not a rules parameter."""
+    return rules_from_mapping(mapping)
+
+
 KIT = KitGame(slug=slug, title="愛者無敵", rules=AizhewudiRules, new_state=AizhewudiState,
               players=lambda r: (r.min_players, r.max_players), styles=STYLES,
-              reader=lambda mapping, variant: rules_from_mapping(mapping), one_stream=True)
+              reader=read_rules, one_stream=True)
 
 
 class Illegal(ValueError):
@@ -53,9 +59,7 @@ def play(rules: AizhewudiRules, players: int, rng: random.Random, *, seed: int,
     with_abilities = True if variant == "abilities" else rules.abilities
     if with_abilities and players > len(ABILITIES):
         raise ValueError(f"only {len(ABILITIES)} ability cards for {players} players")
-    kinds = tuple(bots)
-    if len(kinds) != players or any(b not in BOTS for b in kinds):
-        raise ValueError(f"bots must name one of {', '.join(BOTS)} per seat, got {list(kinds)}")
+    kinds = tuple(bots)  # checked by the kit's play_match
     if with_abilities != rules.abilities:
         rules = replace(rules, abilities=with_abilities)
     return game_log(play_match(KIT, rules, players, seed, kinds, budget), seed, kinds)
@@ -64,10 +68,8 @@ def play(rules: AizhewudiRules, players: int, rng: random.Random, *, seed: int,
 def game_log(match: Match, seed: int, kinds: Sequence[str] | None) -> dict[str, Any]:
     state: AizhewudiState = match.state  # type: ignore[assignment]
     assert state.result is not None
-    abilities = state.rules.abilities
-    log = to_json_object(GameLog.of(slug, seed, state.players, abilities,
-                                    None if kinds is None else tuple(kinds),
-                                    state.dealt if abilities else None, state.result))
+    log = to_json_object(replace(state.result, seed=seed,
+                                 bots=None if kinds is None else tuple(kinds)))
     log["steps"] = steps_json(match)
     return log
 

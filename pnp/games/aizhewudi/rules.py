@@ -247,9 +247,6 @@ class AizhewudiRules:
         """(card id, cards per set), one entry per id as the set is made."""
         return tuple(Counter({c.id: c.per_player for c in self.action_cards}).items())
 
-    def per_player(self, action: str) -> int:
-        return next(c.per_player for c in self.action_cards if c.id == action)
-
     def bonus(self, ability: str) -> int:
         return dict(self.bonuses)[ability]
 
@@ -287,11 +284,6 @@ RANGES: dict[str, tuple[int, int]] = {
 def is_int(value: Any) -> TypeGuard[int]:
     # bool is an int subclass, but `rounds: true` is a typo, not a count.
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _section(p: Params, key: str) -> Params:
-    """A nested reader; an absent section reads as empty so its defaults apply."""
-    return p.section(key)
 
 
 def _entries(p: Params, key: str) -> list[Params] | None:
@@ -359,7 +351,7 @@ def rules_from_mapping(
         problems.append(field_problem("variant", f"{slug} has no variants, got {variant!r}"))
     p = Params(mapping, "", problems, RANGES)
     d = AizhewudiRules()
-    players = _section(p, "players")
+    players = p.section("players")
     pmin = players.integer("min", d.min_players)
     pmax = players.integer("max", d.max_players)
     pdefault = players.integer("default", min(max(d.default_players, pmin), pmax))
@@ -368,11 +360,11 @@ def rules_from_mapping(
         problems.append(field_problem("players", f"min ({pmin}) is greater than max ({pmax})"))
     elif not pmin <= pdefault <= pmax:
         problems.append(field_problem("players.default", f"{pdefault} is outside {pmin}–{pmax}"))
-    markers = _section(p, "markers")
+    markers = p.section("markers")
     loved = markers.integer("loved", d.loved_markers)
     fickle = markers.integer("fickle", d.fickle_markers)
     markers.finish(("loved", "fickle"))
-    raw_bonus = _section(p, "ability_bonuses")
+    raw_bonus = p.section("ability_bonuses")
     bonuses = tuple((k, raw_bonus.integer(k, v)) for k, v in DEFAULT_BONUSES)
     raw_bonus.finish(tuple(k for k, _ in DEFAULT_BONUSES))
     rules = AizhewudiRules(

@@ -4,7 +4,7 @@ and asks the players in between; ``scoring`` scores and ranks the end.
 
 Each round is recorded as the typed values of ``log.py`` (filled in as a ``RoundDraft``,
 frozen into a ``Round`` when the round closes); the bots read the rounds played so far from
-``history``, and play writes the game's ``Outcome`` as the JSON event log.
+``history``, and the game ends as a ``GameLog``, which play writes as the JSON event log.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from pnp.games.aizhewudi.log import (
     BankPayment,
     Discard,
     FinalSeat,
-    Outcome,
+    GameLog,
     PlayedCard,
     Round,
     RoundDraft,
 )
-from pnp.games.aizhewudi.rules import ABILITIES, AizhewudiRules
+from pnp.games.aizhewudi.rules import ABILITIES, AizhewudiRules, slug
 from pnp.games.aizhewudi.scoring import final_score, winner
 from pnp.games.aizhewudi.split import split_table
 
@@ -94,7 +94,8 @@ class Rounds:
         self.rules, self.players = rules, players
         self.last_round = rules.rounds if last_round is None else min(last_round, rules.rounds)
         self.seats: list[Seat] = []
-        self._ins: list[Seat] = []
+        # The players still in, in seat order (replaced as players go out, never changed).
+        self.ins: list[Seat] = []
         self.abilities_dealt = False
         self.dealt: tuple[str | None, ...] = (None,) * players
         self.deck: list[int] | None = None  # None until dealt; revealed from the end
@@ -117,12 +118,12 @@ class Rounds:
         # Per set seen, (搶婚 and 嫁給我吧, all cards) of the cards not seen face up yet.
         self.unseen: dict[Origin, tuple[int, int]] = {}
         self.ended: str | None = None
-        self.result: Outcome | None = None
+        self.result: GameLog | None = None
 
     def copy_into(self, other: Rounds) -> None:
         other.__dict__.update(self.__dict__)
         seats = other.seats = [p.copy() for p in self.seats]
-        other._ins = [seats[p.seat] for p in self._ins]
+        other.ins = [seats[p.seat] for p in self.ins]
         other.deck = None if self.deck is None else list(self.deck)
         other.table, other.bank_log = list(self.table), list(self.bank_log)
         rec = other.rec = replace(self.rec)
@@ -137,10 +138,6 @@ class Rounds:
         other.unseen = dict(self.unseen)
 
     # -- helpers
-    def ins(self) -> list[Seat]:
-        """The players still in, in seat order (kept as players go out; do not change it)."""
-        return self._ins
-
     def limit(self, p: Seat) -> int:
         r = self.rules
         return r.princess_eliminated_at if p.ability == "princess" else r.eliminated_at
@@ -168,7 +165,7 @@ class Rounds:
         mix = Counter({c.id: c.per_player for c in self.rules.action_cards})
         self.deck, self.dealt = deck, dealt
         self.seats = [Seat(s, dealt[s], [Counter(mix)], [(s, 0)]) for s in range(self.players)]
-        self._ins = list(self.seats)
+        self.ins = list(self.seats)
         # Without ability cards no ability step can do anything: those steps are skipped.
         self.abilities_dealt = any(a is not None for a in dealt)
         self.round = 1
@@ -178,8 +175,8 @@ class Rounds:
         self.rec = RoundDraft(self.round, tuple(self.table))
         self.hits = {}
         self.round_over = False
-        self.peak_loved = sum([p.loved for p in self._ins])  # loved_in_use
-        for p in self._ins:
+        self.peak_loved = sum([p.loved for p in self.ins])  # loved_in_use
+        for p in self.ins:
             p.down = False
         deck = self.deck
         assert deck is not None
@@ -238,7 +235,7 @@ class Rounds:
                     self.discard(pl, "withdrew")
                 elif pl.target in withdrew:
                     self.discard(pl, "aimed_at_withdrawn")
-        self.rec.peak_fickle = sum([p.fickle for p in self._ins])
+        self.rec.peak_fickle = sum([p.fickle for p in self.ins])
 
     def rush(self) -> list[Ask]:
         """Step 5: every 搶婚 at once; the choice of 千面人 if the first players go out."""
@@ -298,7 +295,7 @@ class Rounds:
             cupid = next((seats[t] for t in sorted(set(targets)) if seats[t].armed("cupid")),
                          None)
             if cupid is not None:
-                standing = tuple([p.seat for p in self._ins if not p.down])
+                standing = tuple([p.seat for p in self.ins if not p.down])
                 for seat in standing:
                     seats[seat].loved += 1
                 cupid.spent = True
@@ -306,16 +303,16 @@ class Rounds:
                 self.round_over = True
                 for pl in self.pending():
                     self.discard(pl, "round_over")
-            for p in self._ins:
+            for p in self.ins:
                 if (p.ability == "princess" and not p.revealed
                         and p.loved >= self.rules.eliminated_at):
                     p.revealed = True
                     self.event(p.seat, "princess", "revealed")
-        self.peak_loved = max(self.peak_loved, sum([p.loved for p in self._ins]))
+        self.peak_loved = max(self.peak_loved, sum([p.loved for p in self.ins]))
 
     def batch_out(self) -> list[Ask]:
         """Eliminations after a simultaneous step; 千面人's choice when they are the first."""
-        gone = [p for p in self._ins if p.loved >= self.limit(p)]
+        gone = [p for p in self.ins if p.loved >= self.limit(p)]
         if not gone:
             return []
         self.batch_open = True
@@ -323,7 +320,7 @@ class Rounds:
             p.out = True
             p.down = True
             self.rec.eliminated.append(p.seat)
-        self._ins = [p for p in self.seats if not p.out]
+        self.ins = [p for p in self.seats if not p.out]
         for pl in self.pending():
             if self.seats[pl.seat].out:
                 self.discard(pl, "out")
@@ -353,14 +350,14 @@ class Rounds:
         if not self.batch_open:
             return False
         self.batch_open = False
-        if len(self._ins) > 1:
+        if len(self.ins) > 1:
             return False
         for pl in self.pending():
             self.discard(pl, "round_over")
         self.rec.ended = True
         self.rec.carried_out = tuple(sorted(self.table, reverse=True))
         self.close_round()
-        self.finish("last_standing" if self._ins else "nobody_left")
+        self.finish("last_standing" if self.ins else "nobody_left")
         return True
 
     # -- step 7 and the end
@@ -379,7 +376,7 @@ class Rounds:
             self.finish("rounds" if self.last_round == self.rules.rounds else "unfinished")
 
     def share_out(self) -> None:
-        sharers = [p.seat for p in self._ins if not p.down]
+        sharers = [p.seat for p in self.ins if not p.down]
         # The witness makes the shares largest bills first, so what stays is fixed
         # (docs/rulings.md#aizhewudi-split); who takes which share is the table's business.
         best = split_table(self.table, len(sharers), self.rules)
@@ -438,7 +435,7 @@ class Rounds:
                 unseen[origin] = (hits, total)
 
     def finish(self, end: str) -> None:
-        for p in self._ins if end != "unfinished" else []:
+        for p in self.ins if end != "unfinished" else []:
             if p.has("chapel_owner"):
                 p.revealed = True
                 outs = sum(q.out for q in self.seats)
@@ -451,8 +448,11 @@ class Rounds:
             None if p.out else final_score(self.rules, p.money, p.bank, p.fickle),
         ) for p in self.seats)
         best, shared = winner(final) if end != "unfinished" else (None, [])
-        self.result = Outcome(tuple(self.history), tuple(sorted(self.table, reverse=True)),
-                              tuple(self.bank_log), final, end, best, tuple(shared))
+        abilities = self.rules.abilities
+        self.result = GameLog(slug, 0, self.players, abilities, None,
+                              self.dealt if abilities else None, tuple(self.history),
+                              tuple(sorted(self.table, reverse=True)), tuple(self.bank_log),
+                              final, end, best, tuple(shared))
         self.ended = end
 
     # -- what a seat may know, and dealing the rest again

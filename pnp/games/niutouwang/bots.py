@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 from pnp.games.kit import Action, BotKind, Match
 from pnp.games.niutouwang.machine import NiutouwangState
-from pnp.games.niutouwang.rules import BOTS
 from pnp.games.niutouwang.state import Hand
 
 
@@ -40,46 +39,10 @@ def greedy_gaps(hand: Hand) -> tuple[list[int], list[int], int]:
     return ranks, [-1, *order, len(hand.heads)], n
 
 
-class Bots:
-    """A policy: one bot kind per seat, choosing among the legal cards with ``rng``."""
-
-    def __init__(self, kinds: Sequence[str], rng: random.Random) -> None:
-        unknown = [k for k in kinds if k not in BOTS]
-        if unknown:
-            raise ValueError(f"unknown bot {unknown[0]!r} (known: {', '.join(BOTS)})")
-        self.kinds = list(kinds)
-        self.rng = rng
-        self.greedy = [k == "greedy" for k in self.kinds]
-        self.any_greedy = any(self.greedy)
-
-    def plays(self, hand: Hand) -> list[int]:
-        """Every seat's card for this turn, chosen seat by seat (the RNG order is the seats')."""
-        choice = self.rng.choice
-        if not self.any_greedy:
-            return [choice(cards) for cards in hand.hands]  # hands are kept ascending
-        ranks, bounds, n = greedy_gaps(hand)
-        plays: list[int] = []
-        append = plays.append
-        for greedy, cards in zip(self.greedy, hand.hands, strict=True):
-            if not greedy:
-                append(choice(cards))
-                continue
-            # The lowest card in the best gap it holds.
-            for rank in ranks:
-                k = rank % n
-                j = bisect_right(cards, bounds[k])
-                if j < len(cards) and cards[j] < bounds[k + 1]:
-                    append(cards[j])
-                    break
-            else:
-                raise ValueError("no card to play")
-        return plays
-
-
 # --------------------------------------------------------------------------- the kit's styles
 
 
-def greedy_card(hand: Hand, cards: Sequence[int], gaps: tuple[list[int], list[int], int]) -> int:
+def greedy_card(cards: Sequence[int], gaps: tuple[list[int], list[int], int]) -> int:
     """The greedy bot's card from ``cards``: the lowest card in the best gap it holds."""
     ranks, bounds, n = gaps
     for rank in ranks:
@@ -90,9 +53,12 @@ def greedy_card(hand: Hand, cards: Sequence[int], gaps: tuple[list[int], list[in
     raise ValueError("no card to play")
 
 
-class GreedyStyle:
-    """The hand-written greedy bot at one seat of the kit's play loop; a low card takes the
-    fewest-heads row (docs/rulings.md)."""
+class Style:
+    """A hand-written bot at one seat of the kit's play loop: the greedy card, or any card of
+    the hand; a low card takes the fewest-heads row for every bot (docs/rulings.md)."""
+
+    def __init__(self, greedy: bool = True) -> None:
+        self.greedy = greedy
 
     def choose(self, match: Match, seat: int, rng: random.Random) -> Action:
         state: NiutouwangState = match.state  # type: ignore[assignment]
@@ -100,25 +66,15 @@ class GreedyStyle:
         assert hand is not None
         if len(state.pending) == state.players:
             return state.row_actions[hand.fewest_heads_row()]
+        if not self.greedy:
+            return rng.choice(hand.hands[seat])
         if state.gaps is None:  # ranked once a turn, for every greedy seat
             state.gaps = greedy_gaps(hand)
-        return greedy_card(hand, hand.hands[seat], state.gaps)  # type: ignore[arg-type]
-
-
-class RandomStyle:
-    """Any card of the hand; a low card takes the fewest-heads row, as for every bot."""
-
-    def choose(self, match: Match, seat: int, rng: random.Random) -> Action:
-        state: NiutouwangState = match.state  # type: ignore[assignment]
-        hand = state.hand
-        assert hand is not None
-        if len(state.pending) == state.players:
-            return state.row_actions[hand.fewest_heads_row()]
-        return rng.choice(hand.hands[seat])
+        return greedy_card(hand.hands[seat], state.gaps)  # type: ignore[arg-type]
 
 
 STYLES = {
-    "greedy": BotKind("greedy", lambda budget: GreedyStyle(),
+    "greedy": BotKind("greedy", lambda budget: Style(),
                       "the card taking the fewest heads if played alone"),
-    "random": BotKind("random", lambda budget: RandomStyle(), "any card of the hand"),
+    "random": BotKind("random", lambda budget: Style(greedy=False), "any card of the hand"),
 }

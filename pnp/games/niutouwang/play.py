@@ -15,7 +15,6 @@ from pnp.games.niutouwang.bots import STYLES
 from pnp.games.niutouwang.log import OfficialGame, Round, SpGame
 from pnp.games.niutouwang.machine import NiutouwangState
 from pnp.games.niutouwang.rules import (
-    BOTS,
     NiutouwangRules,
     rules_from_mapping,
     slug,
@@ -28,7 +27,7 @@ KIT = KitGame(slug=slug, title="誰是牛頭王 SP", rules=NiutouwangRules, new_
               lower_score_wins=True, reader=rules_from_mapping)
 
 
-def _check(rules: NiutouwangRules, players: int, bots: Sequence[str]) -> None:
+def _check(rules: NiutouwangRules, players: int) -> None:
     if not rules.min_players <= players <= rules.max_players:
         raise ValueError(
             f"players must be {rules.min_players}–{rules.max_players}, got {players}"
@@ -37,8 +36,6 @@ def _check(rules: NiutouwangRules, players: int, bots: Sequence[str]) -> None:
         rules.deck
     ):
         raise ValueError(f"the deck cannot be dealt to {players} players under these rules")
-    if len(bots) != players or any(b not in BOTS for b in bots):
-        raise ValueError(f"bots must name one of {', '.join(BOTS)} per seat, got {list(bots)}")
 
 
 def play(rules: NiutouwangRules, players: int, rng: random.Random, *, seed: int,
@@ -51,7 +48,7 @@ def play(rules: NiutouwangRules, players: int, rng: random.Random, *, seed: int,
     if variant is not None and variant != rules.variant:
         rules = with_variant(rules, variant)
     kinds = tuple(bots)
-    _check(rules, players, kinds)
+    _check(rules, players)  # the bots are checked by the kit's play_match
     return game_log(play_match(KIT, rules, players, seed, kinds, budget), seed, kinds)
 
 

@@ -118,11 +118,6 @@ class NiutouwangRules:
 _TOP_KEYS = ("deck", "rows", "row_limit", "players", "heads", "punishment", "variants")
 
 
-def _section(p: Params, key: str) -> Params:
-    """A nested reader; an absent section reads as empty so its defaults apply."""
-    return p.section(key)
-
-
 def rules_from_mapping(
     mapping: Mapping[str, Any] | None, variant: str | None = None
 ) -> NiutouwangRules:
@@ -135,20 +130,20 @@ def rules_from_mapping(
     p = Params(mapping, "", problems, RANGES)
     d = NiutouwangRules()
 
-    deck = _section(p, "deck")
+    deck = p.section("deck")
     lowest = deck.integer("lowest", d.lowest)
     highest = deck.integer("highest", d.highest)
     deck.finish(("lowest", "highest"))
     rows = p.integer("rows", d.rows)
     row_limit = p.integer("row_limit", d.row_limit)
 
-    players = _section(p, "players")
+    players = p.section("players")
     pmin = players.integer("min", d.min_players)
     pmax = players.integer("max", d.max_players)
     pdefault = players.integer("default", min(max(d.default_players, pmin), pmax))
     players.finish(("min", "max", "default"))
 
-    heads = _section(p, "heads")
+    heads = p.section("heads")
     default_heads = heads.integer("default", d.default_heads)
     head_rules = d.head_rules
     items = heads.items("overrides")
@@ -165,15 +160,15 @@ def rules_from_mapping(
         head_rules = tuple(parsed)
     heads.finish(("default", "overrides"))
 
-    punishment = _section(p, "punishment")
+    punishment = p.section("punishment")
     base = punishment.integer("base", d.base)
     paired = punishment.boolean("paired", d.paired)
     punishment.finish(("base", "paired"))
 
     # Variant settings live under variants.<name>, as in the other engines' game.yaml.
-    named = _section(p, "variants")
+    named = p.section("variants")
     named.finish(variants)
-    official = _section(named, "official")
+    official = named.section("official")
     hand_size = official.integer("hand_size", d.official_hand_size)
     end_at = official.integer("end_at", d.official_end_at)
     official.finish(("hand_size", "end_at"))

@@ -2,11 +2,10 @@
 
 ``Hand`` keeps the rows, each row's heads, the hands and the heads each seat has taken, all
 updated as cards are placed (nothing is recounted). ``push`` takes one turn's revealed
-cards and a row choice for low cards, checks them, resolves them lowest first and returns
+cards and a row choice for low cards, resolves them lowest first and returns
 the turn as a typed event. Bots and replay both drive this one machine.
 
-The functions on tuples of rows (``place``, ``resolve_turn``) are the same rule for one
-card or one turn without a whole deal; calculators, tests and the narration use them.
+``resolve_turn`` is the same rule for one turn on given rows, without a whole deal.
 """
 
 from __future__ import annotations
@@ -17,16 +16,12 @@ from dataclasses import dataclass
 
 from pnp.games.events import fast_init
 from pnp.games.niutouwang.rules import NiutouwangRules
-from pnp.games.niutouwang.tables import head_table, total_heads
+from pnp.games.niutouwang.tables import head_table
 
 Row = tuple[int, ...]
 Rows = tuple[Row, ...]
-# Called for a card lower than every row end: (seat, card, rows) -> index of the row to take.
+# A person's pick for a low card: (seat, card, rows) -> index of the row to take.
 Chooser = Callable[[int, int, Rows], int]
-
-
-class IllegalMove(ValueError):
-    """A turn the rules do not allow (a card not in hand, a row that does not exist...)."""
 
 
 @fast_init
@@ -57,57 +52,24 @@ _APPENDED: dict[tuple[int, int, int], Placement] = {}
 _APPENDED_MAX = 50_000
 
 
-# --------------------------------------------------------------------------- one card, one turn
-
-
-def target_row(rows: Rows, card: int) -> int | None:
-    """The row whose end is the highest below ``card``; None when the card is lower than all."""
-    best: int | None = None
-    for i, row in enumerate(rows):
-        if row[-1] < card and (best is None or row[-1] > rows[best][-1]):
-            best = i
-    return best
-
-
-def fewest_heads_row(rules: NiutouwangRules, rows: Rows) -> int:
-    """The bots' pick for a low card (docs/rulings.md): fewest heads, lowest index on a tie."""
-    return min(range(len(rows)), key=lambda i: (total_heads(rules, rows[i]), i))
-
-
-def place(
-    rules: NiutouwangRules, rows: Rows, seat: int, card: int, chooser: Chooser | None = None
-) -> tuple[Rows, Placement]:
-    """Place one card; returns the new rows and what happened."""
-    hand = Hand(rules, rows, [[]] * (seat + 1))
-    placement = hand.place(seat, card, _row_choice(hand, chooser))
-    return hand.row_tuple(), placement
-
-
-def resolve_turn(
-    rules: NiutouwangRules, rows: Rows, plays: Sequence[int], chooser: Chooser | None = None
-) -> tuple[Rows, tuple[Placement, ...]]:
-    """Resolve one turn's revealed cards (one per seat), lowest card first."""
-    on_table = {c for row in rows for c in row}
-    if on_table & set(plays):
-        raise IllegalMove(f"plays {sorted(on_table & set(plays))} are already in a row")
-    hand = Hand(rules, rows, [[c] for c in plays])
-    turn = hand.push(plays, _row_choice(hand, chooser))
-    return turn.rows, turn.placements
-
-
-def _row_choice(hand: Hand, chooser: Chooser | None) -> RowChoice:
-    if chooser is None:
-        return hand.fewest_heads_row
-    return lambda seat, card: chooser(seat, card, hand.row_tuple())
-
-
-# --------------------------------------------------------------------------- the state machine
-
 # Called for a card lower than every row end: (seat, card) -> index of the row to take.
 RowChoice = Callable[[int, int], int]
 
 _index = list.index
 _pop = list.pop
+
+
+def resolve_turn(
+    rules: NiutouwangRules, rows: Rows, plays: Sequence[int], chooser: Chooser | None = None
+) -> tuple[Rows, tuple[Placement, ...]]:
+    """One turn's revealed cards (one per seat) resolved lowest first on ``rows``, outside a
+    deal: the rulebook's one-turn example and the tests; a low card takes the fewest-heads row
+    unless ``chooser`` picks one."""
+    hand = Hand(rules, rows, [[c] for c in plays])
+    choose = hand.fewest_heads_row if chooser is None else (
+        lambda seat, card: chooser(seat, card, tuple(hand.rows)))
+    turn = hand.push(plays, choose)
+    return turn.rows, turn.placements
 
 
 class Hand:
@@ -132,10 +94,6 @@ class Hand:
         self.penalties: list[int] = [0] * len(self.hands)
         self.turns: list[Turn] = []
 
-    @property
-    def players(self) -> int:
-        return len(self.hands)
-
     def copy(self) -> Hand:
         """An independent copy (rows and turns are immutable values, shared)."""
         other = object.__new__(Hand)
@@ -148,13 +106,6 @@ class Hand:
 
     def over(self) -> bool:
         return not self.hands[0]
-
-    def legal_cards(self, seat: int) -> list[int]:
-        """What ``seat`` may reveal this turn: any card of its hand (ascending)."""
-        return self.hands[seat]
-
-    def row_tuple(self) -> Rows:
-        return tuple(self.rows)
 
     def fewest_heads_row(self, seat: int = 0, card: int = 0) -> int:
         """The bots' pick for a low card (docs/rulings.md): fewest heads, lowest index on a tie."""
@@ -171,8 +122,6 @@ class Hand:
             order[below] = card
         else:
             best = choose(seat, card)
-            if isinstance(best, bool) or not isinstance(best, int) or not 0 <= best < len(rows):
-                raise IllegalMove(f"row {best} does not exist (rows 0–{len(rows) - 1})")
             # The taken row's end leaves the order; the card becomes the lowest end.
             at = order_rows.index(best)
             del order[at], order_rows[at]
@@ -189,21 +138,14 @@ class Hand:
         return Placement(seat, card, best, took)
 
     def push(self, plays: Sequence[int], choose: RowChoice) -> Turn:
-        """Reveal one card per seat and resolve them lowest first; raises IllegalMove.
+        """Reveal one card per seat and resolve them lowest first (the kit's replay has
+        checked each card and row is allowed).
 
         ``place`` for each card that has a row below it, inlined: a game pushes tens of
         thousands of cards.
         """
         hands = self.hands
-        if len(plays) != len(hands):
-            raise IllegalMove(f"expected one card per seat ({len(hands)}), got {list(plays)}")
-        try:
-            where = list(map(_index, hands, plays))  # where each card is in its seat's hand
-        except ValueError:
-            bad = [s for s, c in enumerate(plays) if c not in hands[s]]
-            raise IllegalMove(f"seats {bad} play cards not in their hand") from None
-        if len(set(plays)) != len(plays):
-            raise IllegalMove(f"plays repeat a card: {list(plays)}")
+        where = list(map(_index, hands, plays))  # where each card is in its seat's hand
         list(map(_pop, hands, where))  # take the cards out of the hands
         rows, row_heads, heads = self.rows, self.row_heads, self.heads
         order, order_rows = self.order, self.order_rows
