@@ -55,6 +55,11 @@ def plugin(slug: str) -> GamePlugin:
     return get_game(slug)
 
 
+def default_bot(slug: str) -> str:
+    """The bot every seat takes when none is named: the game's first (greedy when it has one)."""
+    return plugin(slug).play.bots[0]
+
+
 def check_bots(game: GamePlugin, bots: str, players: int | None = None) -> str:
     """``bots``: one bot name for every seat, or a comma list with one name per seat."""
     names = [name.strip() for name in bots.split(",")]

@@ -154,6 +154,11 @@ def evaluates(state: object) -> TypeGuard[Evaluates]:
     return _has(type(state), "evaluate")
 
 
+def evaluates_class(kind: type) -> bool:
+    """Whether states of this class have ``evaluate`` (what the ``greedy`` bot needs)."""
+    return _has(kind, "evaluate")
+
+
 def resamples(state: object) -> TypeGuard[Resamples]:
     return _has(type(state), "resample")
 

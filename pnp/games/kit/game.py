@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_type_hints
 
 from pnp.games.base import (
     DEFAULT_BUDGET,
@@ -26,7 +26,7 @@ from pnp.games.base import (
     Summary,
 )
 from pnp.games.events import to_json
-from pnp.games.kit.bots import BotKind, bot_kinds
+from pnp.games.kit.bots import BotKind, bot_kinds, bot_kinds_of
 from pnp.games.kit.contract import CHANCE, State, resamples
 from pnp.games.kit.match import (
     IllegalAction,
@@ -47,7 +47,9 @@ class KitGame:
     """A frozen dataclass read by pnp.games.kit.rules.read_rules (or by ``reader``)."""
     players: Callable[[Any], tuple[int, int]]
     new_state: Callable[[Any, int], State]
-    """The first state of a game under these rules for this many players."""
+    """The first state of a game under these rules for this many players: the state class
+    itself, or a function whose return annotation names it (the bots a game offers are read
+    from the class: ``greedy`` only when it has ``evaluate``)."""
     styles: Mapping[str, BotKind] = field(default_factory=dict)
     """Hand-written bots, by name (the first is the default when there are any)."""
     lower_score_wins: bool = False
@@ -127,16 +129,33 @@ def plugin(game: KitGame, *, worked_examples: Mapping[str, Callable[..., Any]] =
                 "winners": [s for s, place in enumerate(outcome["places"]) if place == 1],
                 "ends": {outcome["ended_by"]: 1}, "roles": {}, "supply": {}}
 
-    probe_bots = tuple(game.styles) + tuple(n for n in ("greedy", "random", "ismcts")
-                                             if n not in game.styles)
     doc = f"the rules dataclass {game.rules.__module__}.{game.rules.__qualname__}"
     return GamePlugin(
         slug=game.slug, title=game.title, rules=RulesPart(rules_from_mapping, doc=doc),
         play=PlayPart(play_one, replay, game.players, lambda rules: game.players(rules)[0],
-                      bots=probe_bots, kit=game),
+                      bots=offered_bots(game), kit=game),
         narration=NarrationPart(facts, worked_examples=dict(worked_examples)),
         report=ReportPart(summarise, lower_score_wins=game.lower_score_wins),
     )
+
+
+def state_class(game: KitGame) -> type | None:
+    """The class of the game's states, when ``new_state`` is one or names one as its return
+    type; None for a function that says nothing."""
+    if isinstance(game.new_state, type):
+        return game.new_state
+    try:
+        returned = get_type_hints(game.new_state).get("return")
+    except (NameError, TypeError):  # an annotation naming what its module cannot resolve
+        return None
+    return returned if isinstance(returned, type) else None
+
+
+def offered_bots(game: KitGame) -> tuple[str, ...]:
+    """The bot names a seat can take, the default first: the game's styles, then the generic
+    bots its state class supports (greedy only with an evaluation; without a class to read,
+    greedy is not offered, as play_match could not tell before a game starts)."""
+    return tuple(bot_kinds_of(state_class(game) or object, game.styles))
 
 
 def narrated_steps(log: Mapping[str, Any]) -> list[dict[str, Any]]:
