@@ -26,6 +26,7 @@ from pnp.data.gameset import load_games
 from pnp.data.model import Game
 from pnp.games import ruleset
 from pnp.games.base import DEFAULT_BUDGET, GamePlugin, Sample
+from pnp.games.draws import deferred_random
 from pnp.games.registry import game_slugs, get_game, has_game, tables_from_engine
 from pnp.text.convert import converter_for
 from pnp.text.templating import render_template
@@ -89,7 +90,9 @@ def play(game: GamePlugin, rules: Any, players: int, seed: int, variant: str | N
     if game.play.kit is None:  # a plugin written before the engine kit has no searching bots
         return game.play.run(rules, players, random.Random(seed), seed=seed, variant=variant,
                              bots=seats)
-    return game.play.run(rules, players, random.Random(seed), seed=seed, variant=variant,
+    # A kit game draws from the kit's own streams: the generator it is handed is seeded only
+    # if it is used.
+    return game.play.run(rules, players, deferred_random(seed), seed=seed, variant=variant,
                          bots=seats, budget=budget)
 
 

@@ -163,5 +163,10 @@ def resamples(state: object) -> TypeGuard[Resamples]:
     return _has(type(state), "resample")
 
 
+def resamples_class(kind: type) -> bool:
+    """Whether states of this class have ``resample``."""
+    return _has(kind, "resample")
+
+
 def explains_illegal(state: object) -> TypeGuard[ExplainsIllegal]:
     return _has(type(state), "why_illegal")

@@ -26,8 +26,8 @@ from pnp.games.base import (
     Summary,
 )
 from pnp.games.events import to_json
-from pnp.games.kit.bots import BotKind, bot_kinds, bot_kinds_of
-from pnp.games.kit.contract import CHANCE, State, resamples
+from pnp.games.kit.bots import BotKind, bot_kinds_of
+from pnp.games.kit.contract import CHANCE, State, resamples_class
 from pnp.games.kit.match import (
     IllegalAction,
     Match,
@@ -74,14 +74,17 @@ def seats(bots: str | Sequence[str], players: int) -> list[str]:
 def play_match(game: KitGame, rules: Any, players: int, seed: int, bots: Sequence[str],
                budget: int = DEFAULT_BUDGET) -> Match:
     """One game with the named bot at each seat."""
-    probe = game.new_state(rules, players)
-    kinds = bot_kinds(probe, game.styles)
+    # The bots a state supports are its class's: a state made only to ask is made only when
+    # new_state is a function (a state costs a game's set-up, a game a few hundred µs).
+    kind = game.new_state if isinstance(game.new_state, type) else type(
+        game.new_state(rules, players))
+    kinds = bot_kinds_of(kind, game.styles)
     unknown = [b for b in bots if b not in kinds]
     if unknown:
         raise ValueError(f"unknown bots {unknown} (expected: {', '.join(kinds)})")
     players_bots = [kinds[name].make(budget) for name in bots]
     # The generic determinization replays against what the searching seat saw.
-    watched = () if resamples(probe) else tuple(
+    watched = () if resamples_class(kind) else tuple(
         seat for seat, name in enumerate(bots) if name in ("ismcts", "greedy"))
     return play(lambda: game.new_state(rules, players), players_bots, seed, watched=watched,
                 one_stream=game.one_stream)
