@@ -44,15 +44,19 @@ class Outcome:
     places: tuple[int, ...]
     """1 for the winner(s); seats that tie share a place (1, 1, 3)."""
     ended_by: str
+    roles: tuple[str, ...] = ()
+    """Optional: each seat's role in the finished game, for a game that deals secret roles
+    (the murderer and the innocents); empty for a game without them. ``pnp simulate`` reports
+    the win rate by role from it."""
 
     @classmethod
     def from_scores(cls, scores: Sequence[float], ended_by: str, *,
-                    lower_wins: bool = False) -> Outcome:
+                    lower_wins: bool = False, roles: Sequence[str] = ()) -> Outcome:
         """Places from scores, best first (highest, or lowest when ``lower_wins``)."""
         sign = -1 if lower_wins else 1
         ordered = [sign * s for s in scores]
         places = tuple(1 + sum(other > mine for other in ordered) for mine in ordered)
-        return cls(tuple(scores), places, ended_by)
+        return cls(tuple(scores), places, ended_by, tuple(roles))
 
     @property
     def winners(self) -> tuple[int, ...]:

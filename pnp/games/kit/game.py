@@ -126,11 +126,15 @@ def plugin(game: KitGame, *, worked_examples: Mapping[str, Callable[..., Any]] =
 
     def summarise(log: Mapping[str, Any], rules: Any, plan: Plan) -> Summary:
         outcome = log["outcome"]
-        return {"length": {"steps": len(log["steps"]),
-                           "turns": sum(1 for seat, _ in log["steps"] if seat != CHANCE)},
-                "scores": list(outcome["scores"]),
-                "winners": [s for s, place in enumerate(outcome["places"]) if place == 1],
-                "ends": {outcome["ended_by"]: 1}, "roles": {}, "supply": {}}
+        summary: Summary = {
+            "length": {"steps": len(log["steps"]),
+                       "turns": sum(1 for seat, _ in log["steps"] if seat != CHANCE)},
+            "scores": list(outcome["scores"]),
+            "winners": [s for s, place in enumerate(outcome["places"]) if place == 1],
+            "ends": {outcome["ended_by"]: 1}, "roles": {}, "supply": {}}
+        if outcome.get("roles"):
+            summary["seat_roles"] = list(outcome["roles"])
+        return summary
 
     doc = f"the rules dataclass {game.rules.__module__}.{game.rules.__qualname__}"
     return GamePlugin(

@@ -220,8 +220,11 @@ def action_from_json(value: Any) -> Action:
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    return {"scores": list(outcome.scores), "places": list(outcome.places),
-            "ended_by": outcome.ended_by}
+    out = {"scores": list(outcome.scores), "places": list(outcome.places),
+           "ended_by": outcome.ended_by}
+    if outcome.roles:  # a game without roles logs what it always did
+        out["roles"] = list(outcome.roles)
+    return out
 
 
 def steps_json(match: Match) -> list[list[Any]]:
