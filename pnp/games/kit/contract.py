@@ -6,7 +6,8 @@ A game supplies a *state*: one object per game in progress, in the manner of pyt
 - ``players`` and ``to_move()``: a seat (0-based), or :data:`CHANCE` when the next step is
   the game's own randomness (a card drawn, a die rolled), whose possible results and their
   probabilities ``chance_outcomes()`` lists;
-- ``legal_actions()`` and ``apply(action)``, which returns the events the action caused;
+- ``legal_actions()`` and ``apply(action)``, which returns the events the action caused (a
+  sequence of its own: the kit keeps it as it is);
 - ``clone()``: an independent copy (search and replay branch from it);
 - ``is_over()`` and ``outcome()``;
 - ``observation(seat)``: exactly what that seat may know, as a value compared with ``==``
