@@ -45,6 +45,7 @@ from pnp.core.workspace import find_workspace  # noqa: E402
 from pnp.games.base import GamePlugin  # noqa: E402
 from pnp.games.registry import game_slugs, get_game  # noqa: E402
 from pnp.games.ruleset import workspace_rules  # noqa: E402
+from pnp.play import narrate  # noqa: E402
 
 BASELINES = Path(__file__).resolve().parent / "baselines"
 
@@ -64,7 +65,9 @@ def rate(run: Callable[[int], object], seconds: float) -> float:
 
 def engine_game(plugin: GamePlugin, rules: Any, players: int, variant: str | None,
                 bots: list[str], seed: int) -> object:
-    return plugin.play.run(rules, players, random.Random(seed), seed=seed, variant=variant, bots=bots)
+    """One game as ``pnp simulate`` plays it (pnp.play.narrate.play: the generator handed to
+    the plugin is the caller's part of a game's cost)."""
+    return narrate.play(plugin, rules, players, seed, variant, bots)
 
 
 def plain_game(play: Callable[[random.Random, int], None], players: int, seed: int) -> None:

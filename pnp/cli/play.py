@@ -67,10 +67,11 @@ def play_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--variant", help="Named rules variant of GAME (an unknown name lists them)."),
         click.option("--abilities", is_flag=True, help="Deal the ability cards, for a game that "
                      "has them (same as --variant abilities)."),
-        click.option("--bots", default="greedy", show_default=True, metavar="NAME[,NAME...]",
+        click.option("--bots", metavar="NAME[,NAME...]",
                      help="The bot at every seat, or one per seat in seat order "
                      "(ismcts,random,random,random). Every game takes random and ismcts; a "
-                     "game names its own (an unknown name lists them)."),
+                     "game names its own (an unknown name lists them). Default: the game's "
+                     "first, greedy when it has one."),
         click.option("--budget", type=int, default=DEFAULT_BUDGET, show_default=True,
                      help="ISMCTS iterations a decision (1–100,000)."),
     )):
@@ -106,8 +107,8 @@ def _json_text(data: Any) -> str:
               help="With --format pdf: write the PDF again even when nothing it is made from changed.")
 @click.pass_context
 def sample(ctx: click.Context, game: str, players: int | None, seed: int, lang: str | None,
-           fmt: str, variant: str | None, abilities: bool, bots: str, budget: int, paper: str,
-           out: Path | None, force: bool) -> None:
+           fmt: str, variant: str | None, abilities: bool, bots: str | None, budget: int,
+           paper: str, out: Path | None, force: bool) -> None:
     """Play one seeded game of GAME with bots and narrate it turn by turn.
 
     Seats count from 1 in the narration and from 0 in the JSON event log. A PDF is written
@@ -115,6 +116,7 @@ def sample(ctx: click.Context, game: str, players: int | None, seed: int, lang: 
     """
     fmt = chosen_format(fmt)
     ws = workspace(ctx)
+    bots = bots or narrate.default_bot(game)
     played = narrate.play_sample(ws, game, players, seed, _variant(game, variant, abilities),
                                  bots=bots, budget=budget)
     lang = lang or played.game.info.source_lang
@@ -167,8 +169,8 @@ def _players_text(ctx: click.Context, param: click.Parameter, value: str | None)
               help="Write to FILE instead of stdout (needed by html and pdf).")
 @click.pass_context
 def simulate(ctx: click.Context, game: str, games: int, players: str | None, sweeps: tuple[str, ...],
-             seed: int, fmt: str, variant: str | None, abilities: bool, bots: str, budget: int,
-             jobs: int | None, lang: str | None, paper: str, out: Path | None) -> None:
+             seed: int, fmt: str, variant: str | None, abilities: bool, bots: str | None,
+             budget: int, jobs: int | None, lang: str | None, paper: str, out: Path | None) -> None:
     """Play many bot games of GAME and report length, scores, wins, end conditions and supply.
 
     With --sweep, a --players range or list, or --format html/pdf: the balance report, every
@@ -177,6 +179,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: str | None, swe
     fmt = chosen_format(fmt)
     ws = workspace(ctx)
     chosen = _variant(game, variant, abilities)
+    bots = bots or narrate.default_bot(game)
     if fmt in ("html", "pdf") and out is None:
         raise PnpError(f"--format {fmt} writes a file: give --out FILE")
     if sweeps or fmt in ("html", "pdf") or (players is not None and not players.isdigit()):

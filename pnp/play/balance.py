@@ -12,7 +12,7 @@ from pnp.games.registry import get_game
 from pnp.play.intervals import CONFIDENCE, Interval, mean_interval, one_sample_t, welch, wilson
 from pnp.play.simulate import report_part
 from pnp.play.sweep import Setting, SweepRun
-from pnp.play.tally import Moments, Tally
+from pnp.play.tally import Moments, Tally, role_win_figures
 
 REPORT_VERSION = 2
 METHODS = {
@@ -73,7 +73,8 @@ def setting_section(index: int, setting: Setting, tally: Tally) -> dict[str, Any
         "wins": {"fair": round(1 / tally.players, 4),
                  "by_seat": [_share(float(m.total), m.n) for m in tally.seat_wins],
                  "shared_games": _share(tally.shared_games, games),
-                 "no_winner_games": _share(tally.no_winner_games, games)},
+                 "no_winner_games": _share(tally.no_winner_games, games),
+                 **({"by_role": role_win_figures(tally.role_wins)} if tally.role_wins else {})},
         "seat_advantage": _seat_advantage(tally),
         "ends": {key: {"count": tally.ends[key], "share": _share(tally.ends[key], ends_total)}
                  for key in sorted(tally.ends)},
@@ -183,6 +184,9 @@ def text_report(data: Mapping[str, Any]) -> str:
                 lines.append(f"  {key + ' ' + score:<23} {_fig(s['scores'][key])}")
         lines.append("  wins by seat           " + "  ".join(
             f"{i}: {_fig(f, True)}" for i, f in enumerate(s["wins"]["by_seat"], 1)))
+        if "by_role" in s["wins"]:
+            lines.append("  wins by role           " + "  ".join(
+                f"{role}: {_fig(f, True)}" for role, f in s["wins"]["by_role"].items()))
         lines += [f"  end {k:<19} {_fig(v['share'], True)}" for k, v in s["ends"].items()]
     lines += ["", "Significant" if data["flags"] else "Nothing significant at 95 %"]
     lines += [f"  {flag}" for flag in data["flags"]]

@@ -32,6 +32,8 @@ def _table(section: Mapping[str, Any]) -> str:
              for k in ("all", "winning", "spread") if k in section["scores"]]
     rows += [f"<tr><td>wins: seat {i}</td><td>{_fig(f, True)}</td></tr>"
              for i, f in enumerate(section["wins"]["by_seat"], 1)]
+    rows += [f"<tr><td>wins: role {escape(role)}</td><td>{_fig(f, True)}</td></tr>"
+             for role, f in section["wins"].get("by_role", {}).items()]
     rows += [f"<tr><td>end: {escape(k)}</td><td>{_fig(v['share'], True)}</td></tr>"
              for k, v in section["ends"].items()]
     rows += [f"<tr><td>{group}: {escape(k)}</td><td>{_fig(f)}</td></tr>"

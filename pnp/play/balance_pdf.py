@@ -68,6 +68,8 @@ def section_markdown(section: Mapping[str, Any]) -> str:
     rows += [(f"score: {k}", _cell(section["scores"][k])) for k in ("all", "winning", "spread")
              if k in section["scores"]]
     rows += [(f"wins: seat {i}", _cell(f, True)) for i, f in enumerate(section["wins"]["by_seat"], 1)]
+    rows += [(f"wins: role {role}", _cell(f, True))
+             for role, f in section["wins"].get("by_role", {}).items()]
     rows += [(f"end: {k}", _cell(v["share"], True)) for k, v in section["ends"].items()]
     rows += [(f"{g}: {k}", _cell(f)) for g in ("roles", "supply") for k, f in section[g].items()]
     # The book's tables are card_data's printed tables: the figures are a list, one a line.

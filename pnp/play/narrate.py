@@ -26,6 +26,7 @@ from pnp.data.gameset import load_games
 from pnp.data.model import Game
 from pnp.games import ruleset
 from pnp.games.base import DEFAULT_BUDGET, GamePlugin, Sample
+from pnp.games.draws import deferred_random
 from pnp.games.registry import game_slugs, get_game, has_game, tables_from_engine
 from pnp.text.convert import converter_for
 from pnp.text.templating import render_template
@@ -53,6 +54,11 @@ def plugin(slug: str) -> GamePlugin:
         known = ", ".join(game_slugs())
         raise PnpError(f"no sample games for {slug!r}: pnp plays {known}")
     return get_game(slug)
+
+
+def default_bot(slug: str) -> str:
+    """The bot every seat takes when none is named: the game's first (greedy when it has one)."""
+    return plugin(slug).play.bots[0]
 
 
 def check_bots(game: GamePlugin, bots: str, players: int | None = None) -> str:
@@ -84,7 +90,9 @@ def play(game: GamePlugin, rules: Any, players: int, seed: int, variant: str | N
     if game.play.kit is None:  # a plugin written before the engine kit has no searching bots
         return game.play.run(rules, players, random.Random(seed), seed=seed, variant=variant,
                              bots=seats)
-    return game.play.run(rules, players, random.Random(seed), seed=seed, variant=variant,
+    # A kit game draws from the kit's own streams: the generator it is handed is seeded only
+    # if it is used.
+    return game.play.run(rules, players, deferred_random(seed), seed=seed, variant=variant,
                          bots=seats, budget=budget)
 
 

@@ -35,6 +35,7 @@ from pnp.play.narrate import (
     plugin,
     resolve_players,
 )
+from pnp.play.tally import Moments, add_role_wins, role_win_figures
 
 J = TypeVar("J")  # a worker's job
 R = TypeVar("R")  # what it gives back
@@ -226,8 +227,15 @@ def _wins(summaries: Sequence[Summary], players: int) -> dict[str, Any]:
         for seat in winners:
             by_seat[seat] += 1 / len(winners)
     total = len(summaries)
-    return {"by_seat": [share(w, total) for w in by_seat],
-            "shared_games": share(shared, total), "no_winner_games": share(none, total)}
+    out: dict[str, Any] = {"by_seat": [share(w, total) for w in by_seat],
+                           "shared_games": share(shared, total),
+                           "no_winner_games": share(none, total)}
+    role_wins: dict[str, Moments] = {}
+    for s in summaries:
+        add_role_wins(role_wins, s)
+    if role_wins:  # a game with roles: each role's win share per seat, with its interval
+        out["by_role"] = role_win_figures(role_wins)
+    return out
 
 
 def report(plan: Plan, rules: Any, seed: int, summaries: Sequence[Summary]) -> dict[str, Any]:
@@ -290,6 +298,10 @@ def text_report(data: Mapping[str, Any]) -> str:
     lines += ["", "Wins by seat (shared wins split)"]
     lines.append("  " + "  ".join(f"{i}: {pct(w)}" for i, w in enumerate(wins["by_seat"], 1)))
     lines.append(f"  shared {pct(wins['shared_games'])}, no winner {pct(wins['no_winner_games'])}")
+    if "by_role" in wins:
+        lines += ["", "Wins by role (per seat holding it, 95 % interval)"]
+        lines += [f"  {role:<22} {pct(f['value'])} ({pct(f['low'])}–{pct(f['high'])})"
+                  for role, f in wins["by_role"].items()]
     lines += ["", "End conditions" + (" (per big round)" if data["ends_per"] == "big_round" else "")]
     lines += [f"  {key:<22} {v['count']:>7}  {pct(v['share'])}" for key, v in data["ends"].items()]
     if "game_end" in data:

@@ -17,6 +17,7 @@ from numbers import Rational
 from typing import Any
 
 from pnp.games.base import Summary
+from pnp.play.intervals import wilson
 
 Exact = int | Fraction
 # A histogram keeps at most this many distinct values; past it the distribution is dropped
@@ -106,6 +107,22 @@ def _leaves(value: Any, path: str) -> Iterator[tuple[str, Any]]:
         yield path, value
 
 
+def add_role_wins(role_wins: dict[str, Moments], summary: Summary) -> None:
+    """Add one game to ``role_wins``: for each seat its role held (``summary["seat_roles"]``,
+    absent in a game without roles), the seat's share of the win (1/k of a win shared by k)."""
+    winners = summary["winners"]
+    part = Fraction(1, len(winners)) if winners else Fraction(0)
+    for seat, role in enumerate(summary.get("seat_roles") or ()):
+        role_wins.setdefault(role, Moments(histogram=None)).add(part if seat in winners else 0)
+
+
+def role_win_figures(role_wins: Mapping[str, Moments]) -> dict[str, dict[str, float | None]]:
+    """Each role's win share per seat that held it (the murderer's, one innocent's) with its
+    95 % interval, worked as a seat's is (Wilson, the seats that held the role its trials)."""
+    return {role: wilson(float(m.total), m.n).as_json()
+            for role, m in sorted(role_wins.items()) if m.n}
+
+
 @dataclass
 class Tally:
     """Everything a balance report says about one setting, summed game by game."""
@@ -122,6 +139,9 @@ class Tally:
     game_end: Counter[str] = field(default_factory=Counter)
     roles: dict[str, Moments] = field(default_factory=dict)
     supply: dict[str, Moments] = field(default_factory=dict)
+    role_wins: dict[str, Moments] = field(default_factory=dict)
+    """Per role, one value per seat that held it in a game: its share of that game's win
+    (a game whose summary names no ``seat_roles`` adds nothing)."""
 
     def __post_init__(self) -> None:
         if not self.seat_wins:
@@ -139,6 +159,7 @@ class Tally:
             self.scores.setdefault("winning", Moments()).add(best)
             self.scores.setdefault("spread", Moments()).add(max(scores) - min(scores))
         self._add_wins(summary["winners"])
+        add_role_wins(self.role_wins, summary)
         self.ends.update(summary["ends"])
         if summary.get("game_end"):
             self.game_end[summary["game_end"]] += 1
@@ -161,6 +182,8 @@ class Tally:
                              (self.roles, other.roles), (self.supply, other.supply)):
             for key, moments in theirs.items():
                 mine.setdefault(key, Moments()).merge(moments)
+        for role, moments in other.role_wins.items():
+            self.role_wins.setdefault(role, Moments(histogram=None)).merge(moments)
         for seat, moments in enumerate(other.seat_wins):
             self.seat_wins[seat].merge(moments)
         self.shared_games += other.shared_games

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pnp.games.base import DEFAULT_BUDGET
-from pnp.games.kit.contract import Action, State, evaluates
+from pnp.games.kit.contract import Action, State, evaluates, evaluates_class
 from pnp.games.kit.determinize import determinize
 from pnp.games.kit.ismcts import Ismcts
 from pnp.games.kit.match import Bot, Match
@@ -56,9 +56,10 @@ class BotKind:
 
 
 GENERIC: Mapping[str, BotKind] = {
-    "random": BotKind("random", lambda budget: RandomBot(), "any legal action, uniformly"),
+    # greedy first: with an evaluation it is the game's default bot
     "greedy": BotKind("greedy", lambda budget: GreedyBot(),
                       "the action that looks best by the game's evaluation"),
+    "random": BotKind("random", lambda budget: RandomBot(), "any legal action, uniformly"),
     "ismcts": BotKind("ismcts", lambda budget: Ismcts(budget),
                       "information-set Monte Carlo tree search, BUDGET iterations a decision"),
 }
@@ -67,13 +68,19 @@ GENERIC: Mapping[str, BotKind] = {
 def bot_kinds(state: State, own: Mapping[str, BotKind] = {}) -> dict[str, BotKind]:  # noqa: B006
     """The game's own styles first, then the generic bots its state supports (greedy only with
     an evaluation)."""
+    return bot_kinds_of(type(state), own)
+
+
+def bot_kinds_of(state_class: type, own: Mapping[str, BotKind] = {}  # noqa: B006
+                 ) -> dict[str, BotKind]:
+    """:func:`bot_kinds` for the states of a class, before any state is made."""
     kinds = dict(own)
     for name, kind in GENERIC.items():
-        if name == "greedy" and not evaluates(state):
+        if name == "greedy" and not evaluates_class(state_class):
             continue
         kinds.setdefault(name, kind)
     return kinds
 
 
 __all__ = ["DEFAULT_BUDGET", "BotFactory", "BotKind", "GENERIC", "GreedyBot", "RandomBot",
-           "bot_kinds"]
+           "bot_kinds", "bot_kinds_of"]

@@ -6,7 +6,8 @@ A game supplies a *state*: one object per game in progress, in the manner of pyt
 - ``players`` and ``to_move()``: a seat (0-based), or :data:`CHANCE` when the next step is
   the game's own randomness (a card drawn, a die rolled), whose possible results and their
   probabilities ``chance_outcomes()`` lists;
-- ``legal_actions()`` and ``apply(action)``, which returns the events the action caused;
+- ``legal_actions()`` and ``apply(action)``, which returns the events the action caused (a
+  sequence of its own: the kit keeps it as it is);
 - ``clone()``: an independent copy (search and replay branch from it);
 - ``is_over()`` and ``outcome()``;
 - ``observation(seat)``: exactly what that seat may know, as a value compared with ``==``
@@ -44,15 +45,19 @@ class Outcome:
     places: tuple[int, ...]
     """1 for the winner(s); seats that tie share a place (1, 1, 3)."""
     ended_by: str
+    roles: tuple[str, ...] = ()
+    """Optional: each seat's role in the finished game, for a game that deals secret roles
+    (the murderer and the innocents); empty for a game without them. ``pnp simulate`` reports
+    the win rate by role from it."""
 
     @classmethod
     def from_scores(cls, scores: Sequence[float], ended_by: str, *,
-                    lower_wins: bool = False) -> Outcome:
+                    lower_wins: bool = False, roles: Sequence[str] = ()) -> Outcome:
         """Places from scores, best first (highest, or lowest when ``lower_wins``)."""
         sign = -1 if lower_wins else 1
         ordered = [sign * s for s in scores]
         places = tuple(1 + sum(other > mine for other in ordered) for mine in ordered)
-        return cls(tuple(scores), places, ended_by)
+        return cls(tuple(scores), places, ended_by, tuple(roles))
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -154,8 +159,18 @@ def evaluates(state: object) -> TypeGuard[Evaluates]:
     return _has(type(state), "evaluate")
 
 
+def evaluates_class(kind: type) -> bool:
+    """Whether states of this class have ``evaluate`` (what the ``greedy`` bot needs)."""
+    return _has(kind, "evaluate")
+
+
 def resamples(state: object) -> TypeGuard[Resamples]:
     return _has(type(state), "resample")
+
+
+def resamples_class(kind: type) -> bool:
+    """Whether states of this class have ``resample``."""
+    return _has(kind, "resample")
 
 
 def explains_illegal(state: object) -> TypeGuard[ExplainsIllegal]:

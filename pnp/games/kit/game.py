@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_type_hints
 
 from pnp.games.base import (
     DEFAULT_BUDGET,
@@ -26,8 +26,8 @@ from pnp.games.base import (
     Summary,
 )
 from pnp.games.events import to_json
-from pnp.games.kit.bots import BotKind, bot_kinds
-from pnp.games.kit.contract import CHANCE, State, resamples
+from pnp.games.kit.bots import BotKind, bot_kinds_of
+from pnp.games.kit.contract import CHANCE, State, resamples_class
 from pnp.games.kit.match import (
     IllegalAction,
     Match,
@@ -47,7 +47,9 @@ class KitGame:
     """A frozen dataclass read by pnp.games.kit.rules.read_rules (or by ``reader``)."""
     players: Callable[[Any], tuple[int, int]]
     new_state: Callable[[Any, int], State]
-    """The first state of a game under these rules for this many players."""
+    """The first state of a game under these rules for this many players: the state class
+    itself, or a function whose return annotation names it (the bots a game offers are read
+    from the class: ``greedy`` only when it has ``evaluate``)."""
     styles: Mapping[str, BotKind] = field(default_factory=dict)
     """Hand-written bots, by name (the first is the default when there are any)."""
     lower_score_wins: bool = False
@@ -72,14 +74,17 @@ def seats(bots: str | Sequence[str], players: int) -> list[str]:
 def play_match(game: KitGame, rules: Any, players: int, seed: int, bots: Sequence[str],
                budget: int = DEFAULT_BUDGET) -> Match:
     """One game with the named bot at each seat."""
-    probe = game.new_state(rules, players)
-    kinds = bot_kinds(probe, game.styles)
+    # The bots a state supports are its class's: a state made only to ask is made only when
+    # new_state is a function (a state costs a game's set-up, a game a few hundred µs).
+    kind = game.new_state if isinstance(game.new_state, type) else type(
+        game.new_state(rules, players))
+    kinds = bot_kinds_of(kind, game.styles)
     unknown = [b for b in bots if b not in kinds]
     if unknown:
         raise ValueError(f"unknown bots {unknown} (expected: {', '.join(kinds)})")
     players_bots = [kinds[name].make(budget) for name in bots]
     # The generic determinization replays against what the searching seat saw.
-    watched = () if resamples(probe) else tuple(
+    watched = () if resamples_class(kind) else tuple(
         seat for seat, name in enumerate(bots) if name in ("ismcts", "greedy"))
     return play(lambda: game.new_state(rules, players), players_bots, seed, watched=watched,
                 one_stream=game.one_stream)
@@ -121,22 +126,43 @@ def plugin(game: KitGame, *, worked_examples: Mapping[str, Callable[..., Any]] =
 
     def summarise(log: Mapping[str, Any], rules: Any, plan: Plan) -> Summary:
         outcome = log["outcome"]
-        return {"length": {"steps": len(log["steps"]),
-                           "turns": sum(1 for seat, _ in log["steps"] if seat != CHANCE)},
-                "scores": list(outcome["scores"]),
-                "winners": [s for s, place in enumerate(outcome["places"]) if place == 1],
-                "ends": {outcome["ended_by"]: 1}, "roles": {}, "supply": {}}
+        summary: Summary = {
+            "length": {"steps": len(log["steps"]),
+                       "turns": sum(1 for seat, _ in log["steps"] if seat != CHANCE)},
+            "scores": list(outcome["scores"]),
+            "winners": [s for s, place in enumerate(outcome["places"]) if place == 1],
+            "ends": {outcome["ended_by"]: 1}, "roles": {}, "supply": {}}
+        if outcome.get("roles"):
+            summary["seat_roles"] = list(outcome["roles"])
+        return summary
 
-    probe_bots = tuple(game.styles) + tuple(n for n in ("greedy", "random", "ismcts")
-                                             if n not in game.styles)
     doc = f"the rules dataclass {game.rules.__module__}.{game.rules.__qualname__}"
     return GamePlugin(
         slug=game.slug, title=game.title, rules=RulesPart(rules_from_mapping, doc=doc),
         play=PlayPart(play_one, replay, game.players, lambda rules: game.players(rules)[0],
-                      bots=probe_bots, kit=game),
+                      bots=offered_bots(game), kit=game),
         narration=NarrationPart(facts, worked_examples=dict(worked_examples)),
         report=ReportPart(summarise, lower_score_wins=game.lower_score_wins),
     )
+
+
+def state_class(game: KitGame) -> type | None:
+    """The class of the game's states, when ``new_state`` is one or names one as its return
+    type; None for a function that says nothing."""
+    if isinstance(game.new_state, type):
+        return game.new_state
+    try:
+        returned = get_type_hints(game.new_state).get("return")
+    except (NameError, TypeError):  # an annotation naming what its module cannot resolve
+        return None
+    return returned if isinstance(returned, type) else None
+
+
+def offered_bots(game: KitGame) -> tuple[str, ...]:
+    """The bot names a seat can take, the default first: the game's styles, then the generic
+    bots its state class supports (greedy only with an evaluation; without a class to read,
+    greedy is not offered, as play_match could not tell before a game starts)."""
+    return tuple(bot_kinds_of(state_class(game) or object, game.styles))
 
 
 def narrated_steps(log: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass, field
 
 from pnp.games.base import DEFAULT_BUDGET
+from pnp.games.draws import below
 from pnp.games.kit.contract import CHANCE, Action, State
 from pnp.games.kit.determinize import determinize
 from pnp.games.kit.match import Match, draw_chance
@@ -23,7 +24,7 @@ from pnp.games.kit.match import Match, draw_chance
 EXPLORATION = 0.7
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Node:
     mover: int  # the seat whose action led here (-1 at the root)
     action: Action | None = None
@@ -32,12 +33,6 @@ class _Node:
     available: int = 0
     reward: float = 0.0
     children: dict[Action, _Node] = field(default_factory=dict)
-
-    def ucb(self) -> float:
-        if self.visits == 0:
-            return math.inf
-        return (self.reward / self.visits
-                + EXPLORATION * math.sqrt(math.log(max(self.available, 1)) / self.visits))
 
 
 @dataclass(frozen=True)
@@ -59,39 +54,63 @@ class Ismcts:
 
 
 def _iterate(root: _Node, state: State, rng: random.Random) -> None:
+    # Thousands of these a decision: the state's methods are bound once, each legal action's
+    # child is looked up once, and UCB1 (mean reward plus EXPLORATION * sqrt(ln available /
+    # visits), an unvisited child first) is worked inline, the first best kept.
+    is_over, to_move, legal_actions, apply = (state.is_over, state.to_move,
+                                              state.legal_actions, state.apply)
+    sqrt, log, inf = math.sqrt, math.log, math.inf
     node = root
-    while not state.is_over():
-        mover = state.to_move()
+    while not is_over():
+        mover = to_move()
         if mover == CHANCE:
-            state.apply(draw_chance(state, rng))
+            apply(draw_chance(state, rng))
             continue
-        legal = state.legal_actions()
-        children = [node.children[a] for a in legal if a in node.children]
-        for child in children:
-            child.available += 1
-        if len(children) < len(legal):
-            untried = [a for a in legal if a not in node.children]
+        legal = legal_actions()
+        known = node.children
+        children = []
+        untried = []
+        for action in legal:
+            child = known.get(action)
+            if child is None:
+                untried.append(action)
+            else:
+                child.available += 1
+                children.append(child)
+        if untried:
             action = untried[rng.randrange(len(untried))]
-            state.apply(action)
+            apply(action)
             child = _Node(mover, action, node, available=1)
-            node.children[action] = child
+            known[action] = child
             node = child
             break
-        node = max(children, key=_Node.ucb)
-        state.apply(node.action)
+        best, best_value = children[0], -inf
+        for child in children:
+            visits = child.visits
+            value = inf if visits == 0 else (
+                child.reward / visits
+                + EXPLORATION * sqrt(log(max(child.available, 1)) / visits))
+            if value > best_value:
+                best, best_value = child, value
+        node = best
+        apply(node.action)
     _rollout(state, rng)
     rewards = state.outcome().rewards()
-    while node is not None:
-        node.visits += 1
-        if node.mover >= 0:
-            node.reward += rewards[node.mover]
-        node = node.parent  # type: ignore[assignment]
+    walked: _Node | None = node
+    while walked is not None:
+        walked.visits += 1
+        if walked.mover >= 0:
+            walked.reward += rewards[walked.mover]
+        walked = walked.parent
 
 
 def _rollout(state: State, rng: random.Random) -> None:
-    while not state.is_over():
-        if state.to_move() == CHANCE:
-            state.apply(draw_chance(state, rng))
+    is_over, to_move, legal_actions, apply = (state.is_over, state.to_move,
+                                              state.legal_actions, state.apply)
+    randrange = below(rng)
+    while not is_over():
+        if to_move() == CHANCE:
+            apply(draw_chance(state, rng))
         else:
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
+            legal = legal_actions()
+            apply(legal[randrange(len(legal))])

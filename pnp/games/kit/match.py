@@ -18,6 +18,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
+from pnp.games.draws import deferred_random
 from pnp.games.kit.contract import (
     CHANCE,
     Action,
@@ -64,12 +65,19 @@ class Match:
     watched: tuple[int, ...] = ()
     state: State = field(init=False)
     steps: list[Step] = field(default_factory=list, init=False)
-    events: list[tuple[int, Event]] = field(default_factory=list, init=False)
+    emitted: list[tuple[int, Sequence[Event]]] = field(default_factory=list, init=False)
+    """What each step that emitted events returned, with its turn: kept as returned, since
+    most games' logs never read them and flattening every game's would be wasted."""
     seen: dict[int, list[Any]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self.state = self.new_state()
         self.seen = {seat: [self.state.observation(seat)] for seat in self.watched}
+
+    @property
+    def events(self) -> list[tuple[int, Event]]:
+        """Every event with the turn (step, counted from 1) that emitted it, in order."""
+        return [(turn, event) for turn, batch in self.emitted for event in batch]
 
     def push(self, action: Action, *, check: bool = True, seat: int | None = None
              ) -> Sequence[Event]:
@@ -86,8 +94,7 @@ class Match:
         steps = self.steps
         steps.append(_new_tuple(Step, (seat, action)))  # Step(seat, action), without a frame
         if emitted:
-            turn = len(steps)
-            self.events.extend([(turn, event) for event in emitted])
+            self.emitted.append((len(steps), emitted))
         if self.seen:
             for watched, seen in self.seen.items():
                 seen.append(state.observation(watched))
@@ -131,8 +138,8 @@ def draw_chance(state: State, rng: random.Random) -> Action:
 
 def bot_rng(seed: int) -> random.Random:
     """The bots' stream, apart from chance's: seeded above 2**64, where no game's chance
-    seed is."""
-    return random.Random((1 << 64) + seed % (1 << 64))
+    seed is; seeded when a bot first draws (deterministic bots never do)."""
+    return deferred_random((1 << 64) + seed % (1 << 64))
 
 
 def play(new_state: Callable[[], State], bots: Sequence[Bot], seed: int, *,
@@ -158,20 +165,23 @@ def play(new_state: Callable[[], State], bots: Sequence[Bot], seed: int, *,
                 push(bots[seat].choose(match, seat, thinking), check=check, seat=seat)
         return match
     # Match.push inlined, with nothing to check or watch: a call a step is a tenth of the
-    # time of the fastest games pnp simulates.
-    apply, append, events = state.apply, steps.append, match.events
-    is_over, to_move, most, chance_seat = state.is_over, state.to_move, MAX_STEPS, CHANCE
-    while not is_over():
-        if len(steps) >= most:
-            raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
+    # time of the fastest games pnp simulates. The step count is the loop's own (no len()
+    # a step); MAX_STEPS bounds it.
+    apply, append, emitted_by = state.apply, steps.append, match.emitted.append
+    is_over, to_move, chance_seat = state.is_over, state.to_move, CHANCE
+    choosers = [bot.choose for bot in bots]
+    for turn in range(1, MAX_STEPS + 1):
+        if is_over():
+            return match
         seat = to_move()
         action = (draw_chance(state, chance) if seat == chance_seat
-                  else bots[seat].choose(match, seat, thinking))
+                  else choosers[seat](match, seat, thinking))
         emitted = apply(action)
         append(_new_tuple(Step, (seat, action)))
         if emitted:
-            turn = len(steps)
-            events.extend([(turn, event) for event in emitted])
+            emitted_by((turn, emitted))
+    if not is_over():
+        raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
     return match
 
 
@@ -210,8 +220,11 @@ def action_from_json(value: Any) -> Action:
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    return {"scores": list(outcome.scores), "places": list(outcome.places),
-            "ended_by": outcome.ended_by}
+    out = {"scores": list(outcome.scores), "places": list(outcome.places),
+           "ended_by": outcome.ended_by}
+    if outcome.roles:  # a game without roles logs what it always did
+        out["roles"] = list(outcome.roles)
+    return out
 
 
 def steps_json(match: Match) -> list[list[Any]]:

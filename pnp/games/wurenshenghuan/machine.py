@@ -284,7 +284,9 @@ class WurenshenghuanState:
     def outcome(self) -> Outcome:
         game = self.game
         assert game is not None and self.phase == "over"
-        return Outcome.from_scores([row["points"] for row in game.final()], game.end)
+        final = game.final()
+        return Outcome.from_scores([row["points"] for row in final], game.end,
+                                   roles=[row["role"] for row in final])
 
     def observation(self, seat: int) -> tuple[object, ...]:
         game = self.game

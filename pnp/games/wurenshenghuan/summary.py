@@ -22,6 +22,7 @@ def summarise(log: Mapping[str, Any], rules: Any, plan: Plan) -> Summary:
         "length": {"days": len(log["nights"]), "day_phases": len(log["days"])},
         "scores": points,
         "winners": winners,
+        "seat_roles": [f["role"] for f in final],
         "ends": {log["end"]: 1},
         "roles": {
             "murderer": murderer,
