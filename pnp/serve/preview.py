@@ -169,7 +169,7 @@ class Preview:
         from pnp.render.png import FaceRasters  # reportlab loads when the preview builds
 
         self._memory = _Memory()
-        self._rasters: FaceRasters = FaceRasters()
+        self.rasters: FaceRasters = FaceRasters()  # its counts say what the last build drew
         self.pages_drawn = 0  # page images encoded by the last refresh: what a save cost
         self._pages: dict[str, bytes] = {}
         self._state = State()
@@ -260,7 +260,7 @@ class Preview:
         looked_at = [slug for slug in slugs if slug in memory.pending or slug not in memory.views]
         self.pages_drawn = 0
         try:
-            with reusing(self._rasters):
+            with reusing(self.rasters):
                 build(self.workspace, self.game, self.lang, self.paper, out=self.root, png=True)
             games = load_games(self.workspace, looked_at, tables_from_engine)
         except PnpError as exc:
