@@ -11,6 +11,9 @@ the moment `/version?after=N` answers with the first version that shows the rebu
 (the page fetches itself again then), and on to the version where `pnp check` and the sample
 game are done too. The serve process's CPU time over each edit is read from /proc.
 
+With ``--watch``, `pnp build GAME --watch` (PDFs in both scripts) makes the same edits in a
+third copy, each timed from the write to the loop's "done" line.
+
 For comparison the same edit is made in a second copy and built there with the command line,
 `pnp build GAME --lang all --png` (what serve builds, in a new process: start-up included),
 timed by the wall clock and its CPU.
@@ -179,6 +182,38 @@ class Timed:
     cli_cpu: float
 
 
+def watch_times(game: str, scratch: Path, code: Path) -> list[float]:
+    """Save → "done" of `pnp build GAME --watch` (PDFs, both scripts) for each edit, wall seconds:
+    from the write to the moment the loop prints that the round is done."""
+    env = {**os.environ, "PNP_CACHE_DIR": str(scratch / "cache"), "PYTHONPATH": str(code)}
+    root = workspace_copy(scratch / "watch")
+    child = subprocess.Popen([sys.executable, "-m", "pnp", "--root", str(root), "build", game, "--watch"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
+                             cwd=tempfile.gettempdir())
+    assert child.stderr is not None
+
+    def until(pattern: str) -> float:
+        for line in child.stderr:  # type: ignore[union-attr]
+            if line.startswith(pattern):
+                return time.perf_counter()
+        raise SystemExit(f"pnp build --watch ended before printing {pattern!r}")
+
+    times = []
+    try:
+        until("watching")
+        for edit in EDITS:
+            if game not in ("all", edit.game):
+                continue
+            apply(root, edit)
+            saved = time.perf_counter()
+            times.append(until("done in") - saved)
+            until("watching")
+    finally:
+        child.terminate()
+        child.wait(timeout=20)
+    return times
+
+
 def package_copy(revision: str | None, into: Path) -> Path:
     """A folder holding the pnp package of ``revision`` (None: this checkout as it is now)."""
     into.mkdir(parents=True)
@@ -220,11 +255,13 @@ def main() -> None:
     parser.add_argument("--game", default="all", help="the game served (default: all)")
     parser.add_argument("--repeat", type=int, default=1, help="runs of the ten edits; medians are shown")
     parser.add_argument("--baseline", help="git revision whose pnp makes the same edits after this tree")
+    parser.add_argument("--watch", action="store_true", help="time `pnp build GAME --watch` over the same edits too")
     options = parser.parse_args()
     load_before = os.getloadavg()
     anchors = [weasyprint_anchor()]
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     trees: dict[str, list[list[Timed]]] = {}
+    watched: dict[str, list[list[float]]] = {}
     with tempfile.TemporaryDirectory() as packages:
         codes = {"this tree": package_copy(None, Path(packages) / "tree")}
         if options.baseline:
@@ -233,12 +270,25 @@ def main() -> None:
             for _ in range(options.repeat):
                 with tempfile.TemporaryDirectory() as tmp:
                     trees.setdefault(label, []).append(run(options.game, Path(tmp), code))
+                if options.watch:
+                    with tempfile.TemporaryDirectory() as tmp:
+                        watched.setdefault(label, []).append(watch_times(options.game, Path(tmp), code))
     anchors.append(weasyprint_anchor())
     load_after = os.getloadavg()
     print(f"`pnp serve {options.game}` from {started} to {time.strftime('%H:%M UTC', time.gmtime())}, "
           f"median of {options.repeat} run(s); load average {load_before[0]:.1f} before, {load_after[0]:.1f} after")
     for label, runs in trees.items():
         table(label, options.game, runs)
+    edits = [edit.label for edit in EDITS if options.game in ("all", edit.game)]
+    if watched:
+        print(f"\n`pnp build {options.game} --watch`, save → done (s, wall):\n")
+        print("| edit | " + " | ".join(watched) + " |")
+        print("|---|" + "---:|" * len(watched))
+        columns = [[statistics.median(times[i] for times in runs) for i in range(len(edits))]
+                   for runs in watched.values()]
+        for i, label in enumerate(edits):
+            print(f"| {label} | " + " | ".join(f"{column[i]:.2f}" for column in columns) + " |")
+        print("| **median** | " + " | ".join(f"{statistics.median(column):.2f}" for column in columns) + " |")
     measured = [anchor for anchor in anchors if anchor is not None]
     if measured:
         shown = ", ".join(f"{cpu:.2f} s ({pages} pages)" for cpu, pages in measured)
