@@ -222,6 +222,17 @@ def cold_build() -> tuple[float, float]:
     return seconds, after.ru_maxrss / 1024
 
 
+def weasyprint_cpu(game: str = "tisigui", repeat: int = 3) -> tuple[float, int]:
+    """WeasyPrint setting ``game``'s rulebook text, as main() does: median CPU seconds after a
+    warm-up, and its pages. The anchor other benchmarks quote beside their own numbers."""
+    workspace = Workspace(ROOT)
+    loaded = load_games(workspace, [game], tables_from_engine)[0]
+    convert = converter_for(loaded, LANG)
+    blocks = text_blocks(parse_markdown(convert(rulebook_markdown(workspace, loaded, book_engine(workspace, loaded)))))
+    seconds, data = cpu(make_weasyprint(blocks, workspace.fonts), repeat)
+    return seconds, line_starts(data)[0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="tisigui")

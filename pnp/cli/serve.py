@@ -81,11 +81,15 @@ def watch_build(workspace: Workspace, build_once: Callable[[tuple[str, ...]], No
     ``build_once`` gets the paths that changed (none the first time). A failed build prints
     its error and the loop waits for the fix.
     """
+    from pnp.render.png import FaceRasters, reusing
     from pnp.serve.watch import Round, rebuild_loop
+
+    rasters = FaceRasters()  # with --png, a face drawn as before keeps its PNG
 
     def run(changed: tuple[str, ...]) -> None:
         _changed(changed)
-        build_once(changed)
+        with reusing(rasters):
+            build_once(changed)
 
     def report(done: Round[None]) -> None:
         if done.error is not None:

@@ -9,8 +9,13 @@ is about 7100 px square).
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import io
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -22,7 +27,39 @@ from pnp.render.raster import pdf_pages
 from pnp.render.sheets import FaceForms, face_geometry
 from pnp.text.fonts import FontFamily
 
+log = logging.getLogger(__name__)
+
 DPI = 300
+
+
+@dataclass
+class FaceRasters:
+    """The PNGs of the last faces drawn, by the digest of each face's one-page PDF, for a
+    process that builds again and again (``pnp serve``, ``pnp build --watch``): a face whose PDF
+    has the same bytes as last time has the same pixels, so its PNG is taken, not made again.
+    Rasterising and encoding is most of a face's cost; a one-card edit changes one face.
+
+    Only the faces of the latest build of each game and script are kept, so it holds no more
+    than that build's PNGs. ``drawn`` and ``reused`` count the faces of the last build."""
+
+    kept: dict[tuple[str, str], dict[str, bytes]] = field(default_factory=dict)
+    drawn: int = 0
+    reused: int = 0
+
+
+_RASTERS: ContextVar[FaceRasters | None] = ContextVar("face_rasters", default=None)
+
+
+@contextlib.contextmanager
+def reusing(rasters: FaceRasters) -> Iterator[FaceRasters]:
+    """Within the block (in this thread), faces are rasterised through ``rasters``."""
+    rasters.drawn = rasters.reused = 0
+    token = _RASTERS.set(rasters)
+    try:
+        yield rasters
+    finally:
+        _RASTERS.reset(token)
+        log.info("face PNGs: %d drawn, %d as before", rasters.drawn, rasters.reused)
 
 
 def _rasterise(pdf: bytes, dpi: int) -> bytes:
@@ -55,6 +92,9 @@ def render_face_pngs(game: Game, fonts: FontFamily, convert: Callable[[str], str
                      glyphs: GlyphCheck, dpi: int = DPI) -> dict[str, bytes]:
     """``<component>-<card>-<side>.png`` -> PNG bytes for every distinct face of the game."""
     pngs: dict[str, bytes] = {}
+    rasters = _RASTERS.get()
+    before = rasters.kept.get((game.slug, fonts.regular.name), {}) if rasters is not None else {}
+    made: dict[str, bytes] = {}
     for component in game.components:
         sides = _sides(component)
         for card in component.cards:
@@ -71,5 +111,17 @@ def render_face_pngs(game: Game, fonts: FontFamily, convert: Callable[[str], str
                 canvas.doForm(name)
                 canvas.showPage()
                 canvas.save()
-                pngs[file_name] = _rasterise(buffer.getvalue(), dpi)
+                pdf = buffer.getvalue()
+                key = f"{dpi}:{hashlib.sha256(pdf).hexdigest()}"
+                found = made.get(key) or before.get(key)  # two cards drawn alike are one PNG too
+                if rasters is not None:
+                    if found is None:
+                        rasters.drawn += 1
+                    else:
+                        rasters.reused += 1
+                if found is None:
+                    found = _rasterise(pdf, dpi)
+                made[key] = pngs[file_name] = found
+    if rasters is not None:  # the script's fonts tell its faces apart from the other script's
+        rasters.kept[(game.slug, fonts.regular.name)] = made
     return pngs

@@ -7,6 +7,12 @@ every PDF built there (sheets, rulebook, player aid) to small images kept in mem
 balance runs (pnp.serve.balance) wait while it does, and those a save of the rules made stale
 start again once it is done.
 
+A save costs what it changed, since the designer waits for it: only the games it can have
+changed are looked at again; a face whose drawing is as before keeps its PNG
+(:class:`pnp.render.png.FaceRasters`); a PDF whose bytes changed has its pages drawn again,
+but a page whose pixels are as before keeps its image and its address, so the browser fetches
+only the pages that changed.
+
 A step that fails keeps what it showed last (the build writes all or nothing, so the files of
 the last good build stay) and its error is shown above it until a later save fixes it.
 """
@@ -16,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import hashlib
+import io
 import logging
 import threading
 from collections.abc import Sequence
@@ -30,8 +37,10 @@ from pnp.serve.balance import GAMES, BalanceLab
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
+    from PIL import Image
 
     from pnp.data.model import Game
+    from pnp.render.png import FaceRasters
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +115,24 @@ class State:
     finished: str = ""  # UTC time of the last finished refresh
 
 
+@dataclass(frozen=True)
+class PageImage:
+    """One rasterised page: its key (Preview.page; named by its pixels, so an unchanged page
+    keeps its address), a digest of its pixels and its PNG."""
+
+    key: str
+    pixels: str
+    png: bytes
+
+
+@dataclass(frozen=True)
+class PageImages:
+    """A PDF's pages as images, and the digest of the PDF they were drawn from."""
+
+    stamp: str
+    pages: tuple[PageImage, ...]
+
+
 @dataclass
 class _Memory:
     """What a refresh keeps for the next one."""
@@ -116,8 +143,7 @@ class _Memory:
     sample_notes: dict[str, str] = field(default_factory=dict)
     errors: dict[tuple[str, str], str] = field(default_factory=dict)  # (step, slug) -> text
     pending: set[str] = field(default_factory=set)  # games whose check and sample are owed
-    # (slug, lang, PDF name) -> (digest of the PDF, its page images by key)
-    documents: dict[tuple[str, str, str], tuple[str, dict[str, bytes]]] = field(default_factory=dict)
+    documents: dict[tuple[str, str, str], PageImages] = field(default_factory=dict)  # by (slug, lang, PDF name)
 
 
 def error_text(exc: PnpError) -> str:
@@ -143,7 +169,11 @@ class Preview:
         self.lang = lang
         self.paper = paper
         self.root = folder if folder is not None else workspace.output_folder() / FOLDER
+        from pnp.render.png import FaceRasters  # reportlab loads when the preview builds
+
         self._memory = _Memory()
+        self.rasters: FaceRasters = FaceRasters()  # its counts say what the last build drew
+        self.pages_drawn = 0  # page images encoded by the last refresh: what a save cost
         self._pages: dict[str, bytes] = {}
         self._state = State()
         self._lock = threading.Lock()
@@ -228,11 +258,18 @@ class Preview:
 
     def _build(self, slugs: list[str]) -> bool:
         from pnp.build.pipeline import build, load_games
+        from pnp.render.png import reusing
 
-        errors = self._memory.errors
+        memory = self._memory
+        errors = memory.errors
+        # The outputs of a game the saves since the last good build cannot have changed are
+        # as they were: its view stands.
+        looked_at = [slug for slug in slugs if slug in memory.pending or slug not in memory.views]
+        self.pages_drawn = 0
         try:
-            build(self.workspace, self.game, self.lang, self.paper, out=self.root, png=True)
-            games = load_games(self.workspace, slugs, tables_from_engine)
+            with reusing(self.rasters):
+                build(self.workspace, self.game, self.lang, self.paper, out=self.root, png=True)
+            games = load_games(self.workspace, looked_at, tables_from_engine)
         except PnpError as exc:
             errors[("build", "")] = error_text(exc)
             # The build reads what check and sample read: their older errors about these games
@@ -242,7 +279,8 @@ class Preview:
                     del errors[(step, slug)]
             return False
         errors.pop(("build", ""), None)
-        documents: dict[tuple[str, str, str], tuple[str, dict[str, bytes]]] = {}
+        documents = {key: images for key, images in memory.documents.items()
+                     if key[0] in slugs and key[0] not in looked_at}
         for game in games:
             scripts = []
             for lang in self.langs:
@@ -260,16 +298,15 @@ class Preview:
                                           samples=memory.samples.get(slug, ()),
                                           sample_note=memory.sample_notes.get(slug, ""))
                       for slug in slugs if slug in memory.views)
-        self._pages = {key: data for (slug, lang, _), (_, pages) in memory.documents.items()
-                       if slug in slugs and lang in self.langs for key, data in pages.items()}
+        self._pages = {page.key: page.png for (slug, lang, _), images in memory.documents.items()
+                       if slug in slugs and lang in self.langs for page in images.pages}
         return {"games": games, "errors": tuple(memory.errors.values())}
 
     def _documents(self, slug: str, lang: str, folder: Path,
-                   fresh: dict[tuple[str, str, str], tuple[str, dict[str, bytes]]]) -> tuple[Document, ...]:
-        """The PDFs of one game and script; pages are rasterised again only when a PDF changed."""
+                   fresh: dict[tuple[str, str, str], PageImages]) -> tuple[Document, ...]:
+        """The PDFs of one game and script; pages are rasterised again only when a PDF changed,
+        and encoded again only when their pixels did."""
         from pnp.build.kinds import COMPONENTS
-        from pnp.render.colour import png_bytes
-        from pnp.render.raster import pdf_pages  # PDFium loads only when the preview shows pages
 
         titles = _documents_of_kinds()
         order = list(titles)
@@ -281,15 +318,32 @@ class Preview:
             stamp = _digest(data)
             key = (slug, lang, pdf.name)
             cached = self._memory.documents.get(key)
-            if cached is None or cached[0] != stamp:
+            if cached is None or cached.stamp != stamp:
                 dpi = SHEET_DPI if pdf.name == COMPONENTS.files else PAGE_DPI
-                images = {f"{slug}/{lang}/{pdf.stem}-{stamp}-{n}.png": png_bytes(image)
-                          for n, image in enumerate(pdf_pages(data, dpi), start=1)}
-                cached = (stamp, images)
+                cached = self._page_images(f"{slug}/{lang}/{pdf.stem}", data, stamp, dpi, cached)
             fresh[key] = cached
             documents.append(Document(titles.get(pdf.name, pdf.stem), f"{slug}/{lang}/{pdf.name}", stamp,
-                                      tuple(cached[1])))
+                                      tuple(page.key for page in cached.pages)))
         return tuple(documents)
+
+    def _page_images(self, name: str, pdf: bytes, stamp: str, dpi: int, before: PageImages | None) -> PageImages:
+        """The pages of ``pdf`` drawn at ``dpi``; a page with the pixels of one of ``before``
+        takes its image (PDFium draws a page in a few milliseconds, PNG encoding takes longer)."""
+        from pnp.render.raster import pdf_pages  # PDFium loads only when the preview shows pages
+
+        known = {page.pixels: page for page in before.pages} if before is not None else {}
+        pages = []
+        drawn = 0
+        for image in pdf_pages(pdf, dpi):
+            pixels = hashlib.sha256(f"{image.size}".encode() + image.tobytes()).hexdigest()[:16]
+            page = known.get(pixels)
+            if page is None:
+                page = known[pixels] = PageImage(f"{name}-{pixels}.png", pixels, _preview_png(image))
+                drawn += 1
+            pages.append(page)
+        log.info("preview of %s.pdf: %d of %d pages drawn again", name, drawn, len(pages))
+        self.pages_drawn += drawn
+        return PageImages(stamp, tuple(pages))
 
     def _check(self, slug: str) -> None:
         from pnp.check.proof import check
@@ -321,6 +375,14 @@ class Preview:
         memory.errors.pop(("sample", slug), None)
         memory.sample_notes.pop(slug, None)
         memory.samples[slug] = samples
+
+
+def _preview_png(image: Image.Image) -> bytes:
+    """A page image for the browser only: quick to encode (zlib's fastest level; the preview
+    is never printed, so no colour profile)."""
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=1)
+    return out.getvalue()
 
 
 def _face_groups(game: Game, folder: Path, lang: str) -> tuple[FaceGroup, ...]:

@@ -23,8 +23,10 @@ log = logging.getLogger(__name__)
 
 WATCHED = ("card_data", "templates", "fonts")
 # An editor's save is often several events (write a temporary file, rename it over the
-# original): a burst ends after this many quiet milliseconds...
-QUIET_MS = 200
+# original), all within a millisecond or two: a burst ends after this many quiet milliseconds.
+# The watcher looks for events at this step, so a save waits one to two steps before its
+# rebuild starts: short, since the designer waits for it (200 ms cost 0.2-0.4 s a save)...
+QUIET_MS = 40
 # ...and is cut off after this many, so a long copy still shows progress.
 BURST_MS = 1600
 
