@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from pnp.build.manifest import noting_game, rulebook_view
 from pnp.build.outputs import BOOK_DATA, SHEET_OPTIONS, Artifact, OutputKind, Render, Rendered, RenderJob
-from pnp.core.errors import BuildError, FontError
+from pnp.core.errors import BuildError, DataError, FontError
 from pnp.core.workspace import Workspace
 from pnp.text.convert import converter_for
 
@@ -127,14 +127,25 @@ def has_rulebook(workspace: Workspace, slug: str) -> bool:
     return (workspace.templates / slug / RULEBOOK_TEMPLATE).is_file()
 
 
+@dataclass(frozen=True)
+class BookSources:
+    """A game's books as Markdown in its source script (None: no such template) and what
+    stops them printing (the tool words found in the two, as :func:`pnp.check.tool_words.
+    tool_word_problems` words them). All of it is the same for both scripts: a build makes it
+    once a game (:func:`_book_sources`)."""
+
+    rulebook: str | None
+    aid: str | None
+    tool_words: tuple[str, ...]
+
+
 def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bool = False,
                 kinds: Sequence[str] | None = None, sheet: SheetOptions = DEFAULT_SHEET,
-                markdown: str | None = None) -> list[Artifact]:
+                sources: BookSources | None = None) -> list[Artifact]:
     """Render ``kinds`` (default: components, rulebook, aid, and png if asked) of one game in
     one script; paths are relative to the output root. A game without a rulebook template has
-    no rulebook, one without an aid template no aid. ``markdown`` is the rulebook's Markdown in the game's source script
-    (:func:`pnp.rulebook.source.rulebook_markdown`) when the caller has it already: it is the
-    same for both scripts, worked example included."""
+    no rulebook, one without an aid template no aid. ``sources`` are the books' Markdown when
+    the caller has made them already (made here otherwise)."""
     from pnp.core.units import MM
     from pnp.layout.impose import ImposeError
     from pnp.layout.presets import sheet_spec
@@ -176,7 +187,9 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
         _check_template_glyphs(workspace, game, convert, glyphs)
         if not glyphs.missing:
             page = (spec.width * MM, spec.height * MM)
-            artifacts += _render_books(workspace, game, lang, paper, books, convert, glyphs, fonts, page, markdown)
+            if sources is None:
+                sources = _book_sources(workspace, game, books)
+            artifacts += _render_books(workspace, game, lang, paper, books, convert, glyphs, fonts, page, sources)
     if glyphs.missing:
         raise FontError(glyphs.problems)
     if glyphs.overflows:
@@ -184,25 +197,53 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
     return artifacts
 
 
+def _book_markdown(workspace: Workspace, game: Game, book: str) -> str | None:
+    """One book's Markdown in the game's source script (None for a game without its template)."""
+    from pnp.play.examples import book_engine
+    from pnp.rulebook.source import aid_markdown, rulebook_markdown
+
+    if book == "rulebook":
+        return rulebook_markdown(workspace, game, book_engine(workspace, game)) \
+            if has_rulebook(workspace, game.slug) else None
+    return aid_markdown(workspace, game, book_engine(workspace, game))
+
+
+def _book_sources(workspace: Workspace, game: Game, books: Sequence[str],
+                  made: Mapping[str, str | None] | None = None) -> BookSources:
+    """The books' Markdown and their tool words. A book in ``books`` that fails to render
+    stops the build; the other one is read for its tool words only when it renders, as
+    ``pnp check`` reads it (its own render reports its failure). ``made``: Markdown the
+    caller has already, by book."""
+    # A book is refused for the tool words of both: the checks load only when a book is made.
+    from pnp.check.tool_words import tool_word_problems
+
+    markdown: dict[str, str | None] = dict(made or {})
+    for book in ("rulebook", "aid"):
+        if book in markdown:
+            continue
+        try:
+            markdown[book] = _book_markdown(workspace, game, book)
+        except DataError:
+            if book in books:
+                raise
+            markdown[book] = None
+    rulebook, aid = markdown["rulebook"], markdown["aid"]
+    return BookSources(rulebook, aid, tuple(tool_word_problems(workspace, game, rulebook, aid)))
+
+
 def _render_books(workspace: Workspace, game: Game, lang: str, paper: str, books: Sequence[str],
                   convert: Converter, glyphs: GlyphCheck, fonts: FontFamily, page: tuple[float, float],
-                  markdown: str | None) -> list[Artifact]:
-    from pnp.play.examples import book_engine
+                  sources: BookSources) -> list[Artifact]:
     from pnp.rulebook.aid import render_aid
     from pnp.rulebook.pdf import render_rulebook
-    from pnp.rulebook.source import aid_markdown, parse_markdown, rulebook_markdown, template_path
+    from pnp.rulebook.source import parse_markdown, template_path
 
     base = Path(game.slug) / lang
     artifacts = []
-    if "rulebook" in books and markdown is None:
-        markdown = rulebook_markdown(workspace, game, book_engine(workspace, game))
-    aid = aid_markdown(workspace, game, book_engine(workspace, game)) if "aid" in books else None
     # A book that talks about the tool is not printed (pnp check reports the same).
-    from pnp.check.tool_words import tool_word_problems  # the checks load only when a book is made
-
-    problems = tool_word_problems(workspace, game, markdown if "rulebook" in books else None, aid)
-    if problems:
-        raise BuildError(problems)
+    if sources.tool_words:
+        raise BuildError(list(sources.tool_words))
+    markdown, aid = sources.rulebook, sources.aid if "aid" in books else None
     if "rulebook" in books:
         assert markdown is not None
         source = str(template_path(workspace.templates, game.slug))
@@ -236,26 +277,48 @@ def _render_faces(job: RenderJob) -> Rendered:
     return Rendered(_relative(job, render_game(job.workspace, job.loaded_game, job.lang, job.paper, kinds=["png"])))
 
 
+def _shared_sources(job: RenderJob, kind: str) -> tuple[BookSources, frozenset[str]]:
+    """The game's book sources and the card fields making them read, made once a game in a
+    build (the same for both scripts): each book's Markdown from a copy of the game that notes
+    the fields read, then the tool words of the two. Only the book being rendered fails the
+    render when its Markdown does (see :func:`_book_sources`)."""
+    game = job.loaded_game
+    markdown: dict[str, str | None] = {}
+    read: set[str] = set()
+    for book in ("rulebook", "aid"):
+        key = ("markdown", game.slug, book)
+        made = job.memo.get(key)
+        if made is None:
+            noted, seen = noting_game(game)
+            try:
+                made = job.memo[key] = (_book_markdown(job.workspace, noted, book), frozenset(seen))
+            except DataError:
+                if book == kind:
+                    raise
+                made = (None, frozenset(seen))
+        assert isinstance(made, tuple)
+        markdown[book], fields = made
+        read |= fields
+    made_key = ("book-sources", game.slug, tuple(book for book, text in markdown.items() if text is not None))
+    sources = job.memo.get(made_key)
+    if sources is None:
+        sources = job.memo[made_key] = _book_sources(job.workspace, game, (kind,), markdown)
+    assert isinstance(sources, BookSources)
+    return sources, frozenset(read)
+
+
 def _render_book(kind: str) -> Render:
     """A book's render: from a copy of the game that notes the card fields read, so the record
-    can tell later whether a card edit reaches the book."""
+    can tell later whether a card edit reaches the book. Each book is refused for the tool
+    words of both, so each reads the fields of both books' Markdown."""
 
     def render(job: RenderJob) -> Rendered:
         game = job.loaded_game
         slug = game.slug
-        source = job.memo.get(("markdown", slug))
-        if kind == "rulebook" and source is None and has_rulebook(job.workspace, slug):
-            from pnp.play.examples import book_engine
-            from pnp.rulebook.source import rulebook_markdown
-
-            # The Markdown and the fields it read are the same for both scripts: made once per game.
-            noted, seen = noting_game(game)
-            source = job.memo[("markdown", slug)] = (
-                rulebook_markdown(job.workspace, noted, book_engine(job.workspace, noted)), frozenset(seen))
+        sources, sources_read = _shared_sources(job, kind)
         noted, seen = noting_game(game)
-        artifacts = render_game(job.workspace, noted, job.lang, job.paper, kinds=[kind],
-                                markdown=source[0] if source else None)
-        read = frozenset(seen | source[1]) if source and kind == "rulebook" else frozenset(seen)
+        artifacts = render_game(job.workspace, noted, job.lang, job.paper, kinds=[kind], sources=sources)
+        read = frozenset(seen | sources_read)
         view = job.memo.get(("view", slug, read))
         if view is None:
             view = job.memo[("view", slug, read)] = rulebook_view(game, read)

@@ -399,21 +399,53 @@ class _NotedFields(Mapping[str, Any]):
         return copy.deepcopy(dict(self._fields), memo)
 
 
+# A layout read is noted as this prefix and its name, every layout (the mapping iterated) as the
+# prefix and EVERY_FIELD; a component id never holds a colon (pnp.data.schema.IDENT), so no
+# card field's note starts so.
+LAYOUT = "layout:"
+
+
+class _NotedLayouts(_NotedFields):
+    """A game's layouts that note each one read: a book that draws no face of a layout (most
+    books draw a few cards, the aid often none) is not made again when that layout changes."""
+
+    def __init__(self, layouts: Mapping[str, Any], seen: set[str]) -> None:
+        super().__init__(layouts, "", seen)
+
+    def __getitem__(self, key: str) -> Any:
+        self._seen.add(f"{LAYOUT}{key}")
+        return self._fields[key]
+
+    def __iter__(self) -> Iterator[str]:
+        self._seen.add(f"{LAYOUT}{EVERY_FIELD}")
+        return iter(self._fields)
+
+    def __len__(self) -> int:
+        self._seen.add(f"{LAYOUT}{EVERY_FIELD}")
+        return len(self._fields)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        self._seen.add(f"{LAYOUT}{EVERY_FIELD}")
+        return copy.deepcopy(dict(self._fields), memo)
+
+
 def noting_game(game: Game) -> tuple[Game, set[str]]:
-    """A copy of ``game`` whose card fields note what is read, and the set they note into."""
+    """A copy of ``game`` whose card fields and layouts note what is read, and the set they
+    note into."""
     seen: set[str] = set()
     components = tuple(
         dataclasses.replace(component, cards=tuple(
             dataclasses.replace(card, fields=_NotedFields(card.fields, f"{component.id}/{card.id}", seen))
             for card in component.cards))
         for component in game.components)
-    return dataclasses.replace(game, components=components), seen
+    return dataclasses.replace(game, components=components, layouts=_NotedLayouts(game.layouts, seen)), seen
 
 
 def rulebook_view(game: Game, seen: Iterable[str]) -> str:
-    """A digest of everything in ``game`` except card fields not in ``seen`` and source
-    locations (which only ever reach error messages)."""
+    """A digest of everything in ``game`` except card fields and layouts not in ``seen`` and
+    source locations (which only ever reach error messages)."""
     seen = set(seen)
+    every_layout = f"{LAYOUT}{EVERY_FIELD}" in seen
 
     def walk(value: Any, card: str | None = None) -> Any:
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -434,6 +466,11 @@ def rulebook_view(game: Game, seen: Iterable[str]) -> str:
                                      if every or f"{here}/{k}" in seen}
                     out["fields?"] = sorted(k.rsplit("/", 1)[1] for k in seen
                                             if k.startswith(f"{here}/") and k.rsplit("/", 1)[1] not in inner)
+                elif item.name == "layouts" and type(value).__name__ == "Game":
+                    out["layouts"] = {k: walk(v) for k, v in sorted(inner.items())
+                                      if every_layout or f"{LAYOUT}{k}" in seen}
+                    out["layouts?"] = sorted(k[len(LAYOUT):] for k in seen
+                                             if k.startswith(LAYOUT) and k[len(LAYOUT):] not in inner)
                 else:
                     out[item.name] = walk(inner, here)
             return out

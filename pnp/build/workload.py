@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from pnp.build.outputs import Output
 from pnp.core.errors import PnpError
 from pnp.data.model import Game
-from pnp.render.png import png_pixels
 
 # Two thousand megapixels: about 2,500 poker faces at 300 dpi, a few minutes of rasterising on
 # a laptop; every shipped game needs a tenth of it.
@@ -28,6 +27,9 @@ def check_workload(games: Mapping[str, Game], stale: Sequence[Output], allow_lar
     faces = pixels = 0
     for output in stale:
         if output.kind.name == "png":
+            # Here, not at the top: the PNG module loads PDFium, which a build without --png never needs.
+            from pnp.render.png import png_pixels
+
             count, size = png_pixels(games[output.slug])
             faces, pixels = faces + count, pixels + size
     if pixels > MAX_PNG_PIXELS:

@@ -25,7 +25,9 @@ The steps live beside this module: where a block may go (pnp.layout.printable), 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from pnp.layout.backfill import OpenSheet, backfill, is_sparse, pieces_of
 from pnp.layout.blocks import Grid, grids, place_block
@@ -49,21 +51,28 @@ def fits_on_sheet(spec: SheetSpec, width: float, height: float, bleed: float) ->
                for w, h in ((width, height), (height, width)))
 
 
-def impose(pieces: list[Piece], spec: SheetSpec) -> list[SheetPlan]:
+def impose(pieces: Sequence[Piece], spec: SheetSpec) -> list[SheetPlan]:
     """Pack pieces onto sheets run by run; see the module docstring.
 
     Largest pieces first, so small ones fill the space the large ones leave: by area, or by
     longest side, or as listed. Of the three packings, the one with the fewest sheets wins,
     then the one with the fewest nearly empty sheets (the first on a tie).
     """
-    runs = _runs(pieces)
+    return list(_imposed(tuple(pieces), spec))
+
+
+# The pieces of a game do not depend on the script: a build imposes the same pieces on the
+# same paper for each, and the second takes the first's plans (every value here is frozen).
+@lru_cache(maxsize=16)
+def _imposed(pieces: tuple[Piece, ...], spec: SheetSpec) -> tuple[SheetPlan, ...]:
+    runs = _runs(list(pieces))
     orders = (sorted(runs, key=lambda run: -run[0].width * run[0].height),
               sorted(runs, key=lambda run: -max(run[0].width, run[0].height)),
               runs)
     packings = [_pack(order, spec) for order in orders]
     sheets = min(packings, key=lambda packed: (len(packed), sum(is_sparse(spec, s) for s in packed)))
-    return [SheetPlan(number, spec, tuple(sheet.blocks), sheet.cut)
-            for number, sheet in enumerate(sheets, start=1)]
+    return tuple(SheetPlan(number, spec, tuple(sheet.blocks), sheet.cut)
+                 for number, sheet in enumerate(sheets, start=1))
 
 
 def _pack(runs: list[list[Piece]], spec: SheetSpec) -> list[OpenSheet]:

@@ -1,0 +1,160 @@
+"""Issue 25's build table, side by side with the WeasyPrint anchor in one run: CPU of a cold
+`pnp build all --lang all`, and of `build all` after a colour edit in niutouwang's 104-card
+layout and after one aizhewudi ability card's text (a card no book prints).
+
+    python benchmarks/bench_issue25.py [--baseline REV] [--rounds 3]
+
+Needs WeasyPrint beside pnp (see "Rulebook typesetting" in benchmarks/README.md). Each round
+runs, interleaved so that the machine's load hits all alike: the anchor (WeasyPrint typesetting
+the seven-page text of bench_rulebook.py, in this process, after one warm-up: CPU by
+``time.process_time``), then for this tree (and the pnp of ``--baseline``, from a copy of its
+package) a cold shelf build (``--force`` into an empty folder, the disk cache filled, and again
+with it off) and the edit sequence on a private copy of the workspace: a full build, the
+front layout's line colour of niutouwang's number cards (the rulebook's figures draw them), the
+back layout's circle colour (no book draws a back), and one ability card's text. Every pnp
+step is a new process (imports included; pnp compiled from source in each, as this machine's
+``PYTHONDONTWRITEBYTECODE=1`` has it); its CPU is user + system from ``os.wait4``. Prints a
+Markdown table of medians and least values, each as a ratio to the anchor of the same round
+and (for the edits) to the sequence's full build. Writes nothing in the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_rulebook import make_weasyprint, text_blocks  # noqa: E402
+
+from pnp.core.workspace import Workspace  # noqa: E402
+from pnp.data.gameset import load_games  # noqa: E402
+from pnp.games.registry import tables_from_engine  # noqa: E402
+from pnp.play.examples import book_engine  # noqa: E402
+from pnp.rulebook.source import parse_markdown, rulebook_markdown  # noqa: E402
+from pnp.text.convert import converter_for  # noqa: E402
+
+EDITS = {
+    "colour edit, niutouwang front layout (rulebook figures draw it)":
+        ("card_data/niutouwang/components.yaml",
+         'stroke: "{color}", stroke_width: 0.8}\n      - {type: text, box: [15, 28',
+         'stroke: "#3a6e2f", stroke_width: 0.8}\n      - {type: text, box: [15, 28'),
+    "colour edit, niutouwang back layout": ("card_data/niutouwang/components.yaml", 'fill: "#742a37"',
+                                            'fill: "#2a5b74"'),
+    "aizhewudi ability card text (in no book)": ("card_data/aizhewudi/components.yaml", "必須亮出這張牌",
+                                                 "必須翻開這張牌"),
+}
+COLD = ("cold build, cache filled", "cold build, cache off")
+FULL = "full build (edit sequence, cache filled)"
+STEPS = (*COLD, FULL, *EDITS)
+
+
+def anchor_run() -> Callable[[], float]:
+    """A function timing one WeasyPrint run of the anchor text (CPU seconds)."""
+    workspace = Workspace(ROOT)
+    game = load_games(workspace, ["tisigui"], tables_from_engine)[0]
+    convert = converter_for(game, "zh-Hant")
+    markdown = rulebook_markdown(workspace, game, book_engine(workspace, game))
+    run = make_weasyprint(text_blocks(parse_markdown(convert(markdown))), workspace.fonts)
+    run()  # warm-up: imports, fonts
+
+    def timed() -> float:
+        start = time.process_time()
+        run()
+        return time.process_time() - start
+
+    return timed
+
+
+def child_cpu(args: list[str], env: dict[str, str]) -> float:
+    child = subprocess.Popen([sys.executable, "-m", "pnp", *args], env=env, cwd=tempfile.gettempdir(),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"pnp {' '.join(args)} failed:\n{child.stderr.read().decode() if child.stderr else ''}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def one_round(code: Path, scratch: Path, cache: Path) -> dict[str, float]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPYCACHEPREFIX",)}
+    env.update(PYTHONPATH=str(code), PYTHONDONTWRITEBYTECODE="1", PNP_CACHE_DIR=str(cache))
+    found: dict[str, float] = {}
+    for label, cache_dir in zip(COLD, (str(cache), ""), strict=True):
+        out = scratch / "cold-out"
+        shutil.rmtree(out, ignore_errors=True)
+        found[label] = child_cpu(["--root", str(ROOT), "build", "all", "--lang", "all", "--force", "--out", str(out)],
+                                 {**env, "PNP_CACHE_DIR": cache_dir})
+    ws = scratch / "ws"
+    shutil.rmtree(ws, ignore_errors=True)
+    shutil.copytree(ROOT / "card_data", ws / "card_data")
+    shutil.copytree(ROOT / "templates", ws / "templates")
+    build = ["--root", str(ws), "build", "all", "--lang", "all"]
+    found[FULL] = child_cpu(build, env)
+    for label, (name, old, new) in EDITS.items():
+        edit(ws / name, old, new)
+        found[label] = child_cpu(build, env)
+    return found
+
+
+def main(baseline: str | None, rounds: int) -> None:
+    timed = anchor_run()
+    with tempfile.TemporaryDirectory() as tmp:
+        scratch = Path(tmp)
+        shutil.copytree(ROOT / "pnp", scratch / "tree" / "pnp", ignore=shutil.ignore_patterns("__pycache__"))
+        codes = {"this tree": scratch / "tree"}
+        if baseline:
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", baseline, "pnp"], check=True,
+                                     capture_output=True).stdout
+            (scratch / "baseline").mkdir()
+            subprocess.run(["tar", "-x", "-C", str(scratch / "baseline")], input=archive, check=True)
+            codes = {f"main at {baseline}": scratch / "baseline", **codes}
+        for index, code in enumerate(codes.values()):  # fill each tree's cache once, unmeasured
+            one_round(code, scratch / f"warm-{index}", scratch / f"cache-{index}")
+        anchors: list[float] = []
+        runs: dict[str, list[dict[str, float]]] = {label: [] for label in codes}
+        loads = []
+        for _ in range(rounds):
+            loads.append(os.getloadavg()[0])
+            anchors.append(timed())
+            for index, (label, code) in enumerate(codes.items()):
+                runs[label].append(one_round(code, scratch / f"run-{index}", scratch / f"cache-{index}"))
+            anchors.append(timed())
+    anchor = statistics.median(anchors)
+    print(f"Anchor: WeasyPrint, the seven-page text, median {anchor:.2f} s CPU (least {min(anchors):.2f}) over "
+          f"{len(anchors)} runs; load average at each round's start: {', '.join(f'{x:.1f}' for x in loads)}.\n")
+    labels = list(codes)
+    print("| step | " + " | ".join(f"{label}: CPU s median (least) | × anchor | of full" for label in labels) + " |")
+    print("|---|" + "---:|---:|---:|" * len(labels))
+    for step in STEPS:
+        cells = []
+        for label in labels:
+            values = [run[step] for run in runs[label]]
+            median, least = statistics.median(values), min(values)
+            full = statistics.median(run[FULL] for run in runs[label])
+            share = f"{100 * median / full:.0f} %" if step in EDITS else "—"
+            cells.append(f"{median:.2f} ({least:.2f}) | {median / anchor:.2f}× | {share}")
+        print(f"| {step} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", help="git revision whose pnp runs the same steps, interleaved")
+    parser.add_argument("--rounds", type=int, default=3)
+    options = parser.parse_args()
+    main(options.baseline, options.rounds)
