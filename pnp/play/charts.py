@@ -61,6 +61,25 @@ def _nice_top(value: float) -> float:
     return float(10 * step)
 
 
+def _nice_range(low: float, top: float) -> tuple[float, float, int]:
+    """An axis covering ``low`` to ``top`` in four to six equal steps of 1, 2, 2.5 or 5 times
+    a power of ten, starting on a multiple of its step, so every grid line reads as a round
+    number (15, 17.5, 20, … rather than 13.69): the tightest such axis, and its step count."""
+    best: tuple[float, float, int] | None = None
+    unit = 10.0 ** math.floor(math.log10((top - low) / 6))
+    for power in (unit, unit * 10):
+        for k in (1.0, 2.0, 2.5, 5.0):
+            step = k * power
+            first = math.floor(low / step) * step
+            steps = math.ceil((top - first) / step - 1e-9)
+            if 4 <= steps <= 6 or (steps < 4 and best is None):
+                steps = max(steps, 4)
+                if best is None or steps * step < best[1] - best[0]:
+                    best = (first, first + steps * step, steps)
+    assert best is not None
+    return best
+
+
 def _fmt(value: float) -> str:
     return f"{value:.4g}"
 
@@ -68,8 +87,8 @@ def _fmt(value: float) -> str:
 class _Frame:
     """The plot area with a y axis from ``low`` to ``top``: value → point."""
 
-    def __init__(self, top: float, low: float = 0.0, percent: bool = False) -> None:
-        self.top, self.low, self.percent = float(top), float(low), percent
+    def __init__(self, top: float, low: float = 0.0, percent: bool = False, steps: int = 4) -> None:
+        self.top, self.low, self.percent, self.steps = float(top), float(low), percent, steps
         self.plot_h = HEIGHT - TOP - BOTTOM
         self.plot_w = WIDTH - LEFT - RIGHT
 
@@ -79,8 +98,8 @@ class _Frame:
 
     def axes(self, x_label: str) -> list[Mark]:
         marks = []
-        for i in range(5):
-            value = self.low + (self.top - self.low) * i / 4
+        for i in range(self.steps + 1):
+            value = self.low + (self.top - self.low) * i / self.steps
             y = self.y(value)
             marks.append(Mark("line", LEFT, y, LEFT + self.plot_w, y, stroke=GRID, role="grid"))
             label = f"{value * 100:.3g}%" if self.percent else _fmt(value)
@@ -171,8 +190,9 @@ def against_swept(data: Mapping[str, Any], metric: str, title: str) -> Chart | N
     low, top = min(values), max(values)
     if low == top:
         return None  # the same in every setting, intervals and all: nothing to look at
-    pad = (top - low) * 0.1 or 1.0
-    frame = _Frame(top + pad, low - pad)
+    pad = (top - low) * 0.05
+    bottom, top, steps = _nice_range(low - pad, top + pad)
+    frame = _Frame(top, bottom, steps=steps)
     marks = frame.axes(swept[0]["path"].removeprefix("rules.") if swept else "players")
     slot = frame.plot_w / len(xs)
     lines: dict[tuple[Any, ...], list[tuple[float, float]]] = {}
