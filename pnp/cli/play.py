@@ -189,6 +189,9 @@ def simulate(ctx: click.Context, game: str, games: int, players: str | None, swe
     figure with its 95 % interval and what is significant flagged with the test used.
     """
     fmt = chosen_format(fmt)
+    if cluster is not None and jobs is not None:
+        raise click.UsageError("--jobs is the number of local processes: with --cluster the cluster's "
+                               "workers play; give one or the other", ctx)
     ws = workspace(ctx)
     chosen = _variant(game, variant, abilities)
     if fmt in ("html", "pdf") and out is None:

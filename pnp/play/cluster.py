@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 import pnp
@@ -86,7 +86,7 @@ def _check_workers(client: Any, address: str) -> int:
     return max(1, sum(threads.values()))
 
 
-def clustered(work: Callable[[J], R], jobs_given: Sequence[J], address: str) -> Iterator[R]:
+def clustered(work: Callable[[J], R], jobs_given: Iterable[J], address: str) -> Iterator[R]:
     """``work`` of each job on the cluster at ``address``, each result as it comes (in any
     order). A window of jobs is in flight at a time; closing the iterator early (an error,
     Ctrl-C) cancels what is still queued."""

@@ -166,7 +166,7 @@ def in_job_order(results: Iterable[tuple[int, R]], progress: Callable[[int], Non
             following += 1
 
 
-def pooled(work: Callable[[J], R], jobs_given: Sequence[J], jobs: int,
+def pooled(work: Callable[[J], R], jobs_given: Iterable[J], jobs: int,
            signals: PoolSignals) -> Iterator[R]:
     """``work`` of each job in a pool of ``jobs`` worker processes, each result as it comes
     (in any order), with the process's ``signals`` around the pool."""

@@ -215,12 +215,14 @@ def run_sweep(plans: Sequence[Plan], seed: int, games: int, jobs: int | None = N
     slug = plans[0].slug
     lower = sim.report_part(get_game(slug)).lower_score_wins
     tallies = [Tally(p.players, lower) for p in plans]
-    # The same chunks wherever they are played: job n plays a chunk of plan owner[n]'s seeds.
-    chunks = [(index, start) for index in range(len(plans)) for start in range(0, games, CHUNK)]
-    work = [(n, plans[index], seed + start, min(CHUNK, games - start)) for n, (index, start) in enumerate(chunks)]
-    owner = [index for index, _ in chunks]
+    # The same chunks wherever they are played: job n plays chunk n % per_plan of plan
+    # n // per_plan. They are made as they are handed out (a million games of 256 settings
+    # are a million chunks, too many to list ahead).
+    per_plan = -(-games // CHUNK)
+    work = ((n, plans[n // per_plan], seed + n % per_plan * CHUNK, min(CHUNK, games - n % per_plan * CHUNK))
+            for n in range(per_plan * len(plans)))
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    if cluster is None and (jobs <= 1 or len(work) == 1):
+    if cluster is None and (jobs <= 1 or per_plan * len(plans) == 1):
         results: Iterator[tuple[int, Tally]] = map(_job, work)
     elif cluster is None:
         results = sim.pooled(_job, work, jobs, signals)
@@ -231,7 +233,7 @@ def run_sweep(plans: Sequence[Plan], seed: int, games: int, jobs: int | None = N
     # Chunks finish in any order; each is counted as it comes and merged in job order, so the
     # report (down to the order of its keys) is the one a single process gives.
     for number, tally in sim.in_job_order(results, progress, lambda tally: tally.games):
-        tallies[owner[number]].merge(tally)
+        tallies[number // per_plan].merge(tally)
     return tallies
 
 

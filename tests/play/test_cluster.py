@@ -112,6 +112,12 @@ def test_text_that_is_no_address_is_a_usage_error(address: str) -> None:
     assert "--cluster" in result.output and "is not a scheduler address" in result.output
 
 
+def test_jobs_and_cluster_together_are_a_usage_error() -> None:
+    result = CliRunner().invoke(cli, [*SMALL_SWEEP, "--jobs", "2", "--cluster", "tcp://127.0.0.1:8786"])
+    assert result.exit_code == 2
+    assert "--jobs is the number of local processes" in result.output
+
+
 @pytest.mark.parametrize("address", ["tcp://127.0.0.1:8786", "tcp://scheduler.lab.example:8786",
                                      "tls://10.0.0.5:8786", "tcp://[::1]:8786"])
 def test_scheduler_addresses_are_taken(address: str) -> None:
