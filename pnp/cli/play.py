@@ -144,7 +144,7 @@ def _cluster_address(ctx: click.Context, param: click.Parameter, value: str | No
     from pnp.play.cluster import check_address
 
     try:
-        return check_address(value[:300])
+        return check_address(value)
     except PnpError as error:
         raise click.BadParameter(error.message, ctx, param) from None
 

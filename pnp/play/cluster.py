@@ -32,6 +32,8 @@ WORKERS_SECONDS = 30.0
 # Jobs in flight per worker thread: enough to keep every worker busy while results travel,
 # few enough that the scheduler holds a window of the run, not all of it.
 IN_FLIGHT_PER_THREAD = 4
+# A host name is at most 253 characters; with the scheme and the port an address is shorter.
+MAX_ADDRESS = 300
 INSTALL_HINT = "pip install 'pnp-zh[cluster]' (the Dask distributed client)"
 
 _HOST = r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?"
@@ -41,9 +43,10 @@ _ADDRESS = re.compile(rf"(tcp|tls)://({_HOST}|\[[0-9A-Fa-f:.]{{2,45}}\]):(\d{{1,
 def check_address(text: str) -> str:
     """``tcp://HOST:PORT`` (or ``tls://``), as a scheduler prints it; anything else is refused
     before a connection is tried."""
-    found = _ADDRESS.fullmatch(text.strip())
+    found = _ADDRESS.fullmatch(text.strip()) if len(text) <= MAX_ADDRESS else None
     if not found or not 1 <= int(found[3]) <= 65535:
-        raise PnpError(f"{text!r} is not a scheduler address: write tcp://HOST:PORT (e.g. tcp://10.0.0.5:8786)")
+        shown = repr(text) if len(text) <= 60 else f"{text[:40]!r}… ({len(text):,} characters)"
+        raise PnpError(f"{shown} is not a scheduler address: write tcp://HOST:PORT (e.g. tcp://10.0.0.5:8786)")
     return text.strip()
 
 

@@ -105,7 +105,8 @@ def test_an_unreachable_scheduler_is_an_error_and_nothing_is_written(tmp_path: P
 
 
 @pytest.mark.parametrize("address", ["127.0.0.1:8786", "tcp://127.0.0.1", "tcp://127.0.0.1:70000",
-                                     "http://host:8786", "tcp://-bad-:8786", "tcp://a b:8786"])
+                                     "http://host:8786", "tcp://-bad-:8786", "tcp://a b:8786",
+                                     "tcp://" + "a" * 290 + ":8786" + "x" * 500])
 def test_text_that_is_no_address_is_a_usage_error(address: str) -> None:
     result = CliRunner().invoke(cli, [*SMALL_SWEEP, "--cluster", address])
     assert result.exit_code == 2
