@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from pnp.cli.options import (
     shown,
     workspace,
 )
+from pnp.cli.progress import GamesProgress
 from pnp.core.errors import PnpError
 from pnp.games.base import DEFAULT_BUDGET
 from pnp.games.registry import game_slugs, get_game, has_game
@@ -140,6 +140,17 @@ def sample(ctx: click.Context, game: str, players: int | None, seed: int, lang: 
 _PLAYERS = re.compile(r"\d{1,9}(\.\.\d{1,9})?(,\d{1,9}(\.\.\d{1,9})?)*")
 
 
+def _cluster_address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    from pnp.play.cluster import check_address
+
+    try:
+        return check_address(value)
+    except PnpError as error:
+        raise click.BadParameter(error.message, ctx, param) from None
+
+
 def _players_text(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is not None and not _PLAYERS.fullmatch(value.replace(" ", "")):
         raise click.BadParameter(f"{value!r}: a whole number, a list (4,5) or a range (3..6)", ctx, param)
@@ -163,6 +174,9 @@ def _players_text(ctx: click.Context, param: click.Parameter, value: str | None)
 @play_options
 @click.option("--jobs", type=WholeNumber(1, MAX_JOBS),
               help=f"Worker processes, 1–{MAX_JOBS} (default: one per CPU; the report never depends on it).")
+@click.option("--cluster", callback=_cluster_address, metavar="tcp://HOST:PORT",
+              help="Play on this Dask distributed scheduler instead of local processes (needs the "
+              "cluster extra; the report is the same bytes as a local run's).")
 @lang_option(None, allow_all=False, help="Script of --format pdf (default: the game's source script).")
 @paper_option(help="Paper size of --format pdf.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
@@ -170,30 +184,35 @@ def _players_text(ctx: click.Context, param: click.Parameter, value: str | None)
 @click.pass_context
 def simulate(ctx: click.Context, game: str, games: int, players: str | None, sweeps: tuple[str, ...],
              seed: int, fmt: str, variant: str | None, abilities: bool, bots: str | None,
-             budget: int, jobs: int | None, lang: str | None, paper: str, out: Path | None) -> None:
+             budget: int, jobs: int | None, cluster: str | None, lang: str | None, paper: str,
+             out: Path | None) -> None:
     """Play many bot games of GAME and report length, scores, wins, end conditions and supply.
 
     With --sweep, a --players range or list, or --format html/pdf: the balance report, every
     figure with its 95 % interval and what is significant flagged with the test used.
     """
     fmt = chosen_format(fmt)
+    if cluster is not None and jobs is not None:
+        raise click.UsageError("--jobs is the number of local processes: with --cluster the cluster's "
+                               "workers play; give one or the other", ctx)
     ws = workspace(ctx)
     chosen = _variant(game, variant, abilities)
     bots = bots or narrate.default_bot(game)
     if fmt in ("html", "pdf") and out is None:
         raise PnpError(f"--format {fmt} writes a file: give --out FILE")
     if sweeps or fmt in ("html", "pdf") or (players is not None and not players.isdigit()):
-        _balance(ctx, game, games, players, sweeps, seed, fmt, chosen, bots, budget, jobs, lang, paper, out)
+        _balance(ctx, game, games, players, sweeps, seed, fmt, chosen, bots, budget, jobs, cluster, lang, paper,
+                 out)
         return
     count = int(players) if players is not None else None
-    if sys.stderr.isatty():
-        with click.progressbar(length=max(games, 1), label=f"{game}: playing", file=sys.stderr,
-                               show_pos=True) as bar:
-            data = sim.simulate(ws, game, games, count, seed, chosen, bots, jobs,
-                                progress=bar.update, signals=POOL_SIGNALS, budget=budget)
-    else:
+    progress = GamesProgress(f"{game}: playing")
+    progress.start(games)
+    try:
         data = sim.simulate(ws, game, games, count, seed, chosen, bots, jobs,
-                            signals=POOL_SIGNALS, budget=budget)
+                            progress=progress.update if progress.live else None, signals=POOL_SIGNALS,
+                            budget=budget, cluster=cluster)
+    finally:
+        progress.end()
     text = _json_text(data) if fmt == "json" else sim.text_report(data)
     _emit(text, out)
 
@@ -208,10 +227,9 @@ def _emit(text: str, out: Path | None) -> None:
 
 def _balance(ctx: click.Context, game: str, games: int, players: str | None, sweeps: tuple[str, ...],
              seed: int, fmt: str, variant: str | None, bots: str, budget: int, jobs: int | None,
-             lang: str | None, paper: str, out: Path | None) -> None:
+             cluster: str | None, lang: str | None, paper: str, out: Path | None) -> None:
     """The sweep: checked whole before a game is played, played with a progress line, then
     written in one piece."""
-    from pnp.cli.progress import GamesProgress
     from pnp.play import balance
     from pnp.play.sweep import sweep
 
@@ -220,7 +238,7 @@ def _balance(ctx: click.Context, game: str, games: int, players: str | None, swe
     try:
         run = sweep(ws, game, sweeps, players, games, seed, variant, bots, jobs,
                     progress=progress.update if progress.live else None, signals=POOL_SIGNALS,
-                    budget=budget, on_plan=progress.start)
+                    budget=budget, on_plan=progress.start, cluster=cluster)
     finally:
         progress.end()
     data = balance.report(run)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -49,6 +49,9 @@ MAX_GAMES = 1_000_000
 # Worker processes of one simulation: each is a whole Python process, so thousands of them
 # exhaust the machine, and past the CPUs more workers only wait for each other.
 MAX_JOBS = 64
+# On a cluster a plain run is cut into chunks as for a local pool of this many processes (its
+# size is not known before it is asked; the report is the same for any chunks).
+CLUSTER_CHUNKING = 2
 
 
 # --------------------------------------------------------------------------------------------
@@ -123,10 +126,11 @@ NO_SIGNALS = PoolSignals()
 
 def run(plan: Plan, seed: int, games: int, jobs: int | None = None,
         progress: Callable[[int], None] | None = None,
-        signals: PoolSignals = NO_SIGNALS) -> list[Summary]:
-    """Every game's summary, in seed order; ``progress(n)`` after each finished chunk."""
+        signals: PoolSignals = NO_SIGNALS, cluster: str | None = None) -> list[Summary]:
+    """Every game's summary, in seed order; ``progress(n)`` after each finished chunk. On the
+    Dask scheduler at ``cluster`` when one is given (the chunks of a pool of two)."""
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    if jobs <= 1 or games < PARALLEL_FROM:
+    if cluster is None and (jobs <= 1 or games < PARALLEL_FROM):
         size = max(1, min(100, games))
         out: list[Summary] = []
         for first, count in _chunks(seed, games, size):
@@ -135,18 +139,35 @@ def run(plan: Plan, seed: int, games: int, jobs: int | None = None,
                 progress(count)
         return out
     # Small chunks keep the progress bar moving and the workers evenly loaded.
-    size = max(20, min(250, games // (jobs * 8)))
+    size = max(20, min(250, games // ((jobs if cluster is None else CLUSTER_CHUNKING) * 8)))
     chunks = _chunks(seed, games, size)
-    results: list[list[Summary] | None] = [None] * len(chunks)
     jobs_given = [(plan, i, first, count) for i, (first, count) in enumerate(chunks)]
-    for i, summaries in pooled(_play_numbered_chunk, jobs_given, jobs, signals):
-        results[i] = summaries
+    if cluster is None:
+        results = pooled(_play_numbered_chunk, jobs_given, jobs, signals)
+    else:
+        from pnp.play.cluster import clustered
+
+        results = clustered(_play_numbered_chunk, jobs_given, cluster)
+    return [summary for _, chunk in in_job_order(results, progress, len) for summary in chunk]
+
+
+def in_job_order(results: Iterable[tuple[int, R]], progress: Callable[[int], None] | None,
+                 games_of: Callable[[R], int]) -> Iterator[tuple[int, R]]:
+    """Numbered results that come in any order, given back in number order (0, 1, 2, ...);
+    ``progress(games)`` as each comes. An early result waits for the ones before it: jobs are
+    handed out in order, so only a few ever wait."""
+    waiting: dict[int, R] = {}
+    following = 0
+    for number, result in results:
         if progress:
-            progress(chunks[i][1])
-    return [summary for chunk in results if chunk is not None for summary in chunk]
+            progress(games_of(result))
+        waiting[number] = result
+        while following in waiting:
+            yield following, waiting.pop(following)
+            following += 1
 
 
-def pooled(work: Callable[[J], R], jobs_given: Sequence[J], jobs: int,
+def pooled(work: Callable[[J], R], jobs_given: Iterable[J], jobs: int,
            signals: PoolSignals) -> Iterator[R]:
     """``work`` of each job in a pool of ``jobs`` worker processes, each result as it comes
     (in any order), with the process's ``signals`` around the pool."""
@@ -180,13 +201,18 @@ def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | 
              seed: int = 1, variant: str | None = None, bots: str = "greedy",
              jobs: int | None = None, progress: Callable[[int], None] | None = None,
              game: Game | None = None, signals: PoolSignals = NO_SIGNALS,
-             budget: int = DEFAULT_BUDGET) -> dict[str, Any]:
-    """Play ``games`` bot games (seeds seed, seed + 1, ...) and report on them; ``signals``
-    are the process's own around a worker pool (see ``PoolSignals``)."""
+             budget: int = DEFAULT_BUDGET, cluster: str | None = None) -> dict[str, Any]:
+    """Play ``games`` bot games (seeds seed, seed + 1, ...) and report on them, on the Dask
+    scheduler at ``cluster`` when one is given; ``signals`` are the process's own around a
+    local worker pool (see ``PoolSignals``)."""
     if not 1 <= games <= MAX_GAMES:
         raise PnpError(f"--games must be 1–{MAX_GAMES:,}, got {games:,}")
     if jobs is not None and not 1 <= jobs <= MAX_JOBS:
         raise PnpError(f"--jobs must be 1–{MAX_JOBS}, got {jobs:,}")
+    if cluster is not None:
+        from pnp.play.cluster import check_address
+
+        cluster = check_address(cluster)
     check_bots(plugin(slug), bots)
     check_budget(budget)
     report_part(plugin(slug))
@@ -196,7 +222,7 @@ def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | 
     count = resolve_players(game, rules, players)
     bots = check_bots(plugin(slug), bots, count)
     plan = Plan(slug, plain(game.info.rules), variant, count, bots, supply_counts(game), budget)
-    summaries = run(plan, seed, games, jobs, progress, signals)
+    summaries = run(plan, seed, games, jobs, progress, signals, cluster)
     return report(plan, rules, seed, summaries)
 
 

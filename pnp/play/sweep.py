@@ -14,7 +14,7 @@ import itertools
 import math
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -203,32 +203,37 @@ def play_tally(plan: Plan, first: int, count: int) -> Tally:
 
 
 def _job(job: tuple[int, Plan, int, int]) -> tuple[int, Tally]:
-    index, plan, first, count = job
-    return index, play_tally(plan, first, count)
+    number, plan, first, count = job
+    return number, play_tally(plan, first, count)
 
 
 def run_sweep(plans: Sequence[Plan], seed: int, games: int, jobs: int | None = None,
               progress: Callable[[int], None] | None = None,
-              signals: sim.PoolSignals = sim.NO_SIGNALS) -> list[Tally]:
-    """One tally per plan, each of ``games`` games on seeds seed .. seed + games − 1."""
+              signals: sim.PoolSignals = sim.NO_SIGNALS, cluster: str | None = None) -> list[Tally]:
+    """One tally per plan, each of ``games`` games on seeds seed .. seed + games − 1; on the
+    Dask scheduler at ``cluster`` when one is given, else in ``jobs`` local processes."""
     slug = plans[0].slug
     lower = sim.report_part(get_game(slug)).lower_score_wins
     tallies = [Tally(p.players, lower) for p in plans]
-    work = [(i, plan, seed + start, min(CHUNK, games - start))
-            for i, plan in enumerate(plans) for start in range(0, games, CHUNK)]
+    # The same chunks wherever they are played: job n plays chunk n % per_plan of plan
+    # n // per_plan. They are made as they are handed out (a million games of 256 settings
+    # are a million chunks, too many to list ahead).
+    per_plan = -(-games // CHUNK)
+    work = ((n, plans[n // per_plan], seed + n % per_plan * CHUNK, min(CHUNK, games - n % per_plan * CHUNK))
+            for n in range(per_plan * len(plans)))
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    if jobs <= 1 or len(work) == 1:
-        for job in work:
-            index, tally = _job(job)
-            tallies[index].merge(tally)
-            if progress:
-                progress(job[3])
-        return tallies
-    # Tallies merge exactly in any order: results are taken as they come.
-    for index, tally in sim.pooled(_job, work, jobs, signals):
-        tallies[index].merge(tally)
-        if progress:
-            progress(tally.games)
+    if cluster is None and (jobs <= 1 or per_plan * len(plans) == 1):
+        results: Iterator[tuple[int, Tally]] = map(_job, work)
+    elif cluster is None:
+        results = sim.pooled(_job, work, jobs, signals)
+    else:
+        from pnp.play.cluster import clustered
+
+        results = clustered(_job, work, cluster)
+    # Chunks finish in any order; each is counted as it comes and merged in job order, so the
+    # report (down to the order of its keys) is the one a single process gives.
+    for number, tally in sim.in_job_order(results, progress, lambda tally: tally.games):
+        tallies[number // per_plan].merge(tally)
     return tallies
 
 
@@ -271,12 +276,18 @@ def sweep(workspace: Workspace, slug: str, sweeps: Sequence[str], players: str |
           games: int = 1000, seed: int = 1, variant: str | None = None, bots: str = "greedy",
           jobs: int | None = None, progress: Callable[[int], None] | None = None,
           signals: sim.PoolSignals = sim.NO_SIGNALS, budget: int = DEFAULT_BUDGET,
-          game: Game | None = None, on_plan: Callable[[int], None] | None = None) -> SweepRun:
-    """Play the grid; ``on_plan(total games)`` is called once everything checked out."""
+          game: Game | None = None, on_plan: Callable[[int], None] | None = None,
+          cluster: str | None = None) -> SweepRun:
+    """Play the grid (on the Dask scheduler at ``cluster`` when one is given); ``on_plan(total
+    games)`` is called once everything checked out."""
     if jobs is not None and not 1 <= jobs <= sim.MAX_JOBS:
         raise PnpError(f"--jobs must be 1–{sim.MAX_JOBS}, got {jobs:,}")
+    if cluster is not None:
+        from pnp.play.cluster import check_address
+
+        cluster = check_address(cluster)
     settings, plans, axes = plan_sweep(workspace, slug, sweeps, players, games, variant, bots, budget, game)
     if on_plan:
         on_plan(games * len(plans))
-    tallies = run_sweep(plans, seed, games, jobs, progress, signals)
+    tallies = run_sweep(plans, seed, games, jobs, progress, signals, cluster)
     return SweepRun(slug, plans[0].variant, bots, budget, seed, games, axes, tuple(settings), tuple(tallies))

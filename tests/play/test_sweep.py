@@ -117,3 +117,30 @@ def test_a_list_item_path_sweeps_that_item() -> None:
 def test_progress_line_shows_done_rate_and_time_left() -> None:
     assert progress_line("niutouwang: playing", 1200, 12000, 2.0) == \
         "niutouwang: playing 1,200/12,000 games, 600 games/s, 18 s left"
+
+
+def test_the_parent_keeps_nothing_per_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the games themselves taken out (each chunk an empty tally), what the parent holds
+    while it hands out 4,000 chunks is what it holds for 200: chunks are made as they go out and
+    each tally is merged and dropped as it comes."""
+    import tracemalloc
+
+    from pnp.play import sweep as sweep_module
+    from pnp.play.tally import Tally
+
+    monkeypatch.setattr(sweep_module, "play_tally", lambda plan, first, count: Tally(plan.players, False, games=count))
+    plan = Plan("niutouwang", {}, None, 4, "greedy", {})
+
+    def peak(games: int) -> int:
+        tracemalloc.start()
+        try:
+            tallies = sweep_module.run_sweep([plan], 1, games, jobs=1)
+            assert tallies[0].games == games
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    peak(50_000)  # the game's plugin, rules and caches, loaded once
+    small, large = peak(50_000), peak(1_000_000)
+    # A list of the 4,000 chunks handed out would alone be some 500 kB.
+    assert large < small + 50_000, (small, large)
