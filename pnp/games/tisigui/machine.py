@@ -31,7 +31,6 @@ from pnp.games.tisigui.choices import (
     TRUE_IF_COUNT,
     TRUE_IF_GHOST,
     TRUE_IF_NONE,
-    TRUTH_UNKNOWN,
     Choice,
     answered,
     read_action,
@@ -39,7 +38,7 @@ from pnp.games.tisigui.choices import (
 from pnp.games.tisigui.deduce import Deductions
 from pnp.games.tisigui.log import BigRound
 from pnp.games.tisigui.rules import TisiguiRules
-from pnp.games.tisigui.state import Deal, Game
+from pnp.games.tisigui.state import UNKNOWN, Deal, Game, Unknown
 
 # What the next step is
 GHOST, TARGETS, START, TURN, ANSWER, ROLL, OVER = range(7)
@@ -182,6 +181,7 @@ class TisiguiState:
             if phase == ANSWER:  # the ghost's answer to the question waiting for it
                 choice = cast(Choice, self.pending)
                 answer: bool | None = action == "yes"
+                truth: bool | None | Unknown = UNKNOWN
                 self.pending, self.phase = None, TURN
             else:
                 if action == STOP:
@@ -203,16 +203,21 @@ class TisiguiState:
                     game.push(choice, None)
                     game.end_turn()
                     return self._next_turn()
-                answer = game.forced_answer(choice)
-                if answer is None:
-                    answer = shown  # the ghost's own action carries its answer
-                elif choice.test[0] == TRUTH_UNKNOWN and game.seat != self.ghost:
-                    answer = None  # no rule can check it: the ghost answers
+                # Game.forced_answer and the truth Game.push scores by, worked out once:
+                # another seat answers the truth, which is None where no rule can check it
+                # (then the ghost answers).
+                truth = game.truth(choice)
+                if game.seat != self.ghost:
+                    answer = truth
+                else:
+                    answer = game.forced_answer(choice)
+                    if answer is None:
+                        answer = shown  # the ghost's own action carries its answer
                 if answer is None:
                     self.pending, self.phase = choice, ANSWER
                     return ()
             # Taken, scored and seen by the table; the turn ends when it is full.
-            if game.push(choice, answer).confirms:
+            if game.push(choice, answer, truth).confirms:
                 self.confirmed = tuple(game.confirmed)
             self.public.observe(game.history[-1])
             markers = game.markers

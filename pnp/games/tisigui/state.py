@@ -9,6 +9,7 @@ replay quotes the first, the rulebook's scripted games all of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from functools import cached_property
 from typing import Literal, NamedTuple
 
@@ -73,6 +74,15 @@ class Event(NamedTuple):
 # ``Game.push``. Bounded: a replayed log brings new choices every action.
 _ACTIONS: dict[tuple[int, bool | None, int, bool | None, tuple[int, ...]], tuple[Choice, Action]] = {}
 _ACTIONS_KEPT = 4096
+
+
+class Unknown(Enum):
+    """``Game.push``'s default for a truth its caller has not worked out."""
+
+    UNKNOWN = 0
+
+
+UNKNOWN = Unknown.UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -336,15 +346,18 @@ class Game:
             return answer, [Problem("action", "answer", "the ghost's own namings are always answered X")]
         return answer, []
 
-    def push(self, choice: Choice, answer: bool | None) -> Action:
-        """Take ``choice`` with the shown ``answer`` (None for a pass); score it; log it."""
+    def push(self, choice: Choice, answer: bool | None,
+             truth: bool | None | Unknown = UNKNOWN) -> Action:
+        """Take ``choice`` with the shown ``answer`` (None for a pass); score it; log it.
+        ``truth`` is ``self.truth(choice)`` where the caller has worked it out already."""
         if choice.kind == "pass":
             self.passed = True
             self.actions.append(PASS_ACTION)
             return PASS_ACTION
         seat = self.seat
         kind = choice.kind
-        truth = self.truth(choice)
+        if truth is UNKNOWN:
+            truth = self.truth(choice)
         newly: tuple[int, ...] = ()
         points = 0
         # The ghost's own actions never score, confirm or end anything: the table cannot
