@@ -109,7 +109,6 @@ def live_settings(workspace: Workspace, slug: str, games: int) -> tuple[list[Set
 def _work(root: str, slug: str, games: int, sender: Connection, stop: Event) -> None:
     """The worker process: plan, then play chunk after chunk until done or told to stop."""
     from pnp.play.sweep import play_tally
-    from pnp.serve.preview import error_text
 
     # This process is the sweep's alone: Ctrl-C in the terminal reaches the whole process group,
     # and the server, not the worker, decides when the worker ends.
@@ -128,7 +127,7 @@ def _work(root: str, slug: str, games: int, sender: Connection, stop: Event) -> 
                     sender.send(Played(index, play_tally(plan, first, count)))
             sender.send(Finished())
         except PnpError as exc:
-            sender.send(Failed(error_text(exc)))
+            sender.send(Failed(f"Error: {exc.format_message()}"))  # as pnp prints it
         except (BrokenPipeError, EOFError):
             raise
         except Exception as exc:  # a bug of an engine must show on the page, not end silently
