@@ -93,7 +93,7 @@ def watch_build(workspace: Workspace, build_once: Callable[[tuple[str, ...]], No
 
     def report(done: Round[None]) -> None:
         if done.error is not None:
-            click.echo(f"Error: {done.error.format_message()}", err=True)
+            click.echo(done.error.as_printed(), err=True)
         click.echo(f"{'failed' if done.error else 'done'} in {done.seconds:.1f} s", err=True)
 
     with contextlib.suppress(KeyboardInterrupt):

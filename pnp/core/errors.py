@@ -24,6 +24,10 @@ class PnpError(Exception):
     def format_message(self) -> str:
         return self.message
 
+    def as_printed(self) -> str:
+        """The words the command line prints for this error (a preview page shows the same)."""
+        return f"Error: {self.format_message()}"
+
     def __str__(self) -> str:
         return self.message
 

@@ -127,7 +127,7 @@ def _work(root: str, slug: str, games: int, sender: Connection, stop: Event) -> 
                     sender.send(Played(index, play_tally(plan, first, count)))
             sender.send(Finished())
         except PnpError as exc:
-            sender.send(Failed(f"Error: {exc.format_message()}"))  # as pnp prints it
+            sender.send(Failed(exc.as_printed()))
         except (BrokenPipeError, EOFError):
             raise
         except Exception as exc:  # a bug of an engine must show on the page, not end silently

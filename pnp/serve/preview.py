@@ -146,11 +146,6 @@ class _Memory:
     documents: dict[tuple[str, str, str], PageImages] = field(default_factory=dict)  # by (slug, lang, PDF name)
 
 
-def error_text(exc: PnpError) -> str:
-    """The words ``pnp`` prints for the error in a terminal."""
-    return f"Error: {exc.format_message()}"
-
-
 def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
@@ -271,7 +266,7 @@ class Preview:
                 build(self.workspace, self.game, self.lang, self.paper, out=self.root, png=True)
             games = load_games(self.workspace, looked_at, tables_from_engine)
         except PnpError as exc:
-            errors[("build", "")] = error_text(exc)
+            errors[("build", "")] = exc.as_printed()
             # The build reads what check and sample read: their older errors about these games
             # are out of date, and they run again once the build is good.
             for step, slug in list(errors):
@@ -351,7 +346,7 @@ class Preview:
         try:
             report = check(self.workspace, slug)
         except PnpError as exc:
-            self._memory.errors[("check", slug)] = f"pnp check {slug}: {error_text(exc)}"
+            self._memory.errors[("check", slug)] = f"pnp check {slug}: {exc.as_printed()}"
             return
         self._memory.errors.pop(("check", slug), None)
         self._memory.checks[slug] = Checked(report.ok, report.text())
@@ -370,7 +365,7 @@ class Preview:
             samples = tuple((lang, markdown_html(narrate.narration(self.workspace, played, lang)))
                             for lang in self.langs)
         except PnpError as exc:
-            memory.errors[("sample", slug)] = f"pnp sample {slug}: {error_text(exc)}"
+            memory.errors[("sample", slug)] = f"pnp sample {slug}: {exc.as_printed()}"
             return
         memory.errors.pop(("sample", slug), None)
         memory.sample_notes.pop(slug, None)
