@@ -74,10 +74,9 @@ def seats(bots: str | Sequence[str], players: int) -> list[str]:
 def play_match(game: KitGame, rules: Any, players: int, seed: int, bots: Sequence[str],
                budget: int = DEFAULT_BUDGET) -> Match:
     """One game with the named bot at each seat."""
-    # The bots a state supports are its class's: a state made only to ask is made only when
-    # new_state is a function (a state costs a game's set-up, a game a few hundred µs).
-    kind = game.new_state if isinstance(game.new_state, type) else type(
-        game.new_state(rules, players))
+    # The bots a state supports are its class's, read as offered_bots reads it; a state is made
+    # only to ask when new_state is a function that names no class (a state costs a game's set-up).
+    kind = state_class(game) or type(game.new_state(rules, players))
     kinds = bot_kinds_of(kind, game.styles)
     unknown = [b for b in bots if b not in kinds]
     if unknown:
