@@ -209,10 +209,6 @@ def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | 
         raise PnpError(f"--games must be 1–{MAX_GAMES:,}, got {games:,}")
     if jobs is not None and not 1 <= jobs <= MAX_JOBS:
         raise PnpError(f"--jobs must be 1–{MAX_JOBS}, got {jobs:,}")
-    if cluster is not None:
-        from pnp.play.cluster import check_address
-
-        cluster = check_address(cluster)
     check_bots(plugin(slug), bots)
     check_budget(budget)
     report_part(plugin(slug))

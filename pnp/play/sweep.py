@@ -282,10 +282,6 @@ def sweep(workspace: Workspace, slug: str, sweeps: Sequence[str], players: str |
     games)`` is called once everything checked out."""
     if jobs is not None and not 1 <= jobs <= sim.MAX_JOBS:
         raise PnpError(f"--jobs must be 1–{sim.MAX_JOBS}, got {jobs:,}")
-    if cluster is not None:
-        from pnp.play.cluster import check_address
-
-        cluster = check_address(cluster)
     settings, plans, axes = plan_sweep(workspace, slug, sweeps, players, games, variant, bots, budget, game)
     if on_plan:
         on_plan(games * len(plans))
