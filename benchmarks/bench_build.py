@@ -32,6 +32,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from code_trees import package_copy  # noqa: E402
+
 sys.path.insert(0, str(ROOT))
 
 from pnp.build.pipeline import build  # noqa: E402
@@ -95,15 +99,6 @@ def digests(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*.pdf"))}
 
 
-def baseline_tree(revision: str, into: Path) -> Path:
-    """The pnp package of ``revision``, extracted from git (not installed: run with PYTHONPATH)."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision, "pnp"], check=True,
-                             capture_output=True).stdout
-    into.mkdir(parents=True)
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
-
-
 def shelf(revision: str | None, repeat: int) -> None:
     if revision is None:  # where this branch left main
         revision = subprocess.run(["git", "-C", str(ROOT), "merge-base", "HEAD", "main"], check=True,
@@ -111,7 +106,7 @@ def shelf(revision: str | None, repeat: int) -> None:
     base_env = {k: v for k, v in os.environ.items() if k != "PNP_CACHE_DIR"}
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
-        old_code = baseline_tree(revision, scratch / "baseline")
+        old_code = package_copy(revision, scratch / "baseline")
         filled = scratch / "cache-filled"
 
         def run(label: str, env: dict[str, str], code: Path | None = None) -> tuple[float, float, dict[str, str]]:

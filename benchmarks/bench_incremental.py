@@ -35,6 +35,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from code_trees import edit, package_copy  # noqa: E402
 
 
 def child_cpu() -> float:
@@ -73,12 +76,6 @@ def run_build(workspace: Path, env: dict[str, str]) -> tuple[float, list[str]]:
     return cpu, rebuilt
 
 
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {path}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
 STEPS = ("full build (empty output/)", "no-op rebuild", "one card edited (tisigui)",
          "one card edited (wurenshenghuan)", "rulebook template edited (tisigui)")
 
@@ -109,14 +106,9 @@ def sequence(env: dict[str, str], scratch: Path) -> list[tuple[float, list[str]]
 def main(baseline: str | None, repeat: int, modes: tuple[str, ...]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
-        # Copies without __pycache__, so "compiled" compiles pnp whatever the checkout holds.
-        shutil.copytree(ROOT / "pnp", scratch / "tree" / "pnp", ignore=shutil.ignore_patterns("__pycache__"))
-        codes = {"this tree": scratch / "tree"}
+        codes = {"this tree": package_copy(None, scratch / "tree")}
         if baseline:
-            archive = subprocess.run(["git", "-C", str(ROOT), "archive", baseline, "pnp"], check=True,
-                                     capture_output=True).stdout
-            (scratch / "baseline").mkdir()
-            subprocess.run(["tar", "-x", "-C", str(scratch / "baseline")], input=archive, check=True)
+            package_copy(baseline, scratch / "baseline")
             codes = {f"anchor {baseline}": scratch / "baseline", **codes}
         envs = {f"{label}, {mode}": child_env(code, mode, scratch / "pycache" / f"{index}")
                 for index, (label, code) in enumerate(codes.items()) for mode in modes}

@@ -32,6 +32,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from code_trees import edit, package_copy  # noqa: E402
+
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -85,12 +89,6 @@ def child_cpu(args: list[str], env: dict[str, str]) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {path}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
 def one_round(code: Path, scratch: Path, cache: Path) -> dict[str, float]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPYCACHEPREFIX",)}
     env.update(PYTHONPATH=str(code), PYTHONDONTWRITEBYTECODE="1", PNP_CACHE_DIR=str(cache))
@@ -116,13 +114,9 @@ def main(baseline: str | None, rounds: int) -> None:
     timed = anchor_run()
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
-        shutil.copytree(ROOT / "pnp", scratch / "tree" / "pnp", ignore=shutil.ignore_patterns("__pycache__"))
-        codes = {"this tree": scratch / "tree"}
+        codes = {"this tree": package_copy(None, scratch / "tree")}
         if baseline:
-            archive = subprocess.run(["git", "-C", str(ROOT), "archive", baseline, "pnp"], check=True,
-                                     capture_output=True).stdout
-            (scratch / "baseline").mkdir()
-            subprocess.run(["tar", "-x", "-C", str(scratch / "baseline")], input=archive, check=True)
+            package_copy(baseline, scratch / "baseline")
             codes = {f"main at {baseline}": scratch / "baseline", **codes}
         for index, code in enumerate(codes.values()):  # fill each tree's cache once, unmeasured
             one_round(code, scratch / f"warm-{index}", scratch / f"cache-{index}")

@@ -46,6 +46,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from code_trees import package_copy  # noqa: E402
+
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -212,18 +216,6 @@ def watch_times(game: str, scratch: Path, code: Path) -> list[float]:
         child.terminate()
         child.wait(timeout=20)
     return times
-
-
-def package_copy(revision: str | None, into: Path) -> Path:
-    """A folder holding the pnp package of ``revision`` (None: this checkout as it is now)."""
-    into.mkdir(parents=True)
-    if revision is None:
-        shutil.copytree(ROOT / "pnp", into / "pnp", ignore=shutil.ignore_patterns("__pycache__"))
-        return into
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision, "pnp"], check=True,
-                             capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
 
 
 def run(game: str, scratch: Path, code: Path) -> list[Timed]:

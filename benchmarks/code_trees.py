@@ -1,0 +1,33 @@
+"""What the before-and-after benchmarks share: the pnp package of this checkout or of a
+revision, copied apart so a timed process imports exactly that code, and an edit of a
+workspace copy that fails loudly when the text it replaces is gone."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def package_copy(revision: str | None, into: Path) -> Path:
+    """A folder holding the pnp package of ``revision`` (None: this checkout as it is now,
+    without __pycache__, so a timed run compiles it as a fresh install would); run with
+    PYTHONPATH set to it."""
+    into.mkdir(parents=True)
+    if revision is None:
+        shutil.copytree(ROOT / "pnp", into / "pnp", ignore=shutil.ignore_patterns("__pycache__"))
+        return into
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision, "pnp"], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace the first ``old`` in ``path`` by ``new`` (a benchmark whose edit no longer
+    applies must stop, not time a build that changed nothing)."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
