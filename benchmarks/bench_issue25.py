@@ -6,8 +6,8 @@ layout and after one aizhewudi ability card's text (a card no book prints).
 
 Needs WeasyPrint beside pnp (see "Rulebook typesetting" in benchmarks/README.md). Each round
 runs, interleaved so that the machine's load hits all alike: the anchor (WeasyPrint typesetting
-the seven-page text of bench_rulebook.py, in this process, after one warm-up: CPU by
-``time.process_time``), then for this tree (and the pnp of ``--baseline``, from a copy of its
+the seven-page text of bench_rulebook.py in a new process, start-up included as in every pnp
+step: CPU user + system), then for this tree (and the pnp of ``--baseline``, from a copy of its
 package) a cold shelf build (``--force`` into an empty folder, the disk cache filled, and again
 with it off) and the edit sequence on a private copy of the workspace: a full build, the
 front layout's line colour of niutouwang's number cards (the rulebook's figures draw them), the
@@ -27,7 +27,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -39,14 +38,7 @@ from code_trees import edit, package_copy  # noqa: E402
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_rulebook import make_weasyprint, text_blocks  # noqa: E402
-
-from pnp.core.workspace import Workspace  # noqa: E402
-from pnp.data.gameset import load_games  # noqa: E402
-from pnp.games.registry import tables_from_engine  # noqa: E402
-from pnp.play.examples import book_engine  # noqa: E402
-from pnp.rulebook.source import parse_markdown, rulebook_markdown  # noqa: E402
-from pnp.text.convert import converter_for  # noqa: E402
+from bench_rulebook import weasyprint_process_cpu  # noqa: E402
 
 EDITS = {
     "colour edit, niutouwang front layout (rulebook figures draw it)":
@@ -64,20 +56,9 @@ STEPS = (*COLD, FULL, *EDITS)
 
 
 def anchor_run() -> Callable[[], float]:
-    """A function timing one WeasyPrint run of the anchor text (CPU seconds)."""
-    workspace = Workspace(ROOT)
-    game = load_games(workspace, ["tisigui"], tables_from_engine)[0]
-    convert = converter_for(game, "zh-Hant")
-    markdown = rulebook_markdown(workspace, game, book_engine(workspace, game))
-    run = make_weasyprint(text_blocks(parse_markdown(convert(markdown))), workspace.fonts)
-    run()  # warm-up: imports, fonts
-
-    def timed() -> float:
-        start = time.process_time()
-        run()
-        return time.process_time() - start
-
-    return timed
+    """A function timing one anchor run: WeasyPrint setting the seven-page text in a new process,
+    start-up included as in every pnp step here (CPU seconds, user + system)."""
+    return lambda: weasyprint_process_cpu("tisigui", 1)[0]
 
 
 def child_cpu(args: list[str], env: dict[str, str]) -> float:
@@ -130,7 +111,8 @@ def main(baseline: str | None, rounds: int) -> None:
                 runs[label].append(one_round(code, scratch / f"run-{index}", scratch / f"cache-{index}"))
             anchors.append(timed())
     anchor = statistics.median(anchors)
-    print(f"Anchor: WeasyPrint, the seven-page text, median {anchor:.2f} s CPU (least {min(anchors):.2f}) over "
+    print(f"Anchor: WeasyPrint, the seven-page text in a new process, median {anchor:.2f} s CPU "
+          f"(least {min(anchors):.2f}) over "
           f"{len(anchors)} runs; load average at each round's start: {', '.join(f'{x:.1f}' for x in loads)}.\n")
     labels = list(codes)
     print("| step | " + " | ".join(f"{label}: CPU s median (least) | × anchor | of full" for label in labels) + " |")

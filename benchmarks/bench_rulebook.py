@@ -233,6 +233,36 @@ def weasyprint_cpu(game: str = "tisigui", repeat: int = 3) -> tuple[float, int]:
     return seconds, line_starts(data)[0]
 
 
+def weasyprint_process_cpu(game: str = "tisigui", repeat: int = 3) -> list[float]:
+    """WeasyPrint setting ``game``'s rulebook text in a new process each time, start-up included
+    (imports, fonts): CPU seconds (user + system) of each run. This is the anchor of the
+    benchmarks that time pnp commands as new processes (bench_issue25.py, bench_serve.py): both
+    sides pay for their start-up, as a designer's command does."""
+    workspace = Workspace(ROOT)
+    loaded = load_games(workspace, [game], tables_from_engine)[0]
+    blocks = text_blocks(parse_markdown(converter_for(loaded, LANG)(
+        rulebook_markdown(workspace, loaded, book_engine(workspace, loaded)))))
+    with tempfile.TemporaryDirectory() as scratch:
+        page, sheet = Path(scratch, "text.html"), Path(scratch, "text.css")
+        page.write_text(f"<html lang='zh-Hant'><body>{to_html(blocks)}</body></html>", encoding="utf-8")
+        sheet.write_text(weasyprint_css(workspace.fonts), encoding="utf-8")
+        script = (
+            "import sys, weasyprint\n"
+            "from weasyprint.text.fonts import FontConfiguration\n"
+            "fonts = FontConfiguration()\n"
+            "css = weasyprint.CSS(filename=sys.argv[2], font_config=fonts)\n"
+            "weasyprint.HTML(filename=sys.argv[1]).write_pdf(sys.argv[3], stylesheets=[css], font_config=fonts)\n")
+        seconds = []
+        for _ in range(repeat):
+            out = Path(scratch, "out.pdf")
+            child = subprocess.Popen([sys.executable, "-c", script, str(page), str(sheet), str(out)])
+            _, status, usage = os.wait4(child.pid, 0)
+            if os.waitstatus_to_exitcode(status):
+                raise SystemExit("WeasyPrint failed on the anchor text")
+            seconds.append(usage.ru_utime + usage.ru_stime)
+    return seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="tisigui")
