@@ -61,9 +61,10 @@ def default_bot(slug: str) -> str:
     return plugin(slug).play.bots[0]
 
 
-def check_bots(game: GamePlugin, bots: str, players: int | None = None) -> str:
-    """``bots``: one bot name for every seat, or a comma list with one name per seat."""
-    names = [name.strip() for name in bots.split(",")]
+def check_bots(game: GamePlugin, bots: str | None, players: int | None = None) -> str:
+    """``bots``: one bot name for every seat, or a comma list with one name per seat; None is
+    the game's first bot for every seat, as on the command line."""
+    names = [name.strip() for name in (bots or game.play.bots[0]).split(",")]
     for name in names:
         if name not in game.play.bots:
             raise PnpError(f"unknown bots {name!r} (expected one of: {', '.join(game.play.bots)}, "
@@ -144,7 +145,7 @@ def resolve_players(game: Game, rules: Any, players: int | None) -> int:
 
 def play_sample(workspace: Workspace, slug: str, players: int | None = None, seed: int = 1,
                 variant: str | None = None, game: Game | None = None,
-                bots: str = "greedy", budget: int = DEFAULT_BUDGET) -> Sample:
+                bots: str | None = None, budget: int = DEFAULT_BUDGET) -> Sample:
     """Play one seeded game of ``slug`` with the engine's bots (every seat the same kind)."""
     engine = plugin(slug)
     game = game or load_game_data(workspace, slug)

@@ -198,7 +198,7 @@ def _play_numbered_chunk(job: tuple[Plan, int, int, int]) -> tuple[int, list[Sum
 
 
 def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | None = None,
-             seed: int = 1, variant: str | None = None, bots: str = "greedy",
+             seed: int = 1, variant: str | None = None, bots: str | None = None,
              jobs: int | None = None, progress: Callable[[int], None] | None = None,
              game: Game | None = None, signals: PoolSignals = NO_SIGNALS,
              budget: int = DEFAULT_BUDGET, cluster: str | None = None) -> dict[str, Any]:

@@ -253,7 +253,7 @@ class SweepRun:
 
 
 def plan_sweep(workspace: Workspace, slug: str, sweeps: Sequence[str], players: str | None,
-               games: int, variant: str | None = None, bots: str = "greedy",
+               games: int, variant: str | None = None, bots: str | None = None,
                budget: int = DEFAULT_BUDGET, game: Game | None = None,
                ) -> tuple[list[Setting], list[Plan], tuple[Axis, ...]]:
     """Check everything before a game is played: the games, the paths, every setting's rules."""
@@ -273,7 +273,7 @@ def plan_sweep(workspace: Workspace, slug: str, sweeps: Sequence[str], players: 
 
 
 def sweep(workspace: Workspace, slug: str, sweeps: Sequence[str], players: str | None = None,
-          games: int = 1000, seed: int = 1, variant: str | None = None, bots: str = "greedy",
+          games: int = 1000, seed: int = 1, variant: str | None = None, bots: str | None = None,
           jobs: int | None = None, progress: Callable[[int], None] | None = None,
           signals: sim.PoolSignals = sim.NO_SIGNALS, budget: int = DEFAULT_BUDGET,
           game: Game | None = None, on_plan: Callable[[int], None] | None = None,
@@ -282,6 +282,7 @@ def sweep(workspace: Workspace, slug: str, sweeps: Sequence[str], players: str |
     games)`` is called once everything checked out."""
     if jobs is not None and not 1 <= jobs <= sim.MAX_JOBS:
         raise PnpError(f"--jobs must be 1–{sim.MAX_JOBS}, got {jobs:,}")
+    bots = check_bots(plugin(slug), bots)
     settings, plans, axes = plan_sweep(workspace, slug, sweeps, players, games, variant, bots, budget, game)
     if on_plan:
         on_plan(games * len(plans))

@@ -5,7 +5,8 @@ Each iteration draws a determinization of the searching seat's information set, 
 tree choosing among the actions legal in that determinization by UCB1 with availability
 counts (an action is scored against the times it could have been chosen), adds one node,
 finishes the game with random play and credits every node on the path with the result of
-the seat that moved into it. After ``budget`` iterations the most visited action is played.
+the seat that moved into it. After ``budget`` iterations the most visited action is played,
+ties going to the best mean result (see ``Ismcts.choose``).
 Everything random comes from the seat's own stream, so a seed gives the same game.
 """
 
@@ -46,11 +47,13 @@ class Ismcts:
         root = _Node(mover=-1)
         for _ in range(self.budget):
             _iterate(root, determinize(match, seat, rng), rng)
-        visited = [(root.children[a].visits, -i, a) for i, a in enumerate(legal)
-                   if a in root.children]
+        # The most visited action; among equally visited ones (every one once, when the budget
+        # is below the number of actions) the best mean result, then the first listed.
+        visited = [(child.visits, child.reward / child.visits, -i, a) for i, a in enumerate(legal)
+                   if (child := root.children.get(a)) is not None and child.visits]
         if not visited:
             return legal[0]
-        return max(visited, key=lambda item: (item[0], item[1]))[2]
+        return max(visited, key=lambda item: item[:3])[3]
 
 
 def _iterate(root: _Node, state: State, rng: random.Random) -> None:

@@ -134,3 +134,22 @@ def test_without_bots_named_the_game_plays_random(race: tuple[Path, dict[str, st
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["bots"] == "random" and report["games"] == 4
+
+
+def test_the_library_defaults_to_the_games_first_bot_as_the_command_line_does(
+        race: tuple[Path, dict[str, str]]) -> None:
+    ws, env = race
+    script = ("import sys, json\n"
+              "from pathlib import Path\n"
+              "from pnp.core.workspace import Workspace\n"
+              "from pnp.play.narrate import play_sample\n"
+              "from pnp.play.simulate import simulate\n"
+              "from pnp.play.sweep import sweep\n"
+              "ws = Workspace(Path(sys.argv[1]))\n"
+              "print(json.dumps([simulate(ws, 'race', 3, jobs=1)['bots'],\n"
+              "                  sweep(ws, 'race', ['rules.target=5,6'], games=2, jobs=1).bots,\n"
+              "                  play_sample(ws, 'race', 2).log['bots']]))\n")
+    done = subprocess.run([sys.executable, "-c", script, str(ws)], env=env, capture_output=True,
+                          text=True, timeout=300, cwd=ws)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == ["random", "random", ["random", "random"]]

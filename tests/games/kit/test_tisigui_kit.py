@@ -145,7 +145,7 @@ def test_a_random_legal_game_through_json_replays() -> None:
 
 
 def test_ismcts_beats_random_play() -> None:
-    result = ismcts_result(KIT, CLASSIC_RULES, 4, games=24, budget=12)
+    result = ismcts_result(KIT, CLASSIC_RULES, 4, games=24, budget=24)
     assert result > 0.6, result
 
 
