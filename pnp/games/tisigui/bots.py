@@ -13,6 +13,7 @@ from pnp.games.tisigui.choices import (
     NO_TARGETS,
     PASS,
     Choice,
+    Event,
     Question,
     answered,
     asking,
@@ -21,9 +22,16 @@ from pnp.games.tisigui.choices import (
 )
 from pnp.games.tisigui.deduce import DOUBT, Deductions
 from pnp.games.tisigui.ghost_answers import judge_answers
-from pnp.games.tisigui.machine import ANSWER, START, STOP, TARGETS, TURN, TisiguiState
+from pnp.games.tisigui.machine import (
+    ANSWER,
+    START,
+    STOP,
+    TARGETS,
+    TURN,
+    TisiguiState,
+    truth_of,
+)
 from pnp.games.tisigui.rules import TisiguiRules, no_targets_points
-from pnp.games.tisigui.state import Event
 from pnp.games.tisigui.target_sets import POSTERIOR, Weighed, chance_all, size_chances_of, tables
 
 
@@ -393,10 +401,9 @@ def _rules_id(rules: TisiguiRules, n: int) -> int:
 
 def setup_view(state: TisiguiState) -> View:
     """What the ghost knows while it sets up the big round."""
-    game = state.game
     return View(rules=state.rules, players=state.players, seat=state.ghost, ghost=state.ghost,
-                targets=state.targets, confirmed=(), small_round=0, round_value=game.values[0],
-                rounds_left=len(game.values), markers_left=None, acted=0, can_stop=False,
+                targets=state.targets, confirmed=(), small_round=0, round_value=state.values[0],
+                rounds_left=len(state.values), markers_left=None, acted=0, can_stop=False,
                 can_pass=False)
 
 
@@ -418,18 +425,17 @@ class Style:
             # What the player on turn knows (the ghost its secret too), built for every action
             # as the tuple it is (a named tuple's own __new__ is a Python function: a frame a
             # decision), in View's order.
-            game = state.game
-            seat, ghost = game.seat, state.ghost
+            seat, ghost = state.seat, state.ghost
             secret = seat == ghost
-            acted = len(game.actions)
-            small_round = game.small_round
-            markers = game.markers
+            acted = len(state.actions)
+            small_round = state.small_round
+            markers = state.markers
             view = _new_tuple(View, (
                 state.rules, state.players, seat, ghost if secret else None,
                 state.targets if secret else None, state.confirmed, small_round,
-                game.round_value, len(game.values) - small_round,
-                markers[seat] if markers is not None else None, acted, acted >= game.lo,
-                secret and state.rules.ghost_may_pass and not acted, game.history,
+                state.round_value, len(state.values) - small_round,
+                markers[seat] if markers is not None else None, acted, acted >= state.lo,
+                secret and state.rules.ghost_may_pass and not acted, state.history,
                 state.public))
             if phase == ANSWER:  # a question no rule can check, asked of the ghost
                 asked = state.pending
@@ -439,10 +445,10 @@ class Style:
             if choice is None:
                 return STOP
             action: Action = choice.action
-            if secret and choice.kind != "pass" and game.forced_answer(choice) is None:
+            if secret and choice.kind != "pass" and state.forced_answer(choice) is None:
                 # The ghost's own action: the answer it shows goes with it.
-                action = answered(choice, bool(bot.ghost_answer(view, choice,
-                                                                game.truth(choice), rng)))
+                truth = truth_of(choice.test, ghost, state.mask)
+                action = answered(choice, bool(bot.ghost_answer(view, choice, truth, rng)))
             return action
         if phase == TARGETS:
             chosen = set(bot.choose_targets(setup_view(state), rng))

@@ -1,7 +1,7 @@
 """替死鬼 (tisigui): the choices a player may make (questions, namings, "no targets?", a
 pass), as immutable values; bots share the ones they make over and over.
 
-Each choice works out once what ``Game`` asks of it on every action: the fewest players
+Each choice works out once what the game (``machine.py``) asks of it on every action: the fewest players
 for whom it is well formed (``fit``) and what its true answer checks (``test``).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from pnp.games.params import is_integer
 
@@ -56,7 +56,7 @@ class Choice:
     @cached_property
     def fit(self) -> int:
         """The fewest players for whom the choice is well formed in itself (distinct seats
-        in range, a question that makes sense), or ``_NEVER``. ``Game.check`` reads it to
+        in range, a question that makes sense), or ``_NEVER``. ``TisiguiState`` reads it to
         pass a plain legal choice quickly; what is left depends on the turn."""
         named = self.named
         if not all(map(is_integer, named)) or len(set(named)) != len(named):
@@ -83,7 +83,7 @@ class Choice:
     def test(self) -> tuple[int, int]:
         """What the true answer checks: (one of the codes below, the seat mask or number it
         checks against); (``TRUTH_UNKNOWN``, 0) too for a choice with seats no mask can hold,
-        which ``Game.check`` refuses."""
+        which the game refuses."""
         kind = self.kind
         q = self.question
         if kind == "no_targets":
@@ -132,6 +132,16 @@ class Choice:
         if q.asks == "any_target":
             return ("question", "any_target", q.among)
         return ("question", q.asks, q.value if q.asks == "target_count" else q.about)
+
+
+class Event(NamedTuple):
+    """One action as everyone at the table saw it (the bots' history, not the log: a tuple,
+    cheaper to build than a frozen dataclass, one per action)."""
+
+    seat: int
+    choice: Choice
+    answer: bool | None
+    confirms: tuple[int, ...]
 
 
 def mask_of(seats: Iterable[int]) -> int:
