@@ -185,16 +185,13 @@ class TisiguiState:
         if phase != TURN:
             return ()
         key = (n, self.rules.max_named_per_action, self.rules.ghost_own_naming,
-               self.confirmed_mask, len(self.actions) >= self.lo, self.may_pass,
+               self.confirmed_mask, len(self.actions) >= self.lo,
+               self.seat == self.ghost and self.rules.ghost_may_pass and not self.actions,
                self.seat == self.ghost)
         found = _TURN_ACTIONS.get(key)
         if found is None:
             found = _TURN_ACTIONS[key] = _turn_actions(*key)
         return Legal(found, self._action_ok)
-
-    @property
-    def may_pass(self) -> bool:
-        return self.seat == self.ghost and self.rules.ghost_may_pass and not self.actions
 
     def forced_answer(self, choice: Choice) -> bool | None:
         """The answer the rules dictate for ``choice`` on this turn, or None where the ghost
@@ -249,26 +246,23 @@ class TisiguiState:
             if not (self.seat == self.ghost and self.rules.ghost_may_pass):
                 return "only the ghost may pass, and only where the rules allow it"
             return "a pass is the whole turn" if self.actions else None
-        if choice.fit > n:  # not well formed in itself at this table
-            if any(not (is_integer(s) and 0 <= s < n) for s in named) or len(set(named)) != len(
-                    named):
-                return f"expected distinct seats 0–{n - 1}"
-            if kind == "name":
-                return None if named else "a naming names at least one player"
-            if kind not in ("question", "no_targets"):
-                return f"unknown kind {kind!r}"
-            if named:
-                return f"a {kind} names nobody"
-            q = choice.question
-            if kind == "question" and q is not None and not is_well_formed(q, n):
-                return "a malformed question"
+        if any(not (is_integer(s) and 0 <= s < n) for s in named) or len(set(named)) != len(named):
+            return f"expected distinct seats 0–{n - 1}"
         if kind == "name":
             limit = self.rules.max_named_per_action
+            if not named:
+                return "a naming names at least one player"
             if limit is not None and len(named) > limit:
                 return f"at most {limit} players may be named at once"
             if choice.test[1] & self.confirmed_mask:
                 return f"seats {[s for s in named if s in self.confirmed]} are already confirmed"
-        return None
+            return None
+        if kind not in ("question", "no_targets"):
+            return f"unknown kind {kind!r}"
+        if named:
+            return f"a {kind} names nobody"
+        q = choice.question
+        return "a malformed question" if q is not None and not is_well_formed(q, n) else None
 
     # -- steps -------------------------------------------------------------------------
 
@@ -441,14 +435,10 @@ class TisiguiState:
         _, places, _ = self.result()
         return Outcome(tuple(self.scores), tuple(places), self.ended_by)
 
-    def view_of_ghost(self, seat: int) -> tuple[object, ...] | None:
-        """The big round's secret as ``seat`` knows it: all of it for the ghost, else None."""
-        if self.phase in (GHOST, OVER) or seat != self.ghost:
-            return None
-        return (self.ghost, tuple(sorted(self.targets)), self.phase == TARGETS)
-
     def observation(self, seat: int) -> tuple[object, ...]:
-        secret = self.view_of_ghost(seat)
+        # The big round's secret: all of it for the ghost, nothing for anyone else.
+        secret = None if self.phase in (GHOST, OVER) or seat != self.ghost else (
+            self.ghost, tuple(sorted(self.targets)), self.phase == TARGETS)
         public = tuple((e.seat, e.choice.action, e.answer, e.confirms) for e in self.history)
         pending = self.pending.action if self.pending is not None else None
         # A finished big round is shown in full (the ghost and its targets come out).
