@@ -270,7 +270,6 @@ class TisiguiState:
         phase = self.phase
         if phase == TURN:
             if action == STOP:
-                self._end_turn()
                 return self._next_turn()
             # What the action stands for: the bots hand the same (cached) action objects
             # over and over, so they are looked up by identity first (no tuple to hash).
@@ -286,7 +285,6 @@ class TisiguiState:
                 choice, shown = read
             if choice.kind == "pass":
                 self.actions.append(PASS_ACTION)
-                self._end_turn()
                 return self._next_turn()
             # Another seat answers the truth, which is None where no rule can check it (then
             # the ghost answers); the ghost shows the answer the rules force or its own.
@@ -318,7 +316,7 @@ class TisiguiState:
             start = action[1] if type(action) is tuple else action
             self._begin_big_round(start)  # type: ignore[arg-type]
             self.public = Deductions(self.players, start)  # type: ignore[arg-type]
-            return self._next_turn()
+            return self._next_turn(log_turn=False)
         if phase == ROLL:
             return self._end_big_round(action)  # type: ignore[arg-type]
         raise ValueError("the game is over")
@@ -366,7 +364,6 @@ class TisiguiState:
         self.public.observe(event)
         if self.end is not None or (markers is not None and markers[seat] == 0) or (
                 len(self.actions) >= self.hi):
-            self._end_turn()
             return self._next_turn()
         return ()
 
@@ -379,15 +376,18 @@ class TisiguiState:
         self.end = None
         self.turn_index = 0
 
-    def _end_turn(self) -> None:
-        self.turns.append(Turn(self.small_round, self.round_value, self.seat, tuple(self.actions)))
-
-    def _next_turn(self) -> Sequence[BigRound]:
-        """The next turn whose player may act (turns without markers pass by, logged empty);
-        none left ends the big round, with a roll where the rules ask for one."""
+    def _next_turn(self, log_turn: bool = True) -> Sequence[BigRound]:
+        """The turn under way logged (``log_turn``), then the next turn whose player may act
+        (turns without markers pass by, logged empty); none left ends the big round, with a
+        roll where the rules ask for one."""
         markers, n = self.markers, self.players
-        while self.end is None and self.turn_index < self.turns_in_full:
+        while True:
+            if log_turn:
+                self.turns.append(Turn(self.small_round, self.round_value, self.seat,
+                                       tuple(self.actions)))
             t = self.turn_index
+            if self.end is not None or t >= self.turns_in_full:
+                break
             self.small_round, self.round_value = t // n + 1, self.values[t // n]
             self.seat = (self.start + t) % n
             self.turn_index = t + 1
@@ -395,7 +395,7 @@ class TisiguiState:
             if markers is None or markers[self.seat]:
                 self.phase = TURN
                 return ()
-            self._end_turn()
+            log_turn = True
         if big_round_needs_roll(self.rules, self.die):
             self.phase = ROLL
             return ()
