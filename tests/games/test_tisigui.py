@@ -888,6 +888,25 @@ def test_the_game_checks_each_choice_against_the_rules() -> None:
     assert state.why_illegal("stop") == "0 actions, at least 1 required"
 
 
+def test_a_worked_script_that_breaks_a_rule_is_refused_where_it_does() -> None:
+    from pnp.games.tisigui.example import scripted_game
+
+    names = ["A", "B", "C", "D", "E"]
+
+    def big_round(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        # A is the ghost, B its only target; B starts and acts first
+        return [{"ghost": "A", "targets": ["B"], "start": "B",
+                 "turns": [{"who": "B", "actions": actions}]}]
+
+    # B is not the ghost: its "is C a target?" must be answered truly (C is not one)
+    with pytest.raises(ValueError, match="^big round 1, B's turn: only the ghost may lie; "
+                                         "the truth is False$"):
+        scripted_game(DEFAULT_RULES, names, big_round([{"target": "C", "answer": True}]))
+    # a turn holds two actions at most: a third is refused
+    with pytest.raises(ValueError, match="^big round 1, B's turn: the turn is over"):
+        scripted_game(DEFAULT_RULES, names, big_round([{"count": 1, "answer": True}] * 3))
+
+
 def test_replay_refuses_a_turn_over_its_cap_once() -> None:
     log = worked_example_log()
     extra = [B, ["question", "target_count", 1]]
