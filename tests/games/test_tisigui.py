@@ -715,8 +715,7 @@ def test_no_bot_names_a_set_already_answered_x(rules: Any) -> None:
 
 
 def _event(seat: int, kind: str, answer: bool | None, **kw: Any) -> Any:
-    from pnp.games.tisigui.choices import Choice, Question
-    from pnp.games.tisigui.state import Event
+    from pnp.games.tisigui.choices import Choice, Event, Question
 
     question = kw.pop("question", None)
     choice = Choice(kind, tuple(kw.pop("named", ())), Question(**question) if question else None)
@@ -867,29 +866,45 @@ def test_the_typed_log_is_the_json_log() -> None:
 
 
 def test_the_game_checks_each_choice_against_the_rules() -> None:
-    from pnp.games.tisigui.choices import PASS, Choice, Question
-    from pnp.games.tisigui.state import Game
+    from pnp.games.tisigui.choices import naming
+    from pnp.games.tisigui.machine import TisiguiState
 
-    game = Game(DEFAULT_RULES, 5)
-    game.begin_big_round(A, frozenset({B, C, D}), B)
-    game.begin_turn()
-    assert (game.seat, game.round_value) == (B, 3)
-    assert [p.message for p in game.check(PASS)] == [
-        "only the ghost may pass, and only where the rules allow it"
-    ]
-    assert game.check(Choice("name", (C,))) == []
-    assert game.forced_answer(Choice("name", (C,))) is True  # only the ghost may lie
-    done = game.push(Choice("name", (C,)), True)
-    assert (done.points, done.confirms, game.scores[B]) == (3, (C,), 3)
+    state = TisiguiState(DEFAULT_RULES, 5)
+    for step in (A, ("targets", (B, C, D)), ("start", B)):
+        state.apply(step)
+    assert (state.seat, state.round_value) == (B, 3)
+    assert state.why_illegal("pass") == "only the ghost may pass, and only where the rules allow it"
+    assert state.why_illegal(("name", (C,))) is None
+    assert state.forced_answer(naming((C,))) is True  # only the ghost may lie
+    state.apply(("name", (C,)))
+    done = state.actions[-1]
+    assert (done.points, done.confirms, state.scores[B]) == (3, (C,), 3)
     # C is confirmed now: naming C again is illegal, a question is fine
-    assert [p.field for p in game.check(Choice("name", (C, D)))] == ["named"]
-    assert game.check(Choice("question", question=Question("is_target", about=D))) == []
-    game.push(Choice("question", question=Question("is_target", about=D)), True)
-    assert not game.can_act  # two actions is the most a turn holds
-    assert [p.scope for p in game.check(Choice("no_targets"))] == ["turn"]
-    assert game.end_turn() == []
-    game.begin_turn()  # C's turn: C must act at least once
-    assert [p.message for p in game.end_turn()] == ["0 actions, at least 1 required"]
+    assert state.why_illegal(("name", (C, D))) == f"seats [{C}] are already confirmed"
+    assert state.why_illegal(("question", "is_target", D)) is None
+    state.apply(("question", "is_target", D))
+    # two actions is the most a turn holds: C's turn has come, and C must act at least once
+    assert (state.seat, [t.seat for t in state.turns]) == (C, [B])
+    assert state.why_illegal("stop") == "0 actions, at least 1 required"
+
+
+def test_a_worked_script_that_breaks_a_rule_is_refused_where_it_does() -> None:
+    from pnp.games.tisigui.example import scripted_game
+
+    names = ["A", "B", "C", "D", "E"]
+
+    def big_round(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        # A is the ghost, B its only target; B starts and acts first
+        return [{"ghost": "A", "targets": ["B"], "start": "B",
+                 "turns": [{"who": "B", "actions": actions}]}]
+
+    # B is not the ghost: its "is C a target?" must be answered truly (C is not one)
+    with pytest.raises(ValueError, match="^big round 1, B's turn: only the ghost may lie; "
+                                         "the truth is False$"):
+        scripted_game(DEFAULT_RULES, names, big_round([{"target": "C", "answer": True}]))
+    # a turn holds two actions at most: a third is refused
+    with pytest.raises(ValueError, match="^big round 1, B's turn: the turn is over"):
+        scripted_game(DEFAULT_RULES, names, big_round([{"count": 1, "answer": True}] * 3))
 
 
 def test_replay_refuses_a_turn_over_its_cap_once() -> None:

@@ -2,9 +2,9 @@
 
 The worked example is played again here from the story the book tells (each big round's
 ghost, targets and start player, every action and the answer the plate shows, the rolls),
-by driving the engine's ``Game`` directly: its points, endings, totals after each big round
-and the winner must be the book's. What 小蓉 deduces is checked by trying every ghost and
-target set against the answers only the ghost may fake. The whole game is the example
+by driving the game's state machine step by step: its points, endings, totals after each big
+round and the winner must be the book's. What 小蓉 deduces is checked by trying every ghost
+and target set against the answers only the ghost may fake. The whole game is the example
 game's event log; the short examples of the rules chapters are the engine's functions.
 """
 
@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from pnp.core.errors import DataError
-from pnp.games.tisigui.choices import NO_TARGETS, Choice, asking, naming
+from pnp.games.tisigui.choices import NO_TARGETS, Choice, answered, asking, naming
+from pnp.games.tisigui.machine import ROLL, STOP, TURN, TisiguiState
 from pnp.games.tisigui.rules import (
     TisiguiRules,
     ghost_points,
@@ -26,7 +27,6 @@ from pnp.games.tisigui.rules import (
     rank,
     rules_from_mapping,
 )
-from pnp.games.tisigui.state import Game
 from pnp.play.narrate import SEAT_NAMES
 from tests.conftest import book_markdown, edit, game_workspace
 from tests.rulebook.bookexamples import book, example_log, flat, game, printed_in_both_scripts, section
@@ -59,27 +59,44 @@ def example() -> str:
     return flat(section(book(SLUG), "范例"))
 
 
-def _play(rules: TisiguiRules) -> tuple[Game, list[list[int]], list[list[tuple[int, Choice, bool, int]]]]:
-    """The story through the engine: the game, each big round's points per seat, and each big
-    round's actions as the table saw them (seat, choice, answer, points)."""
-    game = Game(rules, len(CAST))
+def _step(state: TisiguiState, choice: Choice, answer: bool) -> object:
+    """The step of the player on turn taking ``choice`` and showing ``answer``: the ghost's
+    own action carries the answer it picks; everyone else's is the truth."""
+    forced = state.forced_answer(choice)
+    if forced is None:
+        return answered(choice, answer)
+    assert answer == forced
+    return choice.action
+
+
+def _play(rules: TisiguiRules) -> tuple[TisiguiState, list[list[int]], list[list[tuple[int, Choice, bool, int]]]]:
+    """The story through the game's steps: the game, each big round's points per seat, and
+    each big round's actions as the table saw them (seat, choice, answer, points)."""
+    state = TisiguiState(rules, len(CAST))
     points, seen = [], []
     for ghost, targets, start, roll, turns in STORY:
-        game.begin_big_round(ghost, frozenset(targets), start)
-        before, script, watched = list(game.scores), list(turns), []
-        while game.next_turn() is not None:
-            game.begin_turn()
-            if game.can_act:
-                for choice, answer in script.pop(0):
-                    assert not game.check(choice) and not game.check_answer(choice, answer)[1]
-                    watched.append((game.seat, choice, answer, game.push(choice, answer).points))
-            assert not game.end_turn()
-        assert not script and game.needs_roll == (roll is not None)
-        game.end_big_round(roll)
-        points.append([after - was for after, was in zip(game.scores, before, strict=True)])
+        for setup in (ghost, ("targets", tuple(sorted(targets))), ("start", start)):
+            state.apply(setup)
+        before, script, watched = list(state.scores), list(turns), []
+        while state.phase == TURN:  # turns without markers left pass by unscripted
+            turn = state.turn_index
+            for choice, answer in script.pop(0):
+                assert state.phase == TURN and state.turn_index == turn
+                step, seat, done = _step(state, choice, answer), state.seat, len(state.turns)
+                assert state.why_illegal(step) is None
+                state.apply(step)
+                action = (state.turns[done].actions if len(state.turns) > done else state.actions)[-1]
+                watched.append((seat, choice, answer, action.points))
+            if state.phase == TURN and state.turn_index == turn:
+                assert state.why_illegal(STOP) is None
+                state.apply(STOP)
+        assert not script and (state.phase == ROLL) == (roll is not None)
+        if roll is not None:
+            state.apply(roll)
+        points.append([after - was for after, was in zip(state.scores, before, strict=True)])
         seen.append(watched)
-    assert game.over
-    return game, points, seen
+    assert state.is_over()
+    return state, points, seen
 
 
 def _true(choice: Choice, targets: frozenset[int]) -> bool:

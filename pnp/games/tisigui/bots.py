@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import NamedTuple, Protocol
 
 from pnp.games.draws import shuffle
@@ -21,9 +21,8 @@ from pnp.games.tisigui.choices import (
 )
 from pnp.games.tisigui.deduce import DOUBT, Deductions
 from pnp.games.tisigui.ghost_answers import judge_answers
-from pnp.games.tisigui.machine import ANSWER, START, STOP, TARGETS, TURN, TisiguiState
+from pnp.games.tisigui.machine import ANSWER, START, STOP, TARGETS, TURN, TisiguiState, truth_of
 from pnp.games.tisigui.rules import TisiguiRules, no_targets_points
-from pnp.games.tisigui.state import Event
 from pnp.games.tisigui.target_sets import POSTERIOR, Weighed, chance_all, size_chances_of, tables
 
 
@@ -47,12 +46,9 @@ class View(NamedTuple):
     acted: int  # actions already taken on this turn
     can_stop: bool
     can_pass: bool
-    # Every action of the big round so far, oldest first. Play passes the game's own list
-    # (copying it for every decision cost more than the decision): read it, never keep it.
-    history: Sequence[Event] = ()
-    # What the table deduces from ``history``, kept up to date by the game loop (the same
-    # for every seat: it is public); None leaves a bot to work it out from ``history``.
-    deductions: Deductions | None = None
+    # What the table deduces from the big round's public play, kept up to date by the game
+    # (the same for every seat: it is public)
+    deductions: Deductions
 
     @property
     def is_ghost(self) -> bool:
@@ -157,31 +153,11 @@ class GreedyBot:
     name = "greedy"
 
     def __init__(self) -> None:
-        self._deductions: Deductions | None = None
-        self._first: Event | None = None
         self._answer: tuple[Choice, bool] | None = None
         self._targets: frozenset[int] | None = None
         self._targets_mask = 0
         self._rules: TisiguiRules | None = None
         self._rules_id = 0
-
-    def _sync(self, view: View) -> Deductions:
-        if view.deductions is not None and view.deductions.events == len(view.history):
-            return view.deductions
-        history = view.history
-        d = self._deductions
-        if (
-            d is None
-            or d.n != view.players
-            or (history and history[0] is not self._first)
-            or len(history) < d.events
-            or (not history and d.events)
-        ):
-            d = self._deductions = Deductions(view.players)
-            self._first = history[0] if history else None
-        for event in history[d.events :]:
-            d.observe(event)
-        return d
 
     def choose_targets(self, view: View, rng: random.Random) -> Iterable[int]:
         # As many targets as the players expect (the weights they reason with), anyone:
@@ -198,8 +174,6 @@ class GreedyBot:
         if view.ghost == seat:
             return self._ghost_action(view, rng)
         d = view.deductions
-        if d is None or d.events != len(view.history):
-            d = self._sync(view)
         # Worked in the start player's frame, as the deductions are: a position met with
         # the table turned is the same position.
         here = d.to_here
@@ -321,7 +295,7 @@ class GreedyBot:
     # -- the ghost ----------------------------------------------------------------------
 
     def _ghost_action(self, view: View, rng: random.Random) -> Choice | None:
-        d = self._sync(view)
+        d = view.deductions
         # In the frame of the big round's start player, as the deductions are (what the
         # ghost judges is then shared by big rounds that differ by a turn of the table).
         here = d.to_here[view.seat]
@@ -393,11 +367,10 @@ def _rules_id(rules: TisiguiRules, n: int) -> int:
 
 def setup_view(state: TisiguiState) -> View:
     """What the ghost knows while it sets up the big round."""
-    game = state.game
     return View(rules=state.rules, players=state.players, seat=state.ghost, ghost=state.ghost,
-                targets=state.targets, confirmed=(), small_round=0, round_value=game.values[0],
-                rounds_left=len(game.values), markers_left=None, acted=0, can_stop=False,
-                can_pass=False)
+                targets=state.targets, confirmed=(), small_round=0, round_value=state.values[0],
+                rounds_left=len(state.values), markers_left=None, acted=0, can_stop=False,
+                can_pass=False, deductions=state.public)
 
 
 _new_tuple = tuple.__new__
@@ -418,19 +391,17 @@ class Style:
             # What the player on turn knows (the ghost its secret too), built for every action
             # as the tuple it is (a named tuple's own __new__ is a Python function: a frame a
             # decision), in View's order.
-            game = state.game
-            seat, ghost = game.seat, state.ghost
+            seat, ghost = state.seat, state.ghost
             secret = seat == ghost
-            acted = len(game.actions)
-            small_round = game.small_round
-            markers = game.markers
+            acted = len(state.actions)
+            small_round = state.small_round
+            markers = state.markers
             view = _new_tuple(View, (
                 state.rules, state.players, seat, ghost if secret else None,
                 state.targets if secret else None, state.confirmed, small_round,
-                game.round_value, len(game.values) - small_round,
-                markers[seat] if markers is not None else None, acted, acted >= game.lo,
-                secret and state.rules.ghost_may_pass and not acted, game.history,
-                state.public))
+                state.round_value, len(state.values) - small_round,
+                markers[seat] if markers is not None else None, acted, acted >= state.lo,
+                secret and state.rules.ghost_may_pass and not acted, state.public))
             if phase == ANSWER:  # a question no rule can check, asked of the ghost
                 asked = state.pending
                 assert asked is not None
@@ -439,10 +410,10 @@ class Style:
             if choice is None:
                 return STOP
             action: Action = choice.action
-            if secret and choice.kind != "pass" and game.forced_answer(choice) is None:
+            if secret and choice.kind != "pass" and state.forced_answer(choice) is None:
                 # The ghost's own action: the answer it shows goes with it.
-                action = answered(choice, bool(bot.ghost_answer(view, choice,
-                                                                game.truth(choice), rng)))
+                truth = truth_of(choice.test, ghost, state.mask)
+                action = answered(choice, bool(bot.ghost_answer(view, choice, truth, rng)))
             return action
         if phase == TARGETS:
             chosen = set(bot.choose_targets(setup_view(state), rng))

@@ -1,8 +1,8 @@
 """替死鬼 (tisigui): the choices a player may make (questions, namings, "no targets?", a
 pass), as immutable values; bots share the ones they make over and over.
 
-Each choice works out once what ``Game`` asks of it on every action: the fewest players
-for whom it is well formed (``fit``) and what its true answer checks (``test``).
+Each choice works out once what the game (``machine.py``) asks of it on every action: what
+its true answer checks (``test``).
 """
 
 from __future__ import annotations
@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from pnp.games.params import is_integer
 
-ACTION_KINDS = ("question", "name", "no_targets", "pass")
 QUESTION_KINDS = ("is_target", "any_target", "target_count", "is_ghost", "other")
 
 
@@ -54,36 +53,10 @@ class Choice:
     question: Question | None = None
 
     @cached_property
-    def fit(self) -> int:
-        """The fewest players for whom the choice is well formed in itself (distinct seats
-        in range, a question that makes sense), or ``_NEVER``. ``Game.check`` reads it to
-        pass a plain legal choice quickly; what is left depends on the turn."""
-        named = self.named
-        if not all(map(is_integer, named)) or len(set(named)) != len(named):
-            return _NEVER
-        need = max(named, default=-1) + 1
-        if min(named, default=0) < 0:
-            return _NEVER
-        if self.kind == "name":
-            return need if named else _NEVER
-        if named or self.kind not in ("question", "no_targets"):
-            return _NEVER
-        q = self.question
-        if self.kind == "no_targets" or q is None or q.asks in ("target_count", "other"):
-            return 0 if q is None or is_well_formed(q, 1) else _NEVER
-        seats: Sequence[Any] = (
-            (q.about,) if q.asks in ("is_target", "is_ghost") else (q.among or ())
-        )
-        if not seats or not all(map(is_integer, seats)) or min(seats) < 0:
-            return _NEVER
-        need = max(seats) + 1
-        return need if is_well_formed(q, need) else _NEVER
-
-    @cached_property
     def test(self) -> tuple[int, int]:
         """What the true answer checks: (one of the codes below, the seat mask or number it
         checks against); (``TRUTH_UNKNOWN``, 0) too for a choice with seats no mask can hold,
-        which ``Game.check`` refuses."""
+        which the game refuses."""
         kind = self.kind
         q = self.question
         if kind == "no_targets":
@@ -134,6 +107,16 @@ class Choice:
         return ("question", q.asks, q.value if q.asks == "target_count" else q.about)
 
 
+class Event(NamedTuple):
+    """One action as everyone at the table saw it (the bots' history, not the log: a tuple,
+    cheaper to build than a frozen dataclass, one per action)."""
+
+    seat: int
+    choice: Choice
+    answer: bool | None
+    confirms: tuple[int, ...]
+
+
 def mask_of(seats: Iterable[int]) -> int:
     """Seats as a bit mask (seat s is bit s)."""
     out = 0
@@ -141,8 +124,6 @@ def mask_of(seats: Iterable[int]) -> int:
         out |= 1 << s
     return out
 
-
-_NEVER = 1 << 30
 
 # What a choice's true answer checks (``Choice.test``), as small ints: the game and the
 # deductions compare them on every action. True if every seat of the mask is a target, if

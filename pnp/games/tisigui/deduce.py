@@ -18,8 +18,8 @@ from pnp.games.tisigui.choices import (
     TRUE_IF_COUNT,
     TRUE_IF_GHOST,
     TRUE_IF_NONE,
+    Event,
 )
-from pnp.games.tisigui.state import Event
 from pnp.games.tisigui.target_sets import POSTERIOR, Pick, Statement, Weighed, tables, weigh
 
 # How far a greedy player believes an answer given on another player's turn: a seat whose

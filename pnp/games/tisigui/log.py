@@ -1,4 +1,4 @@
-"""替死鬼 (tisigui): the event log as typed values, written by ``state.Game`` action by action.
+"""替死鬼 (tisigui): the event log as typed values, written by ``machine.py`` as it plays.
 
 ``to_json`` gives the shape docs/sample-and-simulate.md fixes (spelled out in ``play.py``).
 """

@@ -28,8 +28,8 @@ def facts(sample: Sample) -> dict[str, Any]:
     match = replay(lambda: TisiguiState(rules, n), steps_from_log(log))
     played: list[BigRound] = [event for _, event in match.events]
     state: TisiguiState = match.state  # type: ignore[assignment]
-    ranking, places, winners = state.game.result()
-    scores = list(state.game.scores)
+    ranking, places, winners = state.result()
+    scores = list(state.scores)
     last_start = played[-1].start
     return {
         "players": n,

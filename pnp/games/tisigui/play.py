@@ -94,11 +94,10 @@ def play_match_of(rules: TisiguiRules, players: int, seed: int, variant: str | N
 def game_log(match: Match, seed: int, bots: Sequence[str]) -> GameLog:
     """The event log of a finished match."""
     state: TisiguiState = match.state  # type: ignore[assignment]
-    game = state.game
-    ranking, places, winners = game.result()
+    ranking, places, winners = state.result()
     return GameLog(seed=seed, players=state.players, variant=state.rules.variant,
-                   bots=tuple(bots), big_rounds=tuple(game.big_rounds),
-                   scores=tuple(game.scores), ranking=tuple(ranking), places=tuple(places),
+                   bots=tuple(bots), big_rounds=tuple(state.big_rounds),
+                   scores=tuple(state.scores), ranking=tuple(ranking), places=tuple(places),
                    winners=tuple(winners))
 
 

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 from pnp.games.kit import CHANCE, RandomBot, action_log, play, play_match, replay_log
 from pnp.games.kit.match import draw_chance
-from pnp.games.tisigui.machine import TURN, TisiguiState
+from pnp.games.tisigui.choices import mask_of
+from pnp.games.tisigui.machine import TURN, TisiguiState, truth_of
 from pnp.games.tisigui.play import KIT
 from pnp.games.tisigui.play import play as tisigui_play
 from pnp.games.tisigui.play import replay as tisigui_replay
 from pnp.games.tisigui.rules import CLASSIC_RULES, DEFAULT_RULES
-from pnp.games.tisigui.state import Deal
 from tests.games.kit.contract_checks import assert_plays_and_replays, ismcts_result, states_along
 
 
@@ -28,7 +28,7 @@ def test_random_play_never_raises_and_replays(seed: int, players: int, classic: 
     match = assert_plays_and_replays(lambda: TisiguiState(rules, players), seed)
     # and the kit's steps make the game's own log, which its replay accepts
     state: TisiguiState = match.state  # type: ignore[assignment]
-    assert len(state.game.big_rounds) >= 1
+    assert len(state.big_rounds) >= 1
 
 
 def turn_states(seed: int, players: int, bots: str = "random") -> list[TisiguiState]:
@@ -45,7 +45,7 @@ def turn_states(seed: int, players: int, bots: str = "random") -> list[TisiguiSt
 def with_secret(state: TisiguiState, ghost: int, targets: frozenset[int]) -> TisiguiState:
     other = state.clone()
     other.ghost, other.targets = ghost, targets
-    other.game.deal = Deal(state.players, ghost, targets)
+    other.mask = mask_of(targets)
     return other
 
 
@@ -72,7 +72,7 @@ def test_resample_keeps_the_seats_view_and_every_honest_answer() -> None:
     checked = 0
     for seed in range(6):
         for state in turn_states(seed, 5, "greedy")[:40:3]:
-            seat = state.game.seat
+            seat = state.seat
             rng = random.Random(seed)
             for _ in range(8):
                 drawn = state.resample(seat, rng)
@@ -80,8 +80,8 @@ def test_resample_keeps_the_seats_view_and_every_honest_answer() -> None:
                 if seat != state.ghost:
                     assert drawn.ghost != seat
                 drawn_secrets.add((seed, drawn.ghost, drawn.targets))
-                for event in drawn.game.history:  # only the ghost may have lied
-                    truth = drawn.game.truth(event.choice)
+                for event in drawn.history:  # only the ghost may have lied
+                    truth = truth_of(event.choice.test, drawn.ghost, drawn.mask)
                     if event.seat != drawn.ghost and truth is not None:
                         assert event.answer == truth
                 # a determinization plays on to the end
@@ -97,7 +97,7 @@ def test_resample_keeps_the_seats_view_and_every_honest_answer() -> None:
 
 
 def test_the_ghosts_resample_is_the_truth() -> None:
-    state = next(s for s in turn_states(3, 4) if s.game.seat == s.ghost)
+    state = next(s for s in turn_states(3, 4) if s.seat == s.ghost)
     drawn = state.resample(state.ghost, random.Random(1))
     assert (drawn.ghost, drawn.targets) == (state.ghost, state.targets)
 
@@ -126,13 +126,13 @@ def test_a_log_replays_from_its_steps_and_refuses_an_edited_one() -> None:
 
 
 def test_the_ghost_shows_its_answer_with_its_own_action() -> None:
-    state = next(s for s in turn_states(5, 4) if s.game.seat == s.ghost)
+    state = next(s for s in turn_states(5, 4) if s.seat == s.ghost)
     legal = state.legal_actions()
     assert ("no", "question", "is_target", 0) in legal
     assert ("question", "is_target", 0) not in legal
     assert state.why_illegal(("question", "is_target", 0)) == (
         'the ghost shows its answer with its own action: ("yes" | "no", ...)')
-    other = next(s for s in turn_states(5, 4) if s.game.seat != s.ghost)
+    other = next(s for s in turn_states(5, 4) if s.seat != s.ghost)
     assert other.why_illegal(("yes", "question", "is_target", 0)) == (
         "only the ghost's own action carries its answer")
 
