@@ -162,11 +162,13 @@ class Actions(list[Action]):
 
 class WurenshenghuanState:
     """The table, the phase, the story so far and whose step is next (see the module's
-    docstring); ``table`` is None until the deal."""
+    docstring)."""
 
     def __init__(self, rules: WurenshenghuanRules, players: int) -> None:
         self.rules, self.players = rules, players
-        self.table: State = None  # type: ignore[assignment]  # dealt by the first step
+        # What lies on the table: None only until the deal, the first step (which nothing
+        # but ``apply`` and ``observation`` meets), so it is typed as it is ever after.
+        self.table: State = None  # type: ignore[assignment]
         self.murderer_seat = 0
         self.characters: tuple[str, ...] = ()  # the letter each seat plays
         self.dealt: dict[str, tuple[str, ...]] = {}  # each character's row at setup
