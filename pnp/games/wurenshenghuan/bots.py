@@ -13,10 +13,8 @@ from pnp.games.wurenshenghuan.machine import (
     PASS,
     SEARCH,
     WurenshenghuanState,
-    keep_order,
     kill_steps,
     order_of,
-    reorder,
 )
 from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules
 from pnp.games.wurenshenghuan.state import State, refill, without
@@ -66,12 +64,7 @@ def murderer_greedy(rules: WurenshenghuanRules, state: State, view: PublicView,
         if (count >= 2 and own in state.alive and state.free(own) and ranked[0] == own
                 and scores[own] >= scores[ranked[1]] + 1):
             chosen[-1] = own
-        # Every kept card stays where it lay, the drawn ones go in the gaps, so that a card
-        # the table saw there is still there.
-        rest = without(row, discard) or ()
-        base = rest + refill(rules, rest, state.pile)[0]
-        kept = reorder(base, keep_order(rules, row, discard, len(state.pile)))
-        return kill_steps(rules, state, chosen, discard, kept)
+        return kill_steps(rules, state, chosen, discard)  # the kept cards where they lay
     others = state.frame_targets()
     if not others or not row:
         return [NONE]

@@ -101,11 +101,9 @@ def reorder(base: Sequence[str], order: Sequence[int]) -> tuple[str, ...]:
     return tuple(base[i] for i in order)
 
 
-def order_of(base: Sequence[str], row: Sequence[str] | None) -> tuple[int, ...]:
-    """The order that makes ``row`` from ``base``, each item from the first place holding it
-    (None: no reordering); a row that is not a reordering gives an order the rules refuse."""
-    if row is None:
-        return tuple(range(len(base)))
+def order_of(base: Sequence[str], row: Sequence[str]) -> tuple[int, ...]:
+    """The order that makes ``row`` from ``base``, each item from the first place holding it;
+    a row that is not a reordering gives an order the rules refuse."""
     free = list(range(len(base)))
     order = []
     for item in row:
@@ -139,12 +137,15 @@ def keep_order(rules: WurenshenghuanRules, row: Sequence[str], discard: Sequence
 
 def kill_steps(rules: WurenshenghuanRules, table: State, victims: Sequence[str],
                discard: Sequence[str], arranged: Sequence[str] | None = None) -> list[Action]:
-    """The steps of a kill leaving the murderer's row ``arranged`` (None: kept items first,
-    the drawn ones after them)."""
-    rest = without(table.items(table.murderer), discard) or ()
-    drawn, _ = refill(rules, rest, table.pile)
-    return [("kill", tuple(discard), order_of(rest + drawn, arranged)),
-            *(("victim", c) for c in victims)]
+    """The steps of a kill leaving the murderer's row ``arranged`` (None: every kept card
+    where it lay and the drawn ones in the gaps, so that a card the table saw there is still
+    there)."""
+    row = table.items(table.murderer)
+    rest = without(row, discard) or ()
+    base = rest + refill(rules, rest, table.pile)[0]
+    if arranged is None:
+        arranged = reorder(base, keep_order(rules, row, discard, len(table.pile)))
+    return [("kill", tuple(discard), order_of(base, arranged)), *(("victim", c) for c in victims)]
 
 
 class Actions(list[Action]):
