@@ -11,24 +11,16 @@ example game's event log, scored again from its facts.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from itertools import combinations, permutations
 from pathlib import Path
 
 import pytest
 
 from pnp.core.errors import DataError
-from pnp.games.wurenshenghuan.game import Game
+from pnp.games.wurenshenghuan.machine import DONE, NONE, PASS, SEARCH, WurenshenghuanState
 from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules, rules_from_mapping, weapon
-from pnp.games.wurenshenghuan.state import (
-    Idle,
-    IllegalAction,
-    Kill,
-    Look,
-    Search,
-    State,
-    new_state,
-    night_step,
-)
+from pnp.games.wurenshenghuan.state import State
 from pnp.games.wurenshenghuan.tables import prison_allowance, score_parts, search_allowance
 from pnp.play.narrate import SEAT_NAMES
 from tests.conftest import book_markdown, edit, game_workspace
@@ -58,8 +50,16 @@ def first_night() -> str:
     return flat(section(book(SLUG), "範例：第一個夜晚和白天"))
 
 
-def _table(rules: WurenshenghuanRules, murderer: str) -> State:
-    """The story's table: its rows and pile top, the other cards anywhere (no claim reads them)."""
+def _steps(state: WurenshenghuanState, *steps: object) -> None:
+    """Each step checked by the rules, then taken."""
+    for step in steps:
+        assert state.why_illegal(step) is None, (step, state.why_illegal(step))
+        state.apply(step)
+
+
+def _dealt(rules: WurenshenghuanRules) -> WurenshenghuanState:
+    """The story's table dealt, 阿凱 (seat 0) the murderer playing C: its rows and pile top,
+    the other cards anywhere (no claim reads them)."""
     rest = rules.deck()
     for card in [CODE[c] for row in ROWS.values() for c in row] + [CODE[c] for c in PILE_TOP]:
         rest.remove(card)
@@ -67,61 +67,71 @@ def _table(rules: WurenshenghuanRules, murderer: str) -> State:
     deck = []
     for letter in rules.letters:
         deck += [CODE[c] for c in ROWS[letter]] if letter in ROWS else [rest.pop() for _ in range(3)]
-    return new_state(rules, deck + [CODE[c] for c in PILE_TOP] + rest[::-1], murderer)
+    state = WurenshenghuanState(rules, len(SEATS))
+    state.apply((0, tuple(SEATS.values()), (*deck, *(CODE[c] for c in PILE_TOP), *rest[::-1])))
+    return state
 
 
-def _story(rules: WurenshenghuanRules, text: str) -> tuple[Game, State, Kill]:
-    """The night the text tells, as a Game at daybreak, with the table before it."""
+def _story(rules: WurenshenghuanRules, text: str) -> tuple[WurenshenghuanState, State]:
+    """The night the text tells, played to daybreak, with the table before it."""
     told = re.search(r"阿凱從(\w)底下丟出(\w+)和(\w+)，把(\w)和(\w)的角色卡翻到背面；再從牌庫抽(\d)張"
                      r"（(\w+)和(\w+)），把\w底下補到(\d)張，由左到右重新排成(\w+)、(\w+)、(\w+)。", text)
     assert told, text
     own, d1, d2, t1, t2, drawn, p1, p2, full, *arranged = told.groups()
     assert own == SEATS["阿凱"] and [p1, p2] == PILE_TOP and int(full) == rules.items_per_character
-    game = Game(rules, 0, tuple(SEATS.values()), _table(rules, own))
-    before = game.state
-    kill = Kill((t1, t2), (CODE[d1], CODE[d2]), tuple(CODE[c] for c in arranged))
-    event = game.push_night(kill)
-    assert list(event.result.drawn) == [CODE[p1], CODE[p2]] and int(drawn) == 2
-    return game, before, kill
+    state = _dealt(rules)
+    before = state.table
+    # The row left after the discards, then the two drawn: the order names where each of
+    # the arranged cards comes from.
+    rest = [CODE[c] for c in ROWS[own] if c not in (d1, d2)] + [CODE[c] for c in PILE_TOP]
+    order = tuple(rest.index(CODE[c]) for c in arranged)
+    _steps(state, ("kill", (CODE[d1], CODE[d2]), order), ("victim", t1), ("victim", t2))
+    assert list(state.nights[0].result.drawn) == [CODE[p1], CODE[p2]] and int(drawn) == 2
+    return state, before
 
 
 def test_the_setup_shows_what_the_book_says(rules: WurenshenghuanRules, first_night: str) -> None:
-    table = _table(rules, "C")
+    table = _dealt(rules).table
     shown = {c: NAME[table.items(c)[-1]] for c in "CG"}
     assert f"C龍先生最右邊亮出的是{shown['C']}，G馬少爺亮出的是{shown['G']}" in first_night
     assert "阿凱抽到的身分卡是C龍先生，小晴抽到的是A溫法官" in first_night
 
 
 def test_the_night_and_the_day_are_the_engines(rules: WurenshenghuanRules, first_night: str) -> None:
-    game, _, _ = _story(rules, first_night)
-    dead = sorted(game.state.dead)
+    state, _ = _story(rules, first_night)
+    dead = sorted(state.table.dead)
     alive = rules.characters - len(dead)
     assert dead == ["F", "H"] and "看到F安醫師和H卜探長遇害，旁邊擺著一張匕首和一張毒酒" in first_night
     assert (f"還有{alive}個角色活著，查表可知今天可以盤查{search_allowance(rules, alive)}次，"
             f"或囚禁{prison_allowance(rules, alive)}個角色") in first_night
-    day = game.push_day(Search((Look("C", 2), Look("G", 2), Look("F"), Look("D", 0))))
-    c, g, f, d = (list(look.cards) for look in day.result.looks)
+    _steps(state, SEARCH, ("look", "C", 2), ("look", "G", 2), ("look", "F", None), ("look", "D", 0))
+    c, g, f, d = (list(look.cards) for look in state.days[0].result.looks)
     assert f"翻開C最右邊那張：是{NAME[c[0]]}，開局時這裡亮出的是匕首。" in first_night and c[0] != CODE["匕首"]
     assert f"翻開G最右邊那張：還是{NAME[g[0]]}。" in first_night and g[0] == CODE["繩索"]
     assert f"把遇害的F底下的物品全部翻開：{'、'.join(NAME[x] for x in f)}。" in first_night
     assert f"翻開D最左邊那張：是{NAME[d[0]]}。" in first_night
 
 
-def _rows_any_kill_changes(rules: WurenshenghuanRules, state: State) -> set[str]:
+def _rows_any_kill_changes(rules: WurenshenghuanRules, state: WurenshenghuanState) -> set[str]:
     """Every legal kill of the night tried: the characters whose rows it leaves changed."""
-    row = state.items(state.murderer)
+    table = state.table
+    row = table.items(table.murderer)
     changed: set[str] = set()
     for size in range(1, len(row) + 1):
         for picked in combinations(range(len(row)), size):
             discard = tuple(row[i] for i in picked)
-            rest = [x for i, x in enumerate(row) if i not in picked]
-            drawn = list(state.pile[: rules.items_per_character - len(rest)])
+            kept = min(rules.items_per_character, len(row) - size + len(table.pile))
             weapons = sum(1 for x in discard if x != KEY)
-            for targets in combinations(state.alive, weapons):
-                for arrange in set(permutations(rest + drawn)):
-                    problems, after, _ = night_step(rules, state, Kill(targets, discard, arrange))
-                    if not problems:
-                        changed |= {x for x in state.letters if after.items(x) != state.items(x)}
+            for targets in combinations(table.alive, weapons):
+                for order in permutations(range(kept)):
+                    trial = state.clone()
+                    steps = [("kill", discard, order), *(("victim", t) for t in targets)]
+                    for step in steps:
+                        if trial.why_illegal(step) is not None:
+                            break
+                        trial.apply(step)
+                    else:
+                        changed |= {x for x in table.letters if trial.table.items(x) != table.items(x)}
     return changed
 
 
@@ -129,14 +139,15 @@ def test_c_is_certainly_the_murderers_character(rules: WurenshenghuanRules, firs
     """The deduction: a night with a death was a kill; a night is one action, so there was no
     frame; and a kill, whoever the murderer is, changes no row but the murderer's own. The look
     at C found another card than the one shown there at set-up, so C is the murderer's."""
-    game, before, _ = _story(rules, first_night)
-    with pytest.raises(IllegalAction):
-        game.push_night(Idle())  # a second action before daybreak
-    for letter in rules.letters:
-        hypothesis = State(before.letters, before.rows, before.pile, letter)
+    state, before = _story(rules, first_night)
+    assert state.why_illegal(NONE)  # a second action before daybreak
+    assert _rows_any_kill_changes(rules, _dealt(rules)) == {"C"}  # the tries can fail
+    for letter in rules.letters:  # whoever the murderer is
+        hypothesis = _dealt(rules)
+        hypothesis.table = replace(hypothesis.table, murderer=letter)
         assert _rows_any_kill_changes(rules, hypothesis) <= {letter}, letter
-    seen_changed = {"C"} if game.state.items("C")[-1] != before.items("C")[-1] else set()
-    assert game.state.items("G")[-1] == before.items("G")[-1]
+    seen_changed = {"C"} if state.table.items("C")[-1] != before.items("C")[-1] else set()
+    assert state.table.items("G")[-1] == before.items("G")[-1]
     assert seen_changed == {"C"}
     assert "昨晚有角色遇害，可見兇手昨晚選的是殺人；兇手一夜只能做一件事，所以昨晚沒有嫁禍" in first_night
     assert "殺人時，兇手只動得到自己角色底下的牌" in first_night
@@ -148,14 +159,17 @@ def test_c_is_certainly_the_murderers_character(rules: WurenshenghuanRules, firs
 def _final_points(rules: WurenshenghuanRules, text: str, killed_later: bool) -> int:
     """小晴's points at the end of the story's game: her slip on day 1, then quiet days, with
     her character killed on night 2 or never."""
-    game, _, _ = _story(rules, text)
-    game.push_day(Search())
-    game.push_guess(1, "C")
-    while not game.ended:
-        victim = SEATS["小晴"] if killed_later and game.night == 1 else None
-        game.push_night(Kill((victim,), (game.state.items("C")[0],)) if victim else Idle())
-        game.push_day(Search())
-    return next(e for e in game.final() if e["seat"] == 1)["points"]
+    state, _ = _story(rules, text)
+    while not state.is_over():
+        if state.phase == "night" and killed_later and state.night == 1:
+            _steps(state, ("kill", state.table.items("C")[:1], (0, 1, 2)), ("victim", SEATS["小晴"]))
+        elif state.phase == "night":
+            _steps(state, NONE)
+        elif state.phase == "day":
+            _steps(state, SEARCH, DONE)
+        else:
+            _steps(state, ("guess", "C") if state.to_move() == 1 and state.night == 1 else PASS)
+    return next(e for e in state.final() if e["seat"] == 1)["points"]
 
 
 def test_the_slip_scores_what_the_book_says(rules: WurenshenghuanRules, first_night: str) -> None:

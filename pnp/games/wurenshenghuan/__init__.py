@@ -13,13 +13,13 @@ Vocabulary used throughout:
 - a character's *row* is its items left to right; the last one is the one shown at setup.
 - the *pile* is the murderer's draw pile, top card first.
 
-Night and day are separate pure steps (``apply_night`` / ``apply_day``, state.py) over a frozen
-``State``. ``Game`` (game.py) is the whole game over them; ``machine.WurenshenghuanState``
-writes it to the engine kit's contract (pnp.games.kit: one chance step deals, the murderer's
-night in steps, night.py; the table's day by a chair going round the table; a slip round
-after each day), so the kit's loop plays it with a bot per seat and replays a log's
-``steps`` through the same rules; ``play`` writes the event log from the match and
-``replay`` compares every logged fact with the replayed one.
+The game is one state machine written to the engine kit's contract,
+``machine.WurenshenghuanState`` over a frozen ``State`` of the table (pnp.games.kit: one
+chance step deals, the murderer's night in steps, the table's day by a chair going round the
+table, a slip round after each day). The kit's loop plays it with a bot per seat, replays a
+log's ``steps`` through the same rules, and the rulebook's worked example is played through
+it too; ``play`` writes the event log from the match and ``replay`` compares every logged
+fact with the replayed one.
 
 The event log (seats from 0; letters for characters; items as above) is described field by
 field in docs/sample-and-simulate.md (section wurenshenghuan); every ruling the engine follows,
@@ -47,9 +47,9 @@ their death may have been feigned), and ``confidence`` turns them into chances.
   guesses on the last day or when the game may end tonight.
 
 The code lives in rules.py (parameters), tables.py (scoring and printed tables), lint.py,
-state.py (state and steps), game.py (the whole game), suspicion.py (what the table knows),
-machine.py, night.py and resample.py (the kit's state),
-bots.py and play.py; this module is the plugin, everything pnp asks of the game.
+state.py (the table), machine.py (the rules' state machine), suspicion.py (what the table
+knows), resample.py (the hidden cards dealt again for the search bot), bots.py and play.py;
+this module is the plugin, everything pnp asks of the game.
 """
 
 from __future__ import annotations

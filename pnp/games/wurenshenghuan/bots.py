@@ -7,23 +7,17 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from pnp.games.kit import Action, BotKind, Match
-from pnp.games.wurenshenghuan.game import Game
-from pnp.games.wurenshenghuan.machine import DONE, PASS, SEARCH, WurenshenghuanState
-from pnp.games.wurenshenghuan.night import keep_places, steps_of
-from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules
-from pnp.games.wurenshenghuan.state import (
-    DayDecision,
-    Frame,
-    Idle,
-    Imprison,
-    Kill,
-    Look,
-    NightAction,
-    Search,
-    State,
-    refill,
-    without,
+from pnp.games.wurenshenghuan.machine import (
+    DONE,
+    NONE,
+    PASS,
+    SEARCH,
+    WurenshenghuanState,
+    kill_steps,
+    order_of,
 )
+from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules
+from pnp.games.wurenshenghuan.state import State, refill, without
 from pnp.games.wurenshenghuan.suspicion import PublicView, likeliest
 from pnp.games.wurenshenghuan.tables import prison_allowance, search_allowance
 
@@ -37,11 +31,12 @@ def _ranked(scores: Mapping[str, float], rng: random.Random,
 
 
 def murderer_greedy(rules: WurenshenghuanRules, state: State, view: PublicView,
-                     rng: random.Random) -> NightAction:
+                     rng: random.Random) -> list[Action]:
+    """The night's steps."""
     own = state.murderer
     row = state.items(own)
     if state.murderer_locked:
-        return Idle()
+        return [NONE]
     weapons = [item for item in row if item != KEY]
     targets = [c for c in state.alive if c != own and state.free(c)]
     scores = view.suspicion()
@@ -69,10 +64,10 @@ def murderer_greedy(rules: WurenshenghuanRules, state: State, view: PublicView,
         if (count >= 2 and own in state.alive and state.free(own) and ranked[0] == own
                 and scores[own] >= scores[ranked[1]] + 1):
             chosen[-1] = own
-        return Kill(tuple(chosen), tuple(discard), keep_places(rules, state, discard))
+        return kill_steps(rules, state, chosen, discard)  # the kept cards where they lay
     others = state.frame_targets()
     if not others or not row:
-        return Idle()
+        return [NONE]
     # A living character's row is where a later search would find the planted item. The
     # murderer sees only their own row: the card taken is picked by its place, blind
     # (docs/rulings.md#wurenshenghuan-frame-blind); a row's length is public.
@@ -84,16 +79,16 @@ def murderer_greedy(rules: WurenshenghuanRules, state: State, view: PublicView,
         give = max(weapons, key=lambda item: (item in used, item in view.seen[own].values()))
     else:
         give = row[0]  # holding only keys, trade one away for what may be a weapon
-    return Frame(target, position, give)
+    return [("frame", give, tuple(range(len(row)))), ("take", target, position)]
 
 
 def murderer_random(rules: WurenshenghuanRules, state: State,
-                     rng: random.Random) -> NightAction:
+                     rng: random.Random) -> list[Action]:
     own = state.murderer
     row = state.items(own)
-    options: list[NightAction] = [Idle()]
+    options: list[list[Action]] = [[NONE]]
     if state.murderer_locked:
-        return Idle()
+        return [NONE]
     weapons = [item for item in row if item != KEY]
     targets = state.victims()
     if weapons and targets:
@@ -105,7 +100,7 @@ def murderer_random(rules: WurenshenghuanRules, state: State,
         drawn, _ = refill(rules, rest, state.pile)
         arranged = list(rest + drawn)
         rng.shuffle(arranged)
-        options.append(Kill(tuple(rng.sample(targets, count)), tuple(discard), tuple(arranged)))
+        options.append(kill_steps(rules, state, rng.sample(targets, count), discard, arranged))
     others = state.frame_targets()
     if row and others:
         target = rng.choice(others)
@@ -114,13 +109,15 @@ def murderer_random(rules: WurenshenghuanRules, state: State,
         give = rng.choice(row)
         mine = list(row)
         mine[mine.index(give)] = theirs[position]
-        rng.shuffle(mine)
-        options.append(Frame(target, position, give, tuple(mine)))
+        arranged = list(mine)
+        rng.shuffle(arranged)
+        options.append([("frame", give, order_of(mine, arranged)), ("take", target, position)])
     return rng.choice(options)
 
 
 def table_greedy(rules: WurenshenghuanRules, state: State, view: PublicView, day: int,
-                  rng: random.Random) -> DayDecision:
+                  rng: random.Random) -> list[Action]:
+    """The day's steps."""
     alive = state.alive
     searches = search_allowance(rules, len(alive))
     prisoners = prison_allowance(rules, len(alive))
@@ -133,12 +130,12 @@ def table_greedy(rules: WurenshenghuanRules, state: State, view: PublicView, day
     # with cards nobody has seen, so looks find little.)
     suspects = [c for c in ranked if c in alive]
     if day < rules.days and prisoners and suspects:
-        return Imprison(tuple(suspects[:prisoners]))
-    looks: list[Look] = []
+        return [("imprison", tuple(suspects[:prisoners]))]
+    looks: list[Action] = []
     dead_unseen = [c for c in rules.letters if c in view.dead
                    and len(view.seen[c]) < view.sizes[c]]
     for c in dead_unseen[:searches]:
-        looks.append(Look(c))
+        looks.append(("look", c, None))
     living = sorted(alive, key=lambda c: (-scores[c], len(view.seen[c]), rng.random()))
     picked: dict[str, set[int]] = {}
     while len(looks) < searches and living:
@@ -150,7 +147,7 @@ def table_greedy(rules: WurenshenghuanRules, state: State, view: PublicView, day
                       if p not in view.seen[c] and p not in picked.get(c, set())]
             if unseen:
                 picked.setdefault(c, set()).add(unseen[0])
-                looks.append(Look(c, unseen[0]))
+                looks.append(("look", c, unseen[0]))
                 progressed = True
         if not progressed:
             # Everything is seen already: recheck a random card of the top suspects.
@@ -158,26 +155,26 @@ def table_greedy(rules: WurenshenghuanRules, state: State, view: PublicView, day
                 if len(looks) >= searches:
                     break
                 if view.sizes[c]:
-                    looks.append(Look(c, rng.randrange(view.sizes[c])))
+                    looks.append(("look", c, rng.randrange(view.sizes[c])))
             break
-    return Search(tuple(looks))
+    return [SEARCH, *looks]
 
 
 def table_random(rules: WurenshenghuanRules, state: State,
-                  rng: random.Random) -> DayDecision:
+                  rng: random.Random) -> list[Action]:
     alive = len(state.alive)
     if rng.random() < 0.5:
         count = rng.randint(0, prison_allowance(rules, alive))
-        return Imprison(tuple(rng.sample(rules.letters, count)))
-    looks = []
+        return [("imprison", tuple(rng.sample(rules.letters, count)))]
+    looks: list[Action] = [SEARCH]
     for _ in range(search_allowance(rules, alive)):
         who = rng.choice(rules.letters)
         size = len(state.items(who))  # row sizes are public: the cards lie on the table
         if who in state.dead:
-            looks.append(Look(who))
+            looks.append(("look", who, None))
         elif size:
-            looks.append(Look(who, rng.randrange(size)))
-    return Search(tuple(looks))
+            looks.append(("look", who, rng.randrange(size)))
+    return looks
 
 
 def guess_greedy(rules: WurenshenghuanRules, own: str, view: PublicView, day: int,
@@ -220,12 +217,10 @@ class Table:
     """
 
     def __init__(self, state: WurenshenghuanState, rng: random.Random) -> None:
-        game = state.game
-        assert game is not None
         rules = self.rules = state.rules
         self.rng = rng
         rows = tuple(state.dealt[c] for c in rules.letters)
-        self.view = PublicView.at_setup(rules, State(rules.letters, rows, (), game.state.murderer))
+        self.view = PublicView.at_setup(rules, State(rules.letters, rows, (), state.table.murderer))
         players = state.players
         # Each random innocent settles in advance on the day they will guess.
         self.guess_day = {seat: rng.randint(1, rules.days) for seat in range(players)}
@@ -234,16 +229,16 @@ class Table:
         self.nights = self.days = 0  # how many of each the view has taken in
         self.plan: list[Action] = []  # the steps still to take of a night or a search day
 
-    def catch_up(self, game: Game) -> None:
+    def catch_up(self, state: WurenshenghuanState) -> None:
         view = self.view
-        while self.nights < len(game.nights) or self.days < len(game.days):
+        while self.nights < len(state.nights) or self.days < len(state.days):
             if self.nights == self.days:
-                event = game.nights[self.nights]
+                event = state.nights[self.nights]
                 view.observe_night(event.night, event.result,
                                    {c: len(row) for c, row in event.table})
                 self.nights += 1
             else:
-                view.observe_day(game.days[self.days].result)
+                view.observe_day(state.days[self.days].result)
                 self.days += 1
 
 
@@ -257,46 +252,33 @@ class Style:
 
     def choose(self, match: Match, seat: int, rng: random.Random) -> Action:
         state: WurenshenghuanState = match.state  # type: ignore[assignment]
-        game = state.game
-        assert game is not None
-        if state.table is None:
-            state.table = Table(state, state.after_deal or rng)
-        table: Table = state.table
-        table.catch_up(game)
-        rules, now = state.rules, game.state
-        if state.phase == "night":
-            if state.night_first is not None:
-                return table.plan.pop(0)
-            if self.greedy:
-                night = murderer_greedy(rules, now, table.view, table.rng)
-            else:
-                night = murderer_random(rules, now, table.rng)
-            first, *table.plan = steps_of(rules, now, night)
-            return first
-        if state.phase == "day":
-            return self._day(state, game, table)
-        return self._guess(seat, game, table)
-
-    def _day(self, state: WurenshenghuanState, game: Game, table: Table) -> Action:
-        if state.looks is not None:
+        if state.bot_table is None:
+            state.bot_table = Table(state, state.after_deal or rng)
+        table: Table = state.bot_table
+        table.catch_up(state)
+        rules, now = state.rules, state.table
+        if state.phase == "guess":
+            return self._guess(seat, state, table)
+        if state.first is not None or state.looks is not None:  # a night or a search going on
             return table.plan.pop(0) if table.plan else DONE
-        rules, now = state.rules, game.state
-        if self.greedy:
-            decision = table_greedy(rules, now, table.view, game.night, table.rng)
+        if state.phase == "night" and self.greedy:
+            steps = murderer_greedy(rules, now, table.view, table.rng)
+        elif state.phase == "night":
+            steps = murderer_random(rules, now, table.rng)
+        elif self.greedy:
+            steps = table_greedy(rules, now, table.view, state.night, table.rng)
         else:
-            decision = table_random(rules, now, table.rng)
-        if isinstance(decision, Imprison):
-            return ("imprison", tuple(decision.characters))
-        table.plan = [("look", look.character, look.position) for look in decision.looks]
-        return SEARCH
+            steps = table_random(rules, now, table.rng)
+        first, *table.plan = steps
+        return first
 
-    def _guess(self, seat: int, game: Game, table: Table) -> Action:
-        if seat == game.murderer_seat or seat in game.guessed:
+    def _guess(self, seat: int, state: WurenshenghuanState, table: Table) -> Action:
+        if seat == state.murderer_seat or seat in state.guessed:
             return PASS
-        rules, day, letter = table.rules, game.night, game.characters[seat]
+        rules, day, letter = table.rules, state.night, state.characters[seat]
         pick: str | None
         if self.greedy:
-            pick = guess_greedy(rules, letter, table.view, day, len(game.state.alive),
+            pick = guess_greedy(rules, letter, table.view, day, len(state.table.alive),
                                 table.patience[seat])
         else:
             others = [c for c in rules.letters if c != letter]

@@ -14,19 +14,17 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations, permutations
 from typing import Any
 
-from pnp.games.wurenshenghuan.game import Game, NightEvent
-from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules, weapon
-from pnp.games.wurenshenghuan.state import (
-    Idle,
-    IllegalAction,
-    Kill,
-    Look,
-    LookResult,
-    Search,
-    State,
-    new_state,
-    night_step,
+from pnp.games.wurenshenghuan.machine import (
+    DONE,
+    NONE,
+    PASS,
+    SEARCH,
+    WurenshenghuanState,
+    kill_steps,
+    weapons,
 )
+from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules, weapon
+from pnp.games.wurenshenghuan.state import LookResult, State, refill
 from pnp.games.wurenshenghuan.tables import innocent_score, score_parts
 
 Facts = Mapping[str, Any]
@@ -123,23 +121,36 @@ def _deck(rules: WurenshenghuanRules, rows: Mapping[str, Sequence[str]],
     return deck + list(pile_top) + left
 
 
-def _kill_moves(rules: WurenshenghuanRules, state: State) -> list[str]:
+def _played(state: WurenshenghuanState, steps: Sequence[Any], what: str) -> WurenshenghuanState:
+    """``state`` after ``steps``, each checked by the rules; ValueError names ``what`` broke
+    them."""
+    for step in steps:
+        refused = state.why_illegal(step)
+        if refused is not None:
+            raise ValueError(f"{what} breaks the rules: {refused}")
+        state.apply(step)
+    return state
+
+
+def _kill_moves(rules: WurenshenghuanRules, state: WurenshenghuanState) -> list[str]:
     """The characters whose items any legal kill tonight would leave changed: every choice
-    of items to discard, of victims and of order afterwards, each resolved by the engine."""
-    row = state.items(state.murderer)
-    living = list(state.alive)
+    of items to discard, of victims and of order afterwards, each played by the rules."""
+    table = state.table
+    row = table.items(table.murderer)
     moved: set[str] = set()
     for size in range(1, len(row) + 1):
         for picked in combinations(range(len(row)), size):
             discard = tuple(row[i] for i in picked)
-            weapons = sum(1 for item in discard if item != KEY)
-            rest = [item for i, item in enumerate(row) if i not in picked]
-            drawn = list(state.pile[: rules.items_per_character - len(rest)])
-            for targets in combinations(living, weapons):
-                for arrange in set(permutations(rest + drawn)):
-                    problems, after, _ = night_step(rules, state, Kill(targets, discard, arrange))
-                    if not problems:
-                        moved |= {c for c in state.letters if after.items(c) != state.items(c)}
+            rest = tuple(item for i, item in enumerate(row) if i not in picked)
+            kept = len(rest) + len(refill(rules, rest, table.pile)[0])
+            for victims in combinations(table.alive, weapons(discard)):
+                for order in permutations(range(kept)):
+                    try:
+                        after = _played(state.clone(), [("kill", discard, order),
+                                                        *(("victim", c) for c in victims)], "")
+                    except ValueError:
+                        continue
+                    moved |= {c for c in table.letters if after.table.items(c) != table.items(c)}
     return sorted(moved)
 
 
@@ -147,7 +158,7 @@ def first_night(rules: WurenshenghuanRules, *, kinds: Sequence[str], key: str,
                 players: Mapping[str, str], murderer: str, deal: Mapping[str, Sequence[str]],
                 pile: Sequence[str], kill: Mapping[str, Sequence[str]],
                 looks: Sequence[Sequence[Any]], guesses: Mapping[str, str]) -> dict[str, Any]:
-    """The first night and day of a scripted game, played by the engine.
+    """The first night and day of a scripted game, played by the rules' state machine.
 
     ``kinds`` and ``key`` name the items as the book does; ``players`` seats each player
     (by name, in seat order) on a character; ``deal`` fixes the rows the story needs (left
@@ -166,26 +177,36 @@ def first_night(rules: WurenshenghuanRules, *, kinds: Sequence[str], key: str,
     seats = list(players)
     if murderer not in players:
         raise ValueError(f"the murderer {murderer!r} is not one of {', '.join(seats)}")
-    characters = tuple(players[name] for name in seats)
+    unknown = [name for name in guesses if name not in players]
+    if unknown:
+        raise ValueError(f"{unknown[0]!r} hands in a slip but is not one of {', '.join(seats)}")
     deck = _deck(rules, {c: labels.codes(row) for c, row in deal.items()}, labels.codes(pile))
-    game = Game(rules, seats.index(murderer), characters, new_state(rules, deck, players[murderer]))
-    before = game.state
+    state = WurenshenghuanState(rules, len(seats))
+    state.apply((seats.index(murderer), tuple(players.values()), tuple(deck)))
+    before = state.table
     shown = {c: before.items(c)[-1] for c in before.letters}
-    night, one_action = _scripted_kill(game, labels, kill)
-    after = game.state
-    kill_moves = _kill_moves(rules, before)
-    try:
-        day = game.push_day(Search(tuple(Look(c, None if not at else at[0] - 1)
-                                         for c, *at in looks)))
-    except IllegalAction as refused:
-        raise ValueError(f"the day's search breaks the rules: {refused}") from None
+    kill_moves = _kill_moves(rules, state)
+    _played(state, kill_steps(rules, before, kill["targets"], labels.codes(kill["discard"]),
+                              labels.codes(kill["arrange"])), "the night's kill")
+    if state.phase == "night":
+        raise ValueError("the night's kill breaks the rules: it names fewer victims than it "
+                         "discards weapons")
+    # The rules refuse any second action before daybreak.
+    one_action = state.why_illegal(NONE) is not None
+    after = state.table
+    _played(state, [SEARCH, *(("look", c, None if not at else at[0] - 1) for c, *at in looks)],
+            "the day's search")
+    if state.phase == "day":  # fewer looks than the allowance
+        _played(state, [DONE], "the day's search")
+    result, day = state.nights[0].result, state.days[0]
     seen = [_look_seen(labels, look, before, after, shown) for look in day.result.looks]
     changed = sorted({s["character"] for s in seen if s["changed"]})
-    killed = bool(night.result.killed)
-    certain = (changed[0] if killed and one_action and len(changed) == 1
+    certain = (changed[0] if result.killed and one_action and len(changed) == 1
                and kill_moves == [after.murderer] else None)
-    slips = [_scripted_slip(rules, game, after, players, name, letter) for name, letter in guesses.items()]
-    result = night.result
+    while state.phase == "guess":
+        name = seats[state.to_move()]
+        _played(state, [("guess", guesses[name]) if name in guesses else PASS], f"{name}'s slip")
+    slips = [_slip(rules, state, players, name, after) for name in guesses]
     return {
         "players": dict(players), "murderer": murderer, "own": players[murderer],
         "shown": {c: labels.to_name[item] for c, item in shown.items()},
@@ -204,22 +225,6 @@ def first_night(rules: WurenshenghuanRules, *, kinds: Sequence[str], key: str,
     }
 
 
-def _scripted_kill(game: Game, labels: _Labels, kill: Mapping[str, Sequence[str]]) -> tuple[NightEvent, bool]:
-    """The night's scripted kill, played; and whether it was the night's one action (the
-    engine refuses a second one after it)."""
-    try:
-        night = game.push_night(Kill(tuple(kill["targets"]), labels.codes(kill["discard"]),
-                                     labels.codes(kill["arrange"])))
-    except IllegalAction as refused:
-        raise ValueError(f"the night's kill breaks the rules: {refused}") from None
-    try:
-        game.push_night(Idle())
-        one_action = False
-    except IllegalAction:
-        one_action = True
-    return night, one_action
-
-
 def _look_seen(labels: _Labels, look: LookResult, before: State, after: State,
                shown: Mapping[str, str]) -> dict[str, Any]:
     """One look of the day's search: the cards found, and whether the last card of the row,
@@ -236,25 +241,21 @@ def _look_seen(labels: _Labels, look: LookResult, before: State, after: State,
             "changed": was is not None and was != now}
 
 
-def _scripted_slip(rules: WurenshenghuanRules, game: Game, after: State, players: Mapping[str, str],
-                   name: str, letter: str) -> dict[str, Any]:
+def _slip(rules: WurenshenghuanRules, state: WurenshenghuanState, players: Mapping[str, str],
+          name: str, after: State) -> dict[str, Any]:
     """A slip handed in on the day, with the points it keeps and what survival would pay if
     its player's character, alive ``after`` the night, were killed later."""
-    seats = list(players)
-    if name not in players:
-        raise ValueError(f"{name!r} hands in a slip but is not one of {', '.join(seats)}")
-    try:
-        slip = game.push_guess(seats.index(name), letter)
-    except IllegalAction as refused:
-        raise ValueError(f"{name}'s slip breaks the rules: {refused}") from None
+    seat = list(players).index(name)
+    slip = next(event for event in state.guesses if event.seat == seat)
     alive = players[name] not in after.dead
     kept = innocent_score(rules, guess_day=slip.day, correct=slip.correct, died=None)
     later = innocent_score(rules, guess_day=slip.day, correct=slip.correct,
-                           died=slip.day + 1 if alive else game.death_night[players[name]])
-    return {"name": name, "character": letter, "day": slip.day,
+                           died=slip.day + 1 if alive else state.death_nights()[players[name]])
+    return {"name": name, "character": slip.character, "day": slip.day,
             "correct": slip.correct, "own": players[name], "own_alive": alive,
             "guess_points": kept.guess, "survival_points": kept.survival,
             "survival_if_killed_later": later.survival}
+
 
 def score(rules: WurenshenghuanRules, *, kills: int | None = None, day: int | None = None,
           correct: bool = False, died: int | None = None) -> dict[str, int]:

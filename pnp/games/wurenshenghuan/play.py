@@ -45,24 +45,22 @@ def play(rules: WurenshenghuanRules, players: int, rng: random.Random, *, seed: 
 def game_log(match: Match, seed: Any, seated: Sequence[str]) -> dict[str, Any]:
     """The event log of a finished match (docs/sample-and-simulate.md), with its steps."""
     state: WurenshenghuanState = match.state  # type: ignore[assignment]
-    game = state.game
-    assert game is not None
     dealt = state.dealt
     return {
         "game": SLUG, "seed": seed, "players": state.players,
         "bots": seated[0] if len(set(seated)) == 1 else list(seated),
-        "murderer": game.murderer_seat, "characters": list(game.characters),
+        "murderer": state.murderer_seat, "characters": list(state.characters),
         "setup": {
             "deal": {c: list(row) for c, row in dealt.items()},
             "shown": {c: row[-1] for c, row in dealt.items()},
             "pile": list(state.dealt_pile),
         },
-        "nights": [event.to_json() for event in game.nights],
-        "days": [event.to_json() for event in game.days],
-        "guesses": [to_json_object(event) for event in game.guesses],
-        "end": game.end,
-        "kills": game.state.real_kills,
-        "final": game.final(),
+        "nights": [event.to_json() for event in state.nights],
+        "days": [event.to_json() for event in state.days],
+        "guesses": [to_json_object(event) for event in state.guesses],
+        "end": state.end,
+        "kills": state.table.real_kills,
+        "final": state.final(),
         "steps": steps_json(match),
     }
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from pnp.games.wurenshenghuan.game import GuessEvent
 from pnp.games.wurenshenghuan.state import State
 
 if TYPE_CHECKING:
@@ -25,54 +25,51 @@ if TYPE_CHECKING:
 
 def resample(real: WurenshenghuanState, seat: int, rng: random.Random) -> WurenshenghuanState:
     other = real.clone()
-    game = other.game
-    if game is None:
+    if other.phase == "deal":
         return other
-    rules, truth = real.rules, game.state
-    own = game.characters[seat]
+    rules, truth = real.rules, real.table
+    own = real.characters[seat]
     letters = [c for c in rules.letters if c != own]
-    if seat == game.murderer_seat:
+    if seat == real.murderer_seat:
         murderer_seat, murderer = seat, own
     else:
         murderer_seat = rng.choice([s for s in range(real.players)
-                                    if s != seat and s not in game.guessed])
+                                    if s != seat and s not in real.guessed])
         short = [c for c, row in zip(truth.letters, truth.rows, strict=True)
                  if len(row) < rules.items_per_character]
         murderer = short[0] if short else rng.choice(letters)
     rest = [s for s in range(real.players) if s not in (seat, murderer_seat)]
-    characters = list(game.characters)
+    characters = list(real.characters)
     characters[murderer_seat] = murderer
     for s, c in zip(rest, rng.sample([c for c in letters if c != murderer], len(rest)),
                     strict=True):
         characters[s] = c
-    game.murderer_seat, game.characters = murderer_seat, tuple(characters)
-    game.state = _redeal(real, seat, murderer, rng)
+    other.murderer_seat, other.characters = murderer_seat, tuple(characters)
+    other.table = _redeal(real, seat, murderer, rng)
     guesses = []
-    for event in game.guesses:
+    for event in real.guesses:
         letter = event.character
         if event.seat != seat:
             letter = rng.choice([c for c in rules.letters if c != characters[event.seat]])
-            game.guessed[event.seat] = (letter, event.day)
-        guesses.append(GuessEvent(event.seat, letter, event.day, letter == murderer))
-    game.guesses = guesses
+            other.guessed[event.seat] = (letter, event.day)
+        guesses.append(replace(event, character=letter, correct=letter == murderer))
+    other.guesses = guesses
     return other
 
 
 def _last_seen(real: WurenshenghuanState, seat: int) -> dict[tuple[str, int], str]:
     """The item ``seat`` last saw at each place (letter, position), oldest first."""
-    game = real.game
-    assert game is not None
-    letters = game.state.letters
-    own = game.characters[seat]
+    letters = real.table.letters
+    own = real.characters[seat]
     seen: dict[tuple[str, int], str] = {}
     sizes = {c: len(real.dealt[c]) for c in letters}
     for c in letters:
         row = real.dealt[c]
         if row:
             seen[c, len(row) - 1] = row[-1]
-    if seat != game.murderer_seat:
+    if seat != real.murderer_seat:
         seen.update(((own, p), item) for p, item in enumerate(real.dealt[own]))
-    nights = iter(game.nights)
+    nights = iter(real.nights)
     for record in real.public:
         if record[0] == "night":
             result = next(nights).result
@@ -82,7 +79,7 @@ def _last_seen(real: WurenshenghuanState, seat: int) -> dict[tuple[str, int], st
                     for key in [k for k in seen if k[0] == c]:
                         del seen[key]
             swap = result.swap
-            if seat == game.murderer_seat and swap is not None:
+            if seat == real.murderer_seat and swap is not None:
                 seen.pop((swap.character, swap.position), None)
                 seen[swap.character, swap.position] = swap.gave
         elif record[0] == "day":
@@ -96,10 +93,8 @@ def _last_seen(real: WurenshenghuanState, seat: int) -> dict[tuple[str, int], st
 
 def _redeal(real: WurenshenghuanState, seat: int, murderer: str,
             rng: random.Random) -> State:
-    game = real.game
-    assert game is not None
-    truth = game.state
-    own_row = truth.items(murderer) if seat == game.murderer_seat else None
+    truth = real.table
+    own_row = truth.items(murderer) if seat == real.murderer_seat else None
     pool = Counter(real.rules.deck())
     pool.subtract(truth.discards)
     if own_row is not None:

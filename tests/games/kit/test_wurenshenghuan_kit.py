@@ -38,66 +38,57 @@ def test_observation_hides_the_murderer_the_other_characters_and_face_down_items
         seed: int, players: int, pick: int) -> None:
     states = states_along(lambda: WurenshenghuanState(RULES, players), seed)
     state = states[pick % len(states)]
-    game = state.game
-    assert game is not None
     seat = state.to_move()
     seen = state.observation(seat)
     # Two other seats that handed in no slip trade characters (and the murderer's role, if
     # one of them has it): nothing the seat may know changes.
-    free = [s for s in range(players) if s != seat and s not in game.guessed]
+    free = [s for s in range(players) if s != seat and s not in state.guessed]
     if len(free) >= 2:
         a, b = free[:2]
         swapped = state.clone()
-        g = swapped.game
-        assert g is not None
-        characters = list(g.characters)
+        characters = list(swapped.characters)
         characters[a], characters[b] = characters[b], characters[a]
-        g.characters = tuple(characters)
-        if g.murderer_seat in (a, b):
-            g.murderer_seat = a + b - g.murderer_seat
+        swapped.characters = tuple(characters)
+        if swapped.murderer_seat in (a, b):
+            swapped.murderer_seat = a + b - swapped.murderer_seat
         assert swapped.observation(seat) == seen
     # The pile and a row nobody may see (not the seat's own, as the murderer) are shuffled.
-    now = game.state
+    now = state.table
     rows = [list(row) for row in now.rows]
     pile = list(now.pile)
-    mine = now.index[now.murderer] if seat == game.murderer_seat else -1
+    mine = now.index[now.murderer] if seat == state.murderer_seat else -1
     places = [(i, p) for i, row in enumerate(rows) if i != mine for p in range(len(row))]
     if pile and places:
         i, p = places[pick % len(places)]
         rows[i][p], pile[0] = pile[0], rows[i][p]
         pile.reverse()
         moved = state.clone()
-        assert moved.game is not None
-        moved.game.state = with_rows(now, rows, pile)
+        moved.table = with_rows(now, rows, pile)
         assert moved.observation(seat) == seen
     # What is the seat's own does show: its character, and its own row as the murderer.
     own = state.clone()
-    assert own.game is not None
-    others = [c for c in RULES.letters if c not in game.characters]
-    characters = list(game.characters)
+    others = [c for c in RULES.letters if c not in state.characters]
+    characters = list(state.characters)
     characters[seat] = others[0]
-    if seat != game.murderer_seat:
-        own.dealt = {**own.dealt, others[0]: own.dealt[game.characters[seat]][::-1] + ("X",)}
+    if seat != state.murderer_seat:
+        own.dealt = {**own.dealt, others[0]: own.dealt[state.characters[seat]][::-1] + ("X",)}
     else:
-        own.game.state = State(now.letters, now.rows, now.pile, others[0], now.discards,
-                               now.dead, now.imprisoned)
-    own.game.characters = tuple(characters)
+        own.table = State(now.letters, now.rows, now.pile, others[0], now.discards,
+                          now.dead, now.imprisoned)
+    own.characters = tuple(characters)
     assert own.observation(seat) != seen  # the checks above can fail
 
 
 def test_the_murderers_own_row_is_in_its_view_and_nobody_elses() -> None:
     state = next(s for s in states_along(lambda: WurenshenghuanState(RULES, 5), 8)
                  if s.phase == "night")
-    game = state.game
-    assert game is not None
-    now = game.state
+    now = state.table
     rows = [list(row) for row in now.rows]
     mine = now.index[now.murderer]
     rows[mine][0], rows[mine][-1] = now.pile[0], now.pile[0]  # any other items
     changed = state.clone()
-    assert changed.game is not None
-    changed.game.state = with_rows(now, rows, list(now.pile))
-    murderer = game.murderer_seat
+    changed.table = with_rows(now, rows, list(now.pile))
+    murderer = state.murderer_seat
     assert changed.observation(murderer) != state.observation(murderer)
     for seat in range(5):
         if seat != murderer:
@@ -108,25 +99,21 @@ def test_resample_keeps_the_seats_view_and_deals_the_rest_again() -> None:
     for seed in range(6):
         states = states_along(lambda: WurenshenghuanState(RULES, 6), seed)
         for state in states[::7]:
-            game = state.game
-            assert game is not None
             seat = state.to_move()
             rng = random.Random(seed)
             drawn = [state.resample(seat, rng) for _ in range(20)]
             murderers = set()
             for d in drawn:
                 assert d.observation(seat) == state.observation(seat)
-                g = d.game
-                assert g is not None
-                assert g.state.inventory() == DECK
-                assert [len(r) for r in g.state.rows] == [len(r) for r in game.state.rows]
-                assert g.characters[g.murderer_seat] == g.state.murderer
-                assert g.murderer_seat not in g.guessed  # the murderer hands in no slip
-                assert len(set(g.characters)) == 6
-                murderers.add(g.murderer_seat)
-            if seat == game.murderer_seat:
+                assert d.table.inventory() == DECK
+                assert [len(r) for r in d.table.rows] == [len(r) for r in state.table.rows]
+                assert d.characters[d.murderer_seat] == d.table.murderer
+                assert d.murderer_seat not in d.guessed  # the murderer hands in no slip
+                assert len(set(d.characters)) == 6
+                murderers.add(d.murderer_seat)
+            if seat == state.murderer_seat:
                 assert murderers == {seat}
-            elif sum(s != seat and s not in game.guessed for s in range(6)) > 1:
+            elif sum(s != seat and s not in state.guessed for s in range(6)) > 1:
                 assert len(murderers) > 1  # the check above can fail
 
 
@@ -134,18 +121,16 @@ def test_resample_puts_the_murderer_where_a_row_is_short() -> None:
     # Only the murderer's row ever shrinks (a kill with the pile spent): a short row is
     # public, and every determinization gives its character the murderer's role.
     state = next(s for s in states_along(lambda: WurenshenghuanState(RULES, 4), 5)
-                 if s.phase == "guess" and s.to_move() != s.game.murderer_seat)  # type: ignore[union-attr]
-    game = state.game
-    assert game is not None
-    now = game.state
+                 if s.phase == "guess" and s.to_move() != s.murderer_seat)
+    now = state.table
     mine = now.items(now.murderer)
-    game.state = now.with_row(now.murderer, mine[1:]).evolve(discards=(*now.discards, mine[0]))
+    state.table = now.with_row(now.murderer, mine[1:]).evolve(discards=(*now.discards, mine[0]))
     seat = state.to_move()
     rng = random.Random(1)
     for _ in range(20):
         d = state.resample(seat, rng)
-        assert d.game is not None and d.game.state.murderer == now.murderer
-        assert d.game.characters[d.game.murderer_seat] == now.murderer
+        assert d.table.murderer == now.murderer
+        assert d.characters[d.murderer_seat] == now.murderer
 
 
 def test_searching_bots_play_through_the_plugin_and_replay() -> None:
