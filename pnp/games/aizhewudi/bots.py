@@ -17,8 +17,8 @@ import math
 import random
 from collections import Counter
 
-from pnp.games.aizhewudi.machine import AizhewudiState as Game
 from pnp.games.aizhewudi.split import table_share
+from pnp.games.aizhewudi.state import AizhewudiState as Game
 from pnp.games.aizhewudi.state import Ask, CardInPlay, Seat
 from pnp.games.kit import Action, BotKind, Match
 

@@ -1,6 +1,6 @@
 """The event log of an aizhewudi game as typed values (the JSON shape is in ``rules.py``).
 
-The state machine (``state.Game``) records each round as these values (filling in a
+The state machine (``state.AizhewudiState``) records each round as these values (filling in a
 ``RoundDraft`` as the round goes, frozen when it closes); play and replay
 write them with ``pnp.games.events.to_json``, key for key the JSON that
 docs/sample-and-simulate.md fixes.

@@ -11,8 +11,8 @@ from dataclasses import replace
 from typing import Any
 
 from pnp.games.aizhewudi.bots import STYLES
-from pnp.games.aizhewudi.machine import AizhewudiState
 from pnp.games.aizhewudi.rules import ABILITIES, AizhewudiRules, is_int, rules_from_mapping, slug
+from pnp.games.aizhewudi.state import AizhewudiState
 from pnp.games.events import to_json_object
 from pnp.games.kit import (
     Action,

@@ -50,7 +50,7 @@ Event log::
 
 "steps" are the kit's action log (pnp.games.kit.match): first the deal ([-1, [[bills in
 the deck, revealed from the end], [ability per seat or null]]]), then every choice in the
-order the rules ask it (``machine.py``): "arm"/"pass", a card id, an aim (a seat),
+order the rules ask it (``state.py``): "arm"/"pass", a card id, an aim (a seat),
 "keep"/a card id (三心兩意), "stay"/"withdraw", "pass"/a card id (強盜理論),
 "pass"/"use" (未成年, 花店老闆, 視而不見), a seat (千面人).
 

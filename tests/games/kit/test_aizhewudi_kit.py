@@ -11,9 +11,9 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.games.aizhewudi.machine import AizhewudiState
 from pnp.games.aizhewudi.play import KIT
 from pnp.games.aizhewudi.rules import rules_from_mapping
+from pnp.games.aizhewudi.state import AizhewudiState
 from tests.games.kit.contract_checks import assert_plays_and_replays, ismcts_result, states_along
 
 RULES = rules_from_mapping({})
