@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +21,6 @@ from pnp.games.aizhewudi.play import play as play_game
 from pnp.games.aizhewudi.rules import (
     ABILITIES,
     ABILITY_NAMES,
-    ABILITY_RULINGS,
     BOTS,
     AizhewudiRules,
     rules_from_mapping,
@@ -245,7 +246,10 @@ def test_lint_counts() -> None:
 
 
 def test_ability_rulings_cover_every_card() -> None:
-    assert set(ABILITY_RULINGS) == set(ABILITIES) == set(ABILITY_NAMES)
+    rulings = (Path(__file__).parents[2] / "docs" / "rulings.md").read_text(encoding="utf-8")
+    sections = set(re.findall(r"^### aizhewudi-ability-([a-z-]+)$", rulings, re.MULTILINE))
+    assert sections == {a.replace("_", "-") for a in ABILITIES} == {
+        a.replace("_", "-") for a in ABILITY_NAMES}
     assert len(ABILITIES) == 12
 
 

@@ -1,9 +1,8 @@
-"""The event log of an aizhewudi game as typed values (the JSON shape is in ``rules.py``).
+"""The event log of an aizhewudi game as typed values.
 
 The state machine (``state.AizhewudiState``) records each round as these values (filling in a
-``RoundDraft`` as the round goes, frozen when it closes); play and replay
-write them with ``pnp.games.events.to_json``, key for key the JSON that
-docs/sample-and-simulate.md fixes.
+``RoundDraft`` as the round goes, frozen when it closes); play and replay write them with
+``pnp.games.events.to_json``, key for key the JSON that docs/sample-and-simulate.md fixes.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ class PlayedCard:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """A played card thrown away unseen, and why (the reasons are listed in ``rules.py``)."""
+    """A played card thrown away unseen, and why (the reasons: docs/sample-and-simulate.md)."""
 
     seat: int
     hand: int
