@@ -143,7 +143,7 @@ def scripted_deck(rules: AizhewudiRules, rounds: Sequence[Mapping[str, Any]]) ->
 
 def scripted_choice(rec: Mapping[str, Any], state: AizhewudiState) -> Action:
     """A round's scripted answer to the choice ``state`` asks."""
-    ask = state.ask()
+    ask = state.asks[state.asked]
     kind, seat = ask.kind, ask.seat
 
     def events(ability: str, event: str) -> list[Mapping[str, Any]]:

@@ -50,6 +50,16 @@ YES_NO = {"arm": ("pass", "arm"), "withdraw": ("stay", "withdraw"), "minor": ("p
           "florist": ("pass", "use"), "blind_eye": ("pass", "use")}
 """The two answers of a yes-or-no choice, no first."""
 
+WHY_ILLEGAL = {
+    "aim": "seat {seat} aims at {action}: not another player in the game",
+    "card": "seat {seat} plays {action!r} from set {hand}, not in hand",
+    "swap": "seat {seat} swaps in {action!r}, not in set {hand}",
+    "robber": "seat {seat} discards {action!r} for 強盜理論, not in hand",
+    "faces": "千面人 takes the set of seat {action}, who did not just go out",
+    "yes_no": "seat {seat} answers {action!r} to {kind}: expected one of {answers}",
+}
+"""Why replay refuses an answer to each kind of choice."""
+
 Origin = tuple[int, int]
 """Where a set started: (seat, set); 千面人's second set keeps the origin it was taken with."""
 
@@ -165,9 +175,6 @@ class AizhewudiState:
 
     # -- whose step ---------------------------------------------------------------------
 
-    def ask(self) -> Ask:
-        return self.asks[self.asked]
-
     def to_move(self) -> int:
         if self.deck is None:
             return CHANCE
@@ -216,68 +223,51 @@ class AizhewudiState:
 
     def why_illegal(self, action: Action) -> str | None:
         ask = self.asks[self.asked]
-        seat, kind = ask.seat, ask.kind
-        if kind == "aim":
-            return f"seat {seat} aims at {action}: not another player in the game"
-        if kind == "card":
-            return f"seat {seat} plays {action!r} from set {ask.hand}, not in hand"
-        if kind == "swap":
-            return f"seat {seat} swaps in {action!r}, not in set {ask.hand}"
-        if kind == "robber":
-            return f"seat {seat} discards {action!r} for 強盜理論, not in hand"
-        if kind == "faces":
-            return f"千面人 takes the set of seat {action}, who did not just go out"
-        return f"seat {seat} answers {action!r} to {kind}: expected one of {YES_NO[kind]}"
+        return WHY_ILLEGAL.get(ask.kind, WHY_ILLEGAL["yes_no"]).format(
+            seat=ask.seat, action=action, hand=ask.hand, kind=ask.kind, answers=YES_NO.get(ask.kind))
 
     # -- steps -------------------------------------------------------------------------
 
     def apply(self, action: Action) -> Sequence[Round]:
+        """One step; then the rules' own steps, until a player must choose or the game is
+        over. Returns the rounds that closed on the way."""
         if self.deck is None:
-            deck, dealt = cast("tuple[tuple[int, ...], tuple[str | None, ...]]", action)
-            self.deal(list(deck), dealt)
+            self.deal(*cast("tuple[tuple[int, ...], tuple[str | None, ...]]", action))
         else:
             asks = self.asks
             ask = asks[self.asked]
             self.asked += 1
-            if ask.kind == "aim":  # the commonest choices, answered here
+            kind, seat = ask.kind, ask.seat
+            if kind == "aim":  # the commonest choices first
                 self.plays[ask.play].target = action  # type: ignore[assignment]
-            elif ask.kind == "withdraw":
+            elif kind == "withdraw":
                 if action == "withdraw":
-                    self.withdrawing.append(ask.seat)
-            else:
-                self.answer(ask, action)
+                    self.withdrawing.append(seat)
+            elif kind == "card":
+                hand = self.seats[seat].hands[ask.hand]
+                hand[action] -= 1  # type: ignore[index]
+                self.plays.append(CardInPlay(seat, ask.hand, action))  # type: ignore[arg-type]
+            elif kind == "swap":
+                if action != "keep":
+                    self.swap(self.plays[ask.play], action)  # type: ignore[arg-type]
+            elif kind == "robber":
+                if action != "pass":
+                    self.rob(seat, ask.hand, action)  # type: ignore[arg-type]
+            elif kind == "faces":
+                self.take_set(seat, action)  # type: ignore[arg-type]
+            elif action == "arm":
+                self.use(seat, str(self.seats[seat].ability))
+            elif action == "use":
+                self.use(seat, kind)
             if self.asked < len(asks):
                 return ()  # the next choice of the same stage
         closed = len(self.history)
-        self.run_until_asked()
-        return self.history[closed:] if len(self.history) > closed else ()
-
-    def answer(self, ask: Ask, action: Action) -> None:
-        kind, seat = ask.kind, ask.seat
-        if kind == "card":
-            hand = self.seats[seat].hands[ask.hand]
-            hand[action] -= 1  # type: ignore[index]
-            self.plays.append(CardInPlay(seat, ask.hand, action))  # type: ignore[arg-type]
-        elif kind == "swap":
-            if action != "keep":
-                self.swap(self.plays[ask.play], action)  # type: ignore[arg-type]
-        elif kind == "robber":
-            if action != "pass":
-                self.rob(seat, ask.hand, action)  # type: ignore[arg-type]
-        elif kind == "faces":
-            self.take_set(seat, action)  # type: ignore[arg-type]
-        elif action == "arm":
-            self.use(seat, str(self.seats[seat].ability))
-        elif action == "use":
-            self.use(seat, kind)
-
-    def run_until_asked(self) -> None:
-        """The rules' own steps, until a player must choose or the game is over."""
         while self.ended is None:
-            asks = self.next_stage()
-            if asks:
-                self.asks, self.asked = asks, 0
-                return
+            next_asks = self.next_stage()
+            if next_asks:
+                self.asks, self.asked = next_asks, 0
+                break
+        return self.history[closed:] if len(self.history) > closed else ()
 
     def next_stage(self) -> list[Ask]:
         """Run the next stage of the round; the choices it leaves to the players."""
@@ -289,7 +279,7 @@ class AizhewudiState:
                     if p.ability in ARMED_AT_START and not p.spent and not p.revealed
                     ] if self.abilities_dealt else []
         if stage == 1:
-            self.plays, self.rushes = [], []
+            self.plays, self.rushes, self.withdrawing = [], [], []
             return [Ask("card", p.seat, h) for p in self.ins
                     for h, hand in enumerate(p.hands) if any(hand.values())]
         if stage == 2:
@@ -299,7 +289,6 @@ class AizhewudiState:
                     if self.seats[pl.seat].armed("second_thoughts")
                     ] if self.abilities_dealt else []
         if stage == 4:
-            self.record_plays()
             return [Ask("withdraw", p.seat) for p in self.ins]
         if stage == 5:
             self.withdraw()
@@ -376,9 +365,9 @@ class AizhewudiState:
         self.bank_log.append(BankPayment(p.seat, ability, amount, self.round))
 
     # -- the deal and step 1
-    def deal(self, deck: list[int], dealt: tuple[str | None, ...]) -> None:
+    def deal(self, deck: Sequence[int], dealt: tuple[str | None, ...]) -> None:
         mix = Counter({c.id: c.per_player for c in self.rules.action_cards})
-        self.deck, self.dealt = deck, dealt
+        self.deck, self.dealt = list(deck), dealt
         self.seats = [Seat(s, dealt[s], [Counter(mix)], [(s, 0)]) for s in range(self.players)]
         self.ins = list(self.seats)
         # Without ability cards no ability step can do anything: those steps are skipped.
@@ -430,11 +419,6 @@ class AizhewudiState:
         hand[pl.card] += 1
         self.event(pl.seat, "second_thoughts", "swap", hand=pl.hand, from_=pl.card, to=new)
         pl.card = new
-
-    def record_plays(self) -> None:
-        self.rec.plays = tuple([PlayedCard(pl.seat, pl.hand, pl.card, pl.target)
-                                for pl in self.plays])
-        self.withdrawing = []
 
     def withdraw(self) -> None:
         """Step 4: withdrawals, decided together."""
@@ -608,6 +592,7 @@ class AizhewudiState:
 
     def close_round(self) -> None:
         rec, seats = self.rec, self.seats
+        rec.plays = tuple([PlayedCard(pl.seat, pl.hand, pl.card, pl.target) for pl in self.plays])
         rec.loved = tuple([p.loved for p in seats])
         rec.fickle = tuple([p.fickle for p in seats])
         rec.peak_loved = self.peak_loved
