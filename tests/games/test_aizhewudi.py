@@ -13,10 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pnp.games.aizhewudi import GAME
 from pnp.games.aizhewudi.bots import Brain
 from pnp.games.aizhewudi.lint import lint, worst_case_markers
 from pnp.games.aizhewudi.log import FinalSeat
-from pnp.games.aizhewudi.play import Illegal, markers_in_use, replay, resolve, scripted_match
+from pnp.games.aizhewudi.play import markers_in_use, replay, resolve, scripted_match
 from pnp.games.aizhewudi.play import play as play_game
 from pnp.games.aizhewudi.rules import (
     ABILITIES,
@@ -30,6 +31,7 @@ from pnp.games.aizhewudi.split import Split, split
 from pnp.games.aizhewudi.state import AizhewudiState, CardInPlay
 from pnp.games.aizhewudi.tables import compute_tables
 from pnp.games.base import RulesError
+from pnp.games.kit import IllegalAction
 
 
 def play(rules: AizhewudiRules, players: int, rng: random.Random, seed: int = 1,
@@ -329,10 +331,10 @@ def test_withdrawal() -> None:
 
 
 def test_illegal_decisions_are_refused() -> None:
-    with pytest.raises(Illegal, match="aims at 0"):
+    with pytest.raises(IllegalAction, match="aims at 0"):
         scripted(4, [rnd([(0, "flee", 0), (1, "flee", 0), (2, "flee", 0), (3, "flee", 0)])])
     one_rush = [(0, "rush", 1), (1, "flee", 0), (2, "flee", 0), (3, "flee", 0)]
-    with pytest.raises(Illegal, match="not in hand"):
+    with pytest.raises(IllegalAction, match="not in hand"):
         scripted(4, [rnd(one_rush), rnd(one_rush, revealed=[5000] * 5)])
 
 
@@ -665,10 +667,10 @@ def test_the_engine_splits_as_the_book_tells_the_witness(bills: list[int], share
     assert (result.share, sorted(result.carried)) == (share, sorted(left))
 
 
-def test_play_rejects_bad_player_counts() -> None:
-    for players in (3, 7):
-        with pytest.raises(ValueError, match="players"):
-            play(RULES, players, random.Random(1))
+def test_the_plugin_seats_four_to_six_players() -> None:
+    # pnp refuses any other count before a game is played (tests/play/test_narrate.py's
+    # "aizhewudi plays 4–6 players").
+    assert GAME.play.playable_counts(RULES) == [4, 5, 6]
 
 
 # ------------------------------------------------------------------ the bots

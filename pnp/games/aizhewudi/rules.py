@@ -42,7 +42,6 @@ from pnp.core.problems import Problem
 from pnp.games.params import Params, field_problem, raise_problems
 
 slug = "aizhewudi"
-variants: tuple[str, ...] = ()
 
 ACTIONS: tuple[str, ...] = ("rush", "propose", "flee")
 BOTS: tuple[str, ...] = ("greedy", "random", "ismcts")
@@ -237,10 +236,10 @@ def _read_actions(p: Params) -> tuple[ActionCard, ...]:
 def rules_from_mapping(
     mapping: Mapping[str, Any] | None, variant: str | None = None
 ) -> AizhewudiRules:
-    """Rules from game.yaml's ``rules:`` mapping; raises RulesError listing every problem."""
+    """Rules from game.yaml's ``rules:`` mapping under any variant (the abilities variant
+    changes the deal, which play takes, not a rules parameter); raises RulesError listing
+    every problem."""
     problems: list[Problem] = []
-    if variant not in (None, ""):
-        problems.append(field_problem("variant", f"{slug} has no variants, got {variant!r}"))
     p = Params(mapping, "", problems, RANGES)
     d = AizhewudiRules()
     players = p.section("players")
@@ -276,11 +275,3 @@ def rules_from_mapping(
     p.finish(_TOP_KEYS)
     raise_problems(problems)
     return rules
-
-
-def player_range(rules: AizhewudiRules) -> tuple[int, int]:
-    return rules.min_players, rules.max_players
-
-
-def default_players(rules: AizhewudiRules) -> int:
-    return rules.default_players
