@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from pnp.games.aizhewudi.bots import STYLES
-from pnp.games.aizhewudi.rules import ABILITIES, AizhewudiRules, is_int, rules_from_mapping, slug
+from pnp.games.aizhewudi.rules import ABILITIES, AizhewudiRules, rules_from_mapping, slug
 from pnp.games.aizhewudi.state import AizhewudiState
 from pnp.games.events import to_json_object
 from pnp.games.kit import (
@@ -22,6 +22,7 @@ from pnp.games.kit import (
     replay_problems,
     steps_json,
 )
+from pnp.games.params import is_integer
 
 # The variant pnp offers besides the rules as written: deal the ability cards.
 VARIANTS: tuple[str, ...] = ("abilities",)
@@ -64,8 +65,8 @@ def replay(rules: AizhewudiRules, log: Mapping[str, Any]) -> list[str]:
     named with its step and reason), then every logged fact compared with the replay's."""
     if log.get("game") != slug:
         return [f"game: expected {slug!r}, got {log.get('game')!r}"]
-    players = log.get("players")
-    if not is_int(players) or not rules.min_players <= players <= rules.max_players:
+    players: Any = log.get("players")
+    if not is_integer(players) or not rules.min_players <= players <= rules.max_players:
         return [f"players: {players!r} is outside {rules.min_players}–{rules.max_players}"]
     rules = replace(rules, abilities=bool(log.get("abilities")))
     # A script's log (``resolve``) may stop before the game's last round.
@@ -143,7 +144,7 @@ def scripted_choice(rec: Mapping[str, Any], state: AizhewudiState) -> Action:
         return str(swaps[0].get("from")) if swaps else str(play().get("card"))
     if kind == "aim":
         target = play().get("target")
-        return target if is_int(target) else -1
+        return target if is_integer(target) else -1
     if kind == "swap":
         return str(swaps[0].get("to")) if swaps else "keep"
     if kind == "withdraw":
@@ -154,7 +155,7 @@ def scripted_choice(rec: Mapping[str, Any], state: AizhewudiState) -> Action:
     if kind == "faces":
         took = events("many_faces", "took")
         choice = took[0].get("from") if took else None
-        return choice if is_int(choice) else -1
+        return choice if is_integer(choice) else -1
     if kind == "arm":
         return "arm" if events(str(state.seats[seat].ability), "armed") else "pass"
     return "use" if events(kind, "used") else "pass"

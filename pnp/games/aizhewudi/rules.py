@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, TypeGuard
+from typing import Any
 
 from pnp.core.problems import Problem
 from pnp.games.params import Params, field_problem, raise_problems
@@ -170,11 +170,6 @@ RANGES: dict[str, tuple[int, int]] = {
     "princess_eliminated_at": (1, 100),
     "fickle_penalty": _MONEY,
 }
-
-
-def is_int(value: Any) -> TypeGuard[int]:
-    # bool is an int subclass, but `rounds: true` is a typo, not a count.
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _entries(p: Params, key: str) -> list[Params] | None:
