@@ -340,7 +340,6 @@ class AizhewudiState:
             return []
         return [Ask("blind_eye", p.seat) for p in self.ins if p.down and p.has("blind_eye")]
 
-
     # -- helpers
     def limit(self, p: Seat) -> int:
         r = self.rules
