@@ -4,32 +4,34 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pnp.games.aizhewudi import GAME
 from pnp.games.aizhewudi.bots import Brain
 from pnp.games.aizhewudi.lint import lint, worst_case_markers
 from pnp.games.aizhewudi.log import FinalSeat
-from pnp.games.aizhewudi.machine import AizhewudiState
-from pnp.games.aizhewudi.play import Illegal, markers_in_use, replay, resolve, scripted_match
+from pnp.games.aizhewudi.play import markers_in_use, replay, resolve, scripted_match
 from pnp.games.aizhewudi.play import play as play_game
 from pnp.games.aizhewudi.rules import (
     ABILITIES,
     ABILITY_NAMES,
-    ABILITY_RULINGS,
     BOTS,
     AizhewudiRules,
     rules_from_mapping,
 )
 from pnp.games.aizhewudi.scoring import winner
 from pnp.games.aizhewudi.split import Split, split
-from pnp.games.aizhewudi.state import CardInPlay
+from pnp.games.aizhewudi.state import AizhewudiState, CardInPlay
 from pnp.games.aizhewudi.tables import compute_tables
 from pnp.games.base import RulesError
+from pnp.games.kit import IllegalAction
 
 
 def play(rules: AizhewudiRules, players: int, rng: random.Random, seed: int = 1,
@@ -246,7 +248,10 @@ def test_lint_counts() -> None:
 
 
 def test_ability_rulings_cover_every_card() -> None:
-    assert set(ABILITY_RULINGS) == set(ABILITIES) == set(ABILITY_NAMES)
+    rulings = (Path(__file__).parents[2] / "docs" / "rulings.md").read_text(encoding="utf-8")
+    sections = set(re.findall(r"^### aizhewudi-ability-([a-z-]+)$", rulings, re.MULTILINE))
+    assert sections == {a.replace("_", "-") for a in ABILITIES} == {
+        a.replace("_", "-") for a in ABILITY_NAMES}
     assert len(ABILITIES) == 12
 
 
@@ -326,10 +331,10 @@ def test_withdrawal() -> None:
 
 
 def test_illegal_decisions_are_refused() -> None:
-    with pytest.raises(Illegal, match="aims at 0"):
+    with pytest.raises(IllegalAction, match="aims at 0"):
         scripted(4, [rnd([(0, "flee", 0), (1, "flee", 0), (2, "flee", 0), (3, "flee", 0)])])
     one_rush = [(0, "rush", 1), (1, "flee", 0), (2, "flee", 0), (3, "flee", 0)]
-    with pytest.raises(Illegal, match="not in hand"):
+    with pytest.raises(IllegalAction, match="not in hand"):
         scripted(4, [rnd(one_rush), rnd(one_rush, revealed=[5000] * 5)])
 
 
@@ -662,10 +667,10 @@ def test_the_engine_splits_as_the_book_tells_the_witness(bills: list[int], share
     assert (result.share, sorted(result.carried)) == (share, sorted(left))
 
 
-def test_play_rejects_bad_player_counts() -> None:
-    for players in (3, 7):
-        with pytest.raises(ValueError, match="players"):
-            play(RULES, players, random.Random(1))
+def test_the_plugin_seats_four_to_six_players() -> None:
+    # pnp refuses any other count before a game is played (tests/play/test_narrate.py's
+    # "aizhewudi plays 4–6 players").
+    assert GAME.play.playable_counts(RULES) == [4, 5, 6]
 
 
 # ------------------------------------------------------------------ the bots

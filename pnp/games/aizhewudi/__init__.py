@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from pnp.games.aizhewudi import calc, example, narration, summary, supply
 from pnp.games.aizhewudi.lint import lint
-from pnp.games.aizhewudi.play import KIT, VARIANTS, play, read_rules, replay
-from pnp.games.aizhewudi.rules import BOTS, default_players, player_range
+from pnp.games.aizhewudi.play import KIT, VARIANTS, play, replay
+from pnp.games.aizhewudi.rules import BOTS, rules_from_mapping
 from pnp.games.aizhewudi.tables import COLUMNS, compute_tables
 from pnp.games.base import GamePlugin, NarrationPart, PlayPart, ReportPart, RulesPart, SupplyPart, TablesPart
 
 GAME = GamePlugin(
     slug="aizhewudi",
     title="愛者無敵",
-    rules=RulesPart(read_rules, variants=VARIANTS, lint=lint, doc="pnp/games/aizhewudi/rules.py"),
-    play=PlayPart(play, replay, player_range, default_players, bots=BOTS, kit=KIT),
+    rules=RulesPart(rules_from_mapping, variants=VARIANTS, lint=lint, doc="pnp/games/aizhewudi/rules.py"),
+    play=PlayPart(play, replay, KIT.players, lambda rules: rules.default_players, bots=BOTS,
+                  kit=KIT),
     tables=TablesPart(compute_tables, COLUMNS),
     narration=NarrationPart(narration.facts, example.example_moments, example.WORKED),
     report=ReportPart(summary.summarise, summary.report_sections, summary.role_lines,

@@ -17,8 +17,8 @@ import math
 import random
 from collections import Counter
 
-from pnp.games.aizhewudi.machine import AizhewudiState as Game
 from pnp.games.aizhewudi.split import table_share
+from pnp.games.aizhewudi.state import AizhewudiState as Game
 from pnp.games.aizhewudi.state import Ask, CardInPlay, Seat
 from pnp.games.kit import Action, BotKind, Match
 
@@ -232,8 +232,8 @@ class RandomStyle:
         kind = ask.kind
         if kind == "card":
             return rng.choice(sorted(g.seats[seat].hands[ask.hand].elements()))
-        if kind == "aim":
-            return rng.choice([p.seat for p in g.ins if p.seat != seat])
+        if kind in ("aim", "faces"):
+            return rng.choice(g.legal_actions())
         if kind == "withdraw":
             return "withdraw" if rng.random() < 0.15 else "stay"
         if kind == "arm":
@@ -245,8 +245,6 @@ class RandomStyle:
         if kind == "robber":
             cards = sorted(g.seats[seat].hands[ask.hand].elements())
             return rng.choice(cards) if rng.random() < 0.5 else "pass"
-        if kind == "faces":
-            return rng.choice(g.gone)
         return "use" if g.round == g.rules.rounds or rng.random() < 0.3 else "pass"
 
 

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from pnp.games.aizhewudi.rules import (
-    ABILITIES,
-    AizhewudiRules,
-)
+from pnp.games.aizhewudi.rules import ABILITIES, AizhewudiRules
 from pnp.games.base import LintFinding
 
 # --------------------------------------------------------------------------- lint

@@ -1,14 +1,13 @@
-"""The event log of an aizhewudi game as typed values (the JSON shape is in ``rules.py``).
+"""The event log of an aizhewudi game as typed values.
 
-The state machine (``state.Game``) records each round as these values (filling in a
-``RoundDraft`` as the round goes, frozen when it closes); play and replay
-write them with ``pnp.games.events.to_json``, key for key the JSON that
-docs/sample-and-simulate.md fixes.
+The state machine (``state.AizhewudiState``) records each round as these values (filling in a
+``RoundDraft`` as the round goes, frozen when it closes); play and replay write them with
+``pnp.games.events.to_json``, key for key the JSON that docs/sample-and-simulate.md fixes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.games.events import fast_init, omitted_when_none
@@ -28,7 +27,7 @@ class PlayedCard:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """A played card thrown away unseen, and why (the reasons are listed in ``rules.py``)."""
+    """A played card thrown away unseen, and why (the reasons: docs/sample-and-simulate.md)."""
 
     seat: int
     hand: int
@@ -94,9 +93,6 @@ class Round:
     peak_fickle: int
 
 
-_ROUND_FIELDS = tuple(f.name for f in fields(Round))
-
-
 @dataclass
 class RoundDraft:
     """The round being played, which the state machine fills in step by step; ``freeze``
@@ -124,10 +120,9 @@ class RoundDraft:
     peak_fickle: int = 0
 
     def freeze(self) -> Round:
-        values: dict[str, Any] = {}
-        for name in _ROUND_FIELDS:  # the lists of the draft become the record's tuples
-            value = getattr(self, name)
-            values[name] = tuple(value) if type(value) is list else value
+        # The lists of the draft become the record's tuples (its fields are Round's, in order).
+        values: dict[str, Any] = {name: tuple(value) if type(value) is list else value
+                                  for name, value in vars(self).items()}
         return Round(**values)
 
 

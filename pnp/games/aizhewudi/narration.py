@@ -79,17 +79,16 @@ def _rounds(logged: Sequence[Mapping[str, Any]], n: int) -> list[dict[str, Any]]
             "witness": runs_it,
             "next_witness": witness if witness != runs_it and witness not in out else None,
             **steps,
-            "gained": [rnd["loved"][s] - loved[s] for s in range(n)] if rnd["loved"] else [0] * n,
-            "loved": list(rnd["loved"]) or list(loved),
-            "fickle_gained": [rnd["fickle"][s] - fickle[s] for s in range(n)] if rnd["fickle"]
-            else [0] * n,
-            "fickle": list(rnd["fickle"]) or list(fickle),
+            "gained": [now - before for now, before in zip(rnd["loved"], loved, strict=True)],
+            "loved": list(rnd["loved"]),
+            "fickle_gained": [now - before for now, before in zip(rnd["fickle"], fickle,
+                                                                   strict=True)],
+            "fickle": list(rnd["fickle"]),
             "money": list(money),
             "out": list(out),
             "cupid": next((e for e in steps["abilities"] if e["event"] == "triggered"), None),
         })
-        loved = rounds[-1]["loved"]
-        fickle = rounds[-1]["fickle"]
+        loved, fickle = rnd["loved"], rnd["fickle"]
     return rounds
 
 

@@ -11,36 +11,26 @@ from dataclasses import replace
 from typing import Any
 
 from pnp.games.aizhewudi.bots import STYLES
-from pnp.games.aizhewudi.machine import AizhewudiState
-from pnp.games.aizhewudi.rules import ABILITIES, AizhewudiRules, is_int, rules_from_mapping, slug
+from pnp.games.aizhewudi.rules import ABILITIES, AizhewudiRules, rules_from_mapping, slug
+from pnp.games.aizhewudi.state import AizhewudiState
 from pnp.games.events import to_json_object
 from pnp.games.kit import (
     Action,
-    IllegalAction,
     KitGame,
     Match,
     play_match,
     replay_problems,
     steps_json,
 )
+from pnp.games.params import is_integer
 
 # The variant pnp offers besides the rules as written: deal the ability cards.
 VARIANTS: tuple[str, ...] = ("abilities",)
 
 
-def read_rules(mapping: Mapping[str, Any], variant: str | None) -> AizhewudiRules:
-    """game.yaml's rules under any variant: the abilities variant changes the deal (play
-    takes it), not a rules parameter."""
-    return rules_from_mapping(mapping)
-
-
 KIT = KitGame(slug=slug, title="愛者無敵", rules=AizhewudiRules, new_state=AizhewudiState,
               players=lambda r: (r.min_players, r.max_players), styles=STYLES,
-              reader=read_rules, one_stream=True)
-
-
-class Illegal(ValueError):
-    """A scripted decision the rules do not allow."""
+              reader=rules_from_mapping, one_stream=True)
 
 
 def play(rules: AizhewudiRules, players: int, rng: random.Random, *, seed: int,
@@ -49,13 +39,9 @@ def play(rules: AizhewudiRules, players: int, rng: random.Random, *, seed: int,
 
     Variant "abilities" deals the ability cards; None follows the rules' own ``abilities``.
     Chance is drawn from ``random.Random(seed)`` by the play loop (``rng`` is unused), the
-    bots drawing from the same stream after the deal, as they always did.
+    bots drawing from the same stream after the deal, as they always did. The variant and the
+    number of players are checked by the caller (``pnp.play``).
     """
-    if variant not in (None, "", *VARIANTS):
-        raise ValueError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
-    if not rules.min_players <= players <= rules.max_players:
-        raise ValueError(f"players must be {rules.min_players}–{rules.max_players}, "
-                         f"got {players}")
     with_abilities = True if variant == "abilities" else rules.abilities
     if with_abilities and players > len(ABILITIES):
         raise ValueError(f"only {len(ABILITIES)} ability cards for {players} players")
@@ -79,8 +65,8 @@ def replay(rules: AizhewudiRules, log: Mapping[str, Any]) -> list[str]:
     named with its step and reason), then every logged fact compared with the replay's."""
     if log.get("game") != slug:
         return [f"game: expected {slug!r}, got {log.get('game')!r}"]
-    players = log.get("players")
-    if not is_int(players) or not rules.min_players <= players <= rules.max_players:
+    players: Any = log.get("players")
+    if not is_integer(players) or not rules.min_players <= players <= rules.max_players:
         return [f"players: {players!r} is outside {rules.min_players}–{rules.max_players}"]
     rules = replace(rules, abilities=bool(log.get("abilities")))
     # A script's log (``resolve``) may stop before the game's last round.
@@ -99,7 +85,7 @@ def resolve(rules: AizhewudiRules, script: Mapping[str, Any]) -> dict[str, Any]:
     Each round needs only the decisions: "revealed", "plays" (seat, hand, card, target),
     "withdrew" and the ability events that are choices ("armed", "used", "swap", "took"). A
     script shorter than the game ends with "end": "unfinished" and no winner. Raises
-    ``Illegal`` (a ValueError) on a decision the rules do not allow.
+    ``IllegalAction`` (a ValueError) naming a decision the rules do not allow.
     """
     rounds: list[Mapping[str, Any]] = script["rounds"]
     return game_log(scripted_match(rules, script, len(rounds)), script.get("seed", 1), None)
@@ -115,13 +101,10 @@ def scripted_match(rules: AizhewudiRules, script: Mapping[str, Any],
     rules = replace(rules, abilities=abilities)
     rounds: list[Mapping[str, Any]] = script["rounds"]
     match = Match(lambda: AizhewudiState(rules, players, last_round))
-    try:
-        match.push((scripted_deck(rules, rounds), dealt))
-        state: AizhewudiState = match.state  # type: ignore[assignment]
-        while not state.is_over() and state.round <= len(rounds):
-            match.push(scripted_choice(rounds[state.round - 1], state))
-    except IllegalAction as exc:
-        raise Illegal(exc.reason) from None
+    match.push((scripted_deck(rules, rounds), dealt))
+    state: AizhewudiState = match.state  # type: ignore[assignment]
+    while not state.is_over() and state.round <= len(rounds):
+        match.push(scripted_choice(rounds[state.round - 1], state))
     return match
 
 
@@ -129,12 +112,12 @@ def scripted_deck(rules: AizhewudiRules, rounds: Sequence[Mapping[str, Any]]) ->
     """The deck that reveals the script's bills in its order (from the end)."""
     revealed = [int(b) for r in rounds for b in r.get("revealed", [])]
     if Counter(revealed) - Counter(rules.deck):
-        raise Illegal(f"revealed {revealed}: not that many such bills in the deck")
+        raise ValueError(f"revealed {revealed}: not that many such bills in the deck")
     left, per_round = len(rules.deck), rules.bills_per_round
     for number, r in enumerate(rounds, 1):
         count = min(per_round, left)
         if len(r.get("revealed", [])) != count:
-            raise Illegal(f"round {number}: {len(r.get('revealed', []))} bills revealed, the "
+            raise ValueError(f"round {number}: {len(r.get('revealed', []))} bills revealed, the "
                           f"rules reveal {count}")
         left -= count
     rest = list((Counter(rules.deck) - Counter(revealed)).elements())
@@ -143,7 +126,7 @@ def scripted_deck(rules: AizhewudiRules, rounds: Sequence[Mapping[str, Any]]) ->
 
 def scripted_choice(rec: Mapping[str, Any], state: AizhewudiState) -> Action:
     """A round's scripted answer to the choice ``state`` asks."""
-    ask = state.ask()
+    ask = state.asks[state.asked]
     kind, seat = ask.kind, ask.seat
 
     def events(ability: str, event: str) -> list[Mapping[str, Any]]:
@@ -154,14 +137,14 @@ def scripted_choice(rec: Mapping[str, Any], state: AizhewudiState) -> Action:
         for pl in rec.get("plays", []):
             if pl.get("seat") == seat and pl.get("hand", 0) == ask.hand:
                 return pl  # type: ignore[no-any-return]
-        raise Illegal(f"no play scripted for seat {seat} set {ask.hand}")
+        raise ValueError(f"no play scripted for seat {seat} set {ask.hand}")
 
     swaps = [e for e in events("second_thoughts", "swap") if e.get("hand") == ask.hand]
     if kind == "card":
         return str(swaps[0].get("from")) if swaps else str(play().get("card"))
     if kind == "aim":
         target = play().get("target")
-        return target if is_int(target) else -1
+        return target if is_integer(target) else -1
     if kind == "swap":
         return str(swaps[0].get("to")) if swaps else "keep"
     if kind == "withdraw":
@@ -172,7 +155,7 @@ def scripted_choice(rec: Mapping[str, Any], state: AizhewudiState) -> Action:
     if kind == "faces":
         took = events("many_faces", "took")
         choice = took[0].get("from") if took else None
-        return choice if is_int(choice) else -1
+        return choice if is_integer(choice) else -1
     if kind == "arm":
         return "arm" if events(str(state.seats[seat].ability), "armed") else "pass"
     return "use" if events(kind, "used") else "pass"

@@ -1,4 +1,4 @@
-"""愛者無敵 (aizhewudi) rules parameters, ability cards and rulings; the log format.
+"""愛者無敵 (aizhewudi): the rules parameters and the ability cards.
 
 Pure engine: no I/O, no printing, randomness only from a passed ``random.Random``.
 Defaults are the rulings in docs/rulings.md; the card and bill mixes are rulings from the
@@ -25,40 +25,8 @@ card entries may carry a ``ruling:`` note, which the engine ignores)::
     abilities: false                  # deal the 12 ability cards
     ability_bonuses: {chapel_owner: 10000, florist: 2000, playboy: 5000}
 
-Event log::
-
-    {"game": "aizhewudi", "seed", "players", "abilities": bool, "bots": [name per seat],
-     "dealt": [ability id per seat] (abilities only),
-     "rounds": [{"round", "revealed": [bills], "carried_in": [bills],
-                 "plays": [{"seat", "hand", "card", "target"}],   # secret: hand 1 = 千面人's
-                 "withdrew": [seats],
-                 "discarded": [{"seat", "hand", "reason"}],       # cards thrown away unseen
-                 "rushes": [{"seat", "target"}],                  # resolved 搶婚 cards
-                 "proposals": [{"seat", "target"}],               # resolved 嫁給我吧 cards
-                 "flees": [{"seat", "target"}],
-                 "abilities": [{"seat", "ability", "event", ...}],
-                 "eliminated": [seats], "sharers": [seats], "share": n,
-                 "groups": [[bills] per sharer, or [] when the share is 0],
-                 "carried_out": [bills],
-                 "loved": [per seat], "fickle": [per seat],
-                 "peak_loved", "peak_fickle",                      # markers in use at once
-                 "ended": bool}],                                  # the game ended in it
-     "lost": [bills left after the last round], "bank": [{"seat", "ability", "amount"}],
-     "final": [{"seat", "money", "bank", "fickle", "loved", "out", "score"}],
-     "end": "rounds"|"last_standing"|"nobody_left", "winner": seat or null, "shared": [seats],
-     "steps": [[seat, action]]}                                   # what replay pushes again
-
-"steps" are the kit's action log (pnp.games.kit.match): first the deal ([-1, [[bills in
-the deck, revealed from the end], [ability per seat or null]]]), then every choice in the
-order the rules ask it (``machine.py``): "arm"/"pass", a card id, an aim (a seat),
-"keep"/a card id (三心兩意), "stay"/"withdraw", "pass"/a card id (強盜理論),
-"pass"/"use" (未成年, 花店老闆, 視而不見), a seat (千面人).
-
-"money" is bills only (conserved: revealed = shared out + carried + lost); "bank" is what
-abilities paid from the bank; "score" = money + bank − fickle_penalty × 花心 for players
-still in, null for players out. "shared" lists the tied winners when "winner" is null.
-Discard reasons: "withdrew", "aimed_at_withdrawn", "rushed", "out" (its player went out),
-"target_out", "round_over" (Cupid ended the round).
+The event log a game writes (rounds, final scores, the kit's "steps") is described once, key
+for key, in docs/sample-and-simulate.md (aizhewudi); ``log.py`` holds its typed values.
 """
 
 from __future__ import annotations
@@ -68,13 +36,12 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, TypeGuard
+from typing import Any
 
 from pnp.core.problems import Problem
 from pnp.games.params import Params, field_problem, raise_problems
 
 slug = "aizhewudi"
-variants: tuple[str, ...] = ()
 
 ACTIONS: tuple[str, ...] = ("rush", "propose", "flee")
 BOTS: tuple[str, ...] = ("greedy", "random", "ismcts")
@@ -96,84 +63,8 @@ ABILITY_NAMES: dict[str, str] = {
 }
 ABILITIES: tuple[str, ...] = tuple(ABILITY_NAMES)
 
-ABILITY_RULINGS: dict[str, str] = {
-    "chapel_owner": (
-        "At the end of the game the holder, if still in, reveals the card and takes 10,000 from "
-        "the bank for every character out of the game."
-    ),
-    "florist": (
-        "Used at the start of step 6 (before any card is revealed), once: the holder takes "
-        "2,000 from the bank for each player then holding a flower, the florist included; a "
-        "player holding two flowers counts once."
-    ),
-    "minor": (
-        "Used once, after step 5 and before step 6: every player still holding a flower aimed "
-        "at the holder lays their character down (no share this round); their cards still "
-        "resolve in step 6."
-    ),
-    "princess": (
-        "Passive from the start: the holder goes out at 4 被愛 instead of 3 and reveals the "
-        "card on reaching 3."
-    ),
-    "many_faces": (
-        "When the first character goes out, the holder (if still in) takes that player's "
-        "remaining action set and plays one card from each set every round from the next round "
-        "on, aiming each flower separately; withdrawing discards both cards for one 花心 "
-        "marker, a 搶婚 on the holder cancels both, and aiming at a withdrawn player discards "
-        "only that flower's card; if the holder goes out in the same step, nothing happens."
-    ),
-    "queen": (
-        "Passive from the start: the holder gains at most one 被愛 marker per round from 搶婚 "
-        "and 嫁給我吧 cards together, and reveals the card the first time a second one is "
-        "aimed at her in a round; Cupid's marker is not a proposal and is not capped."
-    ),
-    "cupid": (
-        "May be revealed in steps 1–3 of any round; from then on, the first time the holder "
-        "receives a 被愛 marker from a 搶婚 or 嫁給我吧 card, every player in the game whose "
-        "character still stands gains one 被愛, the round ends at once with no split (the "
-        "bills carry), unresolved cards are discarded, and the card is discarded."
-    ),
-    "not_the_groom": (
-        "May be revealed before step 3 of any round and stays face up: from then on the holder "
-        "aims after everyone else has aimed, before 三心兩意 swaps."
-    ),
-    "second_thoughts": (
-        "May be revealed before step 3 of any round and stays face up: from then on, after all "
-        "aims (the groom's included) and before step 4, the holder may swap each played card "
-        "for a card of the same set in hand."
-    ),
-    "playboy": (
-        "At the end of the game the holder, if still in, reveals the card and takes 5,000 from "
-        "the bank for each of their own 花心 markers."
-    ),
-    "robber_logic": (
-        "Used once, right after the holder's 搶婚 card was revealed and resolved in step 5 "
-        "(not when it was discarded unseen) while the holder is still in: the 搶婚 goes back to "
-        "that set in hand and another card of the same set is discarded, so the holder needs "
-        "one more card in that set."
-    ),
-    "blind_eye": (
-        "Used once, before step 7, by a holder still in whose character is down: it stands "
-        "again and shares this round; 花心 and 被愛 markers already taken stay."
-    ),
-}
-
-# Other rulings this engine makes beyond docs/rulings.md (for the rulebook writer too).
-ENGINE_RULINGS: dict[str, str] = {
-    "elimination_timing": (
-        "Eliminations are checked after each simultaneous step (withdrawals, 搶婚, Cupid, "
-        "嫁給我吧): a player put out by 搶婚 resolves no card in step 6 and a 嫁給我吧 aimed at "
-        "them is discarded."
-    ),
-    "last_standing": (
-        "When one player or none is left the game ends at once: the bills on the table are "
-        "not shared and count as lost."
-    ),
-    "markers_return": (
-        "A player who goes out returns their 被愛 and 花心 markers to the supply."
-    ),
-    "aims": "Each flower must be aimed at another player still in the game.",
-}
+# The rulings of each ability and of the engine's other choices are written once, in
+# docs/rulings.md (aizhewudi-ability-<id> and the sections before them).
 
 
 @dataclass(frozen=True)
@@ -281,11 +172,6 @@ RANGES: dict[str, tuple[int, int]] = {
 }
 
 
-def is_int(value: Any) -> TypeGuard[int]:
-    # bool is an int subclass, but `rounds: true` is a typo, not a count.
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _entries(p: Params, key: str) -> list[Params] | None:
     """Readers for the mappings of a list; entries that are no mapping are reported once."""
     items = p.items(key)
@@ -345,10 +231,10 @@ def _read_actions(p: Params) -> tuple[ActionCard, ...]:
 def rules_from_mapping(
     mapping: Mapping[str, Any] | None, variant: str | None = None
 ) -> AizhewudiRules:
-    """Rules from game.yaml's ``rules:`` mapping; raises RulesError listing every problem."""
+    """Rules from game.yaml's ``rules:`` mapping under any variant (the abilities variant
+    changes the deal, which play takes, not a rules parameter); raises RulesError listing
+    every problem."""
     problems: list[Problem] = []
-    if variant not in (None, ""):
-        problems.append(field_problem("variant", f"{slug} has no variants, got {variant!r}"))
     p = Params(mapping, "", problems, RANGES)
     d = AizhewudiRules()
     players = p.section("players")
@@ -384,11 +270,3 @@ def rules_from_mapping(
     p.finish(_TOP_KEYS)
     raise_problems(problems)
     return rules
-
-
-def player_range(rules: AizhewudiRules) -> tuple[int, int]:
-    return rules.min_players, rules.max_players
-
-
-def default_players(rules: AizhewudiRules) -> int:
-    return rules.default_players

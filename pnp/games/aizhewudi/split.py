@@ -8,10 +8,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from pnp.games.aizhewudi.rules import (
-    AizhewudiRules,
-    is_int,
-)
+from pnp.games.aizhewudi.rules import AizhewudiRules
+from pnp.games.params import is_integer
 
 
 @dataclass(frozen=True)
@@ -38,16 +36,14 @@ def split(bills: Sequence[int], sharers: int, rules: AizhewudiRules | None = Non
     Searches over count vectors per denomination, not subsets of bills.
     """
     rules = rules or AizhewudiRules()
-    if not is_int(sharers) or sharers < 0:
+    if not is_integer(sharers) or sharers < 0:
         raise ValueError(f"sharers must be a whole number of at least 0, got {sharers!r}")
     denoms = rules.denominations
-    bad = sorted({b for b in bills if not is_int(b) or b not in denoms}, key=str)
+    bad = sorted({b for b in bills if not is_integer(b) or b not in denoms}, key=str)
     if bad:
         known = ", ".join(f"{d:,}" for d in sorted(denoms))
         raise ValueError(f"not a bill of this game: {', '.join(map(str, bad))} (bills: {known})")
-    counts = tuple(list(bills).count(d) for d in denoms)
-    share, groups, carried = _split_counts(denoms, counts, sharers)
-    return Split(share, [list(g) for g in groups], list(carried))
+    return split_table(list(bills), sharers, rules)
 
 
 def split_table(table: Sequence[int], sharers: int, rules: AizhewudiRules) -> Split:

@@ -1,18 +1,27 @@
-"""愛者無敵 (aizhewudi): the rules between the players' choices (``Rounds``). A round's steps
-are its methods, in the rulebook's order; ``machine.AizhewudiState`` runs them stage by stage
-and asks the players in between; ``scoring`` scores and ranks the end.
+"""愛者無敵 (aizhewudi): one game in progress, the engine kit's state (``AizhewudiState``).
+
+The deal is one chance step: the bills shuffled (revealed from the end of the deck, a round's
+worth at a time) and, with the ability cards, one card per seat. Every choice the rules leave
+to a player is then a step of the seat it asks (``Ask``), in the rulebook's order: arm an
+ability (step 1), a card per set (2), its aim (3, the revealed groom last), a 三心兩意 swap,
+withdraw or stay (4, decided together, hidden until all have chosen), 強盜理論 after the 搶婚
+(5), 未成年 and 花店老闆 (6), 千面人's set when the first players go out, 視而不見 (before 7).
+Between the choices the rules run by themselves, stage by stage (``next_stage``); a round's
+steps are methods, in the rulebook's order, and ``scoring`` scores and ranks the end.
 
 Each round is recorded as the typed values of ``log.py`` (filled in as a ``RoundDraft``,
-frozen into a ``Round`` when the round closes); the bots read the rounds played so far from
-``history``, and the game ends as a ``GameLog``, which play writes as the JSON event log.
+frozen into a ``Round`` when the round closes, the event ``apply`` returns); the bots read
+the rounds played so far from ``history``, and the game ends as a ``GameLog``, which play
+writes as the JSON event log.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from pnp.games.aizhewudi.log import (
     AbilityEvent,
@@ -28,9 +37,28 @@ from pnp.games.aizhewudi.log import (
 from pnp.games.aizhewudi.rules import ABILITIES, AizhewudiRules, slug
 from pnp.games.aizhewudi.scoring import final_score, winner
 from pnp.games.aizhewudi.split import split_table
+from pnp.games.draws import shuffle
+from pnp.games.kit import CHANCE, Action, Outcome
+
+if TYPE_CHECKING:
+    from pnp.games.aizhewudi.bots import Brain
 
 # The abilities a player may arm (turn face up) at the start of a round, in the order asked.
 ARMED_AT_START = ("cupid", "not_the_groom", "second_thoughts")
+
+YES_NO = {"arm": ("pass", "arm"), "withdraw": ("stay", "withdraw"), "minor": ("pass", "use"),
+          "florist": ("pass", "use"), "blind_eye": ("pass", "use")}
+"""The two answers of a yes-or-no choice, no first."""
+
+WHY_ILLEGAL = {
+    "aim": "seat {seat} aims at {action}: not another player in the game",
+    "card": "seat {seat} plays {action!r} from set {hand}, not in hand",
+    "swap": "seat {seat} swaps in {action!r}, not in set {hand}",
+    "robber": "seat {seat} discards {action!r} for 強盜理論, not in hand",
+    "faces": "千面人 takes the set of seat {action}, who did not just go out",
+    "yes_no": "seat {seat} answers {action!r} to {kind}: expected one of {answers}",
+}
+"""Why replay refuses an answer to each kind of choice."""
 
 Origin = tuple[int, int]
 """Where a set started: (seat, set); 千面人's second set keeps the origin it was taken with."""
@@ -87,10 +115,11 @@ class Seat:
                        bills=list(self.bills))
 
 
-class Rounds:
-    """One game's table and the rules that move it on (see the module's docstring)."""
+class AizhewudiState:
+    """A game in progress (see the module's docstring): its table, the rules that move it
+    on, and whose choice is next."""
 
-    def __init__(self, rules: AizhewudiRules, players: int, last_round: int | None) -> None:
+    def __init__(self, rules: AizhewudiRules, players: int, last_round: int | None = None) -> None:
         self.rules, self.players = rules, players
         self.last_round = rules.rounds if last_round is None else min(last_round, rules.rounds)
         self.seats: list[Seat] = []
@@ -119,8 +148,12 @@ class Rounds:
         self.unseen: dict[Origin, tuple[int, int]] = {}
         self.ended: str | None = None
         self.result: GameLog | None = None
+        self.asks: list[Ask] = []
+        self.asked = 0  # asks[asked] is the choice now
+        self.brain: Brain | None = None  # the greedy bots' reading of the table
 
-    def copy_into(self, other: Rounds) -> None:
+    def clone(self) -> AizhewudiState:
+        other = object.__new__(AizhewudiState)
         other.__dict__.update(self.__dict__)
         seats = other.seats = [p.copy() for p in self.seats]
         other.ins = [seats[p.seat] for p in self.ins]
@@ -136,6 +169,176 @@ class Rounds:
         other.hits, other.history = dict(self.hits), list(self.history)
         other.shown = dict(self.shown)  # its counters are replaced, never changed
         other.unseen = dict(self.unseen)
+        # The list of asks is replaced at each stage, never changed: shared.
+        other.brain = None
+        return other
+
+    # -- whose step ---------------------------------------------------------------------
+
+    def to_move(self) -> int:
+        if self.deck is None:
+            return CHANCE
+        return self.asks[self.asked].seat
+
+    def chance_outcomes(self) -> Sequence[tuple[Action, float]]:
+        return ()  # a shuffled deck: drawn by sample_chance
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """The bills shuffled, then the ability cards dealt: play's draws, in its order."""
+        deck = self.rules.deck
+        shuffle(deck, rng)  # rng.shuffle(deck), draw for draw
+        dealt = tuple(rng.sample(ABILITIES, self.players)) if self.rules.abilities else (
+            (None,) * self.players)
+        return (tuple(deck), dealt)
+
+    def chance_possible(self, action: Action) -> bool:
+        if not (isinstance(action, tuple) and len(action) == 2):
+            return False
+        deck, dealt = action
+        if not isinstance(deck, tuple) or sorted(deck) != sorted(self.rules.deck):
+            return False
+        if not isinstance(dealt, tuple) or len(dealt) != self.players:
+            return False
+        if not self.rules.abilities:
+            return all(a is None for a in dealt)
+        return len(set(dealt)) == self.players and set(dealt) <= set(ABILITIES)
+
+    def legal_actions(self) -> Sequence[Action]:
+        ask = self.asks[self.asked]
+        kind = ask.kind
+        if kind in YES_NO:
+            return YES_NO[kind]
+        if kind == "aim":
+            return [p.seat for p in self.ins if p.seat != ask.seat]
+        if kind == "faces":
+            return list(self.gone)
+        hand = self.seats[ask.seat].hands[ask.hand]
+        cards = sorted(c for c, n in hand.items() if n > 0)
+        if kind == "card":
+            return cards
+        if kind == "swap":
+            played = self.plays[ask.play].card
+            return ["keep", *[c for c in cards if c != played]]
+        return ["pass", *cards]  # robber
+
+    def why_illegal(self, action: Action) -> str | None:
+        ask = self.asks[self.asked]
+        return WHY_ILLEGAL.get(ask.kind, WHY_ILLEGAL["yes_no"]).format(
+            seat=ask.seat, action=action, hand=ask.hand, kind=ask.kind, answers=YES_NO.get(ask.kind))
+
+    # -- steps -------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> Sequence[Round]:
+        """One step; then the rules' own steps, until a player must choose or the game is
+        over. Returns the rounds that closed on the way."""
+        if self.deck is None:
+            self.deal(*cast("tuple[tuple[int, ...], tuple[str | None, ...]]", action))
+        else:
+            asks = self.asks
+            ask = asks[self.asked]
+            self.asked += 1
+            kind, seat = ask.kind, ask.seat
+            if kind == "aim":  # the commonest choices first
+                self.plays[ask.play].target = action  # type: ignore[assignment]
+            elif kind == "withdraw":
+                if action == "withdraw":
+                    self.withdrawing.append(seat)
+            elif kind == "card":
+                hand = self.seats[seat].hands[ask.hand]
+                hand[action] -= 1  # type: ignore[index]
+                self.plays.append(CardInPlay(seat, ask.hand, action))  # type: ignore[arg-type]
+            elif kind == "swap":
+                if action != "keep":
+                    self.swap(self.plays[ask.play], action)  # type: ignore[arg-type]
+            elif kind == "robber":
+                if action != "pass":
+                    self.rob(seat, ask.hand, action)  # type: ignore[arg-type]
+            elif kind == "faces":
+                self.take_set(seat, action)  # type: ignore[arg-type]
+            elif action == "arm":
+                self.use(seat, str(self.seats[seat].ability))
+            elif action == "use":
+                self.use(seat, kind)
+            if self.asked < len(asks):
+                return ()  # the next choice of the same stage
+        closed = len(self.history)
+        while self.ended is None:
+            next_asks = self.next_stage()
+            if next_asks:
+                self.asks, self.asked = next_asks, 0
+                break
+        return self.history[closed:] if len(self.history) > closed else ()
+
+    def next_stage(self) -> list[Ask]:
+        """Run the next stage of the round; the choices it leaves to the players."""
+        stage = self.stage
+        self.stage += 1
+        if stage == 0:
+            self.start_round()
+            return [Ask("arm", p.seat) for p in self.ins
+                    if p.ability in ARMED_AT_START and not p.spent and not p.revealed
+                    ] if self.abilities_dealt else []
+        if stage == 1:
+            self.plays, self.rushes, self.withdrawing = [], [], []
+            return [Ask("card", p.seat, h) for p in self.ins
+                    for h, hand in enumerate(p.hands) if any(hand.values())]
+        if stage == 2:
+            return self.aims()
+        if stage == 3:
+            return [Ask("swap", pl.seat, pl.hand, i) for i, pl in enumerate(self.plays)
+                    if self.seats[pl.seat].armed("second_thoughts")
+                    ] if self.abilities_dealt else []
+        if stage == 4:
+            return [Ask("withdraw", p.seat) for p in self.ins]
+        if stage == 5:
+            self.withdraw()
+            return self.rush()
+        if stage == 6:
+            return self.robbers()
+        if stage == 7:
+            return self.use_asks("minor")
+        if stage == 8:
+            return self.use_asks("florist")
+        if stage == 9:
+            return [] if self.round_over else self.resolve_proposals()
+        if stage == 10:
+            return self.blind_eyes()
+        self.end_round()
+        return []
+
+    def aims(self) -> list[Ask]:
+        """Step 3: aim; the revealed groom aims last, seeing the others."""
+        plays = self.plays
+        grooms = {p.seat for p in self.ins if p.armed("not_the_groom")
+                  } if self.abilities_dealt else set()
+        asks = [Ask("aim", pl.seat, pl.hand, i) for i, pl in enumerate(plays)
+                if pl.seat not in grooms]
+        return asks + [Ask("aim", pl.seat, pl.hand, i, True) for i, pl in enumerate(plays)
+                       if pl.seat in grooms]
+
+    def robbers(self) -> list[Ask]:
+        """After the 搶婚 (ended by them, or not): 強盜理論 and 千面人's set."""
+        if self.batch_over() or not self.abilities_dealt:
+            return []
+        asks = []
+        for pl in self.rushes:
+            p = self.seats[pl.seat]
+            if (not p.out and p.ability == "robber_logic" and not p.spent
+                    and any(p.hands[pl.hand].values())):
+                asks.append(Ask("robber", pl.seat, pl.hand, -1))
+        return asks
+
+    def use_asks(self, ability: str) -> list[Ask]:
+        """Step 6 begins: 未成年, then 花店老闆, each once, before any card is revealed."""
+        if self.round_over or not self.abilities_dealt:
+            return []
+        return [Ask(ability, p.seat) for p in self.ins if p.ability == ability and not p.spent]
+
+    def blind_eyes(self) -> list[Ask]:
+        """Before step 7 (once step 6 did not end the game): 視而不見."""
+        if self.batch_over() or self.round_over or not self.abilities_dealt:
+            return []
+        return [Ask("blind_eye", p.seat) for p in self.ins if p.down and p.has("blind_eye")]
 
     # -- helpers
     def limit(self, p: Seat) -> int:
@@ -161,9 +364,9 @@ class Rounds:
         self.bank_log.append(BankPayment(p.seat, ability, amount, self.round))
 
     # -- the deal and step 1
-    def deal(self, deck: list[int], dealt: tuple[str | None, ...]) -> None:
+    def deal(self, deck: Sequence[int], dealt: tuple[str | None, ...]) -> None:
         mix = Counter({c.id: c.per_player for c in self.rules.action_cards})
-        self.deck, self.dealt = deck, dealt
+        self.deck, self.dealt = list(deck), dealt
         self.seats = [Seat(s, dealt[s], [Counter(mix)], [(s, 0)]) for s in range(self.players)]
         self.ins = list(self.seats)
         # Without ability cards no ability step can do anything: those steps are skipped.
@@ -215,11 +418,6 @@ class Rounds:
         hand[pl.card] += 1
         self.event(pl.seat, "second_thoughts", "swap", hand=pl.hand, from_=pl.card, to=new)
         pl.card = new
-
-    def record_plays(self) -> None:
-        self.rec.plays = tuple([PlayedCard(pl.seat, pl.hand, pl.card, pl.target)
-                                for pl in self.plays])
-        self.withdrawing = []
 
     def withdraw(self) -> None:
         """Step 4: withdrawals, decided together."""
@@ -393,6 +591,7 @@ class Rounds:
 
     def close_round(self) -> None:
         rec, seats = self.rec, self.seats
+        rec.plays = tuple([PlayedCard(pl.seat, pl.hand, pl.card, pl.target) for pl in self.plays])
         rec.loved = tuple([p.loved for p in seats])
         rec.fickle = tuple([p.fickle for p in seats])
         rec.peak_loved = self.peak_loved
@@ -476,3 +675,99 @@ class Rounds:
         unseen = [a for a in ABILITIES if a not in known]
         for p, ability in zip(hidden, rng.sample(unseen, len(hidden)), strict=True):
             p.ability = ability
+
+    # -- the end and what each seat sees ------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.ended is not None
+
+    def outcome(self) -> Outcome:
+        """Scores as the rules count them; a seat out of the game scores 0 and places after
+        every seat still in; ties the rules cannot break share a place."""
+        result = self.result
+        assert result is not None
+        final = result.final
+        scores = tuple(float(f.score or 0) for f in final)
+        keys = [(1, f.score or 0, -f.fickle, f.loved) if not f.out else (0, 0, 0, 0)
+                for f in final]
+        places = tuple(1 + sum(other > mine for other in keys) for mine in keys)
+        return Outcome(scores, places, result.end)
+
+    def observation(self, seat: int) -> tuple[object, ...]:
+        """The table as ``seat`` sees it: everything face up, every aim, its own ability and
+        sets; the others' abilities only once revealed, their sets only by how many cards
+        each holds and which have been seen; cards in play face down until revealed; the
+        others' withdrawals only once everyone has chosen; the bills still to come only by
+        how many are left."""
+        if self.deck is None:
+            return ("deal",)
+        ask = self.asks[self.asked] if self.asked < len(self.asks) else None
+        seats = tuple(
+            (p.seat, p.ability if p.revealed or p.seat == seat else None,
+             p.spent if p.revealed or p.seat == seat else None,
+             p.loved, p.fickle, tuple(p.bills), p.bank, p.out, p.down,
+             tuple(tuple(sorted(h.items())) if p.seat == seat else sum(h.values())
+                   for h in p.hands))
+            for p in self.seats)
+        plays = tuple(
+            (pl.seat, pl.hand, pl.target, pl.state,
+             pl.card if pl.seat == seat or pl.state == "resolved" else None)
+            for pl in self.plays)
+        withdrawing = tuple(self.withdrawing) if ask is None or ask.kind != "withdraw" else (
+            seat in self.withdrawing)
+        return (self.round, self.stage, ask, tuple(self.table), len(self.deck), seats, plays,
+                withdrawing, tuple(self.public_history(seat)),
+                tuple(sorted((o, tuple(sorted(c.items()))) for o, c in self.shown.items())))
+
+    def resample(self, seat: int, rng: random.Random) -> AizhewudiState:
+        """The hidden parts dealt again as ``seat`` cannot tell apart: the bills to come
+        shuffled, the others' unrevealed abilities dealt among them from the cards ``seat``
+        has not seen, each other set's unseen cards shared again between its hand and its
+        face-down card, and the others' withdrawals not yet shown drawn at random."""
+        other = self.clone()
+        if other.deck is None:
+            return other
+        shuffle(other.deck, rng)
+        other.redeal_abilities(seat, rng)
+        other.redeal_sets(seat, rng)
+        ask = self.asks[self.asked] if self.asked < len(self.asks) else None
+        if ask is not None and ask.kind == "withdraw":
+            mine = seat in other.withdrawing
+            decided = [a.seat for a in self.asks[:self.asked] if a.seat != seat]
+            other.withdrawing = [s for s in decided if rng.random() < 0.5]
+            if mine:
+                other.withdrawing.append(seat)
+        return other
+
+    def redeal_sets(self, seat: int, rng: random.Random) -> None:
+        """Each other set's cards not seen face up (the rules' mix less what the table saw),
+        dealt again to its face-down card in play and its hand; the rest were thrown away
+        unseen."""
+        mix = self.rules.action_mix
+        face_up: dict[tuple[int, int], list[str]] = {}
+        face_down: dict[tuple[int, int], CardInPlay] = {}
+        for pl in self.plays:
+            if pl.state == "resolved":
+                face_up.setdefault((pl.seat, pl.hand), []).append(pl.card)
+            elif pl.state == "pending":
+                face_down[(pl.seat, pl.hand)] = pl
+        for p in self.seats:
+            if p.seat == seat:
+                continue
+            for h, hand in enumerate(p.hands):
+                seen = self.shown.get(p.origins[h], {})
+                unseen = [c for c, n in mix for _ in range(max(0, n - max(0, seen.get(c, 0))))]
+                for card in face_up.get((p.seat, h), ()):
+                    if card in unseen:
+                        unseen.remove(card)
+                down = face_down.get((p.seat, h))
+                size = sum(hand.values())
+                if len(unseen) < size + (down is not None):
+                    continue  # a set whose history this cannot explain: left as it is
+                shuffle(unseen, rng)
+                if down is not None:
+                    # Once step 5 is over, a card still face down is no 搶婚.
+                    pick = next((i for i, c in enumerate(unseen) if c != "rush"), 0
+                                ) if self.stage > 5 else 0
+                    down.card = unseen.pop(pick)
+                p.hands[h] = Counter(unseen[:size])

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from pnp.games.aizhewudi.rules import (
-    AizhewudiRules,
-)
+from pnp.games.aizhewudi.rules import AizhewudiRules
 from pnp.games.base import Table, TableColumn
 
 

@@ -11,9 +11,9 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pnp.games.aizhewudi.machine import AizhewudiState
 from pnp.games.aizhewudi.play import KIT
 from pnp.games.aizhewudi.rules import rules_from_mapping
+from pnp.games.aizhewudi.state import AizhewudiState
 from tests.games.kit.contract_checks import assert_plays_and_replays, ismcts_result, states_along
 
 RULES = rules_from_mapping({})
@@ -71,7 +71,7 @@ def test_withdrawals_stay_hidden_until_everyone_has_chosen() -> None:
     for seed in range(40):
         states = states_along(lambda: AizhewudiState(RULES, 5), seed)
         for state in states:
-            asked = state.ask()  # type: ignore[attr-defined]
+            asked = state.asks[state.asked]  # type: ignore[attr-defined]
             if asked.kind == "withdraw" and state.withdrawing:  # type: ignore[attr-defined]
                 earlier = state.withdrawing[0]  # type: ignore[attr-defined]
                 if earlier == asked.seat:
