@@ -238,6 +238,7 @@ def _render_books(workspace: Workspace, game: Game, lang: str, paper: str, books
     from pnp.rulebook.aid import render_aid
     from pnp.rulebook.pdf import render_rulebook
     from pnp.rulebook.source import parse_markdown, template_path
+    from pnp.text.fitcache import remembered
     from pnp.text.subsetcache import kept_subsets
 
     base = Path(game.slug) / lang
@@ -250,12 +251,12 @@ def _render_books(workspace: Workspace, game: Game, lang: str, paper: str, books
         assert markdown is not None
         source = str(template_path(workspace.templates, game.slug))
         blocks = parse_markdown(convert(markdown), source)
-        with kept_subsets(f"{base}/rulebook"):
+        with remembered(fonts, f"{base}/rulebook"), kept_subsets(f"{base}/rulebook"):
             rulebook = render_rulebook(game, lang, blocks, fonts, convert, glyphs, source, page)
         artifacts.append(Artifact(base / "rulebook.pdf", rulebook))
     if aid is not None:
         where = workspace.templates / game.slug / AID_TEMPLATE
-        with kept_subsets(f"{base}/aid"):
+        with remembered(fonts, f"{base}/aid"), kept_subsets(f"{base}/aid"):
             data, pages = render_aid(game, lang, parse_markdown(convert(aid), str(where)), fonts, convert, glyphs,
                                      str(where), page)
         sheets = aid_sheets(page)
