@@ -163,10 +163,11 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
     if "components" in kinds:
         from pnp.render.sheets import render_components
         from pnp.text.fitcache import remembered
+        from pnp.text.subsetcache import kept_subsets
 
         try:
             # A card edit re-renders these sheets: every label but the edited ones fits as before.
-            with remembered(fonts, f"{game.slug}/{lang}/components"):
+            with remembered(fonts, f"{game.slug}/{lang}/components"), kept_subsets(f"{base}/components"):
                 components = render_components(game, lang, spec, fonts, convert, glyphs, sheet.back_offset,
                                                sheet.ink, sheet.template)
         except ImposeError as exc:
@@ -237,6 +238,8 @@ def _render_books(workspace: Workspace, game: Game, lang: str, paper: str, books
     from pnp.rulebook.aid import render_aid
     from pnp.rulebook.pdf import render_rulebook
     from pnp.rulebook.source import parse_markdown, template_path
+    from pnp.text.fitcache import remembered
+    from pnp.text.subsetcache import kept_subsets
 
     base = Path(game.slug) / lang
     artifacts = []
@@ -248,12 +251,14 @@ def _render_books(workspace: Workspace, game: Game, lang: str, paper: str, books
         assert markdown is not None
         source = str(template_path(workspace.templates, game.slug))
         blocks = parse_markdown(convert(markdown), source)
-        rulebook = render_rulebook(game, lang, blocks, fonts, convert, glyphs, source, page)
+        with remembered(fonts, f"{base}/rulebook"), kept_subsets(f"{base}/rulebook"):
+            rulebook = render_rulebook(game, lang, blocks, fonts, convert, glyphs, source, page)
         artifacts.append(Artifact(base / "rulebook.pdf", rulebook))
     if aid is not None:
         where = workspace.templates / game.slug / AID_TEMPLATE
-        data, pages = render_aid(game, lang, parse_markdown(convert(aid), str(where)), fonts, convert, glyphs,
-                                 str(where), page)
+        with remembered(fonts, f"{base}/aid"), kept_subsets(f"{base}/aid"):
+            data, pages = render_aid(game, lang, parse_markdown(convert(aid), str(where)), fonts, convert, glyphs,
+                                     str(where), page)
         sheets = aid_sheets(page)
         if pages > 2 * sheets:
             room = "one sheet" if sheets == 1 else f"{sheets} sheets"

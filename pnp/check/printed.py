@@ -132,13 +132,16 @@ def _literal_fragments(line: str) -> list[str]:
 
 
 def _template_line(line: str, fragments: list[list[str]], start: int) -> int | None:
-    """The template line the rendered ``line`` most likely came from (search on from start)."""
-    def matches(index: int) -> bool:
-        parts = fragments[index]
-        return bool(parts) and any(len(p) >= 2 for p in parts) and all(p in line for p in parts)
-
+    """The template line the rendered ``line`` most likely came from (search on from start):
+    the first whose literal text is all in ``line`` (a line of only short fragments, such
+    as a lone "-", says nothing)."""
     order = list(range(start, len(fragments))) + list(range(0, start))
-    return next((i for i in order if matches(i)), None)
+    for index in order:
+        parts = fragments[index]
+        # Most lines fail on their first fragment: tested before the rest are looked at.
+        if parts and parts[0] in line and any(len(p) >= 2 for p in parts) and all(p in line for p in parts):
+            return index
+    return None
 
 
 def book_texts(workspace: Workspace, game: Game, places: GamePlaces, rulebook: str | None = None,

@@ -23,10 +23,10 @@ from pnp.rulebook.style import (
     QUOTE_PAD,
     TextStyle,
 )
+from pnp.text.fitcache import set_lines as kept_lines
 from pnp.text.fonts import FontFamily, kern_for, measure_for, squeeze_for
 from pnp.text.linetypes import Run, SetLine
 from pnp.text.place import place
-from pnp.text.setting import set_lines
 
 # CJKParagraph.wrap's lines by (runs, usable width, size, fonts, justified): a pure function
 # of those (set_lines with the family's measure, squeeze and kern); capped for long-lived
@@ -100,8 +100,8 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
             if lines is None:
                 if len(_SET_LINES) >= _SET_LINES_CAP:
                     _SET_LINES.clear()
-                lines = _SET_LINES[key] = tuple(set_lines(
-                    self.runs, usable, self.style.size, self.measure, self.squeeze, kern=self.kern))
+                lines = _SET_LINES[key] = kept_lines(self.runs, usable, self.style.size, self.measure,
+                                                     self.squeeze, kern=self.kern)
             if self.outline and len(lines) > HEADING_MAX_LINES:
                 self.glyphs.overflow(f"{self.where}: a heading {len(lines)} lines long "
                                      f"(at most {HEADING_MAX_LINES}); shorten it or make it a paragraph")

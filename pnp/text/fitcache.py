@@ -1,14 +1,18 @@
-"""Fitted text kept between builds, so a card edit fits again only the text that changed.
+"""Fitted text and set lines kept between builds, so a card edit fits again only the text that
+changed, and a book made again sets again only the paragraphs that changed.
 
 :func:`pnp.text.shrink.fit_text` finds the largest size at which a text fits its box and
 remembers it for the process. A card edit starts a new process that re-renders the game's
 components.pdf, whose several hundred labels were all fitted by the build before, and fitting
 them again was about a tenth of that build. Inside :func:`remembered` (one game's components
 in one script), :func:`fit_text` answers from pnp's disk cache what the last rendering of the
-same components asked, and fits the rest.
+same components asked, and fits the rest. A book's paragraphs are set the same way
+(:func:`set_lines`, inside :func:`remembered` for one book in one script): breaking them into
+lines was a sixth of a cold build, and a layout edit that redraws a rulebook's card figures
+changes none of its text.
 
-An entry holds exactly the fits its last rendering asked for (an edited card's old text
-leaves with it), as JSON signed by :mod:`pnp.core.diskcache`. It is named by what an answer
+An entry holds exactly the fits and settings its last rendering asked for (an edited card's
+old text leaves with it), as JSON signed by :mod:`pnp.core.diskcache`. It is named by what an answer
 depends on besides the arguments of each fit: pnp's fingerprint (its own code, and the
 versions of reportlab, which measures, and ICU, which finds the line breaks) and the SHA-256
 of the family's two font files; fits asked with another measure are not kept.
@@ -27,7 +31,7 @@ from typing import Any
 
 from pnp.core import diskcache
 from pnp.core.fingerprint import pnp_fingerprint
-from pnp.text import shrink
+from pnp.text import setting, shrink
 from pnp.text.fonts import FontFamily, kern_for, measure_for, squeeze_for
 from pnp.text.linetypes import Kern, Measure, Run, SetLine, Squeeze
 from pnp.text.shrink import Fit
@@ -35,13 +39,15 @@ from pnp.text.shrink import Fit
 log = logging.getLogger(__name__)
 
 AREA = "fits"
-FORMAT = 2
+FORMAT = 3
 _MAX_ENTRY = 8 * 1024 * 1024
 
 # (runs as (text, bold) pairs, or (text, bold, mark, colour, icon) for rich text, width,
 # height, size, min_size, leading_ratio, step, squeezed,
 # kerned): the last two say whether the family's squeeze and kern set the lines.
 Key = tuple[Any, ...]
+# (runs as for a fit, width, size, squeezed, kerned)
+LinesKey = tuple[Any, ...]
 
 
 @dataclass
@@ -50,7 +56,12 @@ class _Session:
     squeeze: Squeeze
     kern: Kern
     known: dict[Key, Fit | None]
+    known_lines: dict[LinesKey, tuple[SetLine, ...]]
     asked: dict[Key, Fit | None] = field(default_factory=dict)
+    asked_lines: dict[LinesKey, tuple[SetLine, ...]] = field(default_factory=dict)
+
+    def changed(self) -> bool:
+        return self.asked.keys() != self.known.keys() or self.asked_lines.keys() != self.known_lines.keys()
 
 
 _session: ContextVar[_Session | None] = ContextVar("pnp_fit_session", default=None)
@@ -78,19 +89,38 @@ def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_
     return fit
 
 
+def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
+              squeeze: Squeeze | None = None, kern: Kern | None = None) -> tuple[SetLine, ...]:
+    """:func:`pnp.text.setting.set_lines`, answered from the disk cache inside :func:`remembered`."""
+    session = _session.get()
+    if (session is None or measure is not session.measure or squeeze not in (None, session.squeeze)
+            or kern not in (None, session.kern)):
+        return tuple(setting.set_lines(runs, width, size, measure, squeeze, kern=kern))
+    key = (tuple(_run_fields(run) for run in runs), width, size, squeeze is not None, kern is not None)
+    lines = session.asked_lines.get(key)
+    if lines is None:
+        lines = session.known_lines.get(key)
+        if lines is None:
+            lines = tuple(setting.set_lines(runs, width, size, measure, squeeze, kern=kern))
+        session.asked_lines[key] = lines
+    return lines
+
+
 @contextmanager
 def remembered(fonts: FontFamily, what: str) -> Iterator[None]:
-    """Fits of ``fonts``' measure inside the block come from, and after a block that ended
-    without an exception go to, the entry for ``what`` (e.g. ``tisigui/zh-Hant/components``)."""
+    """Fits and settings of ``fonts``' measure inside the block come from, and after a block
+    that ended without an exception go to, the entry for ``what`` (e.g.
+    ``tisigui/zh-Hant/components``)."""
     name = _entry_name(fonts, what)
-    session = _Session(measure_for(fonts), squeeze_for(fonts), kern_for(fonts), _load(name) if name else {})
+    fits, settings = _load(name) if name else ({}, {})
+    session = _Session(measure_for(fonts), squeeze_for(fonts), kern_for(fonts), fits, settings)
     token = _session.set(session)
     try:
         yield
     finally:
         _session.reset(token)
-    if name and session.asked.keys() != session.known.keys():
-        _store(name, session.asked)
+    if name and session.changed():
+        _store(name, session.asked, session.asked_lines)
 
 
 def _entry_name(fonts: FontFamily, what: str) -> str | None:
@@ -121,19 +151,26 @@ def _run_of(fields: Any) -> Run:
     return Run(*fields)
 
 
+def _encode_lines(lines: Sequence[SetLine]) -> Any:
+    return [[[list(_run_fields(run)) for run in line.runs], line.width, line.squeeze, line.last] for line in lines]
+
+
+def _decode_lines(value: Any) -> tuple[SetLine, ...]:
+    return tuple(SetLine(tuple(_run_of(run) for run in runs), width, squeeze, last)
+                 for runs, width, squeeze, last in value)
+
+
 def _encode_fit(fit: Fit | None) -> Any:
     if fit is None:
         return None
-    return [fit.size, fit.leading, [[[list(_run_fields(run)) for run in line.runs], line.width, line.squeeze,
-                                     line.last] for line in fit.setting]]
+    return [fit.size, fit.leading, _encode_lines(fit.setting)]
 
 
 def _decode_fit(value: Any) -> Fit | None:
     if value is None:
         return None
     size, leading, lines = value
-    return Fit(size, leading, tuple(SetLine(tuple(_run_of(run) for run in runs), width, squeeze, last)
-                                    for runs, width, squeeze, last in lines))
+    return Fit(size, leading, _decode_lines(lines))
 
 
 def _decode_key(value: Any) -> Key:
@@ -145,19 +182,32 @@ def _decode_key(value: Any) -> Key:
     return (tuple(_run_fields(_run_of(run)) for run in runs), *numbers, *flags)
 
 
-def _load(name: str) -> dict[Key, Fit | None]:
+def _decode_lines_key(value: Any) -> LinesKey:
+    runs, *rest = value
+    numbers, flags = rest[:2], rest[2:]
+    if (len(numbers) != 2 or not all(isinstance(n, int | float) and not isinstance(n, bool) for n in numbers)
+            or len(flags) != 2 or not all(isinstance(f, bool) for f in flags)):
+        raise ValueError("not a setting's key")
+    return (tuple(_run_fields(_run_of(run)) for run in runs), *numbers, *flags)
+
+
+def _load(name: str) -> tuple[dict[Key, Fit | None], dict[LinesKey, tuple[SetLine, ...]]]:
     payload = diskcache.read(AREA, name, _MAX_ENTRY)
     if payload is None:
-        return {}
+        return {}, {}
     try:
-        return {_decode_key(key): _decode_fit(fit) for key, fit in json.loads(payload)}
-    except (ValueError, TypeError) as exc:
+        entry = json.loads(payload)
+        return ({_decode_key(key): _decode_fit(fit) for key, fit in entry["fits"]},
+                {_decode_lines_key(key): _decode_lines(lines) for key, lines in entry["lines"]})
+    except (ValueError, TypeError, KeyError) as exc:
         log.debug("fit cache entry %s unusable: %s", name, exc)
-        return {}
+        return {}, {}
 
 
-def _store(name: str, fits: dict[Key, Fit | None]) -> None:
-    rows = [[[[list(pair) for pair in key[0]], *key[1:]], _encode_fit(fit)] for key, fit in fits.items()]
-    payload = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+def _store(name: str, fits: dict[Key, Fit | None], settings: dict[LinesKey, tuple[SetLine, ...]]) -> None:
+    entry = {"fits": [[[[list(pair) for pair in key[0]], *key[1:]], _encode_fit(fit)] for key, fit in fits.items()],
+             "lines": [[[[list(pair) for pair in key[0]], *key[1:]], _encode_lines(lines)]
+                       for key, lines in settings.items()]}
+    payload = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     if len(payload) <= _MAX_ENTRY:
         diskcache.write(AREA, name, payload)

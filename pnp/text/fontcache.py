@@ -27,7 +27,7 @@ from typing import Any
 from reportlab.pdfbase.ttfonts import TTFontFace
 
 from pnp.core import diskcache
-from pnp.text import reportlab_fonts
+from pnp.text import reportlab_fonts, subsetcache
 
 log = logging.getLogger(__name__)
 
@@ -167,6 +167,9 @@ def restore_state(header: dict[str, Any], body: bytes) -> dict[str, Any]:
     return state
 
 
+# Where addSubsetObjects leaves the subset it has for reportlab's own, which makes it by name.
+_MADE = "_pnp_subset_made"
+
 # The state's key for glyphToChar's packed columns. reportlab reads glyphToChar only while it
 # parses a face and when HarfBuzz shapes text, which pnp never asks for; rebuilding its 17,000
 # lists was a third of restoring a face, so a face from the cache rebuilds it on first use.
@@ -184,7 +187,29 @@ def glyph_to_char(keys: Sequence[int], counts: Sequence[int], chars: Sequence[in
 
 
 class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type information
-    """A face made from an entry: reportlab's own, its glyphToChar rebuilt when first read."""
+    """A face made from an entry: reportlab's own, its glyphToChar rebuilt when first read, and
+    its subsets taken from :mod:`pnp.text.subsetcache` inside ``kept_subsets`` (``digest``: the
+    SHA-256 of the font's bytes, set by whoever restores the face)."""
+
+    digest: str | None = None
+
+    def addSubsetObjects(self, doc: Any, fontname: str, subset: list[int]) -> Any:
+        made = None if self.digest is None or not doc.compression else subsetcache.subset(
+            self.digest, subset, lambda: bytes(TTFontFace.makeSubset(self, subset)), reportlab_fonts.deflate)
+        if made is None:
+            return TTFontFace.addSubsetObjects(self, doc, fontname, subset)
+        self.__dict__[_MADE] = made.data
+        try:
+            reference = TTFontFace.addSubsetObjects(self, doc, fontname, subset)
+        finally:
+            del self.__dict__[_MADE]
+        reportlab_fonts.deflated_already(reportlab_fonts.subset_stream(doc, self.filename, fontname),
+                                         made.data, made.deflated)
+        return reference
+
+    def makeSubset(self, subset: list[int]) -> bytes:
+        made: bytes | None = self.__dict__.get(_MADE)
+        return made if made is not None else bytes(TTFontFace.makeSubset(self, subset))
 
     def __getattr__(self, name: str) -> Any:
         columns = self.__dict__.get(LAZY) if name == "glyphToChar" else None

@@ -220,7 +220,9 @@ def _parse(name: str, path: Path) -> Any:
         raise FontError(f"the font {path} is damaged: {damage}; {_regenerate_hint()}")
     state = fontcache.load(digest)
     if state is not None:
-        return reportlab_fonts.font_from_parse(name, path, data, state, fontcache.CachedFace)
+        font = reportlab_fonts.font_from_parse(name, path, data, state, fontcache.CachedFace)
+        font.face.digest = digest  # names the font in the cache of its subsets
+        return font
     font = TTFont(name, str(path))
     if reportlab_fonts.file_bytes(font.face) == data:  # the file did not change between the two reads
         fontcache.store(digest, font.face)

@@ -17,6 +17,11 @@ there first.
 - What ``TTFont.__init__`` sets (:func:`font_from_parse`, :func:`parse_results`): a face
   restored from the disk cache skips the parse, so it is built as ``__init__`` builds one,
   private attributes included (``_ttf_data``, ``_pdfScale``, ``_asciiReadable``).
+- The stream of a font subset (:func:`subset_stream`, :func:`deflated_already`): reportlab's
+  ``TTFontFace.addSubsetObjects`` registers it under ``fontFile:<file>(<subset name>)`` and
+  deflates it when the document is written; a subset from pnp's disk cache is deflated
+  already (:mod:`pnp.text.subsetcache`), so its stream is given a filter that hands back those
+  bytes, for that content only.
 """
 
 from __future__ import annotations
@@ -76,3 +81,36 @@ def font_from_parse(name: str, path: Path, data: bytes, results: dict[str, Any],
     font._asciiReadable = rl_config.ttfAsciiReadable
     font.shapable = not any(fnmatch(name, pattern) for pattern in unShapedFontGlob)
     return font
+
+
+def deflate(data: bytes) -> bytes:
+    """The bytes reportlab writes for a stream it deflates."""
+    from reportlab.pdfbase.pdfdoc import PDFZCompress
+
+    deflated: bytes = PDFZCompress.encode(data)
+    return deflated
+
+
+def subset_stream(doc: Any, filename: str, fontname: str) -> Any:
+    """The font file stream ``TTFontFace.addSubsetObjects`` made for subset ``fontname``."""
+    return doc.idToObject[f"fontFile:{filename}({fontname})"]
+
+
+class _Deflated:
+    """reportlab's deflate filter for one content whose deflated bytes are known."""
+
+    pdfname = "FlateDecode"
+
+    def __init__(self, data: bytes, deflated: bytes) -> None:
+        self.data = data
+        self.deflated = deflated
+
+    def encode(self, content: bytes) -> bytes:
+        return self.deflated if content is self.data or content == self.data else deflate(content)
+
+
+def deflated_already(stream: Any, data: bytes, deflated: bytes) -> None:
+    """Have ``stream`` (a deflated stream whose content is ``data``) write ``deflated``."""
+    if stream.content is not data or [getattr(f, "pdfname", None) for f in stream.filters or ()] != ["FlateDecode"]:
+        return  # not what reportlab made as pnp knows it: let it deflate as usual
+    stream.filters = [_Deflated(data, deflated)]

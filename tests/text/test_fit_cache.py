@@ -114,3 +114,50 @@ def test_an_unreadable_entry_is_fitted_afresh(cache, workspace, fitted):
     fitted.clear()
     assert components(workspace) == first
     assert fitted
+
+
+@pytest.fixture
+def set_afresh(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The text of every book paragraph broken into lines, not answered from the disk cache
+    (a table's captions are set apart, and not kept)."""
+    from types import SimpleNamespace
+
+    from pnp.text import setting
+
+    texts: list[str] = []
+
+    def spy(runs, *args, **kwargs):
+        texts.append("".join(run.text for run in runs))
+        return setting.set_lines(runs, *args, **kwargs)
+
+    monkeypatch.setattr(fitcache, "setting", SimpleNamespace(set_lines=spy))
+    return texts
+
+
+def rulebook(workspace: Path, lang: str = "zh-Hant") -> bytes:
+    from pnp.rulebook import paragraph
+
+    paragraph._SET_LINES.clear()  # the process's own memo: each call here is a new build's
+    ws = Workspace(workspace)
+    game, = load_games(ws, ["tisigui"], tables_from_engine)
+    artifact, = render_game(ws, game, lang, "a4", kinds=["rulebook"])
+    return artifact.data
+
+
+def test_a_book_set_from_kept_lines_has_the_same_bytes_and_an_edit_sets_only_its_paragraph(
+        cache, tmp_path, set_afresh, monkeypatch):
+    workspace = game_workspace(tmp_path, "tisigui", templates=True)
+    first = rulebook(workspace)
+    assert set_afresh and any((cache / fitcache.AREA).iterdir())
+    set_afresh.clear()
+    assert rulebook(workspace) == first
+    assert set_afresh == []
+    template = workspace / "templates/tisigui/rulebook.md.j2"
+    template.write_text(template.read_text(encoding="utf-8") + "\n多一句说明。\n", encoding="utf-8")
+    edited = rulebook(workspace)
+    assert edited != first
+    assert set_afresh and all("多一句" in text for text in set_afresh)
+    monkeypatch.setenv("PNP_CACHE_DIR", "")  # no cache at all: every paragraph set afresh, the same bytes
+    set_afresh.clear()
+    assert rulebook(workspace) == edited
+    assert len(set_afresh) > 50

@@ -1,0 +1,133 @@
+"""Font subsets kept between builds, so a PDF made again does not cut and deflate its fonts again.
+
+reportlab embeds each font of a PDF as subsets of up to 256 glyphs: for each, it builds a
+TrueType file of those glyphs in pure Python and deflates it, about a twentieth of a cold build
+(88 subsets of pnp's bundled faces, 3 MB before deflating). The subset's bytes depend on the
+font's bytes, the code points in the subset's order and reportlab's version; deflated, also on
+zlib. A PDF rendered inside :func:`kept_subsets` takes the subsets that the last rendering of
+the same document made from the disk cache, and makes the rest.
+
+An entry holds exactly the subsets its document's last rendering asked for (a card edit that
+changes a subset leaves its old one out), signed by :mod:`pnp.core.diskcache`: a JSON line of
+keys and lengths, then the deflated subsets. A key names the font by the SHA-256 of its bytes,
+so an edited or another font with the same name never meets a subset of the old one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+from pnp.core import diskcache
+
+log = logging.getLogger(__name__)
+
+AREA = "subsets"
+FORMAT = 1
+_MAX_ENTRY = 64 * 1024 * 1024
+
+# (SHA-256 of the font's bytes, the subset's code points in order)
+Key = tuple[str, tuple[int, ...]]
+
+
+@dataclass
+class _Session:
+    known: dict[Key, bytes]
+    asked: dict[Key, bytes] = field(default_factory=dict)
+
+
+_session: ContextVar[_Session | None] = ContextVar("pnp_subset_session", default=None)
+
+
+@dataclass(frozen=True)
+class Subset:
+    """One subset's TrueType file, as reportlab makes it and as reportlab deflates it."""
+
+    data: bytes
+    deflated: bytes
+
+
+def subset(font_digest: str, codes: Sequence[int], make: Callable[[], bytes],
+           deflate: Callable[[bytes], bytes]) -> Subset | None:
+    """The subset of ``codes`` of the font whose bytes hash to ``font_digest``: from the disk
+    cache inside :func:`kept_subsets`, else made by ``make`` and deflated by ``deflate``
+    (reportlab's own steps). None outside :func:`kept_subsets`: the caller makes it as usual."""
+    session = _session.get()
+    if session is None:
+        return None
+    key = (font_digest, tuple(codes))
+    deflated = session.asked.get(key) or session.known.get(key)
+    if deflated is not None:
+        try:
+            data = zlib.decompress(deflated)
+        except zlib.error:
+            deflated = None
+    if deflated is None:
+        data = make()
+        deflated = deflate(data)
+    session.asked[key] = deflated
+    return Subset(data, deflated)
+
+
+@contextmanager
+def kept_subsets(what: str) -> Iterator[None]:
+    """Subsets made inside the block come from, and after a block that ended without an
+    exception go to, the entry for ``what`` (e.g. ``tisigui/zh-Hant/rulebook``)."""
+    name = _entry_name(what)
+    if name is None:
+        yield
+        return
+    session = _Session(_load(name))
+    token = _session.set(session)
+    try:
+        yield
+    finally:
+        _session.reset(token)
+    if session.asked != session.known:
+        _store(name, session.asked)
+
+
+def _entry_name(what: str) -> str | None:
+    if diskcache.root() is None:
+        return None
+    import reportlab
+
+    key = "\0".join([AREA, str(FORMAT), str(reportlab.Version), zlib.ZLIB_RUNTIME_VERSION, what])
+    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _load(name: str) -> dict[Key, bytes]:
+    payload = diskcache.read(AREA, name, _MAX_ENTRY)
+    if payload is None:
+        return {}
+    try:
+        head, _, body = payload.partition(b"\n")
+        rows = json.loads(head)
+        known: dict[Key, bytes] = {}
+        at = 0
+        for digest, codes, length in rows:
+            if not (isinstance(digest, str) and isinstance(length, int) and length >= 0
+                    and all(isinstance(code, int) for code in codes)):
+                raise ValueError("not a subset's key")
+            known[(digest, tuple(codes))] = body[at:at + length]
+            at += length
+        if at != len(body):
+            raise ValueError("the subsets do not add up to the entry")
+        return known
+    except (ValueError, TypeError) as exc:
+        log.debug("subset cache entry %s unusable: %s", name, exc)
+        return {}
+
+
+def _store(name: str, subsets: dict[Key, bytes]) -> None:
+    rows = [[digest, list(codes), len(deflated)] for (digest, codes), deflated in subsets.items()]
+    head = json.dumps(rows, separators=(",", ":")).encode()
+    payload = b"".join([head, b"\n", *subsets.values()])
+    if len(payload) <= _MAX_ENTRY:
+        diskcache.write(AREA, name, payload)
