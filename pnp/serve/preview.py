@@ -32,7 +32,7 @@ import hashlib
 import io
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -323,6 +323,9 @@ class Preview:
         books = [Output(slug, lang, kind) for slug, lang in firsts.items()
                  for kind in BUILD_KINDS if kind not in (PNG, COMPONENTS)]
         done: set[tuple[str, str, str]] = set()
+        # A version of its own only for a step that shows something new: an output built again
+        # with the bytes it had (a template edit that changes no page) is no news.
+        shown = _files_shown(self._memory.views.values())
         for step in (sheets, faces, books):
             try:
                 report = make(self.workspace, root, step, paper, kept=self.games)
@@ -331,7 +334,10 @@ class Preview:
             done |= {(output.slug, output.lang, output.kind.name) for output in step}
             if any(outcome.status == "rebuilt" for outcome in report.outcomes):
                 self._view(slugs, games, done)
-                self._publish(**self._shown(slugs), activity="finishing")
+                now = _files_shown(self._memory.views[slug] for slug in firsts)
+                if now - shown:
+                    shown |= now
+                    self._publish(**self._shown(slugs), activity="finishing")
 
     def _view(self, slugs: list[str], games: list[Game], done: set[tuple[str, str, str]] | None) -> None:
         """The views of ``games`` from the files built: all of them (``done`` None), or only
@@ -441,6 +447,15 @@ class Preview:
         memory.errors.pop(("sample", slug), None)
         memory.sample_notes.pop(slug, None)
         memory.samples[slug] = samples
+
+
+def _files_shown(views: Iterable[GameView]) -> set[tuple[str, str]]:
+    """The faces and PDFs the views show, each with its stamp."""
+    views = list(views)
+    return {(face.path, face.stamp) for view in views for script in view.scripts for group in script.groups
+            for face in group.faces} | \
+        {(document.path, document.stamp) for view in views for script in view.scripts
+         for document in script.documents if not document.pending}
 
 
 def _preview_png(image: Image.Image) -> bytes:

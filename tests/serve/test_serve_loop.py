@@ -200,7 +200,8 @@ def test_each_kind_of_edit_shows_a_cold_build_and_redraws_only_what_changed(tmp_
 
 def test_build_watch_keeps_the_faces_of_its_last_round(tmp_path: Path) -> None:
     """`pnp build --watch --png` rasterises again only the faces a save changed (its -v log
-    counts them), and writes what a cold build writes."""
+    counts them), and writes what a cold build writes, also after a template edit that builds
+    the books from the game it kept loaded."""
     root = game_workspace(tmp_path, GAME, templates=True)
     out = tmp_path / "out"
     live = Live("-v", "build", GAME, "--png", "--watch", "--out", str(out), cwd=root)
@@ -210,8 +211,12 @@ def test_build_watch_keeps_the_faces_of_its_last_round(tmp_path: Path) -> None:
         _apply(root, EDITS[0])
         found = live.expect(r"face PNGs: (\d+) drawn, (\d+) as before", timeout=600)
         live.expect(r"^done in ", timeout=600)
+        live.expect(r"^watching card_data/", timeout=600)
+        assert _files(out) == _cold_build(root, tmp_path / "cold"), "after a card edit"
+        _apply(root, EDITS[1])
+        live.expect(r"^done in ", timeout=600)
         assert live.interrupt() == 0, live.output
     finally:
         live.close()
     assert found.group(1) == "2", live.output  # the edited card's front, in each script
-    assert _files(out) == _cold_build(root, tmp_path / "cold")
+    assert _files(out) == _cold_build(root, tmp_path / "cold-2"), "after a template edit"
