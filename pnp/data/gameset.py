@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.core.errors import DataError, PnpError
+from pnp.core.problems import Problem
 from pnp.core.workspace import Workspace
 from pnp.data.computed import TableSource, no_engine
 from pnp.data.load import load_game
@@ -75,7 +76,8 @@ class KeptGames:
 
     def load(self, workspace: Workspace, slugs: Sequence[str]) -> list[Game]:
         """As :func:`load_games`, taking each game as kept when its files did not change."""
-        games, problems = [], []
+        games: list[Game] = []
+        problems: list[Problem] = []  # as values, so a report can place them as a load's
         for slug in slugs:
             folder = workspace.game_dir(slug)
             stamp = folder_stamp(folder)
@@ -87,7 +89,7 @@ class KeptGames:
             try:
                 game = load_game(folder, self.tables_of)
             except DataError as exc:
-                problems.extend(exc.problems)
+                problems.extend(exc.records)
                 continue
             self.loaded += 1
             self.kept[(workspace.root, slug)] = (stamp, game)

@@ -421,7 +421,7 @@ class Preview:
         from pnp.check.proof import check
 
         try:
-            report = check(self.workspace, slug)
+            report = check(self.workspace, slug, self.games)
         except PnpError as exc:
             self._memory.errors[("check", slug)] = f"pnp check {slug}: {exc.as_printed()}"
             return
@@ -438,7 +438,9 @@ class Preview:
             memory.sample_notes[slug] = exc.format_message()
             return
         try:
-            played = narrate.play_sample(self.workspace, slug)
+            # The game the build read, kept while its files are as they were: not read again.
+            (game,) = self.games.load(self.workspace, [slug])
+            played = narrate.play_sample(self.workspace, slug, game=game)
             samples = tuple((lang, markdown_html(narrate.narration(self.workspace, played, lang)))
                             for lang in self.langs)
         except PnpError as exc:
