@@ -10,9 +10,11 @@ start again once it is done.
 A save is shown as soon as what it changed first is built, since the designer waits for it:
 the edited games' sheets in their source script are built first and shown (a version of its
 own, activity "finishing", the outputs not built yet shown as being rebuilt, never as they
-were), then their faces, then their books in that script, then everything else. Each step is a build of its
-own outputs, recorded as any build's, so every version shows what a cold build of the saved
-workspace makes, for the parts it shows.
+were), then their faces, then their books in that script, then everything else. Each step is
+a build of its own outputs, recorded as any build's, so every version shows what a cold build
+of the saved workspace makes, for the parts it shows. (If the rest then fails, the error is
+shown above the files as they are: the first outputs of this save, the others of the last
+good build.)
 
 A save costs what it changed: only the games it can have changed are looked at again, and a
 game whose files did not change is not read again (:class:`pnp.data.gameset.KeptGames`); a face
@@ -281,7 +283,7 @@ class Preview:
         looked_at = [slug for slug in slugs if slug in memory.pending or slug not in memory.views]
         self.pages_drawn = 0
         with reusing(self.rasters):
-            self._first_steps(slugs, looked_at)
+            shown_early = self._first_steps(slugs, looked_at)
             try:
                 build(self.workspace, self.game, self.lang, self.paper, out=self.root, png=True, kept=self.games)
                 games = self.games.load(self.workspace, looked_at)
@@ -292,15 +294,18 @@ class Preview:
                 for step, slug in list(errors):
                     if step in ("check", "sample") and slug in self._memory.pending:
                         del errors[(step, slug)]
+                if shown_early:  # nothing is being built any more: show the files as they are
+                    self._view(slugs, shown_early, None)
                 return False
         errors.pop(("build", ""), None)
         self._view(slugs, games, None)
         return True
 
-    def _first_steps(self, slugs: list[str], looked_at: list[str]) -> None:
+    def _first_steps(self, slugs: list[str], looked_at: list[str]) -> list[Game]:
         """Build and show what the designer looks at first, before the rest: the edited games'
-        sheets in their source script, then their faces, then their books in it. A step that
-        fails is left to the whole build, which says everything that is wrong at once."""
+        sheets in their source script, then their faces, then their books in it; the games
+        whose views show only these (none when no step showed anything). A step that fails is
+        left to the whole build, which says everything that is wrong at once."""
         from pnp.build.kinds import BUILD_KINDS, COMPONENTS, PNG
         from pnp.build.outputs import Output
         from pnp.build.pipeline import check_out, make
@@ -308,12 +313,12 @@ class Preview:
 
         paper = canonical_paper(self.paper)
         if paper is None or not looked_at:
-            return  # the whole build says what is wrong with the paper
+            return []  # the whole build says what is wrong with the paper
         try:
             games = self.games.load(self.workspace, looked_at)
             root = check_out(self.workspace, self.root)
         except PnpError:
-            return
+            return []
         firsts = {game.slug: game.info.source_lang if game.info.source_lang in self.langs else self.langs[0]
                   for game in games}
         # The sheets first: one PDF, drawn small; a layout edit redraws every face of its cards,
@@ -326,18 +331,21 @@ class Preview:
         # A version of its own only for a step that shows something new: an output built again
         # with the bytes it had (a template edit that changes no page) is no news.
         shown = _files_shown(self._memory.views.values())
+        partial = False
         for step in (sheets, faces, books):
             try:
                 report = make(self.workspace, root, step, paper, kept=self.games)
             except PnpError:
-                return
+                break
             done |= {(output.slug, output.lang, output.kind.name) for output in step}
             if any(outcome.status == "rebuilt" for outcome in report.outcomes):
                 self._view(slugs, games, done)
+                partial = True
                 now = _files_shown(self._memory.views[slug] for slug in firsts)
                 if now - shown:
                     shown |= now
                     self._publish(**self._shown(slugs), activity="finishing")
+        return games if partial else []
 
     def _view(self, slugs: list[str], games: list[Game], done: set[tuple[str, str, str]] | None) -> None:
         """The views of ``games`` from the files built: all of them (``done`` None), or only

@@ -220,3 +220,24 @@ def test_build_watch_keeps_the_faces_of_its_last_round(tmp_path: Path) -> None:
         live.close()
     assert found.group(1) == "2", live.output  # the edited card's front, in each script
     assert _files(out) == _cold_build(root, tmp_path / "cold-2"), "after a template edit"
+
+
+def test_a_save_whose_books_fail_after_its_sheets_were_shown_leaves_nothing_shown_as_rebuilding(
+        tmp_path: Path) -> None:
+    """A card edit saved together with a broken rulebook template: the card's sheets and faces
+    are built and shown first, the books then fail; the last version says why, and shows the
+    files as they are, none as being rebuilt (nothing is)."""
+    root = game_workspace(tmp_path, GAME, templates=True)
+    recorder = Recorder()
+    preview = recorder.preview = Preview(Workspace(root), GAME, folder=tmp_path / "served", published=recorder)
+    assert not preview.refresh().errors
+    _apply(root, EDITS[0])
+    _apply(root, Edit("a broken template", "templates/tisigui/rulebook.md.j2", "", "\n{% if %}\n", None))
+    recorder.early.clear()
+    state = preview.refresh([EDITS[0].path, "templates/tisigui/rulebook.md.j2"])
+    assert recorder.early, "the sheets and faces of the card edit are shown first"
+    assert state.errors and "rulebook.md.j2" in "\n".join(state.errors)
+    scripts = [script for game in state.games for script in game.scripts]
+    assert scripts and all(script.groups for script in scripts)
+    assert not any(script.pending or any(document.pending for document in script.documents)
+                   for script in scripts)
