@@ -7,9 +7,12 @@ the anchor (see benchmarks/README.md; without it the anchor is left out):
 `pnp serve GAME` runs in a new process on a private copy of the workspace (card_data/ and
 templates/, the bundled fonts); the benchmark waits for its first build, then makes the ten
 edits below one after the other. Each is timed from the moment the edited file is written to
-the moment `/version?after=N` answers with the first version that shows the rebuilt outputs
-(the page fetches itself again then), and on to the version where `pnp check` and the sample
-game are done too. The serve process's CPU time over each edit is read from /proc.
+the moment `/version?after=N` answers with the first version that shows rebuilt outputs (the
+page fetches itself again then: an early version, activity "finishing", showing the first
+outputs built while the rest is built, or the version with every output), and on to the version
+where `pnp check` and the sample game are done too. The serve process's CPU time is read from
+/proc when that first version is answered (an upper bound: serve goes on building meanwhile)
+and over the whole edit.
 
 With ``--watch``, `pnp build GAME --watch` (PDFs in both scripts) makes the same edits in a
 third copy, each timed from the write to the loop's "done" line.
@@ -180,8 +183,9 @@ def weasyprint_anchor(repeat: int = 3) -> tuple[float, int] | None:
 
 @dataclass(frozen=True)
 class Timed:
-    shown: float  # save to the first version showing the rebuilt outputs
+    shown: float  # save to the first version showing rebuilt outputs
     checked: float  # save to the version with check and sample done
+    shown_cpu: float  # serve's CPU from the save to that first version
     serve_cpu: float
     cli_wall: float
     cli_cpu: float
@@ -234,12 +238,13 @@ def run(game: str, scratch: Path, code: Path) -> list[Timed]:
             cpu_before = process_cpu(server.process.pid)
             apply(serve_root, edit)
             saved = time.perf_counter()
-            shown, _ = server.until({"checking", ""})
+            shown, _ = server.until({"finishing", "checking", ""})
+            shown_cpu = process_cpu(server.process.pid) - cpu_before
             checked, _ = server.until({""}) if server.poll(None)["activity"] else (shown, 0)
             serve_cpu = process_cpu(server.process.pid) - cpu_before
             apply(cli_root, edit)
             cli_wall, cli_cpu = cli_build(cli_root, game, env)
-            results.append(Timed(shown - saved, checked - saved, serve_cpu, cli_wall, cli_cpu))
+            results.append(Timed(shown - saved, checked - saved, shown_cpu, serve_cpu, cli_wall, cli_cpu))
     return results
 
 
@@ -298,17 +303,19 @@ def table(label: str, game: str, runs: list[list[Timed]]) -> None:
         return statistics.median(getattr(timed[index], field) for timed in runs)
 
     print(f"\n{label}:\n")
-    print("| edit | game | save → new version (s) | save → check and sample done (s) | serve CPU (s) "
+    print("| edit | game | save → new version (s) | save → check and sample done (s) "
+          "| serve CPU to new version (s) | serve CPU, whole edit (s) "
           "| `pnp build --lang all --png` wall (s) | its CPU (s) | new version − CLI (s) |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for index, edit in enumerate(edits):
         shown, cli = median("shown", index), median("cli_wall", index)
         print(f"| {edit.label} | {edit.game} | {shown:.2f} | {median('checked', index):.2f} | "
-              f"{median('serve_cpu', index):.2f} | {cli:.2f} | {median('cli_cpu', index):.2f} | {shown - cli:+.2f} |")
-    columns = ("shown", "checked", "serve_cpu", "cli_wall", "cli_cpu")
+              f"{median('shown_cpu', index):.2f} | {median('serve_cpu', index):.2f} | {cli:.2f} | "
+              f"{median('cli_cpu', index):.2f} | {shown - cli:+.2f} |")
+    columns = ("shown", "checked", "shown_cpu", "serve_cpu", "cli_wall", "cli_cpu")
     medians = [statistics.median(median(field, i) for i in range(len(edits))) for field in columns]
-    print(f"| **median of {len(edits)}** | | {medians[0]:.2f} | {medians[1]:.2f} | {medians[2]:.2f} | "
-          f"{medians[3]:.2f} | {medians[4]:.2f} | {medians[0] - medians[3]:+.2f} |")
+    print(f"| **median of {len(edits)}** | | " + " | ".join(f"{value:.2f}" for value in medians)
+          + f" | {medians[0] - medians[4]:+.2f} |")
 
 
 if __name__ == "__main__":

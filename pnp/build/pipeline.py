@@ -40,7 +40,7 @@ from pnp.build.workload import check_workload
 from pnp.core.choices import LANGS, canonical_paper, paper_names
 from pnp.core.errors import BuildError, DataError, FontError, PnpError
 from pnp.core.workspace import Workspace
-from pnp.data.gameset import load_games, resolve_games
+from pnp.data.gameset import KeptGames, load_games, resolve_games
 from pnp.data.images import resolution_warnings
 from pnp.data.load import COMPONENTS_FILE
 from pnp.games.registry import tables_from_engine
@@ -149,10 +149,11 @@ NOTHING_TO_DO = ("up-to-date", "no-template")
 def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
           out: Path | None = None, png: bool = False, force: bool = False,
           progress: Callback | None = None, sheet: SheetOptions = DEFAULT_SHEET,
-          allow_large: bool = False) -> BuildReport:
+          allow_large: bool = False, kept: KeptGames | None = None) -> BuildReport:
     """Render every requested output that is out of date, then write them all, or nothing.
 
-    ``force`` renders every output; ``sheet`` says how component sheets are imposed;
+    ``force`` renders every output; ``sheet`` says how component sheets are imposed; ``kept``
+    keeps the games loaded from one build to the next (a process that builds again and again);
     ``progress`` is called with a :class:`Progress` as each
     game and script starts rendering and when the files are written.
     """
@@ -164,16 +165,17 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
     slugs = resolve_games(workspace, game)
     kinds = [kind for kind in BUILD_KINDS if png or not kind.on_request]
     outputs = [Output(slug, target, kind) for slug in slugs for target in resolve_langs(lang) for kind in kinds]
-    return make(workspace, root, outputs, paper, force, progress, sheet, allow_large=allow_large)
+    return make(workspace, root, outputs, paper, force, progress, sheet, allow_large=allow_large, kept=kept)
 
 
 def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str, force: bool = False,
          progress: Callback | None = None, sheet: SheetOptions = DEFAULT_SHEET,
-         recorded: bool = True, allow_large: bool = False) -> BuildReport:
+         recorded: bool = True, allow_large: bool = False, kept: KeptGames | None = None) -> BuildReport:
     """Make ``outputs`` of any kinds under ``root``: plan, render the stale ones, write them
     all or nothing, with the record. ``recorded`` false makes them all without reading or
     writing a record (a file pnp was pointed at outside any output root); ``allow_large``
-    lifts the budget on a build's work (pnp.build.workload)."""
+    lifts the budget on a build's work (pnp.build.workload); ``kept`` keeps loaded games
+    (see :func:`build`)."""
     notify = progress or (lambda _event: None)
     # First what a killed write left here: an export folder it was swapping is then whole again.
     recovered = recover_folder(root)
@@ -191,7 +193,8 @@ def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str
         return report
 
     wanted = sorted({o.output.slug for o in outcomes if o.status not in NOTHING_TO_DO and o.output.kind.per_game})
-    games = {g.info.slug: g for g in load_games(workspace, wanted, tables_from_engine)}
+    loaded = kept.load(workspace, wanted) if kept is not None else load_games(workspace, wanted, tables_from_engine)
+    games = {g.info.slug: g for g in loaded}
     refreshed = _settle_maybes(games, outcomes, manifest, inputs)
     report.warnings = [warning for game in games.values()
                        for warning in resolution_warnings(game.components, game.layouts, game.images)]

@@ -53,7 +53,7 @@ from pnp.core.errors import DataError, PnpError
 from pnp.core.problems import Problem
 from pnp.core.workspace import Workspace
 from pnp.data.fieldpaths import located_problems
-from pnp.data.gameset import resolve_games
+from pnp.data.gameset import KeptGames, resolve_games
 from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, TABLES_FILE, load_game
 from pnp.data.model import Game
 from pnp.games.base import GamePlugin, RulesError, TableRows
@@ -80,9 +80,10 @@ def engine_tables(workspace: Workspace, name: str) -> tuple[Game, dict[str, Tabl
     return game, computed_tables(game)
 
 
-def check(workspace: Workspace, name: str) -> CheckReport:
-    """Check GAME or ``all``; an unknown game raises PnpError, everything else is a finding."""
-    return CheckReport(tuple(check_game(workspace, slug) for slug in resolve_games(workspace, name)))
+def check(workspace: Workspace, name: str, kept: KeptGames | None = None) -> CheckReport:
+    """Check GAME or ``all``; an unknown game raises PnpError, everything else is a finding.
+    ``kept`` keeps the games loaded (a process that checks again after every save)."""
+    return CheckReport(tuple(check_game(workspace, slug, kept) for slug in resolve_games(workspace, name)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -93,10 +94,11 @@ def _data_finding(problem: Problem, places: GamePlaces, code: str = "invalid-dat
     return CheckFinding.of("data", code, places.problem(problem))
 
 
-def check_game(workspace: Workspace, slug: str) -> GameReport:
+def check_game(workspace: Workspace, slug: str, kept: KeptGames | None = None) -> GameReport:
     places = GamePlaces(workspace, slug)
     try:
-        game = load_game(workspace.game_dir(slug), tables_from_engine)
+        game = kept.load(workspace, [slug])[0] if kept is not None \
+            else load_game(workspace.game_dir(slug), tables_from_engine)
     except DataError as exc:
         return GameReport(slug, tuple(_data_finding(p, places) for p in exc.records))
 

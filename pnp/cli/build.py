@@ -28,6 +28,7 @@ from pnp.cli.options import (
 )
 from pnp.cli.progress import BuildProgress, outcomes_json
 from pnp.core.workspace import Workspace
+from pnp.data.gameset import KeptGames
 
 
 @command()
@@ -74,9 +75,9 @@ def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None
         from pnp.cli.serve import watch_build
 
         # --force rebuilds everything once; after that each save rebuilds what it changed.
-        watch_build(found, lambda changed: _build_once(found, game, lang, paper, out, png,
-                                                       force and not changed, sheet,
-                                                       allow_large=allow_large))
+        watch_build(found, lambda changed, kept: _build_once(found, game, lang, paper, out, png,
+                                                             force and not changed, sheet,
+                                                             allow_large=allow_large, kept=kept))
         return
     _build_once(found, game, lang, paper, out, png, force, sheet, as_json, allow_large)
 
@@ -91,11 +92,12 @@ def _origin(ctx: click.Context, found: Workspace) -> str:
 
 
 def _build_once(found: Workspace, game: str, lang: str, paper: str, out: Path | None, png: bool,
-                force: bool, sheet: SheetOptions, as_json: bool = False, allow_large: bool = False) -> None:
+                force: bool, sheet: SheetOptions, as_json: bool = False, allow_large: bool = False,
+                kept: KeptGames | None = None) -> None:
     # -q keeps stderr for errors alone: no progress, no outcome lines, no "wrote".
     shown_progress = None if quiet() else BuildProgress()
     report = run_build(found, game, lang, paper.lower(), out, png, force=force, progress=shown_progress,
-                       sheet=sheet, allow_large=allow_large)
+                       sheet=sheet, allow_large=allow_large, kept=kept)
     if as_json:
         echo_json(_report_json(found, report))
         return

@@ -10,6 +10,7 @@ import click
 
 from pnp.cli.options import command, lang_option, paper_option, shown
 from pnp.core.workspace import Workspace
+from pnp.data.gameset import KeptGames
 from pnp.serve.balance import GAMES, MAX_GAMES
 
 # The group's context object (pnp.cli.options.WorkspaceRef) is passed as ``obj``.
@@ -75,21 +76,23 @@ def serve(context: Any, game: str, port: int, host: str, balance_games: int, lan
     click.echo("stopped", err=True)
 
 
-def watch_build(workspace: Workspace, build_once: Callable[[tuple[str, ...]], None]) -> None:
+def watch_build(workspace: Workspace, build_once: Callable[[tuple[str, ...], KeptGames], None]) -> None:
     """``pnp build --watch``: build, then build again after every save, until Ctrl-C.
 
-    ``build_once`` gets the paths that changed (none the first time). A failed build prints
-    its error and the loop waits for the fix.
+    ``build_once`` gets the paths that changed (none the first time) and the games the
+    rounds keep loaded. A failed build prints its error and the loop waits for the fix.
     """
+    from pnp.games.registry import tables_from_engine
     from pnp.render.png import FaceRasters, reusing
     from pnp.serve.watch import Round, rebuild_loop
 
     rasters = FaceRasters()  # with --png, a face drawn as before keeps its PNG
+    kept = KeptGames(tables_from_engine)  # a game whose files did not change is not read again
 
     def run(changed: tuple[str, ...]) -> None:
         _changed(changed)
         with reusing(rasters):
-            build_once(changed)
+            build_once(changed, kept)
 
     def report(done: Round[None]) -> None:
         if done.error is not None:

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from pnp.core.errors import DataError, PnpError
+from pnp.core.problems import Problem
 from pnp.core.workspace import Workspace
 from pnp.data.computed import TableSource, no_engine
 from pnp.data.load import load_game
@@ -40,3 +43,57 @@ def load_games(workspace: Workspace, slugs: Sequence[str], tables_of: TableSourc
         raise DataError(problems)
     return games
 
+
+
+# What a game folder's files are as far as the file system says: each file's path, size and
+# modification time (nanoseconds). An edit, a file added or removed changes it.
+FolderStamp = tuple[tuple[str, int, int], ...]
+
+
+def folder_stamp(folder: Path) -> FolderStamp:
+    stamps = []
+    for path in sorted(folder.rglob("*")):
+        try:
+            found = path.stat()
+        except OSError:  # gone meanwhile, or a link to nothing: a stamp no loaded game had
+            stamps.append((path.as_posix(), -1, -1))
+            continue
+        if not path.is_dir():
+            stamps.append((path.as_posix(), found.st_size, found.st_mtime_ns))
+    return tuple(stamps)
+
+
+@dataclass
+class KeptGames:
+    """Games loaded by a process that builds again and again (``pnp serve``, ``pnp build
+    --watch``), kept with the stamp of their folder's files: a game whose files are as they
+    were when it was loaded is not read again. The stamp is taken before the files are read,
+    so a save made while a game loads is read by the next load."""
+
+    tables_of: TableSource = no_engine
+    kept: dict[tuple[Path, str], tuple[FolderStamp, Game]] = field(default_factory=dict)
+    loaded: int = 0  # games read from their files, not taken as kept, since this was made
+
+    def load(self, workspace: Workspace, slugs: Sequence[str]) -> list[Game]:
+        """As :func:`load_games`, taking each game as kept when its files did not change."""
+        games: list[Game] = []
+        problems: list[Problem] = []  # as values, so a report can place them as a load's
+        for slug in slugs:
+            folder = workspace.game_dir(slug)
+            stamp = folder_stamp(folder)
+            kept = self.kept.get((workspace.root, slug))
+            if kept is not None and kept[0] == stamp:
+                games.append(kept[1])
+                continue
+            self.kept.pop((workspace.root, slug), None)
+            try:
+                game = load_game(folder, self.tables_of)
+            except DataError as exc:
+                problems.extend(exc.records)
+                continue
+            self.loaded += 1
+            self.kept[(workspace.root, slug)] = (stamp, game)
+            games.append(game)
+        if problems:
+            raise DataError(problems)
+        return games

@@ -38,6 +38,7 @@ TEMPLATE = """<!doctype html>
 <p id="status" class="{{ 'busy' if state.activity }}">
 {%- if state.activity == "starting" %}starting: the first build can take a minute…
 {%- elif state.activity == "rebuilding" %}rebuilding after {{ state.changed | join(", ") or "start" }}…
+{%- elif state.activity == "finishing" %}the first outputs are shown; building the rest…
 {%- elif state.activity %}checking the rules and playing a sample game…
 {%- elif state.finished %}updated {{ state.finished }} in {{ "%.1f" | format(state.seconds) }} s
 {%- if state.changed %} after {{ state.changed | join(", ") }}{% endif %}; watching card_data/, templates/, fonts/
@@ -55,6 +56,7 @@ TEMPLATE = """<!doctype html>
 {% for script in game.scripts %}
 <section class="script" lang="{{ script.lang }}" id="{{ game.slug }}-{{ script.lang }}">
 <h2>{{ game.slug }} · {{ script.lang }}</h2>
+{% if script.pending %}<p class="note">faces: rebuilding…</p>{% endif %}
 <div class="groups">
 {% for group in script.groups %}
 <div class="group">
@@ -69,6 +71,8 @@ TEMPLATE = """<!doctype html>
 {% endfor %}
 </div>
 {% for document in script.documents %}
+{% if document.pending %}<h3>{{ document.title }} <small>rebuilding…</small></h3>
+{% else %}
 <h3>{{ document.title }} <small><a href="/files/{{ document.path }}?v={{ document.stamp }}" target="_blank">
 {{- document.path.rsplit("/", 1)[-1] }}</a>, {{ document.pages | length }} pages</small></h3>
 <div class="pages">
@@ -78,6 +82,7 @@ TEMPLATE = """<!doctype html>
  alt="{{ document.title }} page {{ loop.index }}"></a>
 {% endfor %}
 </div>
+{% endif %}
 {% endfor %}
 </section>
 {% endfor %}

@@ -7,11 +7,20 @@ every PDF built there (sheets, rulebook, player aid) to small images kept in mem
 balance runs (pnp.serve.balance) wait while it does, and those a save of the rules made stale
 start again once it is done.
 
-A save costs what it changed, since the designer waits for it: only the games it can have
-changed are looked at again; a face whose drawing is as before keeps its PNG
-(:class:`pnp.render.png.FaceRasters`); a PDF whose bytes changed has its pages drawn again,
-but a page whose pixels are as before keeps its image and its address, so the browser fetches
-only the pages that changed.
+A save is shown as soon as what it changed first is built, since the designer waits for it:
+the edited games' sheets in their source script are built first and shown (a version of its
+own, activity "finishing", the outputs not built yet shown as being rebuilt, never as they
+were), then their faces, then their books in that script, then everything else. Each step is
+a build of its own outputs, recorded as any build's, so every version shows what a cold build
+of the saved workspace makes, for the parts it shows. (If the rest then fails, the error is
+shown above the files as they are: the first outputs of this save, the others of the last
+good build.)
+
+A save costs what it changed: only the games it can have changed are looked at again, and a
+game whose files did not change is not read again (:class:`pnp.data.gameset.KeptGames`); a face
+whose drawing is as before keeps its PNG (:class:`pnp.render.png.FaceRasters`); a PDF whose
+bytes changed has its pages drawn again, but a page whose pixels are as before keeps its image
+and its address, so the browser fetches only the pages that changed.
 
 A step that fails keeps what it showed last (the build writes all or nothing, so the files of
 the last good build stay) and its error is shown above it until a later save fixes it.
@@ -25,13 +34,14 @@ import hashlib
 import io
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnp.core.errors import PnpError
 from pnp.core.workspace import Workspace
+from pnp.data.gameset import KeptGames
 from pnp.games.registry import tables_from_engine
 from pnp.serve.balance import GAMES, BalanceLab
 
@@ -76,6 +86,7 @@ class Document:
     path: str  # the PDF, relative to the build root
     stamp: str
     pages: tuple[str, ...]  # keys of the page images (Preview.page)
+    pending: bool = False  # being built again after a save: no page is shown
 
 
 @dataclass(frozen=True)
@@ -83,6 +94,7 @@ class Script:
     lang: str
     groups: tuple[FaceGroup, ...]
     documents: tuple[Document, ...]
+    pending: bool = False  # its faces are being built again after a save: none is shown
 
 
 @dataclass(frozen=True)
@@ -107,7 +119,9 @@ class State:
     """One published state of the preview; a new ``version`` whenever what is shown changes."""
 
     version: int = 0
-    activity: str = "starting"  # what the preview is doing now; "" when it waits for a save
+    # What the preview is doing now: "starting", "rebuilding", "finishing" (the first outputs
+    # of a save are shown, the others are being built), "checking"; "" when it waits for a save.
+    activity: str = "starting"
     games: tuple[GameView, ...] = ()
     errors: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
@@ -154,7 +168,10 @@ class Preview:
     """The served games' preview; ``refresh`` runs in one thread, readers in any."""
 
     def __init__(self, workspace: Workspace, game: str = "all", lang: str = "all", paper: str = "a4",
-                 folder: Path | None = None, balance_games: int = GAMES) -> None:
+                 folder: Path | None = None, balance_games: int = GAMES,
+                 published: Callable[[State], None] | None = None) -> None:
+        """``published`` is called (in the refreshing thread) with each state as it is
+        published, before the refresh goes on."""
         from pnp.build.pipeline import resolve_games, resolve_langs
 
         resolve_games(workspace, game)  # an unknown game is an error now, not on the page
@@ -167,7 +184,9 @@ class Preview:
         from pnp.render.png import FaceRasters  # reportlab loads when the preview builds
 
         self._memory = _Memory()
+        self._published = published
         self.rasters: FaceRasters = FaceRasters()  # its counts say what the last build drew
+        self.games = KeptGames(tables_from_engine)
         self.pages_drawn = 0  # page images encoded by the last refresh: what a save cost
         self._pages: dict[str, bytes] = {}
         self._state = State()
@@ -209,6 +228,8 @@ class Preview:
         with self._changed:
             self._state = dataclasses.replace(self._state, version=self._state.version + 1, **changes)
             self._changed.notify_all()
+        if self._published is not None:
+            self._published(self._state)
 
     # ----------------------------------------------------------------------------------------
     # Refreshing (one thread)
@@ -252,7 +273,7 @@ class Preview:
             return [self.game] if self.game != "all" else []
 
     def _build(self, slugs: list[str]) -> bool:
-        from pnp.build.pipeline import build, load_games
+        from pnp.build.pipeline import build
         from pnp.render.png import reusing
 
         memory = self._memory
@@ -261,31 +282,89 @@ class Preview:
         # as they were: its view stands.
         looked_at = [slug for slug in slugs if slug in memory.pending or slug not in memory.views]
         self.pages_drawn = 0
-        try:
-            with reusing(self.rasters):
-                build(self.workspace, self.game, self.lang, self.paper, out=self.root, png=True)
-            games = load_games(self.workspace, looked_at, tables_from_engine)
-        except PnpError as exc:
-            errors[("build", "")] = exc.as_printed()
-            # The build reads what check and sample read: their older errors about these games
-            # are out of date, and they run again once the build is good.
-            for step, slug in list(errors):
-                if step in ("check", "sample") and slug in self._memory.pending:
-                    del errors[(step, slug)]
-            return False
+        with reusing(self.rasters):
+            shown_early = self._first_steps(slugs, looked_at)
+            try:
+                build(self.workspace, self.game, self.lang, self.paper, out=self.root, png=True, kept=self.games)
+                games = self.games.load(self.workspace, looked_at)
+            except PnpError as exc:
+                errors[("build", "")] = exc.as_printed()
+                # The build reads what check and sample read: their older errors about these
+                # games are out of date, and they run again once the build is good.
+                for step, slug in list(errors):
+                    if step in ("check", "sample") and slug in self._memory.pending:
+                        del errors[(step, slug)]
+                if shown_early:  # nothing is being built any more: show the files as they are
+                    self._view(slugs, shown_early, None)
+                return False
         errors.pop(("build", ""), None)
+        self._view(slugs, games, None)
+        return True
+
+    def _first_steps(self, slugs: list[str], looked_at: list[str]) -> list[Game]:
+        """Build and show what the designer looks at first, before the rest: the edited games'
+        sheets in their source script, then their faces, then their books in it; the games
+        whose views show only these (none when no step showed anything). A step that fails is
+        left to the whole build, which says everything that is wrong at once."""
+        from pnp.build.kinds import BUILD_KINDS, COMPONENTS, PNG
+        from pnp.build.outputs import Output
+        from pnp.build.pipeline import check_out, make
+        from pnp.core.choices import canonical_paper
+
+        paper = canonical_paper(self.paper)
+        if paper is None or not looked_at:
+            return []  # the whole build says what is wrong with the paper
+        try:
+            games = self.games.load(self.workspace, looked_at)
+            root = check_out(self.workspace, self.root)
+        except PnpError:
+            return []
+        firsts = {game.slug: game.info.source_lang if game.info.source_lang in self.langs else self.langs[0]
+                  for game in games}
+        # The sheets first: one PDF, drawn small; a layout edit redraws every face of its cards,
+        # and their 300 dpi PNGs take longer.
+        sheets = [Output(slug, lang, COMPONENTS) for slug, lang in firsts.items()]
+        faces = [Output(slug, lang, PNG) for slug, lang in firsts.items()]
+        books = [Output(slug, lang, kind) for slug, lang in firsts.items()
+                 for kind in BUILD_KINDS if kind not in (PNG, COMPONENTS)]
+        done: set[tuple[str, str, str]] = set()
+        # A version of its own only for a step that shows something new: an output built again
+        # with the bytes it had (a template edit that changes no page) is no news.
+        shown = _files_shown(self._memory.views.values())
+        partial = False
+        for step in (sheets, faces, books):
+            try:
+                report = make(self.workspace, root, step, paper, kept=self.games)
+            except PnpError:
+                break
+            done |= {(output.slug, output.lang, output.kind.name) for output in step}
+            if any(outcome.status == "rebuilt" for outcome in report.outcomes):
+                self._view(slugs, games, done)
+                partial = True
+                now = _files_shown(self._memory.views[slug] for slug in firsts)
+                if now - shown:
+                    shown |= now
+                    self._publish(**self._shown(slugs), activity="finishing")
+        return games if partial else []
+
+    def _view(self, slugs: list[str], games: list[Game], done: set[tuple[str, str, str]] | None) -> None:
+        """The views of ``games`` from the files built: all of them (``done`` None), or only
+        the outputs in ``done`` (slug, script, kind), the others shown as being rebuilt."""
+        memory = self._memory
+        looked_at = {game.slug for game in games}
         documents = {key: images for key, images in memory.documents.items()
-                     if key[0] in slugs and key[0] not in looked_at}
+                     if key[0] in slugs and (key[0] not in looked_at or done is not None)}
         for game in games:
             scripts = []
             for lang in self.langs:
                 folder = self.root / game.slug / lang
-                scripts.append(Script(lang, _face_groups(game, folder, lang),
-                                      self._documents(game.slug, lang, folder, documents)))
-            self._memory.views[game.slug] = GameView(game.slug, game.info.name.value, game.info.source_lang,
-                                                     tuple(scripts))
-        self._memory.documents = documents  # a PDF no longer built takes its pages with it
-        return True
+                faces_done = done is None or (game.slug, lang, "png") in done
+                scripts.append(Script(lang, _face_groups(game, folder, lang) if faces_done else (),
+                                      self._documents(game.slug, lang, folder, documents, done),
+                                      pending=not faces_done))
+            memory.views[game.slug] = GameView(game.slug, game.info.name.value, game.info.source_lang,
+                                               tuple(scripts))
+        memory.documents = documents  # a PDF no longer built takes its pages with it
 
     def _shown(self, slugs: list[str]) -> dict[str, Any]:
         memory = self._memory
@@ -297,18 +376,24 @@ class Preview:
                        if slug in slugs and lang in self.langs for page in images.pages}
         return {"games": games, "errors": tuple(memory.errors.values())}
 
-    def _documents(self, slug: str, lang: str, folder: Path,
-                   fresh: dict[tuple[str, str, str], PageImages]) -> tuple[Document, ...]:
+    def _documents(self, slug: str, lang: str, folder: Path, fresh: dict[tuple[str, str, str], PageImages],
+                   done: set[tuple[str, str, str]] | None = None) -> tuple[Document, ...]:
         """The PDFs of one game and script; pages are rasterised again only when a PDF changed,
-        and encoded again only when their pixels did."""
-        from pnp.build.kinds import COMPONENTS
+        and encoded again only when their pixels did. With ``done``, a PDF whose output is not
+        in it is shown as being rebuilt."""
+        from pnp.build.kinds import BUILD_KINDS, COMPONENTS
 
         titles = _documents_of_kinds()
+        kinds = {kind.files: kind.name for kind in BUILD_KINDS if kind.single_file}
         order = list(titles)
         pdfs = sorted(folder.glob("*.pdf"),
                       key=lambda p: (order.index(p.name) if p.name in order else len(order), p.name))
         documents = []
         for pdf in pdfs:
+            if done is not None and (slug, lang, kinds.get(pdf.name, "")) not in done:
+                documents.append(Document(titles.get(pdf.name, pdf.stem), f"{slug}/{lang}/{pdf.name}", "", (),
+                                          pending=True))
+                continue
             data = pdf.read_bytes()
             stamp = _digest(data)
             key = (slug, lang, pdf.name)
@@ -344,7 +429,7 @@ class Preview:
         from pnp.check.proof import check
 
         try:
-            report = check(self.workspace, slug)
+            report = check(self.workspace, slug, self.games)
         except PnpError as exc:
             self._memory.errors[("check", slug)] = f"pnp check {slug}: {exc.as_printed()}"
             return
@@ -361,7 +446,9 @@ class Preview:
             memory.sample_notes[slug] = exc.format_message()
             return
         try:
-            played = narrate.play_sample(self.workspace, slug)
+            # The game the build read, kept while its files are as they were: not read again.
+            (game,) = self.games.load(self.workspace, [slug])
+            played = narrate.play_sample(self.workspace, slug, game=game)
             samples = tuple((lang, markdown_html(narrate.narration(self.workspace, played, lang)))
                             for lang in self.langs)
         except PnpError as exc:
@@ -370,6 +457,15 @@ class Preview:
         memory.errors.pop(("sample", slug), None)
         memory.sample_notes.pop(slug, None)
         memory.samples[slug] = samples
+
+
+def _files_shown(views: Iterable[GameView]) -> set[tuple[str, str]]:
+    """The faces and PDFs the views show, each with its stamp."""
+    views = list(views)
+    return {(face.path, face.stamp) for view in views for script in view.scripts for group in script.groups
+            for face in group.faces} | \
+        {(document.path, document.stamp) for view in views for script in view.scripts
+         for document in script.documents if not document.pending}
 
 
 def _preview_png(image: Image.Image) -> bytes:

@@ -4,7 +4,9 @@ After each kind of edit, the files the preview serves are byte for byte those of
 `pnp build --png` of the edited workspace (a new process), its page images have the pixels of
 that build's PDFs rendered afresh with PDFium, pages whose pixels did not change were not
 encoded again (they keep their address), and faces whose drawing did not change were not
-rasterised again.
+rasterised again. Each early version a save publishes (the first outputs shown while the rest
+is built) shows those of the cold build too, as they were on disk when it was published, and
+shows nothing of what is still being built.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -80,6 +82,66 @@ def _rendered(pdf: bytes, dpi: int) -> list[bytes]:
         document.close()
 
 
+@dataclass
+class Early:
+    """What an early version showed, read when it was published: each shown face's and PDF's
+    bytes by path, each shown PDF's page images, and the scripts whose faces it left out."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    pages: dict[str, list[bytes]] = field(default_factory=dict)
+    faces_pending: set[str] = field(default_factory=set)  # "<slug>/<lang>"
+    pending: set[str] = field(default_factory=set)  # PDFs shown as being rebuilt
+
+
+class Recorder:
+    """Reads each early ("finishing") version of the preview as it is published."""
+
+    def __init__(self) -> None:
+        self.preview: Preview | None = None
+        self.early: list[Early] = []
+
+    def __call__(self, state: State) -> None:
+        if state.activity != "finishing":
+            return
+        assert self.preview is not None
+        root = self.preview.root
+        seen = Early()
+        for game in state.games:
+            for script in game.scripts:
+                if script.pending:
+                    assert not script.groups
+                    seen.faces_pending.add(f"{game.slug}/{script.lang}")
+                for group in script.groups:
+                    for face in group.faces:
+                        seen.files[face.path] = (root / face.path).read_bytes()
+                for document in script.documents:
+                    if document.pending:
+                        assert not document.pages
+                        seen.pending.add(document.path)
+                        continue
+                    seen.files[document.path] = (root / document.path).read_bytes()
+                    seen.pages[document.path] = [self.preview.page(key) or b"" for key in document.pages]
+        self.early.append(seen)
+
+
+def _check_early(kind: str, early: list[Early], cold: dict[str, bytes]) -> None:
+    """Every early version shows the cold build's bytes and pixels for what it shows, all the
+    faces of a script whose faces it shows, and at least one output."""
+    for seen in early:
+        assert seen.files, f"{kind}: an early version shows nothing"
+        for path, data in seen.files.items():
+            assert cold.get(path) == data, f"{kind}: an early version shows {path} unlike a cold build"
+        shown_scripts = {path.rsplit("/png/", 1)[0] for path in seen.files if "/png/" in path}
+        for script in shown_scripts:
+            assert {path for path in cold if path.startswith(f"{script}/png/")} == \
+                {path for path in seen.files if path.startswith(f"{script}/png/")}, kind
+            assert script not in seen.faces_pending, kind
+        for path, pngs in seen.pages.items():
+            dpi = SHEET_DPI if path.endswith("components.pdf") else PAGE_DPI
+            assert [_pixels(png) for png in pngs] == _rendered(cold[path], dpi), \
+                f"{kind}: an early version's pages of {path} are not the PDF's"
+
+
 def _pages(preview: Preview, state: State) -> dict[str, tuple[str, ...]]:
     """Each shown PDF's page keys, by the PDF's path."""
     return {document.path: document.pages for game in state.games for script in game.scripts
@@ -88,20 +150,28 @@ def _pages(preview: Preview, state: State) -> dict[str, tuple[str, ...]]:
 
 def test_each_kind_of_edit_shows_a_cold_build_and_redraws_only_what_changed(tmp_path: Path) -> None:
     root = game_workspace(tmp_path, GAME, templates=True)
-    preview = Preview(Workspace(root), GAME, folder=tmp_path / "served")
+    recorder = Recorder()
+    preview = recorder.preview = Preview(Workspace(root), GAME, folder=tmp_path / "served", published=recorder)
     state = preview.refresh()
     assert not state.errors
+    assert recorder.early, "the first build shows its first outputs before the rest"
     total_faces = preview.rasters.drawn
     assert total_faces > 0 and preview.rasters.reused == 0
     for number, edit in enumerate(EDITS):
         before = _pages(preview, state)
         before_pixels = {path: {_pixels(preview.page(key) or b"") for key in keys} for path, keys in before.items()}
         _apply(root, edit)
+        recorder.early.clear()
         state = preview.refresh([edit.path])
         assert not state.errors, (edit.kind, state.errors)
 
         cold = _cold_build(root, tmp_path / f"cold-{number}")
         assert _files(preview.root) == cold, f"{edit.kind}: the served files differ from a cold build's"
+        assert recorder.early, f"{edit.kind}: no early version"
+        _check_early(edit.kind, recorder.early, cold)
+        assert not any(game.scripts and any(script.pending or any(d.pending for d in script.documents)
+                                            for script in game.scripts) for game in state.games), \
+            f"{edit.kind}: the last version still shows outputs as being rebuilt"
 
         after = _pages(preview, state)
         assert after.keys() == before.keys()
@@ -130,7 +200,8 @@ def test_each_kind_of_edit_shows_a_cold_build_and_redraws_only_what_changed(tmp_
 
 def test_build_watch_keeps_the_faces_of_its_last_round(tmp_path: Path) -> None:
     """`pnp build --watch --png` rasterises again only the faces a save changed (its -v log
-    counts them), and writes what a cold build writes."""
+    counts them), and writes what a cold build writes, also after a template edit that builds
+    the books from the game it kept loaded."""
     root = game_workspace(tmp_path, GAME, templates=True)
     out = tmp_path / "out"
     live = Live("-v", "build", GAME, "--png", "--watch", "--out", str(out), cwd=root)
@@ -140,8 +211,33 @@ def test_build_watch_keeps_the_faces_of_its_last_round(tmp_path: Path) -> None:
         _apply(root, EDITS[0])
         found = live.expect(r"face PNGs: (\d+) drawn, (\d+) as before", timeout=600)
         live.expect(r"^done in ", timeout=600)
+        live.expect(r"^watching card_data/", timeout=600)
+        assert _files(out) == _cold_build(root, tmp_path / "cold"), "after a card edit"
+        _apply(root, EDITS[1])
+        live.expect(r"^done in ", timeout=600)
         assert live.interrupt() == 0, live.output
     finally:
         live.close()
     assert found.group(1) == "2", live.output  # the edited card's front, in each script
-    assert _files(out) == _cold_build(root, tmp_path / "cold")
+    assert _files(out) == _cold_build(root, tmp_path / "cold-2"), "after a template edit"
+
+
+def test_a_save_whose_books_fail_after_its_sheets_were_shown_leaves_nothing_shown_as_rebuilding(
+        tmp_path: Path) -> None:
+    """A card edit saved together with a broken rulebook template: the card's sheets and faces
+    are built and shown first, the books then fail; the last version says why, and shows the
+    files as they are, none as being rebuilt (nothing is)."""
+    root = game_workspace(tmp_path, GAME, templates=True)
+    recorder = Recorder()
+    preview = recorder.preview = Preview(Workspace(root), GAME, folder=tmp_path / "served", published=recorder)
+    assert not preview.refresh().errors
+    _apply(root, EDITS[0])
+    _apply(root, Edit("a broken template", "templates/tisigui/rulebook.md.j2", "", "\n{% if %}\n", None))
+    recorder.early.clear()
+    state = preview.refresh([EDITS[0].path, "templates/tisigui/rulebook.md.j2"])
+    assert recorder.early, "the sheets and faces of the card edit are shown first"
+    assert state.errors and "rulebook.md.j2" in "\n".join(state.errors)
+    scripts = [script for game in state.games for script in game.scripts]
+    assert scripts and all(script.groups for script in scripts)
+    assert not any(script.pending or any(document.pending for document in script.documents)
+                   for script in scripts)
