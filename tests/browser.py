@@ -44,3 +44,4 @@ def browser() -> Iterator[webdriver.Chrome]:
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+        shutil.rmtree(profile, ignore_errors=True)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -16,8 +17,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 ROOT = Path(__file__).resolve().parents[1]
 # pnp's disk cache (parsed fonts, compiled templates) goes to a folder of this test run, so
-# tests neither read nor fill the user's ~/.cache/pnp; subprocesses inherit it.
-os.environ.setdefault("PNP_CACHE_DIR", tempfile.mkdtemp(prefix="pnp-test-cache-"))
+# tests neither read nor fill the user's ~/.cache/pnp; subprocesses inherit it; removed when the run ends.
+if "PNP_CACHE_DIR" not in os.environ:
+    os.environ["PNP_CACHE_DIR"] = tempfile.mkdtemp(prefix="pnp-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["PNP_CACHE_DIR"], ignore_errors=True)
 
 
 @pytest.fixture

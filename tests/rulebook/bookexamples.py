@@ -8,7 +8,9 @@ worked out again in the test, never taken from the example code that wrote the s
 
 from __future__ import annotations
 
+import atexit
 import re
+import shutil
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -67,6 +69,7 @@ def example_log(slug: str) -> dict[str, Any]:
 @cache
 def _built(slug: str) -> Path:
     out = Path(tempfile.mkdtemp(prefix=f"pnp-examples-{slug}-"))
+    atexit.register(shutil.rmtree, out, ignore_errors=True)
     build(Workspace(ROOT), slug, "all", "a4", out)
     return out
 
