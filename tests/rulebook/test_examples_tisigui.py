@@ -18,7 +18,7 @@ import pytest
 
 from pnp.core.errors import DataError
 from pnp.games.tisigui.choices import NO_TARGETS, Choice, answered, asking, naming
-from pnp.games.tisigui.machine import ROLL, STOP, TURN, TisiguiState
+from pnp.games.tisigui.machine import ROLL, TURN, TisiguiState
 from pnp.games.tisigui.rules import (
     TisiguiRules,
     ghost_points,
@@ -27,6 +27,7 @@ from pnp.games.tisigui.rules import (
     rank,
     rules_from_mapping,
 )
+from pnp.games.tisigui.turns import STOP
 from pnp.play.narrate import SEAT_NAMES
 from tests.conftest import book_markdown, edit, game_workspace
 from tests.rulebook.bookexamples import book, example_log, flat, game, printed_in_both_scripts, section

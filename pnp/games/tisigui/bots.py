@@ -21,9 +21,10 @@ from pnp.games.tisigui.choices import (
 )
 from pnp.games.tisigui.deduce import DOUBT, Deductions
 from pnp.games.tisigui.ghost_answers import judge_answers
-from pnp.games.tisigui.machine import ANSWER, START, STOP, TARGETS, TURN, TisiguiState, truth_of
+from pnp.games.tisigui.machine import ANSWER, START, TARGETS, TURN, TisiguiState
 from pnp.games.tisigui.rules import TisiguiRules, no_targets_points
 from pnp.games.tisigui.target_sets import POSTERIOR, Weighed, chance_all, size_chances_of, tables
+from pnp.games.tisigui.turns import STOP, truth_of
 
 
 class View(NamedTuple):

@@ -15,8 +15,9 @@ from typing import Any
 from pnp.games.facts import tie_groups
 from pnp.games.tisigui.choices import NO_TARGETS, PASS, Choice, answered, asking, naming
 from pnp.games.tisigui.log import Action as Logged
-from pnp.games.tisigui.machine import ROLL, STOP, TURN, TisiguiState
+from pnp.games.tisigui.machine import ROLL, TURN, TisiguiState
 from pnp.games.tisigui.rules import TisiguiRules, playable_counts
+from pnp.games.tisigui.turns import STOP
 
 Facts = Mapping[str, Any]
 

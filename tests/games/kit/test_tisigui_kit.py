@@ -13,11 +13,12 @@ from hypothesis import strategies as st
 from pnp.games.kit import CHANCE, RandomBot, action_log, play, play_match, replay_log
 from pnp.games.kit.match import draw_chance
 from pnp.games.tisigui.choices import mask_of
-from pnp.games.tisigui.machine import TURN, TisiguiState, truth_of
+from pnp.games.tisigui.machine import TURN, TisiguiState
 from pnp.games.tisigui.play import KIT
 from pnp.games.tisigui.play import play as tisigui_play
 from pnp.games.tisigui.play import replay as tisigui_replay
 from pnp.games.tisigui.rules import CLASSIC_RULES, DEFAULT_RULES
+from pnp.games.tisigui.turns import truth_of
 from tests.games.kit.contract_checks import assert_plays_and_replays, ismcts_result, states_along
 
 
