@@ -13,9 +13,8 @@ from pnp.games.wurenshenghuan.machine import (
     PASS,
     SEARCH,
     WurenshenghuanState,
-    kill_steps,
-    order_of,
 )
+from pnp.games.wurenshenghuan.murderer import kill_steps, order_of
 from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules
 from pnp.games.wurenshenghuan.state import State, refill, without
 from pnp.games.wurenshenghuan.suspicion import PublicView, likeliest

@@ -20,9 +20,8 @@ from pnp.games.wurenshenghuan.machine import (
     PASS,
     SEARCH,
     WurenshenghuanState,
-    kill_steps,
-    weapons,
 )
+from pnp.games.wurenshenghuan.murderer import kill_steps, weapons
 from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules, weapon
 from pnp.games.wurenshenghuan.state import LookResult, State, refill
 from pnp.games.wurenshenghuan.tables import innocent_score, score_parts

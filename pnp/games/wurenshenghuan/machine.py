@@ -23,26 +23,28 @@ character's three items at setup and its own guess; the murderer its row and its
 the public record: the setup's shown items, the dead, the discards, the row sizes, the looks,
 the prisoners and who has handed in a slip. ``resample`` deals everything else again.
 
-The events are typed values; the shared ``to_json_object`` (pnp.games.events) writes them as
+The events are typed values (state.py); the shared ``to_json_object`` (pnp.games.events) writes them as
 exactly the event log's JSON (docs/sample-and-simulate.md).
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
-from pnp.games.events import to_json_object
 from pnp.games.kit import CHANCE, Action, Outcome
 from pnp.games.params import is_integer
+from pnp.games.wurenshenghuan.murderer import keep_order, reorder, weapons
 from pnp.games.wurenshenghuan.rules import INNOCENT, KEY, MURDERER, WurenshenghuanRules
 from pnp.games.wurenshenghuan.state import (
+    DayEvent,
     DayResult,
+    GuessEvent,
     LookResult,
+    NightEvent,
     NightResult,
     State,
     Swap,
@@ -57,95 +59,6 @@ NONE: Action = ("none",)
 PASS: Action = ("pass",)
 DONE: Action = ("done",)
 SEARCH: Action = ("search",)
-
-
-@dataclass(frozen=True)
-class NightEvent:
-    night: int
-    result: NightResult
-    pile_left: int
-    table: tuple[tuple[str, tuple[str, ...]], ...]  # (letter, row) after the night
-
-    def to_json(self) -> dict[str, Any]:
-        return {"night": self.night, **to_json_object(self.result), "pile_left": self.pile_left,
-                "table": {c: list(row) for c, row in self.table}}
-
-
-@dataclass(frozen=True)
-class DayEvent:
-    day: int
-    dead: tuple[str, ...]  # sorted
-    result: DayResult
-
-    def to_json(self) -> dict[str, Any]:
-        return {"day": self.day, "dead": list(self.dead), **to_json_object(self.result)}
-
-
-@dataclass(frozen=True)
-class GuessEvent:
-    seat: int
-    character: str
-    day: int
-    correct: bool
-
-
-# -- the murderer's steps, written for the bots and the scripted examples ----------------------
-
-
-def weapons(discard: Sequence[str]) -> int:
-    return sum(item != KEY for item in discard)
-
-
-def reorder(base: Sequence[str], order: Sequence[int]) -> tuple[str, ...]:
-    """``base`` reordered by position: ``order[i]`` is the position that goes to i."""
-    return tuple(base[i] for i in order)
-
-
-def order_of(base: Sequence[str], row: Sequence[str]) -> tuple[int, ...]:
-    """The order that makes ``row`` from ``base``, each item from the first place holding it;
-    a row that is not a reordering gives an order the rules refuse."""
-    free = list(range(len(base)))
-    order = []
-    for item in row:
-        i = next((i for i in free if base[i] == item), -1)
-        if i >= 0:
-            free.remove(i)
-        order.append(i)
-    return tuple(order)
-
-
-def keep_order(rules: WurenshenghuanRules, row: Sequence[str], discard: Sequence[str],
-               pile: int) -> tuple[int, ...]:
-    """The order leaving every kept card where it lay and the drawn ones in the gaps (then
-    on the right), by position in ``rest + drawn``: known before the draw."""
-    rest = len(row) - len(discard)
-    drawn = max(0, min(rules.items_per_character - rest, pile))
-    gone = Counter(discard)
-    order: list[int] = []
-    kept, fresh = 0, rest
-    for item in row:
-        if gone[item]:
-            gone[item] -= 1
-            if fresh < rest + drawn:
-                order.append(fresh)
-                fresh += 1
-        else:
-            order.append(kept)
-            kept += 1
-    return (*order, *range(fresh, rest + drawn))
-
-
-def kill_steps(rules: WurenshenghuanRules, table: State, victims: Sequence[str],
-               discard: Sequence[str], arranged: Sequence[str] | None = None) -> list[Action]:
-    """The steps of a kill leaving the murderer's row ``arranged`` (None: every kept card
-    where it lay and the drawn ones in the gaps, so that a card the table saw there is still
-    there)."""
-    row = table.items(table.murderer)
-    rest = without(row, discard) or ()
-    base = rest + refill(rules, rest, table.pile)[0]
-    if arranged is None:
-        arranged = reorder(base, keep_order(rules, row, discard, len(table.pile)))
-    return [("kill", tuple(discard), order_of(base, arranged)), *(("victim", c) for c in victims)]
 
 
 class Actions(list[Action]):

@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pnp.core.problems import Problem
 from pnp.games.base import RulesError
+from pnp.games.events import to_json_object
 from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules
 
 # letters -> {letter: index}; every state of a game shares its letters.
@@ -164,3 +166,36 @@ class DayResult:
     decision: str  # "search" | "imprison"
     looks: tuple[LookResult, ...] = ()
     imprisoned: tuple[str, ...] = ()
+
+
+# -- the events a night, a day and a slip emit ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class NightEvent:
+    night: int
+    result: NightResult
+    pile_left: int
+    table: tuple[tuple[str, tuple[str, ...]], ...]  # (letter, row) after the night
+
+    def to_json(self) -> dict[str, Any]:
+        return {"night": self.night, **to_json_object(self.result), "pile_left": self.pile_left,
+                "table": {c: list(row) for c, row in self.table}}
+
+
+@dataclass(frozen=True)
+class DayEvent:
+    day: int
+    dead: tuple[str, ...]  # sorted
+    result: DayResult
+
+    def to_json(self) -> dict[str, Any]:
+        return {"day": self.day, "dead": list(self.dead), **to_json_object(self.result)}
+
+
+@dataclass(frozen=True)
+class GuessEvent:
+    seat: int
+    character: str
+    day: int
+    correct: bool
