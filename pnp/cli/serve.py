@@ -44,8 +44,9 @@ def serve(context: Any, game: str, port: int, host: str, balance_games: int, lan
     Each game's balance page (/balance/GAME, linked from the preview) plays a small sweep of
     its rules in the background once opened, again after each save of its game.yaml.
     """
-    from pnp.serve.preview import Preview, State
+    from pnp.serve.preview import Preview
     from pnp.serve.server import PreviewServer
+    from pnp.serve.views import State
     from pnp.serve.watch import Round, rebuild_loop
 
     workspace = context.workspace

@@ -11,7 +11,7 @@ from functools import cache
 
 import jinja2
 
-from pnp.serve.preview import State
+from pnp.serve.views import State
 from pnp.text.fonts import FACE_FILES
 
 # The workspace's own fonts, so Chinese shows on a machine without CJK fonts: family

@@ -44,9 +44,10 @@ from pnp.core.workspace import Workspace
 from pnp.data.gameset import KeptGames
 from pnp.games.registry import tables_from_engine
 from pnp.serve.balance import GAMES, BalanceLab
+from pnp.serve.markdown import markdown_html
+from pnp.serve.views import Checked, Document, Face, FaceGroup, GameView, Script, State
 
 if TYPE_CHECKING:
-    from markdown_it.token import Token
     from PIL import Image
 
     from pnp.data.model import Game
@@ -65,68 +66,6 @@ def _documents_of_kinds() -> dict[str, str]:
     from pnp.build.kinds import BUILD_KINDS
 
     return {kind.files: kind.title for kind in BUILD_KINDS if kind.single_file and kind.title}
-
-
-@dataclass(frozen=True)
-class Face:
-    path: str  # relative to the preview's build root
-    label: str
-    stamp: str  # a digest of the file: a new face is a new URL
-
-
-@dataclass(frozen=True)
-class FaceGroup:
-    title: str
-    faces: tuple[Face, ...]
-
-
-@dataclass(frozen=True)
-class Document:
-    title: str
-    path: str  # the PDF, relative to the build root
-    stamp: str
-    pages: tuple[str, ...]  # keys of the page images (Preview.page)
-    pending: bool = False  # being built again after a save: no page is shown
-
-
-@dataclass(frozen=True)
-class Script:
-    lang: str
-    groups: tuple[FaceGroup, ...]
-    documents: tuple[Document, ...]
-    pending: bool = False  # its faces are being built again after a save: none is shown
-
-
-@dataclass(frozen=True)
-class Checked:
-    ok: bool
-    text: str
-
-
-@dataclass(frozen=True)
-class GameView:
-    slug: str
-    title: str
-    title_lang: str  # the game's source script, the title's
-    scripts: tuple[Script, ...]
-    check: Checked | None = None
-    samples: tuple[tuple[str, str], ...] = ()  # (lang, HTML of the narration)
-    sample_note: str = ""  # why there is no sample game
-
-
-@dataclass(frozen=True)
-class State:
-    """One published state of the preview; a new ``version`` whenever what is shown changes."""
-
-    version: int = 0
-    # What the preview is doing now: "starting", "rebuilding", "finishing" (the first outputs
-    # of a save are shown, the others are being built), "checking"; "" when it waits for a save.
-    activity: str = "starting"
-    games: tuple[GameView, ...] = ()
-    errors: tuple[str, ...] = ()
-    changed: tuple[str, ...] = ()
-    seconds: float = 0.0
-    finished: str = ""  # UTC time of the last finished refresh
 
 
 @dataclass(frozen=True)
@@ -508,53 +447,3 @@ def _face_groups(game: Game, folder: Path, lang: str) -> tuple[FaceGroup, ...]:
     for leftover in grouped.values():
         groups.append(FaceGroup("other faces", tuple(face for _, face in leftover)))
     return tuple(groups)
-
-
-def markdown_html(text: str) -> str:
-    """A narration as HTML; raw HTML in it is shown as text, never run, and it names nothing
-    outside the preview: a picture with a remote address shows its description instead, a
-    remote link its text (a template in a shared game folder could otherwise make the page
-    call out to an address of its choosing). Table alignment is a class, not a style
-    attribute, which the page's Content-Security-Policy would drop."""
-    from markdown_it import MarkdownIt
-
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    tokens = md.parse(text)
-    for token in tokens:
-        align = str(token.attrs.pop("style", "")).removeprefix("text-align:")
-        if align in ("left", "center", "right"):
-            token.attrSet("class", f"align-{align}")
-        if token.children:
-            token.children = _local_only(token.children)
-    return str(md.renderer.render(tokens, md.options, {}))
-
-
-def _local_only(tokens: list[Token]) -> list[Token]:
-    from markdown_it.token import Token
-
-    kept: list[Token] = []
-    dropped_links: list[bool] = []  # per open link: was its opening dropped
-    for token in tokens:
-        if token.type == "image" and not _is_local(str(token.attrs.get("src", ""))):
-            kept.append(Token("text", "", 0, content=token.content))
-        elif token.type == "link_open":
-            dropped_links.append(not _is_local(str(token.attrs.get("href", ""))))
-            if not dropped_links[-1]:
-                kept.append(token)
-        elif token.type == "link_close":
-            if not (dropped_links and dropped_links.pop()):
-                kept.append(token)
-        else:
-            kept.append(token)
-    return kept
-
-
-def _is_local(url: str) -> bool:
-    """A reference the browser resolves against the preview itself: a path or a fragment; not
-    an address with a scheme or a host (``//host``, and ``/\\host``, which browsers read as one)."""
-    from urllib.parse import urlsplit
-
-    if not url or "\\" in url or url.startswith("//") or any(ch <= " " or ch == "\x7f" for ch in url):
-        return False
-    parts = urlsplit(url)
-    return not parts.scheme and not parts.netloc

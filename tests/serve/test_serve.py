@@ -15,8 +15,10 @@ import pytest
 
 from pnp.core.errors import PnpError
 from pnp.core.workspace import BUNDLED_FONTS, Workspace
-from pnp.serve.preview import Preview, State, markdown_html
+from pnp.serve.markdown import markdown_html
+from pnp.serve.preview import Preview
 from pnp.serve.server import PreviewServer
+from pnp.serve.views import State
 from pnp.serve.watch import affected_games
 
 SLUGS = ["aizhewudi", "niutouwang", "tisigui"]

@@ -24,7 +24,8 @@ import pytest
 
 from pnp.core.workspace import Workspace
 from pnp.serve.connections import HEAD_SECONDS, IDLE_SECONDS, MAX_HEAD_BYTES, MAX_REQUEST_LINE
-from pnp.serve.preview import Preview, markdown_html
+from pnp.serve.markdown import markdown_html
+from pnp.serve.preview import Preview
 from pnp.serve.server import PreviewServer
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -21,7 +21,8 @@ import pypdfium2 as pdfium
 from PIL import Image
 
 from pnp.core.workspace import Workspace
-from pnp.serve.preview import PAGE_DPI, SHEET_DPI, Preview, State
+from pnp.serve.preview import PAGE_DPI, SHEET_DPI, Preview
+from pnp.serve.views import State
 from tests.conftest import game_workspace
 from tests.liveproc import Live
 
