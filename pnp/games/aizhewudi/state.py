@@ -9,8 +9,8 @@ withdraw or stay (4, decided together, hidden until all have chosen), 強盜理�
 Between the choices the rules run by themselves, stage by stage (``next_stage``); a round's
 steps are methods, in the rulebook's order, and ``scoring`` scores and ranks the end.
 
-Each round is recorded as the typed values of ``log.py`` (filled in as a ``RoundDraft``,
-frozen into a ``Round`` when the round closes, the event ``apply`` returns); the bots read
+Each round is recorded as the typed values of ``log.py`` (a ``Round``, made when the round
+closes from what it left on the table, the event ``apply`` returns); the bots read
 the rounds played so far from ``history``, and the game ends as a ``GameLog``, which play
 writes as the JSON event log.
 """
@@ -32,11 +32,10 @@ from pnp.games.aizhewudi.log import (
     GameLog,
     PlayedCard,
     Round,
-    RoundDraft,
 )
 from pnp.games.aizhewudi.rules import ABILITIES, AizhewudiRules, slug
 from pnp.games.aizhewudi.scoring import final_score, winner
-from pnp.games.aizhewudi.split import split_table
+from pnp.games.aizhewudi.split import Split, split_table
 from pnp.games.draws import shuffle
 from pnp.games.kit import CHANCE, Action, Outcome
 
@@ -133,7 +132,15 @@ class AizhewudiState:
         self.table: list[int] = []
         self.someone_out = False
         self.bank_log: list[BankPayment] = []
-        self.rec = RoundDraft(0, ())
+        # What the round being played records besides its plays and the markers.
+        self.carried_in: tuple[int, ...] = ()
+        self.revealed: tuple[int, ...] = ()
+        self.discarded: list[Discard] = []
+        self.ability_events: list[AbilityEvent] = []
+        self.eliminated: list[int] = []
+        self.sharers: tuple[int, ...] = ()
+        self.split: Split | None = None
+        self.peak_fickle = 0
         self.plays: list[CardInPlay] = []
         self.withdrawing: list[int] = []
         self.rushes: list[CardInPlay] = []
@@ -159,9 +166,8 @@ class AizhewudiState:
         other.ins = [seats[p.seat] for p in self.ins]
         other.deck = None if self.deck is None else list(self.deck)
         other.table, other.bank_log = list(self.table), list(self.bank_log)
-        rec = other.rec = replace(self.rec)
-        rec.discarded, rec.abilities = list(rec.discarded), list(rec.abilities)
-        rec.eliminated = list(rec.eliminated)
+        other.discarded, other.ability_events = list(self.discarded), list(self.ability_events)
+        other.eliminated = list(self.eliminated)
         other.plays = [replace(pl) for pl in self.plays]
         index = {id(pl): i for i, pl in enumerate(self.plays)}
         other.rushes = [other.plays[index[id(pl)]] for pl in self.rushes]
@@ -353,11 +359,11 @@ class AizhewudiState:
         return [pl for pl in self.plays if pl.state == "pending"]
 
     def event(self, seat: int, ability: str, kind: str, **extra: Any) -> None:
-        self.rec.abilities.append(AbilityEvent(seat, ability, kind, **extra))
+        self.ability_events.append(AbilityEvent(seat, ability, kind, **extra))
 
     def discard(self, pl: CardInPlay, reason: str) -> None:
         pl.state = "discarded"
-        self.rec.discarded.append(Discard(pl.seat, pl.hand, reason))
+        self.discarded.append(Discard(pl.seat, pl.hand, reason))
 
     def pay(self, p: Seat, ability: str, amount: int) -> None:
         p.bank += amount
@@ -375,7 +381,9 @@ class AizhewudiState:
 
     def start_round(self) -> None:
         """Step 1: characters stand, the witness reveals the bills."""
-        self.rec = RoundDraft(self.round, tuple(self.table))
+        self.carried_in = tuple(self.table)
+        self.discarded, self.ability_events, self.eliminated = [], [], []
+        self.sharers, self.split = (), None
         self.hits = {}
         self.round_over = False
         self.peak_loved = sum([p.loved for p in self.ins])  # loved_in_use
@@ -384,7 +392,7 @@ class AizhewudiState:
         deck = self.deck
         assert deck is not None
         revealed = [deck.pop() for _ in range(min(self.rules.bills_per_round, len(deck)))]
-        self.rec.revealed = tuple(revealed)
+        self.revealed = tuple(revealed)
         self.table = self.table + revealed
 
     def use(self, seat: int, ability: str) -> None:
@@ -422,8 +430,7 @@ class AizhewudiState:
     def withdraw(self) -> None:
         """Step 4: withdrawals, decided together."""
         seats = self.seats
-        withdrew = sorted(self.withdrawing)
-        self.rec.withdrew = tuple(withdrew)
+        withdrew = self.withdrawing
         if withdrew:
             for seat in withdrew:
                 seats[seat].fickle += 1
@@ -433,7 +440,7 @@ class AizhewudiState:
                     self.discard(pl, "withdrew")
                 elif pl.target in withdrew:
                     self.discard(pl, "aimed_at_withdrawn")
-        self.rec.peak_fickle = sum([p.fickle for p in self.ins])
+        self.peak_fickle = sum([p.fickle for p in self.ins])
 
     def rush(self) -> list[Ask]:
         """Step 5: every 搶婚 at once; the choice of 千面人 if the first players go out."""
@@ -447,7 +454,6 @@ class AizhewudiState:
         for pl in self.pending():
             if pl.seat in rushed:
                 self.discard(pl, "rushed")
-        self.rec.rushes = tuple([pl.aim() for pl in rushes])
         self.give_loved([pl.target for pl in rushes])
         return self.batch_out()
 
@@ -466,10 +472,6 @@ class AizhewudiState:
         proposals = [pl for pl in pending if pl.card == "propose"]
         for pl in pending:
             pl.state = "resolved"
-        rec = self.rec
-        rec.proposals = tuple([pl.aim() for pl in proposals])
-        rec.flees = tuple([pl.aim() for pl in self.plays
-                           if pl.card == "flee" and pl.state == "resolved"])
         if not proposals:
             return []  # no 被愛 given: nobody can go out in this step
         self.give_loved([pl.target for pl in proposals])
@@ -517,7 +519,7 @@ class AizhewudiState:
         for p in gone:
             p.out = True
             p.down = True
-            self.rec.eliminated.append(p.seat)
+            self.eliminated.append(p.seat)
         self.ins = [p for p in self.seats if not p.out]
         for pl in self.pending():
             if self.seats[pl.seat].out:
@@ -552,9 +554,7 @@ class AizhewudiState:
             return False
         for pl in self.pending():
             self.discard(pl, "round_over")
-        self.rec.ended = True
-        self.rec.carried_out = tuple(sorted(self.table, reverse=True))
-        self.close_round()
+        self.close_round(ended=True)
         self.finish("last_standing" if self.ins else "nobody_left")
         return True
 
@@ -564,8 +564,6 @@ class AizhewudiState:
             return
         if not self.round_over:
             self.share_out()
-        else:
-            self.rec.carried_out = tuple(sorted(self.table, reverse=True))
         self.close_round()
         if self.round < self.last_round:
             self.round += 1
@@ -577,25 +575,30 @@ class AizhewudiState:
         sharers = [p.seat for p in self.ins if not p.down]
         # The witness makes the shares largest bills first, so what stays is fixed
         # (docs/rulings.md#aizhewudi-split); who takes which share is the table's business.
-        best = split_table(self.table, len(sharers), self.rules)
-        rec = self.rec
-        rec.sharers = tuple(sharers)
-        rec.share = best.share
-        rec.groups = tuple(tuple(g) for g in best.groups)
+        best = self.split = split_table(self.table, len(sharers), self.rules)
+        self.sharers = tuple(sharers)
         for seat, group in zip(sharers, best.groups, strict=False):
             p = self.seats[seat]
             p.bills.extend(group)
             p.money += sum(group)
         self.table = sorted(best.carried, reverse=True)
-        rec.carried_out = tuple(self.table)
 
-    def close_round(self) -> None:
-        rec, seats = self.rec, self.seats
-        rec.plays = tuple([PlayedCard(pl.seat, pl.hand, pl.card, pl.target) for pl in self.plays])
-        rec.loved = tuple([p.loved for p in seats])
-        rec.fickle = tuple([p.fickle for p in seats])
-        rec.peak_loved = self.peak_loved
-        record = rec.freeze()
+    def close_round(self, ended: bool = False) -> None:
+        """The round's record (``ended``: its eliminations ended the game)."""
+        seats, plays, split = self.seats, self.plays, self.split
+
+        def resolved(card: str) -> tuple[Aim, ...]:  # in the order played, as they resolved
+            return tuple([pl.aim() for pl in plays if pl.card == card and pl.state == "resolved"])
+
+        record = Round(
+            self.round, self.revealed, self.carried_in,
+            tuple([PlayedCard(pl.seat, pl.hand, pl.card, pl.target) for pl in plays]),
+            tuple(sorted(self.withdrawing)), tuple(self.discarded), resolved("rush"),
+            resolved("propose"), resolved("flee"), tuple(self.ability_events),
+            tuple(self.eliminated), self.sharers, split.share if split else 0,
+            tuple(tuple(g) for g in split.groups) if split else (),
+            tuple(sorted(self.table, reverse=True)), ended, tuple([p.loved for p in seats]),
+            tuple([p.fickle for p in seats]), self.peak_loved, self.peak_fickle)
         self.history.append(record)
         self.count_shown(record)
 
