@@ -95,9 +95,15 @@ def _rounds(logged: Sequence[Mapping[str, Any]], n: int) -> list[dict[str, Any]]
 def _round_steps(rnd: Mapping[str, Any], in_game: list[int]) -> dict[str, Any]:
     """What happened in one round, step by step, as the log has it (bills, plays, aims,
     abilities, the split)."""
-    plays = [dict(p) for p in rnd["plays"]]
     events = [dict(e) for e in rnd["abilities"]]
     discarded = {(d["seat"], d["hand"]): d["reason"] for d in rnd["discarded"]}
+    plays = [{**p, "fate": discarded.get((p["seat"], p["hand"]), "resolved")}
+             for p in rnd["plays"]]
+
+    def resolved(card: str) -> list[dict[str, Any]]:
+        """The log's rushes, proposals or flees, each with the set ("hand") it came from."""
+        return [p for p in plays if p["card"] == card and p["fate"] == "resolved"]
+
     table = list(rnd["carried_in"]) + list(rnd["revealed"])
     return {
         "revealed": list(rnd["revealed"]),
@@ -107,14 +113,13 @@ def _round_steps(rnd: Mapping[str, Any], in_game: list[int]) -> dict[str, Any]:
         "table": sorted(table, reverse=True),
         "table_sum": sum(table),
         "in_game": in_game,
-        "plays": [{**p, "fate": discarded.get((p["seat"], p["hand"]), "resolved")}
-                  for p in plays],
+        "plays": plays,
         "withdrew": list(rnd["withdrew"]),
         "aimed_at_withdrawn": sorted({d["seat"] for d in rnd["discarded"]
                                       if d["reason"] == "aimed_at_withdrawn"}),
-        "rushes": _with_hands(rnd["rushes"], plays, "rush"),
-        "proposals": _with_hands(rnd["proposals"], plays, "propose"),
-        "flees": _with_hands(rnd["flees"], plays, "flee"),
+        "rushes": resolved("rush"),
+        "proposals": resolved("propose"),
+        "flees": resolved("flee"),
         "abilities": events,
         "armed": [e for e in events if e["event"] == "armed"],
         "discarded": [dict(d) for d in rnd["discarded"]],
@@ -126,20 +131,6 @@ def _round_steps(rnd: Mapping[str, Any], in_game: list[int]) -> dict[str, Any]:
         "carried_out_sum": sum(rnd["carried_out"]),
         "ended": rnd["ended"],
     }
-
-
-def _with_hands(aims: Sequence[Mapping[str, Any]], plays: Sequence[Mapping[str, Any]],
-                card: str) -> list[dict[str, Any]]:
-    """The resolved aims with the set ("hand") each card came from: 千面人 plays two sets."""
-    unused = [p for p in plays if p["card"] == card]
-    out = []
-    for aim in aims:
-        match = next((p for p in unused if p["seat"] == aim["seat"]
-                      and p["target"] == aim["target"]), None)
-        if match is not None:
-            unused.remove(match)
-        out.append({**aim, "hand": match["hand"] if match is not None else 0})
-    return out
 
 
 def _ability_names(game: Game) -> dict[str, str]:
