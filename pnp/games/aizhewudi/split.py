@@ -6,7 +6,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
 
 from pnp.games.aizhewudi.rules import AizhewudiRules
 from pnp.games.params import is_integer
@@ -17,10 +16,6 @@ class Split:
     share: int
     groups: list[list[int]]
     carried: list[int]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"share": self.share, "groups": [list(g) for g in self.groups],
-                "carried": list(self.carried)}
 
 
 # --------------------------------------------------------------------------- the split
