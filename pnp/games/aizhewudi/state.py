@@ -143,7 +143,6 @@ class AizhewudiState:
         self.peak_fickle = 0
         self.plays: list[CardInPlay] = []
         self.withdrawing: list[int] = []
-        self.rushes: list[CardInPlay] = []
         self.gone: list[int] = []  # who went out in the batch still open
         self.batch_open = False
         self.hits: dict[int, int] = {}  # 被愛 given per target this round
@@ -169,8 +168,6 @@ class AizhewudiState:
         other.discarded, other.ability_events = list(self.discarded), list(self.ability_events)
         other.eliminated = list(self.eliminated)
         other.plays = [replace(pl) for pl in self.plays]
-        index = {id(pl): i for i, pl in enumerate(self.plays)}
-        other.rushes = [other.plays[index[id(pl)]] for pl in self.rushes]
         other.withdrawing, other.gone = list(self.withdrawing), list(self.gone)
         other.hits, other.history = dict(self.hits), list(self.history)
         other.shown = dict(self.shown)  # its counters are replaced, never changed
@@ -285,7 +282,7 @@ class AizhewudiState:
                     if p.ability in ARMED_AT_START and not p.spent and not p.revealed
                     ] if self.abilities_dealt else []
         if stage == 1:
-            self.plays, self.rushes, self.withdrawing = [], [], []
+            self.plays, self.withdrawing = [], []
             return [Ask("card", p.seat, h) for p in self.ins
                     for h, hand in enumerate(p.hands) if any(hand.values())]
         if stage == 2:
@@ -327,9 +324,10 @@ class AizhewudiState:
         if self.batch_over() or not self.abilities_dealt:
             return []
         asks = []
-        for pl in self.rushes:
+        for pl in self.plays:  # the 搶婚 resolved, in the order played
             p = self.seats[pl.seat]
-            if (not p.out and p.ability == "robber_logic" and not p.spent
+            if (pl.card == "rush" and pl.state == "resolved" and not p.out
+                    and p.ability == "robber_logic" and not p.spent
                     and any(p.hands[pl.hand].values())):
                 asks.append(Ask("robber", pl.seat, pl.hand, -1))
         return asks
@@ -444,8 +442,7 @@ class AizhewudiState:
 
     def rush(self) -> list[Ask]:
         """Step 5: every 搶婚 at once; the choice of 千面人 if the first players go out."""
-        rushes = self.rushes = [pl for pl in self.plays
-                                if pl.card == "rush" and pl.state == "pending"]
+        rushes = [pl for pl in self.plays if pl.card == "rush" and pl.state == "pending"]
         if not rushes:
             return []
         rushed = {pl.target for pl in rushes}
@@ -670,15 +667,6 @@ class AizhewudiState:
             out.append((replace(r, plays=(), abilities=()), plays, events))
         return out
 
-    def redeal_abilities(self, seat: int, rng: random.Random) -> None:
-        if not self.abilities_dealt:
-            return
-        hidden = [p for p in self.seats if p.seat != seat and not p.revealed]
-        known = {p.ability for p in self.seats if p.seat == seat or p.revealed}
-        unseen = [a for a in ABILITIES if a not in known]
-        for p, ability in zip(hidden, rng.sample(unseen, len(hidden)), strict=True):
-            p.ability = ability
-
     # -- the end and what each seat sees ------------------------------------------------
 
     def is_over(self) -> bool:
@@ -731,7 +719,12 @@ class AizhewudiState:
         if other.deck is None:
             return other
         shuffle(other.deck, rng)
-        other.redeal_abilities(seat, rng)
+        if other.abilities_dealt:
+            hidden = [p for p in other.seats if p.seat != seat and not p.revealed]
+            known = {p.ability for p in other.seats if p.seat == seat or p.revealed}
+            unseen = [a for a in ABILITIES if a not in known]
+            for p, ability in zip(hidden, rng.sample(unseen, len(hidden)), strict=True):
+                p.ability = ability
         other.redeal_sets(seat, rng)
         ask = self.asks[self.asked] if self.asked < len(self.asks) else None
         if ask is not None and ask.kind == "withdraw":
