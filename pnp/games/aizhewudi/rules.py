@@ -124,14 +124,10 @@ class AizhewudiRules:
         return list(self.bill_values)
 
     @cached_property
-    def mean_bill(self) -> float:
-        values = self.bill_values
-        return sum(values) / len(values) if values else 0.0
-
-    @cached_property
     def round_bills_value(self) -> float:
         """What the bills revealed in one round are worth on average."""
-        return self.mean_bill * self.bills_per_round
+        values = self.bill_values
+        return (sum(values) / len(values) if values else 0.0) * self.bills_per_round
 
     @cached_property
     def action_mix(self) -> tuple[tuple[str, int], ...]:
