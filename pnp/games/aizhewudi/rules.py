@@ -116,17 +116,14 @@ class AizhewudiRules:
         return tuple(sorted({b.value for b in self.bills}, reverse=True))
 
     @cached_property
-    def bill_values(self) -> tuple[int, ...]:
+    def deck(self) -> tuple[int, ...]:
+        """Every bill of the game, in the order of ``bills``."""
         return tuple(b.value for b in self.bills for _ in range(b.count))
-
-    @property
-    def deck(self) -> list[int]:
-        return list(self.bill_values)
 
     @cached_property
     def round_bills_value(self) -> float:
         """What the bills revealed in one round are worth on average."""
-        values = self.bill_values
+        values = self.deck
         return (sum(values) / len(values) if values else 0.0) * self.bills_per_round
 
     @cached_property

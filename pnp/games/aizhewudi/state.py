@@ -188,7 +188,7 @@ class AizhewudiState:
 
     def sample_chance(self, rng: random.Random) -> Action:
         """The bills shuffled, then the ability cards dealt: play's draws, in its order."""
-        deck = self.rules.deck
+        deck = list(self.rules.deck)
         shuffle(deck, rng)  # rng.shuffle(deck), draw for draw
         dealt = tuple(rng.sample(ABILITIES, self.players)) if self.rules.abilities else (
             (None,) * self.players)
