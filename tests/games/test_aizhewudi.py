@@ -52,35 +52,35 @@ def test_seed_split_three_sharers() -> None:
     # The seed: 3 sharers get 10,000 each; the 20,000 waits for the next round.
     result = split(SEED_BILLS, 3)
     assert result.share == 10000
-    assert result.groups == [[10000], [10000], [5000, 5000]]
-    assert result.carried == [20000]
+    assert result.groups == ((10000,), (10000,), (5000, 5000))
+    assert result.carried == (20000,)
 
 
 def test_seed_split_five_sharers() -> None:
     # The seed: 5 sharers get nothing; all five bills carry.
-    assert split(SEED_BILLS, 5) == Split(0, [], [20000, 10000, 10000, 5000, 5000])
+    assert split(SEED_BILLS, 5) == Split(0, (), (20000, 10000, 10000, 5000, 5000))
 
 
 def test_split_one_two_four_sharers_by_hand() -> None:
     # 1 sharer: the whole 50,000.
-    assert split(SEED_BILLS, 1) == Split(50000, [SEED_BILLS], [])
+    assert split(SEED_BILLS, 1) == Split(50000, (tuple(SEED_BILLS),), ())
     # 2 sharers: 25,000 each = 20,000 + 5,000 and 10,000 + 10,000 + 5,000; the first
     # sharer gets the grouping with the larger bills.
     assert split(SEED_BILLS, 2) == Split(
-        25000, [[20000, 5000], [10000, 10000, 5000]], []
+        25000, ((20000, 5000), (10000, 10000, 5000)), ()
     )
     # 4 sharers: at most 12,500 each. 10,000 needs four groups: 10,000, 10,000 and 5,000 +
     # 5,000 make three, the 20,000 cannot be a fourth. 5,000 needs four bills of 5,000 or
     # less worth 5,000 each: only two. So nothing is shared.
-    assert split(SEED_BILLS, 4) == Split(0, [], [20000, 10000, 10000, 5000, 5000])
+    assert split(SEED_BILLS, 4) == Split(0, (), (20000, 10000, 10000, 5000, 5000))
 
 
 def test_split_edge_cases() -> None:
-    assert split(SEED_BILLS, 0) == Split(0, [], [20000, 10000, 10000, 5000, 5000])
-    assert split([], 3) == Split(0, [], [])
-    assert split([5000] * 4, 4) == Split(5000, [[5000]] * 4, [])
+    assert split(SEED_BILLS, 0) == Split(0, (), (20000, 10000, 10000, 5000, 5000))
+    assert split([], 3) == Split(0, (), ())
+    assert split([5000] * 4, 4) == Split(5000, ((5000,),) * 4, ())
     assert split(list(reversed(SEED_BILLS)), 3) == split(SEED_BILLS, 3)
-    assert split(SEED_BILLS, 3) == Split(10000, [[10000], [10000], [5000, 5000]], [20000])
+    assert split(SEED_BILLS, 3) == Split(10000, ((10000,), (10000,), (5000, 5000)), (20000,))
 
 
 @pytest.mark.parametrize(
@@ -146,7 +146,7 @@ def test_split_is_valid_and_maximal(bills: list[int], sharers: int) -> None:
         assert len(result.groups) == sharers
         assert all(sum(g) == result.share for g in result.groups)
     else:
-        assert result.groups == [] and sorted(result.carried) == sorted(bills)
+        assert result.groups == () and sorted(result.carried) == sorted(bills)
     assert result.share == brute_force_share(bills, sharers)
 
 

@@ -17,7 +17,7 @@ import math
 import random
 from collections import Counter
 
-from pnp.games.aizhewudi.split import table_share
+from pnp.games.aizhewudi.split import split_table
 from pnp.games.aizhewudi.state import AizhewudiState as Game
 from pnp.games.aizhewudi.state import Ask, CardInPlay, Seat
 from pnp.games.kit import Action, BotKind, Match
@@ -164,7 +164,7 @@ class Brain:
         for q in g.ins:
             if q.seat != seat:
                 standing += math.prod(misses.get(q.seat, ()))
-        share = table_share(g.table, max(1, round(standing)), g.rules)
+        share = split_table(g.table, max(1, round(standing)), g.rules).share
         return out * self.stake(g, p) > g.rules.fickle_penalty + hits[0] * share
 
     def use(self, g: Game, seat: int, ability: str) -> bool:

@@ -593,7 +593,7 @@ class AizhewudiState:
             tuple(sorted(self.withdrawing)), tuple(self.discarded), resolved("rush"),
             resolved("propose"), resolved("flee"), tuple(self.ability_events),
             tuple(self.eliminated), self.sharers, split.share if split else 0,
-            tuple(tuple(g) for g in split.groups) if split else (),
+            split.groups if split else (),
             tuple(sorted(self.table, reverse=True)), ended, tuple([p.loved for p in seats]),
             tuple([p.fickle for p in seats]), self.peak_loved, self.peak_fickle)
         self.history.append(record)
