@@ -17,6 +17,7 @@ import math
 import random
 from collections import Counter
 
+from pnp.games.aizhewudi.scoring import final_score
 from pnp.games.aizhewudi.split import split_table
 from pnp.games.aizhewudi.state import AizhewudiState as Game
 from pnp.games.aizhewudi.state import Ask, CardInPlay, Seat
@@ -64,7 +65,7 @@ class Brain:
     def stake(self, g: Game, p: Seat) -> float:
         """What going out costs: the money in hand and what the rounds to come may bring
         (a player out cannot win, so it never counts for less than one 花心)."""
-        net = p.money + p.bank - g.rules.fickle_penalty * p.fickle
+        net = final_score(g.rules, p.money, p.bank, p.fickle)
         # what one player still in may expect from the bills of each round to come
         future = (g.rules.rounds - g.round) * (g.rules.round_bills_value / max(1, len(g.ins)))
         return max(net, 0) + future + g.rules.fickle_penalty

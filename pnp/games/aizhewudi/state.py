@@ -369,7 +369,7 @@ class AizhewudiState:
 
     # -- the deal and step 1
     def deal(self, deck: Sequence[int], dealt: tuple[str | None, ...]) -> None:
-        mix = Counter({c.id: c.per_player for c in self.rules.action_cards})
+        mix = Counter(dict(self.rules.action_mix))
         self.deck, self.dealt = list(deck), dealt
         self.seats = [Seat(s, dealt[s], [Counter(mix)], [(s, 0)]) for s in range(self.players)]
         self.ins = list(self.seats)
@@ -607,8 +607,7 @@ class AizhewudiState:
         changed: dict[Origin, dict[str, int]] = {}
 
         def count(seat: int, hand: int, card: str, step: int) -> None:
-            origin = self.seats[seat].origins[hand] if hand < len(
-                self.seats[seat].origins) else (seat, hand)
+            origin = self.seats[seat].origins[hand]
             seen = changed.get(origin)
             if seen is None:
                 seen = changed[origin] = dict(shown.get(origin, ()))
