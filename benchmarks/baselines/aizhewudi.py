@@ -58,4 +58,4 @@ def plain_game(rng: random.Random, players: int) -> None:
         shared = split(table, len(sharers), rules)
         for seat in sharers:
             money[seat] += shared.share
-        table = shared.carried
+        table = list(shared.carried)

@@ -52,37 +52,35 @@ def test_seed_split_three_sharers() -> None:
     # The seed: 3 sharers get 10,000 each; the 20,000 waits for the next round.
     result = split(SEED_BILLS, 3)
     assert result.share == 10000
-    assert result.groups == [[10000], [10000], [5000, 5000]]
-    assert result.carried == [20000]
+    assert result.groups == ((10000,), (10000,), (5000, 5000))
+    assert result.carried == (20000,)
 
 
 def test_seed_split_five_sharers() -> None:
     # The seed: 5 sharers get nothing; all five bills carry.
-    assert split(SEED_BILLS, 5) == Split(0, [], [20000, 10000, 10000, 5000, 5000])
+    assert split(SEED_BILLS, 5) == Split(0, (), (20000, 10000, 10000, 5000, 5000))
 
 
 def test_split_one_two_four_sharers_by_hand() -> None:
     # 1 sharer: the whole 50,000.
-    assert split(SEED_BILLS, 1) == Split(50000, [SEED_BILLS], [])
+    assert split(SEED_BILLS, 1) == Split(50000, (tuple(SEED_BILLS),), ())
     # 2 sharers: 25,000 each = 20,000 + 5,000 and 10,000 + 10,000 + 5,000; the first
     # sharer gets the grouping with the larger bills.
     assert split(SEED_BILLS, 2) == Split(
-        25000, [[20000, 5000], [10000, 10000, 5000]], []
+        25000, ((20000, 5000), (10000, 10000, 5000)), ()
     )
     # 4 sharers: at most 12,500 each. 10,000 needs four groups: 10,000, 10,000 and 5,000 +
     # 5,000 make three, the 20,000 cannot be a fourth. 5,000 needs four bills of 5,000 or
     # less worth 5,000 each: only two. So nothing is shared.
-    assert split(SEED_BILLS, 4) == Split(0, [], [20000, 10000, 10000, 5000, 5000])
+    assert split(SEED_BILLS, 4) == Split(0, (), (20000, 10000, 10000, 5000, 5000))
 
 
 def test_split_edge_cases() -> None:
-    assert split(SEED_BILLS, 0) == Split(0, [], [20000, 10000, 10000, 5000, 5000])
-    assert split([], 3) == Split(0, [], [])
-    assert split([5000] * 4, 4) == Split(5000, [[5000]] * 4, [])
+    assert split(SEED_BILLS, 0) == Split(0, (), (20000, 10000, 10000, 5000, 5000))
+    assert split([], 3) == Split(0, (), ())
+    assert split([5000] * 4, 4) == Split(5000, ((5000,),) * 4, ())
     assert split(list(reversed(SEED_BILLS)), 3) == split(SEED_BILLS, 3)
-    assert split(SEED_BILLS, 3).as_dict() == {
-        "share": 10000, "groups": [[10000], [10000], [5000, 5000]], "carried": [20000],
-    }
+    assert split(SEED_BILLS, 3) == Split(10000, ((10000,), (10000,), (5000, 5000)), (20000,))
 
 
 @pytest.mark.parametrize(
@@ -148,7 +146,7 @@ def test_split_is_valid_and_maximal(bills: list[int], sharers: int) -> None:
         assert len(result.groups) == sharers
         assert all(sum(g) == result.share for g in result.groups)
     else:
-        assert result.groups == [] and sorted(result.carried) == sorted(bills)
+        assert result.groups == () and sorted(result.carried) == sorted(bills)
     assert result.share == brute_force_share(bills, sharers)
 
 
@@ -744,10 +742,10 @@ def test_greedy_withdraws_only_when_a_hit_can_still_come() -> None:
     assert game.seats[0].loved == 2
     # Seat 1 still holds its 搶婚 (1 hit in 6 unseen cards): a 1-in-6 risk to lose all.
     aim_at(game, 0, 1)
-    assert bots.hit_chance(game, 1, 0) == pytest.approx(1 / 6)
+    assert game.unseen[(1, 0)] == (1, 6)  # (搶婚 and 嫁給我吧, cards) not seen face up
     # Seat 2 has shown only its two 逃婚: 3 hits in 6 unseen cards, a coin flip.
     aim_at(game, 0, 2)
-    assert bots.hit_chance(game, 2, 0) == pytest.approx(3 / 6)
+    assert game.unseen[(2, 0)] == (3, 6)
     assert bots.withdraw(game, 0)
     # Nobody aims at seat 3 and at 0 被愛 nobody can put seat 3 out: it stays.
     aim_at(game, 1, 3)
@@ -761,5 +759,5 @@ def test_greedy_does_not_withdraw_from_a_player_with_no_hits_left() -> None:
     game, bots = bot_game([r1, r2, r3])
     assert game.seats[0].loved == 2 and not game.seats[0].out
     aim_at(game, 0, 1)
-    assert bots.hit_chance(game, 1, 0) == 0
+    assert game.unseen[(1, 0)] == (0, 5)
     assert not bots.withdraw(game, 0)

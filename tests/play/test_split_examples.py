@@ -76,7 +76,7 @@ def test_the_bigger_fund_is_split_as_the_engine_splits_it(
 def test_the_two_way_split_of_the_figure_fund(book: tuple[str, dict[str, list[list[int]]]]) -> None:
     text, rows = book
     result = split(rows["split_fund"][0], 2)
-    assert result.carried == []
+    assert result.carried == ()
     assert f"同一筆基金換成2人分錢，每人可得${result.share:,}" in text
 
 

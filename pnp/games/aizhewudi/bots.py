@@ -17,7 +17,8 @@ import math
 import random
 from collections import Counter
 
-from pnp.games.aizhewudi.split import table_share
+from pnp.games.aizhewudi.scoring import final_score
+from pnp.games.aizhewudi.split import split_table
 from pnp.games.aizhewudi.state import AizhewudiState as Game
 from pnp.games.aizhewudi.state import Ask, CardInPlay, Seat
 from pnp.games.kit import Action, BotKind, Match
@@ -34,8 +35,8 @@ class Brain:
         # [hits, total] of the cards of a set nobody has seen a card of
         self._blank = (sum(n for c, n in mix if n > 0 and c in ("rush", "propose")),
                        sum(n for _, n in mix if n > 0))
-        # By the player aimed at, for one round's plays (``_read_aims``): hit_chance of each
-        # pending flower, and 1 - hit_chance of every flower.
+        # By the player aimed at, for one round's plays (``_read_aims``): the hit chance of
+        # each pending flower, and 1 - the hit chance of every flower.
         self._aims_of: list[CardInPlay] | None = None
         # The card step's reading of the table, for one round's plays (``_read_table``).
         self._table_of: list[CardInPlay] | None = None
@@ -43,12 +44,6 @@ class Brain:
         self._worths: list[tuple[int, float]] = []
         self._aims: dict[int, list[float]] = {}
         self._misses: dict[int, list[float]] = {}
-
-    def hit_chance(self, g: Game, seat: int, hand: int) -> float:
-        """The chance that the card this set plays now is a 搶婚 or 嫁給我吧, as the table sees
-        it: the set's cards not yet seen face up, the one in play among them."""
-        hits, total = g.unseen.get(g.seats[seat].origins[hand], self._blank)
-        return hits / total if total else 0.0
 
     def _read_aims(self, g: Game) -> None:
         """The hit chances of this round's flowers by target, for the withdrawal step: its
@@ -59,7 +54,8 @@ class Brain:
         self._aims, self._misses = aims, misses
         unseen_of, blank, seats = g.unseen.get, self._blank, g.seats
         for pl in g.plays:
-            # hit_chance, inlined
+            # The chance that the card this set plays is a 搶婚 or 嫁給我吧, as the table sees
+            # it: the set's cards not yet seen face up, the one in play among them.
             hits, total = unseen_of(seats[pl.seat].origins[pl.hand], blank)
             chance = hits / total if total else 0.0
             if pl.state == "pending":
@@ -69,7 +65,7 @@ class Brain:
     def stake(self, g: Game, p: Seat) -> float:
         """What going out costs: the money in hand and what the rounds to come may bring
         (a player out cannot win, so it never counts for less than one 花心)."""
-        net = p.money + p.bank - g.rules.fickle_penalty * p.fickle
+        net = final_score(g.rules, p.money, p.bank, p.fickle)
         # what one player still in may expect from the bills of each round to come
         future = (g.rules.rounds - g.round) * (g.rules.round_bills_value / max(1, len(g.ins)))
         return max(net, 0) + future + g.rules.fickle_penalty
@@ -169,7 +165,7 @@ class Brain:
         for q in g.ins:
             if q.seat != seat:
                 standing += math.prod(misses.get(q.seat, ()))
-        share = table_share(g.table, max(1, round(standing)), g.rules)
+        share = split_table(g.table, max(1, round(standing)), g.rules).share
         return out * self.stake(g, p) > g.rules.fickle_penalty + hits[0] * share
 
     def use(self, g: Game, seat: int, ability: str) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from pnp.core.errors import PnpError
 from pnp.games.aizhewudi.rules import AizhewudiRules
-from pnp.games.aizhewudi.split import split as split_bills
+from pnp.games.aizhewudi.split import split_table
 from pnp.games.calcargs import TEXT, WHOLE, Argument, Option, in_range, whole_number
 from pnp.games.calculators import CalcResult, Calculator, make_result, money
 
@@ -29,11 +29,8 @@ def split(rules: AizhewudiRules, sharers: int, bills: Sequence[str]) -> CalcResu
         if count > supply[value]:
             raise PnpError(f"{count} bills of {money(value)} given, but the game has only "
                            f"{supply[value]}")
-    try:
-        result = split_bills(values, sharers, rules)
-    except ValueError as exc:
-        raise PnpError(str(exc)) from None
-    data = result.as_dict()
+    result = split_table(values, sharers, rules)  # the bills and sharers checked above
+    data = {"share": result.share, "groups": result.groups, "carried": result.carried}
     lines: list[str] = []
     if result.share:
         lines.append(f"{sharers} 人各分 {money(result.share)}")

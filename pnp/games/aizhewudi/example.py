@@ -98,10 +98,8 @@ def scripted_rounds(rules: AizhewudiRules, names: Sequence[str],
     out = []
     reached = [0] * len(names)
     for r in log["rounds"]:
-        hits = [0] * len(names)
         for aim in (*r["rushes"], *r["proposals"]):
-            hits[aim["target"]] += 1
-        reached = [before + hit for before, hit in zip(reached, hits, strict=True)]
+            reached[aim["target"]] += 1
         out.append({
             "revealed": r["revealed"], "carried_in": r["carried_in"],
             "fund": sum(r["revealed"]) + sum(r["carried_in"]),

@@ -1,14 +1,13 @@
 """The event log of an aizhewudi game as typed values.
 
-The state machine (``state.AizhewudiState``) records each round as these values (filling in a
-``RoundDraft`` as the round goes, frozen when it closes); play and replay write them with
+The state machine (``state.AizhewudiState``) records each round as these values when it
+closes, from what the round left on its table; play and replay write them with
 ``pnp.games.events.to_json``, key for key the JSON that docs/sample-and-simulate.md fixes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from pnp.games.events import fast_init, omitted_when_none
 
@@ -91,39 +90,6 @@ class Round:
     fickle: tuple[int, ...]
     peak_loved: int
     peak_fickle: int
-
-
-@dataclass
-class RoundDraft:
-    """The round being played, which the state machine fills in step by step; ``freeze``
-    gives its typed record."""
-
-    round: int
-    carried_in: tuple[int, ...]
-    revealed: tuple[int, ...] = ()
-    plays: tuple[PlayedCard, ...] = ()
-    withdrew: tuple[int, ...] = ()
-    discarded: list[Discard] = field(default_factory=list)
-    rushes: tuple[Aim, ...] = ()
-    proposals: tuple[Aim, ...] = ()
-    flees: tuple[Aim, ...] = ()
-    abilities: list[AbilityEvent] = field(default_factory=list)
-    eliminated: list[int] = field(default_factory=list)
-    sharers: tuple[int, ...] = ()
-    share: int = 0
-    groups: tuple[tuple[int, ...], ...] = ()
-    carried_out: tuple[int, ...] = ()
-    ended: bool = False
-    loved: tuple[int, ...] = ()
-    fickle: tuple[int, ...] = ()
-    peak_loved: int = 0
-    peak_fickle: int = 0
-
-    def freeze(self) -> Round:
-        # The lists of the draft become the record's tuples (its fields are Round's, in order).
-        values: dict[str, Any] = {name: tuple(value) if type(value) is list else value
-                                  for name, value in vars(self).items()}
-        return Round(**values)
 
 
 @fast_init

@@ -73,73 +73,41 @@ def _rounds(logged: Sequence[Mapping[str, Any]], n: int) -> list[dict[str, Any]]
         if witness in out:
             witness = next(((witness + k) % n for k in range(1, n)
                             if (witness + k) % n not in out), witness)
-        steps = _round_steps(rnd, standing_before)
+        # What happened in the round, step by step: the log's own facts of it, by their
+        # keys, and what the template reads besides (sums, the plays' fates, the markers).
+        events = [dict(e) for e in rnd["abilities"]]
+        discarded = {(d["seat"], d["hand"]): d["reason"] for d in rnd["discarded"]}
+        plays = [{**p, "fate": discarded.get((p["seat"], p["hand"]), "resolved")}
+                 for p in rnd["plays"]]
+        table = list(rnd["carried_in"]) + list(rnd["revealed"])
         rounds.append({
+            **rnd,
             "number": rnd["round"],
             "witness": runs_it,
             "next_witness": witness if witness != runs_it and witness not in out else None,
-            **steps,
+            "revealed_sum": sum(rnd["revealed"]),
+            "carried_in_sum": sum(rnd["carried_in"]),
+            "table": sorted(table, reverse=True),
+            "table_sum": sum(table),
+            "in_game": standing_before,
+            "plays": plays,
+            "aimed_at_withdrawn": sorted({d["seat"] for d in rnd["discarded"]
+                                          if d["reason"] == "aimed_at_withdrawn"}),
+            # The resolved rushes, proposals and flees, each with the set ("hand") it came from.
+            **{key: [p for p in plays if p["card"] == card and p["fate"] == "resolved"]
+               for key, card in (("rushes", "rush"), ("proposals", "propose"), ("flees", "flee"))},
+            "abilities": events,
+            "armed": [e for e in events if e["event"] == "armed"],
+            "carried_out_sum": sum(rnd["carried_out"]),
             "gained": [now - before for now, before in zip(rnd["loved"], loved, strict=True)],
-            "loved": list(rnd["loved"]),
             "fickle_gained": [now - before for now, before in zip(rnd["fickle"], fickle,
                                                                    strict=True)],
-            "fickle": list(rnd["fickle"]),
             "money": list(money),
             "out": list(out),
-            "cupid": next((e for e in steps["abilities"] if e["event"] == "triggered"), None),
+            "cupid": next((e for e in events if e["event"] == "triggered"), None),
         })
         loved, fickle = rnd["loved"], rnd["fickle"]
     return rounds
-
-
-def _round_steps(rnd: Mapping[str, Any], in_game: list[int]) -> dict[str, Any]:
-    """What happened in one round, step by step, as the log has it (bills, plays, aims,
-    abilities, the split)."""
-    plays = [dict(p) for p in rnd["plays"]]
-    events = [dict(e) for e in rnd["abilities"]]
-    discarded = {(d["seat"], d["hand"]): d["reason"] for d in rnd["discarded"]}
-    table = list(rnd["carried_in"]) + list(rnd["revealed"])
-    return {
-        "revealed": list(rnd["revealed"]),
-        "revealed_sum": sum(rnd["revealed"]),
-        "carried_in": list(rnd["carried_in"]),
-        "carried_in_sum": sum(rnd["carried_in"]),
-        "table": sorted(table, reverse=True),
-        "table_sum": sum(table),
-        "in_game": in_game,
-        "plays": [{**p, "fate": discarded.get((p["seat"], p["hand"]), "resolved")}
-                  for p in plays],
-        "withdrew": list(rnd["withdrew"]),
-        "aimed_at_withdrawn": sorted({d["seat"] for d in rnd["discarded"]
-                                      if d["reason"] == "aimed_at_withdrawn"}),
-        "rushes": _with_hands(rnd["rushes"], plays, "rush"),
-        "proposals": _with_hands(rnd["proposals"], plays, "propose"),
-        "flees": _with_hands(rnd["flees"], plays, "flee"),
-        "abilities": events,
-        "armed": [e for e in events if e["event"] == "armed"],
-        "discarded": [dict(d) for d in rnd["discarded"]],
-        "eliminated": list(rnd["eliminated"]),
-        "sharers": list(rnd["sharers"]),
-        "share": rnd["share"],
-        "groups": [list(g) for g in rnd["groups"]],
-        "carried_out": list(rnd["carried_out"]),
-        "carried_out_sum": sum(rnd["carried_out"]),
-        "ended": rnd["ended"],
-    }
-
-
-def _with_hands(aims: Sequence[Mapping[str, Any]], plays: Sequence[Mapping[str, Any]],
-                card: str) -> list[dict[str, Any]]:
-    """The resolved aims with the set ("hand") each card came from: 千面人 plays two sets."""
-    unused = [p for p in plays if p["card"] == card]
-    out = []
-    for aim in aims:
-        match = next((p for p in unused if p["seat"] == aim["seat"]
-                      and p["target"] == aim["target"]), None)
-        if match is not None:
-            unused.remove(match)
-        out.append({**aim, "hand": match["hand"] if match is not None else 0})
-    return out
 
 
 def _ability_names(game: Game) -> dict[str, str]:

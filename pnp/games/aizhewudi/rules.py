@@ -116,22 +116,15 @@ class AizhewudiRules:
         return tuple(sorted({b.value for b in self.bills}, reverse=True))
 
     @cached_property
-    def bill_values(self) -> tuple[int, ...]:
+    def deck(self) -> tuple[int, ...]:
+        """Every bill of the game, in the order of ``bills``."""
         return tuple(b.value for b in self.bills for _ in range(b.count))
-
-    @property
-    def deck(self) -> list[int]:
-        return list(self.bill_values)
-
-    @cached_property
-    def mean_bill(self) -> float:
-        values = self.bill_values
-        return sum(values) / len(values) if values else 0.0
 
     @cached_property
     def round_bills_value(self) -> float:
         """What the bills revealed in one round are worth on average."""
-        return self.mean_bill * self.bills_per_round
+        values = self.deck
+        return (sum(values) / len(values) if values else 0.0) * self.bills_per_round
 
     @cached_property
     def action_mix(self) -> tuple[tuple[str, int], ...]:

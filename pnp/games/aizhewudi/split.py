@@ -6,7 +6,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
 
 from pnp.games.aizhewudi.rules import AizhewudiRules
 from pnp.games.params import is_integer
@@ -15,12 +14,8 @@ from pnp.games.params import is_integer
 @dataclass(frozen=True)
 class Split:
     share: int
-    groups: list[list[int]]
-    carried: list[int]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"share": self.share, "groups": [list(g) for g in self.groups],
-                "carried": list(self.carried)}
+    groups: tuple[tuple[int, ...], ...]
+    carried: tuple[int, ...]
 
 
 # --------------------------------------------------------------------------- the split
@@ -53,14 +48,7 @@ def split_table(table: Sequence[int], sharers: int, rules: AizhewudiRules) -> Sp
     checks ``split`` makes of bills people type in.
     """
     denoms = rules.denominations
-    share, groups, carried = _split_counts(denoms, tuple(map(table.count, denoms)), sharers)
-    return Split(share, [list(g) for g in groups], list(carried))
-
-
-def table_share(table: Sequence[int], sharers: int, rules: AizhewudiRules) -> int:
-    """``split_table(...).share`` without building the groups (what the bots weigh)."""
-    return _split_counts(rules.denominations, tuple(map(table.count, rules.denominations)),
-                         sharers)[0]
+    return Split(*_split_counts(denoms, tuple(map(table.count, denoms)), sharers))
 
 
 # Every table of a game's bills, for every number of sharers: 11 × 16 × 16 × 7 counts for

@@ -9,8 +9,8 @@ withdraw or stay (4, decided together, hidden until all have chosen), 強盜理�
 Between the choices the rules run by themselves, stage by stage (``next_stage``); a round's
 steps are methods, in the rulebook's order, and ``scoring`` scores and ranks the end.
 
-Each round is recorded as the typed values of ``log.py`` (filled in as a ``RoundDraft``,
-frozen into a ``Round`` when the round closes, the event ``apply`` returns); the bots read
+Each round is recorded as the typed values of ``log.py`` (a ``Round``, made when the round
+closes from what it left on the table, the event ``apply`` returns); the bots read
 the rounds played so far from ``history``, and the game ends as a ``GameLog``, which play
 writes as the JSON event log.
 """
@@ -32,11 +32,10 @@ from pnp.games.aizhewudi.log import (
     GameLog,
     PlayedCard,
     Round,
-    RoundDraft,
 )
 from pnp.games.aizhewudi.rules import ABILITIES, AizhewudiRules, slug
 from pnp.games.aizhewudi.scoring import final_score, winner
-from pnp.games.aizhewudi.split import split_table
+from pnp.games.aizhewudi.split import Split, split_table
 from pnp.games.draws import shuffle
 from pnp.games.kit import CHANCE, Action, Outcome
 
@@ -133,10 +132,17 @@ class AizhewudiState:
         self.table: list[int] = []
         self.someone_out = False
         self.bank_log: list[BankPayment] = []
-        self.rec = RoundDraft(0, ())
+        # What the round being played records besides its plays and the markers.
+        self.carried_in: tuple[int, ...] = ()
+        self.revealed: tuple[int, ...] = ()
+        self.discarded: list[Discard] = []
+        self.ability_events: list[AbilityEvent] = []
+        self.eliminated: list[int] = []
+        self.sharers: tuple[int, ...] = ()
+        self.split: Split | None = None
+        self.peak_fickle = 0
         self.plays: list[CardInPlay] = []
         self.withdrawing: list[int] = []
-        self.rushes: list[CardInPlay] = []
         self.gone: list[int] = []  # who went out in the batch still open
         self.batch_open = False
         self.hits: dict[int, int] = {}  # 被愛 given per target this round
@@ -159,12 +165,9 @@ class AizhewudiState:
         other.ins = [seats[p.seat] for p in self.ins]
         other.deck = None if self.deck is None else list(self.deck)
         other.table, other.bank_log = list(self.table), list(self.bank_log)
-        rec = other.rec = replace(self.rec)
-        rec.discarded, rec.abilities = list(rec.discarded), list(rec.abilities)
-        rec.eliminated = list(rec.eliminated)
+        other.discarded, other.ability_events = list(self.discarded), list(self.ability_events)
+        other.eliminated = list(self.eliminated)
         other.plays = [replace(pl) for pl in self.plays]
-        index = {id(pl): i for i, pl in enumerate(self.plays)}
-        other.rushes = [other.plays[index[id(pl)]] for pl in self.rushes]
         other.withdrawing, other.gone = list(self.withdrawing), list(self.gone)
         other.hits, other.history = dict(self.hits), list(self.history)
         other.shown = dict(self.shown)  # its counters are replaced, never changed
@@ -185,7 +188,7 @@ class AizhewudiState:
 
     def sample_chance(self, rng: random.Random) -> Action:
         """The bills shuffled, then the ability cards dealt: play's draws, in its order."""
-        deck = self.rules.deck
+        deck = list(self.rules.deck)
         shuffle(deck, rng)  # rng.shuffle(deck), draw for draw
         dealt = tuple(rng.sample(ABILITIES, self.players)) if self.rules.abilities else (
             (None,) * self.players)
@@ -279,7 +282,7 @@ class AizhewudiState:
                     if p.ability in ARMED_AT_START and not p.spent and not p.revealed
                     ] if self.abilities_dealt else []
         if stage == 1:
-            self.plays, self.rushes, self.withdrawing = [], [], []
+            self.plays, self.withdrawing = [], []
             return [Ask("card", p.seat, h) for p in self.ins
                     for h, hand in enumerate(p.hands) if any(hand.values())]
         if stage == 2:
@@ -321,9 +324,10 @@ class AizhewudiState:
         if self.batch_over() or not self.abilities_dealt:
             return []
         asks = []
-        for pl in self.rushes:
+        for pl in self.plays:  # the 搶婚 resolved, in the order played
             p = self.seats[pl.seat]
-            if (not p.out and p.ability == "robber_logic" and not p.spent
+            if (pl.card == "rush" and pl.state == "resolved" and not p.out
+                    and p.ability == "robber_logic" and not p.spent
                     and any(p.hands[pl.hand].values())):
                 asks.append(Ask("robber", pl.seat, pl.hand, -1))
         return asks
@@ -353,11 +357,11 @@ class AizhewudiState:
         return [pl for pl in self.plays if pl.state == "pending"]
 
     def event(self, seat: int, ability: str, kind: str, **extra: Any) -> None:
-        self.rec.abilities.append(AbilityEvent(seat, ability, kind, **extra))
+        self.ability_events.append(AbilityEvent(seat, ability, kind, **extra))
 
     def discard(self, pl: CardInPlay, reason: str) -> None:
         pl.state = "discarded"
-        self.rec.discarded.append(Discard(pl.seat, pl.hand, reason))
+        self.discarded.append(Discard(pl.seat, pl.hand, reason))
 
     def pay(self, p: Seat, ability: str, amount: int) -> None:
         p.bank += amount
@@ -365,7 +369,7 @@ class AizhewudiState:
 
     # -- the deal and step 1
     def deal(self, deck: Sequence[int], dealt: tuple[str | None, ...]) -> None:
-        mix = Counter({c.id: c.per_player for c in self.rules.action_cards})
+        mix = Counter(dict(self.rules.action_mix))
         self.deck, self.dealt = list(deck), dealt
         self.seats = [Seat(s, dealt[s], [Counter(mix)], [(s, 0)]) for s in range(self.players)]
         self.ins = list(self.seats)
@@ -375,7 +379,9 @@ class AizhewudiState:
 
     def start_round(self) -> None:
         """Step 1: characters stand, the witness reveals the bills."""
-        self.rec = RoundDraft(self.round, tuple(self.table))
+        self.carried_in = tuple(self.table)
+        self.discarded, self.ability_events, self.eliminated = [], [], []
+        self.sharers, self.split = (), None
         self.hits = {}
         self.round_over = False
         self.peak_loved = sum([p.loved for p in self.ins])  # loved_in_use
@@ -384,7 +390,7 @@ class AizhewudiState:
         deck = self.deck
         assert deck is not None
         revealed = [deck.pop() for _ in range(min(self.rules.bills_per_round, len(deck)))]
-        self.rec.revealed = tuple(revealed)
+        self.revealed = tuple(revealed)
         self.table = self.table + revealed
 
     def use(self, seat: int, ability: str) -> None:
@@ -422,8 +428,7 @@ class AizhewudiState:
     def withdraw(self) -> None:
         """Step 4: withdrawals, decided together."""
         seats = self.seats
-        withdrew = sorted(self.withdrawing)
-        self.rec.withdrew = tuple(withdrew)
+        withdrew = self.withdrawing
         if withdrew:
             for seat in withdrew:
                 seats[seat].fickle += 1
@@ -433,12 +438,11 @@ class AizhewudiState:
                     self.discard(pl, "withdrew")
                 elif pl.target in withdrew:
                     self.discard(pl, "aimed_at_withdrawn")
-        self.rec.peak_fickle = sum([p.fickle for p in self.ins])
+        self.peak_fickle = sum([p.fickle for p in self.ins])
 
     def rush(self) -> list[Ask]:
         """Step 5: every 搶婚 at once; the choice of 千面人 if the first players go out."""
-        rushes = self.rushes = [pl for pl in self.plays
-                                if pl.card == "rush" and pl.state == "pending"]
+        rushes = [pl for pl in self.plays if pl.card == "rush" and pl.state == "pending"]
         if not rushes:
             return []
         rushed = {pl.target for pl in rushes}
@@ -447,7 +451,6 @@ class AizhewudiState:
         for pl in self.pending():
             if pl.seat in rushed:
                 self.discard(pl, "rushed")
-        self.rec.rushes = tuple([pl.aim() for pl in rushes])
         self.give_loved([pl.target for pl in rushes])
         return self.batch_out()
 
@@ -466,10 +469,6 @@ class AizhewudiState:
         proposals = [pl for pl in pending if pl.card == "propose"]
         for pl in pending:
             pl.state = "resolved"
-        rec = self.rec
-        rec.proposals = tuple([pl.aim() for pl in proposals])
-        rec.flees = tuple([pl.aim() for pl in self.plays
-                           if pl.card == "flee" and pl.state == "resolved"])
         if not proposals:
             return []  # no 被愛 given: nobody can go out in this step
         self.give_loved([pl.target for pl in proposals])
@@ -517,7 +516,7 @@ class AizhewudiState:
         for p in gone:
             p.out = True
             p.down = True
-            self.rec.eliminated.append(p.seat)
+            self.eliminated.append(p.seat)
         self.ins = [p for p in self.seats if not p.out]
         for pl in self.pending():
             if self.seats[pl.seat].out:
@@ -552,9 +551,7 @@ class AizhewudiState:
             return False
         for pl in self.pending():
             self.discard(pl, "round_over")
-        self.rec.ended = True
-        self.rec.carried_out = tuple(sorted(self.table, reverse=True))
-        self.close_round()
+        self.close_round(ended=True)
         self.finish("last_standing" if self.ins else "nobody_left")
         return True
 
@@ -564,8 +561,6 @@ class AizhewudiState:
             return
         if not self.round_over:
             self.share_out()
-        else:
-            self.rec.carried_out = tuple(sorted(self.table, reverse=True))
         self.close_round()
         if self.round < self.last_round:
             self.round += 1
@@ -577,25 +572,30 @@ class AizhewudiState:
         sharers = [p.seat for p in self.ins if not p.down]
         # The witness makes the shares largest bills first, so what stays is fixed
         # (docs/rulings.md#aizhewudi-split); who takes which share is the table's business.
-        best = split_table(self.table, len(sharers), self.rules)
-        rec = self.rec
-        rec.sharers = tuple(sharers)
-        rec.share = best.share
-        rec.groups = tuple(tuple(g) for g in best.groups)
+        best = self.split = split_table(self.table, len(sharers), self.rules)
+        self.sharers = tuple(sharers)
         for seat, group in zip(sharers, best.groups, strict=False):
             p = self.seats[seat]
             p.bills.extend(group)
             p.money += sum(group)
         self.table = sorted(best.carried, reverse=True)
-        rec.carried_out = tuple(self.table)
 
-    def close_round(self) -> None:
-        rec, seats = self.rec, self.seats
-        rec.plays = tuple([PlayedCard(pl.seat, pl.hand, pl.card, pl.target) for pl in self.plays])
-        rec.loved = tuple([p.loved for p in seats])
-        rec.fickle = tuple([p.fickle for p in seats])
-        rec.peak_loved = self.peak_loved
-        record = rec.freeze()
+    def close_round(self, ended: bool = False) -> None:
+        """The round's record (``ended``: its eliminations ended the game)."""
+        seats, plays, split = self.seats, self.plays, self.split
+
+        def resolved(card: str) -> tuple[Aim, ...]:  # in the order played, as they resolved
+            return tuple([pl.aim() for pl in plays if pl.card == card and pl.state == "resolved"])
+
+        record = Round(
+            self.round, self.revealed, self.carried_in,
+            tuple([PlayedCard(pl.seat, pl.hand, pl.card, pl.target) for pl in plays]),
+            tuple(sorted(self.withdrawing)), tuple(self.discarded), resolved("rush"),
+            resolved("propose"), resolved("flee"), tuple(self.ability_events),
+            tuple(self.eliminated), self.sharers, split.share if split else 0,
+            split.groups if split else (),
+            tuple(sorted(self.table, reverse=True)), ended, tuple([p.loved for p in seats]),
+            tuple([p.fickle for p in seats]), self.peak_loved, self.peak_fickle)
         self.history.append(record)
         self.count_shown(record)
 
@@ -607,8 +607,7 @@ class AizhewudiState:
         changed: dict[Origin, dict[str, int]] = {}
 
         def count(seat: int, hand: int, card: str, step: int) -> None:
-            origin = self.seats[seat].origins[hand] if hand < len(
-                self.seats[seat].origins) else (seat, hand)
+            origin = self.seats[seat].origins[hand]
             seen = changed.get(origin)
             if seen is None:
                 seen = changed[origin] = dict(shown.get(origin, ()))
@@ -667,15 +666,6 @@ class AizhewudiState:
             out.append((replace(r, plays=(), abilities=()), plays, events))
         return out
 
-    def redeal_abilities(self, seat: int, rng: random.Random) -> None:
-        if not self.abilities_dealt:
-            return
-        hidden = [p for p in self.seats if p.seat != seat and not p.revealed]
-        known = {p.ability for p in self.seats if p.seat == seat or p.revealed}
-        unseen = [a for a in ABILITIES if a not in known]
-        for p, ability in zip(hidden, rng.sample(unseen, len(hidden)), strict=True):
-            p.ability = ability
-
     # -- the end and what each seat sees ------------------------------------------------
 
     def is_over(self) -> bool:
@@ -728,7 +718,12 @@ class AizhewudiState:
         if other.deck is None:
             return other
         shuffle(other.deck, rng)
-        other.redeal_abilities(seat, rng)
+        if other.abilities_dealt:
+            hidden = [p for p in other.seats if p.seat != seat and not p.revealed]
+            known = {p.ability for p in other.seats if p.seat == seat or p.revealed}
+            unseen = [a for a in ABILITIES if a not in known]
+            for p, ability in zip(hidden, rng.sample(unseen, len(hidden)), strict=True):
+                p.ability = ability
         other.redeal_sets(seat, rng)
         ask = self.asks[self.asked] if self.asked < len(self.asks) else None
         if ask is not None and ask.kind == "withdraw":

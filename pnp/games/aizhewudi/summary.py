@@ -12,7 +12,6 @@ from pnp.games.stats import fmt_stats, pct, share, stats
 
 
 def summarise(log: Mapping[str, Any], rules: Any, plan: Plan) -> Summary:
-    peaks = markers_in_use(log)
     final = log["final"]
     winners = [log["winner"]] if log["winner"] is not None else list(log.get("shared") or [])
     bills = max(len(r["carried_in"]) + len(r["revealed"]) for r in log["rounds"])
@@ -23,8 +22,7 @@ def summarise(log: Mapping[str, Any], rules: Any, plan: Plan) -> Summary:
         "ends": {log["end"]: 1},
         "roles": {"dealt": list(log.get("dealt") or []),
                   "eliminated": sum(1 for f in final if f["out"])},
-        "supply": {"loved": peaks["loved"], "fickle": peaks["fickle"],
-                   "bills_on_table": bills, "lost": sum(log["lost"])},
+        "supply": {**markers_in_use(log), "bills_on_table": bills, "lost": sum(log["lost"])},
     }
 
 
@@ -32,18 +30,11 @@ def report_sections(plan: Plan, rules: Any, summaries: Sequence[Summary]) -> dic
     total = len(summaries)
     out: dict[str, Any] = {
         "supply": {
-            "loved_markers": {
-                "supply": rules.loved_markers,
-                "peak_in_use": stats([s["supply"]["loved"] for s in summaries]),
-                "games_short": share(sum(s["supply"]["loved"] > rules.loved_markers
-                                          for s in summaries), total),
-            },
-            "fickle_markers": {
-                "supply": rules.fickle_markers,
-                "peak_in_use": stats([s["supply"]["fickle"] for s in summaries]),
-                "games_short": share(sum(s["supply"]["fickle"] > rules.fickle_markers
-                                          for s in summaries), total),
-            },
+            **{f"{kind}_markers": {
+                "supply": supply,
+                "peak_in_use": stats([s["supply"][kind] for s in summaries]),
+                "games_short": share(sum(s["supply"][kind] > supply for s in summaries), total),
+            } for kind, supply in (("loved", rules.loved_markers), ("fickle", rules.fickle_markers))},
             "bills_on_table": stats([s["supply"]["bills_on_table"] for s in summaries]),
             "money_lost": stats([s["supply"]["lost"] for s in summaries]),
         },
