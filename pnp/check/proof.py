@@ -56,7 +56,7 @@ from pnp.data.fieldpaths import located_problems
 from pnp.data.gameset import KeptGames, resolve_games
 from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, TABLES_FILE, load_game
 from pnp.data.model import Game
-from pnp.games.base import GamePlugin, RulesError, TableRows
+from pnp.games.base import GamePlugin, GameUnavailable, RulesError, TableRows
 from pnp.games.registry import get_game, has_game, tables_from_engine
 from pnp.text.convert import converter_for
 
@@ -75,7 +75,7 @@ def engine_tables(workspace: Workspace, name: str) -> tuple[Game, dict[str, Tabl
         raise PnpError(f"no rules engine for game {slug!r}")
     try:
         get_game(slug)
-    except (AttributeError, ImportError) as exc:
+    except GameUnavailable as exc:
         raise PnpError(f"the rules engine for {slug!r} cannot be loaded ({exc})") from None
     return game, computed_tables(game)
 
@@ -145,7 +145,7 @@ def _engine_and_rules(game: Game, places: GamePlaces,
         return None, None
     try:
         engine = get_game(game.slug)
-    except (AttributeError, ImportError) as exc:
+    except GameUnavailable as exc:
         findings.append(CheckFinding("engine", "engine-unavailable",
                                 f"the rules engine for {game.slug!r} cannot be loaded ({exc}); its "
                                 "printed tables and rules were not checked", places.game_yaml(())))
