@@ -139,9 +139,9 @@ def first_state(game: KitGame, rules: Any, players: int) -> State:
     try:
         inspect.signature(game.new_state).bind(rules, players)
     except TypeError:
+        takes = ", ".join(inspect.signature(game.new_state).parameters)
         raise GameCodeError("new_state", f"expected new_state(rules, players), got "
-                            f"{getattr(game.new_state, '__name__', 'new_state')}"
-                            f"{inspect.signature(game.new_state)}") from None
+                            f"{getattr(game.new_state, '__name__', 'new_state')}({takes})") from None
     except ValueError:  # no signature to read (a builtin): calling it says
         pass
     state = game.new_state(rules, players)
