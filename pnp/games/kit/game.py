@@ -163,11 +163,15 @@ _STDLIB = Path(sysconfig.get_paths()["stdlib"]).resolve()
 def blamed(exc: BaseException) -> GameCodeError:
     """What an exception raised from a game's code says, as a GameCodeError naming the method
     it came from: the innermost frame that is neither pnp's nor Python's own."""
-    method, where = "the game's code", ""
+    method, where = "", ""
     for frame, line in traceback.walk_tb(exc.__traceback__):
         path = Path(frame.f_code.co_filename).resolve()
         if not path.is_relative_to(_PNP) and not path.is_relative_to(_STDLIB):
             method, where = frame.f_code.co_qualname, f" (at {path.name}:{line})"
+    if not method:  # raised in pnp, from something the game's code returned
+        return GameCodeError("play", f"pnp's driver failed on what the game's code gave it: "
+                             f"{type(exc).__name__}: {exc} (pnp check names the method that "
+                             "broke the contract)")
     return GameCodeError(method, f"raised {type(exc).__name__}: {exc}{where}")
 
 
