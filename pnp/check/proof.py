@@ -22,7 +22,10 @@ it was found (``file:line: field.path``, paths relative to the workspace root):
 - ``image``: a picture prints below 150 dpi at its size on the card, or stops short of the
   bleed where its layout says it reaches it (:mod:`pnp.check.image_findings`);
 - ``data``: the game's card_data or rules parameters do not load;
-- ``engine``: the game has no usable rules engine, or its fonts are unavailable.
+- ``engine``: the game has no usable rules engine, or its fonts are unavailable, or (a game
+  written to the engine kit) its code breaks the kit's contract in a few seeded games of
+  random play, or shows a seat what a redeal for that seat changes
+  (:mod:`pnp.games.kit.conformance`);
 
 The checks never render a PDF; they never print (the CLI does). This module runs them for a
 game and holds the engine-level ones (players, and tables for a game with no engine); each

@@ -125,7 +125,7 @@ def json_ready(action: Any) -> bool:
 
 def rules_change(logged: Any, rules: Any) -> str | None:
     """The rules fields whose values differ between a log's recorded rules and ``rules``, as
-    'field: then → now' (None when the log records none, or the same)."""
+    'field: <logged> then, <current> now' (None when the log records none, or the same)."""
     if not isinstance(logged, Mapping) or not dataclasses.is_dataclass(rules) or isinstance(rules, type):
         return None
     now = to_json(dataclasses.asdict(rules))
@@ -185,7 +185,7 @@ def guarded(game: KitGame, call: Callable[..., T]) -> Callable[..., T]:
             return call(*args, **kwargs)
         except GameCodeError as exc:
             raise exc.for_game(game.slug) from None
-        except (PnpError, RulesError, KeyboardInterrupt):
+        except (PnpError, RulesError):
             raise
         except Exception as exc:
             raise blamed(exc).for_game(game.slug) from None
