@@ -85,9 +85,10 @@ def _load(slug: str) -> GamePlugin:
 
 
 def load_problem(slug: str) -> str | None:
-    """Why the engine registered for ``slug`` cannot be loaded, or None (loads, or there is
-    none: a game without an engine is not broken)."""
-    if not has_game(slug):
+    """Why the engine another package registers for ``slug`` cannot be loaded, or None (it
+    loads, or there is none: a game without an engine is not broken). A built-in engine is
+    not imported to ask: it is pnp's own, and listing games imports no engine."""
+    if slug in _builtin() or slug not in _entry_points():
         return None
     try:
         get_game(slug)
