@@ -37,7 +37,7 @@ def lint_findings(game: Game, engine: GamePlugin,
     mapping = dict(game.info.rules)
     raw: list[CheckFinding] = []
     seen: set[tuple[str, str, str]] = set()
-    for variant in (None, *engine.rules.variants):
+    for variant in (None, *engine.rules.variant_names(mapping)):
         try:
             rules = engine.rules.read(mapping, variant)
         except RulesError:

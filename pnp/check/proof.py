@@ -22,7 +22,10 @@ it was found (``file:line: field.path``, paths relative to the workspace root):
 - ``image``: a picture prints below 150 dpi at its size on the card, or stops short of the
   bleed where its layout says it reaches it (:mod:`pnp.check.image_findings`);
 - ``data``: the game's card_data or rules parameters do not load;
-- ``engine``: the game has no usable rules engine, or its fonts are unavailable.
+- ``engine``: the game has no usable rules engine, or its fonts are unavailable, or (a game
+  written to the engine kit) its code breaks the kit's contract in a few seeded games of
+  random play, or shows a seat what a redeal for that seat changes
+  (:mod:`pnp.games.kit.conformance`);
 
 The checks never render a PDF; they never print (the CLI does). This module runs them for a
 game and holds the engine-level ones (players, and tables for a game with no engine); each
@@ -56,7 +59,8 @@ from pnp.data.fieldpaths import located_problems
 from pnp.data.gameset import KeptGames, resolve_games
 from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, TABLES_FILE, load_game
 from pnp.data.model import Game
-from pnp.games.base import GamePlugin, RulesError, TableRows
+from pnp.games.base import GameCodeError, GamePlugin, GameUnavailable, RulesError, TableRows
+from pnp.games.kit.conformance import breaches, where_defined
 from pnp.games.registry import get_game, has_game, tables_from_engine
 from pnp.text.convert import converter_for
 
@@ -75,7 +79,7 @@ def engine_tables(workspace: Workspace, name: str) -> tuple[Game, dict[str, Tabl
         raise PnpError(f"no rules engine for game {slug!r}")
     try:
         get_game(slug)
-    except (AttributeError, ImportError) as exc:
+    except GameUnavailable as exc:
         raise PnpError(f"the rules engine for {slug!r} cannot be loaded ({exc})") from None
     return game, computed_tables(game)
 
@@ -125,6 +129,7 @@ def check_game(workspace: Workspace, slug: str, kept: KeptGames | None = None) -
                                            places.rel))
         if engine.supply.hands is not None:
             hands = engine.supply.hands(rules)
+        findings.extend(_contract_findings(engine, rules, places))
     findings.extend(index_findings(game, hands, places.rel))
     findings.extend(image_findings(game, places.rel))
     findings.extend(reference_findings(workspace, game, computed, places))
@@ -145,19 +150,39 @@ def _engine_and_rules(game: Game, places: GamePlaces,
         return None, None
     try:
         engine = get_game(game.slug)
-    except (AttributeError, ImportError) as exc:
+    except GameUnavailable as exc:
         findings.append(CheckFinding("engine", "engine-unavailable",
                                 f"the rules engine for {game.slug!r} cannot be loaded ({exc}); its "
                                 "printed tables and rules were not checked", places.game_yaml(())))
         return None, None
     try:
         rules = engine.rules.read(dict(game.info.rules), None)
+    except GameCodeError as exc:
+        findings.append(_game_code_finding(engine, exc.method, exc.problem, places))
+        return engine, None
     except RulesError as exc:
         # Located by the same function every command uses.
         problems = located_problems(places.game_dir / GAME_FILE, exc.records)
         findings.extend(_data_finding(problem, places, "invalid-rules") for problem in problems)
         return engine, None
     return engine, rules
+
+
+def _game_code_finding(engine: GamePlugin, method: str, problem: str,
+                       places: GamePlaces) -> CheckFinding:
+    where = where_defined(engine.play.kit, method) if engine.play.kit is not None else ""
+    return CheckFinding("engine", "game-code", f"{method}: {problem}", places.rel(where),
+                        {"method": method})
+
+
+def _contract_findings(engine: GamePlugin, rules: Any, places: GamePlaces) -> list[CheckFinding]:
+    """A few seeded games of random play with every call of the game's code held to the kit's
+    contract, and its observations to what each seat may know (pnp.games.kit.conformance)."""
+    if engine.play.kit is None:
+        return []
+    return [_game_code_finding(engine, breach.method, breach.text().removeprefix(f"{breach.method}: "),
+                               places)
+            for breach in breaches(engine.play.kit, rules, engine.play.playable_counts(rules))]
 
 
 def _unverified_tables(game: Game, places: GamePlaces) -> tuple[CheckFinding, ...]:

@@ -71,7 +71,7 @@ def computed_tables(game: Game) -> dict[str, TableRows]:
         if printed.variant is None:
             continue
         tables.pop(name, None)  # the printed name is the variant's table, whatever else it is
-        if printed.variant not in plugin.rules.variants:
+        if printed.variant not in plugin.rules.variant_names(game.info.rules):
             continue
         if printed.variant not in by_variant:
             by_variant[printed.variant] = plugin.tables.compute(game_rules(plugin, game, printed.variant))

@@ -23,7 +23,7 @@ from pnp.rulebook.source import aid_markdown, rulebook_markdown, template_path
 
 def _tool_words(workspace: Workspace, game: Game, places: GamePlaces, rulebook: str | None = None,
                 aid: str | None = None, cards: bool = True) -> ToolWordReport:
-    variants = get_game(game.slug).rules.variants if has_game(game.slug) else ()
+    variants = get_game(game.slug).rules.variant_names(game.info.rules) if has_game(game.slug) else ()
     items = book_texts(workspace, game, places, rulebook, aid, cards)
     report = find_tool_words(((i.text, i.where) for i in items), game.info.tool_words, variants)
     # A credit line prints in the rulebook too: it is reported once, at its game.yaml line.

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from pnp.core.errors import PnpError
 from pnp.core.problems import Problem
 from pnp.data.model import Game
 from pnp.games.calculators import Calculator
@@ -39,6 +40,31 @@ class RulesError(ValueError):
         self.records = tuple(problems)
         self.problems = [str(p) for p in self.records]
         super().__init__("; ".join(self.problems))
+
+
+class GameCodeError(PnpError):
+    """A game's own code broke pnp's contract with it: a method missing or of the wrong shape,
+    a value of the wrong kind returned, an exception raised inside it. The message names the
+    game, the method and what was expected against what came, so a designer can fix the game
+    without reading pnp's traceback. Raised without a game by code that does not know which
+    game it plays (the kit's driver and bots); the place that called the game names it
+    (:meth:`for_game`)."""
+
+    def __init__(self, method: str, problem: str, game: str | None = None) -> None:
+        self.method, self.problem, self.game = method, problem, game
+        super().__init__(f"{game + ': ' if game else ''}{method}: {problem}")
+
+    def for_game(self, game: str) -> GameCodeError:
+        return self if self.game else type(self)(self.method, self.problem, game)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A simulation's worker sends the error to the parent process by pickling it.
+        return type(self), (self.method, self.problem, self.game)
+
+
+class GameUnavailable(GameCodeError):
+    """A game's package is registered but cannot be loaded (it fails to import, or what it
+    registers is not a plugin for that slug)."""
 
 
 @dataclass(frozen=True)
@@ -160,6 +186,14 @@ class RulesPart:
     """What ``pnp check`` reports of a set of rules (rules that load but play badly)."""
     doc: str = ""
     """Where a designer reads which rules keys the engine takes (named in error messages)."""
+    declared_variants: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = None
+    """The variants a ``rules:`` mapping declares itself, for a game whose variants are data
+    (a kit game's ``rules.variants``): ``--variant`` takes these names too."""
+
+    def variant_names(self, mapping: Mapping[str, Any]) -> tuple[str, ...]:
+        """Every name ``--variant`` takes under the rules ``mapping``."""
+        declared = self.declared_variants(mapping) if self.declared_variants else ()
+        return (*self.variants, *(name for name in declared if name not in self.variants))
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from typing import Any
 import pnp.games
 from pnp.data.computed import Computed, Unavailable
 from pnp.data.fieldpaths import located_problems
-from pnp.games.base import GamePlugin, RulesError
+from pnp.games.base import GameCodeError, GamePlugin, GameUnavailable, RulesError
 
 ENTRY_POINT_GROUP = "pnp.games"
 
@@ -54,8 +54,8 @@ def has_game(slug: str) -> bool:
 
 
 def get_game(slug: str) -> GamePlugin:
-    """The game's plugin; KeyError when no plugin plays ``slug``. A plugin that fails to load
-    raises ImportError or AttributeError (its caller reports it as unavailable)."""
+    """The game's plugin; KeyError when no plugin plays ``slug``; GameUnavailable (naming the
+    game and what went wrong) when its package is registered but does not load."""
     return _load(slug)
 
 
@@ -68,12 +68,33 @@ def _load(slug: str) -> GamePlugin:
         found = _entry_points().get(slug)
         if found is None:
             raise KeyError(f"no game plugin for {slug!r}")
-        plugin = found.load()
+        try:
+            plugin = found.load()
+        except Exception as exc:  # whatever the package raises as it is imported
+            raise GameUnavailable(
+                "import", f"the package registered as {found.value!r} does not load: "
+                f"{type(exc).__name__}: {exc}", slug) from None
     if not isinstance(plugin, GamePlugin):
-        raise AttributeError(f"{slug}: the plugin is a {type(plugin).__name__}, not a GamePlugin")
+        raise GameUnavailable("GAME", f"expected a GamePlugin (made by pnp.games.kit.plugin), "
+                              f"got a {type(plugin).__name__}", slug)
     if plugin.slug != slug:
-        raise AttributeError(f"{slug}: the plugin calls itself {plugin.slug!r}")
+        raise GameUnavailable("GAME", f"the entry point registers it as {slug!r} but the game "
+                              f"calls itself {plugin.slug!r}: the two names must be the same "
+                              "(and reinstall the package after changing its entry points)", slug)
     return plugin
+
+
+def load_problem(slug: str) -> str | None:
+    """Why the engine another package registers for ``slug`` cannot be loaded, or None (it
+    loads, or there is none: a game without an engine is not broken). A built-in engine is
+    not imported to ask: it is pnp's own, and listing games imports no engine."""
+    if slug in _builtin() or slug not in _entry_points():
+        return None
+    try:
+        get_game(slug)
+    except GameUnavailable as exc:
+        return str(exc)
+    return None
 
 
 def tables_from_engine(slug: str, rules: Mapping[str, Any], game_file: Path) -> Computed:
@@ -90,7 +111,7 @@ def tables_from_engine(slug: str, rules: Mapping[str, Any], game_file: Path) -> 
         except RulesError as exc:
             return Unavailable("game.yaml's rules do not load",
                                tuple(located_problems(game_file, exc.records)))
-        except (AttributeError, ImportError) as exc:
+        except GameCodeError as exc:
             return Unavailable(f"the rules engine for {slug!r} cannot be loaded ({exc})")
         return computed
 

@@ -20,11 +20,13 @@ from pnp.data.yamlmarks import load_yaml
 from pnp.games.base import GamePlugin, RulesError
 
 
-def check_variant(plugin: GamePlugin, variant: str | None) -> str | None:
-    """The variant as the engine takes it ("" = None); an unknown name is the user's error."""
+def check_variant(plugin: GamePlugin, variant: str | None, mapping: Mapping[str, Any]) -> str | None:
+    """The variant as the engine takes it ("" = None); an unknown name is the user's error.
+    ``mapping`` is game.yaml's ``rules:``, where a kit game declares its variants."""
     variant = variant or None
-    if variant is not None and variant not in plugin.rules.variants:
-        listed = ", ".join(plugin.rules.variants) if plugin.rules.variants else "none"
+    names = plugin.rules.variant_names(mapping)
+    if variant is not None and variant not in names:
+        listed = ", ".join(names) if names else "none"
         raise PnpError(f"unknown variant {variant!r} for {plugin.slug} (variants: {listed})")
     return variant
 
@@ -32,7 +34,7 @@ def check_variant(plugin: GamePlugin, variant: str | None) -> str | None:
 def rules_for(plugin: GamePlugin, mapping: Mapping[str, Any], game_file: Path,
               variant: str | None = None) -> Any:
     """The engine's rules from ``mapping`` (game.yaml's ``rules:``); every problem located."""
-    variant = check_variant(plugin, variant)
+    variant = check_variant(plugin, variant, mapping)
     try:
         return plugin.rules.read(mapping, variant)
     except RulesError as exc:

@@ -15,6 +15,7 @@ from typing import Any
 from pnp.core.errors import DataError
 from pnp.core.workspace import Workspace
 from pnp.data.model import Game
+from pnp.games.base import GameUnavailable
 from pnp.games.registry import get_game, has_game
 from pnp.play.narrate import SEAT_NAMES, facts, play_sample, plugin
 from pnp.rulebook.source import Engine
@@ -57,7 +58,7 @@ def worked_functions(game: Game) -> dict[str, Callable[..., Any]]:
     try:
         narration = get_game(game.slug).narration if has_game(game.slug) else None
         functions = dict(narration.worked_examples) if narration is not None else {}
-    except (ImportError, AttributeError):
+    except GameUnavailable:
         return {}
     rules: list[Any] = []
 

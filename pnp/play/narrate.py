@@ -114,8 +114,8 @@ def load_game_data(workspace: Workspace, slug: str) -> Game:
     return load_games(workspace, [slug], tables_from_engine)[0]
 
 
-def check_variant(slug: str, variant: str | None) -> str | None:
-    return ruleset.check_variant(plugin(slug), variant)
+def check_variant(game: Game, variant: str | None) -> str | None:
+    return ruleset.check_variant(plugin(game.slug), variant, game.info.rules)
 
 
 def game_rules(game: Game, variant: str | None) -> Any:
@@ -151,7 +151,7 @@ def play_sample(workspace: Workspace, slug: str, players: int | None = None, see
     game = game or load_game_data(workspace, slug)
     rules = game_rules(game, variant)
     count = resolve_players(game, rules, players)
-    variant = check_variant(slug, variant)
+    variant = check_variant(game, variant)
     bots = check_bots(engine, bots, count)
     event_log = play(engine, rules, count, seed, variant, bots, check_budget(budget))
     return Sample(game, rules, count, seed, variant, event_log)

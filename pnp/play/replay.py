@@ -46,6 +46,7 @@ def replay_file(workspace: Workspace, slug: str, path: Path) -> Replayed:
     players = log.get("players")
     if not isinstance(players, int) or isinstance(players, bool):
         raise DataError(Problem("the log's players is not a whole number", str(path)))
-    variant = check_variant(slug, log.get("variant"))
-    rules = game_rules(load_game_data(workspace, slug), variant)
+    game = load_game_data(workspace, slug)
+    variant = check_variant(game, log.get("variant"))
+    rules = game_rules(game, variant)
     return Replayed(path, players, tuple(engine.play.replay(rules, log)))

@@ -213,7 +213,7 @@ def simulate(workspace: Workspace, slug: str, games: int = 1000, players: int | 
     check_budget(budget)
     report_part(plugin(slug))
     game = game or load_game_data(workspace, slug)
-    variant = check_variant(slug, variant)
+    variant = check_variant(game, variant)
     rules = game_rules(game, variant)
     count = resolve_players(game, rules, players)
     bots = check_bots(plugin(slug), bots, count)

@@ -263,7 +263,7 @@ def plan_sweep(workspace: Workspace, slug: str, sweeps: Sequence[str], players: 
     check_budget(budget)
     sim.report_part(plugin(slug))
     game = game or load_game_data(workspace, slug)
-    variant = check_variant(slug, variant)
+    variant = check_variant(game, variant)
     axes = tuple(parse_axis(text) for text in sweeps)
     settings = grid(game, axes, parse_players(players), variant)
     supply = sim.supply_counts(game)

@@ -2,7 +2,7 @@
 narrates, simulates and searches it. docs/engine-kit.md is the guide; the contract is
 ``contract.State``."""
 
-from pnp.games.base import DEFAULT_BUDGET
+from pnp.games.base import DEFAULT_BUDGET, GameCodeError
 from pnp.games.kit.bots import GENERIC, BotKind, GreedyBot, RandomBot, bot_kinds
 from pnp.games.kit.contract import (
     CHANCE,
@@ -35,7 +35,7 @@ from pnp.games.kit.rules import bounded, read_rules
 
 __all__ = [
     "CHANCE", "DEFAULT_BUDGET", "GENERIC", "Action", "Bot", "BotKind", "Evaluates",
-    "ExplainsIllegal", "GreedyBot", "IllegalAction", "Ismcts", "KitGame", "Match",
+    "ExplainsIllegal", "GameCodeError", "GreedyBot", "IllegalAction", "Ismcts", "KitGame", "Match",
     "NoDeterminization", "Outcome", "RandomBot", "Resamples", "SamplesChance", "State", "Step", "action_log",
     "bot_kinds", "bounded", "determinize", "play", "play_match", "plugin", "read_rules",
     "replay", "replay_log", "replay_problems", "seats", "steps_from_log", "steps_json", "log_difference",

@@ -7,8 +7,8 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from pnp.games.base import DEFAULT_BUDGET
-from pnp.games.kit.contract import Action, State, evaluates, evaluates_class
+from pnp.games.base import DEFAULT_BUDGET, GameCodeError
+from pnp.games.kit.contract import Action, State, evaluates, evaluates_class, no_legal_action
 from pnp.games.kit.determinize import determinize
 from pnp.games.kit.ismcts import Ismcts
 from pnp.games.kit.match import Bot, Match
@@ -21,7 +21,10 @@ class RandomBot:
     """Any legal action, uniformly."""
 
     def choose(self, match: Match, seat: int, rng: random.Random) -> Action:
-        return rng.choice(list(match.state.legal_actions()))
+        legal = list(match.state.legal_actions())
+        if not legal:
+            raise no_legal_action(seat)
+        return rng.choice(legal)
 
 
 class GreedyBot:
@@ -39,12 +42,13 @@ class GreedyBot:
             after = seen.clone()
             after.apply(action)
             if not evaluates(after):
-                raise TypeError("the greedy bot needs a state with evaluate(seat)")
+                raise GameCodeError("evaluate", "the greedy bot needs a state with "
+                                    f"evaluate(seat); {type(after).__name__} has none")
             value = after.evaluate(seat)
             if value > best_value:
                 best, best_value = action, value
         if best is None:
-            raise ValueError("no legal action to choose from")
+            raise no_legal_action(seat)
         return best
 
 

@@ -30,6 +30,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeGuard, runtime_checkable
 
+from pnp.games.base import GameCodeError
+
 CHANCE = -1
 """``to_move()`` at a chance node: the next action is drawn from ``chance_outcomes()``."""
 
@@ -175,3 +177,46 @@ def resamples_class(kind: type) -> bool:
 
 def explains_illegal(state: object) -> TypeGuard[ExplainsIllegal]:
     return _has(type(state), "why_illegal")
+
+
+# --------------------------------------------------------------------------------------------
+# What the kit checks of a game's code where it calls it (GameCodeError names what broke)
+
+REQUIRED_METHODS = ("to_move", "chance_outcomes", "legal_actions", "apply", "clone", "is_over",
+                    "outcome", "observation")
+
+
+def missing_methods(kind: type) -> list[str]:
+    """The contract's methods a state class lacks (absent, or set to something not callable)."""
+    return [name for name in REQUIRED_METHODS if not _has(kind, name)]
+
+
+def outcome_of(state: State) -> Outcome:
+    """``state.outcome()`` once the game is over, held to the contract: an :class:`Outcome`
+    with a score and a place for every seat, someone in first place."""
+    outcome = state.outcome()
+    if not isinstance(outcome, Outcome):
+        raise GameCodeError("outcome", f"expected an Outcome (pnp.games.kit.Outcome, e.g. "
+                            f"Outcome.from_scores(scores, 'why')), got {type(outcome).__name__} "
+                            f"{_short(outcome)}")
+    seats = state.players
+    if len(outcome.scores) != seats or len(outcome.places) != seats:
+        raise GameCodeError("outcome", f"expected a score and a place for each of the {seats} "
+                            f"seats, got {len(outcome.scores)} scores and {len(outcome.places)} "
+                            f"places ({_short(outcome)})")
+    if min(outcome.places) != 1 or max(outcome.places) > seats:
+        raise GameCodeError("outcome", f"expected places from 1 (the winners) to {seats}, got "
+                            f"{list(outcome.places)}")
+    return outcome
+
+
+def no_legal_action(seat: int) -> GameCodeError:
+    """The error for a live state that offers its seat nothing to do."""
+    return GameCodeError("legal_actions", f"expected at least one action for seat {seat}, whose "
+                         "turn it is, got none while is_over() is False (end the game in "
+                         "is_over(), or give the seat something to do)")
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."

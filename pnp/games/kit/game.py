@@ -9,25 +9,33 @@ from the outcome; narration reads the events the state emitted.
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import random
+import sysconfig
+import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, get_type_hints
+from pathlib import Path
+from typing import Any, TypeVar, get_type_hints
 
+from pnp.core.errors import PnpError
 from pnp.games.base import (
     DEFAULT_BUDGET,
+    GameCodeError,
     GamePlugin,
     NarrationPart,
     Plan,
     PlayPart,
     ReportPart,
+    RulesError,
     RulesPart,
     Sample,
     Summary,
 )
 from pnp.games.events import to_json
 from pnp.games.kit.bots import BotKind, bot_kinds_of
-from pnp.games.kit.contract import CHANCE, State, resamples_class
+from pnp.games.kit.contract import CHANCE, State, missing_methods, resamples_class
 from pnp.games.kit.match import (
     IllegalAction,
     Match,
@@ -36,7 +44,9 @@ from pnp.games.kit.match import (
     play,
     replay_log,
 )
-from pnp.games.kit.rules import read_rules
+from pnp.games.kit.rules import declared_variants, read_rules
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -90,11 +100,97 @@ def play_match(game: KitGame, rules: Any, players: int, seed: int, bots: Sequenc
 
 
 def log_of(game: KitGame, match: Match, seed: int, bots: Sequence[str],
-           variant: str | None) -> dict[str, Any]:
-    log = action_log(match, {"game": game.slug, "seed": seed, "players": match.state.players,
-                             "variant": variant, "bots": list(bots)})
+           variant: str | None, rules: Any) -> dict[str, Any]:
+    for seat, action in match.steps:
+        if not json_ready(action):
+            source = "chance_outcomes" if seat == CHANCE else "legal_actions"
+            raise GameCodeError(source, "expected actions the JSON log can hold (a number, a "
+                                f"text, or a tuple of them), got {type(action).__name__} {action!r}")
+    header = {"game": game.slug, "seed": seed, "players": match.state.players,
+              "variant": variant, "bots": list(bots)}
+    if dataclasses.is_dataclass(rules) and not isinstance(rules, type):
+        # What a replay compares, to say that a log older than a rules edit was played under others.
+        header["rules"] = to_json(dataclasses.asdict(rules))
+    log = action_log(match, header)
     log["events"] = [[turn, to_json(event)] for turn, event in match.events]
     return log
+
+
+def json_ready(action: Any) -> bool:
+    """Whether ``action`` goes through the JSON log and back unchanged."""
+    if type(action) is tuple:
+        return all(json_ready(part) for part in action)
+    return action is None or type(action) in (int, str, bool, float)
+
+
+def rules_change(logged: Any, rules: Any) -> str | None:
+    """The rules fields whose values differ between a log's recorded rules and ``rules``, as
+    'field: <logged> then, <current> now' (None when the log records none, or the same)."""
+    if not isinstance(logged, Mapping) or not dataclasses.is_dataclass(rules) or isinstance(rules, type):
+        return None
+    now = to_json(dataclasses.asdict(rules))
+    changed = [f"{key}: {logged.get(key)!r} then, {value!r} now" for key, value in now.items()
+               if logged.get(key) != value]
+    return "; ".join(changed) or None
+
+
+def first_state(game: KitGame, rules: Any, players: int) -> State:
+    """``game.new_state(rules, players)``, its signature and its class held to the contract."""
+    try:
+        inspect.signature(game.new_state).bind(rules, players)
+    except TypeError:
+        takes = ", ".join(inspect.signature(game.new_state).parameters)
+        raise GameCodeError("new_state", f"expected new_state(rules, players), got "
+                            f"{getattr(game.new_state, '__name__', 'new_state')}({takes})") from None
+    except ValueError:  # no signature to read (a builtin): calling it says
+        pass
+    state = game.new_state(rules, players)
+    missing = missing_methods(type(state))
+    if missing:
+        raise GameCodeError(missing[0], f"expected a method {missing[0]}() on the state, got "
+                            f"{getattr(type(state), missing[0], None)!r} ({type(state).__name__} "
+                            f"lacks {', '.join(missing)})")
+    if not isinstance(state.players, int) or state.players != players:
+        raise GameCodeError("players", f"expected {players} (the players it was made for), got "
+                            f"{state.players!r}")
+    return state
+
+
+_PNP = Path(__file__).resolve().parents[2]
+_STDLIB = Path(sysconfig.get_paths()["stdlib"]).resolve()
+
+
+def blamed(exc: BaseException) -> GameCodeError:
+    """What an exception raised from a game's code says, as a GameCodeError naming the method
+    it came from: the innermost frame that is neither pnp's nor Python's own."""
+    method, where = "", ""
+    for frame, line in traceback.walk_tb(exc.__traceback__):
+        path = Path(frame.f_code.co_filename).resolve()
+        if not path.is_relative_to(_PNP) and not path.is_relative_to(_STDLIB):
+            method, where = frame.f_code.co_qualname, f" (at {path.name}:{line})"
+    if not method:  # raised in pnp, from something the game's code returned
+        return GameCodeError("play", f"pnp's driver failed on what the game's code gave it: "
+                             f"{type(exc).__name__}: {exc} (pnp check names the method that "
+                             "broke the contract)")
+    return GameCodeError(method, f"raised {type(exc).__name__}: {exc}{where}")
+
+
+def guarded(game: KitGame, call: Callable[..., T]) -> Callable[..., T]:
+    """``call`` with every mistake of the game's code turned into a GameCodeError naming the
+    game: the one place where pnp's commands enter a kit game's code. Errors pnp reports
+    itself (rules that do not read, a user's mistake) pass as they are."""
+
+    def entered(*args: Any, **kwargs: Any) -> T:
+        try:
+            return call(*args, **kwargs)
+        except GameCodeError as exc:
+            raise exc.for_game(game.slug) from None
+        except (PnpError, RulesError):
+            raise
+        except Exception as exc:
+            raise blamed(exc).for_game(game.slug) from None
+
+    return entered
 
 
 def plugin(game: KitGame, *, worked_examples: Mapping[str, Callable[..., Any]] = {}  # noqa: B006
@@ -110,14 +206,19 @@ def plugin(game: KitGame, *, worked_examples: Mapping[str, Callable[..., Any]] =
                  variant: str | None, bots: Sequence[str],
                  budget: int = DEFAULT_BUDGET) -> dict[str, Any]:
         names = seats(bots, players)
+        first_state(game, rules, players)
         match = play_match(game, rules, players, seed, names, budget)
-        return log_of(game, match, seed, names, variant)
+        return log_of(game, match, seed, names, variant, rules)
 
     def replay(rules: Any, log: Mapping[str, Any]) -> list[str]:
+        players = log["players"]
+        first_state(game, rules, players)
         try:
-            replay_log(lambda: game.new_state(rules, int(log["players"])), log)
+            replay_log(lambda: game.new_state(rules, players), log)
         except (IllegalAction, ValueError, KeyError) as exc:
-            return [str(exc)]
+            change = rules_change(log.get("rules"), rules)
+            hint = f" (the log was played under other rules: {change})" if change else ""
+            return [f"{exc}{hint}"]
         return []
 
     def facts(sample: Sample) -> dict[str, Any]:
@@ -137,8 +238,11 @@ def plugin(game: KitGame, *, worked_examples: Mapping[str, Callable[..., Any]] =
 
     doc = f"the rules dataclass {game.rules.__module__}.{game.rules.__qualname__}"
     return GamePlugin(
-        slug=game.slug, title=game.title, rules=RulesPart(rules_from_mapping, doc=doc),
-        play=PlayPart(play_one, replay, game.players, lambda rules: game.players(rules)[0],
+        slug=game.slug, title=game.title,
+        rules=RulesPart(guarded(game, rules_from_mapping), doc=doc,
+                        declared_variants=None if game.reader else declared_variants),
+        play=PlayPart(guarded(game, play_one), guarded(game, replay), guarded(game, game.players),
+                      guarded(game, lambda rules: game.players(rules)[0]),
                       bots=offered_bots(game), kit=game),
         narration=NarrationPart(facts, worked_examples=dict(worked_examples)),
         report=ReportPart(summarise, lower_score_wins=game.lower_score_wins),

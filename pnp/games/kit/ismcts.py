@@ -16,11 +16,11 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from pnp.games.base import DEFAULT_BUDGET
+from pnp.games.base import DEFAULT_BUDGET, GameCodeError
 from pnp.games.draws import below
-from pnp.games.kit.contract import CHANCE, Action, State
+from pnp.games.kit.contract import CHANCE, Action, State, no_legal_action, outcome_of
 from pnp.games.kit.determinize import determinize
-from pnp.games.kit.match import Match, draw_chance
+from pnp.games.kit.match import MAX_STEPS, Match, draw_chance, never_ended
 
 EXPLORATION = 0.7
 
@@ -44,6 +44,14 @@ class Ismcts:
         legal = list(match.state.legal_actions())
         if len(legal) == 1:
             return legal[0]
+        if not legal:
+            raise no_legal_action(seat)
+        try:
+            set(legal)
+        except TypeError:
+            raise GameCodeError("legal_actions", "expected actions that can be hashed (ISMCTS "
+                                "keys its search tree by them: a number, a text or a tuple), got "
+                                + ", ".join(sorted({type(a).__name__ for a in legal}))) from None
         root = _Node(mover=-1)
         for _ in range(self.budget):
             _iterate(root, determinize(match, seat, rng), rng)
@@ -70,6 +78,8 @@ def _iterate(root: _Node, state: State, rng: random.Random) -> None:
             apply(draw_chance(state, rng))
             continue
         legal = legal_actions()
+        if not legal:
+            raise no_legal_action(mover)
         known = node.children
         children = []
         untried = []
@@ -98,7 +108,7 @@ def _iterate(root: _Node, state: State, rng: random.Random) -> None:
         node = best
         apply(node.action)
     _rollout(state, rng)
-    rewards = state.outcome().rewards()
+    rewards = outcome_of(state).rewards()
     walked: _Node | None = node
     while walked is not None:
         walked.visits += 1
@@ -111,9 +121,16 @@ def _rollout(state: State, rng: random.Random) -> None:
     is_over, to_move, legal_actions, apply = (state.is_over, state.to_move,
                                               state.legal_actions, state.apply)
     randrange = below(rng)
-    while not is_over():
-        if to_move() == CHANCE:
+    for _ in range(MAX_STEPS):
+        if is_over():
+            return
+        seat = to_move()
+        if seat == CHANCE:
             apply(draw_chance(state, rng))
         else:
             legal = legal_actions()
+            if not legal:  # drawing from nothing would never return
+                raise no_legal_action(seat)
             apply(legal[randrange(len(legal))])
+    if not is_over():
+        raise never_ended()

@@ -13,11 +13,13 @@ the cards anyone is dealt.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
+from pnp.games.base import GameCodeError
 from pnp.games.draws import deferred_random
 from pnp.games.kit.contract import (
     CHANCE,
@@ -26,12 +28,18 @@ from pnp.games.kit.contract import (
     Outcome,
     State,
     explains_illegal,
+    outcome_of,
     samples_chance,
 )
 
 LOG_FORMAT = 1
 MAX_STEPS = 1_000_000
 """A game longer than this is an engine that never ends: the driver stops it with an error."""
+
+
+def never_ended() -> GameCodeError:
+    return GameCodeError("is_over", f"expected the game to end, but is_over() was still False "
+                         f"after {MAX_STEPS:,} steps")
 
 
 class IllegalAction(ValueError):
@@ -157,7 +165,7 @@ def play(new_state: Callable[[], State], bots: Sequence[Bot], seed: int, *,
         push = match.push
         while not state.is_over():
             if len(steps) >= MAX_STEPS:
-                raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
+                raise never_ended()
             seat = state.to_move()
             if seat == CHANCE:
                 push(draw_chance(state, chance), check=False, seat=seat)
@@ -181,7 +189,7 @@ def play(new_state: Callable[[], State], bots: Sequence[Bot], seed: int, *,
         if emitted:
             emitted_by((turn, emitted))
     if not is_over():
-        raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
+        raise never_ended()
     return match
 
 
@@ -227,6 +235,18 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
     return out
 
 
+def outcome_text(outcome: Any) -> str:
+    """A logged outcome in words: each seat's score and place, and why the game ended."""
+    if not isinstance(outcome, Mapping):
+        return repr(outcome)
+    scores, places = outcome.get("scores"), outcome.get("places")
+    if not isinstance(scores, list) or not isinstance(places, list) or len(scores) != len(places):
+        return json.dumps(outcome, ensure_ascii=False)
+    seats = ", ".join(f"seat {seat} scored {score} (place {place})"
+                      for seat, (score, place) in enumerate(zip(scores, places, strict=True)))
+    return f"{seats}; ended by {outcome.get('ended_by')}"
+
+
 def steps_json(match: Match) -> list[list[Any]]:
     """The steps as ``[seat, action]`` pairs (seat -1 for chance), JSON-ready."""
     return [[seat, action_to_json(action) if type(action) is tuple else action]
@@ -238,7 +258,7 @@ def action_log(match: Match, header: Mapping[str, Any]) -> dict[str, Any]:
     and, once over, the outcome."""
     log = {"format": LOG_FORMAT, **header, "steps": steps_json(match)}
     if match.state.is_over():
-        log["outcome"] = outcome_json(match.state.outcome())
+        log["outcome"] = outcome_json(outcome_of(match.state))
     return log
 
 
@@ -264,9 +284,10 @@ def replay_log(new_state: Callable[[], State], log: Mapping[str, Any]) -> Match:
         if not match.state.is_over():
             raise ValueError(f"the log records an outcome but the game is not over after "
                              f"{len(match.steps)} steps")
-        reached = outcome_json(match.state.outcome())
+        reached = outcome_json(outcome_of(match.state))
         if recorded != reached:
-            raise ValueError(f"the log's outcome {recorded} is not the one replayed: {reached}")
+            raise ValueError(f"the log's outcome ({outcome_text(recorded)}) is not the one the "
+                             f"steps reach ({outcome_text(reached)})")
     return match
 
 

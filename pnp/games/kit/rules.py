@@ -14,7 +14,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from pnp.games.base import RulesError
+from pnp.games.base import GameCodeError, RulesError
 from pnp.games.params import Params, field_problem, raise_problems
 
 R = TypeVar("R")
@@ -44,11 +44,18 @@ def read_rules(cls: type[R], mapping: Mapping[str, Any], variant: str | None = N
             values[f.name] = reader.integer_list(f.name, f.default,  # type: ignore[arg-type]
                                                  minimum=low, maximum=high)
         else:
-            raise TypeError(f"{cls.__name__}.{f.name}: rules fields are int, bool or "
-                            f"tuple[int, ...], not {kind}")
+            raise GameCodeError("rules", f"expected each field of {cls.__name__} to be int, "
+                                "bool or tuple[int, ...], got "
+                                f"{f.name}: {getattr(kind, '__name__', kind)}")
     reader.finish(allowed=[f.name for f in dataclasses.fields(cls)])  # type: ignore[arg-type]
     raise_problems(reader.problems)
     return cls(**values)
+
+
+def declared_variants(mapping: Mapping[str, Any]) -> tuple[str, ...]:
+    """The variants a rules mapping declares under ``variants:``, in the order written."""
+    variants = mapping.get(VARIANTS_KEY)
+    return tuple(str(name) for name in variants) if isinstance(variants, Mapping) else ()
 
 
 def with_variant(mapping: Mapping[str, Any], variant: str | None) -> Mapping[str, Any]:

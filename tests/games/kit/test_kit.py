@@ -108,8 +108,13 @@ def test_a_recorded_outcome_must_be_the_one_reached() -> None:
     match = play_match(KIT, mihan.Rules(), 2, 5, ["random", "random"])
     log = json.loads(json.dumps(action_log(match, {})))
     log["outcome"]["scores"] = list(reversed(log["outcome"]["scores"]))
-    with pytest.raises(ValueError, match="is not the one replayed"):
+    with pytest.raises(ValueError) as refused:
         replay_log(new(2), log)
+    # Said in words, each seat's score and place, not as a dict's repr.
+    scores = log["outcome"]["scores"]
+    assert f"the log's outcome (seat 0 scored {scores[0]} (place" in str(refused.value)
+    assert "is not the one the steps reach (seat 0 scored" in str(refused.value)
+    assert "{" not in str(refused.value)
 
 
 # ------------------------------------------------------------------------------ hidden information
