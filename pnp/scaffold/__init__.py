@@ -96,11 +96,14 @@ def check_slug(workspace: Workspace, slug: str, engine: bool = False) -> None:
             raise PnpError(f"{folder}: already exists; pnp new never overwrites a game (pick another name)")
 
 
-def _check_links(workspace: Workspace) -> None:
-    """Refuse a card_data/, templates/, engines/ or .gitignore that is a link out of the
-    workspace: pnp new would write through it into another folder."""
-    for path, what in ((workspace.card_data, "card_data/"), (workspace.templates, "templates/"),
-                       (workspace.root / ENGINES, f"{ENGINES}/"), (workspace.root / GITIGNORE, GITIGNORE)):
+def _check_links(workspace: Workspace, engine: bool = False) -> None:
+    """Refuse a card_data/, templates/, .gitignore (or, writing an engine, engines/) that is a
+    link out of the workspace: pnp new would write through it into another folder."""
+    paths = [(workspace.card_data, "card_data/"), (workspace.templates, "templates/"),
+             (workspace.root / GITIGNORE, GITIGNORE)]
+    if engine:
+        paths.append((workspace.root / ENGINES, f"{ENGINES}/"))
+    for path, what in paths:
         if path.is_symlink():
             workspace.contained(path, f"the workspace's {what} (a link)")
 
@@ -134,7 +137,7 @@ def scaffold(workspace: Workspace, slug: str, today: datetime.date | None = None
     (and engines/<slug>/ with ``engine``); return the files written."""
     check_slug(workspace, slug, engine)
     _check_source_lang(source_lang)
-    _check_links(workspace)
+    _check_links(workspace, engine)
     made = _Made()
     try:
         return _write_game(workspace, slug, source_lang, today, made, engine)
@@ -233,7 +236,7 @@ def start(root: Path, slug: str, source_lang: str = "zh-Hant", out_folders: list
         _check_new_workspace(root)
     check_slug(workspace, slug, engine)
     _check_source_lang(source_lang)
-    _check_links(workspace)
+    _check_links(workspace, engine)
     made = _Made()
     changed: list[Path] = []
     try:

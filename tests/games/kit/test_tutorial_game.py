@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -105,3 +106,56 @@ def test_sample_narrates_and_its_log_replays(tutorial: tuple[Path, dict[str, str
     assert bad.returncode == 1 and "Traceback" not in bad.stderr
     assert f"step {turn + 1} (seat {log['steps'][turn][0]})" in bad.stderr
     assert "card 9 is not in seat" in bad.stderr
+
+
+# ------------------------------------------------------------------------------ the guide
+
+GUIDE = ROOT / "docs" / "engine-kit.md"
+STARTER = ROOT / "pnp" / "scaffold" / "files" / "kit" / "engine"
+
+
+def fenced(language: str) -> list[str]:
+    """The guide's code blocks in ``language``, without their fences and their list indent."""
+    blocks = re.findall(rf"^( *)```{language}\n(.*?)^\1```$", GUIDE.read_text(encoding="utf-8"),
+                        re.MULTILINE | re.DOTALL)
+    return [re.sub(rf"^{indent}", "", body, flags=re.MULTILINE) for indent, body in blocks]
+
+
+def test_the_guide_quotes_the_starter_as_pnp_new_writes_it(tutorial: tuple[Path, dict[str, str]]) -> None:
+    engine = tutorial[0] / "engines" / "mihan"
+    code = (engine / "pnp_mihan.py").read_text(encoding="utf-8")
+    quoted = fenced("python")
+    assert len(quoted) >= 6
+    for block in quoted:
+        assert block in code, block
+    project = (engine / "pyproject.toml").read_text(encoding="utf-8")
+    for block in fenced("toml"):
+        assert block in project, block
+    # the file pnp new wrote is the scaffold's, with the slug filled in
+    assert code == (STARTER / "game.py").read_text(encoding="utf-8").replace("__SLUG__", "mihan")
+
+
+def test_the_guides_sample_line_and_narration_template(tutorial: tuple[Path, dict[str, str]]) -> None:
+    guide = GUIDE.read_text(encoding="utf-8")
+    plain = pnp(tutorial, "sample", "mihan", "--seed", "1", "--players", "3")
+    assert plain.returncode == 0, plain.stderr
+    assert f"`{plain.stdout.splitlines()[-1]}`" in guide
+    (template,) = fenced("jinja")
+    path = tutorial[0] / "templates" / "mihan" / "narration.md.j2"
+    try:
+        path.write_text(template, encoding="utf-8")
+        told = pnp(tutorial, "sample", "mihan", "--seed", "1", "--players", "3")
+        assert told.returncode == 0, told.stderr
+        lines = told.stdout.splitlines()
+        plays = [line for line in lines if line.startswith("- ")]
+        assert plays and all(line.endswith("。") and "打出" in line for line in plays)
+        assert lines[-1] == plain.stdout.splitlines()[-1].split("。")[1] + "。"  # 得分：…
+        # The whitespace the guide warns of: a line ending in a block tag runs into the next.
+        path.write_text(template.replace("{% endif %}。", "{% endif %}"), encoding="utf-8")
+        joined = pnp(tutorial, "sample", "mihan", "--seed", "1", "--players", "3")
+        assert joined.returncode == 0, joined.stderr
+        assert sum(line.startswith("- ") for line in joined.stdout.splitlines()) == 1
+        (one_line,) = [line for line in joined.stdout.splitlines() if line.startswith("- ")]
+        assert f"`{one_line[:one_line.index('- ', 2) + 12]}" in guide  # the first two plays, as quoted
+    finally:
+        path.unlink(missing_ok=True)
