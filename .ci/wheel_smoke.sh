@@ -2,7 +2,10 @@
 # A new designer's first hour, as CI: build the wheel once, install it (not editable) into a
 # fresh venv, and in an empty folder outside the checkout run pnp new -> build -> check, with a
 # Traditional and a Simplified source; every step must exit 0 and every PDF must embed the
-# faces installed with the wheel (read back with pdffonts). Usage: .ci/wheel_smoke.sh [PYTHON]
+# faces installed with the wheel (read back with pdffonts). Then the engine kit's starter:
+# pnp new --engine, pip install -e of the engine package it writes, check, sample and simulate,
+# and the designer's mypy --strict against the installed pnp's types (py.typed).
+# Usage: .ci/wheel_smoke.sh [PYTHON] (a Python with mypy, as .ci/run's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${1:-python}
@@ -15,6 +18,10 @@ wheel=$(ls "$work"/dist/pnp_zh-*.whl)
 bytes=$(stat -c %s "$wheel")
 echo "wheel: $(basename "$wheel"), $bytes bytes"
 if [ "$bytes" -ge $((100 * 1024 * 1024)) ]; then echo "FAIL: the wheel is 100 MB or more" >&2; exit 1; fi
+contents=$("$PYTHON" -m zipfile -l "$wheel")
+for member in pnp/py.typed pnp/scaffold/files/kit/engine/game.py pnp/scaffold/files/kit/engine/gitignore; do
+    grep -q "^$member " <<< "$contents" || { echo "FAIL: the wheel has no $member" >&2; exit 1; }
+done
 
 "$PYTHON" -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet "$wheel"
@@ -71,4 +78,20 @@ for pdf in "$folder/output/mygame/zh-Hant/rulebook.pdf"; do
     grep -Eq '^[A-Z]{6}\+PnpSansTC-Regular ' <<< "$listing" \
         || { echo "FAIL: $pdf lost the bundled body face:" >&2; echo "$listing" >&2; exit 1; }
 done
-echo "wheel smoke: new, build and check passed for both source scripts; $checked PDFs embed the bundled faces; a UKai title face embeds beside them"
+# The engine kit's starter, as docs/engine-kit.md tells a designer to begin: the game's data
+# and its engine package, installed editable; then pnp plays it.
+folder="$work/designs-kit"
+mkdir "$folder"
+(
+    cd "$folder"
+    "$pnp" new secret --engine
+    "$work/venv/bin/python" -m pip install --quiet -e engines/secret
+    "$pnp" check secret
+    "$pnp" build secret --lang zh-Hant
+    "$pnp" sample secret --seed 3 --players 3 > sample.md
+    tail -n 1 sample.md | grep -q '得分：阿明 ' || { echo "FAIL: the sample ends without scores" >&2; exit 1; }
+    "$pnp" simulate secret --games 20 --bots ismcts,random --players 2 --budget 10 --jobs 1 > /dev/null
+    # The designer's type check sees pnp's types in the installed wheel (py.typed), not Any.
+    "$PYTHON" -m mypy --strict --no-incremental --python-executable "$work/venv/bin/python" engines/secret/pnp_secret.py
+)
+echo "wheel smoke: new, build and check passed for both source scripts; $checked PDFs embed the bundled faces; a UKai title face embeds beside them; the engine kit's starter installs, checks, plays and type-checks"

@@ -48,6 +48,10 @@ def test_every_file_of_the_package_that_is_not_code_is_package_data() -> None:
         assert f"pnp/core/faces/PnpSans{face}.ttf" in names
     assert {"pnp/core/faces/OFL.txt", "pnp/core/faces/README.md", "pnp/scaffold/files/workspace/pnp.toml",
             "pnp/scaffold/files/zh-Hans/game.yaml", "pnp/scaffold/files/zh-Hant/rulebook.md.j2",
-            "pnp/core/sheets/poker-3x3-a4.yaml", "pnp/core/sheets/poker-3x3-letter.yaml"} <= names
+            "pnp/core/sheets/poker-3x3-a4.yaml", "pnp/core/sheets/poker-3x3-letter.yaml",
+            "pnp/py.typed"} <= names  # py.typed: a designer's mypy reads pnp's types (PEP 561)
+    # The engine starter is Python in a folder that is no package: only package data ships it.
+    engine = ROOT / "pnp/scaffold/files/kit/engine"
+    assert {engine / "game.py", engine / "pyproject.toml", engine / "gitignore"} <= listed
     licences = PYPROJECT["tool"]["setuptools"]["license-files"]
     assert all((ROOT / name).is_file() for name in licences) and "LICENSE" in licences

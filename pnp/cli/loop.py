@@ -135,14 +135,20 @@ def calibrate(context: Any, paper: str, lang: str, out: Path | None,
 @click.option("--source-lang", type=LangType(allow_all=False), default="zh-Hant", show_default=True,
               help="Script the game is written in (zh-Hant, zh-Hans, zh-TW, zh-CN …); the other "
                    "edition is converted from it.")
+@click.option("--engine", is_flag=True,
+              help="Start from the engine kit's tutorial game instead, with its rules engine as a "
+                   "Python package in engines/SLUG/ (install it with pip install -e; "
+                   "docs/engine-kit.md).")
 @format_option("text", "json", help="json: the workspace and the files written, on stdout.")
 @click.pass_obj
-def new(context: Any, slug: str, source_lang: str, fmt: str) -> None:
+def new(context: Any, slug: str, source_lang: str, engine: bool, fmt: str) -> None:
     """Start a game: card_data/SLUG/ and templates/SLUG/ with a deck, a token, a score pad and a
     rulebook that build and check at once. Outside a workspace it starts one in the current
-    folder (or --root): card_data/, templates/, pnp.toml and a .gitignore for the outputs."""
+    folder (or --root): card_data/, templates/, pnp.toml and a .gitignore for the outputs.
+    With --engine, the game is a small deck game played by a rules engine written to pnp's
+    engine kit, in engines/SLUG/ beside the data."""
     from pnp.core.workspace import Workspace
-    from pnp.scaffold import start
+    from pnp.scaffold import engine_folder, start
 
     try:
         found: Workspace | None = context.workspace
@@ -150,10 +156,10 @@ def new(context: Any, slug: str, source_lang: str, fmt: str) -> None:
         found = None  # none here or above: pnp new starts one
     root = found.root if found is not None else context.start
     outputs = [Workspace(root).output] + ([output_root(found)] if found is not None else [])
-    started = start(root, slug, source_lang, list(dict.fromkeys(outputs)))
+    started = start(root, slug, source_lang, list(dict.fromkeys(outputs)), engine=engine)
     workspace = started.workspace
     if fmt == "json":
-        echo_json({"game": slug, "source_lang": source_lang,
+        echo_json({"game": slug, "source_lang": source_lang, "engine": engine,
                    "workspace": {"root": str(workspace.root), "created": started.created_workspace},
                    "written": [json_path(workspace, path) for path in started.written],
                    "workspace_files": [json_path(workspace, path) for path in started.workspace_files]})
@@ -166,6 +172,11 @@ def new(context: Any, slug: str, source_lang: str, fmt: str) -> None:
     if not started.created_workspace and any(path.name == ".gitignore" for path in started.workspace_files):
         message(f"added the output folder to {shown(workspace.root / '.gitignore')}")
     out = shown(outputs[-1] / slug / source_lang)
+    if engine:
+        # pnp imports no code from a workspace: the engine plays once its folder is installed.
+        package = shown(engine_folder(workspace, slug))
+        message(f"next: pip install -e {package} (into the environment pnp runs in; again after "
+                f"editing its pyproject.toml), then pnp check {slug} and pnp sample {slug}")
     message(f"next: pnp build {slug} --lang {source_lang}, then look at {out}/")
 
 

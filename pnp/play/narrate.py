@@ -199,9 +199,9 @@ def source_markdown(workspace: Workspace, sample: Sample, excerpt: bool = False)
 # The words of the kit's plain narration, in each source script.
 _STEP_WORDS = {
     "zh-Hant": {"title": "{name}：示範局", "setup": "種子 {seed}，{players} 人。",
-                "chance": "隨機", "result": "結果：{winners} 勝（{ended_by}）。"},
+                "chance": "隨機", "result": "結果：{winners} 勝（{ended_by}）。得分：{scores}。"},
     "zh-Hans": {"title": "{name}：示范局", "setup": "种子 {seed}，{players} 人。",
-                "chance": "随机", "result": "结果：{winners} 胜（{ended_by}）。"},
+                "chance": "随机", "result": "结果：{winners} 胜（{ended_by}）。得分：{scores}。"},
 }
 
 
@@ -224,7 +224,9 @@ def step_list(sample: Sample, excerpt: bool = False) -> str:
     if not excerpt:
         outcome = log["outcome"]
         winners = "、".join(names[s] for s, place in enumerate(outcome["places"]) if place == 1)
-        lines += ["", words["result"].format(winners=winners, ended_by=outcome["ended_by"])]
+        # as the log writes them: an engine's scores may be whole numbers or not
+        scores = "、".join(f"{names[s]} {json.dumps(score)}" for s, score in enumerate(outcome["scores"]))
+        lines += ["", words["result"].format(winners=winners, ended_by=outcome["ended_by"], scores=scores)]
     return "\n".join(lines) + "\n"
 
 

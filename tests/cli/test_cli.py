@@ -249,7 +249,8 @@ def test_new_export_calibrate_format_json_and_quiet(tmp_path: Path) -> None:
     made = run("--root", str(root), "new", "demo", "--format", "json", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     assert json.loads(made.stdout) == {
-        "game": "demo", "source_lang": "zh-Hant", "workspace": {"root": str(root), "created": False},
+        "game": "demo", "source_lang": "zh-Hant", "engine": False,
+        "workspace": {"root": str(root), "created": False},
         "written": ["card_data/demo/game.yaml", "card_data/demo/components.yaml", "card_data/demo/tables.yaml",
                     "templates/demo/rulebook.md.j2"],
         "workspace_files": [".gitignore"]}

@@ -6,6 +6,7 @@ is read back from the files and PDFs written."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -224,3 +225,57 @@ def test_a_gitignore_linked_out_of_the_workspace_is_never_written_through(tmp_pa
     if not dangling:
         assert target.read_text(encoding="utf-8") == "mine\n"
     assert not (root / "card_data").exists()
+
+
+# --- the engine kit's starter ------------------------------------------------------------------
+
+ENGINE_FILES = ["engines/mygame/.gitignore", "engines/mygame/pnp_mygame.py", "engines/mygame/pyproject.toml"]
+
+
+@pytest.mark.parametrize(("options", "source"), [((), "zh-Hant"), (("--source-lang", "zh-Hans"), "zh-Hans")])
+def test_new_with_an_engine_writes_the_data_and_an_installable_engine(
+        tmp_path: Path, options: tuple[str, ...], source: str) -> None:
+    made = pnp(tmp_path, "new", "mygame", "--engine", "--format", "json", *options)
+    assert made.returncode == 0, made.stderr
+    report = json.loads(made.stdout)
+    assert report["engine"] is True and sorted(report["written"]) == sorted(GAME_FILES + ENGINE_FILES)
+    assert files_under(tmp_path) == sorted([".gitignore", *GAME_FILES, *ENGINE_FILES, "pnp.toml"])
+    # The distribution registers the module it ships under the game's slug, as pnp looks it up.
+    project = tomllib.loads((tmp_path / "engines/mygame/pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["entry-points"]["pnp.games"] == {"mygame": "pnp_mygame:GAME"}
+    assert project["tool"]["setuptools"]["py-modules"] == ["pnp_mygame"]
+    engine = (tmp_path / "engines/mygame/pnp_mygame.py").read_text(encoding="utf-8")
+    assert 'KitGame(slug="mygame", title="密函"' in engine
+    # The data describes the engine's game: its rules mapping and its deck, in the source script.
+    game = (tmp_path / "card_data/mygame/game.yaml").read_text(encoding="utf-8")
+    assert "slug: mygame\nname: 密函\n" in game and f"source_lang: {source}\n" in game
+    assert "  guesses: 5" in game
+    assert "tables: {}" in (tmp_path / "card_data/mygame/tables.yaml").read_text(encoding="utf-8")
+    assert "table(" not in (tmp_path / "templates/mygame/rulebook.md.j2").read_text(encoding="utf-8")
+    # and the text mode tells the designer to install it
+    again = pnp(tmp_path, "new", "other", "--engine")
+    assert "next: pip install -e engines/other" in again.stderr
+
+
+def test_new_without_an_engine_writes_none(tmp_path: Path) -> None:
+    assert pnp(tmp_path, "new", "mygame").returncode == 0
+    assert not (tmp_path / "engines").exists()
+
+
+def test_an_engine_folder_that_exists_is_never_overwritten(tmp_path: Path) -> None:
+    (tmp_path / "engines/mygame").mkdir(parents=True)
+    (tmp_path / "engines/mygame/notes.txt").write_text("mine\n", encoding="utf-8")
+    result = pnp(tmp_path, "new", "mygame", "--engine")
+    assert_refused(result, "Error: ", "engines/mygame: already exists")
+    assert files_under(tmp_path) == ["engines/mygame/notes.txt"]
+
+
+def test_an_engines_folder_linked_out_of_the_workspace_is_never_written_through(tmp_path: Path) -> None:
+    root, outside = tmp_path / "ws", tmp_path / "elsewhere"
+    root.mkdir()
+    outside.mkdir()
+    (root / "engines").symlink_to(outside)
+    result = pnp(root, "new", "mygame", "--engine")
+    assert_refused(result, "Error: ",
+                   f"{root / 'engines'}: the workspace's engines/ (a link) leads out of the workspace")
+    assert list(outside.iterdir()) == [] and not (root / "card_data").exists()

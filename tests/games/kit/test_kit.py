@@ -1,6 +1,7 @@
-"""The engine kit on its tutorial game 密函 (tests/fixtures/kit_tutorial/mihan.py): the
-outcome's places and rewards worked by hand, the driver's log and replay, the illegal-step
-error, hidden information kept hidden, determinization, and ISMCTS's strength."""
+"""The engine kit on its tutorial game 密函 (pnp/scaffold/files/kit/engine/game.py, the engine
+`pnp new --engine` writes): the outcome's places and rewards worked by hand, the driver's log
+and replay, the illegal-step error, hidden information kept hidden, determinization, and
+ISMCTS's strength."""
 
 from __future__ import annotations
 
@@ -32,9 +33,9 @@ from pnp.games.kit import (
 from tests.conftest import ROOT
 from tests.games.kit.contract_checks import assert_plays_and_replays, ismcts_result, states_along
 
-# Loaded from its file, not from sys.path: the folder's dist-info would register the game
-# for every later test of the session.
-_SPEC = importlib.util.spec_from_file_location("mihan", ROOT / "tests/fixtures/kit_tutorial/mihan.py")
+# Loaded from the scaffold's file, which is importable as it stands (its GAME's slug is the
+# placeholder pnp new fills in; the tests make their own KitGame).
+_SPEC = importlib.util.spec_from_file_location("mihan", ROOT / "pnp/scaffold/files/kit/engine/game.py")
 assert _SPEC is not None and _SPEC.loader is not None
 mihan = importlib.util.module_from_spec(_SPEC)
 sys.modules["mihan"] = mihan  # dataclasses look their module up while the class is made
