@@ -17,6 +17,7 @@ from pnp.games.aizhewudi import GAME
 from pnp.games.aizhewudi.bots import Brain
 from pnp.games.aizhewudi.lint import lint, worst_case_markers
 from pnp.games.aizhewudi.log import FinalSeat
+from pnp.games.aizhewudi.pieces import CardInPlay
 from pnp.games.aizhewudi.play import markers_in_use, replay, resolve, scripted_match
 from pnp.games.aizhewudi.play import play as play_game
 from pnp.games.aizhewudi.rules import (
@@ -28,7 +29,7 @@ from pnp.games.aizhewudi.rules import (
 )
 from pnp.games.aizhewudi.scoring import winner
 from pnp.games.aizhewudi.split import Split, split
-from pnp.games.aizhewudi.state import AizhewudiState, CardInPlay
+from pnp.games.aizhewudi.state import AizhewudiState
 from pnp.games.aizhewudi.tables import compute_tables
 from pnp.games.base import RulesError
 from pnp.games.kit import IllegalAction

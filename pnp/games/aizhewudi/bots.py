@@ -17,10 +17,10 @@ import math
 import random
 from collections import Counter
 
+from pnp.games.aizhewudi.pieces import Ask, CardInPlay, Seat
 from pnp.games.aizhewudi.scoring import final_score
 from pnp.games.aizhewudi.split import split_table
 from pnp.games.aizhewudi.state import AizhewudiState as Game
-from pnp.games.aizhewudi.state import Ask, CardInPlay, Seat
 from pnp.games.kit import Action, BotKind, Match
 
 
