@@ -24,6 +24,14 @@ if "PNP_CACHE_DIR" not in os.environ:
 
 
 @pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A disk cache of this test alone (the folder pnp's PNP_CACHE_DIR names; made on first use)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
 def workspace_copy(tmp_path: Path) -> Path:
     """A private copy of the workspace (card data, templates) to mutate; its fonts are the bundled faces."""
     root = tmp_path / "ws"

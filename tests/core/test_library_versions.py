@@ -22,13 +22,6 @@ def _expected() -> dict[str, str]:
     return versions
 
 
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
-    return folder
-
-
 def _no_lookups(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     looked: list[str] = []
     real = metadata.version

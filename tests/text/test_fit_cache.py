@@ -21,13 +21,6 @@ OLD, NEW = "role: 找出碟仙的替身，指认正确就得分", "role: 找出�
 
 
 @pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     return game_workspace(tmp_path, "tisigui")
 

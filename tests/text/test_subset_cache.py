@@ -28,13 +28,6 @@ TEXT = "替死鬼遮蔽板，「碟仙」……ABC 123" + "".join(chr(c) for c i
 
 
 @pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
 def cut(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
     """The code points of every subset reportlab makes (one from the cache makes none)."""
     calls: list[list[int]] = []
