@@ -15,6 +15,7 @@ from pnp.core.errors import DataError, PnpError
 from pnp.core.problems import Problem
 from pnp.core.workspace import Workspace
 from pnp.data.computed import TableSource, no_engine
+from pnp.data.imagefiles import KeptDrawings, keeping
 from pnp.data.load import load_game
 from pnp.data.model import Game
 
@@ -73,6 +74,9 @@ class KeptGames:
     tables_of: TableSource = no_engine
     kept: dict[tuple[Path, str], tuple[FolderStamp, Game]] = field(default_factory=dict)
     loaded: int = 0  # games read from their files, not taken as kept, since this was made
+    # The SVG pictures of the kept games, read once: a load measures them, a build that renders
+    # with ``keeping(kept.drawings)`` draws them (pnp.render.images) without reading them again.
+    drawings: KeptDrawings = field(default_factory=KeptDrawings)
 
     def load(self, workspace: Workspace, slugs: Sequence[str]) -> list[Game]:
         """As :func:`load_games`, taking each game as kept when its files did not change."""
@@ -87,13 +91,17 @@ class KeptGames:
                 continue
             self.kept.pop((workspace.root, slug), None)
             try:
-                game = load_game(folder, self.tables_of)
+                with keeping(self.drawings):
+                    game = load_game(folder, self.tables_of)
             except DataError as exc:
                 problems.extend(exc.records)
                 continue
             self.loaded += 1
             self.kept[(workspace.root, slug)] = (stamp, game)
             games.append(game)
+        # A picture no kept game uses any more (an SVG edited, a game read again) is let go.
+        self.drawings.keep_only({image.digest for _stamp, game in self.kept.values()
+                                 for image in game.images.values()})
         if problems:
             raise DataError(problems)
         return games
