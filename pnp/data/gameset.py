@@ -7,6 +7,7 @@ none of them has to import another to find a game.
 from __future__ import annotations
 
 import difflib
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,12 +75,14 @@ class KeptGames:
     tables_of: TableSource = no_engine
     kept: dict[tuple[Path, str], tuple[FolderStamp, Game]] = field(default_factory=dict)
     loaded: int = 0  # games read from their files, not taken as kept, since this was made
-    # The SVG pictures of the kept games, read once: a load measures them, a build that renders
-    # with ``keeping(kept.drawings)`` draws them (pnp.render.images) without reading them again.
+    # The SVG pictures and icons of the kept games, read once: a load measures the pictures, a
+    # build that renders with ``keeping(kept.drawings)`` draws them (pnp.render.images,
+    # pnp.render.inline_icons) without reading them again.
     drawings: KeptDrawings = field(default_factory=KeptDrawings)
 
     def load(self, workspace: Workspace, slugs: Sequence[str]) -> list[Game]:
         """As :func:`load_games`, taking each game as kept when its files did not change."""
+        loaded = self.loaded
         games: list[Game] = []
         problems: list[Problem] = []  # as values, so a report can place them as a load's
         for slug in slugs:
@@ -99,9 +102,14 @@ class KeptGames:
             self.loaded += 1
             self.kept[(workspace.root, slug)] = (stamp, game)
             games.append(game)
-        # A picture no kept game uses any more (an SVG edited, a game read again) is let go.
-        self.drawings.keep_only({image.digest for _stamp, game in self.kept.values()
-                                 for image in game.images.values()})
+        if self.loaded > loaded:  # a picture or icon no kept game uses any more is let go
+            self.drawings.keep_only(self._drawn())
         if problems:
             raise DataError(problems)
         return games
+
+    def _drawn(self) -> set[str]:
+        """The SHA-256 of every SVG the kept games may draw: their pictures and icons."""
+        return ({image.digest for _stamp, game in self.kept.values() for image in game.images.values()}
+                | {hashlib.sha256(icon.data).hexdigest() for _stamp, game in self.kept.values()
+                   for icon in game.icons.values()})

@@ -28,7 +28,7 @@ import io
 import pickle
 import re
 import warnings
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -161,14 +161,21 @@ def keeping(drawings: KeptDrawings) -> Iterator[KeptDrawings]:
 
 def svg_drawing(name: str, data: bytes) -> Any:
     """The svglib drawing of an SVG, after :func:`guard_svg`: a new object on every call."""
+    return kept_svg(data, lambda: _read_svg(name, data))
+
+
+def kept_svg(data: bytes, read: Callable[[], Any]) -> Any:
+    """What ``read()`` makes of the SVG ``data`` (svglib's drawing of it): inside
+    :func:`keeping`, taken from the kept drawings when the same bytes were read before, as a
+    new object on every call either way."""
     kept = _KEPT.get()
     if kept is None:
-        return _read_svg(name, data)
+        return read()
     digest = hashlib.sha256(data).hexdigest()
     pickled = kept.pickled.get(digest)
     if pickled is None:
-        # Parsed into a pickle and read back like a kept one: every caller gets the same thing.
-        pickled = kept.pickled[digest] = pickle.dumps(_read_svg(name, data), protocol=pickle.HIGHEST_PROTOCOL)
+        # Read into a pickle and back like a kept one: every caller gets the same thing.
+        pickled = kept.pickled[digest] = pickle.dumps(read(), protocol=pickle.HIGHEST_PROTOCOL)
         kept.parsed += 1
     return pickle.loads(pickled)  # made above, in this process: no file is ever unpickled
 

@@ -1,6 +1,6 @@
 """A process that builds again and again (``pnp build --watch``, ``pnp serve``) reads each SVG
-picture once and writes what a cold build writes: after a card edit, after an edit of the
-picture itself, and after a build in the saver ink (which recolours the drawing it is given)."""
+(picture or icon) once and writes what a cold build writes: after a card edit, after an edit of a
+picture or an icon, and after a build in the saver ink (which recolours the drawing it is given)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ from pnp.games.registry import tables_from_engine
 from tests.conftest import edit, game_workspace
 
 GAME = "tisigui"
-# tisigui's layouts and cards draw three SVG pictures: art/ghost.svg, art/human.svg, art/night.svg.
-PICTURES = 3
+# tisigui draws seven SVGs: three pictures (art/ghost.svg, human.svg, night.svg) and four
+# icons that its card texts name (icons/die.svg, ghost.svg, point.svg, question.svg).
+SVGS = 7
 
 
 def _files(root: Path) -> dict[str, bytes]:
@@ -34,27 +35,34 @@ def _cold_build(workspace: Path, out: Path, *options: str) -> dict[str, bytes]:
     return _files(out)
 
 
-def test_each_picture_is_read_once_and_the_outputs_are_a_cold_builds(tmp_path: Path) -> None:
+def test_each_svg_is_read_once_and_the_outputs_are_a_cold_builds(tmp_path: Path) -> None:
     root = game_workspace(tmp_path, GAME, templates=True)
     workspace = Workspace(root)
     out = tmp_path / "out"
     kept = KeptGames(tables_from_engine)
 
     build(workspace, GAME, out=out, kept=kept)
-    # Read when the game loaded; the sheets and books of both scripts drew them as kept.
-    assert kept.drawings.parsed == PICTURES
+    # The pictures read when the game loaded, the icons when first drawn; every other use took
+    # them as kept (the sheets and the book of each script).
+    assert kept.drawings.parsed == SVGS
     assert _files(out) == _cold_build(root, tmp_path / "cold-0")
 
     edit(root / "card_data" / GAME / "components.yaml", "指认正确就得分", "指认对了就得分")
     build(workspace, GAME, out=out, kept=kept)
-    assert kept.drawings.parsed == PICTURES  # the game was read again, its pictures were not
+    assert kept.drawings.parsed == SVGS  # the game was read again, its pictures were not
     assert _files(out) == _cold_build(root, tmp_path / "cold-1"), "after a card edit"
 
     edit(root / "card_data" / GAME / "art" / "ghost.svg", 'fill="#eef0f6"', 'fill="#e0f0f6"')
     build(workspace, GAME, out=out, kept=kept)
-    assert kept.drawings.parsed == PICTURES + 1  # the edited picture alone
-    assert len(kept.drawings.pickled) == PICTURES  # its old drawing let go
+    assert kept.drawings.parsed == SVGS + 1  # the edited picture alone
+    assert len(kept.drawings.pickled) == SVGS  # its old drawing let go
     assert _files(out) == _cold_build(root, tmp_path / "cold-2"), "after an edit of the picture"
+
+    edit(root / "card_data" / GAME / "icons" / "die.svg", 'cx="50" cy="50" r="9"', 'cx="50" cy="50" r="11"')
+    build(workspace, GAME, out=out, kept=kept)
+    assert kept.drawings.parsed == SVGS + 2  # the edited icon alone
+    assert len(kept.drawings.pickled) == SVGS
+    assert _files(out) == _cold_build(root, tmp_path / "cold-3"), "after an edit of an icon"
 
 
 def test_the_saver_ink_recolours_a_copy_never_the_kept_drawing(tmp_path: Path) -> None:
@@ -68,7 +76,7 @@ def test_the_saver_ink_recolours_a_copy_never_the_kept_drawing(tmp_path: Path) -
     assert _files(saver) == _cold_build(root, tmp_path / "cold-saver", "--ink", "saver")
     build(workspace, GAME, out=full, kept=kept, force=True)
     assert _files(full) == first, "a full-ink build after a saver one draws the pictures in their own colours"
-    assert kept.drawings.parsed == PICTURES
+    assert kept.drawings.parsed == SVGS
 
 
 def test_every_use_gets_a_drawing_of_its_own() -> None:
