@@ -126,11 +126,12 @@ def svg_size(name: str, data: bytes) -> tuple[float, float]:
 
 @dataclass
 class KeptDrawings:
-    """svglib's drawings of the SVG pictures read so far, by the SHA-256 of their bytes, for a
-    process that builds again and again (``pnp serve``, ``pnp build --watch``; see
-    :func:`keeping`). Reading an SVG (the guard, then svglib's parse and its styles) costs far
-    more than drawing it, and a build reads each picture once per canvas: loading the game,
-    then the sheets and the book of each script. Bytes read before are checked and parsed once.
+    """svglib's drawings of the SVGs read so far (pictures, and inline icons), by the SHA-256 of
+    their bytes, for a process that builds again and again (``pnp serve``, ``pnp build
+    --watch``; see :func:`keeping`). Reading an SVG (the guard, then svglib's parse and its
+    styles) costs far more than drawing it, and a build reads each one once per canvas: a
+    picture when the game loads, then for the sheets and the book of each script. Bytes read
+    before are checked and parsed once.
 
     Each drawing is kept pickled and a fresh copy is unpickled for each use: a caller may
     change the drawing it gets (the saver ink recolours it) without touching the kept one, and
@@ -141,7 +142,7 @@ class KeptDrawings:
     parsed: int = 0
 
     def keep_only(self, digests: Collection[str]) -> None:
-        """Forget every drawing but those of ``digests`` (the pictures the games use now)."""
+        """Forget every drawing but those of ``digests`` (the SVGs the games use now)."""
         for digest in self.pickled.keys() - set(digests):
             del self.pickled[digest]
 
