@@ -2,7 +2,7 @@
 own rebuild of the same edit. Run from the repo root, in an environment that has WeasyPrint for
 the anchor (see benchmarks/README.md; without it the anchor is left out):
 
-    python benchmarks/bench_serve.py [--game all] [--repeat 1] [--baseline REV]
+    python benchmarks/bench_serve.py [--game all] [--repeat 1] [--baseline REV] [--watch | --watch-only]
 
 `pnp serve GAME` runs in a new process on a private copy of the workspace (card_data/ and
 templates/, the bundled fonts); the benchmark waits for its first build, then makes the ten
@@ -16,7 +16,8 @@ and over the whole edit.
 
 With ``--watch``, `pnp build GAME --watch` (PDFs in both scripts) makes the same edits in a
 third copy, each timed from the write to the loop's "done" line, with the CPU the watching
-process spent meanwhile.
+process spent meanwhile; its runs alternate between this tree and the baseline. With
+``--watch-only`` only those are timed.
 
 For comparison the same edit is made in a second copy and built there with the command line,
 `pnp build GAME --lang all --png` (what serve builds, in a new process: start-up included),
@@ -259,6 +260,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="runs of the ten edits; medians are shown")
     parser.add_argument("--baseline", help="git revision whose pnp makes the same edits after this tree")
     parser.add_argument("--watch", action="store_true", help="time `pnp build GAME --watch` over the same edits too")
+    parser.add_argument("--watch-only", action="store_true", help="time `pnp build GAME --watch` alone, not serve")
     options = parser.parse_args()
     load_before = os.getloadavg()
     anchors = [weasyprint_anchor()]
@@ -270,15 +272,19 @@ def main() -> None:
         if options.baseline:
             codes[f"baseline {options.baseline}"] = package_copy(options.baseline, Path(packages) / "baseline")
         for label, code in codes.items():
-            for _ in range(options.repeat):
+            for _ in range(0 if options.watch_only else options.repeat):
                 with tempfile.TemporaryDirectory() as tmp:
                     trees.setdefault(label, []).append(run(options.game, Path(tmp), code))
-                if options.watch:
-                    with tempfile.TemporaryDirectory() as tmp:
-                        watched.setdefault(label, []).append(watch_times(options.game, Path(tmp), code))
+        # Watch runs are short: the trees take turns, first one then the other, so a busy minute
+        # on a shared machine falls on both.
+        for turn in range(options.repeat if options.watch or options.watch_only else 0):
+            for label in list(codes) if turn % 2 == 0 else reversed(codes):
+                with tempfile.TemporaryDirectory() as tmp:
+                    watched.setdefault(label, []).append(watch_times(options.game, Path(tmp), codes[label]))
     anchors.append(weasyprint_anchor())
     load_after = os.getloadavg()
-    print(f"`pnp serve {options.game}` from {started} to {time.strftime('%H:%M UTC', time.gmtime())}, "
+    what = f"pnp build {options.game} --watch" if options.watch_only else f"pnp serve {options.game}"
+    print(f"`{what}` from {started} to {time.strftime('%H:%M UTC', time.gmtime())}, "
           f"median of {options.repeat} run(s); load average {load_before[0]:.1f} before, {load_after[0]:.1f} after")
     for label, runs in trees.items():
         table(label, options.game, runs)
