@@ -2,7 +2,7 @@
 own rebuild of the same edit. Run from the repo root, in an environment that has WeasyPrint for
 the anchor (see benchmarks/README.md; without it the anchor is left out):
 
-    python benchmarks/bench_serve.py [--game all] [--repeat 1] [--baseline REV]
+    python benchmarks/bench_serve.py [--game all] [--repeat 1] [--baseline REV] [--watch | --watch-only]
 
 `pnp serve GAME` runs in a new process on a private copy of the workspace (card_data/ and
 templates/, the bundled fonts); the benchmark waits for its first build, then makes the ten
@@ -15,7 +15,9 @@ where `pnp check` and the sample game are done too. The serve process's CPU time
 and over the whole edit.
 
 With ``--watch``, `pnp build GAME --watch` (PDFs in both scripts) makes the same edits in a
-third copy, each timed from the write to the loop's "done" line.
+third copy, each timed from the write to the loop's "done" line, with the CPU the watching
+process spent meanwhile; its runs alternate between this tree and the baseline. With
+``--watch-only`` only those are timed.
 
 For comparison the same edit is made in a second copy and built there with the command line,
 `pnp build GAME --lang all --png` (what serve builds, in a new process: start-up included),
@@ -191,9 +193,11 @@ class Timed:
     cli_cpu: float
 
 
-def watch_times(game: str, scratch: Path, code: Path) -> list[float]:
-    """Save → "done" of `pnp build GAME --watch` (PDFs, both scripts) for each edit, wall seconds:
-    from the write to the moment the loop prints that the round is done."""
+def watch_times(game: str, scratch: Path, code: Path) -> list[tuple[float, float]]:
+    """Save → "done" of `pnp build GAME --watch` (PDFs, both scripts) for each edit: wall seconds
+    from the write to the moment the loop prints that the round is done, and the CPU seconds
+    the watching process spent meanwhile (read from /proc; on a busy machine the wall is
+    mostly waiting for a core, the CPU is what the round costs)."""
     env = {**os.environ, "PNP_CACHE_DIR": str(scratch / "cache"), "PYTHONPATH": str(code)}
     root = workspace_copy(scratch / "watch")
     child = subprocess.Popen([sys.executable, "-m", "pnp", "--root", str(root), "build", game, "--watch"],
@@ -213,9 +217,11 @@ def watch_times(game: str, scratch: Path, code: Path) -> list[float]:
         for edit in EDITS:
             if game not in ("all", edit.game):
                 continue
+            cpu_before = process_cpu(child.pid)
             apply(root, edit)
             saved = time.perf_counter()
-            times.append(until("done in") - saved)
+            done = until("done in") - saved
+            times.append((done, process_cpu(child.pid) - cpu_before))
             until("watching")
     finally:
         child.terminate()
@@ -254,36 +260,42 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="runs of the ten edits; medians are shown")
     parser.add_argument("--baseline", help="git revision whose pnp makes the same edits after this tree")
     parser.add_argument("--watch", action="store_true", help="time `pnp build GAME --watch` over the same edits too")
+    parser.add_argument("--watch-only", action="store_true", help="time `pnp build GAME --watch` alone, not serve")
     options = parser.parse_args()
     load_before = os.getloadavg()
     anchors = [weasyprint_anchor()]
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     trees: dict[str, list[list[Timed]]] = {}
-    watched: dict[str, list[list[float]]] = {}
+    watched: dict[str, list[list[tuple[float, float]]]] = {}
     with tempfile.TemporaryDirectory() as packages:
         codes = {"this tree": package_copy(None, Path(packages) / "tree")}
         if options.baseline:
             codes[f"baseline {options.baseline}"] = package_copy(options.baseline, Path(packages) / "baseline")
         for label, code in codes.items():
-            for _ in range(options.repeat):
+            for _ in range(0 if options.watch_only else options.repeat):
                 with tempfile.TemporaryDirectory() as tmp:
                     trees.setdefault(label, []).append(run(options.game, Path(tmp), code))
-                if options.watch:
-                    with tempfile.TemporaryDirectory() as tmp:
-                        watched.setdefault(label, []).append(watch_times(options.game, Path(tmp), code))
+        # Watch runs are short: the trees take turns, first one then the other, so a busy minute
+        # on a shared machine falls on both.
+        for turn in range(options.repeat if options.watch or options.watch_only else 0):
+            for label in list(codes) if turn % 2 == 0 else reversed(codes):
+                with tempfile.TemporaryDirectory() as tmp:
+                    watched.setdefault(label, []).append(watch_times(options.game, Path(tmp), codes[label]))
     anchors.append(weasyprint_anchor())
     load_after = os.getloadavg()
-    print(f"`pnp serve {options.game}` from {started} to {time.strftime('%H:%M UTC', time.gmtime())}, "
+    what = f"pnp build {options.game} --watch" if options.watch_only else f"pnp serve {options.game}"
+    print(f"`{what}` from {started} to {time.strftime('%H:%M UTC', time.gmtime())}, "
           f"median of {options.repeat} run(s); load average {load_before[0]:.1f} before, {load_after[0]:.1f} after")
     for label, runs in trees.items():
         table(label, options.game, runs)
     edits = [edit.label for edit in EDITS if options.game in ("all", edit.game)]
     if watched:
-        print(f"\n`pnp build {options.game} --watch`, save → done (s, wall):\n")
-        print("| edit | " + " | ".join(watched) + " |")
-        print("|---|" + "---:|" * len(watched))
-        columns = [[statistics.median(times[i] for times in runs) for i in range(len(edits))]
-                   for runs in watched.values()]
+        print(f"\n`pnp build {options.game} --watch`, save → done, median of {options.repeat} run(s):\n")
+        heads = [f"{label}: {what}" for label in watched for what in ("wall (s)", "CPU (s)")]
+        print("| edit | " + " | ".join(heads) + " |")
+        print("|---|" + "---:|" * len(heads))
+        columns = [[statistics.median(times[i][part] for times in runs) for i in range(len(edits))]
+                   for runs in watched.values() for part in (0, 1)]
         for i, label in enumerate(edits):
             print(f"| {label} | " + " | ".join(f"{column[i]:.2f}" for column in columns) + " |")
         print("| **median** | " + " | ".join(f"{statistics.median(column):.2f}" for column in columns) + " |")

@@ -12,6 +12,7 @@ earlier outputs exactly as they were, never a mix of old and new.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 import hashlib
@@ -41,6 +42,7 @@ from pnp.core.choices import LANGS, canonical_paper, paper_names
 from pnp.core.errors import BuildError, DataError, FontError, PnpError
 from pnp.core.workspace import Workspace
 from pnp.data.gameset import KeptGames, load_games, resolve_games
+from pnp.data.imagefiles import keeping
 from pnp.data.images import resolution_warnings
 from pnp.data.load import COMPONENTS_FILE
 from pnp.games.registry import tables_from_engine
@@ -200,7 +202,8 @@ def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str
                        for warning in resolution_warnings(game.components, game.layouts, game.images)]
     stale = [o.output for o in outcomes if o.status == "rebuilt"]
     check_workload(games, stale, allow_large)
-    rendered = _render(workspace, games, stale, paper, notify, sheet, templates) if stale else {}
+    with keeping(kept.drawings) if kept is not None else contextlib.nullcontext():
+        rendered = _render(workspace, games, stale, paper, notify, sheet, templates) if stale else {}
     sheeted = {o.slug: games[o.slug] for o in stale if o.slug in templates and "sheet" in o.kind.options}
     report.sheets = template_shares(sheeted, templates, paper, sheet)
     report.warnings += [f"{slug}: sheet template {share.template!r} ({share.file}) takes none of its pieces: "

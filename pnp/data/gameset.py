@@ -7,6 +7,7 @@ none of them has to import another to find a game.
 from __future__ import annotations
 
 import difflib
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,7 @@ from pnp.core.errors import DataError, PnpError
 from pnp.core.problems import Problem
 from pnp.core.workspace import Workspace
 from pnp.data.computed import TableSource, no_engine
+from pnp.data.imagefiles import KeptDrawings, keeping
 from pnp.data.load import load_game
 from pnp.data.model import Game
 
@@ -73,9 +75,14 @@ class KeptGames:
     tables_of: TableSource = no_engine
     kept: dict[tuple[Path, str], tuple[FolderStamp, Game]] = field(default_factory=dict)
     loaded: int = 0  # games read from their files, not taken as kept, since this was made
+    # The SVG pictures and icons of the kept games, read once: a load measures the pictures, a
+    # build that renders with ``keeping(kept.drawings)`` draws them (pnp.render.images,
+    # pnp.render.inline_icons) without reading them again.
+    drawings: KeptDrawings = field(default_factory=KeptDrawings)
 
     def load(self, workspace: Workspace, slugs: Sequence[str]) -> list[Game]:
         """As :func:`load_games`, taking each game as kept when its files did not change."""
+        loaded = self.loaded
         games: list[Game] = []
         problems: list[Problem] = []  # as values, so a report can place them as a load's
         for slug in slugs:
@@ -87,13 +94,22 @@ class KeptGames:
                 continue
             self.kept.pop((workspace.root, slug), None)
             try:
-                game = load_game(folder, self.tables_of)
+                with keeping(self.drawings):
+                    game = load_game(folder, self.tables_of)
             except DataError as exc:
                 problems.extend(exc.records)
                 continue
             self.loaded += 1
             self.kept[(workspace.root, slug)] = (stamp, game)
             games.append(game)
+        if self.loaded > loaded:  # a picture or icon no kept game uses any more is let go
+            self.drawings.keep_only(self._drawn())
         if problems:
             raise DataError(problems)
         return games
+
+    def _drawn(self) -> set[str]:
+        """The SHA-256 of every SVG the kept games may draw: their pictures and icons."""
+        return ({image.digest for _stamp, game in self.kept.values() for image in game.images.values()}
+                | {hashlib.sha256(icon.data).hexdigest() for _stamp, game in self.kept.values()
+                   for icon in game.icons.values()})

@@ -22,10 +22,15 @@ field or card field that names the file.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
+import pickle
 import re
 import warnings
+from collections.abc import Callable, Collection, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -119,8 +124,64 @@ def svg_size(name: str, data: bytes) -> tuple[float, float]:
     return float(drawing.width), float(drawing.height)
 
 
+@dataclass
+class KeptDrawings:
+    """svglib's drawings of the SVGs read so far (pictures, and inline icons), by the SHA-256 of
+    their bytes, for a process that builds again and again (``pnp serve``, ``pnp build
+    --watch``; see :func:`keeping`). Reading an SVG (the guard, then svglib's parse and its
+    styles) costs far more than drawing it, and a build reads each one once per canvas: a
+    picture when the game loads, then for the sheets and the book of each script. Bytes read
+    before are checked and parsed once.
+
+    Each drawing is kept pickled and a fresh copy is unpickled for each use: a caller may
+    change the drawing it gets (the saver ink recolours it) without touching the kept one, and
+    unpickling is some ten times quicker than a deep copy. The pickles are made here from
+    svglib's own objects and never leave the process. ``parsed`` counts the SVGs read afresh."""
+
+    pickled: dict[str, bytes] = field(default_factory=dict)
+    parsed: int = 0
+
+    def keep_only(self, digests: Collection[str]) -> None:
+        """Forget every drawing but those of ``digests`` (the SVGs the games use now)."""
+        for digest in self.pickled.keys() - set(digests):
+            del self.pickled[digest]
+
+
+_KEPT: ContextVar[KeptDrawings | None] = ContextVar("kept_drawings", default=None)
+
+
+@contextlib.contextmanager
+def keeping(drawings: KeptDrawings) -> Iterator[KeptDrawings]:
+    """Within the block (in this thread), SVGs are read through ``drawings``."""
+    token = _KEPT.set(drawings)
+    try:
+        yield drawings
+    finally:
+        _KEPT.reset(token)
+
+
 def svg_drawing(name: str, data: bytes) -> Any:
-    """The svglib drawing of an SVG, after :func:`guard_svg`."""
+    """The svglib drawing of an SVG, after :func:`guard_svg`: a new object on every call."""
+    return kept_svg(data, lambda: _read_svg(name, data))
+
+
+def kept_svg(data: bytes, read: Callable[[], Any]) -> Any:
+    """What ``read()`` makes of the SVG ``data`` (svglib's drawing of it): inside
+    :func:`keeping`, taken from the kept drawings when the same bytes were read before, as a
+    new object on every call either way."""
+    kept = _KEPT.get()
+    if kept is None:
+        return read()
+    digest = hashlib.sha256(data).hexdigest()
+    pickled = kept.pickled.get(digest)
+    if pickled is None:
+        # Read into a pickle and back like a kept one: every caller gets the same thing.
+        pickled = kept.pickled[digest] = pickle.dumps(read(), protocol=pickle.HIGHEST_PROTOCOL)
+        kept.parsed += 1
+    return pickle.loads(pickled)  # made above, in this process: no file is ever unpickled
+
+
+def _read_svg(name: str, data: bytes) -> Any:
     guard_svg(name, data)
     from svglib.svglib import svg2rlg
 

@@ -29,6 +29,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core.errors import DataError
+from pnp.data.imagefiles import kept_svg
 from pnp.data.model import IconFile
 
 EM_DESCENT = 0.12  # the ideographic em box of Noto CJK: 880 above the baseline, 120 below
@@ -110,7 +111,8 @@ def _draw_svg(canvas: Canvas, icon: IconFile) -> OneColour | None:
     level = svglib_log.level
     svglib_log.setLevel(logging.ERROR)
     try:
-        drawing = svg2rlg(io.BytesIO(icon.data))
+        # Read once in a process that builds again and again (pnp.data.imagefiles.keeping).
+        drawing = kept_svg(icon.data, lambda: svg2rlg(io.BytesIO(icon.data)))
     finally:
         svglib_log.setLevel(level)
     if drawing is None or not drawing.width or not drawing.height:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -319,6 +320,14 @@ def _drop_spaces_between_chinese(runs: list[Run]) -> tuple[Run, ...]:
 def parse_markdown(markdown: str, source: str = "the book") -> list[MarkdownBlock]:
     """Headings, paragraphs, bullet and numbered lists, quotes, table and figure markers;
     markup that cannot be read is a DataError naming ``source`` (the template) and the line."""
+    return list(_parsed(markdown, source))
+
+
+# The blocks are frozen: a book whose Markdown is as before (a card edit that reaches only its
+# figures, in a process that builds again and again) takes the blocks it had. Both books of
+# both scripts of a few games, and a report or sample, fit.
+@lru_cache(maxsize=24)
+def _parsed(markdown: str, source: str) -> tuple[MarkdownBlock, ...]:
     tokens = MarkdownIt("commonmark").parse(markdown)
 
     def runs_at(token: Any, line: int) -> tuple[Run, ...]:
@@ -377,4 +386,4 @@ def parse_markdown(markdown: str, source: str = "the book") -> list[MarkdownBloc
             elif text:
                 stack[-1].append(MarkdownBlock("paragraph", runs, line=line))
         i += 1
-    return root
+    return tuple(root)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from pnp.core.choices import LANGS
@@ -172,7 +172,16 @@ def make_converter(source: str, target: str, glossary: Iterable[GlossaryTerm] = 
         src, dst = (term.hans, term.hant) if source == "zh-Hans" else (term.hant, term.hans)
         pairs.setdefault(src, dst)
     ordered = tuple(sorted(pairs.items(), key=lambda kv: (-len(kv[0]), kv[0])))
-    return Converter(source, target, ordered)
+    return _shared_converter(source, target, ordered)
+
+
+@lru_cache(maxsize=32)
+def _shared_converter(source: str, target: str, terms: tuple[tuple[str, str], ...]) -> Converter:
+    """One converter for each script pair and glossary, so its memo of converted strings
+    serves every output of a build (the sheets and the book of a script convert the same card
+    text) and every build of a process that builds again and again, where a game read again
+    after an edit has its glossary as before. Conversion depends on nothing else."""
+    return Converter(source, target, terms)
 
 
 def converter_for(game: Game, lang: str) -> Converter:
