@@ -83,7 +83,7 @@ EDITS = (
     Edit("the player aid template", "niutouwang", "templates/niutouwang/aid.md.j2", "玩家速查", "玩家速查表"),
     Edit("the sample game's narration template", "aizhewudi", "templates/aizhewudi/narration.md.j2", "",
          "\n（示範局到此為止。）\n"),
-    Edit("a card back's colour", "tisigui", "card_data/tisigui/components.yaml",
+    Edit("a front layout's background", "tisigui", "card_data/tisigui/components.yaml",
          'background: "#2a2238"', 'background: "#2a2239"'),
 )
 
