@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.core import diskcache
 from pnp.core.units import MM
 from pnp.data.imagefit import BLEED_MM
 from pnp.data.model import Card, Component, Game
@@ -32,6 +33,7 @@ from pnp.layout.tent import BaseTab, base_tab
 from pnp.layout.tiles import GLUE_LINE_WIDTH, LABEL_PAD, Tile, plan_tiles, tile_marks
 from pnp.render.face_context import FaceContext
 from pnp.render.face_text import EM_ASCENT
+from pnp.render.facecache import FaceKeeper, keeper
 from pnp.render.faces import draw_layout
 from pnp.render.folding import dashed_line, draw_fold, draw_net
 from pnp.render.furniture import (
@@ -153,11 +155,18 @@ class FaceForms:
     images: ImageForms = field(init=False)
     defined: set[str] = field(default_factory=set)
     _shared: dict[tuple[str, str], bool] = field(default_factory=dict)
+    keeper: FaceKeeper | None = field(init=False)
 
     def __post_init__(self) -> None:
         self.symbols = SymbolForms(self.canvas, self.game.symbols, self.ink)
         self.icons = IconForms(self.canvas, self.game.icons)
         self.images = ImageForms(self.canvas, self.game.images, self.ink)
+        # What any face may read besides its component, card and layouts (pnp.render.facecache).
+        families = [self.fonts, *(family for _, family in self.fonts.roles)]
+        faces = [face for family in families for face in (family.regular, family.bold)]
+        context = (self.fonts, [diskcache.file_sha256(face.path) for face in faces], self.convert, self.ink,
+                   self.game.tables, self.game.symbols, self.game.icons, self.game.images)
+        self.keeper = keeper(self.canvas, context, [face.name for face in faces])
 
     def face(self, component: Component, card: Card, side: str) -> str:
         name = face_name(component.id, self._face_key(component, card, side), side)
@@ -165,12 +174,22 @@ class FaceForms:
             return name
         self.defined.add(name)
         width, height, bleed, net = face_geometry(component, card)
+        layouts = self.game.layouts
+        box = (0.0, 0.0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM)
+        kept = self.keeper
+        drawn = (component.front, component.inner) if side == "front" else (component.back,)
+        key = None if kept is None else kept.key(name, component, card, [layouts[lid] for lid in drawn if lid],
+                                                  side, box)
+        if kept is not None and key is not None and kept.replay(key, name, box):
+            return name
         ctx = FaceContext(component, card.id, card.fields, width, height, bleed, self.fonts,
                           self.convert, self.game.tables, self.glyphs, self.symbols, self.ink, self.icons,
                           self.images)
-        layouts = self.game.layouts
         canvas = self.canvas
-        canvas.beginForm(name, 0, 0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM)
+        problems = len(self.glyphs.problems)
+        canvas.beginForm(name, *box)
+        if kept is not None and key is not None:
+            kept.start()
         if net is not None:
             draw_net(canvas, ctx, net)
         elif component.shape == "fold" and side == "front":
@@ -187,6 +206,8 @@ class FaceForms:
             layout_id = component.front if side == "front" else component.back
             assert layout_id is not None  # backs are drawn only for components that have one
             draw_layout(canvas, ctx, layouts[layout_id], round_shape=component.shape == "round")
+        if kept is not None and key is not None:
+            kept.finish(key, problems, len(self.glyphs.problems))
         canvas.endForm()
         return name
 
