@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+from reportlab.lib.rl_accel import escapePDF
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
@@ -181,13 +182,11 @@ class FaceKeeper:
             state = _state(self.fonts[font], canvas)
             if state is not None and state.internalName is None and state.subsets:
                 self.fonts[font].getSubsetInternalName(0, doc)
-        for use in record.fonts:
-            state = _state(self.fonts[use.font], canvas)
-            if state is None or state.internalName != use.name \
-                    or tuple(state.assignments.get(code) for code in use.codes) != use.glyphs:
-                return False
+        lines = _renumbered(record, {use.font: _state(self.fonts[use.font], canvas) for use in record.fonts})
+        if lines is None:
+            return False
         canvas.beginForm(name, *box)
-        canvas._code.extend(record.lines)
+        canvas._code.extend(lines)
         canvas._formsinuse.extend(record.forms)
         canvas.endForm()
         self.session.asked[key] = record
@@ -227,8 +226,9 @@ class FaceKeeper:
                 codes = tuple(tapes[name])
                 state.assignments.tape = None
             if codes:
+                # A code point the font lacks is printed as glyph 0 and numbered nothing.
                 uses.append(FontUse(name, state.internalName or "", codes,
-                                    tuple(state.assignments[code] for code in codes)))
+                                    tuple(state.assignments.get(code, 0) for code in codes)))
         named = tuple(list(doc.fontMapping)[names_before:])
         extgstate = canvas._extgstate.getState()
         lines = canvas._code
@@ -243,6 +243,59 @@ class FaceKeeper:
                 or not all(isinstance(form, str) for form in canvas._formsinuse):
             return
         self.session.asked[key] = FaceRecord(tuple(canvas._code), tuple(canvas._formsinuse), tuple(uses), named)
+
+
+# A literal string of a content stream as reportlab escapes it (rl_accel.escapePDF).
+_STRING = re.compile(rb"\\[0-7]{3}|\\[\\()]|[^\\]")
+_TOKEN = re.compile(r"/(F\d+)\+(\d+)|\(((?:\\[0-7]{3}|\\[\\()]|[^\\()])*)\)")
+
+
+def _renumbered(record: FaceRecord, states: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """The kept face's lines with its glyphs numbered as this document numbers them now, and
+    its fonts named so; None when a glyph now falls in another subset (the text would be cut
+    into other runs) or a font has no name yet.
+
+    Reportlab numbers a font's glyphs in the order the document first prints them, so a card
+    edit that brings a new glyph moves the numbers of every glyph first printed after it. Only
+    the bytes of the face's strings change then: each is one glyph's number in its subset."""
+    names: dict[str, str] = {}
+    tables: dict[tuple[str, int], bytearray] = {}
+    for use in record.fonts:
+        state = states[use.font]
+        if state is None or state.internalName is None:
+            return None
+        names[use.name] = state.internalName
+        for code, kept in zip(use.codes, use.glyphs, strict=True):
+            now = state.assignments.get(code, 0)
+            if now == kept:
+                continue
+            if now >> 8 != kept >> 8:
+                return None
+            table = tables.setdefault((use.name, kept >> 8), bytearray(range(256)))
+            table[kept & 0xFF] = now & 0xFF
+    if len(set(names.values())) != len(names):
+        return None
+    if not tables and all(old == new for old, new in names.items()):
+        return record.lines
+    current: list[bytearray | None] = [None]  # the table of the font and subset last chosen
+    return tuple(_renumber_line(line, names, tables, current) for line in record.lines)
+
+
+def _renumber_line(line: str, names: Mapping[str, str], tables: Mapping[tuple[str, int], bytearray],
+                   current: list[bytearray | None]) -> str:
+    def swap(match: re.Match[str]) -> str:
+        font, subset, text = match.groups()
+        if font is not None:
+            current[0] = tables.get((font, int(subset)))
+            return f"/{names.get(font, font)}+{subset}"
+        table = current[0]
+        if table is None:
+            return match.group(0)
+        raw = bytes(int(piece[1:], 8) if len(piece) == 4 else piece[-1]
+                    for piece in _STRING.findall(text.encode("latin-1")))
+        return f"({escapePDF(raw.translate(table))})"
+
+    return _TOKEN.sub(swap, line)
 
 
 def _without_cards(component: Any) -> Any:

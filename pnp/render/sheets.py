@@ -63,6 +63,9 @@ class ComponentsPdf:
     log: tuple[str, ...]  # one line per placed face: a reviewable record of the layout
 
 
+SHARED = "_all"  # the card part of the name of a face every card of a component shows
+
+
 def face_name(component: str, card: str, side: str) -> str:
     return f"face-{component}-{card}-{side}"
 
@@ -169,7 +172,8 @@ class FaceForms:
         self.keeper = keeper(self.canvas, context, [face.name for face in faces])
 
     def face(self, component: Component, card: Card, side: str) -> str:
-        name = face_name(component.id, self._face_key(component, card, side), side)
+        shown = self._face_key(component, card, side)
+        name = face_name(component.id, shown, side)
         if name in self.defined:
             return name
         self.defined.add(name)
@@ -178,8 +182,9 @@ class FaceForms:
         box = (0.0, 0.0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM)
         kept = self.keeper
         drawn = (component.front, component.inner) if side == "front" else (component.back,)
-        key = None if kept is None else kept.key(name, component, card, [layouts[lid] for lid in drawn if lid],
-                                                  side, box)
+        # A face every card shares reads no card's fields: its key must not change with them.
+        key = None if kept is None else kept.key(name, component, card.size if shown == SHARED else card,
+                                                  [layouts[lid] for lid in drawn if lid], side, box)
         if kept is not None and key is not None and kept.replay(key, name, box):
             return name
         ctx = FaceContext(component, card.id, card.fields, width, height, bleed, self.fonts,
@@ -303,7 +308,7 @@ class FaceForms:
                 and len(sizes) == 1
                 and not any(layout.uses_fields for layout in layouts)
             )
-        return "_all" if shared else card.id
+        return SHARED if shared else card.id
 
 
 TAB_FILL = HexColor("#ece8e0")
