@@ -10,10 +10,13 @@ it first prints them, with the glyph codes and resource name they had.
 
 Replaying a face first asks each font for those code points in that order (what drawing the
 face would have asked first, so glyphs new to the document get the codes drawing would give
-them) and names the fonts it named, in its order; then, if every code point, every name and
-every placed form is as kept, it writes the kept lines as the form. If not (an edited card
-before it brought a new glyph, so later codes moved), the face is drawn as usual: the fonts were
-asked nothing drawing does not ask, in the same order, so the document is as a cold build's.
+them) and names the fonts it named, in its order. When an edited card before it brought a new
+glyph, the glyphs first printed after it have other numbers now; as long as each stays in its
+subset, only the bytes of the face's strings differ, and the kept lines are rewritten with the
+new numbers (and font names). Then, if every placed form is defined, the lines are written as
+the form. If not (a glyph crossed into another subset, a form is defined by this very face),
+the face is drawn as usual: the fonts were asked nothing drawing does not ask, in the same
+order, so the document is as a cold build's.
 
 A face is kept under a SHA-256 of everything its drawing reads (its component without the other
 cards, its card, its layouts, geometry, the game's tables, symbols, icons and pictures, the
@@ -176,6 +179,12 @@ class FaceKeeper:
         if not all(doc.hasForm(form) for form in record.forms) or \
                 not all(use.font in self.fonts for use in record.fonts):
             return False
+        # Fonts are named in the order a face first prints in them: a font still unnamed here
+        # that the kept face found named would be named by drawing in an order not kept.
+        for use in record.fonts:
+            state = _state(self.fonts[use.font], canvas)
+            if (state is None or state.internalName is None) and use.font not in record.named:
+                return False
         for use in record.fonts:
             self.fonts[use.font].splitString("".join(map(chr, use.codes)), doc)
         for font in record.named:
