@@ -43,6 +43,7 @@ from pathlib import PurePath
 from typing import Any
 
 from reportlab.lib.rl_accel import escapePDF
+from reportlab.pdfbase.pdfdoc import PDFFormXObject
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
@@ -53,7 +54,7 @@ from pnp.core.fingerprint import pnp_fingerprint
 log = logging.getLogger(__name__)
 
 AREA = "faces"
-FORMAT = 1
+FORMAT = 2
 _MAX_ENTRY = 64 * 1024 * 1024
 # A font as a content stream names it: ``/F3+0`` (a subset of a TrueType font) or ``/F1``.
 _FONT_RESOURCE = re.compile(r"/(F\d+)\b")
@@ -71,11 +72,21 @@ class FontUse:
 
 
 @dataclass(frozen=True)
+class KeptForm:
+    """A form the face was first to place and defined while it was drawn (a symbol's)."""
+
+    name: str
+    box: tuple[float, float, float, float]
+    content: str  # its content after the canvas's preamble
+
+
+@dataclass(frozen=True)
 class FaceRecord:
     lines: tuple[str, ...]  # the form's content, as the canvas collected it
     forms: tuple[str, ...]  # the forms it places, in order
     fonts: tuple[FontUse, ...]
     named: tuple[str, ...]  # the fonts the face was first to name, in that order
+    defines: tuple[KeptForm, ...] = ()  # in the order they were defined
 
 
 class Uncacheable(Exception):
@@ -138,16 +149,21 @@ class FaceKeeper:
 
     ``context`` is everything that every face of the canvas may read besides its own
     component, card and layouts (made by :func:`digest`); ``fonts`` the reportlab names of the
-    faces its text may print in.
+    faces its text may print in. A face that defines forms while it is drawn is kept only when
+    each is ``definable`` (a form of plain vector content, whose owner is told by ``defined``
+    when replay defines it).
     """
 
-    def __init__(self, canvas: Canvas, session: _Session, context: str, fonts: Sequence[str]) -> None:
+    def __init__(self, canvas: Canvas, session: _Session, context: str, fonts: Sequence[str],
+                 definable: Callable[[str], bool], defined: Callable[[str], None]) -> None:
         self.canvas = canvas
+        self.definable = definable
+        self.defined = defined
         self.session = session
         self.context = context
         self.fonts = {name: font for name in dict.fromkeys(fonts)
                       if isinstance(font := getFont(name), TTFont)}
-        self._recording: tuple[dict[str, dict[int, None]], frozenset[str], int] | None = None
+        self._recording: tuple[dict[str, dict[int, None]], frozenset[str], int, int] | None = None
         self._digests: dict[int, tuple[Any, str]] = {}
 
     def key(self, name: str, component: Any, card: Any, layouts: Sequence[Any], *rest: Any) -> str | None:
@@ -176,7 +192,8 @@ class FaceKeeper:
             return False
         canvas = self.canvas
         doc = canvas._doc
-        if not all(doc.hasForm(form) for form in record.forms) or \
+        brought = {form.name for form in record.defines if not doc.hasForm(form.name)}
+        if not all(doc.hasForm(form) or form in brought for form in record.forms) or \
                 not all(use.font in self.fonts for use in record.fonts):
             return False
         # Fonts are named in the order a face first prints in them: a font still unnamed here
@@ -194,6 +211,12 @@ class FaceKeeper:
         lines = _renumbered(record, {use.font: _state(self.fonts[use.font], canvas) for use in record.fonts})
         if lines is None:
             return False
+        for form in record.defines:
+            if form.name in brought:  # defined as drawing the face would have defined it
+                canvas.beginForm(form.name, *form.box)
+                canvas._code.append(form.content)
+                canvas.endForm()
+                self.defined(form.name)
         canvas.beginForm(name, *box)
         canvas._code.extend(lines)
         canvas._formsinuse.extend(record.forms)
@@ -214,12 +237,12 @@ class FaceKeeper:
             if not isinstance(state.assignments, _Tape):
                 state.assignments = _Tape(state.assignments)
             tapes[name] = state.assignments.tape = {}
-        self._recording = tapes, frozenset(fresh), len(doc.fontMapping)
+        self._recording = tapes, frozenset(fresh), len(doc.fontMapping), len(doc.idToObject)
 
     def finish(self, key: str, problems_before: int, problems_after: int) -> None:
         """Keep the face drawn since :meth:`start` (call right before its ``endForm``)."""
         assert self._recording is not None
-        tapes, fresh, names_before = self._recording
+        tapes, fresh, names_before, objects_before = self._recording
         self._recording = None
         canvas = self.canvas
         doc = canvas._doc
@@ -251,7 +274,30 @@ class FaceKeeper:
                 or canvas._shadingUsed or canvas._annotationrefs \
                 or not all(isinstance(form, str) for form in canvas._formsinuse):
             return
-        self.session.asked[key] = FaceRecord(tuple(canvas._code), tuple(canvas._formsinuse), tuple(uses), named)
+        defines = self._defined_forms(list(doc.idToObject.items())[objects_before:])
+        if defines is None:
+            return
+        self.session.asked[key] = FaceRecord(tuple(canvas._code), tuple(canvas._formsinuse), tuple(uses), named,
+                                             defines)
+
+    def _defined_forms(self, added: list[tuple[str, Any]]) -> tuple[KeptForm, ...] | None:
+        """What the face added to the document as forms replay can define again: each a
+        ``definable`` form, its content plain (no resources: no fonts, forms, transparency,
+        colour spaces); None when anything else was added."""
+        kept = []
+        preamble = self.canvas._preamble + "\n"
+        for internal, form in added:
+            name = internal.removeprefix("FormXob.")
+            if not (isinstance(form, PDFFormXObject) and name != internal and self.definable(name)
+                    and form.XObjects is None and not form.ExtGState and not form._colorsUsed
+                    and not form.Annots and isinstance(form.stream, bytes) and form.stream.isascii()):
+                return None
+            stream = form.stream.decode("ascii")
+            if not stream.startswith(preamble) or _FONT_RESOURCE.search(stream):
+                return None
+            kept.append(KeptForm(name, (form.lowerx, form.lowery, form.upperx, form.uppery),
+                                 stream.removeprefix(preamble)))
+        return tuple(kept)
 
 
 # A literal string of a content stream as reportlab escapes it (rl_accel.escapePDF).
@@ -315,13 +361,14 @@ def _same(value: Any) -> Any:
     return value
 
 
-def keeper(canvas: Canvas, context: Any, fonts: Sequence[str]) -> FaceKeeper | None:
+def keeper(canvas: Canvas, context: Any, fonts: Sequence[str], definable: Callable[[str], bool],
+           defined: Callable[[str], None]) -> FaceKeeper | None:
     """A :class:`FaceKeeper` for ``canvas`` inside :func:`kept_faces`, else None."""
     session = _session.get()
     if session is None:
         return None
     try:
-        return FaceKeeper(canvas, session, digest(context), fonts)
+        return FaceKeeper(canvas, session, digest(context), fonts, definable, defined)
     except Uncacheable as exc:
         log.debug("faces not kept: %s", exc)
         return None
@@ -380,8 +427,10 @@ def _load(name: str) -> dict[str, FaceRecord]:
         rows = json.loads(payload)
         return {key: FaceRecord(tuple(lines), tuple(forms),
                                 tuple(FontUse(font, internal, tuple(codes), tuple(glyphs))
-                                      for font, internal, codes, glyphs in fonts), tuple(named))
-                for key, lines, forms, fonts, named in rows}
+                                      for font, internal, codes, glyphs in fonts), tuple(named),
+                                tuple(KeptForm(name, (box[0], box[1], box[2], box[3]), content)
+                                      for name, box, content in defines))
+                for key, lines, forms, fonts, named, defines in rows}
     except (ValueError, TypeError) as exc:
         log.debug("face cache entry %s unusable: %s", name, exc)
         return {}
@@ -389,7 +438,8 @@ def _load(name: str) -> dict[str, FaceRecord]:
 
 def _store(name: str, faces: dict[str, FaceRecord]) -> None:
     rows = [[key, record.lines, record.forms,
-             [[use.font, use.name, use.codes, use.glyphs] for use in record.fonts], record.named]
+             [[use.font, use.name, use.codes, use.glyphs] for use in record.fonts], record.named,
+             [[form.name, form.box, form.content] for form in record.defines]]
             for key, record in faces.items()]
     payload = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
     if len(payload) <= _MAX_ENTRY:

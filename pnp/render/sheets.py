@@ -169,7 +169,8 @@ class FaceForms:
         faces = [face for family in families for face in (family.regular, family.bold)]
         context = (self.fonts, [diskcache.file_sha256(face.path) for face in faces], self.convert, self.ink,
                    self.game.tables, self.game.symbols, self.game.icons, self.game.images)
-        self.keeper = keeper(self.canvas, context, [face.name for face in faces])
+        self.keeper = keeper(self.canvas, context, [face.name for face in faces], self.symbols.is_form,
+                             self.symbols.defined.add)
 
     def face(self, component: Component, card: Card, side: str) -> str:
         shown = self._face_key(component, card, side)
