@@ -361,14 +361,15 @@ def _same(value: Any) -> Any:
     return value
 
 
-def keeper(canvas: Canvas, context: Any, fonts: Sequence[str], definable: Callable[[str], bool],
+def keeper(canvas: Canvas, context: Callable[[], Any], fonts: Sequence[str], definable: Callable[[str], bool],
            defined: Callable[[str], None]) -> FaceKeeper | None:
-    """A :class:`FaceKeeper` for ``canvas`` inside :func:`kept_faces`, else None."""
+    """A :class:`FaceKeeper` for ``canvas`` inside :func:`kept_faces` (``context()`` is read
+    only then), else None."""
     session = _session.get()
     if session is None:
         return None
     try:
-        return FaceKeeper(canvas, session, digest(context), fonts, definable, defined)
+        return FaceKeeper(canvas, session, digest(context()), fonts, definable, defined)
     except Uncacheable as exc:
         log.debug("faces not kept: %s", exc)
         return None

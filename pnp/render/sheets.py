@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
@@ -164,11 +165,14 @@ class FaceForms:
         self.symbols = SymbolForms(self.canvas, self.game.symbols, self.ink)
         self.icons = IconForms(self.canvas, self.game.icons)
         self.images = ImageForms(self.canvas, self.game.images, self.ink)
-        # What any face may read besides its component, card and layouts (pnp.render.facecache).
         families = [self.fonts, *(family for _, family in self.fonts.roles)]
         faces = [face for family in families for face in (family.regular, family.bold)]
-        context = (self.fonts, [diskcache.file_sha256(face.path) for face in faces], self.convert, self.ink,
-                   self.game.tables, self.game.symbols, self.game.icons, self.game.images)
+
+        def context() -> tuple[Any, ...]:
+            """What any face may read besides its component, card and layouts (pnp.render.facecache)."""
+            return (self.fonts, [diskcache.file_sha256(face.path) for face in faces], self.convert, self.ink,
+                    self.game.tables, self.game.symbols, self.game.icons, self.game.images)
+
         self.keeper = keeper(self.canvas, context, [face.name for face in faces], self.symbols.is_form,
                              self.symbols.defined.add)
 
