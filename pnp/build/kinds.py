@@ -161,13 +161,15 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
     base = Path(game.slug) / lang
     artifacts: list[Artifact] = []
     if "components" in kinds:
+        from pnp.render.facecache import kept_faces
         from pnp.render.sheets import render_components
         from pnp.text.fitcache import remembered
         from pnp.text.subsetcache import kept_subsets
 
         try:
             # A card edit re-renders these sheets: every label but the edited ones fits as before.
-            with remembered(fonts, f"{game.slug}/{lang}/components"), kept_subsets(f"{base}/components"):
+            with remembered(fonts, f"{game.slug}/{lang}/components"), kept_subsets(f"{base}/components"), \
+                    kept_faces(f"{base}/components"):
                 components = render_components(game, lang, spec, fonts, convert, glyphs, sheet.back_offset,
                                                sheet.ink, sheet.template)
         except ImposeError as exc:

@@ -23,7 +23,6 @@ from pnp.core.errors import DataError
 from pnp.core.problems import Place, Problem
 from pnp.data.schema import Reader
 from pnp.data.textfile import read_text
-from pnp.data.xlsxcards import cell_name, read_xlsx_rows
 from pnp.data.yamlmarks import Located, PathKey, display_path
 
 CSV_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*\.(csv|xlsx)$")
@@ -49,8 +48,14 @@ class CsvLocated(Located):
         while len(probe) > len(self.prefix) and probe not in self.cells:
             probe = probe[:-1]
         row, column = self.cells.get(probe, (1, 1))
-        cell = cell_name(self.sheet, row, column) if self.sheet is not None else None
+        cell = _cell_name(self.sheet, row, column) if self.sheet is not None else None
         return Place(str(self.shown_file), row, path, column, cell)
+
+
+def _cell_name(sheet: str, row: int, column: int) -> str:
+    from pnp.data.xlsxcards import cell_name
+
+    return cell_name(sheet, row, column)
 
 
 def _value(cell: str, column: str) -> Any:
@@ -67,12 +72,15 @@ def read_csv_cards(file: Path, parent: Located, prefix: PathKey) -> tuple[list[d
     where = display_path(file)
     sheet: str | None = None
     if file.suffix == ".xlsx":
+        # The workbook reader (zip and XML parsing) is imported only for a workbook.
+        from pnp.data.xlsxcards import read_xlsx_rows
+
         sheet, rows = read_xlsx_rows(file, MAX_ROWS)
     else:
         rows = _rows(read_text(file), where)
 
     def at(row: int, column: int | None = None) -> Place:
-        cell = cell_name(sheet, row, column) if sheet is not None and column is not None else None
+        cell = _cell_name(sheet, row, column) if sheet is not None and column is not None else None
         return Place(str(where), row, column=column, cell=cell)
 
     if not rows:

@@ -17,14 +17,16 @@ import importlib
 import pkgutil
 from collections.abc import Mapping, Sequence
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pnp.games
 from pnp.data.computed import Computed, Unavailable
 from pnp.data.fieldpaths import located_problems
 from pnp.games.base import GameCodeError, GamePlugin, GameUnavailable, RulesError
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 ENTRY_POINT_GROUP = "pnp.games"
 
@@ -41,6 +43,9 @@ def _builtin() -> dict[str, str]:
 
 
 def _entry_points() -> dict[str, EntryPoint]:
+    # importlib.metadata is a large import that a built-in game never needs.
+    from importlib.metadata import entry_points
+
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 

@@ -21,9 +21,9 @@ import io
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from reportlab.graphics import renderPDF
 from reportlab.lib.colors import HexColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
@@ -123,7 +123,10 @@ def _draw_svg(canvas: Canvas, icon: IconFile) -> OneColour | None:
     canvas.saveState()
     canvas.translate(dx, dy)
     canvas.scale(scale, scale)
-    renderer = _Uncoloured() if single is not None else _ShapesOnly()
+    from reportlab.graphics import renderPDF
+
+    shapes_only, uncoloured = _renderers()
+    renderer = uncoloured() if single is not None else shapes_only()
     renderer.draw(renderPDF.renderScaledDrawing(drawing), canvas, 0, 0)
     canvas.restoreState()
     return single
@@ -150,25 +153,33 @@ def _paints(drawing: Any) -> set[str]:
     return found
 
 
-class _ShapesOnly(renderPDF._PDFRenderer):  # type: ignore[misc]  # reportlab is untyped
-    """reportlab's drawing renderer without its default font: it would name Helvetica, a font
-    the PDF does not embed, in a form that prints no text (an icon has none: the loader
-    refuses SVG text, which would need a font of its own)."""
+@cache
+def _renderers() -> tuple[type[Any], type[Any]]:
+    """reportlab's drawing renderer for icons, as (all colours, no colours of its own): made on
+    first use, as only an SVG icon needs reportlab.graphics, a large import that a build whose
+    faces draw no SVG icon should not pay for at start-up."""
+    from reportlab.graphics import renderPDF
 
-    def applyStateChanges(self, delta: dict[str, Any], newState: dict[str, Any]) -> None:
-        super().applyStateChanges({k: v for k, v in delta.items() if k not in ("fontName", "fontSize")},
-                                  newState)
+    class ShapesOnly(renderPDF._PDFRenderer):  # type: ignore[misc]  # reportlab is untyped
+        """The renderer without its default font: it would name Helvetica, a font the PDF
+        does not embed, in a form that prints no text (an icon has none: the loader refuses
+        SVG text, which would need a font of its own)."""
 
+        def applyStateChanges(self, delta: dict[str, Any], newState: dict[str, Any]) -> None:
+            super().applyStateChanges({k: v for k, v in delta.items() if k not in ("fontName", "fontSize")},
+                                      newState)
 
-class _Uncoloured(_ShapesOnly):
-    """The renderer for a single-colour icon: its shapes filled and stroked as the SVG says,
-    in whatever colour the form is placed with."""
+    class Uncoloured(ShapesOnly):
+        """The renderer for a single-colour icon: its shapes filled and stroked as the SVG
+        says, in whatever colour the form is placed with."""
 
-    def setFillColor(self, c: Any) -> None:
-        pass
+        def setFillColor(self, c: Any) -> None:
+            pass
 
-    def setStrokeColor(self, c: Any) -> None:
-        pass
+        def setStrokeColor(self, c: Any) -> None:
+            pass
+
+    return ShapesOnly, Uncoloured
 
 
 def _draw_png(canvas: Canvas, icon: IconFile) -> None:

@@ -15,10 +15,12 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.core import diskcache
 from pnp.core.units import MM
 from pnp.data.imagefit import BLEED_MM
 from pnp.data.model import Card, Component, Game
@@ -32,6 +34,7 @@ from pnp.layout.tent import BaseTab, base_tab
 from pnp.layout.tiles import GLUE_LINE_WIDTH, LABEL_PAD, Tile, plan_tiles, tile_marks
 from pnp.render.face_context import FaceContext
 from pnp.render.face_text import EM_ASCENT
+from pnp.render.facecache import FaceKeeper, keeper
 from pnp.render.faces import draw_layout
 from pnp.render.folding import dashed_line, draw_fold, draw_net
 from pnp.render.furniture import (
@@ -59,6 +62,9 @@ class ComponentsPdf:
     data: bytes
     sheets: int
     log: tuple[str, ...]  # one line per placed face: a reviewable record of the layout
+
+
+SHARED = "_all"  # the card part of the name of a face every card of a component shows
 
 
 def face_name(component: str, card: str, side: str) -> str:
@@ -153,24 +159,47 @@ class FaceForms:
     images: ImageForms = field(init=False)
     defined: set[str] = field(default_factory=set)
     _shared: dict[tuple[str, str], bool] = field(default_factory=dict)
+    keeper: FaceKeeper | None = field(init=False)
 
     def __post_init__(self) -> None:
         self.symbols = SymbolForms(self.canvas, self.game.symbols, self.ink)
         self.icons = IconForms(self.canvas, self.game.icons)
         self.images = ImageForms(self.canvas, self.game.images, self.ink)
+        families = [self.fonts, *(family for _, family in self.fonts.roles)]
+        faces = [face for family in families for face in (family.regular, family.bold)]
+
+        def context() -> tuple[Any, ...]:
+            """What any face may read besides its component, card and layouts (pnp.render.facecache)."""
+            return (self.fonts, [diskcache.file_sha256(face.path) for face in faces], self.convert, self.ink,
+                    self.game.tables, self.game.symbols, self.game.icons, self.game.images)
+
+        self.keeper = keeper(self.canvas, context, [face.name for face in faces], self.symbols.is_form,
+                             self.symbols.defined.add)
 
     def face(self, component: Component, card: Card, side: str) -> str:
-        name = face_name(component.id, self._face_key(component, card, side), side)
+        shown = self._face_key(component, card, side)
+        name = face_name(component.id, shown, side)
         if name in self.defined:
             return name
         self.defined.add(name)
         width, height, bleed, net = face_geometry(component, card)
+        layouts = self.game.layouts
+        box = (0.0, 0.0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM)
+        kept = self.keeper
+        drawn = (component.front, component.inner) if side == "front" else (component.back,)
+        # A face every card shares reads no card's fields: its key must not change with them.
+        key = None if kept is None else kept.key(name, component, card.size if shown == SHARED else card,
+                                                  [layouts[lid] for lid in drawn if lid], side, box)
+        if kept is not None and key is not None and kept.replay(key, name, box):
+            return name
         ctx = FaceContext(component, card.id, card.fields, width, height, bleed, self.fonts,
                           self.convert, self.game.tables, self.glyphs, self.symbols, self.ink, self.icons,
                           self.images)
-        layouts = self.game.layouts
         canvas = self.canvas
-        canvas.beginForm(name, 0, 0, (width + 2 * bleed) * MM, (height + 2 * bleed) * MM)
+        problems = len(self.glyphs.problems)
+        canvas.beginForm(name, *box)
+        if kept is not None and key is not None:
+            kept.start()
         if net is not None:
             draw_net(canvas, ctx, net)
         elif component.shape == "fold" and side == "front":
@@ -187,6 +216,8 @@ class FaceForms:
             layout_id = component.front if side == "front" else component.back
             assert layout_id is not None  # backs are drawn only for components that have one
             draw_layout(canvas, ctx, layouts[layout_id], round_shape=component.shape == "round")
+        if kept is not None and key is not None:
+            kept.finish(key, problems, len(self.glyphs.problems))
         canvas.endForm()
         return name
 
@@ -282,7 +313,7 @@ class FaceForms:
                 and len(sizes) == 1
                 and not any(layout.uses_fields for layout in layouts)
             )
-        return "_all" if shared else card.id
+        return SHARED if shared else card.id
 
 
 TAB_FILL = HexColor("#ece8e0")

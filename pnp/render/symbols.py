@@ -18,10 +18,12 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 from pnp.data.model import Symbol
 from pnp.render.ink import LIGHT, luminance, shade
 
+_FORM_PREFIX = "sym-"
+
 
 def symbol_form_name(name: str, fill: str | None = None, stroke: str | None = None) -> str:
     suffix = (f".f{fill[1:].lower()}" if fill else "") + (f".s{stroke[1:].lower()}" if stroke else "")
-    return f"sym-{name}{suffix}"
+    return f"{_FORM_PREFIX}{name}{suffix}"
 
 
 def _margin(symbol: Symbol) -> float:
@@ -100,6 +102,10 @@ class SymbolForms:
             self.canvas.endForm()
             self.defined.add(form)
         return form
+
+    def is_form(self, form: str) -> bool:
+        """Whether ``form`` names a form of this module (a symbol in some colours)."""
+        return form.startswith(_FORM_PREFIX) and form.removeprefix(_FORM_PREFIX).split(".", 1)[0] in self.symbols
 
     def place(self, name: str, x: float, y: float, width: float, height: float,
               fill: str | None = None, stroke: str | None = None) -> None:

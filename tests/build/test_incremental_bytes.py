@@ -93,3 +93,56 @@ def test_every_kind_of_edit_builds_incrementally_to_the_bytes_of_a_cold_build(wo
         changed = {file for file in cold if before.get(file) != cold[file]}
         assert changing <= changed, f"{what} changed only {sorted(changed)}"
         before = incremental
+
+
+# Components before aizhewudi's ability cards in components.yaml: their faces are drawn before
+# the edited card's, so no glyph of theirs can be numbered differently after the edit.
+BEFORE_ABILITY = {"character", "action", "bill", "loved", "fickle"}
+
+
+def test_a_rebuilt_components_pdf_replays_unchanged_faces_from_the_face_cache(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The per-face cache (pnp.render.facecache): after an edit, the faces it did not touch are
+    not laid out again, and the PDF is still a cold build's, byte for byte."""
+    from pnp.render.faces import draw_layout
+
+    root = tmp_path / "ws"
+    for slug in GAMES:
+        shutil.copytree(ROOT / "card_data" / slug, root / "card_data" / slug)
+        shutil.copytree(ROOT / "templates" / slug, root / "templates" / slug)
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    drawn: list[tuple[str, str, str]] = []
+
+    def noting(canvas: object, ctx: object, layout: object, **options: object) -> None:
+        drawn.append((ctx.component.id, ctx.card_id, layout.id))  # type: ignore[attr-defined]
+        draw_layout(canvas, ctx, layout, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("pnp.render.sheets.draw_layout", noting)
+
+    def faces_drawn(force: bool = False) -> set[tuple[str, str, str]]:
+        drawn.clear()
+        build(Workspace(root), "all", "all", out=root / "output", force=force)
+        return set(drawn)
+
+    everything = faces_drawn()
+    # Made again with nothing changed, only the faces that are first to place a symbol, icon or
+    # picture are drawn (that form is defined while the face is drawn); the rest are replayed.
+    always = faces_drawn(force=True)
+    assert always < everything and len(always) < len(everything) // 4
+
+    edit(root / "card_data/niutouwang/components.yaml", 'fill: "#742a37"', 'fill: "#2a5b74"')
+    back_edit = faces_drawn()
+    assert "number_back" in {layout for _, _, layout in back_edit}
+    assert {layout for _, _, layout in back_edit - always} <= {"number_back"}
+
+    edit(root / "card_data/aizhewudi/components.yaml", "必須亮出這張牌", "必須翻開這張牌")
+    card_edit = faces_drawn()
+    assert "ability" in {component for component, _, _ in card_edit}
+    assert not BEFORE_ABILITY & {component for component, _, _ in card_edit - always}
+
+    monkeypatch.setenv("PNP_CACHE_DIR", "")
+    cold_out = tmp_path / "cold"
+    build(Workspace(root), "all", "all", out=cold_out, force=True)
+    incremental, cold = _files(root / "output"), _files(cold_out)
+    assert sorted(incremental) == sorted(cold)
+    assert [file for file in cold if incremental[file] != cold[file]] == []

@@ -1,0 +1,447 @@
+"""Component faces kept between builds: a components PDF made again replays every face whose
+inputs did not change instead of laying it out again, and its bytes are a cold build's.
+
+A face is a form XObject (pnp.render.sheets). What drawing it leaves in the document is its
+content stream, the forms it places (symbols, icons, pictures: each defined once per PDF by its
+own code) and, for its text, two things reportlab numbers in the order of first use: each
+font's glyph codes (subsets of 256) and each font's resource name (``/F3``). So a face is kept
+as its content lines, the forms it places, and per font the code points it prints in the order
+it first prints them, with the glyph codes and resource name they had.
+
+Replaying a face first asks each font for those code points in that order (what drawing the
+face would have asked first, so glyphs new to the document get the codes drawing would give
+them) and names the fonts it named, in its order. When an edited card before it brought a new
+glyph, the glyphs first printed after it have other numbers now; as long as each stays in its
+subset, only the bytes of the face's strings differ, and the kept lines are rewritten with the
+new numbers (and font names). Then, if every placed form is defined, the lines are written as
+the form. If not (a glyph crossed into another subset, a form is defined by this very face),
+the face is drawn as usual: the fonts were asked nothing drawing does not ask, in the same
+order, so the document is as a cold build's.
+
+A face is kept under a SHA-256 of everything its drawing reads (its component without the other
+cards, its card, its layouts, geometry, the game's tables, symbols, icons and pictures, the
+fonts, the script and ink; see :class:`FaceKeeper`), in an entry per document, with pnp's
+fingerprint (code and libraries) in the entry's name. A face whose drawing reported a problem
+(a missing glyph, an overflow) or used anything this module does not replay (a font other than
+the family's, transparency, a colour space) is not kept. The disk cache off
+(``PNP_CACHE_DIR=``), nothing is kept or replayed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import json
+import logging
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any
+
+from reportlab.lib.rl_accel import escapePDF
+from reportlab.pdfbase.pdfdoc import PDFFormXObject
+from reportlab.pdfbase.pdfmetrics import getFont
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp.core import diskcache
+from pnp.core.fingerprint import pnp_fingerprint
+
+log = logging.getLogger(__name__)
+
+AREA = "faces"
+FORMAT = 2
+_MAX_ENTRY = 64 * 1024 * 1024
+# A font as a content stream names it: ``/F3+0`` (a subset of a TrueType font) or ``/F1``.
+_FONT_RESOURCE = re.compile(r"/(F\d+)\b")
+
+
+@dataclass(frozen=True)
+class FontUse:
+    """One font's part in a face: the code points it prints, in the order of first use, the
+    glyph number reportlab gave each (subset × 256 + code) and the font's resource name."""
+
+    font: str
+    name: str
+    codes: tuple[int, ...]
+    glyphs: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class KeptForm:
+    """A form the face was first to place and defined while it was drawn (a symbol's)."""
+
+    name: str
+    box: tuple[float, float, float, float]
+    content: str  # its content after the canvas's preamble
+
+
+@dataclass(frozen=True)
+class FaceRecord:
+    lines: tuple[str, ...]  # the form's content, as the canvas collected it
+    forms: tuple[str, ...]  # the forms it places, in order
+    fonts: tuple[FontUse, ...]
+    named: tuple[str, ...]  # the fonts the face was first to name, in that order
+    defines: tuple[KeptForm, ...] = ()  # in the order they were defined
+
+
+class Uncacheable(Exception):
+    """A face input this module cannot reduce to a stable digest."""
+
+
+@dataclass
+class _Session:
+    known: dict[str, FaceRecord]
+    asked: dict[str, FaceRecord] = field(default_factory=dict)
+
+
+_session: ContextVar[_Session | None] = ContextVar("pnp_face_session", default=None)
+
+
+@contextmanager
+def kept_faces(what: str) -> Iterator[None]:
+    """Faces drawn inside the block are replayed from, and after a block that ended without an
+    exception kept in, the entry for ``what`` (e.g. ``tisigui/zh-Hant/components``)."""
+    name = _entry_name(what)
+    if name is None:
+        yield
+        return
+    session = _Session(_load(name))
+    token = _session.set(session)
+    try:
+        yield
+    finally:
+        _session.reset(token)
+    if session.asked != session.known:
+        _store(name, session.asked)
+
+
+def _entry_name(what: str) -> str | None:
+    if diskcache.root() is None:
+        return None
+    key = "\0".join([AREA, str(FORMAT), pnp_fingerprint(), what])
+    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+class _Tape(dict[int, int]):
+    """A font's glyph assignments in one document (reportlab's ``state.assignments``) that
+    notes every code point reportlab looks up while a face is recorded: reportlab looks each
+    one up before it prints or numbers it."""
+
+    tape: dict[int, None] | None = None
+
+    def __contains__(self, code: object) -> bool:
+        if self.tape is not None and isinstance(code, int):
+            self.tape.setdefault(code)
+        return super().__contains__(code)
+
+
+def _state(font: TTFont, canvas: Canvas) -> Any:
+    return font.state.get(canvas._doc)
+
+
+class FaceKeeper:
+    """Keeps and replays the faces of one canvas inside :func:`kept_faces`.
+
+    ``context`` is everything that every face of the canvas may read besides its own
+    component, card and layouts (made by :func:`digest`); ``fonts`` the reportlab names of the
+    faces its text may print in. A face that defines forms while it is drawn is kept only when
+    each is ``definable`` (a form of plain vector content, whose owner is told by ``defined``
+    when replay defines it).
+    """
+
+    def __init__(self, canvas: Canvas, session: _Session, context: str, fonts: Sequence[str],
+                 definable: Callable[[str], bool], defined: Callable[[str], None]) -> None:
+        self.canvas = canvas
+        self.definable = definable
+        self.defined = defined
+        self.session = session
+        self.context = context
+        self.fonts = {name: font for name in dict.fromkeys(fonts)
+                      if isinstance(font := getFont(name), TTFont)}
+        self._recording: tuple[dict[str, dict[int, None]], frozenset[str], int, int] | None = None
+        self._digests: dict[int, tuple[Any, str]] = {}
+
+    def key(self, name: str, component: Any, card: Any, layouts: Sequence[Any], *rest: Any) -> str | None:
+        """The face's key: ``component`` is taken without its cards (a card's edit must not
+        change its neighbours' keys), ``layouts`` are those it may draw."""
+        try:
+            shared = [self._shared(component, _without_cards), *(self._shared(layout, _same) for layout in layouts)]
+            return digest((self.context, name, shared, card, rest))
+        except Uncacheable as exc:
+            log.debug("face not kept: %s", exc)
+            return None
+
+    def _shared(self, value: Any, reduced: Callable[[Any], Any]) -> str:
+        """The digest of ``reduced(value)``, made once per ``value`` (a component or layout many faces
+        share; kept with the value, so its id is not reused while the memo lives)."""
+        known = self._digests.get(id(value))
+        if known is None:
+            known = self._digests[id(value)] = (value, digest(reduced(value)))
+        return known[1]
+
+    def replay(self, key: str, name: str, box: tuple[float, float, float, float]) -> bool:
+        """Write the face kept under ``key`` as form ``name``; False when there is none or it
+        does not fit this document (then draw the face)."""
+        record = self.session.asked.get(key) or self.session.known.get(key)
+        if record is None:
+            return False
+        canvas = self.canvas
+        doc = canvas._doc
+        brought = {form.name for form in record.defines if not doc.hasForm(form.name)}
+        if not all(doc.hasForm(form) or form in brought for form in record.forms) or \
+                not all(use.font in self.fonts for use in record.fonts):
+            return False
+        # Fonts are named in the order a face first prints in them: a font still unnamed here
+        # that the kept face found named would be named by drawing in an order not kept.
+        for use in record.fonts:
+            state = _state(self.fonts[use.font], canvas)
+            if (state is None or state.internalName is None) and use.font not in record.named:
+                return False
+        for use in record.fonts:
+            self.fonts[use.font].splitString("".join(map(chr, use.codes)), doc)
+        for font in record.named:
+            state = _state(self.fonts[font], canvas)
+            if state is not None and state.internalName is None and state.subsets:
+                self.fonts[font].getSubsetInternalName(0, doc)
+        lines = _renumbered(record, {use.font: _state(self.fonts[use.font], canvas) for use in record.fonts})
+        if lines is None:
+            return False
+        for form in record.defines:
+            if form.name in brought:  # defined as drawing the face would have defined it
+                canvas.beginForm(form.name, *form.box)
+                canvas._code.append(form.content)
+                canvas.endForm()
+                self.defined(form.name)
+        canvas.beginForm(name, *box)
+        canvas._code.extend(lines)
+        canvas._formsinuse.extend(record.forms)
+        canvas.endForm()
+        self.session.asked[key] = record
+        return True
+
+    def start(self) -> None:
+        """Note what the face drawn next uses (call right after its ``beginForm``)."""
+        doc = self.canvas._doc
+        tapes: dict[str, dict[int, None]] = {}
+        fresh = []
+        for name, font in self.fonts.items():
+            state = _state(font, self.canvas)
+            if state is None:
+                fresh.append(name)
+                continue
+            if not isinstance(state.assignments, _Tape):
+                state.assignments = _Tape(state.assignments)
+            tapes[name] = state.assignments.tape = {}
+        self._recording = tapes, frozenset(fresh), len(doc.fontMapping), len(doc.idToObject)
+
+    def finish(self, key: str, problems_before: int, problems_after: int) -> None:
+        """Keep the face drawn since :meth:`start` (call right before its ``endForm``)."""
+        assert self._recording is not None
+        tapes, fresh, names_before, objects_before = self._recording
+        self._recording = None
+        canvas = self.canvas
+        doc = canvas._doc
+        uses = []
+        for name, font in self.fonts.items():
+            state = _state(font, canvas)
+            if state is None:
+                continue
+            if name in fresh:
+                codes = tuple(state.assignments)  # a document's first use of the font: all new
+                state.assignments = _Tape(state.assignments)
+            else:
+                codes = tuple(tapes[name])
+                state.assignments.tape = None
+            if codes:
+                # A code point the font lacks is printed as glyph 0 and numbered nothing.
+                uses.append(FontUse(name, state.internalName or "", codes,
+                                    tuple(state.assignments.get(code, 0) for code in codes)))
+        named = tuple(list(doc.fontMapping)[names_before:])
+        extgstate = canvas._extgstate.getState()
+        lines = canvas._code
+        # Every font the content names must be one whose glyphs were noted (a vertical text's
+        # companion font, say, is not watched).
+        if not all(isinstance(line, str) for line in lines) \
+                or not set(_FONT_RESOURCE.findall(" ".join(lines))) <= {use.name for use in uses}:
+            return
+        if problems_after != problems_before or not all(font in self.fonts for font in named) \
+                or any(not use.name for use in uses) or extgstate or canvas._colorsUsed \
+                or canvas._shadingUsed or canvas._annotationrefs \
+                or not all(isinstance(form, str) for form in canvas._formsinuse):
+            return
+        defines = self._defined_forms(list(doc.idToObject.items())[objects_before:])
+        if defines is None:
+            return
+        self.session.asked[key] = FaceRecord(tuple(canvas._code), tuple(canvas._formsinuse), tuple(uses), named,
+                                             defines)
+
+    def _defined_forms(self, added: list[tuple[str, Any]]) -> tuple[KeptForm, ...] | None:
+        """What the face added to the document as forms replay can define again: each a
+        ``definable`` form, its content plain (no resources: no fonts, forms, transparency,
+        colour spaces); None when anything else was added."""
+        kept = []
+        preamble = self.canvas._preamble + "\n"
+        for internal, form in added:
+            name = internal.removeprefix("FormXob.")
+            if not (isinstance(form, PDFFormXObject) and name != internal and self.definable(name)
+                    and form.XObjects is None and not form.ExtGState and not form._colorsUsed
+                    and not form.Annots and isinstance(form.stream, bytes) and form.stream.isascii()):
+                return None
+            stream = form.stream.decode("ascii")
+            if not stream.startswith(preamble) or _FONT_RESOURCE.search(stream):
+                return None
+            kept.append(KeptForm(name, (form.lowerx, form.lowery, form.upperx, form.uppery),
+                                 stream.removeprefix(preamble)))
+        return tuple(kept)
+
+
+# A literal string of a content stream as reportlab escapes it (rl_accel.escapePDF).
+_STRING = re.compile(rb"\\[0-7]{3}|\\[\\()]|[^\\]")
+_TOKEN = re.compile(r"/(F\d+)\+(\d+)|\(((?:\\[0-7]{3}|\\[\\()]|[^\\()])*)\)")
+
+
+def _renumbered(record: FaceRecord, states: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """The kept face's lines with its glyphs numbered as this document numbers them now, and
+    its fonts named so; None when a glyph now falls in another subset (the text would be cut
+    into other runs) or a font has no name yet.
+
+    Reportlab numbers a font's glyphs in the order the document first prints them, so a card
+    edit that brings a new glyph moves the numbers of every glyph first printed after it. Only
+    the bytes of the face's strings change then: each is one glyph's number in its subset."""
+    names: dict[str, str] = {}
+    tables: dict[tuple[str, int], bytearray] = {}
+    for use in record.fonts:
+        state = states[use.font]
+        if state is None or state.internalName is None:
+            return None
+        names[use.name] = state.internalName
+        for code, kept in zip(use.codes, use.glyphs, strict=True):
+            now = state.assignments.get(code, 0)
+            if now == kept:
+                continue
+            if now >> 8 != kept >> 8:
+                return None
+            table = tables.setdefault((use.name, kept >> 8), bytearray(range(256)))
+            table[kept & 0xFF] = now & 0xFF
+    if len(set(names.values())) != len(names):
+        return None
+    if not tables and all(old == new for old, new in names.items()):
+        return record.lines
+    current: list[bytearray | None] = [None]  # the table of the font and subset last chosen
+    return tuple(_renumber_line(line, names, tables, current) for line in record.lines)
+
+
+def _renumber_line(line: str, names: Mapping[str, str], tables: Mapping[tuple[str, int], bytearray],
+                   current: list[bytearray | None]) -> str:
+    def swap(match: re.Match[str]) -> str:
+        font, subset, text = match.groups()
+        if font is not None:
+            current[0] = tables.get((font, int(subset)))
+            return f"/{names.get(font, font)}+{subset}"
+        table = current[0]
+        if table is None:
+            return match.group(0)
+        raw = bytes(int(piece[1:], 8) if len(piece) == 4 else piece[-1]
+                    for piece in _STRING.findall(text.encode("latin-1")))
+        return f"({escapePDF(raw.translate(table))})"
+
+    return _TOKEN.sub(swap, line)
+
+
+def _without_cards(component: Any) -> Any:
+    return dataclasses.replace(component, cards=())
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def keeper(canvas: Canvas, context: Callable[[], Any], fonts: Sequence[str], definable: Callable[[str], bool],
+           defined: Callable[[str], None]) -> FaceKeeper | None:
+    """A :class:`FaceKeeper` for ``canvas`` inside :func:`kept_faces` (``context()`` is read
+    only then), else None."""
+    session = _session.get()
+    if session is None:
+        return None
+    try:
+        return FaceKeeper(canvas, session, digest(context()), fonts, definable, defined)
+    except Uncacheable as exc:
+        log.debug("faces not kept: %s", exc)
+        return None
+
+
+def digest(value: Any) -> str:
+    """A SHA-256 of ``value`` that is the same in every process for equal inputs: dataclasses
+    field by field (a field named ``where`` left out: it says where a value was written, which
+    only messages show, and a face that reported a problem is never kept), mappings in order,
+    bytes by their own SHA-256. Uncacheable for a value of any other kind."""
+    sha = hashlib.sha256()
+    _feed(sha, value)
+    return sha.hexdigest()
+
+
+def _feed(sha: Any, value: Any) -> None:
+    if value is None or isinstance(value, bool | int | float):
+        sha.update(f"{type(value).__name__}:{value!r};".encode())
+    elif isinstance(value, str):
+        sha.update(f"s{len(value)}:".encode() + value.encode("utf-8", "surrogatepass"))
+    elif isinstance(value, bytes):
+        sha.update(b"b:" + hashlib.sha256(value).digest())
+    elif isinstance(value, enum.Enum):
+        sha.update(f"e:{type(value).__qualname__}.{value.name};".encode())
+    elif isinstance(value, PurePath):
+        _feed(sha, str(value))
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        sha.update(f"d:{type(value).__qualname__}(".encode())
+        for item in dataclasses.fields(value):
+            if not item.name.endswith("where"):
+                sha.update(item.name.encode() + b"=")
+                _feed(sha, getattr(value, item.name))
+        sha.update(b")")
+    elif isinstance(value, Mapping):
+        sha.update(b"m{")
+        for key, item in value.items():
+            _feed(sha, key)
+            _feed(sha, item)
+        sha.update(b"}")
+    elif isinstance(value, list | tuple):
+        sha.update(b"l[")
+        for item in value:
+            _feed(sha, item)
+        sha.update(b"]")
+    elif isinstance(value, set | frozenset):
+        sha.update(b"f{" + b"".join(sorted(bytes.fromhex(digest(item)) for item in value)) + b"}")
+    else:
+        raise Uncacheable(f"a {type(value).__name__}")
+
+
+def _load(name: str) -> dict[str, FaceRecord]:
+    payload = diskcache.read(AREA, name, _MAX_ENTRY)
+    if payload is None:
+        return {}
+    try:
+        rows = json.loads(payload)
+        return {key: FaceRecord(tuple(lines), tuple(forms),
+                                tuple(FontUse(font, internal, tuple(codes), tuple(glyphs))
+                                      for font, internal, codes, glyphs in fonts), tuple(named),
+                                tuple(KeptForm(name, (box[0], box[1], box[2], box[3]), content)
+                                      for name, box, content in defines))
+                for key, lines, forms, fonts, named, defines in rows}
+    except (ValueError, TypeError) as exc:
+        log.debug("face cache entry %s unusable: %s", name, exc)
+        return {}
+
+
+def _store(name: str, faces: dict[str, FaceRecord]) -> None:
+    rows = [[key, record.lines, record.forms,
+             [[use.font, use.name, use.codes, use.glyphs] for use in record.fonts], record.named,
+             [[form.name, form.box, form.content] for form in record.defines]]
+            for key, record in faces.items()]
+    payload = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    if len(payload) <= _MAX_ENTRY:
+        diskcache.write(AREA, name, payload)
