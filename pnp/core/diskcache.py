@@ -24,9 +24,12 @@ import secrets
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -221,3 +224,36 @@ def for_installed(area: str, libraries: tuple[str, ...], max_size: int, compute:
     value = compute()
     write(area, name, json.dumps(value, sort_keys=True, ensure_ascii=False).encode())
     return value
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+@dataclass
+class Rendering(Generic[K, V]):
+    """One document's rendering against its cache entry: what the entry held (``known``) and
+    what the rendering asked for (``asked``), which becomes the entry when it differs."""
+
+    known: dict[K, V]
+    asked: dict[K, V] = field(default_factory=dict)
+
+
+@contextmanager
+def rendering(current: ContextVar[Rendering[K, V] | None], name: str | None,
+              load: Callable[[str], dict[K, V]],
+              store: Callable[[str, dict[K, V]], None]) -> Iterator[None]:
+    """Inside the block ``current`` is the rendering of entry ``name`` (loaded by ``load``);
+    after a block that ended without an exception, what it asked for is stored, if that is not
+    what the entry held. With no entry name (the cache is off) the block runs with none."""
+    if name is None:
+        yield
+        return
+    session: Rendering[K, V] = Rendering(load(name))
+    token = current.set(session)
+    try:
+        yield
+    finally:
+        current.reset(token)
+    if session.asked != session.known:
+        store(name, session.asked)

@@ -38,7 +38,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
@@ -93,31 +93,15 @@ class Uncacheable(Exception):
     """A face input this module cannot reduce to a stable digest."""
 
 
-@dataclass
-class _Session:
-    known: dict[str, FaceRecord]
-    asked: dict[str, FaceRecord] = field(default_factory=dict)
-
-
-_session: ContextVar[_Session | None] = ContextVar("pnp_face_session", default=None)
+_session: ContextVar[diskcache.Rendering[str, FaceRecord] | None] = ContextVar("pnp_face_session", default=None)
 
 
 @contextmanager
 def kept_faces(what: str) -> Iterator[None]:
     """Faces drawn inside the block are replayed from, and after a block that ended without an
     exception kept in, the entry for ``what`` (e.g. ``tisigui/zh-Hant/components``)."""
-    name = _entry_name(what)
-    if name is None:
+    with diskcache.rendering(_session, _entry_name(what), _load, _store):
         yield
-        return
-    session = _Session(_load(name))
-    token = _session.set(session)
-    try:
-        yield
-    finally:
-        _session.reset(token)
-    if session.asked != session.known:
-        _store(name, session.asked)
 
 
 def _entry_name(what: str) -> str | None:
@@ -154,8 +138,8 @@ class FaceKeeper:
     when replay defines it).
     """
 
-    def __init__(self, canvas: Canvas, session: _Session, context: str, fonts: Sequence[str],
-                 definable: Callable[[str], bool], defined: Callable[[str], None]) -> None:
+    def __init__(self, canvas: Canvas, session: diskcache.Rendering[str, FaceRecord], context: str,
+                 fonts: Sequence[str], definable: Callable[[str], bool], defined: Callable[[str], None]) -> None:
         self.canvas = canvas
         self.definable = definable
         self.defined = defined

@@ -22,7 +22,7 @@ import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pnp.core import diskcache
 
@@ -36,13 +36,7 @@ _MAX_ENTRY = 64 * 1024 * 1024
 Key = tuple[str, tuple[int, ...]]
 
 
-@dataclass
-class _Session:
-    known: dict[Key, bytes]
-    asked: dict[Key, bytes] = field(default_factory=dict)
-
-
-_session: ContextVar[_Session | None] = ContextVar("pnp_subset_session", default=None)
+_session: ContextVar[diskcache.Rendering[Key, bytes] | None] = ContextVar("pnp_subset_session", default=None)
 
 
 @dataclass(frozen=True)
@@ -79,18 +73,8 @@ def subset(font_digest: str, codes: Sequence[int], make: Callable[[], bytes],
 def kept_subsets(what: str) -> Iterator[None]:
     """Subsets made inside the block come from, and after a block that ended without an
     exception go to, the entry for ``what`` (e.g. ``tisigui/zh-Hant/rulebook``)."""
-    name = _entry_name(what)
-    if name is None:
+    with diskcache.rendering(_session, _entry_name(what), _load, _store):
         yield
-        return
-    session = _Session(_load(name))
-    token = _session.set(session)
-    try:
-        yield
-    finally:
-        _session.reset(token)
-    if session.asked != session.known:
-        _store(name, session.asked)
 
 
 def _entry_name(what: str) -> str | None:
