@@ -103,10 +103,19 @@ class Match:
         steps.append(_new_tuple(Step, (seat, action)))  # Step(seat, action), without a frame
         if emitted:
             self.emitted.append((len(steps), emitted))
+        elif emitted is None:
+            raise no_events()
         if self.seen:
             for watched, seen in self.seen.items():
                 seen.append(state.observation(watched))
         return emitted
+
+
+def no_events() -> GameCodeError:
+    """What a step whose ``apply`` returned None (a forgotten ``return``) raises: every step
+    returns its events, ``[]`` for none, and narration and summaries read them."""
+    return GameCodeError("apply", "expected the events the action caused (a list, [] for none), "
+                         "got None (a forgotten return?)")
 
 
 def why_not(state: State, action: Action) -> str | None:
@@ -188,6 +197,8 @@ def play(new_state: Callable[[], State], bots: Sequence[Bot], seed: int, *,
         append(_new_tuple(Step, (seat, action)))
         if emitted:
             emitted_by((turn, emitted))
+        elif emitted is None:
+            raise no_events()
     if not is_over():
         raise never_ended()
     return match

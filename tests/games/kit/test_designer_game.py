@@ -101,6 +101,7 @@ MISTAKES = {
     "object_action": ("legal_actions", "got Bid"),
     "text_rule": ("rules", "expected each field of Named to be int, bool or tuple[int, ...], got name: str"),
     "never_over": ("legal_actions", "got none while is_over() is False"),
+    "no_events": ("apply", "expected the events the action caused (a list, [] for none), got None"),
     "raises": ("Broken.apply", "raised IndexError: list index out of range (at anbiao_broken.py:"),
 }
 
