@@ -61,7 +61,7 @@ from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, TABLES_FILE,
 from pnp.data.model import Game
 from pnp.games.base import GameCodeError, GamePlugin, GameUnavailable, RulesError, TableRows
 from pnp.games.kit.conformance import breaches, where_defined
-from pnp.games.registry import get_game, has_game, tables_from_engine
+from pnp.games.registry import get_game, has_game, installed_slugs, tables_from_engine
 from pnp.text.convert import converter_for
 
 # Re-exported: tests and benchmarks reach the lint's simulation through pnp.check.proof.
@@ -144,9 +144,13 @@ def _engine_and_rules(game: Game, places: GamePlaces,
     if not has_game(game.slug):
         if not game.info.rules:
             return None, None  # a data-only game: its texts are still checked
+        installed = installed_slugs()
+        # A designer's package registered under another name is the likeliest cause.
+        hint = (f" (installed packages register: {', '.join(installed)}; the entry point's name "
+                "must be the game's slug)") if installed else ""
         findings.append(CheckFinding("engine", "no-engine",
                                 f"no rules engine for game {game.slug!r}: its printed tables and "
-                                "rules cannot be checked", places.game_yaml(())))
+                                f"rules cannot be checked{hint}", places.game_yaml(())))
         return None, None
     try:
         engine = get_game(game.slug)

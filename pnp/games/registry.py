@@ -54,6 +54,11 @@ def game_slugs() -> list[str]:
     return sorted(set(_builtin()) | set(_entry_points()))
 
 
+def installed_slugs() -> list[str]:
+    """The games installed packages register (the ``pnp.games`` entry points' names), sorted."""
+    return sorted(_entry_points())
+
+
 def has_game(slug: str) -> bool:
     return slug in _builtin() or slug in _entry_points()
 

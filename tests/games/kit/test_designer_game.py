@@ -191,3 +191,19 @@ def test_a_package_that_does_not_load_is_named(designer: Workspace, mistake: str
     at = next(i for i, line in enumerate(lines) if line.startswith("anbiaox "))
     assert lines[at + 1].startswith("    engine cannot be loaded: anbiaox: ") and words in lines[at + 1]
     assert not any("engine cannot be loaded" in line for line in lines[:at])  # anbiao loads
+
+
+def test_a_game_whose_engine_is_registered_under_another_name_is_told_so(
+        designer: Workspace, tmp_path: Path) -> None:
+    # A game folder with rules and no engine of its name, beside the two registered packages.
+    _, env = designer
+    done = subprocess.run([sys.executable, "-m", "pnp", "new", "bidaxiao"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    game_yaml = tmp_path / "card_data/bidaxiao/game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8") + RULES, encoding="utf-8")
+    checked = pnp((tmp_path, env), "check", "bidaxiao")
+    assert checked.returncode == 1 and "Traceback" not in checked.stderr
+    finding = next(line for line in checked.stdout.splitlines() if "no-engine" in line)
+    assert "installed packages register: anbiao, anbiaox;" in finding
+    assert "the entry point's name must be the game's slug" in finding
