@@ -163,8 +163,16 @@ def _check_clone(state: State, action: Any, players: int) -> None:
 
 def _check_hidden(state: State, players: int, rng: random.Random) -> None:
     resampler = cast(Resamples, state)
+    before = [state.observation(seat) for seat in range(players)]
     for seat in range(players):
         redeal = resampler.resample(seat, rng)
+        changed = next((other for other in range(players)
+                        if state.observation(other) != before[other]), None)
+        if redeal is state or changed is not None:
+            raise GameCodeError("resample", "expected a new state (built from self.clone()), but "
+                                + ("it returned the real game itself" if changed is None else
+                                   f"resampling changed the real game (seat {changed}'s "
+                                   "observation)"))
         if redeal.observation(seat) != state.observation(seat):
             raise GameCodeError("observation", f"expected seat {seat}'s observation to stay the "
                                 "same when what it cannot see is dealt again (resample), but it "
