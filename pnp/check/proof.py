@@ -113,23 +113,27 @@ def check_game(workspace: Workspace, slug: str, kept: KeptGames | None = None) -
     computed: dict[str, Any] | None = None
     hands: Mapping[str, str] = {}
     if engine is not None and rules is not None:
-        # The canonical rules' tables and each printed variant table, from its variant's rules.
-        computed = computed_tables(game)
-        findings.extend(table_findings(game, places))
-        converters = [converter_for(game, lang) for lang in LANGS]
-        findings.extend(diff_finding(diff, places)
-                        for diff in column_diffs(game, engine.tables.columns, computed, converters))
-        lint, acknowledged = lint_findings(game, engine, places)
-        findings.extend(lint)
-        findings.extend(_player_findings(game, engine, rules, places))
-        if engine.supply.requirements is not None:
-            findings.extend(count_findings(game, engine.supply.requirements(rules),
-                                           places.doc(COMPONENTS_FILE),
-                                           places.rel(str(places.game_dir / COMPONENTS_FILE)),
-                                           places.rel))
-        if engine.supply.hands is not None:
-            hands = engine.supply.hands(rules)
-        findings.extend(_contract_findings(engine, rules, places))
+        # A kit game's code answers every engine call below: a mistake in it is a finding.
+        try:
+            # The canonical rules' tables and each printed variant table, from its variant's rules.
+            computed = computed_tables(game)
+            findings.extend(table_findings(game, places))
+            converters = [converter_for(game, lang) for lang in LANGS]
+            findings.extend(diff_finding(diff, places)
+                            for diff in column_diffs(game, engine.tables.columns, computed, converters))
+            lint, acknowledged = lint_findings(game, engine, places)
+            findings.extend(lint)
+            findings.extend(_player_findings(game, engine, rules, places))
+            if engine.supply.requirements is not None:
+                findings.extend(count_findings(game, engine.supply.requirements(rules),
+                                               places.doc(COMPONENTS_FILE),
+                                               places.rel(str(places.game_dir / COMPONENTS_FILE)),
+                                               places.rel))
+            if engine.supply.hands is not None:
+                hands = engine.supply.hands(rules)
+            findings.extend(_contract_findings(engine, rules, places))
+        except GameCodeError as exc:
+            findings.append(_game_code_finding(engine, exc.method, exc.problem, places))
     findings.extend(index_findings(game, hands, places.rel))
     findings.extend(image_findings(game, places.rel))
     findings.extend(reference_findings(workspace, game, computed, places))

@@ -164,6 +164,8 @@ def test_a_game_that_never_ends_is_named(designer: Workspace) -> None:
     ("leak", "observation", "expected seat 0's observation to stay the same"),
     ("shallow_clone", "clone", "expected an independent copy, but applying an action to the clone "
                                "changed the original"),
+    ("resample_in_place", "resample", "expected a new state (built from self.clone()), but "
+                                      "resampling changed the real game"),
 ])
 def test_check_finds_what_plays_without_error(designer: Workspace, mistake: str, method: str,
                                               words: str) -> None:
@@ -207,3 +209,14 @@ def test_a_game_whose_engine_is_registered_under_another_name_is_told_so(
     finding = next(line for line in checked.stdout.splitlines() if "no-engine" in line)
     assert "installed packages register: anbiao, anbiaox;" in finding
     assert "the entry point's name must be the game's slug" in finding
+
+
+def test_check_all_reports_a_mistake_outside_play_as_a_finding_and_goes_on(designer: Workspace) -> None:
+    # The player range is asked before any game is played; its error is a finding of that
+    # game, and the other game is still checked.
+    done = pnp(designer, "check", "all", mistake="players_raise")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == "Error: check found 1 problem in anbiaox"
+    finding = next(line for line in done.stdout.splitlines() if "game-code" in line)
+    assert "player_range: raised AttributeError" in finding and "most_players" in finding
+    assert "anbiao: ok" in done.stdout
