@@ -158,6 +158,13 @@ def first_state(game: KitGame, rules: Any, players: int) -> State:
 
 _PNP = Path(__file__).resolve().parents[2]
 _STDLIB = Path(sysconfig.get_paths()["stdlib"]).resolve()
+# Installed packages, a designer's game among them: inside the standard library's folder when
+# Python is not in a venv (pyenv, the python Docker images), so told apart from it.
+_SITE = tuple({Path(sysconfig.get_paths()[name]).resolve() for name in ("purelib", "platlib")})
+
+
+def _python_own(path: Path) -> bool:
+    return path.is_relative_to(_STDLIB) and not any(path.is_relative_to(site) for site in _SITE)
 
 
 def blamed(exc: BaseException) -> GameCodeError:
@@ -166,7 +173,7 @@ def blamed(exc: BaseException) -> GameCodeError:
     method, where = "", ""
     for frame, line in traceback.walk_tb(exc.__traceback__):
         path = Path(frame.f_code.co_filename).resolve()
-        if not path.is_relative_to(_PNP) and not path.is_relative_to(_STDLIB):
+        if not path.is_relative_to(_PNP) and not _python_own(path):
             method, where = frame.f_code.co_qualname, f" (at {path.name}:{line})"
     if not method:  # raised in pnp, from something the game's code returned
         return GameCodeError("play", f"pnp's driver failed on what the game's code gave it: "

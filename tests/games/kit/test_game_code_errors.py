@@ -1,16 +1,22 @@
 """The kit's one error for a game's own mistakes, met in-process: a live state with no legal
 action stops ISMCTS (at its root, and in a random playout, which used to draw from nothing
-forever) and the other bots, and the error crosses a process boundary intact."""
+forever) and the other bots, and the error crosses a process boundary intact; an exception from
+the game's code is blamed on its innermost frame wherever the game is installed."""
 
 from __future__ import annotations
 
 import pickle
 import random
+import sysconfig
 from collections.abc import Hashable, Sequence
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from pnp.games.kit import GameCodeError, GreedyBot, Ismcts, Match, Outcome, RandomBot
+from pnp.games.kit import game as kit_game
 
 
 class _DeadEnd:
@@ -86,3 +92,20 @@ def test_the_error_names_its_game_once_and_survives_pickling() -> None:
     back = pickle.loads(pickle.dumps(named))  # a simulation's worker sends it to its parent
     assert type(back) is GameCodeError and str(back) == str(named)
     assert (back.game, back.method, back.problem) == ("anbiao", "outcome", named.problem)
+
+
+def test_a_game_installed_where_python_keeps_its_own_modules_is_still_blamed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Outside a venv (pyenv, the python Docker images) site-packages lies inside the standard
+    # library's folder: an installed game's frame must not pass for Python's own.
+    purelib = Path(sysconfig.get_paths()["purelib"]).resolve()
+    monkeypatch.setattr(kit_game, "_STDLIB", purelib.parent)
+    source = "def outcome(state):\n    return state.scores[9]\n"
+    namespace: dict[str, Any] = {}
+    exec(compile(source, str(purelib / "anbiao_installed" / "game.py"), "exec"), namespace)
+    try:
+        namespace["outcome"](SimpleNamespace(scores=[1, 2]))
+    except IndexError as exc:
+        error = kit_game.blamed(exc)
+    assert (error.method, error.problem) == (
+        "outcome", "raised IndexError: list index out of range (at game.py:2)")
