@@ -126,8 +126,8 @@ def svg_size(name: str, data: bytes) -> tuple[float, float]:
 
 @dataclass
 class KeptDrawings:
-    """svglib's drawings of the SVGs read so far (pictures, and inline icons), by the SHA-256 of
-    their bytes, for a process that builds again and again (``pnp serve``, ``pnp build
+    """svglib's drawings of the SVGs read so far (pictures, and inline icons), by reader and the
+    SHA-256 of their bytes (``picture:<hex>``), for a process that builds again and again (``pnp serve``, ``pnp build
     --watch``; see :func:`keeping`). Reading an SVG (the guard, then svglib's parse and its
     styles) costs far more than drawing it, and a build reads each one once per canvas: a
     picture when the game loads, then for the sheets and the book of each script. Bytes read
@@ -143,8 +143,9 @@ class KeptDrawings:
 
     def keep_only(self, digests: Collection[str]) -> None:
         """Forget every drawing but those of ``digests`` (the SVGs the games use now)."""
-        for digest in self.pickled.keys() - set(digests):
-            del self.pickled[digest]
+        wanted = set(digests)
+        for key in [key for key in self.pickled if key.partition(":")[2] not in wanted]:
+            del self.pickled[key]
 
 
 _KEPT: ContextVar[KeptDrawings | None] = ContextVar("kept_drawings", default=None)
@@ -162,17 +163,18 @@ def keeping(drawings: KeptDrawings) -> Iterator[KeptDrawings]:
 
 def svg_drawing(name: str, data: bytes) -> Any:
     """The svglib drawing of an SVG, after :func:`guard_svg`: a new object on every call."""
-    return kept_svg(data, lambda: _read_svg(name, data))
+    return kept_svg("picture", data, lambda: _read_svg(name, data))
 
 
-def kept_svg(data: bytes, read: Callable[[], Any]) -> Any:
+def kept_svg(reader: str, data: bytes, read: Callable[[], Any]) -> Any:
     """What ``read()`` makes of the SVG ``data`` (svglib's drawing of it): inside
-    :func:`keeping`, taken from the kept drawings when the same bytes were read before, as a
-    new object on every call either way."""
+    :func:`keeping`, taken from the kept drawings when the same ``reader`` read the same bytes
+    before (a picture and an icon are read and checked differently), as a new object on every
+    call either way."""
     kept = _KEPT.get()
     if kept is None:
         return read()
-    digest = hashlib.sha256(data).hexdigest()
+    digest = f"{reader}:{hashlib.sha256(data).hexdigest()}"
     pickled = kept.pickled.get(digest)
     if pickled is None:
         # Read into a pickle and back like a kept one: every caller gets the same thing.

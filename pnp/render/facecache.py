@@ -361,8 +361,9 @@ def keeper(canvas: Canvas, context: Callable[[], Any], fonts: Sequence[str], def
 
 def digest(value: Any) -> str:
     """A SHA-256 of ``value`` that is the same in every process for equal inputs: dataclasses
-    field by field (a field named ``where`` left out: it says where a value was written, which
-    only messages show, and a face that reported a problem is never kept), mappings in order,
+    field by field (fields named ``where`` or ``…_where`` left out: they say where a value was
+    written, which only messages show, and a face that reported a problem is never kept),
+    mappings in order,
     bytes by their own SHA-256. Uncacheable for a value of any other kind."""
     sha = hashlib.sha256()
     _feed(sha, value)

@@ -112,7 +112,7 @@ def _draw_svg(canvas: Canvas, icon: IconFile) -> OneColour | None:
     svglib_log.setLevel(logging.ERROR)
     try:
         # Read once in a process that builds again and again (pnp.data.imagefiles.keeping).
-        drawing = kept_svg(icon.data, lambda: svg2rlg(io.BytesIO(icon.data)))
+        drawing = kept_svg("icon", icon.data, lambda: svg2rlg(io.BytesIO(icon.data)))
     finally:
         svglib_log.setLevel(level)
     if drawing is None or not drawing.width or not drawing.height:

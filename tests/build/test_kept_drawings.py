@@ -8,12 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from reportlab.lib.colors import Color
 
 from pnp.build.pipeline import SheetOptions, build
 from pnp.core.workspace import Workspace
 from pnp.data.gameset import KeptGames
-from pnp.data.imagefiles import KeptDrawings, keeping, svg_drawing
+from pnp.data.imagefiles import ImageFileError, KeptDrawings, keeping, kept_svg, svg_drawing
 from pnp.games.registry import tables_from_engine
 from tests.conftest import edit, game_workspace
 
@@ -93,3 +94,13 @@ def test_every_use_gets_a_drawing_of_its_own() -> None:
     assert (rect.x, rect.y, rect.width, rect.height) == (1, 2, 3, 4)
     assert rect.fillColor.rgb() == (1, 0, 0)  # as the file says, not as the first use changed it
     assert (second.width, second.height) == (7.5, 15)  # 10 × 20 px at 96 px an inch, in points
+
+
+def test_a_picture_is_checked_even_when_an_icon_of_the_same_bytes_was_kept() -> None:
+    # An icon is read by its own reader, which checks less: what it made of the bytes (here
+    # nothing) must not stand in for the picture's reading, which refuses a sizeless drawing.
+    sizeless = b'<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>'
+    with keeping(KeptDrawings()):
+        assert kept_svg("icon", sizeless, lambda: None) is None
+        with pytest.raises(ImageFileError, match="not an SVG drawing with a size"):
+            svg_drawing("cards/blank.svg", sizeless)
