@@ -23,6 +23,7 @@ from pnp.rulebook.style import (
     QUOTE_PAD,
     TextStyle,
 )
+from pnp.text.fitcache import note_lines
 from pnp.text.fitcache import set_lines as kept_lines
 from pnp.text.fonts import FontFamily, kern_for, measure_for, squeeze_for
 from pnp.text.linetypes import Run, SetLine
@@ -102,6 +103,9 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
                     _SET_LINES.clear()
                 lines = _SET_LINES[key] = kept_lines(self.runs, usable, self.style.size, self.measure,
                                                      self.squeeze, kern=self.kern)
+            else:  # a process that builds again (serve, --watch) keeps it in the disk cache too
+                note_lines(self.runs, usable, self.style.size, self.measure, self.squeeze, self.kern,
+                           lines)
             if self.outline and len(lines) > HEADING_MAX_LINES:
                 self.glyphs.overflow(f"{self.where}: a heading {len(lines)} lines long "
                                      f"(at most {HEADING_MAX_LINES}); shorten it or make it a paragraph")

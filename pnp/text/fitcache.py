@@ -96,7 +96,7 @@ def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
     if (session is None or measure is not session.measure or squeeze not in (None, session.squeeze)
             or kern not in (None, session.kern)):
         return tuple(setting.set_lines(runs, width, size, measure, squeeze, kern=kern))
-    key = (tuple(_run_fields(run) for run in runs), width, size, squeeze is not None, kern is not None)
+    key = _lines_key(runs, width, size, squeeze, kern)
     lines = session.asked_lines.get(key)
     if lines is None:
         lines = session.known_lines.get(key)
@@ -104,6 +104,21 @@ def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
             lines = tuple(setting.set_lines(runs, width, size, measure, squeeze, kern=kern))
         session.asked_lines[key] = lines
     return lines
+
+
+def note_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
+               squeeze: Squeeze | None, kern: Kern | None, lines: tuple[SetLine, ...]) -> None:
+    """Inside :func:`remembered`, count ``lines`` (a setting a caller's own memo answered, as
+    :func:`set_lines` would) among the settings the block asked for, so the entry keeps them."""
+    session = _session.get()
+    if (session is not None and measure is session.measure and squeeze in (None, session.squeeze)
+            and kern in (None, session.kern)):
+        session.asked_lines.setdefault(_lines_key(runs, width, size, squeeze, kern), lines)
+
+
+def _lines_key(runs: Sequence[Run], width: float, size: float, squeeze: Squeeze | None,
+               kern: Kern | None) -> Any:
+    return (tuple(_run_fields(run) for run in runs), width, size, squeeze is not None, kern is not None)
 
 
 @contextmanager

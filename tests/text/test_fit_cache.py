@@ -154,3 +154,22 @@ def test_a_book_set_from_kept_lines_has_the_same_bytes_and_an_edit_sets_only_its
     set_afresh.clear()
     assert rulebook(workspace) == edited
     assert len(set_afresh) > 50
+
+
+def test_a_process_that_builds_again_keeps_every_setting_in_the_disk_cache(cache, tmp_path,
+                                                                           set_afresh):
+    # serve and build --watch set a book again in one process, where the paragraphs' own memo
+    # answers first: the entry that build leaves must still hold every setting, so the next
+    # process (the memo empty) sets none afresh.
+    from pnp.rulebook import paragraph
+
+    workspace = game_workspace(tmp_path, "tisigui", templates=True)
+    first = rulebook(workspace)
+    ws = Workspace(workspace)
+    game, = load_games(ws, ["tisigui"], tables_from_engine)
+    again, = render_game(ws, game, "zh-Hant", "a4", kinds=["rulebook"])  # the memo kept
+    assert again.data == first
+    paragraph._SET_LINES.clear()
+    set_afresh.clear()
+    assert rulebook(workspace) == first
+    assert set_afresh == []
