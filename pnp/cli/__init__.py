@@ -84,11 +84,27 @@ class LazyGroup(click.Group):
             raise Interrupted() from None
         except PnpError as exc:
             raise UserError(exc) from None
+        except Exception as exc:
+            if caused_by_ctrl_c(exc):
+                raise Interrupted() from None
+            raise
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, SUMMARIES.get(name, "")) for name in COMMANDS]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+
+def caused_by_ctrl_c(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised because Ctrl-C interrupted something: Python 3.11 turns a
+    KeyboardInterrupt inside a class being made (a dataclass field's ``__set_name__``, as a
+    command's module is imported) into a RuntimeError caused by it."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__cause__
+    return False
 
 
 class Interrupted(click.ClickException):

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import click
 import pytest
 
 from tests.conftest import ROOT
@@ -144,3 +145,26 @@ def test_ctrl_c_at_any_moment_of_a_short_command(entry: str) -> None:
         # their methods so while pnp's modules import), even though pnp handles it.
         assert proc.returncode in (130, -signal.SIGINT), (delay, err)
         assert err.strip() == "pnp: interrupted", (delay, err)
+
+
+def test_ctrl_c_wrapped_by_python_while_a_command_module_is_imported_is_the_quiet_line() -> None:
+    # Python 3.11 raises RuntimeError("Error calling __set_name__ ...") from a KeyboardInterrupt
+    # that lands while a dataclass is made: Ctrl-C all the same, not a traceback.
+    from click.testing import CliRunner
+
+    from pnp.cli import LazyGroup
+
+    @click.command()
+    def slow() -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise RuntimeError("Error calling __set_name__ on 'Field' instance") from exc
+
+    class OneCommand(LazyGroup):
+        def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+            return slow if cmd_name == "slow" else None
+
+    done = CliRunner().invoke(OneCommand(), ["slow"])
+    assert done.exit_code == 130, done.output
+    assert "pnp: interrupted" in done.output
