@@ -67,13 +67,22 @@ class _Session:
 _session: ContextVar[_Session | None] = ContextVar("pnp_fit_session", default=None)
 
 
+def _session_for(measure: Measure, squeeze: Squeeze | None, kern: Kern | None) -> _Session | None:
+    """The block's session when the text is measured with its fonts' own measure (and
+    squeeze and kern, where given); None outside :func:`remembered` or for other measures."""
+    session = _session.get()
+    if (session is None or measure is not session.measure or squeeze not in (None, session.squeeze)
+            or kern not in (None, session.kern)):
+        return None
+    return session
+
+
 def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_size: float,
              measure: Measure, leading_ratio: float = 1.3, step: float = 0.25,
              squeeze: Squeeze | None = None, kern: Kern | None = None) -> Fit | None:
     """:func:`pnp.text.shrink.fit_text`, answered from the disk cache inside :func:`remembered`."""
-    session = _session.get()
-    if (session is None or measure is not session.measure or squeeze not in (None, session.squeeze)
-            or kern not in (None, session.kern)):
+    session = _session_for(measure, squeeze, kern)
+    if session is None:
         return shrink.fit_text(runs, width, height, size, min_size, measure, leading_ratio, step,
                                squeeze, kern)
     key = (tuple(_run_fields(run) for run in runs), width, height, size, min_size, leading_ratio, step,
@@ -92,9 +101,8 @@ def fit_text(runs: Sequence[Run], width: float, height: float, size: float, min_
 def set_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
               squeeze: Squeeze | None = None, kern: Kern | None = None) -> tuple[SetLine, ...]:
     """:func:`pnp.text.setting.set_lines`, answered from the disk cache inside :func:`remembered`."""
-    session = _session.get()
-    if (session is None or measure is not session.measure or squeeze not in (None, session.squeeze)
-            or kern not in (None, session.kern)):
+    session = _session_for(measure, squeeze, kern)
+    if session is None:
         return tuple(setting.set_lines(runs, width, size, measure, squeeze, kern=kern))
     key = _lines_key(runs, width, size, squeeze, kern)
     lines = session.asked_lines.get(key)
@@ -110,9 +118,8 @@ def note_lines(runs: Sequence[Run], width: float, size: float, measure: Measure,
                squeeze: Squeeze | None, kern: Kern | None, lines: tuple[SetLine, ...]) -> None:
     """Inside :func:`remembered`, count ``lines`` (a setting a caller's own memo answered, as
     :func:`set_lines` would) among the settings the block asked for, so the entry keeps them."""
-    session = _session.get()
-    if (session is not None and measure is session.measure and squeeze in (None, session.squeeze)
-            and kern in (None, session.kern)):
+    session = _session_for(measure, squeeze, kern)
+    if session is not None:
         session.asked_lines.setdefault(_lines_key(runs, width, size, squeeze, kern), lines)
 
 
