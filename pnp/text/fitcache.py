@@ -196,20 +196,21 @@ def _decode_fit(value: Any) -> Fit | None:
 
 
 def _decode_key(value: Any) -> Key:
-    runs, *rest = value
-    numbers, flags = rest[:6], rest[6:]
-    if (len(numbers) != 6 or not all(isinstance(n, int | float) and not isinstance(n, bool) for n in numbers)
-            or len(flags) != 2 or not all(isinstance(f, bool) for f in flags)):
-        raise ValueError("not a fit's key")
-    return (tuple(_run_fields(_run_of(run)) for run in runs), *numbers, *flags)
+    return _decode_runs_key(value, 6, "a fit's key")
 
 
 def _decode_lines_key(value: Any) -> LinesKey:
+    return _decode_runs_key(value, 2, "a setting's key")
+
+
+def _decode_runs_key(value: Any, count: int, what: str) -> tuple[Any, ...]:
+    """A key read back from JSON: the runs, ``count`` numbers, then the two flags (squeeze,
+    kern); anything else raises ValueError, which makes the entry unusable."""
     runs, *rest = value
-    numbers, flags = rest[:2], rest[2:]
-    if (len(numbers) != 2 or not all(isinstance(n, int | float) and not isinstance(n, bool) for n in numbers)
+    numbers, flags = rest[:count], rest[count:]
+    if (len(numbers) != count or not all(isinstance(n, int | float) and not isinstance(n, bool) for n in numbers)
             or len(flags) != 2 or not all(isinstance(f, bool) for f in flags)):
-        raise ValueError("not a setting's key")
+        raise ValueError(f"not {what}")
     return (tuple(_run_fields(_run_of(run)) for run in runs), *numbers, *flags)
 
 
