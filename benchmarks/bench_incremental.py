@@ -25,7 +25,6 @@ written in the repository either way.
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import shutil
 import statistics
@@ -37,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from code_trees import edit, package_copy  # noqa: E402
+from code_trees import BYTECODE_MODES, child_env, edit, package_copy  # noqa: E402
 
 
 def child_cpu() -> float:
@@ -45,20 +44,7 @@ def child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-MODES = ("compiled", "cached")
-
-
-def child_env(code: Path, mode: str, pycache: Path) -> dict[str, str]:
-    """The environment of a child running the pnp under ``code``, compiling it every time or
-    keeping its bytecode under ``pycache`` (see the module docstring)."""
-    env = {name: value for name, value in os.environ.items()
-           if name not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
-    env["PYTHONPATH"] = str(code)
-    if mode == "compiled":
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-    else:
-        env["PYTHONPYCACHEPREFIX"] = str(pycache)
-    return env
+MODES = BYTECODE_MODES
 
 
 def run_build(workspace: Path, env: dict[str, str]) -> tuple[float, list[str]]:

@@ -2,7 +2,7 @@
 `pnp build all --lang all`, and of `build all` after a colour edit in niutouwang's 104-card
 layout and after one aizhewudi ability card's text (a card no book prints).
 
-    python benchmarks/bench_issue25.py [--baseline REV] [--rounds 3]
+    python benchmarks/bench_issue25.py [--baseline REV] [--rounds 3] [--bytecode both]
 
 Needs WeasyPrint beside pnp (see "Rulebook typesetting" in benchmarks/README.md). Each round
 runs, interleaved so that the machine's load hits all alike: the anchor (WeasyPrint typesetting
@@ -12,10 +12,13 @@ package) a cold shelf build (``--force`` into an empty folder, the disk cache fi
 with it off) and the edit sequence on a private copy of the workspace: a full build, the
 front layout's line colour of niutouwang's number cards (the rulebook's figures draw them), the
 back layout's circle colour (no book draws a back), and one ability card's text. Every pnp
-step is a new process (imports included; pnp compiled from source in each, as this machine's
-``PYTHONDONTWRITEBYTECODE=1`` has it); its CPU is user + system from ``os.wait4``. Prints a
-Markdown table of medians and least values, each as a ratio to the anchor of the same round
-and (for the edits) to the sequence's full build. Writes nothing in the repository.
+step is a new process (imports included); its CPU is user + system from ``os.wait4``. With
+``--bytecode cached`` (the default) pnp's ``.pyc`` files are kept, as on a designer's machine
+(pip compiles a wheel when it installs it); ``compiled`` compiles pnp from source in every
+process, as this machine's ``PYTHONDONTWRITEBYTECODE=1`` has it for an editable install;
+``both`` measures each way (code_trees.child_env). Prints a Markdown table per way of medians and
+least values, each as a ratio to the anchor of the same round and (for the edits) to the
+sequence's full build. Writes nothing in the repository.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from code_trees import edit, package_copy  # noqa: E402
+from code_trees import BYTECODE_MODES, child_env, edit, package_copy  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -70,9 +73,8 @@ def child_cpu(args: list[str], env: dict[str, str]) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def one_round(code: Path, scratch: Path, cache: Path) -> dict[str, float]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPYCACHEPREFIX",)}
-    env.update(PYTHONPATH=str(code), PYTHONDONTWRITEBYTECODE="1", PNP_CACHE_DIR=str(cache))
+def one_round(env: dict[str, str], scratch: Path, cache: Path) -> dict[str, float]:
+    env = {**env, "PNP_CACHE_DIR": str(cache)}
     found: dict[str, float] = {}
     for label, cache_dir in zip(COLD, (str(cache), ""), strict=True):
         out = scratch / "cold-out"
@@ -91,7 +93,7 @@ def one_round(code: Path, scratch: Path, cache: Path) -> dict[str, float]:
     return found
 
 
-def main(baseline: str | None, rounds: int) -> None:
+def main(baseline: str | None, rounds: int, modes: tuple[str, ...]) -> None:
     timed = anchor_run()
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
@@ -99,38 +101,49 @@ def main(baseline: str | None, rounds: int) -> None:
         if baseline:
             package_copy(baseline, scratch / "baseline")
             codes = {f"main at {baseline}": scratch / "baseline", **codes}
-        for index, code in enumerate(codes.values()):  # fill each tree's cache once, unmeasured
-            one_round(code, scratch / f"warm-{index}", scratch / f"cache-{index}")
+        envs = {(label, mode): child_env(code, mode, scratch / "pycache" / f"{index}")
+                for index, (label, code) in enumerate(codes.items()) for mode in modes}
+        # Fill each tree's disk cache (and, kept, its bytecode) once, unmeasured.
+        for index, env in enumerate(envs.values()):
+            one_round(env, scratch / f"warm-{index}", scratch / f"cache-{index}")
         anchors: list[float] = []
-        runs: dict[str, list[dict[str, float]]] = {label: [] for label in codes}
+        runs: dict[tuple[str, str], list[dict[str, float]]] = {key: [] for key in envs}
         loads = []
         for _ in range(rounds):
             loads.append(os.getloadavg()[0])
             anchors.append(timed())
-            for index, (label, code) in enumerate(codes.items()):
-                runs[label].append(one_round(code, scratch / f"run-{index}", scratch / f"cache-{index}"))
+            for index, (key, env) in enumerate(envs.items()):
+                runs[key].append(one_round(env, scratch / f"run-{index}", scratch / f"cache-{index}"))
             anchors.append(timed())
     anchor = statistics.median(anchors)
     print(f"Anchor: WeasyPrint, the seven-page text in a new process, median {anchor:.2f} s CPU "
           f"(least {min(anchors):.2f}) over "
-          f"{len(anchors)} runs; load average at each round's start: {', '.join(f'{x:.1f}' for x in loads)}.\n")
+          f"{len(anchors)} runs; load average at each round's start: {', '.join(f'{x:.1f}' for x in loads)}.")
     labels = list(codes)
-    print("| step | " + " | ".join(f"{label}: CPU s median (least) | × anchor | of full" for label in labels) + " |")
-    print("|---|" + "---:|---:|---:|" * len(labels))
-    for step in STEPS:
-        cells = []
-        for label in labels:
-            values = [run[step] for run in runs[label]]
-            median, least = statistics.median(values), min(values)
-            full = statistics.median(run[FULL] for run in runs[label])
-            share = f"{100 * median / full:.0f} %" if step in EDITS else "—"
-            cells.append(f"{median:.2f} ({least:.2f}) | {median / anchor:.2f}× | {share}")
-        print(f"| {step} | " + " | ".join(cells) + " |")
+    for mode in modes:
+        kept = "kept, as on a designer's machine" if mode == "cached" else "compiled from source in every process"
+        print(f"\npnp's bytecode {kept}:\n")
+        heads = " | ".join(f"{label}: CPU s median (least) | × anchor | of full" for label in labels)
+        print(f"| step | {heads} |")
+        print("|---|" + "---:|---:|---:|" * len(labels))
+        for step in STEPS:
+            cells = []
+            for label in labels:
+                values = [run[step] for run in runs[(label, mode)]]
+                median, least = statistics.median(values), min(values)
+                full = statistics.median(run[FULL] for run in runs[(label, mode)])
+                share = f"{100 * median / full:.0f} %" if step in EDITS else "—"
+                cells.append(f"{median:.2f} ({least:.2f}) | {median / anchor:.2f}× | {share}")
+            print(f"| {step} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", help="git revision whose pnp runs the same steps, interleaved")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--bytecode", choices=(*BYTECODE_MODES, "both"), default="cached",
+                        help="cached: .pyc files kept, as on a designer's machine; compiled: pnp compiled "
+                             "in every process; both")
     options = parser.parse_args()
-    main(options.baseline, options.rounds)
+    main(options.baseline, options.rounds,
+         BYTECODE_MODES if options.bytecode == "both" else (options.bytecode,))

@@ -4,6 +4,7 @@ workspace copy that fails loudly when the text it replaces is gone."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -23,6 +24,26 @@ def package_copy(revision: str | None, into: Path) -> Path:
                              capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into
+
+
+BYTECODE_MODES = ("compiled", "cached")
+
+
+def child_env(code: Path, mode: str, pycache: Path) -> dict[str, str]:
+    """The environment of a child running the pnp under ``code``. ``compiled``: the child compiles
+    pnp's modules from source in every process (``PYTHONDONTWRITEBYTECODE=1``, as this machine
+    sets it; the standard library and installed packages keep their own ``.pyc`` files).
+    ``cached``: as on a designer's machine, where pip compiled the wheel at install or Python
+    wrote the ``.pyc`` files on the first run: they are kept under ``pycache``
+    (``PYTHONPYCACHEPREFIX``), so run one unmeasured step first to fill it."""
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
+    env["PYTHONPATH"] = str(code)
+    if mode == "compiled":
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    else:
+        env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    return env
 
 
 def edit(path: Path, old: str, new: str) -> None:
