@@ -12,13 +12,15 @@ package) a cold shelf build (``--force`` into an empty folder, the disk cache fi
 with it off) and the edit sequence on a private copy of the workspace: a full build, the
 front layout's line colour of niutouwang's number cards (the rulebook's figures draw them), the
 back layout's circle colour (no book draws a back), and one ability card's text. Every pnp
-step is a new process (imports included); its CPU is user + system from ``os.wait4``. With
-``--bytecode cached`` (the default) pnp's ``.pyc`` files are kept, as on a designer's machine
-(pip compiles a wheel when it installs it); ``compiled`` compiles pnp from source in every
-process, as this machine's ``PYTHONDONTWRITEBYTECODE=1`` has it for an editable install;
-``both`` measures each way (code_trees.child_env). Prints a Markdown table per way of medians and
-least values, each as a ratio to the anchor of the same round and (for the edits) to the
-sequence's full build. Writes nothing in the repository.
+step is a new process (imports included), run by a Python that sees the installed packages
+but not pnp's editable install (code_trees.plain_python: as after installing pnp's wheel); its
+CPU is user + system from ``os.wait4``. With ``--bytecode cached`` (the default) pnp's ``.pyc``
+files are kept, as on a designer's machine (pip compiles a wheel when it installs it);
+``compiled`` compiles pnp from source in every process, as this machine's
+``PYTHONDONTWRITEBYTECODE=1`` has it for an editable install; ``both`` measures each way
+(code_trees.child_env). Prints a Markdown table per way of medians and least values, each as a
+ratio to the anchor of the same round and (for the edits) to the sequence's full build. Writes
+nothing in the repository.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from code_trees import BYTECODE_MODES, child_env, edit, package_copy  # noqa: E402
+from code_trees import BYTECODE_MODES, child_env, edit, package_copy, plain_python  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -64,8 +66,8 @@ def anchor_run() -> Callable[[], float]:
     return lambda: weasyprint_process_cpu("tisigui", 1)[0]
 
 
-def child_cpu(args: list[str], env: dict[str, str]) -> float:
-    child = subprocess.Popen([sys.executable, "-m", "pnp", *args], env=env, cwd=tempfile.gettempdir(),
+def child_cpu(python: Path, args: list[str], env: dict[str, str]) -> float:
+    child = subprocess.Popen([str(python), "-m", "pnp", *args], env=env, cwd=tempfile.gettempdir(),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(child.pid, 0)
     if os.waitstatus_to_exitcode(status):
@@ -73,23 +75,23 @@ def child_cpu(args: list[str], env: dict[str, str]) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def one_round(env: dict[str, str], scratch: Path, cache: Path) -> dict[str, float]:
+def one_round(python: Path, env: dict[str, str], scratch: Path, cache: Path) -> dict[str, float]:
     env = {**env, "PNP_CACHE_DIR": str(cache)}
     found: dict[str, float] = {}
     for label, cache_dir in zip(COLD, (str(cache), ""), strict=True):
         out = scratch / "cold-out"
         shutil.rmtree(out, ignore_errors=True)
-        found[label] = child_cpu(["--root", str(ROOT), "build", "all", "--lang", "all", "--force", "--out", str(out)],
-                                 {**env, "PNP_CACHE_DIR": cache_dir})
+        cold = ["--root", str(ROOT), "build", "all", "--lang", "all", "--force", "--out", str(out)]
+        found[label] = child_cpu(python, cold, {**env, "PNP_CACHE_DIR": cache_dir})
     ws = scratch / "ws"
     shutil.rmtree(ws, ignore_errors=True)
     shutil.copytree(ROOT / "card_data", ws / "card_data")
     shutil.copytree(ROOT / "templates", ws / "templates")
     build = ["--root", str(ws), "build", "all", "--lang", "all"]
-    found[FULL] = child_cpu(build, env)
+    found[FULL] = child_cpu(python, build, env)
     for label, (name, old, new) in EDITS.items():
         edit(ws / name, old, new)
-        found[label] = child_cpu(build, env)
+        found[label] = child_cpu(python, build, env)
     return found
 
 
@@ -101,11 +103,12 @@ def main(baseline: str | None, rounds: int, modes: tuple[str, ...]) -> None:
         if baseline:
             package_copy(baseline, scratch / "baseline")
             codes = {f"main at {baseline}": scratch / "baseline", **codes}
+        python = plain_python(scratch / "venv")
         envs = {(label, mode): child_env(code, mode, scratch / "pycache" / f"{index}")
                 for index, (label, code) in enumerate(codes.items()) for mode in modes}
         # Fill each tree's disk cache (and, kept, its bytecode) once, unmeasured.
         for index, env in enumerate(envs.values()):
-            one_round(env, scratch / f"warm-{index}", scratch / f"cache-{index}")
+            one_round(python, env, scratch / f"warm-{index}", scratch / f"cache-{index}")
         anchors: list[float] = []
         runs: dict[tuple[str, str], list[dict[str, float]]] = {key: [] for key in envs}
         loads = []
@@ -113,7 +116,7 @@ def main(baseline: str | None, rounds: int, modes: tuple[str, ...]) -> None:
             loads.append(os.getloadavg()[0])
             anchors.append(timed())
             for index, (key, env) in enumerate(envs.items()):
-                runs[key].append(one_round(env, scratch / f"run-{index}", scratch / f"cache-{index}"))
+                runs[key].append(one_round(python, env, scratch / f"run-{index}", scratch / f"cache-{index}"))
             anchors.append(timed())
     anchor = statistics.median(anchors)
     print(f"Anchor: WeasyPrint, the seven-page text in a new process, median {anchor:.2f} s CPU "
