@@ -47,10 +47,11 @@ def file_bytes(face: Any) -> bytes:
     return data
 
 
-def table_bytes(face: Any, tag: str) -> bytes:
-    """The raw bytes of one table of a parsed face (KeyError if the font has none)."""
+def table_bytes(face: Any, tag: str) -> memoryview:
+    """The raw bytes of one table of a parsed face (KeyError if the font has none), as a view:
+    a CJK face's 'glyf' table is megabytes, of which a reader may need a few glyphs' headers."""
     entry = face.table[tag]
-    return bytes(face._ttf_data[entry["offset"]:entry["offset"] + entry["length"]])
+    return memoryview(face._ttf_data)[entry["offset"]:entry["offset"] + entry["length"]]
 
 
 def parse_results(face: Any) -> dict[str, Any]:
