@@ -45,10 +45,9 @@ def source_fingerprint(package: Path) -> str:
     answer is kept only once every file is older than that (:func:`diskcache.settled`)."""
     sources = _source_files(package)
     versions = library_versions()
-    stamps = _stamps(sources)
+    stamps = _stamps(package, sources)
     key = hashlib.sha256(f"{__version__}\0{package}\0".encode("utf-8", "surrogateescape"))
-    for path, stamp in zip(sources, stamps, strict=True):
-        key.update(f"{path.relative_to(package)}\0{stamp}\0".encode("utf-8", "surrogateescape"))
+    key.update(repr(list(zip(sources, stamps, strict=True))).encode("utf-8", "surrogateescape"))
     for name in LIBRARIES:
         key.update(f"{name}={versions[name]}\n".encode())
     name = key.hexdigest()
@@ -56,35 +55,40 @@ def source_fingerprint(package: Path) -> str:
     if found is not None and len(found) == _DIGEST_LEN:
         return found.decode("ascii")
     digest = hashlib.sha256(__version__.encode())
-    for path in sources:
-        digest.update(str(path.relative_to(package)).encode())
+    for relative in sources:
+        digest.update(relative.encode("utf-8", "surrogateescape"))
         digest.update(b"\0")
-        digest.update(path.read_bytes())
+        digest.update((package / relative).read_bytes())
         digest.update(b"\0")
     for lib in LIBRARIES:
         digest.update(f"{lib}={versions[lib]}\n".encode())
     fingerprint = digest.hexdigest()
     # Kept only if no file changed while it was read, and none could still change unseen.
-    if all(diskcache.settled(max(stamp[1], stamp[2])) for stamp in stamps) and _stamps(sources) == stamps:
+    if all(diskcache.settled(max(stamp[1], stamp[2])) for stamp in stamps) and _stamps(package, sources) == stamps:
         diskcache.write(FINGERPRINT_AREA, name, fingerprint.encode("ascii"))
     return fingerprint
 
 
-def _source_files(package: Path) -> list[Path]:
+def _source_files(package: Path) -> list[str]:
+    """The source files under ``package``, as paths relative to it, in the order of their parts
+    (as sorted paths are)."""
     found = []
-    for folder, _dirs, names in os.walk(package):
-        found += [Path(folder, name) for name in names if os.path.splitext(name)[1] in SOURCE_SUFFIXES]
-    return sorted(found)
+    top = str(package)
+    for folder, _dirs, names in os.walk(top):
+        inner = os.path.relpath(folder, top)
+        prefix = "" if inner == "." else inner + os.sep
+        found += [prefix + name for name in names if os.path.splitext(name)[1] in SOURCE_SUFFIXES]
+    return sorted(found, key=lambda relative: relative.split(os.sep))
 
 
 # A file's size, mtime, ctime (nanoseconds) and inode.
 _Stamp = tuple[int, int, int, int]
 
 
-def _stamps(paths: list[Path]) -> list[_Stamp]:
+def _stamps(package: Path, sources: list[str]) -> list[_Stamp]:
     stamps = []
-    for path in paths:
-        st = path.stat()
+    for relative in sources:
+        st = os.stat(os.path.join(package, relative))
         stamps.append((st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
     return stamps
 
