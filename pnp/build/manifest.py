@@ -441,6 +441,15 @@ def noting_game(game: Game) -> tuple[Game, set[str]]:
     return dataclasses.replace(game, components=components, layouts=_NotedLayouts(game.layouts, seen)), seen
 
 
+@cache
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass type that :func:`rulebook_view` walks (its source locations
+    left out), or None for any other type."""
+    if not dataclasses.is_dataclass(kind):
+        return None
+    return tuple(item.name for item in dataclasses.fields(kind) if item.name not in ("where", "row_where"))
+
+
 def rulebook_view(game: Game, seen: Iterable[str]) -> str:
     """A digest of everything in ``game`` except card fields and layouts not in ``seen`` and
     source locations (which only ever reach error messages)."""
@@ -448,32 +457,34 @@ def rulebook_view(game: Game, seen: Iterable[str]) -> str:
     every_layout = f"{LAYOUT}{EVERY_FIELD}" in seen
 
     def walk(value: Any, card: str | None = None) -> Any:
-        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _field_names(type(value))
+        if names is not None:
             here = card
             named: Any = value  # a Card or Component, recognised by name to keep this module light
-            if type(value).__name__ == "Card":
+            kind = type(value).__name__
+            if kind == "Card":
                 here = f"{card}/{named.id}"
-            if type(value).__name__ == "Component":
+            if kind == "Component":
                 here = named.id
-            out: dict[str, Any] = {"": type(value).__name__}
-            for item in dataclasses.fields(value):
-                if item.name in ("where", "row_where"):
-                    continue
-                inner = getattr(value, item.name)
-                if item.name == "fields" and type(value).__name__ == "Card":
+            out: dict[str, Any] = {"": kind}
+            for name in names:
+                inner = getattr(value, name)
+                if name == "fields" and kind == "Card":
                     every = f"{here}/{EVERY_FIELD}" in seen
                     out["fields"] = {k: walk(v) for k, v in sorted(inner.items())
                                      if every or f"{here}/{k}" in seen}
                     out["fields?"] = sorted(k.rsplit("/", 1)[1] for k in seen
                                             if k.startswith(f"{here}/") and k.rsplit("/", 1)[1] not in inner)
-                elif item.name == "layouts" and type(value).__name__ == "Game":
+                elif name == "layouts" and kind == "Game":
                     out["layouts"] = {k: walk(v) for k, v in sorted(inner.items())
                                       if every_layout or f"{LAYOUT}{k}" in seen}
                     out["layouts?"] = sorted(k[len(LAYOUT):] for k in seen
                                              if k.startswith(LAYOUT) and k[len(LAYOUT):] not in inner)
                 else:
-                    out[item.name] = walk(inner, here)
+                    out[name] = walk(inner, here)
             return out
+        if isinstance(value, str | int | float):  # the leaves, most values: no slower checks first
+            return repr(value)
         if isinstance(value, Mapping):
             return {str(k): walk(v, card) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
         if isinstance(value, (list, tuple)):
