@@ -441,13 +441,17 @@ def noting_game(game: Game) -> tuple[Game, set[str]]:
     return dataclasses.replace(game, components=components, layouts=_NotedLayouts(game.layouts, seen)), seen
 
 
-@cache
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
 def _field_names(kind: type) -> tuple[str, ...] | None:
     """The fields of a dataclass type that :func:`rulebook_view` walks (its source locations
-    left out), or None for any other type."""
-    if not dataclasses.is_dataclass(kind):
-        return None
-    return tuple(item.name for item in dataclasses.fields(kind) if item.name not in ("where", "row_where"))
+    left out), or None for any other type; each type asked once."""
+    if kind not in _FIELD_NAMES:
+        _FIELD_NAMES[kind] = tuple(item.name for item in dataclasses.fields(kind)
+                                   if item.name not in ("where", "row_where")) \
+            if dataclasses.is_dataclass(kind) else None
+    return _FIELD_NAMES[kind]
 
 
 def rulebook_view(game: Game, seen: Iterable[str]) -> str:
