@@ -320,11 +320,17 @@ def _bundled_dir(workspace: Workspace, lang: str) -> Path:
     return font_files(workspace, lang)[0].parent
 
 
+# The templates each game's book reads, by game and starting template: found once per plan,
+# since both scripts' books read the same ones.
+TemplatesRead = dict[tuple[str, str | None], list[Path]]
+
+
 def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
-              hasher: Hasher) -> dict[str, str]:
+              hasher: Hasher, templates_read: TemplatesRead | None = None) -> dict[str, str]:
     """Every input of one output, by name: file paths relative to the workspace, ``option:…``
     for the build options its kind depends on and the output's own parameters, and ``pnp``
-    for the code."""
+    for the code. ``templates_read`` keeps what :func:`template_files` found for the other
+    outputs of the same plan."""
     kind = output.kind
     files: list[Path] = []
     if kind.per_game:
@@ -340,7 +346,11 @@ def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
     if kind.templates:
         # The book's own template counts even when it is missing: its coming back rebuilds.
         files += [workspace.templates / output.slug / name for name in kind.needs]
-        files += template_files(workspace.templates, output.slug, None if kind.templates == "*" else kind.templates)
+        start = None if kind.templates == "*" else kind.templates
+        read = templates_read if templates_read is not None else {}
+        if (output.slug, start) not in read:
+            read[(output.slug, start)] = template_files(workspace.templates, output.slug, start)
+        files += read[(output.slug, start)]
     inputs = {_relative(workspace, path): hasher.file(path) for path in dict.fromkeys(files)}
     inputs.update({f"option:{name}": value for name, value in options.items() if name in kind.options})
     inputs.update({f"option:{name}": value for name, value in output.params.items()})
