@@ -315,11 +315,6 @@ def font_files(workspace: Workspace, lang: str) -> list[Path]:
     return [workspace.fonts / name for name in FACE_FILES[lang]]
 
 
-def _bundled_dir(workspace: Workspace, lang: str) -> Path:
-    """Where the script's own faces are: a family may be named among them."""
-    return font_files(workspace, lang)[0].parent
-
-
 # The templates each game's book reads, by game and starting template: found once per plan,
 # since both scripts' books read the same ones.
 TemplatesRead = dict[tuple[str, str | None], list[Path]]
@@ -338,11 +333,12 @@ def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
         files += card_files(workspace.game_dir(output.slug))  # cards: deck.csv / deck.xlsx
         files += icon_files(workspace.game_dir(output.slug))  # inline icons: icons/NAME.svg
         files += art_files(workspace.game_dir(output.slug))  # the pictures layouts draw
-    files += font_files(workspace, output.lang)
+    faces = font_files(workspace, output.lang)
+    files += faces
     from pnp.text.fontchoice import chosen_font_files
 
-    files += chosen_font_files(workspace.game_dir(output.slug) / "game.yaml", workspace,
-                               _bundled_dir(workspace, output.lang))
+    # A family may be named among the script's own faces: their folder is searched too.
+    files += chosen_font_files(workspace.game_dir(output.slug) / "game.yaml", workspace, faces[0].parent)
     if kind.templates:
         # The book's own template counts even when it is missing: its coming back rebuilds.
         files += [workspace.templates / output.slug / name for name in kind.needs]
