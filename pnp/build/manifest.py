@@ -315,16 +315,17 @@ def font_files(workspace: Workspace, lang: str) -> list[Path]:
     return [workspace.fonts / name for name in FACE_FILES[lang]]
 
 
-def _bundled_dir(workspace: Workspace, lang: str) -> Path:
-    """Where the script's own faces are: a family may be named among them."""
-    return font_files(workspace, lang)[0].parent
+# The templates each game's book reads, by game and starting template: found once per plan,
+# since both scripts' books read the same ones.
+TemplatesRead = dict[tuple[str, str | None], list[Path]]
 
 
 def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
-              hasher: Hasher) -> dict[str, str]:
+              hasher: Hasher, templates_read: TemplatesRead | None = None) -> dict[str, str]:
     """Every input of one output, by name: file paths relative to the workspace, ``option:…``
     for the build options its kind depends on and the output's own parameters, and ``pnp``
-    for the code."""
+    for the code. ``templates_read`` keeps what :func:`template_files` found for the other
+    outputs of the same plan."""
     kind = output.kind
     files: list[Path] = []
     if kind.per_game:
@@ -332,15 +333,20 @@ def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
         files += card_files(workspace.game_dir(output.slug))  # cards: deck.csv / deck.xlsx
         files += icon_files(workspace.game_dir(output.slug))  # inline icons: icons/NAME.svg
         files += art_files(workspace.game_dir(output.slug))  # the pictures layouts draw
-    files += font_files(workspace, output.lang)
+    faces = font_files(workspace, output.lang)
+    files += faces
     from pnp.text.fontchoice import chosen_font_files
 
-    files += chosen_font_files(workspace.game_dir(output.slug) / "game.yaml", workspace,
-                               _bundled_dir(workspace, output.lang))
+    # A family may be named among the script's own faces: their folder is searched too.
+    files += chosen_font_files(workspace.game_dir(output.slug) / "game.yaml", workspace, faces[0].parent)
     if kind.templates:
         # The book's own template counts even when it is missing: its coming back rebuilds.
         files += [workspace.templates / output.slug / name for name in kind.needs]
-        files += template_files(workspace.templates, output.slug, None if kind.templates == "*" else kind.templates)
+        start = None if kind.templates == "*" else kind.templates
+        read = templates_read if templates_read is not None else {}
+        if (output.slug, start) not in read:
+            read[(output.slug, start)] = template_files(workspace.templates, output.slug, start)
+        files += read[(output.slug, start)]
     inputs = {_relative(workspace, path): hasher.file(path) for path in dict.fromkeys(files)}
     inputs.update({f"option:{name}": value for name, value in options.items() if name in kind.options})
     inputs.update({f"option:{name}": value for name, value in output.params.items()})
@@ -441,6 +447,19 @@ def noting_game(game: Game) -> tuple[Game, set[str]]:
     return dataclasses.replace(game, components=components, layouts=_NotedLayouts(game.layouts, seen)), seen
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass type that :func:`rulebook_view` walks (its source locations
+    left out), or None for any other type; each type asked once."""
+    if kind not in _FIELD_NAMES:
+        _FIELD_NAMES[kind] = tuple(item.name for item in dataclasses.fields(kind)
+                                   if item.name not in ("where", "row_where")) \
+            if dataclasses.is_dataclass(kind) else None
+    return _FIELD_NAMES[kind]
+
+
 def rulebook_view(game: Game, seen: Iterable[str]) -> str:
     """A digest of everything in ``game`` except card fields and layouts not in ``seen`` and
     source locations (which only ever reach error messages)."""
@@ -448,32 +467,34 @@ def rulebook_view(game: Game, seen: Iterable[str]) -> str:
     every_layout = f"{LAYOUT}{EVERY_FIELD}" in seen
 
     def walk(value: Any, card: str | None = None) -> Any:
-        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _field_names(type(value))
+        if names is not None:
             here = card
             named: Any = value  # a Card or Component, recognised by name to keep this module light
-            if type(value).__name__ == "Card":
+            kind = type(value).__name__
+            if kind == "Card":
                 here = f"{card}/{named.id}"
-            if type(value).__name__ == "Component":
+            if kind == "Component":
                 here = named.id
-            out: dict[str, Any] = {"": type(value).__name__}
-            for item in dataclasses.fields(value):
-                if item.name in ("where", "row_where"):
-                    continue
-                inner = getattr(value, item.name)
-                if item.name == "fields" and type(value).__name__ == "Card":
+            out: dict[str, Any] = {"": kind}
+            for name in names:
+                inner = getattr(value, name)
+                if name == "fields" and kind == "Card":
                     every = f"{here}/{EVERY_FIELD}" in seen
                     out["fields"] = {k: walk(v) for k, v in sorted(inner.items())
                                      if every or f"{here}/{k}" in seen}
                     out["fields?"] = sorted(k.rsplit("/", 1)[1] for k in seen
                                             if k.startswith(f"{here}/") and k.rsplit("/", 1)[1] not in inner)
-                elif item.name == "layouts" and type(value).__name__ == "Game":
+                elif name == "layouts" and kind == "Game":
                     out["layouts"] = {k: walk(v) for k, v in sorted(inner.items())
                                       if every_layout or f"{LAYOUT}{k}" in seen}
                     out["layouts?"] = sorted(k[len(LAYOUT):] for k in seen
                                              if k.startswith(LAYOUT) and k[len(LAYOUT):] not in inner)
                 else:
-                    out[item.name] = walk(inner, here)
+                    out[name] = walk(inner, here)
             return out
+        if isinstance(value, str | int | float):  # the leaves, most values: no slower checks first
+            return repr(value)
         if isinstance(value, Mapping):
             return {str(k): walk(v, card) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
         if isinstance(value, (list, tuple)):

@@ -55,15 +55,7 @@ class Problem:
     @property
     def place(self) -> str:
         """``file:line:column: field.path``, each part only when known ("" when none is)."""
-        at = self.file or ""
-        if at and self.line is not None:
-            at += f":{self.line}"
-            if self.column is not None:
-                at += f":{self.column}"
-        if self.cell:
-            at = f"{at}: {self.cell}" if at else self.cell
-        field = format_path(self.path) if self.path else ""
-        return f"{at}: {field}" if at and field else at or field
+        return _place_text(self.file, self.line, self.column, self.path, self.cell)
 
     @property
     def text(self) -> str:
@@ -87,6 +79,19 @@ class Problem:
                 "path": list(self.path), "cell": self.cell, "code": self.code, "hint": self.hint}
 
 
+def _place_text(file: str | None, line: int | None, column: int | None, path: PathKey, cell: str | None) -> str:
+    """A problem's or a value's place as messages show it (:attr:`Problem.place`)."""
+    at = file or ""
+    if at and line is not None:
+        at += f":{line}"
+        if column is not None:
+            at += f":{column}"
+    if cell:
+        at = f"{at}: {cell}" if at else cell
+    field = format_path(path) if path else ""
+    return f"{at}: {field}" if at and field else at or field
+
+
 def as_problems(problems: Iterable[Problem | str] | Problem | str) -> tuple[Problem, ...]:
     """Problems as records; a bare string is a problem nobody located."""
     if isinstance(problems, str | Problem):
@@ -107,7 +112,8 @@ class Place(str):
 
     def __new__(cls, file: str, line: int | None = None, path: PathKey = (), column: int | None = None,
                 cell: str | None = None) -> Place:
-        place = super().__new__(cls, Problem("", file, line, column, path, cell=cell).place)
+        # The text straight from the parts: no Problem made for it (a game's load makes thousands).
+        place = super().__new__(cls, _place_text(file, line, column, path, cell))
         place.file, place.line, place.path, place.column, place.cell = file, line, path, column, cell
         return place
 

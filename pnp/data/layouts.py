@@ -232,6 +232,15 @@ def _element_strings(element: Element) -> Iterator[tuple[str, str]]:
                 yield (text.replace(ROW_NUMBER, "") if key == "row_labels" else text), element.where.child(key)
 
 
+def _quoted_fields(layout: Layout) -> list[tuple[str, list[str]]]:
+    """Each string of ``layout`` that may quote a card field (its background and its elements'
+    properties), as where it is written and the fields it quotes."""
+    strings: list[tuple[str, str]] = [(layout.background, layout.where + ": background")]
+    for element in layout.elements:
+        strings.extend(_element_strings(element))
+    return [(where, field_refs(value)) for value, where in strings]
+
+
 def substitute(text: str, card: Card) -> str:
     return FIELD_REF.sub(lambda m: card.fields[m.group(1)].value if m.group(1) in card.fields
                          else m.group(0), text)
@@ -243,16 +252,17 @@ def check_component_layouts(r: Reader, comp: Component, layouts: dict[str, Layou
     its markup reads (inline icons among ``icons``), symbols exist and icons fit."""
     used = [layouts[ref] for ref in (comp.front, comp.back, comp.inner) if ref in layouts]
     report = _PerCard(r, comp)
+    # What each layout quotes, and where, is the same for every card: found once per layout,
+    # not once per card (a 104-card deck made 4,000 places for the same few dozen strings).
+    quoted = {id(layout): _quoted_fields(layout) for layout in used}
     for card in comp.cards:
         for layout in used:
-            strings: list[tuple[str, str]] = [(layout.background, layout.where + ": background")]
             for element in layout.elements:
-                strings.extend(_element_strings(element))
                 if element.kind in TEXT_ELEMENTS:
                     _check_safe_zone(report, comp, card, element)
             missing = False
-            for value, where in strings:
-                for ref in field_refs(value):
+            for where, refs in quoted[id(layout)]:
+                for ref in refs:
                     if ref not in card.fields:
                         missing = True
                         report.add(f"{where}/{ref}", card, problem_at(

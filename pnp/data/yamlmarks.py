@@ -63,6 +63,7 @@ PLAIN_TAGS = frozenset(
     for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp", "binary")
 )
 _MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+_STR = "tag:yaml.org,2002:str"
 _NUMBERS = frozenset({"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"})
 # Limits that keep a hostile file from hanging a build: an alias bomb expands nine-fold per
 # level, so the budget counts values after expansion; real card data stays far below both.
@@ -182,6 +183,8 @@ def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
     if refused:
         problems.append(at(refused, "yaml-value"))
         return None
+    if node.tag == _STR:
+        return node.value  # what the constructor returns for text, without its dispatch
     try:
         return budget.scalars.construct_object(node, deep=True)
     except Exception as exc:  # noqa: BLE001 - see below

@@ -331,9 +331,16 @@ def _picks_of(game_yaml: Path, size: int, mtime_ns: int) -> tuple[FontPick, ...]
     from pnp.core.errors import DataError
     from pnp.data.gameinfo import read_font_picks
     from pnp.data.schema import Problems, Reader
+    from pnp.data.textfile import read_text
     from pnp.data.yamlmarks import load_yaml
 
     try:
+        text = read_text(game_yaml)
+        # Most game.yaml choose no face, and parsing one with its marks cost every build 1-3 ms
+        # a game: a key can be "fonts" only if the text spells it, or escapes a character
+        # ("\x66onts" in double quotes), so any other text is not parsed.
+        if "fonts" not in text and "\\" not in text:
+            return ()
         doc = load_yaml(game_yaml)
     except (DataError, OSError):
         return ()

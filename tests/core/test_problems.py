@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,3 +51,19 @@ def test_the_yaml_reader_raises_records(tmp_path: Path) -> None:
     assert (record.line, record.path, record.code) == (3, ("a",), "duplicate-key")
     assert caught.value.problems == [str(record)]
     assert str(record).endswith("x.yaml:3: a: duplicate key 'a'")
+
+
+@pytest.mark.parametrize(("parts", "text"), [
+    (("a.yaml", 3, ("a", 0, "b"), 4), "a.yaml:3:4: a[0].b"),
+    (("a.yaml", None, ("a",)), "a.yaml: a"),
+    (("a.yaml", None, (), 4), "a.yaml"),
+    (("", 3, ("a",)), "a"),
+    (("deck.xlsx", 2, (), None, "Cards!E4"), "deck.xlsx:2: Cards!E4"),
+    (("", None, ("x", 1), None, "Cards!E4"), "Cards!E4: x[1]"),
+    (("", None, ()), ""),
+])
+def test_a_place_reads_as_the_problem_it_makes_is_placed(parts: tuple[Any, ...], text: str) -> None:
+    place = Place(*parts)
+    assert place == text
+    assert place.problem("m").place == text
+    assert str(place.problem("m")) == (f"{text}: m" if text else "m")
