@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 import pnp.games
 from pnp.data.computed import Computed, Unavailable
 from pnp.data.fieldpaths import located_problems
-from pnp.games.base import GameCodeError, GamePlugin, GameUnavailable, RulesError
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
+
+    from pnp.games.base import GamePlugin
 
 ENTRY_POINT_GROUP = "pnp.games"
 
@@ -71,6 +72,10 @@ def get_game(slug: str) -> GamePlugin:
 
 @cache
 def _load(slug: str) -> GamePlugin:
+    # pnp.games.base (the plugin's parts, the calculators) is imported with the first game
+    # played: a build whose tables are all up to date asks for none.
+    from pnp.games.base import GamePlugin, GameUnavailable
+
     plugin: object
     if slug in _builtin():
         plugin = importlib.import_module(_builtin()[slug]).GAME
@@ -100,6 +105,8 @@ def load_problem(slug: str) -> str | None:
     not imported to ask: it is pnp's own, and listing games imports no engine."""
     if slug in _builtin() or slug not in _entry_points():
         return None
+    from pnp.games.base import GameUnavailable  # see _load
+
     try:
         get_game(slug)
     except GameUnavailable as exc:
@@ -113,6 +120,8 @@ def tables_from_engine(slug: str, rules: Mapping[str, Any], game_file: Path) -> 
 
     @cache
     def tables() -> Mapping[str, Sequence[Mapping[str, Any]]] | Unavailable:
+        from pnp.games.base import GameCodeError, RulesError  # see _load
+
         if not has_game(slug):
             return Unavailable(f"game {slug!r} has no rules engine to compute it")
         try:
