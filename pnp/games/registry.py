@@ -14,7 +14,6 @@ Plugins load on first use only, so listing the games imports no engine.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -38,6 +37,8 @@ SHARED_PACKAGES = frozenset({"kit"})
 
 @cache
 def _builtin() -> dict[str, str]:
+    import pkgutil  # only when a game's engine or the list of games is asked for
+
     return {info.name: f"pnp.games.{info.name}"
             for info in pkgutil.iter_modules(pnp.games.__path__)
             if info.ispkg and info.name not in SHARED_PACKAGES}
