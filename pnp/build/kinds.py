@@ -59,10 +59,10 @@ def sheet_templates(workspace: Workspace, sheet: SheetOptions, slugs: Sequence[s
     """Each game's sheet template, when one is named: its own card_data/<slug>/sheets/NAME.yaml,
     else the workspace's sheets/NAME.yaml, else the shipped one; each file read and checked
     once, before anything is rendered."""
-    from pnp.data.sheettemplate import load_sheet_template
-
     if sheet.sheet is None:
         return {}
+    from pnp.data.sheettemplate import load_sheet_template
+
     name = sheet.sheet.strip().lower()
     read: dict[Path, SheetTemplate] = {}
     found = {}
@@ -78,6 +78,8 @@ def template_shares(games: Mapping[str, Game], templates: Mapping[str, SheetTemp
                     sheet: SheetOptions) -> list[tuple[str, TemplateShare]]:
     """For each game with a template, which of its pieces the template takes and which go on
     computed sheets (the same in both scripts)."""
+    if not templates:
+        return []  # the usual build: no template, and none of the planning below imported
     from pnp.layout.presets import sheet_spec
     from pnp.layout.template_plan import template_paper, template_share
     from pnp.render.sheets import pieces_for

@@ -10,8 +10,8 @@ from click.core import ParameterSource
 
 from pnp.build.pipeline import BuildReport, SheetOptions
 from pnp.build.pipeline import build as run_build
-from pnp.cli.loop import back_offset_option
 from pnp.cli.options import (
+    back_offset_option,
     command,
     echo_json,
     format_option,

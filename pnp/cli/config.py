@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -157,6 +156,8 @@ def load_settings(root: Path) -> tuple[dict[str, Any], Path | None]:
             return {}, None
     text = read_text(file)
     where = shown(file)
+    import tomllib  # only when the workspace has a settings file
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -1,4 +1,4 @@
-"""The designer's-loop commands: export, calibrate, new (and the options they share)."""
+"""The designer's-loop commands: export, calibrate, new."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 import click
 
 from pnp.cli.options import (
-    F,
     LangType,
+    back_offset_option,
     command,
     echo_json,
     format_option,
@@ -23,7 +23,6 @@ from pnp.cli.options import (
     written_json,
 )
 from pnp.core.errors import PnpError
-from pnp.core.units import parse_offset
 
 # The group's context object (pnp.cli.options.WorkspaceRef) is passed as ``obj``.
 
@@ -71,30 +70,6 @@ def export(context: Any, kind: str, game: str, lang: str, out: Path | None, pape
         folders = sorted({str(shown(item.path.parent)) for item in written})
         size = sum(item.size for item in written)
         message(f"wrote {len(written)} files ({size / 1024:.0f} KiB) in {', '.join(folders)}")
-
-
-class OffsetType(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
-    """``X,Y`` in millimetres, for --back-offset."""
-
-    name = "X,Y"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
-                ) -> tuple[float, float]:
-        if isinstance(value, tuple):
-            return value
-        try:
-            return parse_offset(str(value))
-        except PnpError as exc:
-            self.fail(exc.message, param, ctx)
-
-
-BACK_OFFSET = OffsetType()
-
-
-def back_offset_option(function: F) -> F:
-    return click.option("--back-offset", type=BACK_OFFSET, default="0,0", show_default=True,
-                        help="Move every back sheet X mm right and Y mm down (read X,Y off "
-                             "`pnp calibrate`).")(function)
 
 
 @command("calibrate")

@@ -15,6 +15,7 @@ from click.shell_completion import CompletionItem
 from pnp.core.choices import INKS, LANGS, PAPERS, canonical_lang, canonical_paper, lang_names, paper_names
 from pnp.core.errors import PnpError
 from pnp.core.numbers import too_long
+from pnp.core.units import parse_offset
 from pnp.core.workspace import Workspace, find_workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -200,6 +201,30 @@ def paper_option(help: str | None = None) -> Callable[[F], F]:
     words = "Paper size: a name, or WxH in mm (e.g. 200x280)."
     return click.option("--paper", type=PaperType(), default="a4", show_default=True,
                         help=f"{help} {words}" if help else words)
+
+
+class OffsetType(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
+    """``X,Y`` in millimetres, for --back-offset."""
+
+    name = "X,Y"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> tuple[float, float]:
+        if isinstance(value, tuple):
+            return value
+        try:
+            return parse_offset(str(value))
+        except PnpError as exc:
+            self.fail(exc.message, param, ctx)
+
+
+BACK_OFFSET = OffsetType()
+
+
+def back_offset_option(function: F) -> F:
+    return click.option("--back-offset", type=BACK_OFFSET, default="0,0", show_default=True,
+                        help="Move every back sheet X mm right and Y mm down (read X,Y off "
+                             "`pnp calibrate`).")(function)
 
 
 def ink_option(help: str) -> Callable[[F], F]:

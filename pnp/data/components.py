@@ -10,7 +10,6 @@ from pnp.core.choices import CARD_SIZES, MAX_BOARD, MAX_TILED_BOARD, SHAPES
 from pnp.core.limits import MAX_COPIES, MAX_NAME_CHARS, MAX_PIECES
 from pnp.data.computed import Computed
 from pnp.data.csvcards import csv_cards
-from pnp.data.generate import generate_cards
 from pnp.data.layouts import read_layouts, read_symbols
 from pnp.data.model import Card, Component, Layout, PrintedTable, Symbol, Text, frozen_mapping
 from pnp.data.plaintext import is_plain_text, located_text, within_text_limit
@@ -154,6 +153,8 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
                 fields[key] = Text(str(value), cr.where((*cpath, "fields", key)))
         cards.append(Card(card_id, count, frozen_mapping(fields), size or (0, 0), cr.where(cpath)))
     if "generate" in comp:
+        from pnp.data.generate import generate_cards  # only a component that makes its cards
+
         if default_size is None and "size" not in comp:
             r.fail(path, "missing required field 'size' (generated cards take the component's size)")
         for made in generate_cards(r, comp["generate"], (*path, "generate"), default_size or (0, 0),

@@ -11,7 +11,6 @@ validation path reports every source alike.
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 from dataclasses import dataclass, field
@@ -138,6 +137,8 @@ def read_csv_cards(file: Path, parent: Located, prefix: PathKey) -> tuple[list[d
 
 def _rows(text: str, where: Path) -> list[tuple[int, list[str]]]:
     """Non-blank rows with the line each starts on."""
+    import csv  # only for a component whose cards are in a .csv file
+
     reader = csv.reader(io.StringIO(text), strict=True)
     rows, start = [], 1
     try:

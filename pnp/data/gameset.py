@@ -6,7 +6,6 @@ none of them has to import another to find a game.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,6 +26,8 @@ def resolve_games(workspace: Workspace, name: str) -> list[str]:
         return slugs
     if name not in slugs:
         known = ", ".join(slugs) or "none"
+        import difflib  # only for the message of a name not found
+
         close = difflib.get_close_matches(name, slugs, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise PnpError(f"unknown game {name!r} (games in {workspace.card_data}: {known}){hint}")

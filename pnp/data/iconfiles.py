@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 import struct
-import xml.etree.ElementTree as ElementTree
 import zlib
 from pathlib import Path
 
@@ -134,6 +133,8 @@ def _check_png(data: bytes) -> str | None:
 def _check_svg(data: bytes) -> str | None:
     if _UNSAFE_SVG.search(data):
         return "an SVG with a DOCTYPE, an entity or a stylesheet instruction; save it as plain SVG"
+    import xml.etree.ElementTree as ElementTree  # only for a game with SVG icons
+
     try:
         root = ElementTree.fromstring(data)
     except ElementTree.ParseError as exc:

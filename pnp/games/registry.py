@@ -14,7 +14,6 @@ Plugins load on first use only, so listing the games imports no engine.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -23,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 import pnp.games
 from pnp.data.computed import Computed, Unavailable
 from pnp.data.fieldpaths import located_problems
-from pnp.games.base import GameCodeError, GamePlugin, GameUnavailable, RulesError
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
+
+    from pnp.games.base import GamePlugin
 
 ENTRY_POINT_GROUP = "pnp.games"
 
@@ -37,6 +37,8 @@ SHARED_PACKAGES = frozenset({"kit"})
 
 @cache
 def _builtin() -> dict[str, str]:
+    import pkgutil  # only when a game's engine or the list of games is asked for
+
     return {info.name: f"pnp.games.{info.name}"
             for info in pkgutil.iter_modules(pnp.games.__path__)
             if info.ispkg and info.name not in SHARED_PACKAGES}
@@ -71,6 +73,10 @@ def get_game(slug: str) -> GamePlugin:
 
 @cache
 def _load(slug: str) -> GamePlugin:
+    # pnp.games.base (the plugin's parts, the calculators) is imported with the first game
+    # played: a build whose tables are all up to date asks for none.
+    from pnp.games.base import GamePlugin, GameUnavailable
+
     plugin: object
     if slug in _builtin():
         plugin = importlib.import_module(_builtin()[slug]).GAME
@@ -100,6 +106,8 @@ def load_problem(slug: str) -> str | None:
     not imported to ask: it is pnp's own, and listing games imports no engine."""
     if slug in _builtin() or slug not in _entry_points():
         return None
+    from pnp.games.base import GameUnavailable  # see _load
+
     try:
         get_game(slug)
     except GameUnavailable as exc:
@@ -113,6 +121,8 @@ def tables_from_engine(slug: str, rules: Mapping[str, Any], game_file: Path) -> 
 
     @cache
     def tables() -> Mapping[str, Sequence[Mapping[str, Any]]] | Unavailable:
+        from pnp.games.base import GameCodeError, RulesError  # see _load
+
         if not has_game(slug):
             return Unavailable(f"game {slug!r} has no rules engine to compute it")
         try:

@@ -14,7 +14,6 @@ from pnp.data.model import Element, Text
 from pnp.data.schema import font_size
 from pnp.data.spec import prop
 from pnp.render.face_context import FaceContext, element_box, face_color, stroke_fill
-from pnp.render.face_vertical import draw_vertical
 from pnp.text.linetypes import EPS
 from pnp.text.place import place
 from pnp.text.setting import set_lines
@@ -102,6 +101,10 @@ def draw_text(canvas: Canvas, ctx: FaceContext, element: Element) -> None:
     bold = bool(prop(element, "bold"))
     text = ctx.text_of(element)
     if prop(element, "direction") == "vertical":
+        # Vertical setting (its fitter, the fonts' vert forms) is imported by the first face
+        # that sets a column: most faces and most builds have none.
+        from pnp.render.face_vertical import draw_vertical
+
         draw_vertical(canvas, ctx, element, text, bold, box, size, min_size,
                       face_color(ctx, prop(element, "color"), "text"))
         return

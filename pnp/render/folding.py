@@ -6,17 +6,19 @@ dashed line sheets and aids print for a fold or a cut.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core.units import MM
 from pnp.data.model import Layout
-from pnp.layout.nets import Net
 from pnp.render.face_context import FaceContext, face_color
 from pnp.render.face_text import EM_ASCENT
 from pnp.render.faces import draw_layout
+
+if TYPE_CHECKING:
+    from pnp.layout.nets import Net
 
 
 def draw_net(canvas: Canvas, ctx: FaceContext, net: Net) -> None:

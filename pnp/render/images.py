@@ -26,7 +26,7 @@ import io
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import Color
 from reportlab.lib.utils import ImageReader
@@ -39,8 +39,10 @@ from pnp.core.limits import MAX_IMAGE_BYTES
 from pnp.data.imagefiles import svg_drawing
 from pnp.data.imagefit import Placement
 from pnp.data.model import ImageFile
-from pnp.render.colour import CmykInk
 from pnp.render.ink import ink_color
+
+if TYPE_CHECKING:
+    from pnp.render.colour import CmykInk
 
 
 def image_form_name(image: ImageFile) -> str:
@@ -178,6 +180,8 @@ class ImageForms:
         if image.raster:
             # The canvas's colour enforcer is how a PDF/X file converts every colour it sets;
             # its pictures follow it (pnp.render.pdfx).
+            from pnp.render.colour import CmykInk  # with LittleCMS: a raster picture's, not every face's
+
             press = getattr(canvas, "_enforceColorSpace", None)
             reader = press_reader(data, image.format, press) if isinstance(press, CmykInk) \
                 else raster_reader(data, image.format)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
@@ -24,12 +24,9 @@ from pnp.core import diskcache
 from pnp.core.units import MM
 from pnp.data.imagefit import BLEED_MM
 from pnp.data.model import Card, Component, Game
-from pnp.data.sheettemplate import SheetTemplate
 from pnp.layout.impose import impose
-from pnp.layout.nets import Net, build_net
 from pnp.layout.presets import SheetSpec
 from pnp.layout.sheetplan import Piece, SheetPlan, Slot
-from pnp.layout.template_plan import plan_with_template, template_paper
 from pnp.layout.tent import BaseTab, base_tab
 from pnp.layout.tiles import GLUE_LINE_WIDTH, LABEL_PAD, Tile, plan_tiles, tile_marks
 from pnp.render.face_context import FaceContext
@@ -56,6 +53,10 @@ from pnp.render.symbols import SymbolForms
 from pnp.text.fonts import FontFamily
 from pnp.text.strings import ui
 
+if TYPE_CHECKING:
+    from pnp.data.sheettemplate import SheetTemplate
+    from pnp.layout.nets import Net
+
 
 @dataclass(frozen=True)
 class ComponentsPdf:
@@ -72,6 +73,8 @@ def face_name(component: str, card: str, side: str) -> str:
 
 
 def _net_for(component: Component) -> Net:
+    from pnp.layout.nets import build_net  # only a die's net: most games print none
+
     face = component.cards[0].size[0]
     return build_net(component.shape, face, tuple(t.value for t in component.faces))
 
@@ -426,6 +429,8 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
     if template is None:
         plans = impose(pieces_for(game, spec), spec)
     else:
+        from pnp.layout.template_plan import plan_with_template, template_paper  # only with --sheet
+
         spec = template_paper(template, spec)
         plans = plan_with_template(pieces_for(game, spec), template, spec)
     buffer = io.BytesIO()

@@ -17,12 +17,10 @@ unchanged, so every output stays as it was.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import hashlib
 import io
 import re
 import shutil
-import subprocess
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -114,6 +112,8 @@ def _fontconfig(args: Sequence[str]) -> str | None:
     exe = shutil.which(args[0])
     if exe is None:
         return None
+    import subprocess  # only when fontconfig is asked: most builds find every face without it
+
     try:
         done = subprocess.run([exe, *args[1:]], capture_output=True, timeout=_FC_TIMEOUT, check=False)
     except (OSError, ValueError, subprocess.TimeoutExpired):  # ValueError: a NUL in an argument
@@ -184,6 +184,8 @@ def find_pick(pick: FontPick, workspace: Workspace, bundled_dir: Path) -> tuple[
     found = _system(pick.family)
     if found:
         return found
+    import difflib  # only for the message of a face not found
+
     close = difflib.get_close_matches(pick.family, system_families(), n=3, cutoff=0.6)
     hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
     where_fc = "the system's fonts (fc-list)" if shutil.which("fc-list") else \

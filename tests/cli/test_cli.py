@@ -157,6 +157,24 @@ def test_help_imports_no_engine() -> None:
     assert done.stdout.strip().splitlines()[-1] == "LOADED []"
 
 
+# What the build command and the components renderer import only where it is used: the game
+# plugin boundary (asked only when a table must be computed), dice nets, sheet templates,
+# vertical text, LittleCMS, generated and .csv cards, fontconfig, TOML, SVG parsing, hints.
+# Every build starts a process, and each of these costs it time whether used or not.
+DEFERRED = ("pnp.games.base", "pnp.games.calculators", "pnp.games.calcargs", "pnp.layout.nets",
+            "pnp.layout.template_plan", "pnp.data.sheettemplate", "pnp.render.face_vertical",
+            "pnp.text.vertical", "pnp.render.colour", "PIL.ImageCms", "pnp.data.generate", "csv",
+            "subprocess", "tomllib", "xml.etree.ElementTree", "difflib", "pkgutil")
+
+
+def test_the_build_command_imports_what_a_plain_build_uses() -> None:
+    probe = ("import sys\nimport pnp.cli.build, pnp.render.sheets\n"
+             f"print('LOADED', sorted(m for m in {DEFERRED!r} if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "LOADED []"
+
+
 BAD_RULES_COMMANDS = [
     ("build", "tisigui", "--lang", "zh-Hans"),
     ("check", "tisigui"),
