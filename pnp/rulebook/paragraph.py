@@ -6,10 +6,13 @@ cached here, since the aid's trial settings set the same paragraph at the same w
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import getFont
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Flowable
 
 from pnp.render.glyphs import GlyphCheck
@@ -34,6 +37,72 @@ from pnp.text.place import place
 # processes (pnp serve, --watch).
 _SET_LINES: dict[tuple[Any, ...], tuple[SetLine, ...]] = {}
 _SET_LINES_CAP = 50_000
+# A drawn line's text object by everything its operators depend on except the document's
+# glyph numbers and font names (see :func:`_replay`): a book made again (the other paper, a
+# round of pnp serve or --watch after an edit elsewhere) prints most of its lines as before.
+_DRAWN_LINES: dict[tuple[Any, ...], KeptText] = {}
+_DRAWN_LINES_CAP = 20_000
+
+
+@dataclass(frozen=True)
+class FontText:
+    """What one font printed in a line: its text, in the order printed, the font's name in the
+    document then and the glyph codes that text got (reportlab's ``splitString``)."""
+
+    font: str
+    internal: str
+    text: str
+    codes: tuple[tuple[int, bytes], ...]
+
+
+@dataclass(frozen=True)
+class KeptText:
+    code: str  # the text object's operators, as the canvas writes them
+    fonts: tuple[FontText, ...]
+
+
+def _font_state(font_name: str, canvas: Any) -> Any:
+    """reportlab's state of a TrueType font in the canvas's document (None: not used yet, or
+    not a TrueType font)."""
+    font = getFont(font_name)
+    return font.state.get(canvas._doc) if isinstance(font, TTFont) else None
+
+
+def _replay(canvas: Any, kept: KeptText) -> bool:
+    """Write the kept line when this document numbers its glyphs as it did then.
+
+    reportlab numbers a font's glyphs in the order a document first prints them, so the same
+    line can print other codes in another document. Each font is first asked for the line's
+    text as drawing asks for it (new glyphs get the codes drawing would give them); if every
+    font is named as before and answers the kept codes, the kept operators are what drawing
+    writes. If not, the caller draws the line: the fonts were asked only what drawing asks,
+    in the same order for each font, so the document ends as it would have."""
+    doc = canvas._doc
+    fonts = []
+    for used in kept.fonts:
+        state = _font_state(used.font, canvas)
+        if state is None or state.internalName != used.internal:
+            return False
+        fonts.append(getFont(used.font))
+    for font, used in zip(fonts, kept.fonts, strict=True):
+        if tuple(font.splitString(used.text, doc)) != used.codes:
+            return False
+    canvas.addLiteral(kept.code)
+    return True
+
+
+def _kept_text(canvas: Any, code: str, printed: dict[str, list[str]]) -> KeptText | None:
+    """The line just drawn as :func:`_replay` writes it again; None when a font it printed in
+    is not a named TrueType font."""
+    fonts = []
+    for name, pieces in printed.items():
+        state = _font_state(name, canvas)
+        if state is None or state.internalName is None:
+            return None
+        text = "".join(pieces)
+        # Every glyph of the text is numbered now: asking again numbers nothing.
+        fonts.append(FontText(name, state.internalName, text, tuple(getFont(name).splitString(text, canvas._doc))))
+    return KeptText(code, tuple(fonts))
 
 
 @lru_cache(maxsize=256)
@@ -158,6 +227,12 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
             for run in line.runs:
                 if run.icon is None:
                     self.glyphs.check(run.text, run.bold, self.where, self.fonts)
+            line_key = None if any(run.icon is not None for run in line.runs) else \
+                (line, usable, self.style, self.fonts, self.justify, left, baseline)
+            kept = None if line_key is None else _DRAWN_LINES.get(line_key)
+            if kept is not None and _replay(canvas, kept):
+                continue
+            printed: dict[str, list[str]] = {}
             text = canvas.beginText()
             text.setFillColor(self.style.color)
             font, char_space = "", 0.0
@@ -180,9 +255,15 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
                     char_space = stretch.char_space
                 text.setTextOrigin(left + stretch.x, baseline)
                 text.textOut(stretch.text)
+                printed.setdefault(name, []).append(stretch.text)
             if char_space:
                 text.setCharSpace(0)  # Tc outlives the text object; later strings start from 0
-            canvas.drawText(text)
+            code = str(text.getCode())
+            canvas.addLiteral(code)  # what drawText writes
+            if line_key is not None and (made := _kept_text(canvas, code, printed)) is not None:
+                if len(_DRAWN_LINES) >= _DRAWN_LINES_CAP:
+                    _DRAWN_LINES.clear()
+                _DRAWN_LINES[line_key] = made
             if icons:
                 assert self.icons is not None  # the book gives icons to a paragraph that prints them
                 forms = self.icons(canvas)
