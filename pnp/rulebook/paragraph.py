@@ -47,12 +47,14 @@ _DRAWN_LINES_CAP = 20_000
 @dataclass(frozen=True)
 class FontText:
     """What one font printed in a line: its text, in the order printed, the font's name in the
-    document then and the glyph codes that text got (reportlab's ``splitString``)."""
+    document then, and the code points the text looks up (as ``splitString`` looks them up)
+    with the glyph numbers the document had given them (None: a glyph the font lacks)."""
 
     font: str
     internal: str
     text: str
-    codes: tuple[tuple[int, bytes], ...]
+    codes: tuple[int, ...]
+    glyphs: tuple[int | None, ...]
 
 
 @dataclass(frozen=True)
@@ -68,25 +70,33 @@ def _font_state(font_name: str, canvas: Any) -> Any:
     return font.state.get(canvas._doc) if isinstance(font, TTFont) else None
 
 
+def _lookups(text: str) -> tuple[int, ...]:
+    """The code points ``splitString`` looks up for ``text``, each once (it prints a no-break
+    space as a space)."""
+    return tuple(dict.fromkeys(32 if code == 0xA0 else code for code in map(ord, text)))
+
+
 def _replay(canvas: Any, kept: KeptText) -> bool:
     """Write the kept line when this document numbers its glyphs as it did then.
 
     reportlab numbers a font's glyphs in the order a document first prints them, so the same
-    line can print other codes in another document. Each font is first asked for the line's
-    text as drawing asks for it (new glyphs get the codes drawing would give them); if every
-    font is named as before and answers the kept codes, the kept operators are what drawing
-    writes. If not, the caller draws the line: the fonts were asked only what drawing asks,
-    in the same order for each font, so the document ends as it would have."""
-    doc = canvas._doc
-    fonts = []
+    line can print other codes in another document. A font that has not numbered every glyph of
+    the line yet is first asked for the line's text as drawing asks for it (new glyphs get the
+    numbers drawing would give them). If every font is named as before and numbers the glyphs
+    as kept, the kept operators are what drawing writes. If not, the caller draws the line: the
+    fonts were asked only what drawing asks, in the same order for each font, so the document
+    ends as it would have."""
+    states = []
     for used in kept.fonts:
         state = _font_state(used.font, canvas)
         if state is None or state.internalName != used.internal:
             return False
-        fonts.append(getFont(used.font))
-    for font, used in zip(fonts, kept.fonts, strict=True):
-        if tuple(font.splitString(used.text, doc)) != used.codes:
-            return False
+        states.append(state)
+    for state, used in zip(states, kept.fonts, strict=True):
+        if tuple(map(state.assignments.get, used.codes)) != used.glyphs:
+            getFont(used.font).splitString(used.text, canvas._doc)
+            if tuple(map(state.assignments.get, used.codes)) != used.glyphs:
+                return False
     canvas.addLiteral(kept.code)
     return True
 
@@ -100,8 +110,8 @@ def _kept_text(canvas: Any, code: str, printed: dict[str, list[str]]) -> KeptTex
         if state is None or state.internalName is None:
             return None
         text = "".join(pieces)
-        # Every glyph of the text is numbered now: asking again numbers nothing.
-        fonts.append(FontText(name, state.internalName, text, tuple(getFont(name).splitString(text, canvas._doc))))
+        codes = _lookups(text)
+        fonts.append(FontText(name, state.internalName, text, codes, tuple(map(state.assignments.get, codes))))
     return KeptText(code, tuple(fonts))
 
 
