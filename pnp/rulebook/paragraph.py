@@ -103,7 +103,10 @@ def _replay(canvas: Any, kept: KeptText) -> bool:
 
 def _kept_text(canvas: Any, code: str, printed: dict[str, list[str]]) -> KeptText | None:
     """The line just drawn as :func:`_replay` writes it again; None when a font it printed in
-    is not a named TrueType font."""
+    is not a named TrueType font, or the document has spot colours (a line's colours would be
+    resources of the document, which writing its operators does not add)."""
+    if canvas._colorsUsed:
+        return None
     fonts = []
     for name, pieces in printed.items():
         state = _font_state(name, canvas)
