@@ -231,6 +231,8 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
         usable = self._usable(self.width)
         top = self.height - self.pad_top
         left = self.indent + inset
+        # A canvas that converts colours (PDF/X's CMYK) writes other operators for the same line.
+        keeps_lines = canvas._enforceColorSpace is None
         for index, line in enumerate(self.lines):
             baseline = top - index * leading - (leading - size) / 2 - size * EM_ASCENT
             if index == 0 and self.marker:
@@ -240,7 +242,7 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
             for run in line.runs:
                 if run.icon is None:
                     self.glyphs.check(run.text, run.bold, self.where, self.fonts)
-            line_key = None if any(run.icon is not None for run in line.runs) else \
+            line_key = None if not keeps_lines or any(run.icon is not None for run in line.runs) else \
                 (line, usable, self.style, self.fonts, self.justify, left, baseline)
             kept = None if line_key is None else _DRAWN_LINES.get(line_key)
             if kept is not None and _replay(canvas, kept):
