@@ -1,7 +1,9 @@
 """The rulebook's paragraph: runs of text broken at ICU line-break units, set justified with
 punctuation closed up and squeezed, drawn with its marker, callout bar or outline entry. Every
 heading, list item, body paragraph and caption of a book or aid is one; the lines it sets are
-cached here, since the aid's trial settings set the same paragraph at the same width again."""
+cached here, since the aid's trial settings set the same paragraph at the same width again, and
+so are the operators of the lines it draws, written again where a document numbers the same
+glyphs the same way (:func:`_replay`)."""
 
 from __future__ import annotations
 
