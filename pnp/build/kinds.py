@@ -239,6 +239,7 @@ def _book_sources(workspace: Workspace, game: Game, books: Sequence[str],
 def _render_books(workspace: Workspace, game: Game, lang: str, paper: str, books: Sequence[str],
                   convert: Converter, glyphs: GlyphCheck, fonts: FontFamily, page: tuple[float, float],
                   sources: BookSources) -> list[Artifact]:
+    from pnp.render.facecache import kept_faces
     from pnp.rulebook.aid import render_aid
     from pnp.rulebook.pdf import render_rulebook
     from pnp.rulebook.source import parse_markdown, template_path
@@ -255,12 +256,15 @@ def _render_books(workspace: Workspace, game: Game, lang: str, paper: str, books
         assert markdown is not None
         source = str(template_path(workspace.templates, game.slug))
         blocks = parse_markdown(convert(markdown), source)
-        with remembered(fonts, f"{base}/rulebook"), kept_subsets(f"{base}/rulebook"):
+        # The cards a figure shows are drawn by the components' code; a card edit draws the
+        # edited faces again and replays the rest, as the sheets do.
+        with remembered(fonts, f"{base}/rulebook"), kept_subsets(f"{base}/rulebook"), \
+                kept_faces(f"{base}/rulebook"):
             rulebook = render_rulebook(game, lang, blocks, fonts, convert, glyphs, source, page)
         artifacts.append(Artifact(base / "rulebook.pdf", rulebook))
     if aid is not None:
         where = workspace.templates / game.slug / AID_TEMPLATE
-        with remembered(fonts, f"{base}/aid"), kept_subsets(f"{base}/aid"):
+        with remembered(fonts, f"{base}/aid"), kept_subsets(f"{base}/aid"), kept_faces(f"{base}/aid"):
             data, pages = render_aid(game, lang, parse_markdown(convert(aid), str(where)), fonts, convert, glyphs,
                                      str(where), page)
         sheets = aid_sheets(page)

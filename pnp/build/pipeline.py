@@ -171,6 +171,19 @@ def build(workspace: Workspace, game: str, lang: str = "all", paper: str = "a4",
     return make(workspace, root, outputs, paper, force, progress, sheet, allow_large=allow_large, kept=kept)
 
 
+@contextlib.contextmanager
+def _kept_work(kept: KeptGames | None) -> Iterator[None]:
+    """What a process that builds again and again keeps from one build's rendering to the
+    next: the SVGs it read and the streams it deflated."""
+    if kept is None:
+        yield
+        return
+    from pnp.render.deflation import remembered_deflates
+
+    with keeping(kept.drawings), remembered_deflates():
+        yield
+
+
 def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str, force: bool = False,
          progress: Callback | None = None, sheet: SheetOptions = DEFAULT_SHEET,
          recorded: bool = True, allow_large: bool = False, kept: KeptGames | None = None) -> BuildReport:
@@ -203,7 +216,7 @@ def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str
                        for warning in resolution_warnings(game.components, game.layouts, game.images)]
     stale = [o.output for o in outcomes if o.status == "rebuilt"]
     check_workload(games, stale, allow_large)
-    with keeping(kept.drawings) if kept is not None else contextlib.nullcontext():
+    with _kept_work(kept):
         rendered = _render(workspace, games, stale, paper, notify, sheet, templates) if stale else {}
     sheeted = {o.slug: games[o.slug] for o in stale if o.slug in templates and "sheet" in o.kind.options}
     report.sheets = template_shares(sheeted, templates, paper, sheet)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 GAP = 6.0  # mm between pieces, rows and groups
 PILE = 1.2  # mm each copy of a squared-up pile shows beneath the one above it
@@ -147,9 +148,11 @@ def _overlap(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> bool
     return True
 
 
-def _oval(a: float, b: float) -> tuple[list[tuple[float, float, float]], list[float]]:
+@lru_cache(maxsize=64)
+def _oval(a: float, b: float) -> tuple[tuple[tuple[float, float, float], ...], tuple[float, ...]]:
     """Points (x, y, parameter) of an oval from its bottom, clockwise, and the distance along
-    it to each."""
+    it to each. Kept for the ovals asked last: a book made again (the other script, another
+    round of pnp serve or --watch) seats its tables on the same ovals."""
     points, along, total = [], [], 0.0
     previous = None
     for i in range(SAMPLES + 1):
@@ -160,7 +163,7 @@ def _oval(a: float, b: float) -> tuple[list[tuple[float, float, float]], list[fl
         points.append(point)
         along.append(total)
         previous = point
-    return points, along
+    return tuple(points), tuple(along)
 
 
 def _seat_spots(a: float, b: float, count: int) -> list[tuple[float, float, float, tuple[float, float]]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
@@ -139,10 +140,13 @@ def sheet_obstacles(spec: SheetSpec, slots: tuple[Slot, ...], segments: list[Seg
     return rects
 
 
-def _free_spot(spec: SheetSpec, obstacles: list[Rect], width: float, height: float,
+@lru_cache(maxsize=512)
+def _free_spot(spec: SheetSpec, obstacles: tuple[Rect, ...], width: float, height: float,
                horizontal: bool) -> tuple[float, float] | None:
     """Top-left of a width × height box inside the printable area that touches nothing:
-    for a horizontal ruler the lowest such place, for a vertical one the rightmost."""
+    for a horizontal ruler the lowest such place, for a vertical one the rightmost. Kept for
+    the sheets asked last: the same sheets are laid out again in the other script and in each
+    round of pnp serve or --watch."""
     clear = LABEL_CLEAR
     # The bar's stroke reaches half its width past the box of its ticks.
     edge = spec.hardware + RULER_STROKE / 2 / MM
@@ -205,7 +209,7 @@ def draw_rulers(canvas: Canvas, spec: SheetSpec, obstacles: list[Rect], fonts: F
     canvas.setLineWidth(RULER_STROKE)
     canvas.setFont(fonts.regular.name, RULER_TEXT)
     width, height = max(length, text_w), TICK_MAJOR + CAPTION_GAP + text_h
-    spot = _free_spot(spec, obstacles, width, height, True)
+    spot = _free_spot(spec, tuple(obstacles), width, height, True)
     if spot is not None:
         x, y = spot
         _bar(canvas, spec, x, y + TICK_MAJOR, vertical=False)
@@ -213,7 +217,7 @@ def draw_rulers(canvas: Canvas, spec: SheetSpec, obstacles: list[Rect], fonts: F
         canvas.drawString(x * MM, (spec.height - top - EM_ASCENT * text_h) * MM, label)
         obstacles = [*obstacles, _grown(Rect(x, y, width, height), RULER_CLEAR - LABEL_CLEAR)]
         drawn += 1
-    spot = _free_spot(spec, obstacles, TICK_MAJOR, length, False)
+    spot = _free_spot(spec, tuple(obstacles), TICK_MAJOR, length, False)
     if spot is not None:
         _bar(canvas, spec, spot[0], spot[1], vertical=True)
         drawn += 1

@@ -1,15 +1,20 @@
 """The rulebook's paragraph: runs of text broken at ICU line-break units, set justified with
 punctuation closed up and squeezed, drawn with its marker, callout bar or outline entry. Every
 heading, list item, body paragraph and caption of a book or aid is one; the lines it sets are
-cached here, since the aid's trial settings set the same paragraph at the same width again."""
+cached here, since the aid's trial settings set the same paragraph at the same width again, and
+so are the operators of the lines it draws, written again where a document numbers the same
+glyphs the same way (:func:`_replay`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import getFont
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Flowable
 
 from pnp.render.glyphs import GlyphCheck
@@ -34,6 +39,85 @@ from pnp.text.place import place
 # processes (pnp serve, --watch).
 _SET_LINES: dict[tuple[Any, ...], tuple[SetLine, ...]] = {}
 _SET_LINES_CAP = 50_000
+# A drawn line's text object by everything its operators depend on except the document's
+# glyph numbers and font names (see :func:`_replay`): a book made again (the other paper, a
+# round of pnp serve or --watch after an edit elsewhere) prints most of its lines as before.
+_DRAWN_LINES: dict[tuple[Any, ...], KeptText] = {}
+_DRAWN_LINES_CAP = 20_000
+
+
+@dataclass(frozen=True)
+class FontText:
+    """What one font printed in a line: its text, in the order printed, the font's name in the
+    document then, and the code points the text looks up (as ``splitString`` looks them up)
+    with the glyph numbers the document had given them (None: a glyph the font lacks)."""
+
+    font: str
+    internal: str
+    text: str
+    codes: tuple[int, ...]
+    glyphs: tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class KeptText:
+    code: str  # the text object's operators, as the canvas writes them
+    fonts: tuple[FontText, ...]
+
+
+def _font_state(font_name: str, canvas: Any) -> Any:
+    """reportlab's state of a TrueType font in the canvas's document (None: not used yet, or
+    not a TrueType font)."""
+    font = getFont(font_name)
+    return font.state.get(canvas._doc) if isinstance(font, TTFont) else None
+
+
+def _lookups(text: str) -> tuple[int, ...]:
+    """The code points ``splitString`` looks up for ``text``, each once (it prints a no-break
+    space as a space)."""
+    return tuple(dict.fromkeys(32 if code == 0xA0 else code for code in map(ord, text)))
+
+
+def _replay(canvas: Any, kept: KeptText) -> bool:
+    """Write the kept line when this document numbers its glyphs as it did then.
+
+    reportlab numbers a font's glyphs in the order a document first prints them, so the same
+    line can print other codes in another document. A font that has not numbered every glyph of
+    the line yet is first asked for the line's text as drawing asks for it (new glyphs get the
+    numbers drawing would give them). If every font is named as before and numbers the glyphs
+    as kept, the kept operators are what drawing writes. If not, the caller draws the line: the
+    fonts were asked only what drawing asks, in the same order for each font, so the document
+    ends as it would have."""
+    states = []
+    for used in kept.fonts:
+        state = _font_state(used.font, canvas)
+        if state is None or state.internalName != used.internal:
+            return False
+        states.append(state)
+    for state, used in zip(states, kept.fonts, strict=True):
+        if tuple(map(state.assignments.get, used.codes)) != used.glyphs:
+            getFont(used.font).splitString(used.text, canvas._doc)
+            if tuple(map(state.assignments.get, used.codes)) != used.glyphs:
+                return False
+    canvas.addLiteral(kept.code)
+    return True
+
+
+def _kept_text(canvas: Any, code: str, printed: dict[str, list[str]]) -> KeptText | None:
+    """The line just drawn as :func:`_replay` writes it again; None when a font it printed in
+    is not a named TrueType font, or the document has spot colours (a line's colours would be
+    resources of the document, which writing its operators does not add)."""
+    if canvas._colorsUsed:
+        return None
+    fonts = []
+    for name, pieces in printed.items():
+        state = _font_state(name, canvas)
+        if state is None or state.internalName is None:
+            return None
+        text = "".join(pieces)
+        codes = _lookups(text)
+        fonts.append(FontText(name, state.internalName, text, codes, tuple(map(state.assignments.get, codes))))
+    return KeptText(code, tuple(fonts))
 
 
 @lru_cache(maxsize=256)
@@ -149,6 +233,8 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
         usable = self._usable(self.width)
         top = self.height - self.pad_top
         left = self.indent + inset
+        # A canvas that converts colours (PDF/X's CMYK) writes other operators for the same line.
+        keeps_lines = canvas._enforceColorSpace is None
         for index, line in enumerate(self.lines):
             baseline = top - index * leading - (leading - size) / 2 - size * EM_ASCENT
             if index == 0 and self.marker:
@@ -158,6 +244,12 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
             for run in line.runs:
                 if run.icon is None:
                     self.glyphs.check(run.text, run.bold, self.where, self.fonts)
+            line_key = None if not keeps_lines or any(run.icon is not None for run in line.runs) else \
+                (line, usable, self.style, self.fonts, self.justify, left, baseline)
+            kept = None if line_key is None else _DRAWN_LINES.get(line_key)
+            if kept is not None and _replay(canvas, kept):
+                continue
+            printed: dict[str, list[str]] = {}
             text = canvas.beginText()
             text.setFillColor(self.style.color)
             font, char_space = "", 0.0
@@ -180,9 +272,15 @@ class CJKParagraph(Flowable):  # type: ignore[misc]  # reportlab is untyped
                     char_space = stretch.char_space
                 text.setTextOrigin(left + stretch.x, baseline)
                 text.textOut(stretch.text)
+                printed.setdefault(name, []).append(stretch.text)
             if char_space:
                 text.setCharSpace(0)  # Tc outlives the text object; later strings start from 0
-            canvas.drawText(text)
+            code = str(text.getCode())
+            canvas.addLiteral(code)  # what drawText writes
+            if line_key is not None and (made := _kept_text(canvas, code, printed)) is not None:
+                if len(_DRAWN_LINES) >= _DRAWN_LINES_CAP:
+                    _DRAWN_LINES.clear()
+                _DRAWN_LINES[line_key] = made
             if icons:
                 assert self.icons is not None  # the book gives icons to a paragraph that prints them
                 forms = self.icons(canvas)

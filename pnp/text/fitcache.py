@@ -23,6 +23,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -214,17 +216,41 @@ def _decode_runs_key(value: Any, count: int, what: str) -> tuple[Any, ...]:
     return (tuple(_run_fields(_run_of(run)) for run in runs), *numbers, *flags)
 
 
-def _load(name: str) -> tuple[dict[Key, Fit | None], dict[LinesKey, tuple[SetLine, ...]]]:
+Entry = tuple[dict[Key, Fit | None], dict[LinesKey, tuple[SetLine, ...]]]
+
+# Entries decoded lately, by the SHA-256 of their payload: a process that builds again and
+# again (pnp serve, --watch) reads back each round the entries it wrote the round before, and
+# decoding them was most of what reading cost. Their dictionaries are only ever read.
+_DECODED: OrderedDict[bytes, Entry] = OrderedDict()
+_DECODED_CAP = 16
+_decoded_lock = threading.Lock()
+
+
+def _remember(payload: bytes, entry: Entry) -> None:
+    with _decoded_lock:
+        _DECODED[hashlib.sha256(payload).digest()] = entry
+        while len(_DECODED) > _DECODED_CAP:
+            _DECODED.popitem(last=False)
+
+
+def _load(name: str) -> Entry:
     payload = diskcache.read(AREA, name, _MAX_ENTRY)
     if payload is None:
         return {}, {}
+    with _decoded_lock:
+        known = _DECODED.get(digest := hashlib.sha256(payload).digest())
+        if known is not None:
+            _DECODED.move_to_end(digest)
+            return known
     try:
         entry = json.loads(payload)
-        return ({_decode_key(key): _decode_fit(fit) for key, fit in entry["fits"]},
-                {_decode_lines_key(key): _decode_lines(lines) for key, lines in entry["lines"]})
+        decoded = ({_decode_key(key): _decode_fit(fit) for key, fit in entry["fits"]},
+                   {_decode_lines_key(key): _decode_lines(lines) for key, lines in entry["lines"]})
     except (ValueError, TypeError, KeyError) as exc:
         log.debug("fit cache entry %s unusable: %s", name, exc)
         return {}, {}
+    _remember(payload, decoded)
+    return decoded
 
 
 def _store(name: str, fits: dict[Key, Fit | None], settings: dict[LinesKey, tuple[SetLine, ...]]) -> None:
@@ -234,3 +260,4 @@ def _store(name: str, fits: dict[Key, Fit | None], settings: dict[LinesKey, tupl
     payload = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     if len(payload) <= _MAX_ENTRY:
         diskcache.write(AREA, name, payload)
+        _remember(payload, (fits, settings))  # what reading the entry back would decode
