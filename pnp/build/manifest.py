@@ -26,7 +26,6 @@ import json
 import logging
 import re
 import stat
-import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -49,8 +48,6 @@ log = logging.getLogger(__name__)
 
 MANIFEST_NAME = ".pnp-build.json"
 FORMAT = 1
-# Libraries whose version can change the bytes pnp writes.
-RACY_NS = diskcache.RACY_NS
 # Files this big (the fonts) keep their hash in pnp's disk cache too, so a build into a new
 # output folder does not read them all again; smaller files are cheaper to hash than to look up.
 BIG_FILE = 1 << 20
@@ -121,14 +118,20 @@ def load_manifest(root: Path) -> tuple[Manifest, str]:
         }
         builds = {str(k): dict(v) for k, v in doc.get("builds", {}).items()}
         cache_ = {str(k): list(v) for k, v in doc.get("stat_cache", {}).items()
-                  if isinstance(v, list) and len(v) == 4}
+                  if isinstance(v, list) and len(v) == len(STAMP_FIELDS) + 1}
     except (AttributeError, KeyError, TypeError, ValueError):
         return Manifest(), f"build record {path} is damaged; rebuilding"
     return Manifest(records, builds, cache_), ""
 
 
+# What a file's cached hash stands on. The change time is there because nothing sets it back:
+# a file rewritten at its old size with its modification time restored (``touch -r``, a copy
+# that keeps times) still shows as changed.
+STAMP_FIELDS = ("st_size", "st_mtime_ns", "st_ino", "st_ctime_ns")
+
+
 class Hasher:
-    """sha256 of files, reusing a cached hash while size, mtime and inode are unchanged."""
+    """sha256 of files, reusing a cached hash while size, mtime, inode and ctime are unchanged."""
 
     def __init__(self, cache_: Mapping[str, list[Any]]) -> None:
         self.old = dict(cache_)
@@ -146,25 +149,18 @@ class Hasher:
         key = self._resolved.get(path)
         if key is None:
             key = self._resolved[path] = str(path.resolve())
-        stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
+        stamp = [getattr(st, name) for name in STAMP_FIELDS]
         # Every output of a script reads the same fonts: each file is hashed once per plan.
         cached = self.used.get(key) or self.old.get(key)
-        if cached is not None and cached[:3] == stamp:
-            digest = str(cached[3])
+        if cached is not None and cached[:-1] == stamp:
+            digest = str(cached[-1])
         elif st.st_size >= BIG_FILE:
             digest = diskcache.file_sha256(path)  # the fonts: remembered across output folders
         else:
             digest = sha256_file(path)
-        if settled(st.st_mtime_ns):
+        if diskcache.settled(max(st.st_mtime_ns, st.st_ctime_ns)):
             self.used[key] = [*stamp, digest]
         return digest
-
-
-def settled(mtime_ns: int) -> bool:
-    """Whether a file's stamp can stand for its content: one written in the last moments could
-    be written again within the same clock tick at the same size (git's "racy" files), so its
-    hash is not kept and it is read again next time."""
-    return time.time_ns() - mtime_ns > RACY_NS
 
 
 def sha256_file(path: Path) -> str:

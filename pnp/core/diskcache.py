@@ -139,16 +139,19 @@ _DIGEST_LEN = 64
 
 
 def settled(mtime_ns: int) -> bool:
-    """Whether a file's (size, mtime, inode) stamp can stand for its content."""
+    """Whether a file's stamp (size, times, inode) whose latest time is ``mtime_ns`` can stand
+    for its content."""
     return time.time_ns() - mtime_ns > RACY_NS
 
 
 def file_sha256(path: Path, data: bytes | None = None) -> str:
     """SHA-256 of a file's bytes (``data``, when the caller has read them already),
-    remembered by path, size, mtime and inode as git's index does: the fonts (22 MB) are
-    hashed once per machine, not in every process that plans a build or loads them."""
+    remembered by path, size, mtime, inode and change time as git's index does: the fonts
+    (22 MB) are hashed once per machine, not in every process that plans a build or loads them.
+    (Nothing sets a change time back: a file rewritten with its old size and mtime restored is
+    hashed again.)"""
     st = path.stat()
-    stamp = f"{path.resolve()}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}"
+    stamp = f"{path.resolve()}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\0{st.st_ctime_ns}"
     name = hashlib.sha256(stamp.encode("utf-8", "surrogateescape")).hexdigest()
     found = read(HASH_AREA, name, _DIGEST_LEN)
     if found is not None and len(found) == _DIGEST_LEN:
@@ -161,7 +164,7 @@ def file_sha256(path: Path, data: bytes | None = None) -> str:
         hexdigest = digest.hexdigest()
     else:
         hexdigest = hashlib.sha256(data).hexdigest()
-    if settled(st.st_mtime_ns) and path.stat().st_mtime_ns == st.st_mtime_ns:
+    if settled(max(st.st_mtime_ns, st.st_ctime_ns)) and path.stat().st_mtime_ns == st.st_mtime_ns:
         write(HASH_AREA, name, hexdigest.encode("ascii"))
     return hexdigest
 

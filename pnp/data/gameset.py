@@ -50,7 +50,7 @@ def load_games(workspace: Workspace, slugs: Sequence[str], tables_of: TableSourc
 
 # What a game folder's files are as far as the file system says: each file's path, size and
 # modification time (nanoseconds). An edit, a file added or removed changes it.
-FolderStamp = tuple[tuple[str, int, int], ...]
+FolderStamp = tuple[tuple[str, int, int, int], ...]
 
 
 def folder_stamp(folder: Path) -> FolderStamp:
@@ -59,10 +59,11 @@ def folder_stamp(folder: Path) -> FolderStamp:
         try:
             found = path.stat()
         except OSError:  # gone meanwhile, or a link to nothing: a stamp no loaded game had
-            stamps.append((path.as_posix(), -1, -1))
+            stamps.append((path.as_posix(), -1, -1, -1))
             continue
         if not path.is_dir():
-            stamps.append((path.as_posix(), found.st_size, found.st_mtime_ns))
+            # The change time too: nothing sets it back, as a copy that keeps times does mtime.
+            stamps.append((path.as_posix(), found.st_size, found.st_mtime_ns, found.st_ctime_ns))
     return tuple(stamps)
 
 

@@ -319,7 +319,7 @@ def chosen_font_files(game_yaml: Path, workspace: Workspace, bundled_dir: Path) 
     except OSError:
         return []
     files: list[Path] = []
-    for pick in _picks_of(game_yaml, stamp.st_size, stamp.st_mtime_ns):
+    for pick in _picks_of(game_yaml, stamp.st_size, stamp.st_mtime_ns, stamp.st_ctime_ns):
         try:
             files += [face.path for face in find_pick(pick, workspace, bundled_dir)]
         except FontError:
@@ -328,8 +328,8 @@ def chosen_font_files(game_yaml: Path, workspace: Workspace, bundled_dir: Path) 
 
 
 @cache
-def _picks_of(game_yaml: Path, size: int, mtime_ns: int) -> tuple[FontPick, ...]:
-    """game.yaml's ``fonts:`` (read once per version of the file)."""
+def _picks_of(game_yaml: Path, size: int, mtime_ns: int, ctime_ns: int) -> tuple[FontPick, ...]:
+    """game.yaml's ``fonts:`` (read once per version of the file: its size and times)."""
     from pnp.core.errors import DataError
     from pnp.data.gameinfo import read_font_picks
     from pnp.data.schema import Problems, Reader

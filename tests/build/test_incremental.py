@@ -19,6 +19,7 @@ import pnp.build.kinds
 import pnp.build.pipeline
 from pnp.build.manifest import MANIFEST_NAME, noting_game, rulebook_view
 from pnp.build.pipeline import build, load_games
+from pnp.core import diskcache
 from pnp.core.workspace import Workspace
 from pnp.games.registry import tables_from_engine
 from tests.conftest import ROOT, edit
@@ -156,6 +157,25 @@ def test_an_edit_of_the_same_size_in_the_same_clock_tick_is_seen(workspace, rend
     edit(path, CARD, EDITED_CARD)  # same length
     os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
     assert (path.stat().st_size, path.stat().st_mtime_ns) == (stamp.st_size, stamp.st_mtime_ns)
+    renders.clear()
+    build(ws, "tisigui", "zh-Hant")
+    assert renders == [("tisigui", "zh-Hant", ("components",))]
+
+
+def test_an_edit_with_its_size_and_modification_time_put_back_is_seen(workspace, renders, monkeypatch):
+    """A file rewritten long after it was recorded, at its old size, with its old mtime put back
+    (``touch -r``, a copy that keeps times): the change time still differs."""
+    monkeypatch.setattr(diskcache, "RACY_NS", 0)  # every stamp settled: the record keeps them all
+    ws = Workspace(workspace)
+    path = workspace / "card_data/tisigui/components.yaml"
+    long_ago = path.stat().st_mtime_ns - 60 * 10**9
+    os.utime(path, ns=(long_ago, long_ago))
+    build(ws, "tisigui", "zh-Hant")
+    stamp = path.stat()
+    edit(path, CARD, EDITED_CARD)  # same length, same inode
+    os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    now = path.stat()
+    assert (now.st_size, now.st_mtime_ns, now.st_ino) == (stamp.st_size, stamp.st_mtime_ns, stamp.st_ino)
     renders.clear()
     build(ws, "tisigui", "zh-Hant")
     assert renders == [("tisigui", "zh-Hant", ("components",))]

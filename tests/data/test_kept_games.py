@@ -59,3 +59,19 @@ def test_a_broken_game_is_reported_and_not_kept(tmp_path: Path) -> None:
     _touch_later(game_file)
     (fixed,) = kept.load(workspace, [GAME])
     assert fixed.info.name.value == "替死鬼"
+
+
+def test_an_edit_with_its_size_and_modification_time_put_back_is_read(tmp_path: Path) -> None:
+    """A copy that keeps times, or ``touch -r``: the file's change time still moves."""
+    root = game_workspace(tmp_path, GAME)
+    workspace = Workspace(root)
+    kept = KeptGames()
+    game_file = root / "card_data" / GAME / "game.yaml"
+    (first,) = kept.load(workspace, [GAME])
+    found = game_file.stat()
+    edit(game_file, "name: 替死鬼", "name: 替活鬼")  # the same length in UTF-8
+    os.utime(game_file, ns=(found.st_atime_ns, found.st_mtime_ns))
+    now = game_file.stat()
+    assert (now.st_size, now.st_mtime_ns) == (found.st_size, found.st_mtime_ns)
+    (edited,) = kept.load(workspace, [GAME])
+    assert edited.info.name.value == "替活鬼" and kept.loaded == 2
