@@ -11,12 +11,13 @@ it first prints them, with the glyph codes and resource name they had.
 Replaying a face first asks each font for those code points in that order (what drawing the
 face would have asked first, so glyphs new to the document get the codes drawing would give
 them) and names the fonts it named, in its order. When an edited card before it brought a new
-glyph, the glyphs first printed after it have other numbers now; as long as each stays in its
-subset, only the bytes of the face's strings differ, and the kept lines are rewritten with the
-new numbers (and font names). Then, if every placed form is defined, the lines are written as
-the form. If not (a glyph crossed into another subset, a form is defined by this very face),
-the face is drawn as usual: the fonts were asked nothing drawing does not ask, in the same
-order, so the document is as a cold build's.
+glyph or took one away, the glyphs first printed after it have other numbers now, and one near
+the end of a subset may have moved into the next (or back). The kept strings are then read back
+into glyphs and printed again as reportlab prints them: cut into runs by the subsets they fall
+in now, with the new numbers and font names. Then, if every placed form is defined, the lines
+are written as the form. If not (a form is defined by this very face, a line is not one this
+module can read back), the face is drawn as usual: the fonts were asked nothing drawing does
+not ask, in the same order, so the document is as a cold build's.
 
 A face is kept under a SHA-256 of everything its drawing reads (its component without the other
 cards, its card, its layouts, geometry, the game's tables, symbols, icons and pictures, the
@@ -284,57 +285,151 @@ class FaceKeeper:
         return tuple(kept)
 
 
-# A literal string of a content stream as reportlab escapes it (rl_accel.escapePDF).
+# A literal string of a content stream as reportlab escapes it (rl_accel.escapePDF), and a text
+# object's tokens: such strings (which may hold spaces) and anything else up to a space.
 _STRING = re.compile(rb"\\[0-7]{3}|\\[\\()]|[^\\]")
-_TOKEN = re.compile(r"/(F\d+)\+(\d+)|\(((?:\\[0-7]{3}|\\[\\()]|[^\\()])*)\)")
+_TEXT_TOKEN = re.compile(r"\((?:\\[0-7]{3}|\\[\\()]|[^\\()])*\)|[^\s(]+")
+# A subset of a TrueType font chosen as reportlab's _formatText chooses it: ``/F3+1``, then
+# the size and leading of the text object (``9.5 Tf 11.4 TL``).
+_SUBSET = re.compile(r"/(F\d+)\+(\d+)")
+# Operators that print or set the font other than as _formatText does for a TrueType font
+# (Tj is read only after a literal string, TL only after a subset's Tf).
+_UNREAD = frozenset({"Tf", "TL", "Tj", "TJ", "'", '"'})
+
+
+class _Unreadable(Exception):
+    """A kept line this module cannot print again with other glyph numbers."""
+
+
+@dataclass(frozen=True)
+class _Chosen:
+    """A font and subset a text object has chosen, with the size and leading it chose it at."""
+
+    font: str
+    subset: int
+    size: str  # ``9.5 Tf 11.4 TL``
 
 
 def _renumbered(record: FaceRecord, states: Mapping[str, Any]) -> tuple[str, ...] | None:
     """The kept face's lines with its glyphs numbered as this document numbers them now, and
-    its fonts named so; None when a glyph now falls in another subset (the text would be cut
-    into other runs) or a font has no name yet.
+    its fonts named so; None when a font has no name yet or a line cannot be read back.
 
     Reportlab numbers a font's glyphs in the order the document first prints them, so a card
-    edit that brings a new glyph moves the numbers of every glyph first printed after it. Only
-    the bytes of the face's strings change then: each is one glyph's number in its subset."""
+    edit that brings a new glyph (or takes one away) moves the numbers of every glyph first
+    printed after it, and a glyph near the end of a subset of 256 may move into the next one
+    (or back). The face's strings are then printed again as reportlab prints them: see
+    :func:`_reprinted`."""
     names: dict[str, str] = {}
-    tables: dict[tuple[str, int], bytearray] = {}
+    glyphs: dict[str, dict[int, int]] = {}
     for use in record.fonts:
         state = states[use.font]
         if state is None or state.internalName is None:
             return None
         names[use.name] = state.internalName
+        table = glyphs[use.name] = {}
         for code, kept in zip(use.codes, use.glyphs, strict=True):
-            now = state.assignments.get(code, 0)
-            if now == kept:
-                continue
-            if now >> 8 != kept >> 8:
+            # A code point the font lacks is glyph 0, then as now (the fonts are in the key).
+            if table.setdefault(kept, state.assignments.get(code, 0)) != state.assignments.get(code, 0):
                 return None
-            table = tables.setdefault((use.name, kept >> 8), bytearray(range(256)))
-            table[kept & 0xFF] = now & 0xFF
     if len(set(names.values())) != len(names):
         return None
-    if not tables and all(old == new for old, new in names.items()):
+    if all(old == new for old, new in names.items()) and \
+            all(old == new for table in glyphs.values() for old, new in table.items()):
         return record.lines
-    current: list[bytearray | None] = [None]  # the table of the font and subset last chosen
-    return tuple(_renumber_line(line, names, tables, current) for line in record.lines)
+    try:
+        return tuple(_reprinted(line, names, glyphs) if "(" in line or _SUBSET.search(line) else line
+                     for line in record.lines)
+    except _Unreadable as exc:
+        log.debug("kept face drawn again: %s", exc)
+        return None
 
 
-def _renumber_line(line: str, names: Mapping[str, str], tables: Mapping[tuple[str, int], bytearray],
-                   current: list[bytearray | None]) -> str:
-    def swap(match: re.Match[str]) -> str:
-        font, subset, text = match.groups()
-        if font is not None:
-            current[0] = tables.get((font, int(subset)))
-            return f"/{names.get(font, font)}+{subset}"
-        table = current[0]
-        if table is None:
-            return match.group(0)
-        raw = bytes(int(piece[1:], 8) if len(piece) == 4 else piece[-1]
-                    for piece in _STRING.findall(text.encode("latin-1")))
-        return f"({escapePDF(raw.translate(table))})"
+def _reprinted(line: str, names: Mapping[str, str], glyphs: Mapping[str, Mapping[int, int]]) -> str:
+    """A kept line (a text object, as canvas.drawText writes it) with its glyphs renumbered.
 
-    return _TOKEN.sub(swap, line)
+    Reportlab's ``PDFTextObject._formatText`` prints a string of a TrueType font as runs, one
+    per subset its glyphs fall in, and before a run chooses its subset (``/F1+0 9.5 Tf 11.4
+    TL``) unless the text object's last choice was that subset; a new text object or font
+    forgets the last choice. So each string is read back into its glyphs and printed again:
+    the runs may now be cut elsewhere, and a choice be needed or not where it was not or was.
+
+    Two things the output alone does not tell are read as pnp's text drawing makes them
+    (pnp.render.face_text, face_vertical; ``drawString``): runs of one font separated by
+    nothing but the choice of another of its subsets are one string, since pnp moves the text
+    origin (``Tm``) before every string; and a text object sets its font again only to change
+    it, so a choice of another subset of the same font at the same size after other operators
+    was needed by the subset alone."""
+    tokens = _TEXT_TOKEN.findall(line)
+    if " ".join(tokens) != line:
+        raise _Unreadable(f"a line not read back as it was written: {line[:80]!r}")
+    out: list[str] = []
+    kept: _Chosen | None = None  # the last choice in the kept line
+    now: _Chosen | None = None  # the last choice in the line printed again
+    string: list[int] = []  # the glyphs, numbered now, of the string being read
+    font = ""  # its font
+    cut = False  # the string goes on after a choice of another subset
+
+    def print_string() -> None:
+        nonlocal now
+        start = 0
+        while start < len(string):
+            subset = string[start] >> 8
+            end = start
+            while end < len(string) and string[end] >> 8 == subset:
+                end += 1
+            if now is None or (now.font, now.subset) != (font, subset):
+                assert kept is not None  # a string is read only after a choice
+                now = _Chosen(font, subset, kept.size)
+                out.append(f"/{names[font]}+{subset} {kept.size}")
+            out.append(f"({escapePDF(bytes(glyph & 0xFF for glyph in string[start:end]))}) Tj")
+            start = end
+        string.clear()
+
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if (subset_match := _SUBSET.fullmatch(token)) is not None:
+            if tokens[index + 2:index + 5:2] != ["Tf", "TL"] or not tokens[index + 5:index + 6] \
+                    or not tokens[index + 5].startswith("("):
+                raise _Unreadable(f"a font chosen otherwise than before a string: {line[:80]!r}")
+            chosen = _Chosen(subset_match[1], int(subset_match[2]), " ".join(tokens[index + 1:index + 5]))
+            if chosen.font not in names:
+                raise _Unreadable(f"font {chosen.font} is not one the face noted")
+            index += 5
+            same_font = kept is not None and (chosen.font, chosen.size) == (kept.font, kept.size)
+            if string and same_font and kept is not None and chosen.subset != kept.subset:
+                kept, cut = chosen, True  # the next run of the same string
+                continue
+            print_string()
+            if not same_font or (kept is not None and chosen.subset == kept.subset):
+                now = None  # a new text object, font or size: reportlab forgot its last choice
+            kept = chosen
+            continue
+        if token.startswith("("):
+            if tokens[index + 1:index + 2] != ["Tj"] or kept is None:
+                raise _Unreadable(f"a string printed otherwise: {line[:80]!r}")
+            if not cut:
+                print_string()
+                font = kept.font
+            raw = bytes(int(piece[1:], 8) if len(piece) == 4 else piece[-1]
+                        for piece in _STRING.findall(token[1:-1].encode("latin-1")))
+            table = glyphs[kept.font]
+            try:
+                string.extend(table[kept.subset << 8 | byte] for byte in raw)
+            except KeyError as exc:
+                raise _Unreadable(f"glyph {exc} is not one the face noted") from None
+            cut = False
+            index += 2
+            continue
+        print_string()
+        if token in _UNREAD:
+            raise _Unreadable(f"text printed with {token}: {line[:80]!r}")
+        if token == "BT":
+            kept = now = None
+        out.append(token)
+        index += 1
+    print_string()
+    return " ".join(out)
 
 
 def _without_cards(component: Any) -> Any:
