@@ -174,3 +174,48 @@ def test_text_printed_by_operators_it_cannot_read_back_is_drawn_again() -> None:
     record = _record(r"BT /F1+0 9 Tf 10 TL [(A) 20 (\377)] TJ ET")
     state = _State("F1", {65: 65, ord("色"): 254, ord("有"): 255})
     assert _renumbered(record, {"Sans": state}) is None
+
+
+def _face_drawn_after(earlier: int) -> tuple[list[str], FontUse, Any]:
+    """A face of three strings (pnp's way: each placed by its own Tm, the font set once) drawn
+    by reportlab into a document that first printed ``earlier`` other glyphs: its lines, its
+    font's part in it and the font's state after it."""
+    from io import BytesIO
+
+    from reportlab.pdfbase.pdfmetrics import getFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.core.workspace import BUNDLED_FONTS
+    from pnp.text.fonts import load_family
+
+    name = load_family(BUNDLED_FONTS, "zh-Hant").regular.name
+    han = [chr(code) for code in sorted(getFont(name).face.charToGlyph) if code >= 0x4E00][:400]
+    canvas = Canvas(BytesIO())
+    before = canvas.beginText()
+    before.setFont(name, 9)
+    before.textOut("".join(han[:earlier]) + "".join(han[300:303]))
+    canvas.drawText(before)
+    start = len(canvas._code)
+    strings = ["".join(han[303:311]), han[300] + "".join(han[311:315]) + han[301], "A 1" + "".join(han[315:318])]
+    text = canvas.beginText()
+    text.setFont(name, 9)
+    for x, string in enumerate(strings):
+        text.setTextOrigin(10 * x, 0)
+        text.textOut(string)
+    canvas.drawText(text)
+    state = getFont(name).state[canvas._doc]
+    codes = tuple(dict.fromkeys(ord(char) for char in "".join(strings)))
+    use = FontUse(name, state.internalName, codes, tuple(state.assignments[code] for code in codes))
+    return canvas._code[start:], use, state
+
+
+@pytest.mark.parametrize("earlier", range(136, 162))
+def test_kept_strings_are_printed_again_as_reportlab_prints_them(earlier: int) -> None:
+    """A face kept when 148 glyphs came before it, replayed where ``earlier`` did: its lines
+    are those reportlab itself writes in that document (the reference), whichever of its
+    glyphs now fall on either side of the first subset's end (ASCII holds 32–127 of subset 0,
+    so the face's glyphs are numbered from about ``earlier`` + 99: 247 to 264 when kept)."""
+    kept_lines, use, _ = _face_drawn_after(148)
+    lines, _, state = _face_drawn_after(earlier)
+    record = FaceRecord(tuple(kept_lines), (), (use,), ())
+    assert _renumbered(record, {use.font: state}) == tuple(lines)
