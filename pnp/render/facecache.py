@@ -285,10 +285,12 @@ class FaceKeeper:
         return tuple(kept)
 
 
-# A literal string of a content stream as reportlab escapes it (rl_accel.escapePDF), and a text
-# object's tokens: such strings (which may hold spaces) and anything else up to a space.
+# A literal string of a content stream as reportlab escapes it (rl_accel.escapePDF); a text
+# object's tokens: such strings (which may hold spaces) and anything else up to a space; and
+# what a renumbering within subsets rewrites: the subsets chosen and the strings.
 _STRING = re.compile(rb"\\[0-7]{3}|\\[\\()]|[^\\]")
 _TEXT_TOKEN = re.compile(r"\((?:\\[0-7]{3}|\\[\\()]|[^\\()])*\)|[^\s(]+")
+_TOKEN = re.compile(r"/(F\d+)\+(\d+)|\(((?:\\[0-7]{3}|\\[\\()]|[^\\()])*)\)")
 # A subset of a TrueType font chosen as reportlab's _formatText chooses it: ``/F3+1``, then
 # the size and leading of the text object (``9.5 Tf 11.4 TL``).
 _SUBSET = re.compile(r"/(F\d+)\+(\d+)")
@@ -333,15 +335,44 @@ def _renumbered(record: FaceRecord, states: Mapping[str, Any]) -> tuple[str, ...
                 return None
     if len(set(names.values())) != len(names):
         return None
-    if all(old == new for old, new in names.items()) and \
-            all(old == new for table in glyphs.values() for old, new in table.items()):
+    moved = {(font, old): new for font, table in glyphs.items() for old, new in table.items() if old != new}
+    if not moved and all(old == new for old, new in names.items()):
         return record.lines
+    if all(old >> 8 == new >> 8 for (_, old), new in moved.items()):
+        # Every glyph stays in its subset: the runs and the choices of subsets are as they
+        # were, only the bytes of the strings (and the fonts' names) change.
+        tables: dict[tuple[str, int], bytearray] = {}
+        for (font, old), new in moved.items():
+            tables.setdefault((font, old >> 8), bytearray(range(256)))[old & 0xFF] = new & 0xFF
+        current: list[bytearray | None] = [None]  # the table of the font and subset last chosen
+        return tuple(_renumber_line(line, names, tables, current) for line in record.lines)
     try:
         return tuple(_reprinted(line, names, glyphs) if "(" in line or _SUBSET.search(line) else line
                      for line in record.lines)
     except _Unreadable as exc:
         log.debug("kept face drawn again: %s", exc)
         return None
+
+
+def _renumber_line(line: str, names: Mapping[str, str], tables: Mapping[tuple[str, int], bytearray],
+                   current: list[bytearray | None]) -> str:
+    def swap(match: re.Match[str]) -> str:
+        font, subset, text = match.groups()
+        if font is not None:
+            current[0] = tables.get((font, int(subset)))
+            return f"/{names.get(font, font)}+{subset}"
+        table = current[0]
+        if table is None:
+            return match.group(0)
+        return f"({escapePDF(_unescaped(text).translate(table))})"
+
+    return _TOKEN.sub(swap, line)
+
+
+def _unescaped(text: str) -> bytes:
+    """The bytes of a literal string's text as escapePDF wrote them."""
+    return bytes(int(piece[1:], 8) if len(piece) == 4 else piece[-1]
+                 for piece in _STRING.findall(text.encode("latin-1")))
 
 
 def _reprinted(line: str, names: Mapping[str, str], glyphs: Mapping[str, Mapping[int, int]]) -> str:
@@ -388,7 +419,7 @@ def _reprinted(line: str, names: Mapping[str, str], glyphs: Mapping[str, Mapping
     index = 0
     while index < len(tokens):
         token = tokens[index]
-        if (subset_match := _SUBSET.fullmatch(token)) is not None:
+        if token[0] == "/" and (subset_match := _SUBSET.fullmatch(token)) is not None:
             if tokens[index + 2:index + 5:2] != ["Tf", "TL"] or not tokens[index + 5:index + 6] \
                     or not tokens[index + 5].startswith("("):
                 raise _Unreadable(f"a font chosen otherwise than before a string: {line[:80]!r}")
@@ -405,23 +436,22 @@ def _reprinted(line: str, names: Mapping[str, str], glyphs: Mapping[str, Mapping
                 now = None  # a new text object, font or size: reportlab forgot its last choice
             kept = chosen
             continue
-        if token.startswith("("):
+        if token[0] == "(":
             if tokens[index + 1:index + 2] != ["Tj"] or kept is None:
                 raise _Unreadable(f"a string printed otherwise: {line[:80]!r}")
             if not cut:
                 print_string()
                 font = kept.font
-            raw = bytes(int(piece[1:], 8) if len(piece) == 4 else piece[-1]
-                        for piece in _STRING.findall(token[1:-1].encode("latin-1")))
             table = glyphs[kept.font]
             try:
-                string.extend(table[kept.subset << 8 | byte] for byte in raw)
+                string.extend(table[kept.subset << 8 | byte] for byte in _unescaped(token[1:-1]))
             except KeyError as exc:
                 raise _Unreadable(f"glyph {exc} is not one the face noted") from None
             cut = False
             index += 2
             continue
-        print_string()
+        if string:
+            print_string()
         if token in _UNREAD:
             raise _Unreadable(f"text printed with {token}: {line[:80]!r}")
         if token == "BT":
