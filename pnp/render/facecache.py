@@ -285,17 +285,20 @@ class FaceKeeper:
         return tuple(kept)
 
 
-# A literal string of a content stream as reportlab escapes it (rl_accel.escapePDF); a text
-# object's tokens: such strings (which may hold spaces) and anything else up to a space; and
-# what a renumbering within subsets rewrites: the subsets chosen and the strings.
+# A literal string of a content stream as reportlab escapes it (rl_accel.escapePDF), and what
+# a renumbering within subsets rewrites: the subsets chosen and the strings.
 _STRING = re.compile(rb"\\[0-7]{3}|\\[\\()]|[^\\]")
-_TEXT_TOKEN = re.compile(r"\((?:\\[0-7]{3}|\\[\\()]|[^\\()])*\)|[^\s(]+")
 _TOKEN = re.compile(r"/(F\d+)\+(\d+)|\(((?:\\[0-7]{3}|\\[\\()]|[^\\()])*)\)")
-# A subset of a TrueType font chosen as reportlab's _formatText chooses it: ``/F3+1``, then
-# the size and leading of the text object (``9.5 Tf 11.4 TL``).
 _SUBSET = re.compile(r"/(F\d+)\+(\d+)")
+# A text object read back in pieces: a subset of a TrueType font chosen as reportlab's
+# _formatText chooses it, right before a string (``/F3+1 9.5 Tf 11.4 TL``: font, subset, then
+# the text object's size and leading); a literal string printed (``(...) Tj``, its text); or
+# any other operators and operands, up to the next of those two.
+_TEXT_PIECE = re.compile(r"/(F\d+)\+(\d+) (\S+ Tf \S+ TL)(?= \()"
+                         r"|\(((?:\\[0-7]{3}|\\[\\()]|[^\\()])*)\) Tj(?= |$)"
+                         r"|[^\s(]+(?: [^\s(/]+)*")
 # Operators that print or set the font other than as _formatText does for a TrueType font
-# (Tj is read only after a literal string, TL only after a subset's Tf).
+# (read as a piece of their own only then).
 _UNREAD = frozenset({"Tf", "TL", "Tj", "TJ", "'", '"'})
 
 
@@ -390,8 +393,8 @@ def _reprinted(line: str, names: Mapping[str, str], glyphs: Mapping[str, Mapping
     origin (``Tm``) before every string; and a text object sets its font again only to change
     it, so a choice of another subset of the same font at the same size after other operators
     was needed by the subset alone."""
-    tokens = _TEXT_TOKEN.findall(line)
-    if " ".join(tokens) != line:
+    pieces = list(_TEXT_PIECE.finditer(line))
+    if " ".join(piece[0] for piece in pieces) != line:
         raise _Unreadable(f"a line not read back as it was written: {line[:80]!r}")
     out: list[str] = []
     kept: _Chosen | None = None  # the last choice in the kept line
@@ -416,17 +419,12 @@ def _reprinted(line: str, names: Mapping[str, str], glyphs: Mapping[str, Mapping
             start = end
         string.clear()
 
-    index = 0
-    while index < len(tokens):
-        token = tokens[index]
-        if token[0] == "/" and (subset_match := _SUBSET.fullmatch(token)) is not None:
-            if tokens[index + 2:index + 5:2] != ["Tf", "TL"] or not tokens[index + 5:index + 6] \
-                    or not tokens[index + 5].startswith("("):
-                raise _Unreadable(f"a font chosen otherwise than before a string: {line[:80]!r}")
-            chosen = _Chosen(subset_match[1], int(subset_match[2]), " ".join(tokens[index + 1:index + 5]))
-            if chosen.font not in names:
-                raise _Unreadable(f"font {chosen.font} is not one the face noted")
-            index += 5
+    for piece in pieces:
+        chosen_font, chosen_subset, size, text = piece.groups()
+        if chosen_font is not None:
+            if chosen_font not in names:
+                raise _Unreadable(f"font {chosen_font} is not one the face noted")
+            chosen = _Chosen(chosen_font, int(chosen_subset), size)
             same_font = kept is not None and (chosen.font, chosen.size) == (kept.font, kept.size)
             if string and same_font and kept is not None and chosen.subset != kept.subset:
                 kept, cut = chosen, True  # the next run of the same string
@@ -435,29 +433,27 @@ def _reprinted(line: str, names: Mapping[str, str], glyphs: Mapping[str, Mapping
             if not same_font or (kept is not None and chosen.subset == kept.subset):
                 now = None  # a new text object, font or size: reportlab forgot its last choice
             kept = chosen
-            continue
-        if token[0] == "(":
-            if tokens[index + 1:index + 2] != ["Tj"] or kept is None:
-                raise _Unreadable(f"a string printed otherwise: {line[:80]!r}")
+        elif text is not None:
+            if kept is None:
+                raise _Unreadable(f"a string printed before any font was chosen: {line[:80]!r}")
             if not cut:
                 print_string()
                 font = kept.font
             table = glyphs[kept.font]
             try:
-                string.extend(table[kept.subset << 8 | byte] for byte in _unescaped(token[1:-1]))
+                string.extend(table[kept.subset << 8 | byte] for byte in _unescaped(text))
             except KeyError as exc:
                 raise _Unreadable(f"glyph {exc} is not one the face noted") from None
             cut = False
-            index += 2
-            continue
-        if string:
-            print_string()
-        if token in _UNREAD:
-            raise _Unreadable(f"text printed with {token}: {line[:80]!r}")
-        if token == "BT":
-            kept = now = None
-        out.append(token)
-        index += 1
+        else:
+            if string:
+                print_string()
+            words = piece[0].split(" ")
+            if not _UNREAD.isdisjoint(words):
+                raise _Unreadable(f"text printed otherwise: {line[:80]!r}")
+            if "BT" in words:
+                kept = now = None
+            out.append(piece[0])
     print_string()
     return " ".join(out)
 
