@@ -11,13 +11,14 @@ it first prints them, with the glyph codes and resource name they had.
 Replaying a face first asks each font for those code points in that order (what drawing the
 face would have asked first, so glyphs new to the document get the codes drawing would give
 them) and names the fonts it named, in its order. When an edited card before it brought a new
-glyph or took one away, the glyphs first printed after it have other numbers now, and one near
-the end of a subset may have moved into the next (or back). The kept strings are then read back
-into glyphs and printed again as reportlab prints them: cut into runs by the subsets they fall
-in now, with the new numbers and font names. Then, if every placed form is defined, the lines
-are written as the form. If not (a form is defined by this very face, a line is not one this
-module can read back), the face is drawn as usual: the fonts were asked nothing drawing does
-not ask, in the same order, so the document is as a cold build's.
+glyph or took one away, the glyphs first printed after it have other numbers now: the bytes of
+the kept strings are rewritten with them (and the font names). When one near the end of a
+subset moved into the next (or back), the kept strings are instead read back into glyphs and
+printed again as reportlab prints them, cut into runs by the subsets they fall in now. Then, if
+every placed form is defined, the lines are written as the form. If not (a form is defined by
+this very face, a line is not one this module can read back), the face is drawn as usual: the
+fonts were asked nothing drawing does not ask, in the same order, so the document is as a cold
+build's.
 
 A face is kept under a SHA-256 of everything its drawing reads (its component without the other
 cards, its card, its layouts, geometry, the game's tables, symbols, icons and pictures, the
@@ -322,8 +323,8 @@ def _renumbered(record: FaceRecord, states: Mapping[str, Any]) -> tuple[str, ...
     Reportlab numbers a font's glyphs in the order the document first prints them, so a card
     edit that brings a new glyph (or takes one away) moves the numbers of every glyph first
     printed after it, and a glyph near the end of a subset of 256 may move into the next one
-    (or back). The face's strings are then printed again as reportlab prints them: see
-    :func:`_reprinted`."""
+    (or back). While every glyph stays in its subset, only the bytes of the strings change;
+    otherwise the strings are printed again as reportlab prints them (:func:`_reprinted`)."""
     names: dict[str, str] = {}
     glyphs: dict[str, dict[int, int]] = {}
     for use in record.fonts:
