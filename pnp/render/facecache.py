@@ -487,42 +487,79 @@ def digest(value: Any) -> str:
     written, which only messages show, and a face that reported a problem is never kept),
     mappings in order,
     bytes by their own SHA-256. Uncacheable for a value of any other kind."""
-    sha = hashlib.sha256()
-    _feed(sha, value)
-    return sha.hexdigest()
+    parts: list[bytes] = []
+    _feed(parts, value)
+    return hashlib.sha256(b"".join(parts)).hexdigest()
 
 
-def _feed(sha: Any, value: Any) -> None:
-    if value is None or isinstance(value, bool | int | float):
-        sha.update(f"{type(value).__name__}:{value!r};".encode())
-    elif isinstance(value, str):
-        sha.update(f"s{len(value)}:".encode() + value.encode("utf-8", "surrogatepass"))
-    elif isinstance(value, bytes):
-        sha.update(b"b:" + hashlib.sha256(value).digest())
-    elif isinstance(value, enum.Enum):
-        sha.update(f"e:{type(value).__qualname__}.{value.name};".encode())
-    elif isinstance(value, PurePath):
-        _feed(sha, str(value))
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        sha.update(f"d:{type(value).__qualname__}(".encode())
-        for item in dataclasses.fields(value):
-            if not item.name.endswith("where"):
-                sha.update(item.name.encode() + b"=")
-                _feed(sha, getattr(value, item.name))
-        sha.update(b")")
-    elif isinstance(value, Mapping):
-        sha.update(b"m{")
-        for key, item in value.items():
-            _feed(sha, key)
-            _feed(sha, item)
-        sha.update(b"}")
-    elif isinstance(value, list | tuple):
-        sha.update(b"l[")
+_FIELDS: dict[type, tuple[tuple[str, bytes], ...]] = {}
+
+
+def _fields_of(kind: type) -> tuple[tuple[str, bytes], ...]:
+    """A dataclass type's fields that :func:`digest` reads, with the label it feeds each by."""
+    known = _FIELDS.get(kind)
+    if known is None:
+        known = _FIELDS[kind] = tuple((item.name, item.name.encode() + b"=") for item in dataclasses.fields(kind)
+                                      if not item.name.endswith("where"))
+    return known
+
+
+def _feed(out: list[bytes], value: Any) -> None:
+    # The kinds a face's inputs are made of, tested by exact type first (every card and layout
+    # is fed once per face, so this is most of a kept face's cost); subclasses and the rarer
+    # kinds go to _feed_other, which feeds each as the exact kind would be fed.
+    kind = type(value)
+    if kind is str:
+        out.append(b"s%d:" % len(value))
+        out.append(value.encode("utf-8", "surrogatepass"))
+    elif value is None or kind is bool or kind is int or kind is float:
+        out.append(f"{kind.__name__}:{value!r};".encode())
+    elif kind is tuple or kind is list:
+        out.append(b"l[")
         for item in value:
-            _feed(sha, item)
-        sha.update(b"]")
+            _feed(out, item)
+        out.append(b"]")
+    elif kind is dict:
+        out.append(b"m{")
+        for key, item in value.items():
+            _feed(out, key)
+            _feed(out, item)
+        out.append(b"}")
+    elif dataclasses.is_dataclass(kind):
+        out.append(f"d:{kind.__qualname__}(".encode())
+        for name, label in _fields_of(kind):
+            out.append(label)
+            _feed(out, getattr(value, name))
+        out.append(b")")
+    else:
+        _feed_other(out, value)
+
+
+def _feed_other(out: list[bytes], value: Any) -> None:
+    if isinstance(value, str):
+        out.append(b"s%d:" % len(value))
+        out.append(value.encode("utf-8", "surrogatepass"))
+    elif isinstance(value, bool | int | float):
+        out.append(f"{type(value).__name__}:{value!r};".encode())
+    elif isinstance(value, bytes):
+        out.append(b"b:" + hashlib.sha256(value).digest())
+    elif isinstance(value, enum.Enum):
+        out.append(f"e:{type(value).__qualname__}.{value.name};".encode())
+    elif isinstance(value, PurePath):
+        _feed(out, str(value))
+    elif isinstance(value, Mapping):
+        out.append(b"m{")
+        for key, item in value.items():
+            _feed(out, key)
+            _feed(out, item)
+        out.append(b"}")
+    elif isinstance(value, list | tuple):
+        out.append(b"l[")
+        for item in value:
+            _feed(out, item)
+        out.append(b"]")
     elif isinstance(value, set | frozenset):
-        sha.update(b"f{" + b"".join(sorted(bytes.fromhex(digest(item)) for item in value)) + b"}")
+        out.append(b"f{" + b"".join(sorted(bytes.fromhex(digest(item)) for item in value)) + b"}")
     else:
         raise Uncacheable(f"a {type(value).__name__}")
 
