@@ -32,6 +32,22 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
+def drawn_layouts(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, str]]:
+    """Every face the components renderer lays out (not replays from the face cache), as
+    (component, card, layout), in order; the test clears it between builds."""
+    from pnp.render.faces import draw_layout
+
+    drawn: list[tuple[str, str, str]] = []
+
+    def noting(canvas: object, ctx: object, layout: object, **options: object) -> None:
+        drawn.append((ctx.component.id, ctx.card_id, layout.id))  # type: ignore[attr-defined]
+        draw_layout(canvas, ctx, layout, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("pnp.render.sheets.draw_layout", noting)
+    return drawn
+
+
+@pytest.fixture
 def workspace_copy(tmp_path: Path) -> Path:
     """A private copy of the workspace (card data, templates) to mutate; its fonts are the bundled faces."""
     root = tmp_path / "ws"

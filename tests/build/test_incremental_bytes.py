@@ -101,23 +101,15 @@ BEFORE_ABILITY = {"character", "action", "bill", "loved", "fickle"}
 
 
 def test_a_rebuilt_components_pdf_replays_unchanged_faces_from_the_face_cache(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, drawn_layouts: list[tuple[str, str, str]]) -> None:
     """The per-face cache (pnp.render.facecache): after an edit, the faces it did not touch are
     not laid out again, and the PDF is still a cold build's, byte for byte."""
-    from pnp.render.faces import draw_layout
-
     root = tmp_path / "ws"
     for slug in GAMES:
         shutil.copytree(ROOT / "card_data" / slug, root / "card_data" / slug)
         shutil.copytree(ROOT / "templates" / slug, root / "templates" / slug)
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
-    drawn: list[tuple[str, str, str]] = []
-
-    def noting(canvas: object, ctx: object, layout: object, **options: object) -> None:
-        drawn.append((ctx.component.id, ctx.card_id, layout.id))  # type: ignore[attr-defined]
-        draw_layout(canvas, ctx, layout, **options)  # type: ignore[arg-type]
-
-    monkeypatch.setattr("pnp.render.sheets.draw_layout", noting)
+    drawn = drawn_layouts
 
     def faces_drawn(force: bool = False) -> set[tuple[str, str, str]]:
         drawn.clear()

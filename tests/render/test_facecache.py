@@ -79,17 +79,10 @@ def workspace(tmp_path: Path) -> Path:
 
 
 def test_faces_whose_glyphs_crossed_a_subset_are_replayed_to_a_cold_builds_bytes(
-        workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pnp.render.faces import draw_layout
-
+        workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        drawn_layouts: list[tuple[str, str, str]]) -> None:
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
-    drawn: list[tuple[str, str, str]] = []
-
-    def noting(canvas: object, ctx: object, layout: object, **options: object) -> None:
-        drawn.append((ctx.component.id, ctx.card_id, layout.id))  # type: ignore[attr-defined]
-        draw_layout(canvas, ctx, layout, **options)  # type: ignore[arg-type]
-
-    monkeypatch.setattr("pnp.render.sheets.draw_layout", noting)
+    drawn = drawn_layouts
 
     def faces_drawn(force: bool = False) -> list[tuple[str, str, str]]:
         drawn.clear()
