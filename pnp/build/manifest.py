@@ -25,17 +25,17 @@ import hashlib
 import json
 import logging
 import re
-import stat
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pnp.build.filestamps import STAMP_FIELDS, Hasher
 from pnp.build.outputs import Output
 from pnp.core import diskcache, files
 from pnp.core.errors import DataError
-from pnp.core.fingerprint import ABSENT, pnp_fingerprint
+from pnp.core.fingerprint import pnp_fingerprint
 from pnp.core.workspace import Workspace
 from pnp.data.csvcards import card_files
 from pnp.data.iconfiles import icon_files
@@ -48,9 +48,6 @@ log = logging.getLogger(__name__)
 
 MANIFEST_NAME = ".pnp-build.json"
 FORMAT = 1
-# Files this big (the fonts) keep their hash in pnp's disk cache too, so a build into a new
-# output folder does not read them all again; smaller files are cheaper to hash than to look up.
-BIG_FILE = 1 << 20
 # The build record of every output of every game is well under a megabyte.
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
 
@@ -122,53 +119,6 @@ def load_manifest(root: Path) -> tuple[Manifest, str]:
     except (AttributeError, KeyError, TypeError, ValueError):
         return Manifest(), f"build record {path} is damaged; rebuilding"
     return Manifest(records, builds, cache_), ""
-
-
-# What a file's cached hash stands on. The change time is there because nothing sets it back:
-# a file rewritten at its old size with its modification time restored (``touch -r``, a copy
-# that keeps times) still shows as changed.
-STAMP_FIELDS = ("st_size", "st_mtime_ns", "st_ino", "st_ctime_ns")
-
-
-class Hasher:
-    """sha256 of files, reusing a cached hash while size, mtime, inode and ctime are unchanged."""
-
-    def __init__(self, cache_: Mapping[str, list[Any]]) -> None:
-        self.old = dict(cache_)
-        self.used: dict[str, list[Any]] = {}
-        # Every output of a game reads the same files: each path is resolved once per plan.
-        self._resolved: dict[Path, str] = {}
-
-    def file(self, path: Path) -> str:
-        try:
-            st = path.stat()
-        except OSError:
-            return ABSENT
-        if not stat.S_ISREG(st.st_mode):
-            return ABSENT
-        key = self._resolved.get(path)
-        if key is None:
-            key = self._resolved[path] = str(path.resolve())
-        stamp = [getattr(st, name) for name in STAMP_FIELDS]
-        # Every output of a script reads the same fonts: each file is hashed once per plan.
-        cached = self.used.get(key) or self.old.get(key)
-        if cached is not None and cached[:-1] == stamp:
-            digest = str(cached[-1])
-        elif st.st_size >= BIG_FILE:
-            digest = diskcache.file_sha256(path)  # the fonts: remembered across output folders
-        else:
-            digest = sha256_file(path)
-        if diskcache.settled(max(st.st_mtime_ns, st.st_ctime_ns)):
-            self.used[key] = [*stamp, digest]
-        return digest
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _relative(workspace: Workspace, path: Path) -> str:

@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnp import __version__
+from pnp.build.filestamps import Hasher
 from pnp.build.kinds import BUILD_KINDS, DEFAULT_SHEET, SheetOptions, render_game, sheet_templates, template_shares
 from pnp.build.manifest import (
     MANIFEST_NAME,
-    Hasher,
     Manifest,
     Record,
     TemplatesRead,

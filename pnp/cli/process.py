@@ -9,6 +9,9 @@ here (logging is set where the command line parses -v/-q):
   collection of a build walk them again: six of them cost 0.4 s of a 3.5 s shelf build.
   Everything alive then is moved out of the collector's sight (``gc.freeze``); what is made
   later is collected as before.
+- ``build --watch`` and ``serve`` put pnp's remembering deflate filter in reportlab's place
+  (pnp.render.deflation.install_filter): their rebuilds write mostly the streams of the round
+  before.
 - :func:`ignore_interrupts`, :func:`hold_interrupts`, :func:`terminate_raises`: how a
   worker pool (``pnp simulate``) meets Ctrl-C and SIGTERM (pnp.play.simulate.PoolSignals).
 """

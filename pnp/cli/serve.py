@@ -44,11 +44,13 @@ def serve(context: Any, game: str, port: int, host: str, balance_games: int, lan
     Each game's balance page (/balance/GAME, linked from the preview) plays a small sweep of
     its rules in the background once opened, again after each save of its game.yaml.
     """
+    from pnp.render.deflation import install_filter
     from pnp.serve.preview import Preview
     from pnp.serve.server import PreviewServer
     from pnp.serve.views import State
     from pnp.serve.watch import Round, rebuild_loop
 
+    install_filter()  # builds with kept games deflate a stream seen before from memory
     workspace = context.workspace
     preview = Preview(workspace, game, lang, paper.lower(), balance_games=balance_games)
     server = PreviewServer(preview, host, port)
@@ -84,9 +86,11 @@ def watch_build(workspace: Workspace, build_once: Callable[[tuple[str, ...], Kep
     rounds keep loaded. A failed build prints its error and the loop waits for the fix.
     """
     from pnp.games.registry import tables_from_engine
+    from pnp.render.deflation import install_filter
     from pnp.render.png import FaceRasters, reusing
     from pnp.serve.watch import Round, rebuild_loop
 
+    install_filter()  # builds with kept games deflate a stream seen before from memory
     rasters = FaceRasters()  # with --png, a face drawn as before keeps its PNG
     kept = KeptGames(tables_from_engine)  # a game whose files did not change is not read again
 

@@ -138,10 +138,10 @@ RACY_NS = 2_000_000_000
 _DIGEST_LEN = 64
 
 
-def settled(mtime_ns: int) -> bool:
-    """Whether a file's stamp (size, times, inode) whose latest time is ``mtime_ns`` can stand
+def settled(latest_ns: int) -> bool:
+    """Whether a file's stamp (size, times, inode) whose latest time is ``latest_ns`` can stand
     for its content."""
-    return time.time_ns() - mtime_ns > RACY_NS
+    return time.time_ns() - latest_ns > RACY_NS
 
 
 def file_sha256(path: Path, data: bytes | None = None) -> str:

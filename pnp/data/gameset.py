@@ -48,8 +48,8 @@ def load_games(workspace: Workspace, slugs: Sequence[str], tables_of: TableSourc
 
 
 
-# What a game folder's files are as far as the file system says: each file's path, size and
-# modification time (nanoseconds). An edit, a file added or removed changes it.
+# What a game folder's files are as far as the file system says: each file's path, size,
+# modification and change times (nanoseconds). An edit, a file added or removed changes it.
 FolderStamp = tuple[tuple[str, int, int, int], ...]
 
 

@@ -9,8 +9,10 @@ what zlib made of them the last time, so the bytes written are the ones deflatin
 gives the same output for the same input, level and library, and the memo lives no longer than
 the process).
 
-The filter is put in reportlab's place the first time the block is entered; outside the block
-it deflates as reportlab's own does, so a build that never enters it is unaffected. The memo
+Putting the filter in reportlab's place (:func:`install_filter`) changes reportlab for the whole
+process, so pnp's core never does it: the program that owns the process does (pnp's command
+line, for ``build --watch`` and ``serve``). Outside the block the filter deflates as reportlab's
+own does, and without it installed the block deflates as reportlab does, remembering nothing. The memo
 is shared by every build of the process (``pnp build --watch``, ``pnp serve``) and holds at
 most :data:`LIMIT` bytes of deflated output, dropping the longest unused first.
 """
@@ -74,7 +76,9 @@ class _RememberingDeflate(pdfdoc.PDFStreamFilterZCompress):  # type: ignore[misc
         return memo.deflate(text.encode("utf8") if isinstance(text, str) else text)
 
 
-def _install() -> None:
+def install_filter() -> None:
+    """Put the remembering filter in reportlab's place, for the rest of the process (installing
+    again changes nothing). For the program that owns the process, not for pnp's core."""
     if not isinstance(pdfdoc.PDFZCompress, _RememberingDeflate):
         pdfdoc.PDFZCompress = _RememberingDeflate()
 
@@ -82,8 +86,7 @@ def _install() -> None:
 @contextmanager
 def remembered_deflates(memo: DeflateMemo | None = None) -> Iterator[DeflateMemo]:
     """PDFs written inside the block deflate each distinct stream once (``memo``: the
-    process's own unless given)."""
-    _install()
+    process's own unless given), once :func:`install_filter` has put the filter in place."""
     used = _memo if memo is None else memo
     token = _active.set(used)
     try:

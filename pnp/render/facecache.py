@@ -14,7 +14,8 @@ them) and names the fonts it named, in its order. When an edited card before it 
 glyph or took one away, the glyphs first printed after it have other numbers now: the bytes of
 the kept strings are rewritten with them (and the font names). When one near the end of a
 subset moved into the next (or back), the kept strings are instead read back into glyphs and
-printed again as reportlab prints them, cut into runs by the subsets they fall in now. Then, if
+printed again as reportlab prints them, cut into runs by the subsets they fall in now
+(pnp.render.glyphrenumber). Then, if
 every placed form is defined, the lines are written as the form. If not (a form is defined by
 this very face, a line is not one this module can read back), the face is drawn as usual: the
 fonts were asked nothing drawing does not ask, in the same order, so the document is as a cold
@@ -44,7 +45,6 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from reportlab.lib.rl_accel import escapePDF
 from reportlab.pdfbase.pdfdoc import PDFFormXObject
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfbase.ttfonts import TTFont
@@ -52,6 +52,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core import diskcache
 from pnp.core.fingerprint import pnp_fingerprint
+from pnp.render.glyphrenumber import FontUse, renumbered
 
 log = logging.getLogger(__name__)
 
@@ -60,17 +61,6 @@ FORMAT = 2
 _MAX_ENTRY = 64 * 1024 * 1024
 # A font as a content stream names it: ``/F3+0`` (a subset of a TrueType font) or ``/F1``.
 _FONT_RESOURCE = re.compile(r"/(F\d+)\b")
-
-
-@dataclass(frozen=True)
-class FontUse:
-    """One font's part in a face: the code points it prints, in the order of first use, the
-    glyph number reportlab gave each (subset × 256 + code) and the font's resource name."""
-
-    font: str
-    name: str
-    codes: tuple[int, ...]
-    glyphs: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -194,7 +184,8 @@ class FaceKeeper:
             state = _state(self.fonts[font], canvas)
             if state is not None and state.internalName is None and state.subsets:
                 self.fonts[font].getSubsetInternalName(0, doc)
-        lines = _renumbered(record, {use.font: _state(self.fonts[use.font], canvas) for use in record.fonts})
+        lines = renumbered(record.lines, record.fonts,
+                           {use.font: _state(self.fonts[use.font], canvas) for use in record.fonts})
         if lines is None:
             return False
         for form in record.defines:
@@ -284,179 +275,6 @@ class FaceKeeper:
             kept.append(KeptForm(name, (form.lowerx, form.lowery, form.upperx, form.uppery),
                                  stream.removeprefix(preamble)))
         return tuple(kept)
-
-
-# A literal string of a content stream as reportlab escapes it (rl_accel.escapePDF), and what
-# a renumbering within subsets rewrites: the subsets chosen and the strings.
-_STRING = re.compile(rb"\\[0-7]{3}|\\[\\()]|[^\\]")
-_TOKEN = re.compile(r"/(F\d+)\+(\d+)|\(((?:\\[0-7]{3}|\\[\\()]|[^\\()])*)\)")
-_SUBSET = re.compile(r"/(F\d+)\+(\d+)")
-# A text object read back in pieces: a subset of a TrueType font chosen as reportlab's
-# _formatText chooses it, right before a string (``/F3+1 9.5 Tf 11.4 TL``: font, subset, then
-# the text object's size and leading); a literal string printed (``(...) Tj``, its text); or
-# any other operators and operands, up to the next of those two.
-_TEXT_PIECE = re.compile(r"/(F\d+)\+(\d+) (\S+ Tf \S+ TL)(?= \()"
-                         r"|\(((?:\\[0-7]{3}|\\[\\()]|[^\\()])*)\) Tj(?= |$)"
-                         r"|[^\s(]+(?: [^\s(/]+)*")
-# Operators that print or set the font other than as _formatText does for a TrueType font
-# (read as a piece of their own only then).
-_UNREAD = frozenset({"Tf", "TL", "Tj", "TJ", "'", '"'})
-
-
-class _Unreadable(Exception):
-    """A kept line this module cannot print again with other glyph numbers."""
-
-
-@dataclass(frozen=True)
-class _Chosen:
-    """A font and subset a text object has chosen, with the size and leading it chose it at."""
-
-    font: str
-    subset: int
-    size: str  # ``9.5 Tf 11.4 TL``
-
-
-def _renumbered(record: FaceRecord, states: Mapping[str, Any]) -> tuple[str, ...] | None:
-    """The kept face's lines with its glyphs numbered as this document numbers them now, and
-    its fonts named so; None when a font has no name yet or a line cannot be read back.
-
-    Reportlab numbers a font's glyphs in the order the document first prints them, so a card
-    edit that brings a new glyph (or takes one away) moves the numbers of every glyph first
-    printed after it, and a glyph near the end of a subset of 256 may move into the next one
-    (or back). While every glyph stays in its subset, only the bytes of the strings change;
-    otherwise the strings are printed again as reportlab prints them (:func:`_reprinted`)."""
-    names: dict[str, str] = {}
-    glyphs: dict[str, dict[int, int]] = {}
-    for use in record.fonts:
-        state = states[use.font]
-        if state is None or state.internalName is None:
-            return None
-        names[use.name] = state.internalName
-        table = glyphs[use.name] = {}
-        for code, kept in zip(use.codes, use.glyphs, strict=True):
-            # A code point the font lacks is glyph 0, then as now (the fonts are in the key).
-            if table.setdefault(kept, state.assignments.get(code, 0)) != state.assignments.get(code, 0):
-                return None
-    if len(set(names.values())) != len(names):
-        return None
-    moved = {(font, old): new for font, table in glyphs.items() for old, new in table.items() if old != new}
-    if not moved and all(old == new for old, new in names.items()):
-        return record.lines
-    if all(old >> 8 == new >> 8 for (_, old), new in moved.items()):
-        # Every glyph stays in its subset: the runs and the choices of subsets are as they
-        # were, only the bytes of the strings (and the fonts' names) change.
-        tables: dict[tuple[str, int], bytearray] = {}
-        for (font, old), new in moved.items():
-            tables.setdefault((font, old >> 8), bytearray(range(256)))[old & 0xFF] = new & 0xFF
-        current: list[bytearray | None] = [None]  # the table of the font and subset last chosen
-        return tuple(_renumber_line(line, names, tables, current) for line in record.lines)
-    try:
-        return tuple(_reprinted(line, names, glyphs) if "(" in line or _SUBSET.search(line) else line
-                     for line in record.lines)
-    except _Unreadable as exc:
-        log.debug("kept face drawn again: %s", exc)
-        return None
-
-
-def _renumber_line(line: str, names: Mapping[str, str], tables: Mapping[tuple[str, int], bytearray],
-                   current: list[bytearray | None]) -> str:
-    def swap(match: re.Match[str]) -> str:
-        font, subset, text = match.groups()
-        if font is not None:
-            current[0] = tables.get((font, int(subset)))
-            return f"/{names.get(font, font)}+{subset}"
-        table = current[0]
-        if table is None:
-            return match.group(0)
-        return f"({escapePDF(_unescaped(text).translate(table))})"
-
-    return _TOKEN.sub(swap, line)
-
-
-def _unescaped(text: str) -> bytes:
-    """The bytes of a literal string's text as escapePDF wrote them."""
-    return bytes(int(piece[1:], 8) if len(piece) == 4 else piece[-1]
-                 for piece in _STRING.findall(text.encode("latin-1")))
-
-
-def _reprinted(line: str, names: Mapping[str, str], glyphs: Mapping[str, Mapping[int, int]]) -> str:
-    """A kept line (a text object, as canvas.drawText writes it) with its glyphs renumbered.
-
-    Reportlab's ``PDFTextObject._formatText`` prints a string of a TrueType font as runs, one
-    per subset its glyphs fall in, and before a run chooses its subset (``/F1+0 9.5 Tf 11.4
-    TL``) unless the text object's last choice was that subset; a new text object or font
-    forgets the last choice. So each string is read back into its glyphs and printed again:
-    the runs may now be cut elsewhere, and a choice be needed or not where it was not or was.
-
-    Two things the output alone does not tell are read as pnp's text drawing makes them
-    (pnp.render.face_text, face_vertical; ``drawString``): runs of one font separated by
-    nothing but the choice of another of its subsets are one string, since pnp moves the text
-    origin (``Tm``) before every string; and a text object sets its font again only to change
-    it, so a choice of another subset of the same font at the same size after other operators
-    was needed by the subset alone."""
-    pieces = list(_TEXT_PIECE.finditer(line))
-    if " ".join(piece[0] for piece in pieces) != line:
-        raise _Unreadable(f"a line not read back as it was written: {line[:80]!r}")
-    out: list[str] = []
-    kept: _Chosen | None = None  # the last choice in the kept line
-    now: _Chosen | None = None  # the last choice in the line printed again
-    string: list[int] = []  # the glyphs, numbered now, of the string being read
-    font = ""  # its font
-    cut = False  # the string goes on after a choice of another subset
-
-    def print_string() -> None:
-        nonlocal now
-        start = 0
-        while start < len(string):
-            subset = string[start] >> 8
-            end = start
-            while end < len(string) and string[end] >> 8 == subset:
-                end += 1
-            if now is None or (now.font, now.subset) != (font, subset):
-                assert kept is not None  # a string is read only after a choice
-                now = _Chosen(font, subset, kept.size)
-                out.append(f"/{names[font]}+{subset} {kept.size}")
-            out.append(f"({escapePDF(bytes(glyph & 0xFF for glyph in string[start:end]))}) Tj")
-            start = end
-        string.clear()
-
-    for piece in pieces:
-        chosen_font, chosen_subset, size, text = piece.groups()
-        if chosen_font is not None:
-            if chosen_font not in names:
-                raise _Unreadable(f"font {chosen_font} is not one the face noted")
-            chosen = _Chosen(chosen_font, int(chosen_subset), size)
-            same_font = kept is not None and (chosen.font, chosen.size) == (kept.font, kept.size)
-            if string and same_font and kept is not None and chosen.subset != kept.subset:
-                kept, cut = chosen, True  # the next run of the same string
-                continue
-            print_string()
-            if not same_font or (kept is not None and chosen.subset == kept.subset):
-                now = None  # a new text object, font or size: reportlab forgot its last choice
-            kept = chosen
-        elif text is not None:
-            if kept is None:
-                raise _Unreadable(f"a string printed before any font was chosen: {line[:80]!r}")
-            if not cut:
-                print_string()
-                font = kept.font
-            table = glyphs[kept.font]
-            try:
-                string.extend(table[kept.subset << 8 | byte] for byte in _unescaped(text))
-            except KeyError as exc:
-                raise _Unreadable(f"glyph {exc} is not one the face noted") from None
-            cut = False
-        else:
-            if string:
-                print_string()
-            words = piece[0].split(" ")
-            if not _UNREAD.isdisjoint(words):
-                raise _Unreadable(f"text printed otherwise: {line[:80]!r}")
-            if "BT" in words:
-                kept = now = None
-            out.append(piece[0])
-    print_string()
-    return " ".join(out)
 
 
 def _without_cards(component: Any) -> Any:

@@ -63,6 +63,9 @@ class FontText:
 class KeptText:
     code: str  # the text object's operators, as the canvas writes them
     fonts: tuple[FontText, ...]
+    # The document's PDF version once the line was drawn: drawing a coloured line raises it to
+    # 1.4 (reportlab's setFillAlpha), which writing the operators does not do.
+    pdf_version: tuple[int, ...]
 
 
 def _font_state(font_name: str, canvas: Any) -> Any:
@@ -88,6 +91,8 @@ def _replay(canvas: Any, kept: KeptText) -> bool:
     as kept, the kept operators are what drawing writes. If not, the caller draws the line: the
     fonts were asked only what drawing asks, in the same order for each font, so the document
     ends as it would have."""
+    if tuple(canvas._doc._pdfVersion) < kept.pdf_version:
+        return False
     states = []
     for used in kept.fonts:
         state = _font_state(used.font, canvas)
@@ -105,9 +110,10 @@ def _replay(canvas: Any, kept: KeptText) -> bool:
 
 def _kept_text(canvas: Any, code: str, printed: dict[str, list[str]]) -> KeptText | None:
     """The line just drawn as :func:`_replay` writes it again; None when a font it printed in
-    is not a named TrueType font, or the document has spot colours (a line's colours would be
-    resources of the document, which writing its operators does not add)."""
-    if canvas._colorsUsed:
+    is not a named TrueType font, or the document has spot colours, or the line sets a graphics
+    state (``gs``: its colours or transparency would be resources of the document or page,
+    which writing its operators does not add)."""
+    if canvas._colorsUsed or " gs" in code:
         return None
     fonts = []
     for name, pieces in printed.items():
@@ -117,7 +123,7 @@ def _kept_text(canvas: Any, code: str, printed: dict[str, list[str]]) -> KeptTex
         text = "".join(pieces)
         codes = _lookups(text)
         fonts.append(FontText(name, state.internalName, text, codes, tuple(map(state.assignments.get, codes))))
-    return KeptText(code, tuple(fonts))
+    return KeptText(code, tuple(fonts), tuple(canvas._doc._pdfVersion))
 
 
 @lru_cache(maxsize=256)

@@ -70,7 +70,7 @@ def faces_of(path: Path) -> tuple[Entry, ...]:
         stamp = path.stat()
     except OSError:
         return ()
-    return _faces_stamped(path, stamp.st_size, stamp.st_mtime_ns)
+    return _faces_stamped(path, stamp.st_size, stamp.st_mtime_ns, stamp.st_ctime_ns)
 
 
 def collection_size(path: Path) -> int:
@@ -88,7 +88,7 @@ def collection_size(path: Path) -> int:
 
 
 @cache
-def _faces_stamped(path: Path, size: int, mtime_ns: int) -> tuple[Entry, ...]:
+def _faces_stamped(path: Path, size: int, mtime_ns: int, ctime_ns: int) -> tuple[Entry, ...]:
     from fontTools.ttLib import TTFont
 
     if size > MAX_FONT_BYTES:

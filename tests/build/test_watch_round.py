@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from reportlab.pdfbase import pdfdoc
 
 from pnp.build.pipeline import build
 from pnp.core.workspace import Workspace
@@ -37,6 +38,8 @@ def test_a_card_edit_replays_the_books_other_faces_and_writes_a_cold_builds_file
     kept = KeptGames(tables_from_engine)
     memo = deflation.DeflateMemo()
     monkeypatch.setattr(deflation, "_memo", memo)
+    monkeypatch.setattr(pdfdoc, "PDFZCompress", pdfdoc.PDFZCompress)
+    deflation.install_filter()  # as pnp build --watch does for its process
     build(workspace, GAME, out=out, kept=kept)
     first = memo.made
 

@@ -6,9 +6,19 @@ from __future__ import annotations
 import io
 import zlib
 
+import pytest
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.render.deflation import DeflateMemo, remembered_deflates
+from pnp.render.deflation import DeflateMemo, install_filter, remembered_deflates
+
+
+@pytest.fixture
+def installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The filter in reportlab's place for this test alone (the command line installs it for
+    its whole process)."""
+    monkeypatch.setattr(pdfdoc, "PDFZCompress", pdfdoc.PDFZCompress)
+    install_filter()
 
 
 def _pdf(pages: int) -> bytes:
@@ -22,7 +32,7 @@ def _pdf(pages: int) -> bytes:
     return buffer.getvalue()
 
 
-def test_each_distinct_stream_is_deflated_once_and_the_bytes_are_reportlabs() -> None:
+def test_each_distinct_stream_is_deflated_once_and_the_bytes_are_reportlabs(installed: None) -> None:
     plain = _pdf(3)
     assert _pdf(3) == plain
     memo = DeflateMemo()
@@ -53,3 +63,11 @@ def test_the_memo_holds_at_most_its_limit_dropping_the_longest_unused_first() ->
     assert memo.made == 4, "the block used last was kept"
     memo.deflate(blocks[1])
     assert memo.made == 5, "the longest unused was dropped"
+
+
+def test_without_the_filter_installed_the_block_remembers_nothing() -> None:
+    plain = _pdf(2)
+    memo = DeflateMemo()
+    with remembered_deflates(memo):
+        assert _pdf(2) == plain
+    assert memo.made == 0 and memo.held == 0

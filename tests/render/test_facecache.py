@@ -21,7 +21,8 @@ from pypdf import PdfReader
 from pnp.build.manifest import MANIFEST_NAME
 from pnp.build.pipeline import build
 from pnp.core.workspace import Workspace
-from pnp.render.facecache import FaceRecord, FontUse, _renumbered
+from pnp.render.facecache import FaceRecord
+from pnp.render.glyphrenumber import FontUse, renumbered
 from tests.conftest import ROOT, edit
 
 GAME = "aizhewudi"
@@ -139,7 +140,7 @@ def _record(*lines: str) -> FaceRecord:
 def test_a_string_cut_by_a_subset_is_printed_whole_when_its_glyphs_share_one_now() -> None:
     record = _record("q", r"BT 1 0 0 1 5 6 Tm /F1+0 9 Tf 10 TL (A\377) Tj /F1+1 9 Tf 10 TL (\001) Tj T* ET", "Q")
     state = _State("F2", {65: 65, ord("色"): 254, ord("有"): 255})
-    assert _renumbered(record, {"Sans": state}) == (
+    assert renumbered(record.lines, record.fonts, {"Sans": state}) == (
         "q", r"BT 1 0 0 1 5 6 Tm /F2+0 9 Tf 10 TL (A\376\377) Tj T* ET", "Q")
 
 
@@ -147,7 +148,7 @@ def test_a_glyph_pushed_into_the_next_subset_cuts_its_string_there() -> None:
     # Three glyphs brought before them: 色 is 259 (subset 1, byte 3), 有 260.
     record = _record(r"BT /F1+0 9 Tf 10 TL (A\377A) Tj ET")
     state = _State("F1", {65: 65, ord("色"): 259, ord("有"): 260})
-    assert _renumbered(record, {"Sans": state}) == (
+    assert renumbered(record.lines, record.fonts, {"Sans": state}) == (
         r"BT /F1+0 9 Tf 10 TL (A) Tj /F1+1 9 Tf 10 TL (\003) Tj /F1+0 9 Tf 10 TL (A) Tj ET",)
 
 
@@ -158,7 +159,7 @@ def test_a_string_moved_to_its_own_tm_chooses_a_subset_only_when_the_last_choice
     record = _record(r"BT 1 0 0 1 0 0 Tm /F1+0 9 Tf 10 TL (A) Tj 1 0 0 1 9 0 Tm /F1+1 9 Tf 10 TL (\001) Tj "
                      r"1 0 0 1 18 0 Tm /F1+1 9 Tf 10 TL (\001) Tj ET")
     state = _State("F1", {65: 65, ord("色"): 254, ord("有"): 255})
-    assert _renumbered(record, {"Sans": state}) == (
+    assert renumbered(record.lines, record.fonts, {"Sans": state}) == (
         r"BT 1 0 0 1 0 0 Tm /F1+0 9 Tf 10 TL (A) Tj 1 0 0 1 9 0 Tm (\377) Tj "
         r"1 0 0 1 18 0 Tm /F1+0 9 Tf 10 TL (\377) Tj ET",)
 
@@ -166,7 +167,7 @@ def test_a_string_moved_to_its_own_tm_chooses_a_subset_only_when_the_last_choice
 def test_text_printed_by_operators_it_cannot_read_back_is_drawn_again() -> None:
     record = _record(r"BT /F1+0 9 Tf 10 TL [(A) 20 (\377)] TJ ET")
     state = _State("F1", {65: 65, ord("色"): 254, ord("有"): 255})
-    assert _renumbered(record, {"Sans": state}) is None
+    assert renumbered(record.lines, record.fonts, {"Sans": state}) is None
 
 
 def _face_drawn_after(earlier: int) -> tuple[list[str], FontUse, Any]:
@@ -211,4 +212,4 @@ def test_kept_strings_are_printed_again_as_reportlab_prints_them(earlier: int) -
     kept_lines, use, _ = _face_drawn_after(148)
     lines, _, state = _face_drawn_after(earlier)
     record = FaceRecord(tuple(kept_lines), (), (use,), ())
-    assert _renumbered(record, {use.font: state}) == tuple(lines)
+    assert renumbered(record.lines, record.fonts, {use.font: state}) == tuple(lines)

@@ -96,3 +96,28 @@ def test_a_kept_line_whose_glyphs_are_numbered_otherwise_is_drawn(
     assert _render(tisigui, moved) == fresh_moved
     assert any(refused), "the body's line was kept from the other book and its codes differ here"
     assert _render(tisigui, same) == fresh_same
+
+
+def test_a_kept_line_leaves_the_document_as_drawing_it_would() -> None:
+    """Drawing a coloured line raises the document to PDF 1.4 (reportlab's setFillAlpha) and a
+    line whose colours need a graphics state names one the page must list: writing the kept
+    operators does neither, so a line kept at 1.4 is drawn again in a document still at 1.3,
+    and a line that sets a graphics state is not kept."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    canvas = Canvas(io.BytesIO())
+    canvas._doc._pdfVersion = (1, 4)
+    kept = paragraph._kept_text(canvas, "BT 1 0 0 1 10 10 Tm ET", {})
+    assert kept is not None and kept.pdf_version == (1, 4)
+    assert paragraph._kept_text(canvas, "BT /gRLs0 gs 1 0 0 1 10 10 Tm ET", {}) is None
+
+    older = Canvas(io.BytesIO())
+    older._doc._pdfVersion = (1, 3)
+    assert not paragraph._replay(older, kept)
+    assert "1 0 0 1 10 10 Tm" not in "\n".join(older._code)
+    newer = Canvas(io.BytesIO())
+    newer._doc._pdfVersion = (1, 4)
+    assert paragraph._replay(newer, kept)
+    assert "BT 1 0 0 1 10 10 Tm ET" in newer._code

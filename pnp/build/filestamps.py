@@ -1,0 +1,63 @@
+"""The hashes of the files a build reads, kept in the build record by each file's stamp, as
+git's index keeps them: a file whose stamp is as recorded is not read again."""
+
+from __future__ import annotations
+
+import hashlib
+import stat
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pnp.core import diskcache
+from pnp.core.fingerprint import ABSENT
+
+# Files this big (the fonts) keep their hash in pnp's disk cache too, so a build into a new
+# output folder does not read them all again; smaller files are cheaper to hash than to look up.
+BIG_FILE = 1 << 20
+
+# What a file's cached hash stands on. The change time is there because nothing sets it back:
+# a file rewritten at its old size with its modification time restored (``touch -r``, a copy
+# that keeps times) still shows as changed.
+STAMP_FIELDS = ("st_size", "st_mtime_ns", "st_ino", "st_ctime_ns")
+
+
+class Hasher:
+    """sha256 of files, reusing a cached hash while size, mtime, inode and ctime are unchanged."""
+
+    def __init__(self, cache_: Mapping[str, list[Any]]) -> None:
+        self.old = dict(cache_)
+        self.used: dict[str, list[Any]] = {}
+        # Every output of a game reads the same files: each path is resolved once per plan.
+        self._resolved: dict[Path, str] = {}
+
+    def file(self, path: Path) -> str:
+        try:
+            st = path.stat()
+        except OSError:
+            return ABSENT
+        if not stat.S_ISREG(st.st_mode):
+            return ABSENT
+        key = self._resolved.get(path)
+        if key is None:
+            key = self._resolved[path] = str(path.resolve())
+        stamp = [getattr(st, name) for name in STAMP_FIELDS]
+        # Every output of a script reads the same fonts: each file is hashed once per plan.
+        cached = self.used.get(key) or self.old.get(key)
+        if cached is not None and cached[:-1] == stamp:
+            digest = str(cached[-1])
+        elif st.st_size >= BIG_FILE:
+            digest = diskcache.file_sha256(path)  # the fonts: remembered across output folders
+        else:
+            digest = sha256_file(path)
+        if diskcache.settled(max(st.st_mtime_ns, st.st_ctime_ns)):
+            self.used[key] = [*stamp, digest]
+        return digest
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
