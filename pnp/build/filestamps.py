@@ -16,14 +16,16 @@ from pnp.core.fingerprint import ABSENT
 # output folder does not read them all again; smaller files are cheaper to hash than to look up.
 BIG_FILE = 1 << 20
 
-# What a file's cached hash stands on. The change time is there because nothing sets it back:
-# a file rewritten at its old size with its modification time restored (``touch -r``, a copy
-# that keeps times) still shows as changed.
-STAMP_FIELDS = ("st_size", "st_mtime_ns", "st_ino", "st_ctime_ns")
+
+
+def is_entry(value: Any) -> bool:
+    """Whether ``value`` (read from a build record) is an entry :class:`Hasher` keeps: a file's
+    stamp (:func:`pnp.core.diskcache.file_stamp`, four numbers) and its hash."""
+    return isinstance(value, list) and len(value) == 5
 
 
 class Hasher:
-    """sha256 of files, reusing a cached hash while size, mtime, inode and ctime are unchanged."""
+    """sha256 of files, reusing a cached hash while a file's stamp is unchanged."""
 
     def __init__(self, cache_: Mapping[str, list[Any]]) -> None:
         self.old = dict(cache_)
@@ -41,7 +43,7 @@ class Hasher:
         key = self._resolved.get(path)
         if key is None:
             key = self._resolved[path] = str(path.resolve())
-        stamp = [getattr(st, name) for name in STAMP_FIELDS]
+        stamp = list(diskcache.file_stamp(st))
         # Every output of a script reads the same fonts: each file is hashed once per plan.
         cached = self.used.get(key) or self.old.get(key)
         if cached is not None and cached[:-1] == stamp:
@@ -50,7 +52,7 @@ class Hasher:
             digest = diskcache.file_sha256(path)  # the fonts: remembered across output folders
         else:
             digest = sha256_file(path)
-        if diskcache.settled(max(st.st_mtime_ns, st.st_ctime_ns)):
+        if diskcache.settled(diskcache.file_stamp(st)):
             self.used[key] = [*stamp, digest]
         return digest
 

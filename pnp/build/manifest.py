@@ -31,7 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp.build.filestamps import STAMP_FIELDS, Hasher
+from pnp.build.filestamps import Hasher, is_entry
 from pnp.build.outputs import Output
 from pnp.core import diskcache, files
 from pnp.core.errors import DataError
@@ -115,7 +115,7 @@ def load_manifest(root: Path) -> tuple[Manifest, str]:
         }
         builds = {str(k): dict(v) for k, v in doc.get("builds", {}).items()}
         cache_ = {str(k): list(v) for k, v in doc.get("stat_cache", {}).items()
-                  if isinstance(v, list) and len(v) == len(STAMP_FIELDS) + 1}
+                  if is_entry(v)}
     except (AttributeError, KeyError, TypeError, ValueError):
         return Manifest(), f"build record {path} is damaged; rebuilding"
     return Manifest(records, builds, cache_), ""

@@ -137,22 +137,31 @@ HASH_AREA = "hashes"
 RACY_NS = 2_000_000_000
 _DIGEST_LEN = 64
 
+# What a file's content is taken to be unchanged by, as git's index takes it: size, mtime,
+# inode and change time (nanoseconds). The change time is there because nothing sets it back:
+# a file rewritten at its old size with its mtime put back (``touch -r``, a copy that keeps
+# times) still shows as changed.
+FileStamp = tuple[int, int, int, int]
 
-def settled(latest_ns: int) -> bool:
-    """Whether a file's stamp (size, times, inode) whose latest time is ``latest_ns`` can stand
-    for its content."""
-    return time.time_ns() - latest_ns > RACY_NS
+
+def file_stamp(st: os.stat_result) -> FileStamp:
+    """The stamp of the file ``st`` describes."""
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def settled(stamp: FileStamp) -> bool:
+    """Whether ``stamp`` can stand for the file's content: not while either of its times is
+    within :data:`RACY_NS` of now."""
+    return time.time_ns() - max(stamp[1], stamp[3]) > RACY_NS
 
 
 def file_sha256(path: Path, data: bytes | None = None) -> str:
     """SHA-256 of a file's bytes (``data``, when the caller has read them already),
-    remembered by path, size, mtime, inode and change time as git's index does: the fonts
-    (22 MB) are hashed once per machine, not in every process that plans a build or loads them.
-    (Nothing sets a change time back: a file rewritten with its old size and mtime restored is
-    hashed again.)"""
-    st = path.stat()
-    stamp = f"{path.resolve()}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\0{st.st_ctime_ns}"
-    name = hashlib.sha256(stamp.encode("utf-8", "surrogateescape")).hexdigest()
+    remembered by path and :func:`file_stamp` as git's index does: the fonts (22 MB) are
+    hashed once per machine, not in every process that plans a build or loads them."""
+    stamp = file_stamp(path.stat())
+    key = "\0".join([str(path.resolve()), *map(str, stamp)])
+    name = hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
     found = read(HASH_AREA, name, _DIGEST_LEN)
     if found is not None and len(found) == _DIGEST_LEN:
         return found.decode("ascii")
@@ -164,7 +173,7 @@ def file_sha256(path: Path, data: bytes | None = None) -> str:
         hexdigest = digest.hexdigest()
     else:
         hexdigest = hashlib.sha256(data).hexdigest()
-    if settled(max(st.st_mtime_ns, st.st_ctime_ns)) and path.stat().st_mtime_ns == st.st_mtime_ns:
+    if settled(stamp) and file_stamp(path.stat()) == stamp:
         write(HASH_AREA, name, hexdigest.encode("ascii"))
     return hexdigest
 

@@ -38,11 +38,10 @@ def source_fingerprint(package: Path) -> str:
     """The fingerprint of the package in ``package`` (see :func:`pnp_fingerprint`).
 
     Hashing its 2 MB of sources cost every build ≈ 6 ms, so the answer is kept in pnp's disk
-    cache under the stamp of every source file: path, size, mtime, ctime and inode, as git's
-    index does, with ctime added since no one can set it back (an editor, or ``touch -d``,
-    may restore a file's mtime; changing the file still moves its ctime). A file changed in
-    the last moments could change again within the same clock tick and keep its stamp, so the
-    answer is kept only once every file is older than that (:func:`diskcache.settled`)."""
+    cache under every source file's path and stamp (:func:`diskcache.file_stamp`: size, times
+    and inode, as git's index keeps them). A file changed in the last moments could change
+    again within the same clock tick and keep its stamp, so the answer is kept only once every
+    file is older than that (:func:`diskcache.settled`)."""
     sources = _source_files(package)
     versions = library_versions()
     stamps = _stamps(package, sources)
@@ -64,7 +63,7 @@ def source_fingerprint(package: Path) -> str:
         digest.update(f"{lib}={versions[lib]}\n".encode())
     fingerprint = digest.hexdigest()
     # Kept only if no file changed while it was read, and none could still change unseen.
-    if all(diskcache.settled(max(stamp[1], stamp[2])) for stamp in stamps) and _stamps(package, sources) == stamps:
+    if all(map(diskcache.settled, stamps)) and _stamps(package, sources) == stamps:
         diskcache.write(FINGERPRINT_AREA, name, fingerprint.encode("ascii"))
     return fingerprint
 
@@ -81,16 +80,8 @@ def _source_files(package: Path) -> list[str]:
     return sorted(found, key=lambda relative: relative.split(os.sep))
 
 
-# A file's size, mtime, ctime (nanoseconds) and inode.
-_Stamp = tuple[int, int, int, int]
-
-
-def _stamps(package: Path, sources: list[str]) -> list[_Stamp]:
-    stamps = []
-    for relative in sources:
-        st = os.stat(os.path.join(package, relative))
-        stamps.append((st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
-    return stamps
+def _stamps(package: Path, sources: list[str]) -> list[diskcache.FileStamp]:
+    return [diskcache.file_stamp(os.stat(os.path.join(package, relative))) for relative in sources]
 
 
 LIBRARY_AREA = "libraries"

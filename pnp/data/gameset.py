@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pnp.core import diskcache
 from pnp.core.errors import DataError, PnpError
 from pnp.core.problems import Problem
 from pnp.core.workspace import Workspace
@@ -48,9 +49,9 @@ def load_games(workspace: Workspace, slugs: Sequence[str], tables_of: TableSourc
 
 
 
-# What a game folder's files are as far as the file system says: each file's path, size,
-# modification and change times (nanoseconds). An edit, a file added or removed changes it.
-FolderStamp = tuple[tuple[str, int, int, int], ...]
+# What a game folder's files are as far as the file system says: each file's path and stamp
+# (pnp.core.diskcache.file_stamp). An edit, a file added or removed changes it.
+FolderStamp = tuple[tuple[str, int, int, int, int], ...]
 
 
 def folder_stamp(folder: Path) -> FolderStamp:
@@ -59,11 +60,10 @@ def folder_stamp(folder: Path) -> FolderStamp:
         try:
             found = path.stat()
         except OSError:  # gone meanwhile, or a link to nothing: a stamp no loaded game had
-            stamps.append((path.as_posix(), -1, -1, -1))
+            stamps.append((path.as_posix(), -1, -1, -1, -1))
             continue
         if not path.is_dir():
-            # The change time too: nothing sets it back, as a copy that keeps times does mtime.
-            stamps.append((path.as_posix(), found.st_size, found.st_mtime_ns, found.st_ctime_ns))
+            stamps.append((path.as_posix(), *diskcache.file_stamp(found)))
     return tuple(stamps)
 
 

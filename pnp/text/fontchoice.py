@@ -28,7 +28,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pnp.core import files
+from pnp.core import diskcache, files
 from pnp.core.choices import FONT_ROLES
 from pnp.core.errors import FontError, PnpError
 from pnp.core.workspace import Workspace
@@ -319,7 +319,7 @@ def chosen_font_files(game_yaml: Path, workspace: Workspace, bundled_dir: Path) 
     except OSError:
         return []
     files: list[Path] = []
-    for pick in _picks_of(game_yaml, stamp.st_size, stamp.st_mtime_ns, stamp.st_ctime_ns):
+    for pick in _picks_of(game_yaml, diskcache.file_stamp(stamp)):
         try:
             files += [face.path for face in find_pick(pick, workspace, bundled_dir)]
         except FontError:
@@ -328,8 +328,8 @@ def chosen_font_files(game_yaml: Path, workspace: Workspace, bundled_dir: Path) 
 
 
 @cache
-def _picks_of(game_yaml: Path, size: int, mtime_ns: int, ctime_ns: int) -> tuple[FontPick, ...]:
-    """game.yaml's ``fonts:`` (read once per version of the file: its size and times)."""
+def _picks_of(game_yaml: Path, stamp: diskcache.FileStamp) -> tuple[FontPick, ...]:
+    """game.yaml's ``fonts:`` (read once per version of the file: its ``stamp``)."""
     from pnp.core.errors import DataError
     from pnp.data.gameinfo import read_font_picks
     from pnp.data.schema import Problems, Reader

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from pnp.core import diskcache
 from pnp.core.choices import FONT_SUFFIXES
 from pnp.core.errors import FontError
 
@@ -70,7 +71,7 @@ def faces_of(path: Path) -> tuple[Entry, ...]:
         stamp = path.stat()
     except OSError:
         return ()
-    return _faces_stamped(path, stamp.st_size, stamp.st_mtime_ns, stamp.st_ctime_ns)
+    return _faces_stamped(path, diskcache.file_stamp(stamp))
 
 
 def collection_size(path: Path) -> int:
@@ -88,10 +89,10 @@ def collection_size(path: Path) -> int:
 
 
 @cache
-def _faces_stamped(path: Path, size: int, mtime_ns: int, ctime_ns: int) -> tuple[Entry, ...]:
+def _faces_stamped(path: Path, stamp: diskcache.FileStamp) -> tuple[Entry, ...]:
     from fontTools.ttLib import TTFont
 
-    if size > MAX_FONT_BYTES:
+    if stamp[0] > MAX_FONT_BYTES:  # its size
         return ()
     count = collection_size(path)
     if count > MAX_COLLECTION_FACES:
