@@ -15,11 +15,10 @@ glyph or took one away, the glyphs first printed after it have other numbers now
 the kept strings are rewritten with them (and the font names). When one near the end of a
 subset moved into the next (or back), the kept strings are instead read back into glyphs and
 printed again as reportlab prints them, cut into runs by the subsets they fall in now
-(pnp.render.glyphrenumber). Then, if
-every placed form is defined, the lines are written as the form. If not (a form is defined by
-this very face, a line is not one this module can read back), the face is drawn as usual: the
-fonts were asked nothing drawing does not ask, in the same order, so the document is as a cold
-build's.
+(pnp.render.glyphrenumber). Then, if every placed form is defined, the lines are written as
+the form. If not (a form is defined by this very face, a line is not one that module can read
+back), the face is drawn as usual: the fonts were asked nothing drawing does not ask, in the
+same order, so the document is as a cold build's.
 
 A face is kept under a SHA-256 of everything its drawing reads (its component without the other
 cards, its card, its layouts, geometry, the game's tables, symbols, icons and pictures, the

@@ -33,18 +33,21 @@ class FontUse:
     glyphs: tuple[int, ...]
 
 
-
-# A literal string of a content stream as reportlab escapes it (rl_accel.escapePDF), and what
-# a renumbering within subsets rewrites: the subsets chosen and the strings.
+# A subset of a TrueType font as a content stream names it (``/F3+1``: font, subset), and a
+# literal string as reportlab escapes it (rl_accel.escapePDF: its text).
+_SUBSET_NAME = r"/(F\d+)\+(\d+)"
+_LITERAL = r"\(((?:\\[0-7]{3}|\\[\\()]|[^\\()])*)\)"
+# A literal string's text, one byte at a time; what a renumbering within subsets rewrites: the
+# subsets chosen and the strings.
 _STRING = re.compile(rb"\\[0-7]{3}|\\[\\()]|[^\\]")
-_TOKEN = re.compile(r"/(F\d+)\+(\d+)|\(((?:\\[0-7]{3}|\\[\\()]|[^\\()])*)\)")
-_SUBSET = re.compile(r"/(F\d+)\+(\d+)")
+_TOKEN = re.compile(f"{_SUBSET_NAME}|{_LITERAL}")
+_SUBSET = re.compile(_SUBSET_NAME)
 # A text object read back in pieces: a subset of a TrueType font chosen as reportlab's
 # _formatText chooses it, right before a string (``/F3+1 9.5 Tf 11.4 TL``: font, subset, then
 # the text object's size and leading); a literal string printed (``(...) Tj``, its text); or
 # any other operators and operands, up to the next of those two.
-_TEXT_PIECE = re.compile(r"/(F\d+)\+(\d+) (\S+ Tf \S+ TL)(?= \()"
-                         r"|\(((?:\\[0-7]{3}|\\[\\()]|[^\\()])*)\) Tj(?= |$)"
+_TEXT_PIECE = re.compile(rf"{_SUBSET_NAME} (\S+ Tf \S+ TL)(?= \()"
+                         rf"|{_LITERAL} Tj(?= |$)"
                          r"|[^\s(]+(?: [^\s(/]+)*")
 # Operators that print or set the font other than as _formatText does for a TrueType font
 # (read as a piece of their own only then).
