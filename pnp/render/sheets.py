@@ -24,7 +24,6 @@ from pnp.core import diskcache
 from pnp.core.units import MM
 from pnp.data.imagefit import BLEED_MM
 from pnp.data.model import Card, Component, Game
-from pnp.layout.impose import impose
 from pnp.layout.presets import SheetSpec
 from pnp.layout.sheetplan import Piece, SheetPlan, Slot
 from pnp.layout.tent import BaseTab, base_tab
@@ -49,6 +48,7 @@ from pnp.render.furniture import (
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.images import ImageForms
 from pnp.render.inline_icons import IconForms
+from pnp.render.keptplans import kept_impose
 from pnp.render.symbols import SymbolForms
 from pnp.text.fonts import FontFamily
 from pnp.text.strings import ui
@@ -427,7 +427,7 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
     piece one of its slots takes; the rest are imposed after it, on the template's paper.
     """
     if template is None:
-        plans = impose(pieces_for(game, spec), spec)
+        plans = kept_impose(pieces_for(game, spec), spec)
     else:
         from pnp.layout.template_plan import plan_with_template, template_paper  # only with --sheet
 
