@@ -261,39 +261,57 @@ def font_files(workspace: Workspace, lang: str) -> list[Path]:
     return [workspace.fonts / name for name in FACE_FILES[lang]]
 
 
-# The templates each game's book reads, by game and starting template: found once per plan,
-# since both scripts' books read the same ones.
-TemplatesRead = dict[tuple[str, str | None], list[Path]]
+class PlanReads:
+    """What one plan found, kept for its other outputs: every output of a game reads the same
+    data files, every output of a game in one script the same fonts, and both scripts' books
+    the same templates; each file's name and hash are worked out once."""
+
+    def __init__(self) -> None:
+        self.templates: dict[tuple[str, str | None], list[Path]] = {}
+        self.game_files: dict[str, list[Path]] = {}
+        self.fonts: dict[tuple[str, str], list[Path]] = {}
+        self.hashed: dict[Path, tuple[str, str]] = {}  # path -> (input name, sha256)
 
 
 def inputs_of(output: Output, workspace: Workspace, options: Mapping[str, str],
-              hasher: Hasher, templates_read: TemplatesRead | None = None) -> dict[str, str]:
+              hasher: Hasher, reads: PlanReads | None = None) -> dict[str, str]:
     """Every input of one output, by name: file paths relative to the workspace, ``option:…``
     for the build options its kind depends on and the output's own parameters, and ``pnp``
-    for the code. ``templates_read`` keeps what :func:`template_files` found for the other
-    outputs of the same plan."""
+    for the code. ``reads`` keeps what was found for the other outputs of the same plan."""
     kind = output.kind
+    read = reads if reads is not None else PlanReads()
     files: list[Path] = []
     if kind.per_game:
         files += [workspace.game_dir(output.slug) / name for name in kind.data]
-        files += card_files(workspace.game_dir(output.slug))  # cards: deck.csv / deck.xlsx
-        files += icon_files(workspace.game_dir(output.slug))  # inline icons: icons/NAME.svg
-        files += art_files(workspace.game_dir(output.slug))  # the pictures layouts draw
-    faces = font_files(workspace, output.lang)
-    files += faces
-    from pnp.text.fontchoice import chosen_font_files
+        if output.slug not in read.game_files:
+            game_dir = workspace.game_dir(output.slug)
+            read.game_files[output.slug] = [
+                *card_files(game_dir),  # cards: deck.csv / deck.xlsx
+                *icon_files(game_dir),  # inline icons: icons/NAME.svg
+                *art_files(game_dir),  # the pictures layouts draw
+            ]
+        files += read.game_files[output.slug]
+    if (output.slug, output.lang) not in read.fonts:
+        from pnp.text.fontchoice import chosen_font_files
 
-    # A family may be named among the script's own faces: their folder is searched too.
-    files += chosen_font_files(workspace.game_dir(output.slug) / "game.yaml", workspace, faces[0].parent)
+        faces = font_files(workspace, output.lang)
+        # A family may be named among the script's own faces: their folder is searched too.
+        read.fonts[(output.slug, output.lang)] = [
+            *faces, *chosen_font_files(workspace.game_dir(output.slug) / "game.yaml", workspace, faces[0].parent)]
+    files += read.fonts[(output.slug, output.lang)]
     if kind.templates:
         # The book's own template counts even when it is missing: its coming back rebuilds.
         files += [workspace.templates / output.slug / name for name in kind.needs]
         start = None if kind.templates == "*" else kind.templates
-        read = templates_read if templates_read is not None else {}
-        if (output.slug, start) not in read:
-            read[(output.slug, start)] = template_files(workspace.templates, output.slug, start)
-        files += read[(output.slug, start)]
-    inputs = {_relative(workspace, path): hasher.file(path) for path in dict.fromkeys(files)}
+        if (output.slug, start) not in read.templates:
+            read.templates[(output.slug, start)] = template_files(workspace.templates, output.slug, start)
+        files += read.templates[(output.slug, start)]
+    inputs = {}
+    for path in dict.fromkeys(files):
+        named = read.hashed.get(path)
+        if named is None:
+            named = read.hashed[path] = (_relative(workspace, path), hasher.file(path))
+        inputs[named[0]] = named[1]
     inputs.update({f"option:{name}": value for name, value in options.items() if name in kind.options})
     inputs.update({f"option:{name}": value for name, value in output.params.items()})
     inputs["pnp"] = pnp_fingerprint()

@@ -29,8 +29,8 @@ from pnp.build.kinds import BUILD_KINDS, DEFAULT_SHEET, SheetOptions, render_gam
 from pnp.build.manifest import (
     MANIFEST_NAME,
     Manifest,
+    PlanReads,
     Record,
-    TemplatesRead,
     changed_inputs,
     describe_change,
     inputs_of,
@@ -301,12 +301,12 @@ def _plan(workspace: Workspace, root: Path, outputs: Sequence[Output], manifest:
     inputs: dict[Output, dict[str, str]] = {}
     outcomes = []
     components = {output.slug: f"card_data/{output.slug}/{COMPONENTS_FILE}" for output in outputs}
-    templates_read: TemplatesRead = {}
+    reads = PlanReads()
     for output in outputs:
         template = templates.get(output.slug)
         # Each game's own template (and its digest): an edit rebuilds that game's sheets alone.
         own = options if template is None else {**options, "sheet": template.option}
-        inputs[output] = inputs_of(output, workspace, own, hasher, templates_read)
+        inputs[output] = inputs_of(output, workspace, own, hasher, reads)
         record = manifest.records.get(output.key)
         changed = changed_inputs(record.inputs, inputs[output]) if record else []
         status = "rebuilt"
