@@ -424,18 +424,33 @@ def _field_names(kind: type) -> tuple[str, ...] | None:
     return _FIELD_NAMES[kind]
 
 
-def rulebook_view(game: Game, seen: Iterable[str]) -> str:
+# The records whose walk depends on which card fields and layouts were seen: the game's, and
+# those that hold cards. (Recognised by name, to keep this module light.)
+_HOLDING_CARDS = frozenset({"Game", "Component", "Card"})
+
+
+def rulebook_view(game: Game, seen: Iterable[str], walked: dict[int, Any] | None = None) -> str:
     """A digest of everything in ``game`` except card fields and layouts not in ``seen`` and
-    source locations (which only ever reach error messages)."""
+    source locations (which only ever reach error messages).
+
+    ``walked`` keeps, for the other views of the same game, what its records that hold no card
+    came to (by identity: the game must live as long as it)."""
     seen = set(seen)
     every_layout = f"{LAYOUT}{EVERY_FIELD}" in seen
+    kept = walked if walked is not None else {}
 
     def walk(value: Any, card: str | None = None) -> Any:
         names = _field_names(type(value))
         if names is not None:
-            here = card
-            named: Any = value  # a Card or Component, recognised by name to keep this module light
             kind = type(value).__name__
+            if kind not in _HOLDING_CARDS:
+                found = kept.get(id(value))
+                if found is None:
+                    found = kept[id(value)] = {"": kind, **{name: walk(getattr(value, name), card)
+                                                            for name in names}}
+                return found
+            here = card
+            named: Any = value  # a Card or Component
             if kind == "Card":
                 here = f"{card}/{named.id}"
             if kind == "Component":

@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pnp import __version__
 from pnp.build.filestamps import Hasher
@@ -341,13 +341,15 @@ def _settle_maybes(games: dict[str, Game], outcomes: list[Outcome], manifest: Ma
 
     refreshed: dict[Output, Record] = {}
     viewed: dict[tuple[str, tuple[str, ...]], str] = {}  # both scripts read the same fields
+    walked: dict[str, dict[int, Any]] = {}  # what a game's book and aid both walk, walked once
     for index, outcome in enumerate(outcomes):
         if outcome.status != "maybe":
             continue
         output, record = outcome.output, manifest.records[outcome.output.key]
         view = viewed.get((output.slug, record.seen))
         if view is None:
-            view = viewed[(output.slug, record.seen)] = rulebook_view(games[output.slug], record.seen)
+            view = viewed[(output.slug, record.seen)] = rulebook_view(games[output.slug], record.seen,
+                                                                       walked.setdefault(output.slug, {}))
         if view == record.view:
             # Only card text the book never reads changed: keep the file, renew the record.
             refreshed[output] = dataclasses.replace(record, inputs=inputs[output])

@@ -16,7 +16,7 @@ import yaml
 from pnp.core.errors import DataError
 from pnp.core.limits import MAX_NUMBER_CHARS, MAX_SCALAR_CHARS
 from pnp.core.problems import PathKey, Place, Problem, format_path
-from pnp.data.textchars import control_message
+from pnp.data.textchars import CONTROL, control_message
 from pnp.data.textfile import read_text, shown
 
 __all__ = ["Located", "PathKey", "display_path", "format_path", "load_yaml"]
@@ -127,28 +127,33 @@ def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
                problems: list[Problem], file: Path, budget: _Budget) -> Any:
     line = node.start_mark.line + 1
     shown_file = str(file)  # ``file`` arrives already shown relative to the current folder
-
-    def at(message: str, code: str, key_line: int = line, key_path: PathKey = path) -> Problem:
-        return Problem(message, shown_file, key_line, path=key_path, code=code)
-
     budget.values += 1
     if isinstance(node, yaml.CollectionNode):
+        # Met twice, a list or mapping was repeated by an alias.
         budget.aliased = budget.aliased or id(node) in budget.collections
         budget.collections.add(id(node))
     if budget.values > MAX_VALUES:
         what = "values once aliases are expanded (an alias bomb?)" if budget.aliased else \
             "values in one file (the most pnp reads from one; split the file)"
-        raise _Refused(at(f"more than {MAX_VALUES:,} {what}; pnp stops here", "too-many-values"))
+        raise _Refused(_at(shown_file, line, path, f"more than {MAX_VALUES:,} {what}; pnp stops here",
+                           "too-many-values"))
     if len(path) > MAX_DEPTH:
-        raise _Refused(at(f"nested more than {MAX_DEPTH} levels deep (or an alias that contains itself)",
-                          "too-deep"))
-    if node.tag not in PLAIN_TAGS:
-        problems.append(at(f"the tag {node.tag!r} is not allowed; game files hold plain YAML values only "
-                           "(text, numbers, true/false, lists, mappings)", "yaml-tag"))
+        raise _Refused(_at(shown_file, line, path, f"nested more than {MAX_DEPTH} levels deep (or an alias "
+                           "that contains itself)", "too-deep"))
+    tag = node.tag
+    if tag == _STR and type(node) is yaml.ScalarNode:
+        # Most values are text without a fault: taken at once; a faulty one goes the long way.
+        text = node.value
+        if len(text) <= MAX_SCALAR_CHARS and CONTROL.search(text) is None:
+            lines[path] = line
+            return text
+    if tag not in PLAIN_TAGS:
+        problems.append(_at(shown_file, line, path, f"the tag {tag!r} is not allowed; game files hold plain YAML "
+                            "values only (text, numbers, true/false, lists, mappings)", "yaml-tag"))
         return None
     unfit = _unfit_tag(node)
     if unfit:
-        problems.append(at(unfit, "yaml-tag"))
+        problems.append(_at(shown_file, line, path, unfit, "yaml-tag"))
         return None
     lines[path] = line
     if isinstance(node, yaml.MappingNode):
@@ -159,20 +164,21 @@ def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
                                         code="yaml-key"))
                 continue
             key = key_node.value
+            key_line = key_node.start_mark.line + 1
             bad_key = _text_problem(key)
             if bad_key:
-                problems.append(at(f"a key: {bad_key}", "yaml-key", key_node.start_mark.line + 1))
+                problems.append(_at(shown_file, key_line, path, f"a key: {bad_key}", "yaml-key"))
                 continue
             if key == "<<":
-                problems.append(at("merge keys (<<) are not supported; write the keys out", "yaml-merge-key",
-                                   key_node.start_mark.line + 1))
+                problems.append(_at(shown_file, key_line, path, "merge keys (<<) are not supported; write "
+                                    "the keys out", "yaml-merge-key"))
                 continue
+            inner = (*path, key)
             if key in result:
-                problems.append(at(f"duplicate key {key!r}", "duplicate-key", key_node.start_mark.line + 1,
-                                   (*path, key)))
+                problems.append(_at(shown_file, key_line, inner, f"duplicate key {key!r}", "duplicate-key"))
                 continue
-            result[key] = _to_python(value_node, (*path, key), lines, problems, file, budget)
-            lines[(*path, key)] = key_node.start_mark.line + 1
+            result[key] = _to_python(value_node, inner, lines, problems, file, budget)
+            lines[inner] = key_line
         return result
     if isinstance(node, yaml.SequenceNode):
         return [
@@ -181,9 +187,9 @@ def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
         ]
     refused = _scalar_problem(node)
     if refused:
-        problems.append(at(refused, "yaml-value"))
+        problems.append(_at(shown_file, line, path, refused, "yaml-value"))
         return None
-    if node.tag == _STR:
+    if tag == _STR:
         return node.value  # what the constructor returns for text, without its dispatch
     try:
         return budget.scalars.construct_object(node, deep=True)
@@ -192,11 +198,15 @@ def _to_python(node: yaml.Node, path: PathKey, lines: dict[PathKey, int],
         # KeyError, ``!!timestamp nope`` an AttributeError, ``!!int ""`` an IndexError, bad
         # base64 a binascii.Error, ``2026-13-45`` a ValueError. Whatever one raises, the value
         # is at fault, not pnp. Only a ValueError's own words say something to a designer.
-        expected = _EXPECTED.get(_tag_name(node.tag), "a plain value")
+        expected = _EXPECTED.get(_tag_name(tag), "a plain value")
         why = f" ({exc})" if isinstance(exc, ValueError | OverflowError) and str(exc) else ""
-        problems.append(at(f"{_shorten(node.value)!r} cannot be read as !!{_tag_name(node.tag)}: "
-                           f"expected {expected}{why}", "yaml-value"))
+        problems.append(_at(shown_file, line, path, f"{_shorten(node.value)!r} cannot be read as "
+                            f"!!{_tag_name(tag)}: expected {expected}{why}", "yaml-value"))
         return None
+
+
+def _at(file: str, line: int, path: PathKey, message: str, code: str) -> Problem:
+    return Problem(message, file, line, path=path, code=code)
 
 
 _EXPECTED = {"bool": "true or false", "int": "a whole number such as 12", "float": "a number such as 1.5",
