@@ -24,7 +24,9 @@ import dataclasses
 import hashlib
 import json
 import logging
+import os
 import re
+import stat
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -211,18 +213,106 @@ def template_files(templates: Path, slug: str, start: str | None = None) -> list
     computed at render time could be any template, so then the whole folder counts.
 
     With ``start`` (a template of the game's folder, such as the player aid's), only what that
-    one template reads: itself and what it names."""
+    one template reads: itself and what it names.
+
+    Reading every template each plan cost a one-card rebuild more than the rest of its plan, so
+    a walk is kept in pnp's disk cache (:class:`_Walk`) and taken again while the files it
+    started from are the same, every file it read has the stamp it had and every name it found
+    no file for still names none."""
+    name = _walk_name(templates, slug, start)
+    if name is not None:
+        kept = _kept_walk(name, templates, slug, start)
+        if kept is not None:
+            return kept
+    found, walk = _walk_templates(templates, slug, start)
+    if name is not None and walk is not None and all(diskcache.settled(stamp) for _path, stamp in walk.read):
+        diskcache.write(WALKS_AREA, name, json.dumps(dataclasses.asdict(walk)).encode("utf-8", "surrogateescape"))
+    return found
+
+
+WALKS_AREA = "templatewalks"
+_WALKS_FORMAT = 1
+_MAX_WALK = 1 << 22
+
+
+@dataclass(frozen=True)
+class _Walk:
+    """What finding a game's templates (:func:`template_files`) looked at, as paths: the files
+    it started from, each file it read or found to lead out of the workspace (with its stamp,
+    taken before it was read), each name a template includes that was no file, and what it found.
+
+    A template turned into a link out while its stamp stays the same (a folder moved out and
+    linked back) stays an input here; the render still refuses to read it."""
+
+    started: tuple[str, ...]
+    read: tuple[tuple[str, diskcache.FileStamp], ...]
+    absent: tuple[str, ...]
+    found: tuple[str, ...]
+
+
+def _walk_name(templates: Path, slug: str, start: str | None) -> str | None:
+    if diskcache.root() is None:
+        return None
+    # pnp's fingerprint covers the code that finds the names (and Jinja's version).
+    key = "\0".join([WALKS_AREA, str(_WALKS_FORMAT), pnp_fingerprint(), str(templates), slug, str(start)])
+    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _starting_files(templates: Path, slug: str, start: str | None) -> set[Path]:
     own = templates / slug
     if start is not None:
-        found = {own / start} if (own / start).is_file() else set()
-    else:
-        found = {p for p in own.rglob("*") if p.is_file()} if own.is_dir() else set()
+        return {own / start} if (own / start).is_file() else set()
+    return {p for p in own.rglob("*") if p.is_file()} if own.is_dir() else set()
+
+
+def _kept_walk(name: str, templates: Path, slug: str, start: str | None) -> list[Path] | None:
+    """The files a kept walk found, if nothing it depends on changed; else None."""
+    payload = diskcache.read(WALKS_AREA, name, _MAX_WALK)
+    if payload is None:
+        return None
+    try:
+        doc = json.loads(payload.decode("utf-8", "surrogateescape"))
+        walk = _Walk(tuple(map(str, doc["started"])),
+                     tuple((str(path), (int(a), int(b), int(c), int(d))) for path, (a, b, c, d) in doc["read"]),
+                     tuple(map(str, doc["absent"])), tuple(map(str, doc["found"])))
+    except (ValueError, TypeError, KeyError, UnicodeDecodeError) as exc:
+        log.debug("template walk %s unusable: %s", name, exc)
+        return None
+    # A whole walk read every file it found, and found every file it started from.
+    if {path for path, _stamp in walk.read} != set(walk.found) or not set(walk.started) <= set(walk.found):
+        return None
+    if sorted(str(path) for path in _starting_files(templates, slug, start)) != list(walk.started):
+        return None
+    for path, stamp in walk.read:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode) or diskcache.file_stamp(st) != stamp:
+            return None
+    if any(_is_file(Path(path)) for path in walk.absent):
+        return None
+    return [Path(path) for path in walk.found]
+
+
+def _walk_templates(templates: Path, slug: str, start: str | None) -> tuple[list[Path], _Walk | None]:
+    """The files :func:`template_files` finds, and what the walk looked at (None when a name
+    computed at render time made it take every template)."""
+    found = _starting_files(templates, slug, start)
+    started = sorted(str(path) for path in found)
+    read: list[tuple[str, diskcache.FileStamp]] = []
+    absent: list[str] = []
+    keep = True
     queue, seen = sorted(found), set()
     while queue:
         path = queue.pop()
         if path in seen:
             continue
         seen.add(path)
+        try:
+            read.append((str(path), diskcache.file_stamp(path.stat())))
+        except OSError:
+            keep = False  # gone meanwhile: the read below says so
         try:
             files.confined(path)
         except DataError:
@@ -237,13 +327,20 @@ def template_files(templates: Path, slug: str, start: str | None = None) -> list
         except (OSError, UnicodeDecodeError, ValueError):
             continue  # the render reports it; the file's own hash already counts
         if any(name is None for name in names):
-            return sorted(p for p in templates.rglob("*") if p.is_file())
+            return sorted(p for p in templates.rglob("*") if p.is_file()), None
         for name in names:
             other = templates / str(name).replace(SLUG, slug)
-            if other not in seen and _is_file(other):
+            if other in seen:
+                continue
+            if _is_file(other):
                 found.add(other)
                 queue.append(other)
-    return sorted(found)
+            else:
+                absent.append(str(other))
+    result = sorted(found)
+    if not keep:
+        return result, None
+    return result, _Walk(tuple(started), tuple(read), tuple(absent), tuple(str(path) for path in result))
 
 
 def _is_file(path: Path) -> bool:
