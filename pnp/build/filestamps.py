@@ -30,8 +30,6 @@ class Hasher:
     def __init__(self, cache_: Mapping[str, list[Any]]) -> None:
         self.old = dict(cache_)
         self.used: dict[str, list[Any]] = {}
-        # Every output of a game reads the same files: each path is resolved once per plan.
-        self._resolved: dict[Path, str] = {}
 
     def file(self, path: Path) -> str:
         try:
@@ -40,10 +38,12 @@ class Hasher:
             return ABSENT
         if not stat.S_ISREG(st.st_mode):
             return ABSENT
-        key = self._resolved.get(path)
-        if key is None:
-            key = self._resolved[path] = str(path.resolve())
-        stamp = list(diskcache.file_stamp(st))
+        # Named as reached, links not followed: the stamp (inode and times) already tells
+        # whether the file reached is the one hashed, and following the links of every input
+        # cost a plan more than all its other stats.
+        key = str(path.absolute())
+        stamped = diskcache.file_stamp(st)
+        stamp = list(stamped)
         # Every output of a script reads the same fonts: each file is hashed once per plan.
         cached = self.used.get(key) or self.old.get(key)
         if cached is not None and cached[:-1] == stamp:
@@ -52,7 +52,7 @@ class Hasher:
             digest = diskcache.file_sha256(path)  # the fonts: remembered across output folders
         else:
             digest = sha256_file(path)
-        if diskcache.settled(diskcache.file_stamp(st)):
+        if diskcache.settled(stamped):
             self.used[key] = [*stamp, digest]
         return digest
 

@@ -78,7 +78,7 @@ class Record:
 class Manifest:
     records: dict[str, Record] = field(default_factory=dict)
     builds: dict[str, dict[str, Any]] = field(default_factory=dict)
-    # absolute path -> [size, mtime_ns, inode, sha256]
+    # absolute path (links not followed) -> [size, mtime_ns, inode, ctime_ns, sha256]
     stat_cache: dict[str, list[Any]] = field(default_factory=dict)
 
     def to_bytes(self) -> bytes:

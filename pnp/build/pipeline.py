@@ -429,7 +429,7 @@ def _write(root: Path, stale: Sequence[Output], rendered: dict[Output, Rendered]
                 transaction.stage(path, artifact.data)
                 files[path.as_posix()] = hashlib.sha256(artifact.data).hexdigest()
                 kept.add(path)
-                cache.pop(str((root / path).resolve()), None)  # written just now: racy
+                cache.pop(str((root / path).absolute()), None)  # written just now: racy
             if output.kind.owns_folder:
                 transaction.stage(output.folder / MARKER, MARKER_TEXT)
                 owned |= {output.folder / path for path in _folder_files(root / output.folder)}
