@@ -524,6 +524,7 @@ def _field_names(kind: type) -> tuple[str, ...] | None:
 # The records whose walk depends on which card fields and layouts were seen: the game's, and
 # those that hold cards. (Recognised by name, to keep this module light.)
 _HOLDING_CARDS = frozenset({"Game", "Component", "Card"})
+_LEAVES = frozenset({str, int, float, bool})
 
 
 def rulebook_view(game: Game, seen: Iterable[str], walked: dict[int, Any] | None = None) -> str:
@@ -537,7 +538,13 @@ def rulebook_view(game: Game, seen: Iterable[str], walked: dict[int, Any] | None
     kept = walked if walked is not None else {}
 
     def walk(value: Any, card: str | None = None) -> Any:
-        names = _field_names(type(value))
+        species = type(value)
+        # Most values are plain leaves and tuples of them: those first, as they come out below.
+        if species in _LEAVES:
+            return repr(value)
+        if species is tuple or species is list:
+            return [walk(v, card) for v in value]
+        names = _field_names(species)
         if names is not None:
             kind = type(value).__name__
             if kind not in _HOLDING_CARDS:
