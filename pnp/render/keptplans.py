@@ -1,6 +1,7 @@
 """Imposition plans kept between builds: a components PDF made again after a card's text
 changed puts the same pieces on the same paper, so it takes the sheets the last build worked
-out instead of packing them again (a tenth of what such a rebuild renders).
+out instead of packing them again (three packings of aizhewudi's 143 pieces cost some 13 ms
+of a one-card rebuild's 0.43 s).
 
 A plan depends on nothing but the pieces (sizes, bleeds, groups, tiles, their order), the
 sheet and pnp's code, so an entry is named by a SHA-256 of pnp's fingerprint, the sheet and
