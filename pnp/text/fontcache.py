@@ -21,13 +21,14 @@ import json
 import logging
 import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from reportlab.pdfbase.ttfonts import TTFontFace
 
 from pnp.core import diskcache
 from pnp.text import reportlab_fonts, subsetcache
+from pnp.text.fontfile import FontFile
 
 log = logging.getLogger(__name__)
 
@@ -151,8 +152,8 @@ def restore_state(header: dict[str, Any], body: bytes) -> dict[str, Any]:
         if len(values) != column["length"]:
             raise ValueError(f"column {name} is cut short")
         offset += size
-        # glyphToChar's columns stay packed until it is first read (see LAZY).
-        columns[name] = values if name.startswith("glyphToChar.") else values.tolist()
+        # The tables only subsetting reads stay packed until first read (see LAZY).
+        columns[name] = values if name in _PACKED else values.tolist()
     if offset != len(body):
         raise ValueError("trailing bytes after the columns")
     state["charToGlyph"] = dict(zip(columns["charToGlyph.keys"], columns["charToGlyph.values"], strict=True))
@@ -160,20 +161,22 @@ def restore_state(header: dict[str, Any], body: bytes) -> dict[str, Any]:
     keys, counts, chars = (columns[f"glyphToChar.{part}"] for part in ("keys", "counts", "chars"))
     if len(keys) != len(counts) or sum(counts) != len(chars):
         raise ValueError("glyphToChar does not add up")
-    state[LAZY] = (keys, counts, chars)
-    flat = columns["hmetrics"]
-    state["hmetrics"] = list(zip(flat[::2], flat[1::2], strict=True))
-    state["glyphPos"] = columns["glyphPos"]
+    if len(columns["hmetrics"]) % 2:
+        raise ValueError("hmetrics is not made of pairs")
+    state[LAZY] = {"glyphToChar": (keys, counts, chars), "hmetrics": (columns["hmetrics"],),
+                   "glyphPos": (columns["glyphPos"],)}
     return state
 
 
 # Where addSubsetObjects leaves the subset it has for reportlab's own, which makes it by name.
 _MADE = "_pnp_subset_made"
 
-# The state's key for glyphToChar's packed columns. reportlab reads glyphToChar only while it
-# parses a face and when HarfBuzz shapes text, which pnp never asks for; rebuilding its 17,000
-# lists was a third of restoring a face, so a face from the cache rebuilds it on first use.
-LAZY = "_pnp_glyph_to_char_columns"
+# The state's key for the packed columns of the tables a face from the cache builds when they
+# are first read, by name. reportlab reads glyphToChar only while it parses a face and when
+# HarfBuzz shapes text, which pnp never asks for (rebuilding its 17,000 lists was a third of
+# restoring a face); it reads hmetrics and glyphPos only to cut a subset, which most faces of
+# a build after a small edit take from the subset cache.
+LAZY = "_pnp_packed_tables"
 
 
 def glyph_to_char(keys: Sequence[int], counts: Sequence[int], chars: Sequence[int]) -> dict[int, list[int]]:
@@ -186,12 +189,30 @@ def glyph_to_char(keys: Sequence[int], counts: Sequence[int], chars: Sequence[in
     return table
 
 
+def _listed(column: array[Any] | list[Any]) -> list[Any]:
+    """A column as a list (one kept as JSON is one already)."""
+    return column.tolist() if isinstance(column, array) else list(column)
+
+
+def _hmetrics(flat: array[Any] | list[Any]) -> list[tuple[Any, Any]]:
+    """hmetrics ((advance, left side bearing) of each glyph) from its column of both in turn."""
+    listed = _listed(flat)
+    return list(zip(listed[::2], listed[1::2], strict=True))
+
+
+_BUILDERS: dict[str, Callable[..., Any]] = {"glyphToChar": glyph_to_char, "hmetrics": _hmetrics,
+                                            "glyphPos": _listed}
+_PACKED = frozenset({"glyphToChar.keys", "glyphToChar.counts", "glyphToChar.chars", "hmetrics", "glyphPos"})
+
+
 class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type information
-    """A face made from an entry: reportlab's own, its glyphToChar rebuilt when first read, and
-    its subsets taken from :mod:`pnp.text.subsetcache` inside ``kept_subsets`` (``digest``: the
-    SHA-256 of the font's bytes, set by whoever restores the face)."""
+    """A face made from an entry: reportlab's own, the tables in :data:`LAZY` built when first
+    read, and its subsets taken from :mod:`pnp.text.subsetcache` inside ``kept_subsets``
+    (``digest``: the SHA-256 of the font's bytes, set by whoever restores the face). With a
+    ``source`` and no ``_ttf_data``, the font's bytes are read from it when first needed."""
 
     digest: str | None = None
+    source: FontFile | None = None
 
     def addSubsetObjects(self, doc: Any, fontname: str, subset: list[int]) -> Any:
         made = None if self.digest is None or not doc.compression else subsetcache.subset(
@@ -212,11 +233,20 @@ class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type inf
         return made if made is not None else bytes(TTFontFace.makeSubset(self, subset))
 
     def __getattr__(self, name: str) -> Any:
-        columns = self.__dict__.get(LAZY) if name == "glyphToChar" else None
-        if columns is None:
+        # Only for an attribute the instance does not have (yet): a built table and the read
+        # bytes are set on it, so this runs once for each.
+        if name == "_ttf_data" and self.source is not None:
+            data = self._ttf_data = self.source.read()
+            return data
+        packed: dict[str, tuple[Any, ...]] | None = self.__dict__.get(LAZY)
+        columns = None if packed is None else packed.get(name)
+        if packed is None or columns is None:
             raise AttributeError(name)
-        table = self.glyphToChar = glyph_to_char(*columns)
-        del self.__dict__[LAZY]
+        table = _BUILDERS[name](*columns)
+        setattr(self, name, table)
+        packed.pop(name, None)
+        if not packed:
+            self.__dict__.pop(LAZY, None)
         return table
 
 
