@@ -21,7 +21,8 @@ import json
 import logging
 import sys
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from reportlab.pdfbase.ttfonts import TTFontFace
@@ -242,12 +243,27 @@ class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type inf
         columns = None if packed is None else packed.get(name)
         if packed is None or columns is None:
             raise AttributeError(name)
-        table = _BUILDERS[name](*columns)
+        with _no_collection():
+            table = _BUILDERS[name](*columns)
         setattr(self, name, table)
         packed.pop(name, None)
         if not packed:
             self.__dict__.pop(LAZY, None)
         return table
+
+
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """No garbage collection inside the block. Rebuilding a face's tables makes up to ~150,000
+    objects, none of them garbage: a collection pass in the middle would only walk them (it
+    costs about as much as the rest, more in a process whose heap is large already)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def load(font_digest: str) -> dict[str, Any] | None:
@@ -262,15 +278,8 @@ def load(font_digest: str) -> dict[str, Any] | None:
         if (data.get("font") != font_digest or data.get("format") != FORMAT
                 or data.get("reportlab") != _reportlab_version() or data.get("byteorder") != sys.byteorder):
             return None
-        # Rebuilding the tables makes ~150,000 objects, none of them garbage: a collection
-        # pass in the middle would only walk them (it costs about as much as the rest).
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with _no_collection():
             return restore_state(data["face"], body)
-        finally:
-            if collecting:
-                gc.enable()
     except (ValueError, KeyError, TypeError) as exc:
         log.debug("font cache entry %s unusable: %s", name, exc)
         return None
