@@ -51,7 +51,8 @@ class FontFile:
             data = files.read_bytes(self.path, limit=MAX_FONT_BYTES)
             after = diskcache.file_stamp(self.path.stat())
         except (OSError, DataError) as exc:
-            raise FontError(f"cannot read the font {self.path} again ({exc}): it changed or was "
+            reason = "; ".join(exc.problems) if isinstance(exc, DataError) else exc.strerror or str(exc)
+            raise FontError(f"cannot read the font {self.path} again ({reason}): it changed or was "
                             "removed while pnp was using it; build again") from exc
         if not (before == after == self.stamp and diskcache.settled(self.stamp)) \
                 and hashlib.sha256(data).hexdigest() != self.digest:
