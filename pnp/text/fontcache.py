@@ -263,6 +263,8 @@ class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type inf
         packed: dict[str, tuple[Any, ...]] | None = self.__dict__.get(LAZY)
         columns = None if packed is None else packed.get(name)
         if packed is None or columns is None:
+            if name in self.__dict__:  # another thread built it just now (a preview server's)
+                return self.__dict__[name]
             raise AttributeError(name)
         with _no_collection():
             table = _BUILDERS[name](*columns)

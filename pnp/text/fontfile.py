@@ -28,6 +28,10 @@ from pnp.text.fontscan import MAX_FONT_BYTES
 
 T = TypeVar("T")
 
+# A process keeps the faces it registered (reportlab keeps the first font of a name): a
+# long-running one must start again to load the new file.
+_AGAIN = "build again (restart a running `pnp serve` or `pnp build --watch`)"
+
 # read(offset, length): those bytes of a font file.
 Reader = Callable[[int, int], bytes]
 
@@ -53,11 +57,11 @@ class FontFile:
         except (OSError, DataError) as exc:
             reason = "; ".join(exc.problems) if isinstance(exc, DataError) else exc.strerror or str(exc)
             raise FontError(f"cannot read the font {self.path} again ({reason}): it changed or was "
-                            "removed while pnp was using it; build again") from exc
+                            f"removed while pnp was using it; {_AGAIN}") from exc
         if not (before == after == self.stamp and diskcache.settled(self.stamp)) \
                 and hashlib.sha256(data).hexdigest() != self.digest:
             raise FontError(f"the font {self.path} changed while pnp was using it (its bytes are "
-                            "not the ones pnp loaded); build again")
+                            f"not the ones pnp loaded); {_AGAIN}")
         return data
 
     def peek(self, use: Callable[[Reader], T]) -> T:
