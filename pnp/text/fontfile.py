@@ -68,11 +68,7 @@ class FontFile:
         """``use(read)``, where ``read(offset, length)`` gives those bytes of the file: read
         alone while the file keeps its stamp (the rest of it stays unread), else cut from
         :meth:`read`."""
-        try:
-            # O_NONBLOCK: a FIFO put in the file's place must not block the open (fstat refuses it).
-            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
-        except OSError:
-            fd = -1
+        fd = _opened(self.path)
         if fd >= 0:
             try:
                 if self._unchanged(os.fstat(fd)):
@@ -89,6 +85,19 @@ class FontFile:
     def _unchanged(self, st: os.stat_result) -> bool:
         return (stat.S_ISREG(st.st_mode) and diskcache.file_stamp(st) == self.stamp
                 and diskcache.settled(self.stamp))
+
+
+def _opened(path: Path) -> int:
+    """A descriptor of ``path`` to read parts of, or -1 (not there; no positioned reads on
+    Windows: the caller reads the file whole)."""
+    if not hasattr(os, "pread"):
+        return -1
+    try:
+        # Non-blocking: a FIFO put in the file's place must not block the open (its fstat is
+        # then refused).
+        return os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError:
+        return -1
 
 
 def _read_at(fd: int, offset: int, length: int) -> bytes:

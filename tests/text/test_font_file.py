@@ -80,6 +80,16 @@ def test_the_file_is_read_when_a_subset_is_cut_and_only_then(font: Path, whole_r
     assert face._ttf_data == font.read_bytes()
 
 
+def test_without_positioned_reads_the_file_is_read_whole(font: Path, whole_reads: list[Path],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    face = restored(font).face
+    whole_reads.clear()
+    monkeypatch.delattr(os, "pread")  # as on Windows
+    head = face.table["head"]["offset"]
+    assert reportlab_fonts.read_parts(face, lambda read: read(head, 54)) == font.read_bytes()[head:head + 54]
+    assert whole_reads == [font]
+
+
 def test_the_ink_of_punctuation_is_read_alike_from_the_file_and_from_its_bytes(
         font: Path, whole_reads: list[Path]) -> None:
     fresh = TTFont(NAME, str(font))  # reportlab's own parse, every byte read
