@@ -155,16 +155,33 @@ def settled(stamp: FileStamp) -> bool:
     return time.time_ns() - max(stamp[1], stamp[3]) > RACY_NS
 
 
+def _hash_entry(path: Path, stamp: FileStamp) -> str:
+    key = "\0".join([str(path.resolve()), *map(str, stamp)])
+    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _remembered(name: str) -> str | None:
+    found = read(HASH_AREA, name, _DIGEST_LEN)
+    return found.decode("ascii") if found is not None and len(found) == _DIGEST_LEN else None
+
+
+def remembered_sha256(path: Path) -> tuple[str, FileStamp] | None:
+    """What :func:`file_sha256` remembered for the file as it stands now, with the stamp it
+    was remembered under; None when it has nothing for that stamp. The file is not read."""
+    stamp = file_stamp(path.stat())
+    found = _remembered(_hash_entry(path, stamp))
+    return None if found is None else (found, stamp)
+
+
 def file_sha256(path: Path, data: bytes | None = None) -> str:
     """SHA-256 of a file's bytes (``data``, when the caller has read them already),
     remembered by path and :func:`file_stamp` as git's index does: the fonts (22 MB) are
     hashed once per machine, not in every process that plans a build or loads them."""
     stamp = file_stamp(path.stat())
-    key = "\0".join([str(path.resolve()), *map(str, stamp)])
-    name = hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
-    found = read(HASH_AREA, name, _DIGEST_LEN)
-    if found is not None and len(found) == _DIGEST_LEN:
-        return found.decode("ascii")
+    name = _hash_entry(path, stamp)
+    found = _remembered(name)
+    if found is not None:
+        return found
     if data is None:
         digest = hashlib.sha256()
         with path.open("rb") as handle:

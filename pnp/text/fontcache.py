@@ -21,18 +21,23 @@ import json
 import logging
 import sys
 from array import array
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from reportlab.pdfbase.ttfonts import TTFontFace
 
 from pnp.core import diskcache
 from pnp.text import reportlab_fonts, subsetcache
+from pnp.text.fontfile import FontFile
 
 log = logging.getLogger(__name__)
 
 AREA = "fonts"
-FORMAT = 4
+# 5: charWidths as its characters, the width most of them have, and the others' (a CJK face's
+# 17,000 characters are nearly all one em wide: restored with dict.fromkeys, a third the work).
+FORMAT = 5
 # Faces bigger than this are not what pnp ships; parse them without caching.
 _MAX_ENTRY = 64 * 1024 * 1024
 
@@ -105,17 +110,31 @@ def _ints(values: list[Any]) -> array[Any] | None:
     return None
 
 
+def _usual(values: list[Any]) -> Any:
+    """The value most of ``values`` have (the first of the most common), None for none."""
+    return Counter(values).most_common(1)[0][0] if values else None
+
+
+def _same(value: Any, usual: Any) -> bool:
+    # Of the same type too: a width of 1000.0 restored as 1000 would not be the parse's.
+    return type(value) is type(usual) and value == usual
+
+
 def face_state(face: Any) -> tuple[dict[str, Any], list[array[Any]]]:
     """What reportlab's parse left on a face: JSON-ready data and, for the large per-glyph
     tables, arrays of 32- or 64-bit ints it refers to by position (the font's bytes and the scale
     function aside: they come from the file and ``unitsPerEm``)."""
     state = reportlab_fonts.parse_results(face)
     glyph_to_char = state.pop("glyphToChar")
+    widths = state.pop("charWidths")
+    usual = _usual(list(widths.values()))
+    unusual = {char: width for char, width in widths.items() if not _same(width, usual)}
     columns = {
         "charToGlyph.keys": list(state["charToGlyph"]),
         "charToGlyph.values": list(state.pop("charToGlyph").values()),
-        "charWidths.keys": list(state["charWidths"]),
-        "charWidths.values": list(state.pop("charWidths").values()),
+        "charWidths.keys": list(widths),
+        "charWidths.unusual.keys": list(unusual),
+        "charWidths.unusual.values": list(unusual.values()),
         "glyphToChar.keys": list(glyph_to_char),
         "glyphToChar.counts": [len(chars) for chars in glyph_to_char.values()],
         "glyphToChar.chars": [ch for chars in glyph_to_char.values() for ch in chars],
@@ -123,7 +142,8 @@ def face_state(face: Any) -> tuple[dict[str, Any], list[array[Any]]]:
         "glyphPos": state.pop("glyphPos"),
     }
     arrays: list[array[Any]] = []
-    header: dict[str, Any] = {"other": {name: _encode(value) for name, value in state.items()}, "columns": {}}
+    header: dict[str, Any] = {"other": {name: _encode(value) for name, value in state.items()},
+                              "usualWidth": _encode(usual), "columns": {}}
     for name, values in columns.items():
         packed = _ints(values)
         if packed is None:
@@ -151,29 +171,34 @@ def restore_state(header: dict[str, Any], body: bytes) -> dict[str, Any]:
         if len(values) != column["length"]:
             raise ValueError(f"column {name} is cut short")
         offset += size
-        # glyphToChar's columns stay packed until it is first read (see LAZY).
-        columns[name] = values if name.startswith("glyphToChar.") else values.tolist()
+        # The tables only subsetting reads stay packed until first read (see LAZY).
+        columns[name] = values if name in _PACKED else values.tolist()
     if offset != len(body):
         raise ValueError("trailing bytes after the columns")
     state["charToGlyph"] = dict(zip(columns["charToGlyph.keys"], columns["charToGlyph.values"], strict=True))
-    state["charWidths"] = dict(zip(columns["charWidths.keys"], columns["charWidths.values"], strict=True))
+    state["charWidths"] = widths = dict.fromkeys(columns["charWidths.keys"], _decode(header["usualWidth"]))
+    widths.update(zip(columns["charWidths.unusual.keys"], columns["charWidths.unusual.values"], strict=True))
+    if len(widths) != len(columns["charWidths.keys"]):
+        raise ValueError("charWidths has widths for characters it does not list")
     keys, counts, chars = (columns[f"glyphToChar.{part}"] for part in ("keys", "counts", "chars"))
     if len(keys) != len(counts) or sum(counts) != len(chars):
         raise ValueError("glyphToChar does not add up")
-    state[LAZY] = (keys, counts, chars)
-    flat = columns["hmetrics"]
-    state["hmetrics"] = list(zip(flat[::2], flat[1::2], strict=True))
-    state["glyphPos"] = columns["glyphPos"]
+    if len(columns["hmetrics"]) % 2:
+        raise ValueError("hmetrics is not made of pairs")
+    state[LAZY] = {"glyphToChar": (keys, counts, chars), "hmetrics": (columns["hmetrics"],),
+                   "glyphPos": (columns["glyphPos"],)}
     return state
 
 
 # Where addSubsetObjects leaves the subset it has for reportlab's own, which makes it by name.
 _MADE = "_pnp_subset_made"
 
-# The state's key for glyphToChar's packed columns. reportlab reads glyphToChar only while it
-# parses a face and when HarfBuzz shapes text, which pnp never asks for; rebuilding its 17,000
-# lists was a third of restoring a face, so a face from the cache rebuilds it on first use.
-LAZY = "_pnp_glyph_to_char_columns"
+# The state's key for the packed columns of the tables a face from the cache builds when they
+# are first read, by name. reportlab reads glyphToChar only while it parses a face and when
+# HarfBuzz shapes text, which pnp never asks for (rebuilding its 17,000 lists was a third of
+# restoring a face); it reads hmetrics and glyphPos only to cut a subset, which most faces of
+# a build after a small edit take from the subset cache.
+LAZY = "_pnp_packed_tables"
 
 
 def glyph_to_char(keys: Sequence[int], counts: Sequence[int], chars: Sequence[int]) -> dict[int, list[int]]:
@@ -186,12 +211,30 @@ def glyph_to_char(keys: Sequence[int], counts: Sequence[int], chars: Sequence[in
     return table
 
 
+def _listed(column: array[Any] | list[Any]) -> list[Any]:
+    """A column as a list (one kept as JSON is one already)."""
+    return column.tolist() if isinstance(column, array) else list(column)
+
+
+def _hmetrics(flat: array[Any] | list[Any]) -> list[tuple[Any, Any]]:
+    """hmetrics ((advance, left side bearing) of each glyph) from its column of both in turn."""
+    listed = _listed(flat)
+    return list(zip(listed[::2], listed[1::2], strict=True))
+
+
+_BUILDERS: dict[str, Callable[..., Any]] = {"glyphToChar": glyph_to_char, "hmetrics": _hmetrics,
+                                            "glyphPos": _listed}
+_PACKED = frozenset({"glyphToChar.keys", "glyphToChar.counts", "glyphToChar.chars", "hmetrics", "glyphPos"})
+
+
 class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type information
-    """A face made from an entry: reportlab's own, its glyphToChar rebuilt when first read, and
-    its subsets taken from :mod:`pnp.text.subsetcache` inside ``kept_subsets`` (``digest``: the
-    SHA-256 of the font's bytes, set by whoever restores the face)."""
+    """A face made from an entry: reportlab's own, the tables in :data:`LAZY` built when first
+    read, and its subsets taken from :mod:`pnp.text.subsetcache` inside ``kept_subsets``
+    (``digest``: the SHA-256 of the font's bytes, set by whoever restores the face). With a
+    ``source`` and no ``_ttf_data``, the font's bytes are read from it when first needed."""
 
     digest: str | None = None
+    source: FontFile | None = None
 
     def addSubsetObjects(self, doc: Any, fontname: str, subset: list[int]) -> Any:
         made = None if self.digest is None or not doc.compression else subsetcache.subset(
@@ -212,12 +255,38 @@ class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type inf
         return made if made is not None else bytes(TTFontFace.makeSubset(self, subset))
 
     def __getattr__(self, name: str) -> Any:
-        columns = self.__dict__.get(LAZY) if name == "glyphToChar" else None
-        if columns is None:
+        # Only for an attribute the instance does not have (yet): a built table and the read
+        # bytes are set on it, so this runs once for each.
+        if name == "_ttf_data" and self.source is not None:
+            data = self._ttf_data = self.source.read()
+            return data
+        packed: dict[str, tuple[Any, ...]] | None = self.__dict__.get(LAZY)
+        columns = None if packed is None else packed.get(name)
+        if packed is None or columns is None:
+            if name in self.__dict__:  # another thread built it just now (a preview server's)
+                return self.__dict__[name]
             raise AttributeError(name)
-        table = self.glyphToChar = glyph_to_char(*columns)
-        del self.__dict__[LAZY]
+        with _no_collection():
+            table = _BUILDERS[name](*columns)
+        setattr(self, name, table)
+        packed.pop(name, None)
+        if not packed:
+            self.__dict__.pop(LAZY, None)
         return table
+
+
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """No garbage collection inside the block. Rebuilding a face's tables makes up to ~150,000
+    objects, none of them garbage: a collection pass in the middle would only walk them (it
+    costs about as much as the rest, more in a process whose heap is large already)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def load(font_digest: str) -> dict[str, Any] | None:
@@ -232,15 +301,8 @@ def load(font_digest: str) -> dict[str, Any] | None:
         if (data.get("font") != font_digest or data.get("format") != FORMAT
                 or data.get("reportlab") != _reportlab_version() or data.get("byteorder") != sys.byteorder):
             return None
-        # Rebuilding the tables makes ~150,000 objects, none of them garbage: a collection
-        # pass in the middle would only walk them (it costs about as much as the rest).
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with _no_collection():
             return restore_state(data["face"], body)
-        finally:
-            if collecting:
-                gc.enable()
     except (ValueError, KeyError, TypeError) as exc:
         log.debug("font cache entry %s unusable: %s", name, exc)
         return None

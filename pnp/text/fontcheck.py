@@ -108,13 +108,23 @@ def font_damage_cached(data: bytes, digest: str) -> str | None:
     one), so a build with the cache filled does not read a face's checksums again."""
     from pnp.core import diskcache
 
-    if digest in _sound:
-        return None
-    if diskcache.read(AREA, digest, 16) == b"sound":
-        _sound.add(digest)
+    if known_sound(digest):
         return None
     damage = font_damage(data)
     if damage is None:
         _sound.add(digest)
         diskcache.write(AREA, digest, b"sound")
     return damage
+
+
+def known_sound(digest: str) -> bool:
+    """Whether the font whose bytes hash to ``digest`` was found sound (in this process, or by
+    pnp before: its signed verdict in the disk cache), so it need not be read to check it."""
+    from pnp.core import diskcache
+
+    if digest in _sound:
+        return True
+    if diskcache.read(AREA, digest, 16) == b"sound":
+        _sound.add(digest)
+        return True
+    return False

@@ -22,7 +22,8 @@ from typing import Any
 from pnp.core import files
 from pnp.core.errors import FontError
 from pnp.text import reportlab_fonts
-from pnp.text.fontcheck import font_damage_cached
+from pnp.text.fontcheck import font_damage_cached, known_sound
+from pnp.text.fontfile import FontFile, Reader
 from pnp.text.fontscan import MAX_FONT_BYTES
 from pnp.text.linetypes import ICON
 
@@ -207,12 +208,24 @@ def _register(path: Path, bold: bool) -> FontFace:
 
 def _parse(name: str, path: Path) -> Any:
     """reportlab's TTFont for ``path``, from the disk cache of parsed faces when pnp has one
-    for these exact bytes (:mod:`pnp.text.fontcache`), else parsed and then cached."""
+    for these exact bytes (:mod:`pnp.text.fontcache`), else parsed and then cached.
+
+    When pnp remembers the file's hash for its stamp and has found those bytes sound, the file
+    is not read here: the face reads it when its bytes are first needed (:mod:`pnp.text.fontfile`)."""
     from reportlab.pdfbase.ttfonts import TTFont
 
     from pnp.core import diskcache
     from pnp.text import fontcache
 
+    remembered = diskcache.remembered_sha256(path)
+    if remembered is not None and known_sound(remembered[0]):
+        state = fontcache.load(remembered[0])
+        if state is not None:
+            files.confined(path)  # what reading it would refuse: a link out of the workspace
+            font = reportlab_fonts.font_from_parse(name, path, None, state, fontcache.CachedFace)
+            font.face.digest = remembered[0]
+            font.face.source = FontFile(path, *remembered)
+            return font
     data = files.read_bytes(path, limit=MAX_FONT_BYTES)
     digest = diskcache.file_sha256(path, data)
     damage = font_damage_cached(data, digest)
@@ -379,30 +392,50 @@ def _squeeze_tables(family: FontFamily) -> dict[bool, dict[str, tuple[float, flo
 
 
 def _squeeze_table(face: FontFace) -> dict[str, tuple[float, float]]:
-    """Ink extents of the squeezable marks, read from the raw 'glyf' headers of the bytes and
-    table directory reportlab has already read (decompiling the font's cmap with fontTools
-    would cost half a second per face)."""
+    """Ink extents of the squeezable marks, read from the raw 'glyf' headers with the table
+    directory reportlab has already read (decompiling the font's cmap with fontTools would
+    cost half a second per face); a face from the disk cache reads just those bytes."""
     from reportlab.pdfbase import pdfmetrics
 
     parsed = pdfmetrics.getFont(face.name).face
     try:
-        head, loca, glyf = (reportlab_fonts.table_bytes(parsed, tag) for tag in ("head", "loca", "glyf"))
+        tables = {tag: (parsed.table[tag]["offset"], parsed.table[tag]["length"]) for tag in ("head", "loca", "glyf")}
     except KeyError as exc:
         raise FontError(f"cannot read font {face.path}: no {exc} table; {_regenerate_hint()}") from exc
-    upm = struct.unpack_from(">H", head, 18)[0]
-    long_offsets = struct.unpack_from(">h", head, 50)[0] == 1
+    return reportlab_fonts.read_parts(parsed, lambda read: _ink_extents(parsed, _TableReader(tables, read)))
+
+
+class _TableReader:
+    """Bytes of a face's tables, by table and offset in it; reading past a table's end is the
+    ``struct.error`` unpacking the table's own bytes there would be."""
+
+    def __init__(self, tables: dict[str, tuple[int, int]], read: Reader) -> None:
+        self.tables = tables
+        self.read = read
+
+    def unpack(self, fmt: str, tag: str, at: int) -> tuple[int, ...]:
+        offset, length = self.tables[tag]
+        size = struct.calcsize(fmt)
+        if at < 0 or at + size > length:
+            raise struct.error(f"unpack_from requires a buffer of at least {at + size} bytes")
+        return struct.unpack(fmt, self.read(offset + at, size))
+
+
+def _ink_extents(parsed: Any, tables: _TableReader) -> dict[str, tuple[float, float]]:
+    upm = tables.unpack(">H", "head", 18)[0]
+    long_offsets = tables.unpack(">h", "head", 50)[0] == 1
     table: dict[str, tuple[float, float]] = {}
     for ch in _SQUEEZABLE:
         gid = parsed.charToGlyph.get(ord(ch))
         if gid is None or parsed.charWidths.get(ord(ch)) != 1000:
             continue  # absent, or proportional: nothing to take
         if long_offsets:
-            start, end = struct.unpack_from(">II", loca, 4 * gid)
+            start, end = tables.unpack(">II", "loca", 4 * gid)
         else:
-            start, end = (2 * v for v in struct.unpack_from(">HH", loca, 2 * gid))
+            start, end = (2 * v for v in tables.unpack(">HH", "loca", 2 * gid))
         if end - start < 10:
             continue  # no outline
-        x_min, _, x_max = struct.unpack_from(">hhh", glyf, start + 2)
+        x_min, _, x_max = tables.unpack(">hhh", "glyf", start + 2)
         left = max(0.0, x_min / upm - _SQUEEZE_KEEP)
         right = max(0.0, (upm - x_max) / upm - _SQUEEZE_KEEP)
         scale = min(1.0, _SQUEEZE_MAX / (left + right)) if left + right > 0 else 0.0

@@ -11,9 +11,11 @@ there first.
   ``getFont`` goes looking for a Type 1 font of a name it does not know, and raises; pnp
   asks only whether a name is registered, and from which file.
 - ``TTFontFace._ttf_data``, the font file's bytes as the face read them (:func:`file_bytes`,
-  :func:`table_bytes`): pnp checks that the bytes parsed are the bytes it hashed, and reads
+  :func:`read_parts`): pnp checks that the bytes parsed are the bytes it hashed, and reads
   the ``head``, ``loca`` and ``glyf`` tables reportlab does not keep parsed (the ink of
-  punctuation marks) without reading the file again.
+  punctuation marks) without reading the file again. A face from the disk cache reads them
+  only when first asked (:mod:`pnp.text.fontfile`), and :func:`read_parts` reads a few
+  headers of its file without reading it whole.
 - What ``TTFont.__init__`` sets (:func:`font_from_parse`, :func:`parse_results`): a face
   restored from the disk cache skips the parse, so it is built as ``__init__`` builds one,
   private attributes included (``_ttf_data``, ``_pdfScale``, ``_asciiReadable``).
@@ -26,8 +28,14 @@ there first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from pnp.text.fontfile import FontFile, Reader
+
+T = TypeVar("T")
 
 # Attributes of a parsed face that come from the file rather than from the parse: its bytes,
 # the scale function reportlab makes from unitsPerEm, the file's name.
@@ -47,11 +55,16 @@ def file_bytes(face: Any) -> bytes:
     return data
 
 
-def table_bytes(face: Any, tag: str) -> memoryview:
-    """The raw bytes of one table of a parsed face (KeyError if the font has none), as a view:
-    a CJK face's 'glyf' table is megabytes, of which a reader may need a few glyphs' headers."""
-    entry = face.table[tag]
-    return memoryview(face._ttf_data)[entry["offset"]:entry["offset"] + entry["length"]]
+def read_parts(face: Any, use: Callable[[Reader], T]) -> T:
+    """``use(read)``, where ``read(offset, length)`` gives those bytes of a parsed face's file:
+    cut from its bytes when it has read them, else read alone from its file (a face from the
+    disk cache: :meth:`pnp.text.fontfile.FontFile.peek`). A CJK face is megabytes, of which
+    a reader may need a few glyphs' headers."""
+    source: FontFile | None = getattr(face, "source", None)
+    if source is not None and "_ttf_data" not in vars(face):
+        return source.peek(use)
+    view = memoryview(face._ttf_data)
+    return use(lambda offset, length: bytes(view[offset:offset + length]))
 
 
 def parse_results(face: Any) -> dict[str, Any]:
@@ -59,9 +72,10 @@ def parse_results(face: Any) -> dict[str, Any]:
     return {name: value for name, value in vars(face).items() if name not in _FROM_THE_FILE}
 
 
-def font_from_parse(name: str, path: Path, data: bytes, results: dict[str, Any], face_class: Any) -> Any:
+def font_from_parse(name: str, path: Path, data: bytes | None, results: dict[str, Any], face_class: Any) -> Any:
     """A TTFont as ``TTFont(name, str(path))`` makes it, its face a ``face_class`` (a
-    ``TTFontFace``) holding ``results`` (:func:`parse_results` of an earlier parse of ``data``)."""
+    ``TTFontFace``) holding ``results`` (:func:`parse_results` of an earlier parse of the
+    file's bytes, ``data``; None when ``face_class`` reads them itself when they are needed)."""
     from fnmatch import fnmatch
     from weakref import WeakKeyDictionary
 
@@ -70,7 +84,8 @@ def font_from_parse(name: str, path: Path, data: bytes, results: dict[str, Any],
 
     face = face_class.__new__(face_class)
     face.__dict__.update(results)
-    face._ttf_data = data
+    if data is not None:
+        face._ttf_data = data
     face.filename = str(path)
     units = results["unitsPerEm"]
     face._pdfScale = (lambda x: x) if units == 1000 else (lambda x, m=1000 / units: x * m)

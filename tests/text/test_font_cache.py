@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import os
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import reportlab.pdfbase.ttfonts as ttfonts
@@ -56,8 +58,9 @@ def entry(cache: Path, path: Path) -> Path:
 
 
 def plain(face) -> dict:
-    """A face's attributes but its scale function and the digest pnp notes on a cached one."""
-    return {k: v for k, v in vars(face).items() if k not in ("_pdfScale", "digest")}
+    """A face's attributes but its scale function, and the digest and file pnp notes on a
+    cached one."""
+    return {k: v for k, v in vars(face).items() if k not in ("_pdfScale", "digest", "source")}
 
 
 def test_a_cached_face_is_the_face_reportlab_parses(cache: Path, parses: list[str]) -> None:
@@ -65,10 +68,15 @@ def test_a_cached_face_is_the_face_reportlab_parses(cache: Path, parses: list[st
     assert parses == [str(REGULAR)] and entry(cache, REGULAR).is_file()
     cached = _parse(NAME, REGULAR)
     assert parses == [str(REGULAR)]  # the second came from the cache
-    # glyphToChar stays packed until it is first read; then the face is reportlab's.
-    assert fontcache.LAZY in vars(cached.face) and "glyphToChar" not in vars(cached.face)
-    assert cached.face.glyphToChar == fresh.face.glyphToChar
-    assert cached.face.glyphToChar is cached.face.glyphToChar
+    # The tables only subsetting reads stay packed, and the file unread, until first asked
+    # for; once they have been, the face is reportlab's.
+    lazy = ("glyphToChar", "hmetrics", "glyphPos", "_ttf_data")
+    assert fontcache.LAZY in vars(cached.face) and not set(lazy) & set(vars(cached.face))
+    for name in lazy:
+        assert getattr(cached.face, name) == getattr(fresh.face, name), name
+        assert getattr(cached.face, name) is getattr(cached.face, name), name  # built once
+    assert cached.face._ttf_data == REGULAR.read_bytes()
+    assert fontcache.LAZY not in vars(cached.face)
     assert plain(cached.face) == plain(fresh.face)
     assert cached.face.digest == digest(REGULAR) and "digest" not in vars(fresh.face)
     assert {type(g) for g in cached.face.glyphToChar} == {type(g) for g in fresh.face.glyphToChar}
@@ -79,6 +87,9 @@ def test_a_cached_face_is_the_face_reportlab_parses(cache: Path, parses: list[st
         cached.face.no_such_table  # noqa: B018 - the lookup is the test
     assert {k: type(v) for k, v in plain(cached.face).items()} == {k: type(v) for k, v in plain(fresh.face).items()}
     assert {type(v) for v in cached.face.charWidths.values()} == {type(v) for v in fresh.face.charWidths.values()}
+    # In reportlab's order too (a dict compares equal in any order).
+    for table in ("charWidths", "charToGlyph"):
+        assert list(getattr(cached.face, table).items()) == list(getattr(fresh.face, table).items()), table
     assert cached.face.name.ustr == fresh.face.name.ustr
     assert cached.face._pdfScale(123) == fresh.face._pdfScale(123)
     # The TTFont around the face: every attribute reportlab's __init__ sets, and nothing else.
@@ -200,3 +211,37 @@ def test_an_unwritable_cache_is_only_skipped(tmp_path: Path, monkeypatch: pytest
     blocker.write_text("not a folder")
     monkeypatch.setenv("PNP_CACHE_DIR", str(blocker))
     assert _parse(NAME, REGULAR).face.name == b"PnpSansTC-Regular"
+
+
+def _face_like(widths: dict) -> SimpleNamespace:
+    """What reportlab's parse leaves on a face, made up: the tables the cache packs, small."""
+    return SimpleNamespace(charToGlyph={32: 1, 65: 2, 0x4E00: 3}, charWidths=widths,
+                           glyphToChar={1: [32], 2: [65], 3: [0x4E00]}, hmetrics=[(0, 0), (500, 10), (1000, 20)],
+                           glyphPos=[0, 0, 40, 90], unitsPerEm=1000)
+
+
+def _packed(header: dict, arrays: list, leave_out: str | None = None) -> tuple[dict, bytes]:
+    """An entry's header, through JSON as it is stored, and its arrays' bytes (one column
+    replaced by an empty JSON one when asked: a damaged entry)."""
+    header = json.loads(json.dumps(header))
+    index = None
+    if leave_out is not None:
+        index = header["columns"][leave_out]["array"]
+        header["columns"][leave_out] = {"json": []}
+    return header, b"".join(a.tobytes() for i, a in enumerate(arrays) if i != index)
+
+
+def test_widths_come_back_in_their_order_and_their_types() -> None:
+    # Mostly one em, as a CJK face's are; then an int, a float equal to the usual int, a bool.
+    widths = {0x4E00: 1000, 32: 500, 0x4E01: 1000, 65: 600.5, 66: 1000.0, 67: True, 0x4E02: 1000}
+    header, arrays = fontcache.face_state(_face_like(widths))
+    state = fontcache.restore_state(*_packed(header, arrays))
+    assert list(state["charWidths"].items()) == list(widths.items())
+    assert [type(v) for v in state["charWidths"].values()] == [int, int, int, float, float, bool, int]
+    assert fontcache.restore_state(*_packed(*fontcache.face_state(_face_like({}))))["charWidths"] == {}
+
+
+def test_widths_for_characters_the_entry_does_not_list_make_it_unusable() -> None:
+    header, arrays = fontcache.face_state(_face_like({0x4E00: 1000, 32: 500}))
+    with pytest.raises(ValueError, match="charWidths"):
+        fontcache.restore_state(*_packed(header, arrays, leave_out="charWidths.keys"))
