@@ -49,6 +49,7 @@ from pnp.render.furniture import (
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.images import ImageForms
 from pnp.render.inline_icons import IconForms
+from pnp.render.streamcache import deflate_through_entry
 from pnp.render.symbols import SymbolForms
 from pnp.text.fonts import FontFamily
 from pnp.text.strings import ui
@@ -485,5 +486,6 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
             rulers = draw_rulers(canvas, plan.spec, obstacles, fonts, furniture)
             log.append(f"sheet {plan.number} {side}: {rulers} rulers")
             canvas.showPage()
+    deflate_through_entry(canvas)
     canvas.save()
     return ComponentsPdf(buffer.getvalue(), len(plans), tuple(log))
