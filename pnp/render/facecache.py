@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from reportlab.pdfbase.pdfdoc import PDFFormXObject, pdfdocEnc, xObjectName
+from reportlab.pdfbase.pdfdoc import PDFFormXObject, xObjectName
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
@@ -52,6 +52,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.core import diskcache
 from pnp.core.fingerprint import pnp_fingerprint
 from pnp.render.glyphrenumber import FontUse, renumbered
+from pnp.render.pdfencoding import pdfdoc_bytes
 
 log = logging.getLogger(__name__)
 
@@ -198,7 +199,7 @@ class FaceKeeper:
         canvas.endForm()
         # The stream endForm makes of the preamble and the lines, encoded without reportlab's
         # PDFDocEncoding codec (a third of a replay's time) where ASCII gives the same bytes.
-        doc.idToObject[xObjectName(name)].stream = _pdfdoc_bytes("\n".join([canvas._preamble, *lines]))
+        doc.idToObject[xObjectName(name)].stream = pdfdoc_bytes("\n".join([canvas._preamble, *lines]))
         self.session.asked[key] = record
         return True
 
@@ -276,16 +277,6 @@ class FaceKeeper:
             kept.append(KeptForm(name, (form.lowerx, form.lowery, form.upperx, form.uppery),
                                  stream.removeprefix(preamble)))
         return tuple(kept)
-
-
-# Characters reportlab's PDFDocEncoding codec ("extpdfdoc") writes other than ASCII does:
-# PDFDocEncoding puts accents at 0x18-0x1F, and the codec refuses those control characters.
-_NOT_AS_ASCII = re.compile(r"[^\x00-\x17\x20-\x7f]")
-
-
-def _pdfdoc_bytes(text: str) -> bytes:
-    """``text`` as reportlab's ``pdfdocEnc`` encodes a form's stream."""
-    return pdfdocEnc(text) if _NOT_AS_ASCII.search(text) else text.encode("ascii")
 
 
 def _without_cards(component: Any) -> Any:

@@ -21,7 +21,7 @@ from pypdf import PdfReader
 from pnp.build.manifest import MANIFEST_NAME
 from pnp.build.pipeline import build
 from pnp.core.workspace import Workspace
-from pnp.render.facecache import FaceRecord, _pdfdoc_bytes
+from pnp.render.facecache import FaceRecord
 from pnp.render.glyphrenumber import FontUse, renumbered
 from tests.conftest import ROOT, edit
 
@@ -214,17 +214,3 @@ def test_kept_strings_are_printed_again_as_reportlab_prints_them(earlier: int) -
     record = FaceRecord(tuple(kept_lines), (), (use,), ())
     assert renumbered(record.lines, record.fonts, {use.font: state}) == tuple(lines)
 
-
-@pytest.mark.parametrize("text", ["q 1 0 0 1 0 0 cm BT /F1+0 9 Tf 10 TL (A\\101) Tj ET Q\n0 g", "caf\u00e9 \u02d8",
-                                  "\t\r\n\x7f", "\x18"])
-def test_a_replayed_stream_is_encoded_as_reportlab_encodes_a_forms_stream(text: str) -> None:
-    from reportlab.pdfbase.pdfdoc import PDFFormXObject
-
-    form = PDFFormXObject(0, 0, 1, 1)
-    try:
-        form.setStreamList([text])
-    except UnicodeError:  # a character PDFDocEncoding has no byte for: refused either way
-        with pytest.raises(UnicodeError):
-            _pdfdoc_bytes(text)
-        return
-    assert _pdfdoc_bytes(text) == form.stream
