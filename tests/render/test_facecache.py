@@ -214,3 +214,18 @@ def test_kept_strings_are_printed_again_as_reportlab_prints_them(earlier: int) -
     record = FaceRecord(tuple(kept_lines), (), (use,), ())
     assert renumbered(record.lines, record.fonts, {use.font: state}) == tuple(lines)
 
+
+
+def test_an_entry_written_again_from_the_records_it_held_is_the_entry_written_afresh(cache: Path) -> None:
+    from pnp.core import diskcache
+    from pnp.render import facecache
+
+    records = {"a" * 64: _record("q", "BT /F1+0 9 Tf 10 TL (A\\377) Tj ET", "Q"),
+               "b" * 64: FaceRecord(("0 g\n1 w",), ("sym",), (), (),
+                                    (facecache.KeptForm("sym", (0.0, 0.0, 1.5, 2), "n"),))}
+    facecache._store("entry", records)
+    afresh = diskcache.read(facecache.AREA, "entry", 1 << 20)
+    loaded = facecache._load("entry")
+    assert loaded == records and all(record.row for record in loaded.values())
+    facecache._store("entry", loaded)
+    assert diskcache.read(facecache.AREA, "entry", 1 << 20) == afresh
