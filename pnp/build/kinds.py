@@ -165,13 +165,14 @@ def render_game(workspace: Workspace, game: Game, lang: str, paper: str, png: bo
     if "components" in kinds:
         from pnp.render.facecache import kept_faces
         from pnp.render.sheets import render_components
+        from pnp.render.streamcache import kept_streams
         from pnp.text.fitcache import remembered
         from pnp.text.subsetcache import kept_subsets
 
         try:
             # A card edit re-renders these sheets: every label but the edited ones fits as before.
             with remembered(fonts, f"{game.slug}/{lang}/components"), kept_subsets(f"{base}/components"), \
-                    kept_faces(f"{base}/components"):
+                    kept_faces(f"{base}/components"), kept_streams(f"{base}/components"):
                 components = render_components(game, lang, spec, fonts, convert, glyphs, sheet.back_offset,
                                                sheet.ink, sheet.template)
         except ImposeError as exc:

@@ -9,6 +9,9 @@ here (logging is set where the command line parses -v/-q):
   collection of a build walk them again: six of them cost 0.4 s of a 3.5 s shelf build.
   Everything alive then is moved out of the collector's sight (``gc.freeze``); what is made
   later is collected as before.
+- :func:`install` also puts pnp's shorter ways to the bytes reportlab encodes text and names
+  into (pnp.render.pdfencoding) in reportlab's place once a family is registered (a PDF is
+  about to be drawn): a third of writing a components PDF whose faces were replayed.
 - ``build --watch`` and ``serve`` put pnp's remembering deflate filter in reportlab's place
   (pnp.render.deflation.install_filter): their rebuilds write mostly the streams of the round
   before.
@@ -26,11 +29,18 @@ from typing import Any
 
 
 def install() -> None:
-    """Freeze the collector each time a font family has been registered (once per process:
-    installing again changes nothing)."""
+    """Freeze the collector, and have reportlab encode through pnp.render.pdfencoding, each time
+    a font family has been registered (once per process: installing again changes nothing)."""
     from pnp.text import fonts
 
     fonts.after_registering(gc.freeze)
+    fonts.after_registering(_encode_sooner)
+
+
+def _encode_sooner() -> None:
+    from pnp.render import pdfencoding
+
+    pdfencoding.install()
 
 
 def ignore_interrupts() -> None:

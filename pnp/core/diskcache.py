@@ -271,10 +271,13 @@ class Rendering(Generic[K, V]):
 @contextmanager
 def rendering(current: ContextVar[Rendering[K, V] | None], name: str | None,
               load: Callable[[str], dict[K, V]],
-              store: Callable[[str, dict[K, V]], None]) -> Iterator[None]:
+              store: Callable[[str, dict[K, V]], None],
+              kept: Callable[[Rendering[K, V]], dict[K, V]] | None = None) -> Iterator[None]:
     """Inside the block ``current`` is the rendering of entry ``name`` (loaded by ``load``);
-    after a block that ended without an exception, what it asked for is stored, if that is not
-    what the entry held. With no entry name (the cache is off) the block runs with none."""
+    after a block that ended without an exception, what the entry is to keep is stored, if that
+    is not what it held: what the rendering asked for, or what ``kept`` makes of the rendering
+    (e.g. :func:`asked_then_earlier`). With no entry name (the cache is off) the block runs
+    with none."""
     if name is None:
         yield
         return
@@ -284,5 +287,23 @@ def rendering(current: ContextVar[Rendering[K, V] | None], name: str | None,
         yield
     finally:
         current.reset(token)
-    if session.asked != session.known:
-        store(name, session.asked)
+    entry = session.asked if kept is None else kept(session)
+    if entry != session.known:
+        store(name, entry)
+
+
+def asked_then_earlier(session: Rendering[K, bytes]) -> dict[K, bytes]:
+    """What a rendering asked for, then what its entry held that it did not ask for, in the
+    entry's order (the most recently asked first, as far as the entry was last rewritten), while
+    those add up to no more bytes than what was asked: a document edited and then edited back
+    (an undo, a wording tried and dropped) finds what it asked for two renderings ago, and the
+    entry stays within twice the size of one rendering's."""
+    entry = dict(session.asked)
+    room = sum(len(value) for value in entry.values())
+    for key, value in session.known.items():
+        if key not in entry:
+            if len(value) > room:
+                break
+            entry[key] = value
+            room -= len(value)
+    return entry

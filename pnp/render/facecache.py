@@ -40,11 +40,11 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-from reportlab.pdfbase.pdfdoc import PDFFormXObject
+from reportlab.pdfbase.pdfdoc import PDFFormXObject, xObjectName
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
@@ -52,11 +52,12 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.core import diskcache
 from pnp.core.fingerprint import pnp_fingerprint
 from pnp.render.glyphrenumber import FontUse, renumbered
+from pnp.render.pdfencoding import pdfdoc_bytes
 
 log = logging.getLogger(__name__)
 
 AREA = "faces"
-FORMAT = 2
+FORMAT = 3
 _MAX_ENTRY = 64 * 1024 * 1024
 # A font as a content stream names it: ``/F3+0`` (a subset of a TrueType font) or ``/F1``.
 _FONT_RESOURCE = re.compile(r"/(F\d+)\b")
@@ -78,6 +79,9 @@ class FaceRecord:
     fonts: tuple[FontUse, ...]
     named: tuple[str, ...]  # the fonts the face was first to name, in that order
     defines: tuple[KeptForm, ...] = ()  # in the order they were defined
+    # The record as the entry it was read from wrote it (empty for a face drawn in this
+    # process): an entry written again copies it rather than making its JSON anew.
+    row: bytes = field(default=b"", compare=False, repr=False)
 
 
 class Uncacheable(Exception):
@@ -194,9 +198,11 @@ class FaceKeeper:
                 canvas.endForm()
                 self.defined(form.name)
         canvas.beginForm(name, *box)
-        canvas._code.extend(lines)
         canvas._formsinuse.extend(record.forms)
         canvas.endForm()
+        # The stream endForm makes of the preamble and the lines, encoded without reportlab's
+        # PDFDocEncoding codec (a third of a replay's time) where ASCII gives the same bytes.
+        doc.idToObject[xObjectName(name)].stream = pdfdoc_bytes("\n".join([canvas._preamble, *lines]))
         self.session.asked[key] = record
         return True
 
@@ -386,23 +392,34 @@ def _load(name: str) -> dict[str, FaceRecord]:
     if payload is None:
         return {}
     try:
-        rows = json.loads(payload)
-        return {key: FaceRecord(tuple(lines), tuple(forms),
-                                tuple(FontUse(font, internal, tuple(codes), tuple(glyphs))
-                                      for font, internal, codes, glyphs in fonts), tuple(named),
-                                tuple(KeptForm(name, (box[0], box[1], box[2], box[3]), content)
-                                      for name, box, content in defines))
-                for key, lines, forms, fonts, named, defines in rows}
+        known = {}
+        for line in payload.split(b"\n") if payload else ():
+            key, tab, row = line.partition(b"\t")
+            if not tab:
+                raise ValueError("a face without its key")
+            lines, forms, fonts, named, defines = json.loads(row)
+            known[key.decode("ascii")] = FaceRecord(
+                tuple(lines), tuple(forms),
+                tuple(FontUse(font, internal, tuple(codes), tuple(glyphs)) for font, internal, codes, glyphs in fonts),
+                tuple(named),
+                tuple(KeptForm(name, (box[0], box[1], box[2], box[3]), content) for name, box, content in defines),
+                row)
+        return known
     except (ValueError, TypeError) as exc:
         log.debug("face cache entry %s unusable: %s", name, exc)
         return {}
 
 
 def _store(name: str, faces: dict[str, FaceRecord]) -> None:
-    rows = [[key, record.lines, record.forms,
-             [[use.font, use.name, use.codes, use.glyphs] for use in record.fonts], record.named,
-             [[form.name, form.box, form.content] for form in record.defines]]
-            for key, record in faces.items()]
-    payload = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    # A face a line: its key, a tab, its record as JSON (which writes a newline in a string as
+    # an escape, never as it is).
+    payload = b"\n".join(key.encode("ascii") + b"\t" + (record.row or _row(record)) for key, record in faces.items())
     if len(payload) <= _MAX_ENTRY:
         diskcache.write(AREA, name, payload)
+
+
+def _row(record: FaceRecord) -> bytes:
+    return json.dumps([record.lines, record.forms,
+                       [[use.font, use.name, use.codes, use.glyphs] for use in record.fonts], record.named,
+                       [[form.name, form.box, form.content] for form in record.defines]],
+                      ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")

@@ -103,8 +103,19 @@ def renumbered(lines: tuple[str, ...], fonts: Sequence[FontUse],
             tables.setdefault((font, old >> 8), bytearray(range(256)))[old & 0xFF] = new & 0xFF
         current: list[bytearray | None] = [None]  # the table of the font and subset last chosen
         return tuple(_renumber_line(line, names, tables, current) for line in lines)
+    # Some glyph moved into another subset. A line (a text object: reportlab chooses a subset
+    # before its first string) none of whose strings prints such a glyph is cut into runs and
+    # chooses its subsets as it did: only its bytes change. The others are printed again.
+    staying: dict[tuple[str, int], bytearray] = {}
+    leaving: dict[tuple[str, int], set[int]] = {}
+    for (font, old), new in moved.items():
+        if old >> 8 == new >> 8:
+            staying.setdefault((font, old >> 8), bytearray(range(256)))[old & 0xFF] = new & 0xFF
+        else:
+            leaving.setdefault((font, old >> 8), set()).add(old & 0xFF)
     try:
-        return tuple(_reprinted(line, names, glyphs) if "(" in line or _SUBSET.search(line) else line
+        return tuple(line if "(" not in line and not _SUBSET.search(line)
+                     else _renumbered_in_place(line, names, staying, leaving) or _reprinted(line, names, glyphs)
                      for line in lines)
     except _Unreadable as exc:
         log.debug("kept face drawn again: %s", exc)
@@ -124,6 +135,36 @@ def _renumber_line(line: str, names: Mapping[str, str], tables: Mapping[tuple[st
         return f"({escapePDF(_unescaped(text).translate(table))})"
 
     return _TOKEN.sub(swap, line)
+
+
+class _Leaves(Exception):
+    """A line prints a glyph that moved into another subset (or a string before any subset)."""
+
+
+def _renumbered_in_place(line: str, names: Mapping[str, str], tables: Mapping[tuple[str, int], bytearray],
+                         leaving: Mapping[tuple[str, int], set[int]]) -> str | None:
+    """``line`` with its strings' bytes renumbered by ``tables`` (per font and subset) and its
+    fonts renamed; None when one of its strings prints a glyph ``leaving`` its subset, or
+    prints before the line chose a subset."""
+    chosen: list[tuple[str, int] | None] = [None]
+
+    def swap(match: re.Match[str]) -> str:
+        font, subset, text = match.groups()
+        if font is not None:
+            chosen[0] = (font, int(subset))
+            return f"/{names.get(font, font)}+{subset}"
+        if chosen[0] is None:
+            raise _Leaves
+        data = _unescaped(text)
+        if not leaving.get(chosen[0], set()).isdisjoint(data):
+            raise _Leaves
+        table = tables.get(chosen[0])
+        return match.group(0) if table is None else f"({escapePDF(data.translate(table))})"
+
+    try:
+        return _TOKEN.sub(swap, line)
+    except _Leaves:
+        return None
 
 
 def _unescaped(text: str) -> bytes:

@@ -33,6 +33,7 @@ from pnp.render.face_text import EM_ASCENT
 from pnp.render.facecache import FaceKeeper, keeper
 from pnp.render.faces import draw_layout
 from pnp.render.folding import dashed_line, draw_fold, draw_net
+from pnp.render.formentries import format_shared_entries
 from pnp.render.furniture import (
     MARK_COLOR,
     PAPER_COLOR,
@@ -49,6 +50,7 @@ from pnp.render.glyphs import GlyphCheck
 from pnp.render.images import ImageForms
 from pnp.render.inline_icons import IconForms
 from pnp.render.keptplans import kept_impose
+from pnp.render.streamcache import deflate_through_entry
 from pnp.render.symbols import SymbolForms
 from pnp.text.fonts import FontFamily
 from pnp.text.strings import ui
@@ -485,5 +487,7 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
             rulers = draw_rulers(canvas, plan.spec, obstacles, fonts, furniture)
             log.append(f"sheet {plan.number} {side}: {rulers} rulers")
             canvas.showPage()
+    format_shared_entries(canvas)
+    deflate_through_entry(canvas)
     canvas.save()
     return ComponentsPdf(buffer.getvalue(), len(plans), tuple(log))

@@ -7,10 +7,12 @@ font's bytes, the code points in the subset's order and reportlab's version; def
 zlib. A PDF rendered inside :func:`kept_subsets` takes the subsets that the last rendering of
 the same document made from the disk cache, and makes the rest.
 
-An entry holds exactly the subsets its document's last rendering asked for (a card edit that
-changes a subset leaves its old one out), signed by :mod:`pnp.core.diskcache`: a JSON line of
-keys and lengths, then the deflated subsets. A key names the font by the SHA-256 of its bytes,
-so an edited or another font with the same name never meets a subset of the old one.
+An entry holds the subsets its document's last rendering asked for and, in as many bytes again,
+those earlier renderings asked for (:func:`pnp.core.diskcache.asked_then_earlier`: a card edit
+undone, or a wording tried and dropped, finds the subsets it had), signed by
+:mod:`pnp.core.diskcache`: a JSON line of keys and lengths, then the deflated subsets. A key
+names the font by the SHA-256 of its bytes, so an edited or another font with the same name
+never meets a subset of the old one.
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ def subset(font_digest: str, codes: Sequence[int], make: Callable[[], bytes],
 def kept_subsets(what: str) -> Iterator[None]:
     """Subsets made inside the block come from, and after a block that ended without an
     exception go to, the entry for ``what`` (e.g. ``tisigui/zh-Hant/rulebook``)."""
-    with diskcache.rendering(_session, _entry_name(what), _load, _store):
+    with diskcache.rendering(_session, _entry_name(what), _load, _store, diskcache.asked_then_earlier):
         yield
 
 

@@ -25,26 +25,29 @@ FREEZE_COUNT_AFTER_FONTS = textwrap.dedent("""
     from pnp.text.fonts import load_family
     before = gc.get_freeze_count()
     load_family(Path(sys.argv[2]), "zh-Hant")
-    print(before, gc.get_freeze_count())
+    from reportlab.pdfbase import pdfdoc
+    print(before, gc.get_freeze_count(), pdfdoc.pdfdocEnc.__module__, pdfdoc.PDFName.__module__)
 """)
 
 
-def _freeze_counts(entry: str) -> tuple[int, int]:
-    """(objects frozen before, after) registering a family in a new interpreter."""
+def _after_fonts(entry: str) -> tuple[int, int, str, str]:
+    """(objects frozen before, after) registering a family in a new interpreter, and the modules
+    of the functions reportlab then encodes text and names with."""
     done = subprocess.run([sys.executable, "-c", FREEZE_COUNT_AFTER_FONTS, entry, str(BUNDLED_FONTS)],
                           capture_output=True, text=True, timeout=120, cwd=ROOT, check=True)
-    before, after = map(int, done.stdout.split())
-    return before, after
+    before, after, encoding, names = done.stdout.split()
+    return int(before), int(after), encoding, names
 
 
-def test_registering_fonts_leaves_the_collector_alone() -> None:
-    assert _freeze_counts("library") == (0, 0)
+def test_registering_fonts_leaves_the_collector_and_reportlab_alone() -> None:
+    assert _after_fonts("library") == (0, 0, "reportlab.pdfbase.pdfdoc", "reportlab.pdfbase.pdfdoc")
 
 
 def test_the_command_line_freezes_the_collector_once_fonts_are_registered() -> None:
-    before, after = _freeze_counts("cli")
+    before, after, encoding, names = _after_fonts("cli")
     assert before == 0
     assert after > 0  # everything alive then, the faces' tables among it
+    assert encoding == names == "pnp.render.pdfencoding"
 
 
 def _handlers_while_pooled(signals: simulate.PoolSignals) -> list[tuple[object, bool]]:

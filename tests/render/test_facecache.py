@@ -165,9 +165,21 @@ def test_a_string_moved_to_its_own_tm_chooses_a_subset_only_when_the_last_choice
 
 
 def test_text_printed_by_operators_it_cannot_read_back_is_drawn_again() -> None:
-    record = _record(r"BT /F1+0 9 Tf 10 TL [(A) 20 (\377)] TJ ET")
+    # 有 (subset 1, byte 1) moves into subset 0: the array that prints it cannot be cut again.
+    record = _record(r"BT /F1+0 9 Tf 10 TL [(A) 20 (\377)] TJ ET", r"BT /F1+1 9 Tf 10 TL [(\001) 20 (\001)] TJ ET")
     state = _State("F1", {65: 65, ord("色"): 254, ord("有"): 255})
     assert renumbered(record.lines, record.fonts, {"Sans": state}) is None
+
+
+def test_a_line_whose_glyphs_keep_their_subsets_keeps_its_runs_while_another_is_printed_again() -> None:
+    # 色 stays in subset 0 (255 to 254), 有 moves from subset 1 into it (257 to 255). The first
+    # line is kept as it is but for its bytes and the font's new name, even an array (TJ) that
+    # could not be read back; the second is printed again in subset 0.
+    record = _record(r"BT 1 0 0 1 0 0 Tm /F1+0 9 Tf 10 TL [(A\377) 20 (A)] TJ ET", "0 g",
+                     r"BT /F1+1 9 Tf 10 TL (\001) Tj ET")
+    state = _State("F2", {65: 65, ord("色"): 254, ord("有"): 255})
+    assert renumbered(record.lines, record.fonts, {"Sans": state}) == (
+        r"BT 1 0 0 1 0 0 Tm /F2+0 9 Tf 10 TL [(A\376) 20 (A)] TJ ET", "0 g", r"BT /F2+0 9 Tf 10 TL (\377) Tj ET")
 
 
 def _face_drawn_after(earlier: int) -> tuple[list[str], FontUse, Any]:
@@ -213,3 +225,19 @@ def test_kept_strings_are_printed_again_as_reportlab_prints_them(earlier: int) -
     lines, _, state = _face_drawn_after(earlier)
     record = FaceRecord(tuple(kept_lines), (), (use,), ())
     assert renumbered(record.lines, record.fonts, {use.font: state}) == tuple(lines)
+
+
+
+def test_an_entry_written_again_from_the_records_it_held_is_the_entry_written_afresh(cache: Path) -> None:
+    from pnp.core import diskcache
+    from pnp.render import facecache
+
+    records = {"a" * 64: _record("q", "BT /F1+0 9 Tf 10 TL (A\\377) Tj ET", "Q"),
+               "b" * 64: FaceRecord(("0 g\n1 w",), ("sym",), (), (),
+                                    (facecache.KeptForm("sym", (0.0, 0.0, 1.5, 2), "n"),))}
+    facecache._store("entry", records)
+    afresh = diskcache.read(facecache.AREA, "entry", 1 << 20)
+    loaded = facecache._load("entry")
+    assert loaded == records and all(record.row for record in loaded.values())
+    facecache._store("entry", loaded)
+    assert diskcache.read(facecache.AREA, "entry", 1 << 20) == afresh

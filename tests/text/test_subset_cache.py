@@ -100,7 +100,7 @@ def test_kept_subsets_give_the_same_pdf_and_are_not_cut_again(cache, cut, regist
     assert len(cut) == 2
 
 
-def test_changed_text_cuts_only_the_changed_subsets_and_the_entry_forgets_the_old(cache, cut, registered) -> None:
+def test_changed_text_cuts_only_the_changed_subsets_and_an_edit_undone_none(cache, cut, registered) -> None:
     font = cached_font(REGULAR)
     with kept_subsets("a/zh-Hant/test"):
         draw(font)
@@ -114,8 +114,24 @@ def test_changed_text_cuts_only_the_changed_subsets_and_the_entry_forgets_the_ol
     assert draw(font, edited) == kept and len(cut) == 2
     cut.clear()
     with kept_subsets("a/zh-Hant/test"):
-        draw(font, TEXT)
-    assert len(cut) == 1, "the entry keeps only what its last rendering asked for"
+        undone = draw(font, TEXT)
+    assert cut == [], "the subsets the rendering before last asked for are still in the entry"
+    assert undone == draw(font, TEXT)
+
+
+def test_the_entry_keeps_at_most_as_many_bytes_again_of_subsets_asked_before(cache, cut, registered) -> None:
+    font = cached_font(REGULAR)
+    endings = ["甲乙丙丁戊", "己庚辛壬癸", "子丑寅卯辰", "巳午未申酉"]
+    for ending in endings:
+        with kept_subsets("a/zh-Hant/test"):
+            last = draw(font, TEXT[:-5] + ending)
+    name = subsetcache._entry_name("a/zh-Hant/test")
+    assert name is not None
+    entry = subsetcache._load(name)
+    asked = {zlib.compress(stream) for stream in subset_streams(last)}
+    assert asked <= set(entry.values())
+    assert len(entry) > len(asked), "subsets asked for before are kept too"
+    assert sum(map(len, entry.values())) <= 2 * sum(map(len, asked))
 
 
 def test_another_font_with_the_same_name_and_path_never_takes_a_kept_subset(cache, cut, registered, tmp_path) -> None:
