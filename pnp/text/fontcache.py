@@ -227,6 +227,20 @@ _BUILDERS: dict[str, Callable[..., Any]] = {"glyphToChar": glyph_to_char, "hmetr
 _PACKED = frozenset({"glyphToChar.keys", "glyphToChar.counts", "glyphToChar.chars", "hmetrics", "glyphPos"})
 
 
+class _Cuts:
+    """A table's bytes that give ``bytes`` for every slice taken of them, without a copy of the
+    whole: what reportlab's makeSubset does with the 'glyf' table it asks for."""
+
+    def __init__(self, view: memoryview) -> None:
+        self._view = view
+
+    def __len__(self) -> int:
+        return len(self._view)
+
+    def __getitem__(self, cut: slice) -> bytes:
+        return bytes(self._view[cut])
+
+
 class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type information
     """A face made from an entry: reportlab's own, the tables in :data:`LAZY` built when first
     read, and its subsets taken from :mod:`pnp.text.subsetcache` inside ``kept_subsets``
@@ -253,6 +267,14 @@ class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type inf
     def makeSubset(self, subset: list[int]) -> bytes:
         made: bytes | None = self.__dict__.get(_MADE)
         return made if made is not None else bytes(TTFontFace.makeSubset(self, subset))
+
+    def get_table(self, tag: str) -> Any:
+        # reportlab's makeSubset takes the whole 'glyf' table to cut a few hundred glyphs out of
+        # it: megabytes copied for each subset cut. A view cut the same way gives the same bytes.
+        if tag == "glyf":
+            start, length = self.get_table_pos(tag)
+            return _Cuts(memoryview(self._ttf_data)[start:start + length])
+        return TTFontFace.get_table(self, tag)
 
     def __getattr__(self, name: str) -> Any:
         # Only for an attribute the instance does not have (yet): a built table and the read
