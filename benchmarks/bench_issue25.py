@@ -11,7 +11,9 @@ step: CPU user + system), then for this tree (and the pnp of ``--baseline``, fro
 package) a cold shelf build (``--force`` into an empty folder, the disk cache filled, and again
 with it off) and the edit sequence on a private copy of the workspace: a full build, the
 front layout's line colour of niutouwang's number cards (the rulebook's figures draw them), the
-back layout's circle colour (no book draws a back), and one ability card's text. Every pnp
+back layout's circle colour (no book draws a back), and one ability card's text, the same edit
+in every round (from the second round on, a wording the disk cache has seen: as after an
+undo), then that card's text again, to a wording no round has printed before. Every pnp
 step is a new process (imports included), run by a Python that sees the installed packages
 but not pnp's editable install (code_trees.plain_python: as after installing pnp's wheel); its
 CPU is user + system from ``os.wait4``. With ``--bytecode cached`` (the default) pnp's ``.pyc``
@@ -55,9 +57,22 @@ EDITS = {
     "aizhewudi ability card text (in no book)": ("card_data/aizhewudi/components.yaml", "必須亮出這張牌",
                                                  "必須翻開這張牌"),
 }
+# The same ability edit, but to a wording no build has printed before: the step above makes the
+# same edit in every round, so from the second round on the disk cache holds what it printed
+# (as after an undo); a designer trying new words meets this one.
+FRESH = "aizhewudi ability card text, a wording never printed before"
+# Common verbs both faces print and OpenCC converts; three of them make a round's new wording.
+_WORDS = "展示打出公開揭交放下拿起丟棄收回保留翻轉移動"
 COLD = ("cold build, cache filled", "cold build, cache off")
 FULL = "full build (edit sequence, cache filled)"
-STEPS = (*COLD, FULL, *EDITS)
+STEPS = (*COLD, FULL, *EDITS, FRESH)
+RATIOED = (*EDITS, FRESH)
+
+
+def fresh_wording(number: int) -> str:
+    """The ``number``-th wording of three of :data:`_WORDS` (each number below 22³ has its own)."""
+    size = len(_WORDS)
+    return "".join(_WORDS[number // size ** place % size] for place in range(3))
 
 
 def anchor_run() -> Callable[[], float]:
@@ -75,7 +90,7 @@ def child_cpu(python: Path, args: list[str], env: dict[str, str]) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def one_round(python: Path, env: dict[str, str], scratch: Path, cache: Path) -> dict[str, float]:
+def one_round(python: Path, env: dict[str, str], scratch: Path, cache: Path, number: int) -> dict[str, float]:
     env = {**env, "PNP_CACHE_DIR": str(cache)}
     found: dict[str, float] = {}
     for label, cache_dir in zip(COLD, (str(cache), ""), strict=True):
@@ -92,6 +107,9 @@ def one_round(python: Path, env: dict[str, str], scratch: Path, cache: Path) -> 
     for label, (name, old, new) in EDITS.items():
         edit(ws / name, old, new)
         found[label] = child_cpu(python, build, env)
+    name, _, last = EDITS["aizhewudi ability card text (in no book)"]
+    edit(ws / name, last, f"必須{fresh_wording(number)}這張牌")
+    found[FRESH] = child_cpu(python, build, env)
     return found
 
 
@@ -108,15 +126,16 @@ def main(baseline: str | None, rounds: int, modes: tuple[str, ...]) -> None:
                 for index, (label, code) in enumerate(codes.items()) for mode in modes}
         # Fill each tree's disk cache (and, kept, its bytecode) once, unmeasured.
         for index, env in enumerate(envs.values()):
-            one_round(python, env, scratch / f"warm-{index}", scratch / f"cache-{index}")
+            one_round(python, env, scratch / f"warm-{index}", scratch / f"cache-{index}", 0)
         anchors: list[float] = []
         runs: dict[tuple[str, str], list[dict[str, float]]] = {key: [] for key in envs}
         loads = []
-        for _ in range(rounds):
+        for number in range(1, rounds + 1):
             loads.append(os.getloadavg()[0])
             anchors.append(timed())
             for index, (key, env) in enumerate(envs.items()):
-                runs[key].append(one_round(python, env, scratch / f"run-{index}", scratch / f"cache-{index}"))
+                runs[key].append(one_round(python, env, scratch / f"run-{index}", scratch / f"cache-{index}",
+                                           number))
             anchors.append(timed())
     anchor = statistics.median(anchors)
     print(f"Anchor: WeasyPrint, the seven-page text in a new process, median {anchor:.2f} s CPU "
@@ -135,7 +154,7 @@ def main(baseline: str | None, rounds: int, modes: tuple[str, ...]) -> None:
                 values = [run[step] for run in runs[(label, mode)]]
                 median, least = statistics.median(values), min(values)
                 full = statistics.median(run[FULL] for run in runs[(label, mode)])
-                share = f"{100 * median / full:.0f} %" if step in EDITS else "—"
+                share = f"{100 * median / full:.0f} %" if step in RATIOED else "—"
                 cells.append(f"{median:.2f} ({least:.2f}) | {median / anchor:.2f}× | {share}")
             print(f"| {step} | " + " | ".join(cells) + " |")
 
