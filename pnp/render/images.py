@@ -37,11 +37,11 @@ from pnp.core import files
 from pnp.core.errors import BuildError
 from pnp.core.limits import MAX_IMAGE_BYTES
 from pnp.data.imagefiles import svg_drawing
-from pnp.data.imagefit import Placement
 from pnp.data.model import ImageFile
 from pnp.render.ink import ink_color
 
 if TYPE_CHECKING:
+    from pnp.data.imagefit import Placement
     from pnp.render.colour import CmykInk
 
 

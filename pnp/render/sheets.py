@@ -21,8 +21,8 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core import diskcache
+from pnp.core.choices import BLEED_MM
 from pnp.core.units import MM
-from pnp.data.imagefit import BLEED_MM
 from pnp.data.model import Card, Component, Game
 from pnp.layout.impose import impose
 from pnp.layout.presets import SheetSpec
