@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
-import pickle
 import re
 import warnings
 from collections.abc import Callable, Collection, Iterator
@@ -174,6 +173,8 @@ def kept_svg(reader: str, data: bytes, read: Callable[[], Any]) -> Any:
     kept = _KEPT.get()
     if kept is None:
         return read()
+    import pickle  # only a process that keeps drawings (serve, --watch) pays for it
+
     digest = f"{reader}:{hashlib.sha256(data).hexdigest()}"
     pickled = kept.pickled.get(digest)
     if pickled is None:
