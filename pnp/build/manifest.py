@@ -26,7 +26,7 @@ import json
 import logging
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,7 +37,7 @@ from pnp.core import diskcache, files
 from pnp.core.errors import DataError
 from pnp.core.fingerprint import pnp_fingerprint
 from pnp.core.workspace import Workspace
-from pnp.data.csvcards import card_files
+from pnp.data.cardfiles import card_files
 from pnp.data.iconfiles import icon_files
 from pnp.data.imagefiles import art_files
 
@@ -72,12 +72,15 @@ class Record:
         return doc
 
 
-@dataclass
 class Manifest:
-    records: dict[str, Record] = field(default_factory=dict)
-    builds: dict[str, dict[str, Any]] = field(default_factory=dict)
-    # absolute path -> [size, mtime_ns, inode, sha256]
-    stat_cache: dict[str, list[Any]] = field(default_factory=dict)
+    """The build record: each output's record, the builds they came from and the files' stamps.
+    A holder, so a plain class (docs/architecture.md, "Start-up")."""
+
+    def __init__(self, records: dict[str, Record] | None = None, builds: dict[str, dict[str, Any]] | None = None,
+                 stat_cache: dict[str, list[Any]] | None = None) -> None:
+        self.records = {} if records is None else records
+        self.builds = {} if builds is None else builds
+        self.stat_cache = {} if stat_cache is None else stat_cache  # absolute path -> [size, mtime_ns, inode, sha256]
 
     def to_bytes(self) -> bytes:
         used = {record.build for record in self.records.values()}

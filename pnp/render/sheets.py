@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import HexColor
@@ -143,28 +143,24 @@ def face_geometry(component: Component, card: Card) -> tuple[float, float, float
     return width, height, 0.0 if net else BLEED_MM, net
 
 
-@dataclass
 class FaceForms:
     """The face forms of one canvas, each drawn once on first use.
 
     The components PDF defines them all up front; a rulebook figure defines only the faces
-    it shows, with this same code, so a miniature is always the real card.
+    it shows, with this same code, so a miniature is always the real card. A holder, so a
+    plain class (docs/architecture.md, "Start-up").
     """
 
-    canvas: Canvas
-    game: Game
-    fonts: FontFamily
-    convert: Callable[[str], str]
-    glyphs: GlyphCheck
-    ink: str = "full"
-    symbols: SymbolForms = field(init=False)
-    icons: IconForms = field(init=False)
-    images: ImageForms = field(init=False)
-    defined: set[str] = field(default_factory=set)
-    _shared: dict[tuple[str, str], bool] = field(default_factory=dict)
-    keeper: FaceKeeper | None = field(init=False)
-
-    def __post_init__(self) -> None:
+    def __init__(self, canvas: Canvas, game: Game, fonts: FontFamily, convert: Callable[[str], str],
+                 glyphs: GlyphCheck, ink: str = "full") -> None:
+        self.canvas = canvas
+        self.game = game
+        self.fonts = fonts
+        self.convert = convert
+        self.glyphs = glyphs
+        self.ink = ink
+        self.defined: set[str] = set()
+        self._shared: dict[tuple[str, str], bool] = {}
         self.symbols = SymbolForms(self.canvas, self.game.symbols, self.ink)
         self.icons = IconForms(self.canvas, self.game.icons)
         self.images = ImageForms(self.canvas, self.game.images, self.ink)
@@ -176,8 +172,8 @@ class FaceForms:
             return (self.fonts, [diskcache.file_sha256(face.path) for face in faces], self.convert, self.ink,
                     self.game.tables, self.game.symbols, self.game.icons, self.game.images)
 
-        self.keeper = keeper(self.canvas, context, [face.name for face in faces], self.symbols.is_form,
-                             self.symbols.defined.add)
+        self.keeper: FaceKeeper | None = keeper(self.canvas, context, [face.name for face in faces],
+                                                self.symbols.is_form, self.symbols.defined.add)
 
     def face(self, component: Component, card: Card, side: str) -> str:
         shown = self._face_key(component, card, side)

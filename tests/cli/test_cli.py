@@ -159,11 +159,13 @@ def test_help_imports_no_engine() -> None:
 
 # What the build command and the components renderer import only where it is used: the game
 # plugin boundary (asked only when a table must be computed), dice nets, sheet templates,
-# vertical text, LittleCMS, generated and .csv cards, fontconfig, TOML, SVG parsing, hints.
+# vertical text, LittleCMS, generated and .csv cards, spreadsheet cards, picture placement, a
+# font look-up by family, fontconfig, TOML, SVG parsing, hints.
 # Every build starts a process, and each of these costs it time whether used or not.
 DEFERRED = ("pnp.games.base", "pnp.games.calculators", "pnp.games.calcargs", "pnp.layout.nets",
             "pnp.layout.template_plan", "pnp.data.sheettemplate", "pnp.render.face_vertical",
             "pnp.text.vertical", "pnp.render.colour", "PIL.ImageCms", "pnp.data.generate", "csv",
+            "pnp.data.csvcards", "pnp.data.imagefit", "pnp.text.fontscan",
             "subprocess", "tomllib", "xml.etree.ElementTree", "difflib", "pkgutil")
 
 
@@ -172,6 +174,22 @@ def test_the_build_command_imports_what_a_plain_build_uses() -> None:
              f"print('LOADED', sorted(m for m in {DEFERRED!r} if m in sys.modules))\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "LOADED []"
+
+
+# What a build imports only for a game that has it: aizhewudi has no pictures, no cards from a
+# spreadsheet or a generate block, and names its fonts by file, so its build loads none of these.
+UNUSED_BY_AIZHEWUDI = ("pnp.data.csvcards", "pnp.data.imagefit", "pnp.text.fontscan", "pnp.data.generate")
+
+
+def test_a_build_imports_no_module_for_what_the_game_does_not_have(workspace_copy: Path) -> None:
+    probe = ("import sys\nfrom pnp.cli import main\n"
+             f"sys.argv = ['pnp', '--root', {str(workspace_copy)!r}, 'build', 'aizhewudi', '--lang', 'zh-Hans']\n"
+             "try:\n    main()\nexcept SystemExit as stop:\n    assert not stop.code, stop.code\n"
+             f"print('LOADED', sorted(m for m in {UNUSED_BY_AIZHEWUDI!r} if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (workspace_copy / "output/aizhewudi/zh-Hans/components.pdf").read_bytes().startswith(b"%PDF")
     assert done.stdout.strip().splitlines()[-1] == "LOADED []"
 
 
