@@ -28,7 +28,7 @@ from pnp.layout.impose import impose
 from pnp.layout.presets import SheetSpec
 from pnp.layout.sheetplan import Piece, SheetPlan, Slot
 from pnp.layout.tent import BaseTab, base_tab
-from pnp.layout.tiles import GLUE_LINE_WIDTH, LABEL_PAD, Tile, plan_tiles, tile_marks
+from pnp.layout.tiles import Tile, plan_tiles
 from pnp.render.face_context import FaceContext
 from pnp.render.face_text import EM_ASCENT
 from pnp.render.facecache import FaceKeeper, keeper
@@ -250,6 +250,8 @@ class FaceForms:
     def _glue_marks(self, component: Component, tile: Tile, bleed: float) -> None:
         """Dashed glue lines, alignment triangles and the tile's coordinate, each drawn dark
         on a white edge so they show on any board art."""
+        from pnp.layout.tilemarks import GLUE_LINE_WIDTH, LABEL_PAD, tile_marks  # boards in tiles only
+
         canvas = self.canvas
         marks = tile_marks(tile, bleed)
 

@@ -160,12 +160,12 @@ def test_help_imports_no_engine() -> None:
 # What the build command and the components renderer import only where it is used: the game
 # plugin boundary (asked only when a table must be computed), dice nets, sheet templates,
 # vertical text, LittleCMS, generated and .csv cards, spreadsheet cards, picture placement, a
-# font look-up by family, fontconfig, TOML, SVG parsing, hints.
+# font look-up by family, a tiled board's marks, fontconfig, TOML, SVG parsing, hints.
 # Every build starts a process, and each of these costs it time whether used or not.
 DEFERRED = ("pnp.games.base", "pnp.games.calculators", "pnp.games.calcargs", "pnp.layout.nets",
             "pnp.layout.template_plan", "pnp.data.sheettemplate", "pnp.render.face_vertical",
             "pnp.text.vertical", "pnp.render.colour", "PIL.ImageCms", "pnp.data.generate", "csv",
-            "pnp.data.csvcards", "pnp.data.imagefit", "pnp.text.fontscan",
+            "pnp.data.csvcards", "pnp.data.imagefit", "pnp.text.fontscan", "pnp.layout.tilemarks",
             "subprocess", "tomllib", "xml.etree.ElementTree", "difflib", "pkgutil")
 
 
@@ -178,8 +178,10 @@ def test_the_build_command_imports_what_a_plain_build_uses() -> None:
 
 
 # What a build imports only for a game that has it: aizhewudi has no pictures, no cards from a
-# spreadsheet or a generate block, and names its fonts by file, so its build loads none of these.
-UNUSED_BY_AIZHEWUDI = ("pnp.data.csvcards", "pnp.data.imagefit", "pnp.text.fontscan", "pnp.data.generate")
+# spreadsheet or a generate block, no board in tiles, and names its fonts by file, so its
+# build loads none of these.
+UNUSED_BY_AIZHEWUDI = ("pnp.data.csvcards", "pnp.data.imagefit", "pnp.text.fontscan", "pnp.data.generate",
+                       "pnp.layout.tilemarks")
 
 
 def test_a_build_imports_no_module_for_what_the_game_does_not_have(workspace_copy: Path) -> None:
