@@ -47,8 +47,6 @@ from pnp.render.furniture import (
     sheet_obstacles,
 )
 from pnp.render.glyphs import GlyphCheck
-from pnp.render.images import ImageForms
-from pnp.render.inline_icons import IconForms
 from pnp.render.symbols import SymbolForms
 from pnp.text.fonts import FontFamily
 from pnp.text.strings import ui
@@ -56,6 +54,8 @@ from pnp.text.strings import ui
 if TYPE_CHECKING:
     from pnp.data.sheettemplate import SheetTemplate
     from pnp.layout.nets import Net
+    from pnp.render.images import ImageForms
+    from pnp.render.inline_icons import IconForms
 
 
 @dataclass(frozen=True)
@@ -162,8 +162,8 @@ class FaceForms:
         self.defined: set[str] = set()
         self._shared: dict[tuple[str, str], bool] = {}
         self.symbols = SymbolForms(self.canvas, self.game.symbols, self.ink)
-        self.icons = IconForms(self.canvas, self.game.icons)
-        self.images = ImageForms(self.canvas, self.game.images, self.ink)
+        self._icons: IconForms | None = None
+        self._images: ImageForms | None = None
         families = [self.fonts, *(family for _, family in self.fonts.roles)]
         faces = [face for family in families for face in (family.regular, family.bold)]
 
@@ -174,6 +174,25 @@ class FaceForms:
 
         self.keeper: FaceKeeper | None = keeper(self.canvas, context, [face.name for face in faces],
                                                 self.symbols.is_form, self.symbols.defined.add)
+
+    @property
+    def icons(self) -> IconForms:
+        """The canvas's inline icons, made when first asked for: a face is given them only when
+        its game has icons, so a build of a game without any never imports their module."""
+        if self._icons is None:
+            from pnp.render.inline_icons import IconForms
+
+            self._icons = IconForms(self.canvas, self.game.icons)
+        return self._icons
+
+    @property
+    def images(self) -> ImageForms:
+        """The canvas's picture forms, made when first asked for (as :attr:`icons`)."""
+        if self._images is None:
+            from pnp.render.images import ImageForms
+
+            self._images = ImageForms(self.canvas, self.game.images, self.ink)
+        return self._images
 
     def face(self, component: Component, card: Card, side: str) -> str:
         shown = self._face_key(component, card, side)
@@ -192,8 +211,8 @@ class FaceForms:
         if kept is not None and key is not None and kept.replay(key, name, box):
             return name
         ctx = FaceContext(component, card.id, card.fields, width, height, bleed, self.fonts,
-                          self.convert, self.game.tables, self.glyphs, self.symbols, self.ink, self.icons,
-                          self.images)
+                          self.convert, self.game.tables, self.glyphs, self.symbols, self.ink,
+                          self.icons if self.game.icons else None, self.images if self.game.images else None)
         canvas = self.canvas
         problems = len(self.glyphs.problems)
         canvas.beginForm(name, *box)
