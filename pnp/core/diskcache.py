@@ -243,9 +243,8 @@ V = TypeVar("V")
 
 class Rendering(Generic[K, V]):
     """One document's rendering against its cache entry: what the entry held (``known``) and
-    what the rendering asked for (``asked``), which becomes the entry when it differs. A plain
-    class: a holder nobody compares or prints need not pay for a dataclass's generated methods
-    at every start."""
+    what the rendering asked for (``asked``), which becomes the entry when it differs. A holder,
+    so a plain class (docs/architecture.md, "Start-up")."""
 
     def __init__(self, known: dict[K, V]) -> None:
         self.known = known

@@ -173,7 +173,7 @@ def kept_svg(reader: str, data: bytes, read: Callable[[], Any]) -> Any:
     kept = _KEPT.get()
     if kept is None:
         return read()
-    import pickle  # only a process that keeps drawings (serve, --watch) pays for it
+    import pickle  # only a process that keeps drawings (serve, --watch) needs it
 
     digest = f"{reader}:{hashlib.sha256(data).hexdigest()}"
     pickled = kept.pickled.get(digest)
