@@ -153,11 +153,7 @@ class FaceForms:
 
     def __init__(self, canvas: Canvas, game: Game, fonts: FontFamily, convert: Callable[[str], str],
                  glyphs: GlyphCheck, ink: str = "full") -> None:
-        self.canvas = canvas
-        self.game = game
-        self.fonts = fonts
-        self.convert = convert
-        self.glyphs = glyphs
+        self.canvas, self.game, self.fonts, self.convert, self.glyphs = canvas, game, fonts, convert, glyphs
         self.ink = ink
         self.defined: set[str] = set()
         self._shared: dict[tuple[str, str], bool] = {}
@@ -175,22 +171,19 @@ class FaceForms:
         self.keeper: FaceKeeper | None = keeper(self.canvas, context, [face.name for face in faces],
                                                 self.symbols.is_form, self.symbols.defined.add)
 
+    # Made when first asked for: a face is given them only when its game has icons (pictures),
+    # so a build of a game with neither never imports their modules.
     @property
     def icons(self) -> IconForms:
-        """The canvas's inline icons, made when first asked for: a face is given them only when
-        its game has icons, so a build of a game without any never imports their module."""
         if self._icons is None:
             from pnp.render.inline_icons import IconForms
-
             self._icons = IconForms(self.canvas, self.game.icons)
         return self._icons
 
     @property
     def images(self) -> ImageForms:
-        """The canvas's picture forms, made when first asked for (as :attr:`icons`)."""
         if self._images is None:
             from pnp.render.images import ImageForms
-
             self._images = ImageForms(self.canvas, self.game.images, self.ink)
         return self._images
 
