@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from pnp.check.report import CheckFinding
 from pnp.core.choices import LANGS
 from pnp.data.model import Game, ReviewedReading
-from pnp.text.convert import Converter, Readings, WordReading, converter_for
+from pnp.text.convert import Converter, converter_for
 from pnp.text.linebreaks import word_offsets
+from pnp.text.readings import Readings, WordReading
 
 # A sentence ends at its closing mark (and the quote or bracket closing after it) or a line's end.
 _SENTENCE = re.compile(r"[^。！？!?；;\n]*(?:[。！？!?；;]+[」』”’）)]*)?")

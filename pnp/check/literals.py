@@ -38,7 +38,8 @@ import jinja2
 from jinja2 import nodes
 
 from pnp.core.errors import DataError
-from pnp.data.csvcards import CSV_NAME, read_csv_cards
+from pnp.data.cardfiles import CSV_NAME
+from pnp.data.csvcards import read_csv_cards
 from pnp.data.labelranges import RANGE_NUMBER, is_range
 from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, TABLES_FILE
 from pnp.data.propchecks import ROW_NUMBER

@@ -99,6 +99,7 @@ CARD_SIZES: dict[str, tuple[float, float]] = {
 }
 
 SAFE_ZONE = 3.0  # text stays this far inside the trim
+BLEED_MM = 3.0  # the bleed round a face drawn with one (pnp.render.sheets.face_geometry)
 MAX_BOARD = (180.0, 250.0)  # fits the printable area of A4 and Letter with bleed and marks
 # A rect board may be larger, in either orientation: it is then printed in tiles across
 # sheets (pnp.layout.tiles). Beyond this it would be a poster, not a board: 12 tiles to glue.

@@ -27,7 +27,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -259,13 +258,14 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-@dataclass
 class Rendering(Generic[K, V]):
     """One document's rendering against its cache entry: what the entry held (``known``) and
-    what the rendering asked for (``asked``), which becomes the entry when it differs."""
+    what the rendering asked for (``asked``), which becomes the entry when it differs. A holder,
+    so a plain class (docs/architecture.md, "Start-up")."""
 
-    known: dict[K, V]
-    asked: dict[K, V] = field(default_factory=dict)
+    def __init__(self, known: dict[K, V]) -> None:
+        self.known = known
+        self.asked: dict[K, V] = {}
 
 
 @contextmanager

@@ -58,5 +58,8 @@ MAX_SVG_BYTES = 4 * 1024 * 1024
 MAX_SVG_ELEMENTS = 20_000  # drawing elements of one SVG: flat art has hundreds
 MAX_IMAGES = 2000  # distinct picture files one game uses
 
+# Fonts (pnp.text.fontscan, pnp.text.fonts): a file larger than this is not read.
+MAX_FONT_BYTES = 256 * 1024 * 1024
+
 # Numbers a user types (pnp.core.numbers holds the 18-digit rule for all of them).
 MAX_SEED = 10**18 - 1  # a game's seed, in game.yaml's example: and on the command line

@@ -9,7 +9,6 @@ from typing import Any
 from pnp.core.choices import CARD_SIZES, MAX_BOARD, MAX_TILED_BOARD, SHAPES
 from pnp.core.limits import MAX_COPIES, MAX_NAME_CHARS, MAX_PIECES
 from pnp.data.computed import Computed
-from pnp.data.csvcards import csv_cards
 from pnp.data.layouts import read_layouts, read_symbols
 from pnp.data.model import Card, Component, Layout, PrintedTable, Symbol, Text, frozen_mapping
 from pnp.data.plaintext import is_plain_text, located_text, within_text_limit
@@ -130,7 +129,11 @@ def _read_cards(r: Reader, comp: dict[str, Any], path: PathKey,
     cards = []
     ids: set[str] = set()
     # A CSV file's rows come with a reader that locates problems by file:row:column.
-    cr, raw_cards = csv_cards(r, comp.get("cards", []), (*path, "cards"))
+    cr, raw_cards = r, comp.get("cards", [])
+    if isinstance(raw_cards, str):  # a spreadsheet's name: its reader loads only for such a game
+        from pnp.data.csvcards import csv_cards
+
+        cr, raw_cards = csv_cards(r, raw_cards, (*path, "cards"))
     for j, raw in enumerate([] if raw_cards is None else cr.sequence(raw_cards, (*path, "cards"))):
         cpath = (*path, "cards", j)
         card = cr.mapping(raw, cpath, _CARD_KEYS, required=("id",))

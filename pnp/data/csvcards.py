@@ -20,11 +20,11 @@ from typing import Any
 from pnp.core import files
 from pnp.core.errors import DataError
 from pnp.core.problems import Place, Problem
+from pnp.data.cardfiles import CSV_NAME
 from pnp.data.schema import Reader
 from pnp.data.textfile import read_text
 from pnp.data.yamlmarks import Located, PathKey, display_path
 
-CSV_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*\.(csv|xlsx)$")
 COLUMN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 OWN_COLUMNS = ("id", "count")
 MAX_ROWS = 1000  # as many cards as one generate block may make
@@ -149,14 +149,6 @@ def _rows(text: str, where: Path) -> list[tuple[int, list[str]]]:
     except csv.Error as exc:
         raise DataError(Problem(f"not a readable CSV row ({exc})", str(where), reader.line_num)) from None
     return rows
-
-
-def card_files(game_dir: Path) -> list[Path]:
-    """The spreadsheets in a game folder a component may read its cards from: inputs of a
-    build as much as components.yaml is."""
-    if not game_dir.is_dir():
-        return []
-    return sorted(p for p in game_dir.iterdir() if CSV_NAME.fullmatch(p.name) and p.is_file())
 
 
 def csv_cards(r: Reader, source: Any, path: PathKey) -> tuple[Reader, Any]:

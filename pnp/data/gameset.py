@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from pnp.core import diskcache
@@ -67,20 +66,21 @@ def folder_stamp(folder: Path) -> FolderStamp:
     return tuple(stamps)
 
 
-@dataclass
 class KeptGames:
     """Games loaded by a process that builds again and again (``pnp serve``, ``pnp build
     --watch``), kept with the stamp of their folder's files: a game whose files are as they
     were when it was loaded is not read again. The stamp is taken before the files are read,
-    so a save made while a game loads is read by the next load."""
+    so a save made while a game loads is read by the next load. A holder, so a plain class
+    (docs/architecture.md, "Start-up")."""
 
-    tables_of: TableSource = no_engine
-    kept: dict[tuple[Path, str], tuple[FolderStamp, Game]] = field(default_factory=dict)
-    loaded: int = 0  # games read from their files, not taken as kept, since this was made
-    # The SVG pictures and icons of the kept games, read once: a load measures the pictures, a
-    # build that renders with ``keeping(kept.drawings)`` draws them (pnp.render.images,
-    # pnp.render.inline_icons) without reading them again.
-    drawings: KeptDrawings = field(default_factory=KeptDrawings)
+    def __init__(self, tables_of: TableSource = no_engine) -> None:
+        self.tables_of = tables_of
+        self.kept: dict[tuple[Path, str], tuple[FolderStamp, Game]] = {}
+        self.loaded = 0  # games read from their files, not taken as kept, since this was made
+        # The SVG pictures and icons of the kept games, read once: a load measures the pictures,
+        # a build that renders with ``keeping(kept.drawings)`` draws them (pnp.render.images,
+        # pnp.render.inline_icons) without reading them again.
+        self.drawings = KeptDrawings()
 
     def load(self, workspace: Workspace, slugs: Sequence[str]) -> list[Game]:
         """As :func:`load_games`, taking each game as kept when its files did not change."""

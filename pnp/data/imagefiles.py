@@ -25,12 +25,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
-import pickle
 import re
 import warnings
 from collections.abc import Callable, Collection, Iterator
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -124,7 +122,6 @@ def svg_size(name: str, data: bytes) -> tuple[float, float]:
     return float(drawing.width), float(drawing.height)
 
 
-@dataclass
 class KeptDrawings:
     """svglib's drawings of the SVGs read so far (pictures, and inline icons), by reader and the
     SHA-256 of their bytes (``picture:<hex>``), for a process that builds again and again (``pnp serve``, ``pnp build
@@ -136,10 +133,12 @@ class KeptDrawings:
     Each drawing is kept pickled and a fresh copy is unpickled for each use: a caller may
     change the drawing it gets (the saver ink recolours it) without touching the kept one, and
     unpickling is some ten times quicker than a deep copy. The pickles are made here from
-    svglib's own objects and never leave the process. ``parsed`` counts the SVGs read afresh."""
+    svglib's own objects and never leave the process. ``parsed`` counts the SVGs read afresh.
+    A holder, so a plain class (docs/architecture.md, "Start-up")."""
 
-    pickled: dict[str, bytes] = field(default_factory=dict)
-    parsed: int = 0
+    def __init__(self) -> None:
+        self.pickled: dict[str, bytes] = {}
+        self.parsed = 0
 
     def keep_only(self, digests: Collection[str]) -> None:
         """Forget every drawing but those of ``digests`` (the SVGs the games use now)."""
@@ -174,6 +173,8 @@ def kept_svg(reader: str, data: bytes, read: Callable[[], Any]) -> Any:
     kept = _KEPT.get()
     if kept is None:
         return read()
+    import pickle  # only a process that keeps drawings (serve, --watch) needs it
+
     digest = f"{reader}:{hashlib.sha256(data).hexdigest()}"
     pickled = kept.pickled.get(digest)
     if pickled is None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-BLEED_MM = 3.0  # the bleed round a face drawn with one (pnp.render.sheets.face_geometry)
 MM_PER_INCH = 25.4
 _EDGE = 1e-6  # mm: a box edge this close to the trim edge lies on it
 

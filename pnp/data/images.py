@@ -13,14 +13,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from pnp.core.choices import BLEED_MM
 from pnp.core.limits import MAX_IMAGES
 from pnp.core.problems import problem_at
 from pnp.data.imagefiles import ImageFileError, read_image_file
-from pnp.data.imagefit import BLEED_MM, Placement, Rect, bleed_box, place_image, touches_trim
 from pnp.data.model import Card, Component, Element, ImageFile, Layout
 from pnp.data.schema import FIELD_REF, Reader, resolve_coord
 from pnp.data.spec import prop
+
+if TYPE_CHECKING:
+    from pnp.data.imagefit import Placement
 
 # Below this a picture prints visibly soft (a build warning); below the second, blocky (a
 # `pnp check` finding). 300 dpi is what print services ask for.
@@ -85,6 +89,9 @@ def read_images(r: Reader, components: Iterable[Component], layouts: Mapping[str
 def element_placement(element: Element, image: ImageFile, trim: tuple[float, float],
                       bleed: float) -> Placement:
     """Where ``element`` puts ``image`` on a face of ``trim`` (mm) with ``bleed`` round it."""
+    # Imported here: a game without pictures loads and builds without the placement math.
+    from pnp.data.imagefit import Rect, bleed_box, place_image
+
     width, height = trim
     x, y, w, h = element.get("box")
     box = Rect(resolve_coord(x, width), resolve_coord(y, height), resolve_coord(w, width),
@@ -141,6 +148,8 @@ def _reach(element: Element, place: Placement, trim: tuple[float, float], bleed:
         gap = (shown.left > clip.left + eps or shown.top > clip.top + eps
                or shown.right < clip.right - eps or shown.bottom < clip.bottom - eps)
         return gap, False
+    from pnp.data.imagefit import touches_trim
+
     trim_only = bleed > 0 and touches_trim(shown, width, height)
     return False, trim_only
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.core.limits import MAX_TEXT_CHARS
@@ -23,11 +22,12 @@ IDENT = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _MISSING = object()
 
 
-@dataclass
 class Problems:
-    """Every problem found in one validation pass, each placed at its file, line and field."""
+    """Every problem found in one validation pass, each placed at its file, line and field. A
+    holder, so a plain class (docs/architecture.md, "Start-up")."""
 
-    items: list[Problem] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.items: list[Problem] = []
 
     def add(self, doc: Located, path: PathKey, message: str) -> None:
         self.items.append(doc.problem(path, message))

@@ -190,8 +190,10 @@ def _array(items: dict[str, Any], prop: Prop, min_items: int = 0) -> dict[str, A
 _FRACTION_SCHEMA: dict[str, Any] = {"type": "number", "minimum": 0, "maximum": 1}
 
 
-@dataclass(frozen=True)
 class _Unbounded:
+    """The bounds of a list with none of its own (a crop box, whose items are fractions): a
+    single constant, so a plain class (docs/architecture.md, "Start-up")."""
+
     minimum: float | None = None
     maximum: float | None = None
     max_items: int | None = None

@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
@@ -25,14 +25,16 @@ from pnp.data.model import Component, Element, PrintedTable, Text
 from pnp.data.schema import FIELD_REF, resolve_coord
 from pnp.data.spec import prop
 from pnp.render.glyphs import GlyphCheck
-from pnp.render.images import ImageForms
 from pnp.render.ink import Role, ink_color
-from pnp.render.inline_icons import IconForms
 from pnp.render.symbols import SymbolForms
 from pnp.text.fitcache import fit_text
 from pnp.text.fonts import FontFamily, kern_for, measure_for, squeeze_for
 from pnp.text.linetypes import ICON, Kern, Run, Squeeze
 from pnp.text.shrink import Fit
+
+if TYPE_CHECKING:
+    from pnp.render.images import ImageForms
+    from pnp.render.inline_icons import IconForms
 
 
 @dataclass(frozen=True)

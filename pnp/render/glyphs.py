@@ -7,19 +7,20 @@ written while any are found.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from pnp.text.fontchoice import elsewhere
 from pnp.text.fonts import FontFamily, coverage, describe_missing, missing_characters
 
 
-@dataclass
 class GlyphCheck:
-    fonts: FontFamily
-    missing: list[str] = field(default_factory=list)
-    overflows: list[str] = field(default_factory=list)
-    _seen: set[tuple[str, str, str]] = field(default_factory=set)
-    _codes: dict[str, frozenset[int]] = field(default_factory=dict)
+    """The characters a document's faces lack and the texts that overflowed, as it is drawn. A
+    holder, so a plain class (docs/architecture.md, "Start-up")."""
+
+    def __init__(self, fonts: FontFamily) -> None:
+        self.fonts = fonts
+        self.missing: list[str] = []
+        self.overflows: list[str] = []
+        self._seen: set[tuple[str, str, str]] = set()
+        self._codes: dict[str, frozenset[int]] = {}
 
     def check(self, text: str, bold: bool, where: str, fonts: FontFamily | None = None) -> None:
         """Record the characters of ``text`` the face that prints it lacks: ``fonts`` (the

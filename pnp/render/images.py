@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import io
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,11 +36,11 @@ from pnp.core import files
 from pnp.core.errors import BuildError
 from pnp.core.limits import MAX_IMAGE_BYTES
 from pnp.data.imagefiles import svg_drawing
-from pnp.data.imagefit import Placement
 from pnp.data.model import ImageFile
 from pnp.render.ink import ink_color
 
 if TYPE_CHECKING:
+    from pnp.data.imagefit import Placement
     from pnp.render.colour import CmykInk
 
 
@@ -161,14 +160,15 @@ def end_form(canvas: Canvas, name: str) -> None:
         form.Resources = resources
 
 
-@dataclass
 class ImageForms:
-    """The picture forms of one canvas, each defined on first use."""
+    """The picture forms of one canvas, each defined on first use. A holder,
+    so a plain class (docs/architecture.md, "Start-up")."""
 
-    canvas: Canvas
-    images: Mapping[str, ImageFile]
-    ink: str = "full"  # one ink mode per canvas, so a form's name need not say it
-    defined: set[str] = field(default_factory=set)
+    def __init__(self, canvas: Canvas, images: Mapping[str, ImageFile], ink: str = "full") -> None:
+        self.canvas = canvas
+        self.images = images
+        self.ink = ink  # one ink mode per canvas, so a form's name need not say it
+        self.defined: set[str] = set()
 
     def form(self, image: ImageFile) -> str:
         name = image_form_name(image)

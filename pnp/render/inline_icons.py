@@ -20,7 +20,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -49,14 +49,15 @@ class OneColour:
     current: bool
 
 
-@dataclass
 class IconForms:
-    """The inline icons of one canvas: a form per icon, defined the first time it is placed."""
+    """The inline icons of one canvas: a form per icon, defined the first time it is placed.
+    A holder, so a plain class (docs/architecture.md, "Start-up")."""
 
-    canvas: Canvas
-    icons: Mapping[str, IconFile]
-    defined: set[str] = field(default_factory=set)
-    one_colour: dict[str, OneColour | None] = field(default_factory=dict)  # by form
+    def __init__(self, canvas: Canvas, icons: Mapping[str, IconFile]) -> None:
+        self.canvas = canvas
+        self.icons = icons
+        self.defined: set[str] = set()
+        self.one_colour: dict[str, OneColour | None] = {}  # by form
 
     def place(self, name: str, x: float, baseline: float, size: float, colour: Any = None,
               text_colour: Any = None) -> None:

@@ -14,20 +14,21 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core import diskcache
+from pnp.core.choices import BLEED_MM
 from pnp.core.units import MM
-from pnp.data.imagefit import BLEED_MM
 from pnp.data.model import Card, Component, Game
 from pnp.layout.presets import SheetSpec
 from pnp.layout.sheetplan import Piece, SheetPlan, Slot
 from pnp.layout.tent import BaseTab, base_tab
-from pnp.layout.tiles import GLUE_LINE_WIDTH, LABEL_PAD, Tile, plan_tiles, tile_marks
+from pnp.layout.tiles import Tile, plan_tiles
 from pnp.render.face_context import FaceContext
 from pnp.render.face_text import EM_ASCENT
 from pnp.render.facecache import FaceKeeper, keeper
@@ -47,8 +48,6 @@ from pnp.render.furniture import (
     sheet_obstacles,
 )
 from pnp.render.glyphs import GlyphCheck
-from pnp.render.images import ImageForms
-from pnp.render.inline_icons import IconForms
 from pnp.render.keptplans import kept_impose
 from pnp.render.streamcache import deflate_through_entry
 from pnp.render.symbols import SymbolForms
@@ -58,6 +57,8 @@ from pnp.text.strings import ui
 if TYPE_CHECKING:
     from pnp.data.sheettemplate import SheetTemplate
     from pnp.layout.nets import Net
+    from pnp.render.images import ImageForms
+    from pnp.render.inline_icons import IconForms
 
 
 @dataclass(frozen=True)
@@ -145,31 +146,21 @@ def face_geometry(component: Component, card: Card) -> tuple[float, float, float
     return width, height, 0.0 if net else BLEED_MM, net
 
 
-@dataclass
 class FaceForms:
     """The face forms of one canvas, each drawn once on first use.
 
     The components PDF defines them all up front; a rulebook figure defines only the faces
-    it shows, with this same code, so a miniature is always the real card.
+    it shows, with this same code, so a miniature is always the real card. A holder, so a
+    plain class (docs/architecture.md, "Start-up").
     """
 
-    canvas: Canvas
-    game: Game
-    fonts: FontFamily
-    convert: Callable[[str], str]
-    glyphs: GlyphCheck
-    ink: str = "full"
-    symbols: SymbolForms = field(init=False)
-    icons: IconForms = field(init=False)
-    images: ImageForms = field(init=False)
-    defined: set[str] = field(default_factory=set)
-    _shared: dict[tuple[str, str], bool] = field(default_factory=dict)
-    keeper: FaceKeeper | None = field(init=False)
-
-    def __post_init__(self) -> None:
+    def __init__(self, canvas: Canvas, game: Game, fonts: FontFamily, convert: Callable[[str], str],
+                 glyphs: GlyphCheck, ink: str = "full") -> None:
+        self.canvas, self.game, self.fonts, self.convert, self.glyphs = canvas, game, fonts, convert, glyphs
+        self.ink = ink
+        self.defined: set[str] = set()
+        self._shared: dict[tuple[str, str], bool] = {}
         self.symbols = SymbolForms(self.canvas, self.game.symbols, self.ink)
-        self.icons = IconForms(self.canvas, self.game.icons)
-        self.images = ImageForms(self.canvas, self.game.images, self.ink)
         families = [self.fonts, *(family for _, family in self.fonts.roles)]
         faces = [face for family in families for face in (family.regular, family.bold)]
 
@@ -178,8 +169,22 @@ class FaceForms:
             return (self.fonts, [diskcache.file_sha256(face.path) for face in faces], self.convert, self.ink,
                     self.game.tables, self.game.symbols, self.game.icons, self.game.images)
 
-        self.keeper = keeper(self.canvas, context, [face.name for face in faces], self.symbols.is_form,
-                             self.symbols.defined.add)
+        self.keeper: FaceKeeper | None = keeper(self.canvas, context, [face.name for face in faces],
+                                                self.symbols.is_form, self.symbols.defined.add)
+
+    # Made when first asked for: a face is given them only when its game has icons (pictures),
+    # so a build of a game with neither never imports their modules.
+    @cached_property
+    def icons(self) -> IconForms:
+        from pnp.render.inline_icons import IconForms
+
+        return IconForms(self.canvas, self.game.icons)
+
+    @cached_property
+    def images(self) -> ImageForms:
+        from pnp.render.images import ImageForms
+
+        return ImageForms(self.canvas, self.game.images, self.ink)
 
     def face(self, component: Component, card: Card, side: str) -> str:
         shown = self._face_key(component, card, side)
@@ -198,8 +203,8 @@ class FaceForms:
         if kept is not None and key is not None and kept.replay(key, name, box):
             return name
         ctx = FaceContext(component, card.id, card.fields, width, height, bleed, self.fonts,
-                          self.convert, self.game.tables, self.glyphs, self.symbols, self.ink, self.icons,
-                          self.images)
+                          self.convert, self.game.tables, self.glyphs, self.symbols, self.ink,
+                          self.icons if self.game.icons else None, self.images if self.game.images else None)
         canvas = self.canvas
         problems = len(self.glyphs.problems)
         canvas.beginForm(name, *box)
@@ -256,6 +261,8 @@ class FaceForms:
     def _glue_marks(self, component: Component, tile: Tile, bleed: float) -> None:
         """Dashed glue lines, alignment triangles and the tile's coordinate, each drawn dark
         on a white edge so they show on any board art."""
+        from pnp.layout.tilemarks import GLUE_LINE_WIDTH, LABEL_PAD, tile_marks  # boards in tiles only
+
         canvas = self.canvas
         marks = tile_marks(tile, bleed)
 

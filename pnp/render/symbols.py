@@ -10,7 +10,6 @@ a form's colours are fixed when it is drawn.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
@@ -81,14 +80,15 @@ def _draw_symbol(canvas: Canvas, symbol: Symbol, fill: str | None, stroke: str |
                         fillMode=FILL_EVEN_ODD if item.even_odd else FILL_NON_ZERO)
 
 
-@dataclass
 class SymbolForms:
-    """The symbol forms of one canvas, each defined on first use."""
+    """The symbol forms of one canvas, each defined on first use. A holder,
+    so a plain class (docs/architecture.md, "Start-up")."""
 
-    canvas: Canvas
-    symbols: Mapping[str, Symbol]
-    ink: str = "full"  # one ink mode per canvas, so a form's name need not say it
-    defined: set[str] = field(default_factory=set)
+    def __init__(self, canvas: Canvas, symbols: Mapping[str, Symbol], ink: str = "full") -> None:
+        self.canvas = canvas
+        self.symbols = symbols
+        self.ink = ink  # one ink mode per canvas, so a form's name need not say it
+        self.defined: set[str] = set()
 
     def form(self, name: str, fill: str | None = None, stroke: str | None = None) -> str:
         form = symbol_form_name(name, fill, stroke)

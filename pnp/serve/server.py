@@ -37,6 +37,7 @@ from urllib.parse import unquote_to_bytes
 
 from pnp.core import files
 from pnp.core.errors import PnpError
+from pnp.core.limits import MAX_FONT_BYTES
 from pnp.core.numbers import too_long
 from pnp.serve.balance_page import SCRIPT as BALANCE_SCRIPT
 from pnp.serve.balance_page import STYLE as BALANCE_STYLE
@@ -53,7 +54,6 @@ from pnp.serve.connections import (
 from pnp.serve.page import SCRIPT, page_style, render_page
 from pnp.serve.preview import Preview
 from pnp.text.fonts import FACE_FILES
-from pnp.text.fontscan import MAX_FONT_BYTES
 
 log = logging.getLogger(__name__)
 

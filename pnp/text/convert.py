@@ -18,11 +18,14 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnp.core.choices import LANGS
 from pnp.data.model import Game, GlossaryTerm
 from pnp.text.linebreaks import word_offsets
+
+if TYPE_CHECKING:
+    from pnp.text.readings import Readings
 
 _CONFIGS = {("zh-Hans", "zh-Hant"): "s2tw", ("zh-Hant", "zh-Hans"): "tw2s"}
 # Taiwan writes corner brackets where the mainland writes curly quotes; OpenCC leaves both.
@@ -37,30 +40,6 @@ def _converter(config: str) -> Any:
     import opencc  # its dictionaries load only when a text is first converted
 
     return opencc.OpenCC(config)
-
-
-@dataclass(frozen=True)
-class WordReading:
-    """A word the text converted whole prints otherwise than the word converted alone."""
-
-    start: int  # the word is text[start:end] of the source text
-    end: int
-    whole: str  # as the text converted whole prints it
-    alone: str  # the word converted by itself
-
-
-@dataclass(frozen=True)
-class Readings:
-    """A text converted whole (what a build prints) and word by word, and where they differ."""
-
-    whole: str
-    words: str
-    differing: tuple[WordReading, ...]
-
-    def aligned(self, source: str) -> bool:
-        """Both readings keep the source's length, so a span of the source is the same span of
-        either (OpenCC's variant tables and the shipped glossaries map a character to one)."""
-        return len(self.whole) == len(self.words) == len(source)
 
 
 @dataclass(frozen=True)
@@ -136,6 +115,8 @@ class Converter:
         listed: OpenCC matched a phrase reaching into it from a neighbour (重新制 of 重新制作).
         A stretch whose conversion changes its length (no shipped table does) is listed whole.
         """
+        from pnp.text.readings import Readings, WordReading  # the check's, not a build's
+
         if self.source == self.target or not text:
             return Readings(text, text, ())
         config = _converter(_CONFIGS[(self.source, self.target)])

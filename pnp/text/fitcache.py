@@ -28,7 +28,6 @@ from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.core import diskcache
@@ -52,15 +51,19 @@ Key = tuple[Any, ...]
 LinesKey = tuple[Any, ...]
 
 
-@dataclass
 class _Session:
-    measure: Measure
-    squeeze: Squeeze
-    kern: Kern
-    known: dict[Key, Fit | None]
-    known_lines: dict[LinesKey, tuple[SetLine, ...]]
-    asked: dict[Key, Fit | None] = field(default_factory=dict)
-    asked_lines: dict[LinesKey, tuple[SetLine, ...]] = field(default_factory=dict)
+    """One document's fits against its cache entry: what the entry held (``known``) and what
+    the document asked for. A holder, so a plain class (docs/architecture.md, "Start-up")."""
+
+    def __init__(self, measure: Measure, squeeze: Squeeze, kern: Kern, known: dict[Key, Fit | None],
+                 known_lines: dict[LinesKey, tuple[SetLine, ...]]) -> None:
+        self.measure = measure
+        self.squeeze = squeeze
+        self.kern = kern
+        self.known = known
+        self.known_lines = known_lines
+        self.asked: dict[Key, Fit | None] = {}
+        self.asked_lines: dict[LinesKey, tuple[SetLine, ...]] = {}
 
     def changed(self) -> bool:
         return self.asked.keys() != self.known.keys() or self.asked_lines.keys() != self.known_lines.keys()

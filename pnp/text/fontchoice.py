@@ -31,12 +31,11 @@ from typing import Any
 from pnp.core import diskcache, files
 from pnp.core.choices import FONT_ROLES
 from pnp.core.errors import FontError, PnpError
+from pnp.core.limits import MAX_FONT_BYTES
 from pnp.core.workspace import Workspace
 from pnp.data.model import FontPick
-from pnp.text import fontscan
 from pnp.text.fontcheck import font_damage_cached
 from pnp.text.fonts import FontFace, FontFamily, coverage
-from pnp.text.fontscan import MAX_FONT_BYTES, normal
 
 __all__ = ["FoundFace", "choose_fonts", "chosen_font_files", "faces_having", "elsewhere", "find_pick", "game_fonts"]
 
@@ -77,7 +76,9 @@ def _in_folder(folder: Path, family: str, source: str,
     (the workspace's own, when ``workspace`` is given: a file there that links out of it is refused)."""
     if not folder.is_dir():
         return None
-    wanted = normal(family)
+    from pnp.text import fontscan  # a look-up by family only: a build of named files never scans
+
+    wanted = fontscan.normal(family)
     found: list[tuple[Path, fontscan.Entry]] = []
     faces = 0
     for path in fontscan.font_files(folder):
@@ -132,6 +133,8 @@ def _fc_match(family: str, weight: str) -> FoundFace | None:
     parts = out.split("\n")
     if len(parts) < 3 or not parts[1].strip().isdigit():
         return None
+    from pnp.text.fontscan import normal
+
     families = {normal(name.replace("\\,", ",")) for name in re.split(r"(?<!\\),", parts[2])}
     if normal(family) not in families:
         return None

@@ -24,7 +24,7 @@ from typing import TypeVar
 
 from pnp.core import diskcache, files
 from pnp.core.errors import DataError, FontError
-from pnp.text.fontscan import MAX_FONT_BYTES
+from pnp.core.limits import MAX_FONT_BYTES
 
 T = TypeVar("T")
 

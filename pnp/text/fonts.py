@@ -21,10 +21,10 @@ from typing import Any
 
 from pnp.core import files
 from pnp.core.errors import FontError
+from pnp.core.limits import MAX_FONT_BYTES
 from pnp.text import reportlab_fonts
 from pnp.text.fontcheck import font_damage_cached, known_sound
 from pnp.text.fontfile import FontFile, Reader
-from pnp.text.fontscan import MAX_FONT_BYTES
 from pnp.text.linetypes import ICON
 
 __all__ = [

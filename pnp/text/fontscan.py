@@ -23,8 +23,8 @@ from pathlib import Path
 from pnp.core import diskcache
 from pnp.core.choices import FONT_SUFFIXES
 from pnp.core.errors import FontError
+from pnp.core.limits import MAX_FONT_BYTES
 
-MAX_FONT_BYTES = 256 * 1024 * 1024
 MAX_COLLECTION_FACES = 64  # Noto's CJK collections hold 10 faces, AR PL UKai 4
 MAX_SCANNED_FILES = 200
 MAX_SCANNED_FACES = 1000

@@ -15,7 +15,6 @@ The types :func:`set_lines` takes and gives live in :mod:`pnp.text.linetypes`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from pnp.text.breakunits import Unit, shared_run, strip_trailing, units_of
 from pnp.text.linetypes import (
@@ -141,18 +140,20 @@ def _split_long(pieces: Sequence[Run], width: float, size: float, measure: Measu
 
 
 
-@dataclass(frozen=True)
 class _LineMeasure:
     """A broken line measured again, from its units' cached metrics: a line is a list of unit
-    indices, a negative one standing for a chunk of a unit split character by character."""
+    indices, a negative one standing for a chunk of a unit split character by character. A
+    holder, so a plain class (docs/architecture.md, "Start-up")."""
 
-    units: tuple[Unit, ...]
-    m: UnitMetrics
-    chunks: dict[int, list[Run]]
-    size: float
-    measure: Measure
-    squeeze: Squeeze
-    kern: Kern | None
+    def __init__(self, units: tuple[Unit, ...], m: UnitMetrics, chunks: dict[int, list[Run]], size: float,
+                 measure: Measure, squeeze: Squeeze, kern: Kern | None) -> None:
+        self.units = units
+        self.m = m
+        self.chunks = chunks
+        self.size = size
+        self.measure = measure
+        self.squeeze = squeeze
+        self.kern = kern
 
     def pieces(self, line: list[int]) -> list[Run]:
         """What ``line`` prints: its units' pieces, without the trailing spaces of the last."""

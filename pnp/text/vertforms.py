@@ -22,10 +22,10 @@ from typing import Any
 
 from pnp.core import diskcache, files
 from pnp.core.errors import FontError
+from pnp.core.limits import MAX_FONT_BYTES
 from pnp.text import reportlab_fonts
 from pnp.text.fontcheck import font_damage_cached
 from pnp.text.fonts import FontFace
-from pnp.text.fontscan import MAX_FONT_BYTES
 
 AREA = "fonts"
 FORMAT = 1

@@ -370,7 +370,7 @@ def test_the_command_says_what_it_rebuilt_and_what_was_up_to_date(workspace):
 
 
 def test_templates_a_rulebook_names_are_its_inputs(tmp_path):
-    from pnp.build.manifest import template_files
+    from pnp.build.templatewalk import template_files
 
     (tmp_path / "a").mkdir()
     (tmp_path / "shared").mkdir()
@@ -384,7 +384,7 @@ def test_templates_a_rulebook_names_are_its_inputs(tmp_path):
 
 
 def test_a_template_name_made_from_the_games_slug_is_resolved(tmp_path):
-    from pnp.build.manifest import template_files
+    from pnp.build.templatewalk import template_files
 
     for slug in ("a", "b"):
         (tmp_path / slug).mkdir()

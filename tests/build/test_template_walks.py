@@ -1,4 +1,4 @@
-"""The templates a book reads, found by a walk kept in the disk cache (pnp.build.manifest
+"""The templates a book reads, found by a walk kept in the disk cache (pnp.build.templatewalk
 template_files): taken again only while nothing it looked at changed; any edit, file added,
 removed or newly named, and any entry that is damaged or not pnp's, walks again."""
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build import manifest
-from pnp.build.manifest import WALKS_AREA, template_files
+from pnp.build import templatewalk
+from pnp.build.templatewalk import WALKS_AREA, template_files
 from pnp.core import diskcache, files
 
 
@@ -111,7 +111,7 @@ def test_a_walk_over_a_file_written_just_now_is_not_kept(tmp_path: Path, cache: 
 
 
 def _entry(templates: Path) -> tuple[str, Path]:
-    name = manifest._walk_name(templates, "a", None)
+    name = templatewalk._walk_name(templates, "a", None)
     assert name is not None
     return name, diskcache.root() / WALKS_AREA / name  # type: ignore[operator]
 
@@ -138,7 +138,7 @@ def test_a_damaged_or_foreign_walk_is_walked_again(tmp_path: Path, reads: list[P
     elif damage == "truncated":
         path.write_bytes(path.read_bytes()[:-10])
     elif damage == "another game's entry":
-        other = manifest._walk_name(templates, "b", None)
+        other = templatewalk._walk_name(templates, "b", None)
         shutil.copyfile(path.parent / str(other), path)
     else:
         path.write_bytes(b"0" * 64 + b"\n" + path.read_bytes().partition(b"\n")[2])

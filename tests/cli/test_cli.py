@@ -159,11 +159,15 @@ def test_help_imports_no_engine() -> None:
 
 # What the build command and the components renderer import only where it is used: the game
 # plugin boundary (asked only when a table must be computed), dice nets, sheet templates,
-# vertical text, LittleCMS, generated and .csv cards, fontconfig, TOML, SVG parsing, hints.
+# vertical text, LittleCMS, generated and .csv cards (and the spreadsheet reader), picture placement, a
+# font look-up by family, a tiled board's marks, pictures and inline icons on a canvas, the
+# conversion check's records, fontconfig, TOML, SVG parsing, hints.
 # Every build starts a process, and each of these costs it time whether used or not.
 DEFERRED = ("pnp.games.base", "pnp.games.calculators", "pnp.games.calcargs", "pnp.layout.nets",
             "pnp.layout.template_plan", "pnp.data.sheettemplate", "pnp.render.face_vertical",
             "pnp.text.vertical", "pnp.render.colour", "PIL.ImageCms", "pnp.data.generate", "csv",
+            "pnp.data.csvcards", "pnp.data.imagefit", "pnp.text.fontscan", "pnp.layout.tilemarks",
+            "pnp.render.images", "pnp.render.inline_icons", "pnp.text.readings",
             "subprocess", "tomllib", "xml.etree.ElementTree", "difflib", "pkgutil")
 
 
@@ -172,6 +176,33 @@ def test_the_build_command_imports_what_a_plain_build_uses() -> None:
              f"print('LOADED', sorted(m for m in {DEFERRED!r} if m in sys.modules))\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "LOADED []"
+
+
+# What a rebuild imports only for a game that has it: aizhewudi has no pictures, no inline icons,
+# no cards from a spreadsheet or a generate block, no board in tiles, and names its fonts by
+# file; after one ability card's text changes only its components PDF is rendered again (no
+# book, so no conversion check either), and that rebuild loads none of these.
+UNUSED_BY_A_CARD_EDIT = ("pnp.data.csvcards", "pnp.data.imagefit", "pnp.text.fontscan", "pnp.data.generate",
+                         "pnp.layout.tilemarks", "pnp.render.images", "pnp.render.inline_icons",
+                         "pnp.text.readings", "pnp.rulebook")
+
+
+def test_a_card_edit_imports_no_module_for_what_the_game_does_not_have(workspace_copy: Path) -> None:
+    built = CliRunner().invoke(cli, ["--root", str(workspace_copy), "build", "aizhewudi", "--lang", "zh-Hans"])
+    assert built.exit_code == 0, built.output
+    sheets = workspace_copy / "output/aizhewudi/zh-Hans/components.pdf"
+    before = sheets.read_bytes()
+    edit(workspace_copy / "card_data/aizhewudi/components.yaml", "必須亮出這張牌", "必須翻開這張牌")
+    probe = ("import sys\nfrom pnp.cli import main\n"
+             f"sys.argv = ['pnp', '--root', {str(workspace_copy)!r}, 'build', 'aizhewudi', '--lang', 'zh-Hans']\n"
+             "try:\n    main()\nexcept SystemExit as stop:\n    assert not stop.code, stop.code\n"
+             f"print('LOADED', sorted(m for m in {UNUSED_BY_A_CARD_EDIT!r} if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "components.pdf rebuilt" in done.stderr and "rulebook.pdf up to date" in done.stderr
+    after = sheets.read_bytes()
+    assert after.startswith(b"%PDF") and after != before
     assert done.stdout.strip().splitlines()[-1] == "LOADED []"
 
 

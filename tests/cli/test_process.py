@@ -50,6 +50,28 @@ def test_the_command_line_freezes_the_collector_once_fonts_are_registered() -> N
     assert encoding == names == "pnp.render.pdfencoding"
 
 
+COLLECTOR_AFTER_A_COMMAND = textwrap.dedent("""
+    import gc, sys
+    from pnp.__main__ import run
+    sys.argv = ["pnp", "--root", sys.argv[1], "list"]
+    try:
+        run()
+    except SystemExit:
+        pass
+    print(gc.isenabled(), gc.get_freeze_count())
+""")
+
+
+def test_the_command_starts_without_collecting_then_collects_what_it_makes() -> None:
+    """The ``pnp`` script imports with the collector off; the command runs with it on, the
+    start-up's objects frozen (``list`` registers no font, so nothing else froze them)."""
+    done = subprocess.run([sys.executable, "-c", COLLECTOR_AFTER_A_COMMAND, str(ROOT)],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT, check=True)
+    enabled, frozen = done.stdout.split()[-2:]
+    assert enabled == "True"
+    assert int(frozen) > 10_000  # the modules of the command line and of the command
+
+
 def _handlers_while_pooled(signals: simulate.PoolSignals) -> list[tuple[object, bool]]:
     """(SIGTERM's handler, whether SIGINT is blocked) in this process each time a chunk of a
     pooled simulation comes back."""

@@ -28,7 +28,8 @@ from pnp.layout.impose import fits_on_sheet, impose
 from pnp.layout.marks import crop_marks
 from pnp.layout.presets import SHEETS
 from pnp.layout.sheetplan import Piece, Rect
-from pnp.layout.tiles import OVERLAP, Tile, plan_tiles, tile_marks
+from pnp.layout.tilemarks import tile_marks
+from pnp.layout.tiles import OVERLAP, Tile, plan_tiles
 from pnp.render.sheets import pieces_for
 from tests.conftest import edit
 from tests.pdfprobe import apply, face_counts, matrix_times, page_sizes
