@@ -30,7 +30,7 @@ from reportlab.pdfbase.ttfonts import TTFontFace
 
 from pnp.core import diskcache
 from pnp.text import reportlab_fonts, subsetcache
-from pnp.text.fontfile import FontFile
+from pnp.text.fontfile import FontFile, Reader
 
 log = logging.getLogger(__name__)
 
@@ -227,18 +227,28 @@ _BUILDERS: dict[str, Callable[..., Any]] = {"glyphToChar": glyph_to_char, "hmetr
 _PACKED = frozenset({"glyphToChar.keys", "glyphToChar.counts", "glyphToChar.chars", "hmetrics", "glyphPos"})
 
 
-class _Cuts:
-    """A table's bytes that give ``bytes`` for every slice taken of them, without a copy of the
-    whole: what reportlab's makeSubset does with the 'glyf' table it asks for."""
+class _Parts:
+    """A font file's bytes, or a table's from ``start`` on, that give ``bytes`` for each slice
+    taken of them (an ``int`` for an index), each cut by ``read(offset, length)``: reportlab's
+    makeSubset reads the file so, and the 'glyf' table it asks for whole, to take a few
+    hundred glyphs out of megabytes."""
 
-    def __init__(self, view: memoryview) -> None:
-        self._view = view
+    def __init__(self, read: Reader, start: int = 0) -> None:
+        self._read = read
+        self._start = start
 
-    def __len__(self) -> int:
-        return len(self._view)
+    def part(self, start: int) -> _Parts:
+        return _Parts(self._read, self._start + start)
 
-    def __getitem__(self, cut: slice) -> bytes:
-        return bytes(self._view[cut])
+    def __getitem__(self, cut: slice | int) -> Any:
+        if isinstance(cut, int):
+            return self._read(self._start + cut, 1)[0]
+        return self._read(self._start + cut.start, cut.stop - cut.start)
+
+
+def _cut_from(data: bytes) -> Reader:
+    view = memoryview(data)
+    return lambda offset, length: bytes(view[offset:offset + length])
 
 
 class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type information
@@ -266,14 +276,28 @@ class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type inf
 
     def makeSubset(self, subset: list[int]) -> bytes:
         made: bytes | None = self.__dict__.get(_MADE)
-        return made if made is not None else bytes(TTFontFace.makeSubset(self, subset))
+        if made is not None:
+            return made
+        if self.source is not None and "_ttf_data" not in self.__dict__:
+            # The file not read yet: the subset's glyphs and tables are read alone, by a copy
+            # of the face that reads its bytes so (FontFile.peek: the file must keep the stamp
+            # its digest was taken under, else it is read whole and checked).
+            return reportlab_fonts.read_parts(self, lambda read: self._cut(subset, _Parts(read)))
+        return bytes(TTFontFace.makeSubset(self, subset))
+
+    def _cut(self, subset: list[int], data: _Parts) -> bytes:
+        self.hmetrics, self.glyphPos  # noqa: B018 - built on this face, which keeps them, not on the copy
+        reader = object.__new__(type(self))
+        reader.__dict__.update(self.__dict__, _ttf_data=data)
+        return bytes(TTFontFace.makeSubset(reader, subset))
 
     def get_table(self, tag: str) -> Any:
         # reportlab's makeSubset takes the whole 'glyf' table to cut a few hundred glyphs out of
-        # it: megabytes copied for each subset cut. A view cut the same way gives the same bytes.
+        # it: megabytes copied for each subset cut. Parts cut the same way give the same bytes.
         if tag == "glyf":
-            start, length = self.get_table_pos(tag)
-            return _Cuts(memoryview(self._ttf_data)[start:start + length])
+            start, _ = self.get_table_pos(tag)
+            data = self._ttf_data
+            return data.part(start) if isinstance(data, _Parts) else _Parts(_cut_from(data), start)
         return TTFontFace.get_table(self, tag)
 
     def __getattr__(self, name: str) -> Any:

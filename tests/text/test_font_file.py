@@ -66,18 +66,20 @@ def reportlab_subset(path: Path) -> bytes:
     return subset
 
 
-def test_the_file_is_read_when_a_subset_is_cut_and_only_then(font: Path, whole_reads: list[Path]) -> None:
+def test_the_file_is_never_read_whole_to_cut_a_subset(font: Path, whole_reads: list[Path]) -> None:
     face = restored(font).face
     whole_reads.clear()
     # A few bytes of its tables are read alone, not the whole file.
     head = face.table["head"]["offset"]
     assert reportlab_fonts.read_parts(face, lambda read: read(head, 54)) == font.read_bytes()[head:head + 54]
-    assert whole_reads == [] and "_ttf_data" not in vars(face)
-    # Cutting a subset reads it, once.
+    # A subset's glyphs and tables too: the same bytes as reportlab cuts from the whole file.
     assert face.makeSubset(SUBSET) == reportlab_subset(font)
+    assert face.makeSubset(SUBSET) == reportlab_subset(font)
+    assert whole_reads == [] and "_ttf_data" not in vars(face)
+    # Once read whole (another reader asked for its bytes), subsets are cut from those bytes.
+    assert face._ttf_data == font.read_bytes()
     assert face.makeSubset(SUBSET) == reportlab_subset(font)
     assert whole_reads == [font]
-    assert face._ttf_data == font.read_bytes()
 
 
 def test_without_positioned_reads_the_file_is_read_whole(font: Path, whole_reads: list[Path],
@@ -87,7 +89,8 @@ def test_without_positioned_reads_the_file_is_read_whole(font: Path, whole_reads
     monkeypatch.delattr(os, "pread")  # as on Windows
     head = face.table["head"]["offset"]
     assert reportlab_fonts.read_parts(face, lambda read: read(head, 54)) == font.read_bytes()[head:head + 54]
-    assert whole_reads == [font]
+    assert face.makeSubset(SUBSET) == reportlab_subset(font)
+    assert whole_reads == [font, font] and "_ttf_data" not in vars(face)
 
 
 def test_the_ink_of_punctuation_is_read_alike_from_the_file_and_from_its_bytes(
