@@ -262,7 +262,7 @@ class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type inf
 
     def addSubsetObjects(self, doc: Any, fontname: str, subset: list[int]) -> Any:
         made = None if self.digest is None or not doc.compression else subsetcache.subset(
-            self.digest, subset, lambda: bytes(TTFontFace.makeSubset(self, subset)), reportlab_fonts.deflate)
+            self.digest, subset, lambda: self.makeSubset(subset), reportlab_fonts.deflate)
         if made is None:
             return TTFontFace.addSubsetObjects(self, doc, fontname, subset)
         self.__dict__[_MADE] = made.data
