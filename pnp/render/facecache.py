@@ -57,7 +57,7 @@ from pnp.render.pdfencoding import pdfdoc_bytes
 log = logging.getLogger(__name__)
 
 AREA = "faces"
-FORMAT = 3
+FORMAT = 4
 _MAX_ENTRY = 64 * 1024 * 1024
 # A font as a content stream names it: ``/F3+0`` (a subset of a TrueType font) or ``/F1``.
 _FONT_RESOURCE = re.compile(r"/(F\d+)\b")
@@ -79,6 +79,7 @@ class FaceRecord:
     fonts: tuple[FontUse, ...]
     named: tuple[str, ...]  # the fonts the face was first to name, in that order
     defines: tuple[KeptForm, ...] = ()  # in the order they were defined
+    tally: int = 0  # a sheet page's: the rulers its drawing placed, which the build's log reports
     # The record as the entry it was read from wrote it (empty for a face drawn in this
     # process): an entry written again copies it rather than making its JSON anew.
     row: bytes = field(default=b"", compare=False, repr=False)
@@ -163,6 +164,18 @@ class FaceKeeper:
             known = self._digests[id(value)] = (value, digest(reduced(value)))
         return known[1]
 
+    def page_key(self, *parts: Any) -> str | None:
+        """The key of the sheet page about to be drawn, ``parts`` being everything its drawing
+        reads besides :attr:`context`; None when the page already holds drawing of its own (its
+        record would not be the page's alone) or a part has no stable digest."""
+        if self.canvas._code or self.canvas._formsinuse:
+            return None
+        try:
+            return digest((self.context, "page", parts))
+        except Uncacheable as exc:
+            log.debug("page not kept: %s", exc)
+            return None
+
     def replay(self, key: str, name: str, box: tuple[float, float, float, float]) -> bool:
         """Write the face kept under ``key`` as form ``name``; False when there is none or it
         does not fit this document (then draw the face)."""
@@ -172,23 +185,7 @@ class FaceKeeper:
         canvas = self.canvas
         doc = canvas._doc
         brought = {form.name for form in record.defines if not doc.hasForm(form.name)}
-        if not all(doc.hasForm(form) or form in brought for form in record.forms) or \
-                not all(use.font in self.fonts for use in record.fonts):
-            return False
-        # Fonts are named in the order a face first prints in them: a font still unnamed here
-        # that the kept face found named would be named by drawing in an order not kept.
-        for use in record.fonts:
-            state = _state(self.fonts[use.font], canvas)
-            if (state is None or state.internalName is None) and use.font not in record.named:
-                return False
-        for use in record.fonts:
-            self.fonts[use.font].splitString("".join(map(chr, use.codes)), doc)
-        for font in record.named:
-            state = _state(self.fonts[font], canvas)
-            if state is not None and state.internalName is None and state.subsets:
-                self.fonts[font].getSubsetInternalName(0, doc)
-        lines = renumbered(record.lines, record.fonts,
-                           {use.font: _state(self.fonts[use.font], canvas) for use in record.fonts})
+        lines = self._fitted(record, brought)
         if lines is None:
             return False
         for form in record.defines:
@@ -206,8 +203,47 @@ class FaceKeeper:
         self.session.asked[key] = record
         return True
 
+    def replay_page(self, key: str) -> FaceRecord | None:
+        """Write the sheet page kept under ``key`` (from :meth:`page_key`) onto the canvas's
+        page, which the caller then shows; None when there is none or it does not fit this
+        document (then draw the page)."""
+        record = self.session.asked.get(key) or self.session.known.get(key)
+        if record is None or record.defines:
+            return None
+        lines = self._fitted(record, set())
+        if lines is None:
+            return None
+        self.canvas._code.extend(lines)
+        self.canvas._formsinuse.extend(record.forms)
+        self.session.asked[key] = record
+        return record
+
+    def _fitted(self, record: FaceRecord, brought: set[str]) -> Sequence[str] | None:
+        """The kept lines with this document's glyph codes and font names, its fonts asked for
+        the kept text as drawing would have asked; None when the record does not fit here."""
+        canvas = self.canvas
+        doc = canvas._doc
+        if not all(doc.hasForm(form) or form in brought for form in record.forms) or \
+                not all(use.font in self.fonts for use in record.fonts):
+            return None
+        # Fonts are named in the order a face first prints in them: a font still unnamed here
+        # that the kept face found named would be named by drawing in an order not kept.
+        for use in record.fonts:
+            state = _state(self.fonts[use.font], canvas)
+            if (state is None or state.internalName is None) and use.font not in record.named:
+                return None
+        for use in record.fonts:
+            self.fonts[use.font].splitString("".join(map(chr, use.codes)), doc)
+        for font in record.named:
+            state = _state(self.fonts[font], canvas)
+            if state is not None and state.internalName is None and state.subsets:
+                self.fonts[font].getSubsetInternalName(0, doc)
+        return renumbered(record.lines, record.fonts,
+                          {use.font: _state(self.fonts[use.font], canvas) for use in record.fonts})
+
     def start(self) -> None:
-        """Note what the face drawn next uses (call right after its ``beginForm``)."""
+        """Note what the face drawn next uses (call right after its ``beginForm``; for a sheet
+        page, right after :meth:`page_key`)."""
         doc = self.canvas._doc
         tapes: dict[str, dict[int, None]] = {}
         fresh = []
@@ -221,8 +257,9 @@ class FaceKeeper:
             tapes[name] = state.assignments.tape = {}
         self._recording = tapes, frozenset(fresh), len(doc.fontMapping), len(doc.idToObject)
 
-    def finish(self, key: str, problems_before: int, problems_after: int) -> None:
-        """Keep the face drawn since :meth:`start` (call right before its ``endForm``)."""
+    def finish(self, key: str, problems_before: int, problems_after: int, tally: int = 0) -> None:
+        """Keep the face drawn since :meth:`start` (call right before its ``endForm``; for a
+        sheet page, right before ``showPage``, with the ``tally`` its replay is to report)."""
         assert self._recording is not None
         tapes, fresh, names_before, objects_before = self._recording
         self._recording = None
@@ -260,7 +297,7 @@ class FaceKeeper:
         if defines is None:
             return
         self.session.asked[key] = FaceRecord(tuple(canvas._code), tuple(canvas._formsinuse), tuple(uses), named,
-                                             defines)
+                                             defines, tally)
 
     def _defined_forms(self, added: list[tuple[str, Any]]) -> tuple[KeptForm, ...] | None:
         """What the face added to the document as forms replay can define again: each a
@@ -397,13 +434,15 @@ def _load(name: str) -> dict[str, FaceRecord]:
             key, tab, row = line.partition(b"\t")
             if not tab:
                 raise ValueError("a face without its key")
-            lines, forms, fonts, named, defines = json.loads(row)
+            lines, forms, fonts, named, defines, tally = json.loads(row)
+            if type(tally) is not int:
+                raise ValueError("a tally that is not a whole number")
             known[key.decode("ascii")] = FaceRecord(
                 tuple(lines), tuple(forms),
                 tuple(FontUse(font, internal, tuple(codes), tuple(glyphs)) for font, internal, codes, glyphs in fonts),
                 tuple(named),
                 tuple(KeptForm(name, (box[0], box[1], box[2], box[3]), content) for name, box, content in defines),
-                row)
+                tally, row)
         return known
     except (ValueError, TypeError) as exc:
         log.debug("face cache entry %s unusable: %s", name, exc)
@@ -421,5 +460,5 @@ def _store(name: str, faces: dict[str, FaceRecord]) -> None:
 def _row(record: FaceRecord) -> bytes:
     return json.dumps([record.lines, record.forms,
                        [[use.font, use.name, use.codes, use.glyphs] for use in record.fonts], record.named,
-                       [[form.name, form.box, form.content] for form in record.defines]],
+                       [[form.name, form.box, form.content] for form in record.defines], record.tally],
                       ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
