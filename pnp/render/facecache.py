@@ -80,6 +80,9 @@ class FaceRecord:
     named: tuple[str, ...]  # the fonts the face was first to name, in that order
     defines: tuple[KeptForm, ...] = ()  # in the order they were defined
     tally: int = 0  # a sheet page's: the rulers its drawing placed, which the build's log reports
+    # The PDF version its drawing asked the document for (reportlab asks 1.4 whenever a colour
+    # with an alpha is set, even an opaque one); () when it asked for none.
+    version: tuple[int, ...] = ()
     # The record as the entry it was read from wrote it (empty for a face drawn in this
     # process): an entry written again copies it rather than making its JSON anew.
     row: bytes = field(default=b"", compare=False, repr=False)
@@ -143,7 +146,10 @@ class FaceKeeper:
         self.context = context
         self.fonts = {name: font for name in dict.fromkeys(fonts)
                       if isinstance(font := getFont(name), TTFont)}
-        self._recording: tuple[dict[str, dict[int, None]], frozenset[str], int, int] | None = None
+        self._recording: tuple[dict[str, dict[int, None]], frozenset[str], int, int, Any] | None = None
+        # The document's version before anything was drawn: a drawing that leaves it there asked
+        # for none, whatever drawing before it asked.
+        self._first_version = canvas._doc._pdfVersion
         self._digests: dict[int, tuple[Any, str]] = {}
 
     def key(self, name: str, component: Any, card: Any, layouts: Sequence[Any], *rest: Any) -> str | None:
@@ -200,6 +206,7 @@ class FaceKeeper:
         # The stream endForm makes of the preamble and the lines, encoded without reportlab's
         # PDFDocEncoding codec (a third of a replay's time) where ASCII gives the same bytes.
         doc.idToObject[xObjectName(name)].stream = pdfdoc_bytes("\n".join([canvas._preamble, *lines]))
+        self._ask_version(record)
         self.session.asked[key] = record
         return True
 
@@ -215,8 +222,14 @@ class FaceKeeper:
             return None
         self.canvas._code.extend(lines)
         self.canvas._formsinuse.extend(record.forms)
+        self._ask_version(record)
         self.session.asked[key] = record
         return record
+
+    def _ask_version(self, record: FaceRecord) -> None:
+        doc = self.canvas._doc
+        if record.version:
+            doc._pdfVersion = max(doc._pdfVersion, record.version)
 
     def _fitted(self, record: FaceRecord, brought: set[str]) -> Sequence[str] | None:
         """The kept lines with this document's glyph codes and font names, its fonts asked for
@@ -255,16 +268,19 @@ class FaceKeeper:
             if not isinstance(state.assignments, _Tape):
                 state.assignments = _Tape(state.assignments)
             tapes[name] = state.assignments.tape = {}
-        self._recording = tapes, frozenset(fresh), len(doc.fontMapping), len(doc.idToObject)
+        self._recording = tapes, frozenset(fresh), len(doc.fontMapping), len(doc.idToObject), doc._pdfVersion
+        doc._pdfVersion = self._first_version
 
     def finish(self, key: str, problems_before: int, problems_after: int, tally: int = 0) -> None:
         """Keep the face drawn since :meth:`start` (call right before its ``endForm``; for a
         sheet page, right before ``showPage``, with the ``tally`` its replay is to report)."""
         assert self._recording is not None
-        tapes, fresh, names_before, objects_before = self._recording
+        tapes, fresh, names_before, objects_before, version_before = self._recording
         self._recording = None
         canvas = self.canvas
         doc = canvas._doc
+        asked = doc._pdfVersion
+        doc._pdfVersion = max(version_before, asked)
         uses = []
         for name, font in self.fonts.items():
             state = _state(font, canvas)
@@ -297,7 +313,7 @@ class FaceKeeper:
         if defines is None:
             return
         self.session.asked[key] = FaceRecord(tuple(canvas._code), tuple(canvas._formsinuse), tuple(uses), named,
-                                             defines, tally)
+                                             defines, tally, () if asked == self._first_version else tuple(asked))
 
     def _defined_forms(self, added: list[tuple[str, Any]]) -> tuple[KeptForm, ...] | None:
         """What the face added to the document as forms replay can define again: each a
@@ -434,15 +450,15 @@ def _load(name: str) -> dict[str, FaceRecord]:
             key, tab, row = line.partition(b"\t")
             if not tab:
                 raise ValueError("a face without its key")
-            lines, forms, fonts, named, defines, tally = json.loads(row)
-            if type(tally) is not int:
-                raise ValueError("a tally that is not a whole number")
+            lines, forms, fonts, named, defines, tally, version = json.loads(row)
+            if type(tally) is not int or not all(type(part) is int for part in version):
+                raise ValueError("a tally or a version that is not whole numbers")
             known[key.decode("ascii")] = FaceRecord(
                 tuple(lines), tuple(forms),
                 tuple(FontUse(font, internal, tuple(codes), tuple(glyphs)) for font, internal, codes, glyphs in fonts),
                 tuple(named),
                 tuple(KeptForm(name, (box[0], box[1], box[2], box[3]), content) for name, box, content in defines),
-                tally, row)
+                tally, tuple(version), row)
         return known
     except (ValueError, TypeError) as exc:
         log.debug("face cache entry %s unusable: %s", name, exc)
@@ -460,5 +476,6 @@ def _store(name: str, faces: dict[str, FaceRecord]) -> None:
 def _row(record: FaceRecord) -> bytes:
     return json.dumps([record.lines, record.forms,
                        [[use.font, use.name, use.codes, use.glyphs] for use in record.fonts], record.named,
-                       [[form.name, form.box, form.content] for form in record.defines], record.tally],
+                       [[form.name, form.box, form.content] for form in record.defines], record.tally,
+                       record.version],
                       ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
