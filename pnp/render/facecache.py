@@ -27,6 +27,12 @@ fingerprint (code and libraries) in the entry's name. A face whose drawing repor
 (a missing glyph, an overflow) or used anything this module does not replay (a font other than
 the family's, transparency, a colour space) is not kept. The disk cache off
 (``PNP_CACHE_DIR=``), nothing is kept or replayed.
+
+A page of a components sheet (pnp.render.sheetpage) is kept and replayed the same way, in the
+same entry: its content, the face forms it places and the text of its label and rulers, under a
+SHA-256 of what its drawing reads (the sheet's plan, the side, the back's offset, the names of
+the faces placed, the label, the furniture, and the faces' context). A face edited keeps its
+form's name, so only a page whose label or pieces changed is drawn again.
 """
 
 from __future__ import annotations
