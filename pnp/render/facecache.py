@@ -176,14 +176,15 @@ class FaceKeeper:
             known = self._digests[id(value)] = (value, digest(reduced(value)))
         return known[1]
 
-    def page_key(self, *parts: Any) -> str | None:
-        """The key of the sheet page about to be drawn, ``parts`` being everything its drawing
-        reads besides :attr:`context`; None when the page already holds drawing of its own (its
-        record would not be the page's alone) or a part has no stable digest."""
+    def page_key(self, plan: Any, *rest: Any) -> str | None:
+        """The key of the sheet page about to be drawn, ``plan`` (its sheet's, digested once for
+        both sides) and ``rest`` being everything its drawing reads besides :attr:`context`;
+        None when the page already holds drawing of its own (its record would not be the page's
+        alone) or a part has no stable digest."""
         if self.canvas._code or self.canvas._formsinuse:
             return None
         try:
-            return digest((self.context, "page", parts))
+            return digest((self.context, "page", self._shared(plan, _same), rest))
         except Uncacheable as exc:
             log.debug("page not kept: %s", exc)
             return None
