@@ -27,6 +27,12 @@ fingerprint (code and libraries) in the entry's name. A face whose drawing repor
 (a missing glyph, an overflow) or used anything this module does not replay (a font other than
 the family's, transparency, a colour space) is not kept. The disk cache off
 (``PNP_CACHE_DIR=``), nothing is kept or replayed.
+
+A page of a components sheet (pnp.render.sheetpage) is kept and replayed the same way, in the
+same entry: its content, the face forms it places and the text of its label and rulers, under a
+SHA-256 of what its drawing reads (the sheet's plan, the side, the back's offset, the names of
+the faces placed, the label, the furniture, and the faces' context). A face edited keeps its
+form's name, so only a page whose label or pieces changed is drawn again.
 """
 
 from __future__ import annotations
@@ -57,7 +63,7 @@ from pnp.render.pdfencoding import pdfdoc_bytes
 log = logging.getLogger(__name__)
 
 AREA = "faces"
-FORMAT = 3
+FORMAT = 4
 _MAX_ENTRY = 64 * 1024 * 1024
 # A font as a content stream names it: ``/F3+0`` (a subset of a TrueType font) or ``/F1``.
 _FONT_RESOURCE = re.compile(r"/(F\d+)\b")
@@ -79,6 +85,10 @@ class FaceRecord:
     fonts: tuple[FontUse, ...]
     named: tuple[str, ...]  # the fonts the face was first to name, in that order
     defines: tuple[KeptForm, ...] = ()  # in the order they were defined
+    tally: int = 0  # a sheet page's: the rulers its drawing placed, which the build's log reports
+    # The PDF version its drawing asked the document for (reportlab asks 1.4 whenever a colour
+    # with an alpha is set, even an opaque one); () when it asked for none.
+    version: tuple[int, ...] = ()
     # The record as the entry it was read from wrote it (empty for a face drawn in this
     # process): an entry written again copies it rather than making its JSON anew.
     row: bytes = field(default=b"", compare=False, repr=False)
@@ -142,7 +152,10 @@ class FaceKeeper:
         self.context = context
         self.fonts = {name: font for name in dict.fromkeys(fonts)
                       if isinstance(font := getFont(name), TTFont)}
-        self._recording: tuple[dict[str, dict[int, None]], frozenset[str], int, int] | None = None
+        self._recording: tuple[dict[str, dict[int, None]], frozenset[str], int, int, Any] | None = None
+        # The document's version before anything was drawn: a drawing that leaves it there asked
+        # for none, whatever drawing before it asked.
+        self._first_version = canvas._doc._pdfVersion
         self._digests: dict[int, tuple[Any, str]] = {}
 
     def key(self, name: str, component: Any, card: Any, layouts: Sequence[Any], *rest: Any) -> str | None:
@@ -163,6 +176,19 @@ class FaceKeeper:
             known = self._digests[id(value)] = (value, digest(reduced(value)))
         return known[1]
 
+    def page_key(self, plan: Any, *rest: Any) -> str | None:
+        """The key of the sheet page about to be drawn, ``plan`` (its sheet's, digested once for
+        both sides) and ``rest`` being everything its drawing reads besides :attr:`context`;
+        None when the page already holds drawing of its own (its record would not be the page's
+        alone) or a part has no stable digest."""
+        if self.canvas._code or self.canvas._formsinuse:
+            return None
+        try:
+            return digest((self.context, "page", self._shared(plan, _same), rest))
+        except Uncacheable as exc:
+            log.debug("page not kept: %s", exc)
+            return None
+
     def replay(self, key: str, name: str, box: tuple[float, float, float, float]) -> bool:
         """Write the face kept under ``key`` as form ``name``; False when there is none or it
         does not fit this document (then draw the face)."""
@@ -172,23 +198,7 @@ class FaceKeeper:
         canvas = self.canvas
         doc = canvas._doc
         brought = {form.name for form in record.defines if not doc.hasForm(form.name)}
-        if not all(doc.hasForm(form) or form in brought for form in record.forms) or \
-                not all(use.font in self.fonts for use in record.fonts):
-            return False
-        # Fonts are named in the order a face first prints in them: a font still unnamed here
-        # that the kept face found named would be named by drawing in an order not kept.
-        for use in record.fonts:
-            state = _state(self.fonts[use.font], canvas)
-            if (state is None or state.internalName is None) and use.font not in record.named:
-                return False
-        for use in record.fonts:
-            self.fonts[use.font].splitString("".join(map(chr, use.codes)), doc)
-        for font in record.named:
-            state = _state(self.fonts[font], canvas)
-            if state is not None and state.internalName is None and state.subsets:
-                self.fonts[font].getSubsetInternalName(0, doc)
-        lines = renumbered(record.lines, record.fonts,
-                           {use.font: _state(self.fonts[use.font], canvas) for use in record.fonts})
+        lines = self._fitted(record, brought)
         if lines is None:
             return False
         for form in record.defines:
@@ -203,11 +213,57 @@ class FaceKeeper:
         # The stream endForm makes of the preamble and the lines, encoded without reportlab's
         # PDFDocEncoding codec (a third of a replay's time) where ASCII gives the same bytes.
         doc.idToObject[xObjectName(name)].stream = pdfdoc_bytes("\n".join([canvas._preamble, *lines]))
+        self._ask_version(record)
         self.session.asked[key] = record
         return True
 
+    def replay_page(self, key: str) -> FaceRecord | None:
+        """Write the sheet page kept under ``key`` (from :meth:`page_key`) onto the canvas's
+        page, which the caller then shows; None when there is none or it does not fit this
+        document (then draw the page)."""
+        record = self.session.asked.get(key) or self.session.known.get(key)
+        if record is None or record.defines:
+            return None
+        lines = self._fitted(record, set())
+        if lines is None:
+            return None
+        self.canvas._code.extend(lines)
+        self.canvas._formsinuse.extend(record.forms)
+        self._ask_version(record)
+        self.session.asked[key] = record
+        return record
+
+    def _ask_version(self, record: FaceRecord) -> None:
+        doc = self.canvas._doc
+        if record.version:
+            doc._pdfVersion = max(doc._pdfVersion, record.version)
+
+    def _fitted(self, record: FaceRecord, brought: set[str]) -> Sequence[str] | None:
+        """The kept lines with this document's glyph codes and font names, its fonts asked for
+        the kept text as drawing would have asked; None when the record does not fit here."""
+        canvas = self.canvas
+        doc = canvas._doc
+        if not all(doc.hasForm(form) or form in brought for form in record.forms) or \
+                not all(use.font in self.fonts for use in record.fonts):
+            return None
+        # Fonts are named in the order a face first prints in them: a font still unnamed here
+        # that the kept face found named would be named by drawing in an order not kept.
+        for use in record.fonts:
+            state = _state(self.fonts[use.font], canvas)
+            if (state is None or state.internalName is None) and use.font not in record.named:
+                return None
+        for use in record.fonts:
+            self.fonts[use.font].splitString("".join(map(chr, use.codes)), doc)
+        for font in record.named:
+            state = _state(self.fonts[font], canvas)
+            if state is not None and state.internalName is None and state.subsets:
+                self.fonts[font].getSubsetInternalName(0, doc)
+        return renumbered(record.lines, record.fonts,
+                          {use.font: _state(self.fonts[use.font], canvas) for use in record.fonts})
+
     def start(self) -> None:
-        """Note what the face drawn next uses (call right after its ``beginForm``)."""
+        """Note what the face drawn next uses (call right after its ``beginForm``; for a sheet
+        page, right after :meth:`page_key`)."""
         doc = self.canvas._doc
         tapes: dict[str, dict[int, None]] = {}
         fresh = []
@@ -219,15 +275,19 @@ class FaceKeeper:
             if not isinstance(state.assignments, _Tape):
                 state.assignments = _Tape(state.assignments)
             tapes[name] = state.assignments.tape = {}
-        self._recording = tapes, frozenset(fresh), len(doc.fontMapping), len(doc.idToObject)
+        self._recording = tapes, frozenset(fresh), len(doc.fontMapping), len(doc.idToObject), doc._pdfVersion
+        doc._pdfVersion = self._first_version
 
-    def finish(self, key: str, problems_before: int, problems_after: int) -> None:
-        """Keep the face drawn since :meth:`start` (call right before its ``endForm``)."""
+    def finish(self, key: str, problems_before: int, problems_after: int, tally: int = 0) -> None:
+        """Keep the face drawn since :meth:`start` (call right before its ``endForm``; for a
+        sheet page, right before ``showPage``, with the ``tally`` its replay is to report)."""
         assert self._recording is not None
-        tapes, fresh, names_before, objects_before = self._recording
+        tapes, fresh, names_before, objects_before, version_before = self._recording
         self._recording = None
         canvas = self.canvas
         doc = canvas._doc
+        asked = doc._pdfVersion
+        doc._pdfVersion = max(version_before, asked)
         uses = []
         for name, font in self.fonts.items():
             state = _state(font, canvas)
@@ -260,7 +320,7 @@ class FaceKeeper:
         if defines is None:
             return
         self.session.asked[key] = FaceRecord(tuple(canvas._code), tuple(canvas._formsinuse), tuple(uses), named,
-                                             defines)
+                                             defines, tally, () if asked == self._first_version else tuple(asked))
 
     def _defined_forms(self, added: list[tuple[str, Any]]) -> tuple[KeptForm, ...] | None:
         """What the face added to the document as forms replay can define again: each a
@@ -397,13 +457,15 @@ def _load(name: str) -> dict[str, FaceRecord]:
             key, tab, row = line.partition(b"\t")
             if not tab:
                 raise ValueError("a face without its key")
-            lines, forms, fonts, named, defines = json.loads(row)
+            lines, forms, fonts, named, defines, tally, version = json.loads(row)
+            if type(tally) is not int or not all(type(part) is int for part in version):
+                raise ValueError("a tally or a version that is not whole numbers")
             known[key.decode("ascii")] = FaceRecord(
                 tuple(lines), tuple(forms),
                 tuple(FontUse(font, internal, tuple(codes), tuple(glyphs)) for font, internal, codes, glyphs in fonts),
                 tuple(named),
                 tuple(KeptForm(name, (box[0], box[1], box[2], box[3]), content) for name, box, content in defines),
-                row)
+                tally, tuple(version), row)
         return known
     except (ValueError, TypeError) as exc:
         log.debug("face cache entry %s unusable: %s", name, exc)
@@ -421,5 +483,6 @@ def _store(name: str, faces: dict[str, FaceRecord]) -> None:
 def _row(record: FaceRecord) -> bytes:
     return json.dumps([record.lines, record.forms,
                        [[use.font, use.name, use.codes, use.glyphs] for use in record.fonts], record.named,
-                       [[form.name, form.box, form.content] for form in record.defines]],
+                       [[form.name, form.box, form.content] for form in record.defines], record.tally,
+                       record.version],
                       ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")

@@ -26,29 +26,26 @@ from pnp.core.choices import BLEED_MM
 from pnp.core.units import MM
 from pnp.data.model import Card, Component, Game
 from pnp.layout.presets import SheetSpec
-from pnp.layout.sheetplan import Piece, SheetPlan, Slot
+from pnp.layout.sheetplan import Piece
 from pnp.layout.tent import BaseTab, base_tab
 from pnp.layout.tiles import Tile, plan_tiles
 from pnp.render.face_context import FaceContext
 from pnp.render.face_text import EM_ASCENT
 from pnp.render.facecache import FaceKeeper, keeper
 from pnp.render.faces import draw_layout
-from pnp.render.folding import dashed_line, draw_fold, draw_net
+from pnp.render.folding import draw_fold, draw_net
 from pnp.render.formentries import format_shared_entries
 from pnp.render.furniture import (
     MARK_COLOR,
     PAPER_COLOR,
     Located,
-    draw_label,
-    draw_marks,
-    draw_rulers,
     label_parts,
     label_text,
     lay_out_furniture,
-    sheet_obstacles,
 )
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.keptplans import kept_impose
+from pnp.render.sheetpage import draw_page, label_covered
 from pnp.render.streamcache import deflate_through_entry
 from pnp.render.symbols import SymbolForms
 from pnp.text.fonts import FontFamily
@@ -366,64 +363,6 @@ def _define_faces(forms: FaceForms) -> None:
                 forms.face(component, card, side)
 
 
-def _place(canvas: Canvas, spec: SheetSpec, slot: Slot, name: str, back: bool) -> None:
-    box = slot.bleed_box
-    x0 = box.x * MM
-    y0 = (spec.height - box.bottom) * MM
-    canvas.saveState()
-    if slot.cell is not None:
-        # Butted pieces and write-on forms show only their cell of the form.
-        cell = slot.cell
-        clip = canvas.beginPath()
-        clip.rect(cell.x * MM, (spec.height - cell.bottom) * MM, cell.width * MM, cell.height * MM)
-        canvas.clipPath(clip, stroke=0, fill=0)
-    if not slot.rotated:
-        canvas.translate(x0, y0)
-    elif not back:
-        # A quarter turn anticlockwise: the face's top points to the sheet's left edge.
-        canvas.translate(x0 + box.width * MM, y0)
-        canvas.rotate(90)
-    else:
-        # Seen from the back after a long-edge flip, that same edge points right.
-        canvas.translate(x0, y0 + box.height * MM)
-        canvas.rotate(-90)
-    if slot.scale != 1.0:
-        canvas.scale(slot.scale, slot.scale)
-    canvas.doForm(name)
-    canvas.restoreState()
-    if slot.piece.outline == "round":
-        _cut_circle(canvas, spec, slot)
-
-
-CUT_LINE = HexColor("#3a3a3a")  # what is cut along: a form's edge, a round token, a player aid's cards
-
-
-def _cut_circle(canvas: Canvas, spec: SheetSpec, slot: Slot) -> None:
-    """The trim circle of a round token as a thin line, so scissors follow the true size and
-    not the edge of the bleed."""
-    trim = slot.trim_box
-    canvas.saveState()
-    canvas.setStrokeColor(CUT_LINE)
-    canvas.setLineWidth(0.2 * MM)
-    canvas.circle((trim.x + trim.width / 2) * MM, (spec.height - trim.y - trim.height / 2) * MM,
-                  trim.width / 2 * MM, stroke=1, fill=0)
-    canvas.restoreState()
-
-
-def _form_cut(canvas: Canvas, plan: SheetPlan) -> None:
-    """The dashed line across a form's page that parts the form from the pieces below it."""
-    spec = plan.spec
-    assert plan.cut is not None
-    y = (spec.height - plan.cut) * MM
-    dashed_line(canvas, CUT_LINE, spec.hardware * MM, y, (spec.width - spec.hardware) * MM, y)
-
-
-def _label_covered(spec: SheetSpec, slots: tuple[Slot, ...]) -> bool:
-    """Whether a piece reaches into the sheet label's band (a template's slots may)."""
-    top = spec.height - spec.hardware - spec.label_band - spec.label_gap
-    return any(slot.visible.bottom > top for slot in slots)
-
-
 def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
                       convert: Callable[[str], str], glyphs: GlyphCheck,
                       back_offset: tuple[float, float] = (0.0, 0.0),
@@ -465,36 +404,39 @@ def render_components(game: Game, lang: str, spec: SheetSpec, fonts: FontFamily,
     ruler_label = ui(lang, "ruler")
     glyphs.check(ruler_label, False, "pnp/text/strings.py: ruler")
     furniture = lay_out_furniture(spec, list(labels.values()), fonts, ruler_label)
+    pages = forms.keeper
     for plan in plans:
         for back in (False, True):
             slots = plan.back_slots() if back else plan.slots
             side = "back" if back else "front"
-            if back and back_offset != (0.0, 0.0):
-                canvas.translate(back_offset[0] * MM, -back_offset[1] * MM)
-            for slot in slots:
-                component = game.component(slot.piece.component)
-                card = game.card(component.id, slot.piece.card)
-                tile = slot.piece.tile
-                name = forms.face(component, card, side) if tile is None \
-                    else forms.tile_face(component, card, side, tile)
-                _place(canvas, plan.spec, slot, name, back)
+            names = [forms.face(component, card, side) if slot.piece.tile is None
+                     else forms.tile_face(component, card, side, slot.piece.tile)
+                     for slot in slots
+                     for component in (game.component(slot.piece.component),)
+                     for card in (game.card(component.id, slot.piece.card),)]
+            label = None if plan.declared and label_covered(plan.spec, slots) else labels[(plan.number, back)]
+            key = None if pages is None else pages.page_key(plan, back, back_offset, names, label, furniture)
+            kept = None if pages is None or key is None else pages.replay_page(key)
+            if kept is not None:
+                rulers = kept.tally
+            else:
+                if pages is not None and key is not None:
+                    pages.start()
+                rulers = draw_page(canvas, plan, back, slots, names, label, furniture, fonts, back_offset)
+                if pages is not None and key is not None:
+                    problems = len(glyphs.problems)
+                    pages.finish(key, problems, problems, rulers)
+            for slot, name in zip(slots, names, strict=True):
                 box = slot.bleed_box
                 log.append(f"sheet {plan.number} {side}: {name} #{slot.piece.copy} at "
                            f"({box.x:.2f}, {box.y:.2f}) {box.width:.2f}x{box.height:.2f} mm"
                            f"{' turned' if slot.rotated else ''}")
-            segments = draw_marks(canvas, plan, back)
             if plan.cut is not None and not back:
-                _form_cut(canvas, plan)
                 log.append(f"sheet {plan.number} {side}: cut line at y {plan.cut:.2f} mm")
-            if not (plan.declared and _label_covered(plan.spec, slots)):
-                draw_label(canvas, plan.spec, labels[(plan.number, back)], furniture, fonts, back)
-            # A write-on form is an obstacle like any piece: a sheet it leaves room on (a score
-            # pad above a card) carries the rulers that check the card's scale.
-            obstacles = sheet_obstacles(plan.spec, slots, segments, None if back else plan.cut)
-            rulers = draw_rulers(canvas, plan.spec, obstacles, fonts, furniture)
             log.append(f"sheet {plan.number} {side}: {rulers} rulers")
             canvas.showPage()
     format_shared_entries(canvas)
     deflate_through_entry(canvas)
     canvas.save()
     return ComponentsPdf(buffer.getvalue(), len(plans), tuple(log))
+

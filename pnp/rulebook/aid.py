@@ -28,7 +28,7 @@ from pnp.core.units import MM
 from pnp.data.model import Game
 from pnp.render.folding import dashed_line
 from pnp.render.glyphs import GlyphCheck
-from pnp.render.sheets import CUT_LINE
+from pnp.render.sheetpage import CUT_LINE
 from pnp.rulebook.source import MarkdownBlock
 from pnp.rulebook.story import StoryBuilder, build_story
 from pnp.rulebook.style import (
