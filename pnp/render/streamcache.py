@@ -31,7 +31,7 @@ from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 
 from pnp.core import diskcache
-from pnp.text.reportlab_fonts import deflate
+from pnp.text.reportlab_fonts import deflate, deflated_entry_name
 
 log = logging.getLogger(__name__)
 
@@ -47,17 +47,9 @@ def kept_streams(what: str) -> Iterator[None]:
     """Streams deflated inside the block through :func:`deflate_through_entry` come from, and
     after a block that ended without an exception go to, the entry for ``what`` (e.g.
     ``tisigui/zh-Hant/components``)."""
-    with diskcache.rendering(_session, _entry_name(what), _load, _store, diskcache.asked_then_earlier):
+    name = deflated_entry_name(AREA, FORMAT, what)
+    with diskcache.rendering(_session, name, _load, _store, diskcache.asked_then_earlier):
         yield
-
-
-def _entry_name(what: str) -> str | None:
-    if diskcache.root() is None:
-        return None
-    import reportlab
-
-    key = "\0".join([AREA, str(FORMAT), str(reportlab.Version), zlib.ZLIB_RUNTIME_VERSION, what])
-    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 class _KeptDeflate:

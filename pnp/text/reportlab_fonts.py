@@ -99,6 +99,23 @@ def font_from_parse(name: str, path: Path, data: bytes | None, results: dict[str
     return font
 
 
+def deflated_entry_name(area: str, format_: int, what: str) -> str | None:
+    """The disk cache entry of ``what`` (e.g. ``tisigui/zh-Hant/components``) in ``area``, for
+    bytes reportlab deflated: named by reportlab's version (which picks the level) and zlib's
+    too, which those bytes depend on; None with the disk cache off."""
+    import hashlib
+    import zlib
+
+    import reportlab
+
+    from pnp.core import diskcache
+
+    if diskcache.root() is None:
+        return None
+    key = "\0".join([area, str(format_), str(reportlab.Version), zlib.ZLIB_RUNTIME_VERSION, what])
+    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
+
+
 def deflate(data: bytes) -> bytes:
     """The bytes reportlab writes for a stream it deflates."""
     from reportlab.pdfbase.pdfdoc import PDFZCompress

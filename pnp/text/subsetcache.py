@@ -17,7 +17,6 @@ never meets a subset of the old one.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import zlib
@@ -27,6 +26,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from pnp.core import diskcache
+from pnp.text.reportlab_fonts import deflated_entry_name
 
 log = logging.getLogger(__name__)
 
@@ -75,17 +75,9 @@ def subset(font_digest: str, codes: Sequence[int], make: Callable[[], bytes],
 def kept_subsets(what: str) -> Iterator[None]:
     """Subsets made inside the block come from, and after a block that ended without an
     exception go to, the entry for ``what`` (e.g. ``tisigui/zh-Hant/rulebook``)."""
-    with diskcache.rendering(_session, _entry_name(what), _load, _store, diskcache.asked_then_earlier):
+    name = deflated_entry_name(AREA, FORMAT, what)
+    with diskcache.rendering(_session, name, _load, _store, diskcache.asked_then_earlier):
         yield
-
-
-def _entry_name(what: str) -> str | None:
-    if diskcache.root() is None:
-        return None
-    import reportlab
-
-    key = "\0".join([AREA, str(FORMAT), str(reportlab.Version), zlib.ZLIB_RUNTIME_VERSION, what])
-    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _load(name: str) -> dict[Key, bytes]:

@@ -21,6 +21,7 @@ from pnp.core import diskcache
 from pnp.render import streamcache
 from pnp.render.streamcache import deflate_through_entry, kept_streams
 from pnp.text import reportlab_fonts
+from pnp.text.reportlab_fonts import deflated_entry_name
 from tests.conftest import ROOT, edit
 
 WHAT = "a/zh-Hant/components"
@@ -105,7 +106,7 @@ def test_the_entry_keeps_the_last_rendering_and_at_most_as_many_bytes_again_of_e
     for words in renderings:
         with kept_streams(WHAT):
             _pdf(words)
-    name = streamcache._entry_name(WHAT)
+    name = deflated_entry_name(streamcache.AREA, streamcache.FORMAT, WHAT)
     assert name is not None
     kept = {zlib.decompress(value): len(value) for value in streamcache._load(name).values()}
     last = set(_streams(_pdf(renderings[-1], kept=False)))
@@ -119,7 +120,7 @@ def test_a_damaged_or_foreign_entry_is_ignored(cache: Path, deflated: list[bytes
     plain = _pdf(WORDS, kept=False)
     with kept_streams(WHAT):
         _pdf(WORDS)
-    name = streamcache._entry_name(WHAT)
+    name = deflated_entry_name(streamcache.AREA, streamcache.FORMAT, WHAT)
     assert name is not None
     path = cache / streamcache.AREA / name
     if damage == "truncated":
@@ -127,7 +128,7 @@ def test_a_damaged_or_foreign_entry_is_ignored(cache: Path, deflated: list[bytes
     elif damage == "foreign":  # another document's genuine entry copied over this one
         with kept_streams("other/zh-Hant/components"):
             _pdf(["other"])
-        other = streamcache._entry_name("other/zh-Hant/components")
+        other = deflated_entry_name(streamcache.AREA, streamcache.FORMAT, "other/zh-Hant/components")
         assert other is not None
         shutil.copyfile(cache / streamcache.AREA / other, path)
     else:  # signed by pnp, but its lengths do not add up: read as nothing

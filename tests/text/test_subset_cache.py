@@ -18,6 +18,7 @@ from reportlab.pdfgen import canvas
 from pnp.core.workspace import BUNDLED_FONTS
 from pnp.text import fontcache, subsetcache
 from pnp.text.fonts import _parse
+from pnp.text.reportlab_fonts import deflated_entry_name
 from pnp.text.subsetcache import kept_subsets
 
 REGULAR = BUNDLED_FONTS / "PnpSansTC-Regular.ttf"
@@ -125,7 +126,7 @@ def test_the_entry_keeps_at_most_as_many_bytes_again_of_subsets_asked_before(cac
     for ending in endings:
         with kept_subsets("a/zh-Hant/test"):
             last = draw(font, TEXT[:-5] + ending)
-    name = subsetcache._entry_name("a/zh-Hant/test")
+    name = deflated_entry_name(subsetcache.AREA, subsetcache.FORMAT, "a/zh-Hant/test")
     assert name is not None
     entry = subsetcache._load(name)
     asked = {zlib.compress(stream) for stream in subset_streams(last)}
