@@ -172,10 +172,13 @@ def remembered_sha256(path: Path) -> tuple[str, FileStamp] | None:
     return None if found is None else (found, stamp)
 
 
-def file_sha256(path: Path, data: bytes | None = None) -> str:
-    """SHA-256 of a file's bytes (``data``, when the caller has read them already),
-    remembered by path and :func:`file_stamp` as git's index does: the fonts (22 MB) are
-    hashed once per machine, not in every process that plans a build or loads them."""
+def file_sha256(path: Path, data: bytes | None = None, read_under: FileStamp | None = None) -> str:
+    """SHA-256 of a file's bytes (``data``, when the caller has read them already: then
+    ``read_under`` is the stamp the file had before they were read), remembered by path and
+    :func:`file_stamp` as git's index does: the fonts (22 MB) are hashed once per machine, not
+    in every process that plans a build or loads them. Bytes the caller read are remembered
+    only under the stamp they were read under (a file rewritten between the read and this
+    call must not have the old bytes' hash taken for the new ones)."""
     stamp = file_stamp(path.stat())
     name = _hash_entry(path, stamp)
     found = _remembered(name)
@@ -189,7 +192,7 @@ def file_sha256(path: Path, data: bytes | None = None) -> str:
         hexdigest = digest.hexdigest()
     else:
         hexdigest = hashlib.sha256(data).hexdigest()
-    if settled(stamp) and file_stamp(path.stat()) == stamp:
+    if settled(stamp) and file_stamp(path.stat()) == stamp and (data is None or read_under == stamp):
         write(HASH_AREA, name, hexdigest.encode("ascii"))
     return hexdigest
 

@@ -233,17 +233,21 @@ class _Parts:
     makeSubset reads the file so, and the 'glyf' table it asks for whole, to take a few
     hundred glyphs out of megabytes."""
 
-    def __init__(self, read: Reader, start: int = 0) -> None:
+    def __init__(self, read: Reader, start: int = 0, length: int | None = None) -> None:
         self._read = read
         self._start = start
+        self._length = length
 
-    def part(self, start: int) -> _Parts:
-        return _Parts(self._read, self._start + start)
+    def part(self, start: int, length: int) -> _Parts:
+        """The ``length`` bytes from ``start`` on (a table), cut as a copy of them would be:
+        a slice past their end stops there."""
+        return _Parts(self._read, self._start + start, length)
 
     def __getitem__(self, cut: slice | int) -> Any:
         if isinstance(cut, int):
             return self._read(self._start + cut, 1)[0]
-        return self._read(self._start + cut.start, cut.stop - cut.start)
+        stop = cut.stop if self._length is None else min(cut.stop, self._length)
+        return self._read(self._start + cut.start, max(0, stop - cut.start))
 
 
 def _cut_from(data: bytes) -> Reader:
@@ -295,9 +299,10 @@ class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type inf
         # reportlab's makeSubset takes the whole 'glyf' table to cut a few hundred glyphs out of
         # it: megabytes copied for each subset cut. Parts cut the same way give the same bytes.
         if tag == "glyf":
-            start, _ = self.get_table_pos(tag)
+            start, length = self.get_table_pos(tag)
             data = self._ttf_data
-            return data.part(start) if isinstance(data, _Parts) else _Parts(_cut_from(data), start)
+            return (data.part(start, length) if isinstance(data, _Parts)
+                    else _Parts(_cut_from(data), start, length))
         return TTFontFace.get_table(self, tag)
 
     def __getattr__(self, name: str) -> Any:

@@ -226,8 +226,9 @@ def _parse(name: str, path: Path) -> Any:
             font.face.digest = remembered[0]
             font.face.source = FontFile(path, *remembered)
             return font
+    before = diskcache.file_stamp(path.stat())
     data = files.read_bytes(path, limit=MAX_FONT_BYTES)
-    digest = diskcache.file_sha256(path, data)
+    digest = diskcache.file_sha256(path, data, read_under=before)
     damage = font_damage_cached(data, digest)
     if damage:  # a truncated face fails in reportlab's parser; one with flipped bytes parses
         raise FontError(f"the font {path} is damaged: {damage}; {_regenerate_hint()}")

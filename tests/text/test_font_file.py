@@ -4,6 +4,7 @@ cut short or removed after the face was loaded is an error naming it, never othe
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -114,6 +115,29 @@ def test_the_ink_of_punctuation_is_read_alike_from_the_file_and_from_its_bytes(
     # A zh-Hant face centres ，: it may give up the blank on both of its sides.
     left, right = expected["，"]
     assert left > 0.1 and right > 0.1
+
+
+@pytest.mark.parametrize("cut", [slice(0, 4), slice(3, 9), slice(5, 20), slice(9, 12), slice(12, 30)])
+def test_a_table_read_in_parts_is_cut_as_a_copy_of_it(cut: slice) -> None:
+    # reportlab slices the 'glyf' table it asked for: a glyph that says it runs past the
+    # table's end (a damaged loca) stops at the end, as a slice of a copy of the table does.
+    data = bytes(range(40))
+    table = data[10:20]
+    parts = fontcache._Parts(lambda offset, length: data[offset:offset + length]).part(10, 10)
+    assert parts[cut] == table[cut]
+
+
+def test_a_hash_of_bytes_read_is_remembered_only_under_the_stamp_they_were_read_under(
+        font: Path) -> None:
+    data = font.read_bytes()
+    stamp = diskcache.file_stamp(font.stat())
+    other = (stamp[0] + 1, *stamp[1:])
+    # Read under another stamp (the file was rewritten between the read and the hash): the hash
+    # is given but not remembered for the file as it stands.
+    assert diskcache.file_sha256(font, data, read_under=other) == hashlib.sha256(data).hexdigest()
+    assert diskcache.remembered_sha256(font) is None
+    assert diskcache.file_sha256(font, data, read_under=stamp) == hashlib.sha256(data).hexdigest()
+    assert diskcache.remembered_sha256(font) == (hashlib.sha256(data).hexdigest(), stamp)
 
 
 def _replaced(path: Path) -> None:
