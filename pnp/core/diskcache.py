@@ -310,3 +310,26 @@ def asked_then_earlier(session: Rendering[K, bytes]) -> dict[K, bytes]:
             entry[key] = value
             room -= len(value)
     return entry
+
+
+def packed(blobs: list[tuple[list[Any], bytes]]) -> bytes:
+    """An entry of blobs, each with its key (a list of JSON values): one JSON line listing each
+    key with its blob's length appended, then the blobs in that order."""
+    head = json.dumps([[*key, len(blob)] for key, blob in blobs], separators=(",", ":")).encode()
+    return b"".join([head, b"\n", *(blob for _, blob in blobs)])
+
+
+def unpacked(payload: bytes) -> list[tuple[list[Any], bytes]]:
+    """The keys and blobs of a :func:`packed` entry; ValueError (or TypeError) unless its rows
+    are lists ending in lengths that add up to the blobs."""
+    head, _, body = payload.partition(b"\n")
+    blobs, at = [], 0
+    for row in json.loads(head):
+        if not (isinstance(row, list) and row and isinstance(row[-1], int) and row[-1] >= 0):
+            raise ValueError("a blob without its length")
+        length = row[-1]
+        blobs.append((row[:-1], body[at:at + length]))
+        at += length
+    if at != len(body):
+        raise ValueError("the blobs do not add up to the entry")
+    return blobs

@@ -19,7 +19,6 @@ reportlab is set to use it) run as usual. Outside the block, or with the cache o
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import zlib
 from collections.abc import Iterator
@@ -114,20 +113,14 @@ def _load(name: str) -> dict[bytes, bytes]:
     if payload is None:
         return {}
     try:
-        head, _, body = payload.partition(b"\n")
-        rows = json.loads(head)
         known: dict[bytes, bytes] = {}
-        at = 0
-        for digest, length in rows:
-            if not (isinstance(digest, str) and isinstance(length, int) and length >= 0):
+        for (digest,), stream in diskcache.unpacked(payload):
+            if not isinstance(digest, str):
                 raise ValueError("not a stream's key")
             key = bytes.fromhex(digest)
             if len(key) != hashlib.sha256().digest_size:
                 raise ValueError("not a SHA-256")
-            known[key] = body[at:at + length]
-            at += length
-        if at != len(body):
-            raise ValueError("the streams do not add up to the entry")
+            known[key] = stream
         return known
     except (ValueError, TypeError) as exc:
         log.debug("stream cache entry %s unusable: %s", name, exc)
@@ -135,8 +128,6 @@ def _load(name: str) -> dict[bytes, bytes]:
 
 
 def _store(name: str, streams: dict[bytes, bytes]) -> None:
-    head = json.dumps([[key.hex(), len(deflated)] for key, deflated in streams.items()],
-                      separators=(",", ":")).encode()
-    payload = b"".join([head, b"\n", *streams.values()])
+    payload = diskcache.packed([([key.hex()], deflated) for key, deflated in streams.items()])
     if len(payload) <= _MAX_ENTRY:
         diskcache.write(AREA, name, payload)

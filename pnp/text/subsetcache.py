@@ -17,7 +17,6 @@ never meets a subset of the old one.
 
 from __future__ import annotations
 
-import json
 import logging
 import zlib
 from collections.abc import Callable, Iterator, Sequence
@@ -85,18 +84,11 @@ def _load(name: str) -> dict[Key, bytes]:
     if payload is None:
         return {}
     try:
-        head, _, body = payload.partition(b"\n")
-        rows = json.loads(head)
         known: dict[Key, bytes] = {}
-        at = 0
-        for digest, codes, length in rows:
-            if not (isinstance(digest, str) and isinstance(length, int) and length >= 0
-                    and all(isinstance(code, int) for code in codes)):
+        for (digest, codes), deflated in diskcache.unpacked(payload):
+            if not (isinstance(digest, str) and all(isinstance(code, int) for code in codes)):
                 raise ValueError("not a subset's key")
-            known[(digest, tuple(codes))] = body[at:at + length]
-            at += length
-        if at != len(body):
-            raise ValueError("the subsets do not add up to the entry")
+            known[(digest, tuple(codes))] = deflated
         return known
     except (ValueError, TypeError) as exc:
         log.debug("subset cache entry %s unusable: %s", name, exc)
@@ -104,8 +96,6 @@ def _load(name: str) -> dict[Key, bytes]:
 
 
 def _store(name: str, subsets: dict[Key, bytes]) -> None:
-    rows = [[digest, list(codes), len(deflated)] for (digest, codes), deflated in subsets.items()]
-    head = json.dumps(rows, separators=(",", ":")).encode()
-    payload = b"".join([head, b"\n", *subsets.values()])
+    payload = diskcache.packed([([digest, list(codes)], deflated) for (digest, codes), deflated in subsets.items()])
     if len(payload) <= _MAX_ENTRY:
         diskcache.write(AREA, name, payload)
