@@ -30,7 +30,7 @@ from reportlab.pdfbase.ttfonts import TTFontFace
 
 from pnp.core import diskcache
 from pnp.text import reportlab_fonts, subsetcache
-from pnp.text.fontfile import FontFile, Reader
+from pnp.text.fontfile import FontFile, Reader, bytes_reader
 
 log = logging.getLogger(__name__)
 
@@ -250,11 +250,6 @@ class _Parts:
         return self._read(self._start + cut.start, max(0, stop - cut.start))
 
 
-def _cut_from(data: bytes) -> Reader:
-    view = memoryview(data)
-    return lambda offset, length: bytes(view[offset:offset + length])
-
-
 class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type information
     """A face made from an entry: reportlab's own, the tables in :data:`LAZY` built when first
     read, and its subsets taken from :mod:`pnp.text.subsetcache` inside ``kept_subsets``
@@ -302,7 +297,7 @@ class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type inf
             start, length = self.get_table_pos(tag)
             data = self._ttf_data
             return (data.part(start, length) if isinstance(data, _Parts)
-                    else _Parts(_cut_from(data), start, length))
+                    else _Parts(bytes_reader(data), start, length))
         return TTFontFace.get_table(self, tag)
 
     def __getattr__(self, name: str) -> Any:

@@ -36,6 +36,12 @@ _AGAIN = "build again (restart a running `pnp serve` or `pnp build --watch`)"
 Reader = Callable[[int, int], bytes]
 
 
+def bytes_reader(data: bytes) -> Reader:
+    """A :data:`Reader` of bytes already read (each part a copy of just that slice)."""
+    view = memoryview(data)
+    return lambda offset, length: bytes(view[offset:offset + length])
+
+
 class _CutShort(Exception):
     """The file ended before the bytes asked for: it changed since its stamp was taken."""
 
@@ -80,7 +86,7 @@ class FontFile:
             finally:
                 os.close(fd)
         data = self.read()
-        return use(lambda offset, length: data[offset:offset + length])
+        return use(bytes_reader(data))
 
     def _unchanged(self, st: os.stat_result) -> bool:
         return (stat.S_ISREG(st.st_mode) and diskcache.file_stamp(st) == self.stamp

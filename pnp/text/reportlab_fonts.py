@@ -30,10 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-if TYPE_CHECKING:
-    from pnp.text.fontfile import FontFile, Reader
+from pnp.text.fontfile import FontFile, Reader, bytes_reader
 
 T = TypeVar("T")
 
@@ -63,8 +62,7 @@ def read_parts(face: Any, use: Callable[[Reader], T]) -> T:
     source: FontFile | None = getattr(face, "source", None)
     if source is not None and "_ttf_data" not in vars(face):
         return source.peek(use)
-    view = memoryview(face._ttf_data)
-    return use(lambda offset, length: bytes(view[offset:offset + length]))
+    return use(bytes_reader(face._ttf_data))
 
 
 def parse_results(face: Any) -> dict[str, Any]:
