@@ -30,7 +30,7 @@ from reportlab.pdfbase.ttfonts import TTFontFace
 
 from pnp.core import diskcache
 from pnp.text import reportlab_fonts, subsetcache
-from pnp.text.fontfile import FontFile, Reader, bytes_reader
+from pnp.text.fontfile import FontFile, Reader
 
 log = logging.getLogger(__name__)
 
@@ -277,12 +277,10 @@ class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type inf
         made: bytes | None = self.__dict__.get(_MADE)
         if made is not None:
             return made
-        if self.source is not None and "_ttf_data" not in self.__dict__:
-            # The file not read yet: the subset's glyphs and tables are read alone, by a copy
-            # of the face that reads its bytes so (FontFile.peek: the file must keep the stamp
-            # its digest was taken under, else it is read whole and checked).
-            return reportlab_fonts.read_parts(self, lambda read: self._cut(subset, _Parts(read)))
-        return bytes(TTFontFace.makeSubset(self, subset))
+        # Cut by a copy of the face that reads only the subset's glyphs and tables: each alone
+        # from the file while it is not read (FontFile.peek: the file must keep the stamp its
+        # digest was taken under, else it is read whole and checked), else from its bytes.
+        return reportlab_fonts.read_parts(self, lambda read: self._cut(subset, _Parts(read)))
 
     def _cut(self, subset: list[int], data: _Parts) -> bytes:
         self.hmetrics, self.glyphPos  # noqa: B018 - built on this face, which keeps them, not on the copy
@@ -293,11 +291,9 @@ class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type inf
     def get_table(self, tag: str) -> Any:
         # reportlab's makeSubset takes the whole 'glyf' table to cut a few hundred glyphs out of
         # it: megabytes copied for each subset cut. Parts cut the same way give the same bytes.
-        if tag == "glyf":
+        if tag == "glyf" and isinstance(data := self._ttf_data, _Parts):
             start, length = self.get_table_pos(tag)
-            data = self._ttf_data
-            return (data.part(start, length) if isinstance(data, _Parts)
-                    else _Parts(bytes_reader(data), start, length))
+            return data.part(start, length)
         return TTFontFace.get_table(self, tag)
 
     def __getattr__(self, name: str) -> Any:
