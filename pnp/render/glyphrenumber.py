@@ -15,6 +15,7 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, NamedTuple
 
 from reportlab.lib.rl_accel import escapePDF
@@ -41,7 +42,6 @@ _LITERAL = r"\(((?:\\[0-7]{3}|\\[\\()]|[^\\()])*)\)"
 # subsets chosen and the strings.
 _STRING = re.compile(rb"\\[0-7]{3}|\\[\\()]|[^\\]")
 _TOKEN = re.compile(f"{_SUBSET_NAME}|{_LITERAL}")
-_SUBSET = re.compile(_SUBSET_NAME)
 # A text object read back in pieces: a subset of a TrueType font chosen as reportlab's
 # _formatText chooses it, right before a string (``/F3+1 9.5 Tf 11.4 TL``: font, subset, then
 # the text object's size and leading); a literal string printed (``(...) Tj``, its text); or
@@ -80,20 +80,21 @@ def renumbered(lines: tuple[str, ...], fonts: Sequence[FontUse],
     (or back). While every glyph stays in its subset, only the bytes of the strings change;
     otherwise the strings are printed again as reportlab prints them (:func:`_reprinted`)."""
     names: dict[str, str] = {}
-    glyphs: dict[str, dict[int, int]] = {}
+    numbers: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}  # per font: kept, now
     for use in fonts:
         state = states[use.font]
         if state is None or state.internalName is None:
             return None
         names[use.name] = state.internalName
-        table = glyphs[use.name] = {}
-        for code, kept in zip(use.codes, use.glyphs, strict=True):
-            # A code point the font lacks is glyph 0, then as now (the fonts are in the key).
-            if table.setdefault(kept, state.assignments.get(code, 0)) != state.assignments.get(code, 0):
-                return None
+        # A code point the font lacks is glyph 0, then as now (the fonts are in the key).
+        now = tuple(map(state.assignments.get, use.codes, repeat(0)))
+        if now != use.glyphs and len(set(zip(use.glyphs, now, strict=True))) != len(set(use.glyphs)):
+            return None  # two code points printed as one glyph then, as two now
+        numbers[use.name] = (use.glyphs, now)
     if len(set(names.values())) != len(names):
         return None
-    moved = {(font, old): new for font, table in glyphs.items() for old, new in table.items() if old != new}
+    moved = {(font, old): new for font, (kept, now) in numbers.items() if kept != now
+             for old, new in zip(kept, now, strict=True) if old != new}
     if not moved and all(old == new for old, new in names.items()):
         return lines
     if all(old >> 8 == new >> 8 for (_, old), new in moved.items()):
@@ -103,7 +104,8 @@ def renumbered(lines: tuple[str, ...], fonts: Sequence[FontUse],
         for (font, old), new in moved.items():
             tables.setdefault((font, old >> 8), bytearray(range(256)))[old & 0xFF] = new & 0xFF
         current: list[bytearray | None] = [None]  # the table of the font and subset last chosen
-        return tuple(_renumber_line(line, names, tables, current) for line in lines)
+        return tuple(line if "(" not in line and "/F" not in line  # draws shapes only
+                     else _renumber_line(line, names, tables, current) for line in lines)
     # Some glyph moved into another subset. A line (a text object: reportlab chooses a subset
     # before its first string) none of whose strings prints such a glyph is cut into runs and
     # chooses its subsets as it did: only its bytes change. The others are printed again.
@@ -114,8 +116,9 @@ def renumbered(lines: tuple[str, ...], fonts: Sequence[FontUse],
             staying.setdefault((font, old >> 8), bytearray(range(256)))[old & 0xFF] = new & 0xFF
         else:
             leaving.setdefault((font, old >> 8), set()).add(old & 0xFF)
+    glyphs = {font: dict(zip(kept, now, strict=True)) for font, (kept, now) in numbers.items()}
     try:
-        return tuple(line if "(" not in line and not _SUBSET.search(line)
+        return tuple(line if "(" not in line and "/F" not in line  # draws shapes only
                      else _renumbered_in_place(line, names, staying, leaving) or _reprinted(line, names, glyphs)
                      for line in lines)
     except _Unreadable as exc:

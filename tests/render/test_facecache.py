@@ -182,6 +182,22 @@ def test_a_line_whose_glyphs_keep_their_subsets_keeps_its_runs_while_another_is_
         r"BT 1 0 0 1 0 0 Tm /F2+0 9 Tf 10 TL [(A\376) 20 (A)] TJ ET", "0 g", r"BT /F2+0 9 Tf 10 TL (\377) Tj ET")
 
 
+def test_two_code_points_one_glyph_then_and_two_now_make_the_face_drawn_again() -> None:
+    # Both lacked a glyph when the face was kept (glyph 0); now one of them has its own.
+    use = FontUse("Sans", "F1", (0x4E00, 0x4E01), (0, 0))
+    record = FaceRecord((r"BT /F1+0 9 Tf 10 TL (\000\000) Tj ET",), (), (use,), ())
+    assert renumbered(record.lines, record.fonts, {"Sans": _State("F1", {0x4E01: 3})}) is None
+    assert renumbered(record.lines, record.fonts, {"Sans": _State("F1", {})}) == record.lines
+
+
+def test_lines_that_print_no_text_are_kept_as_they_are_while_the_text_is_renumbered() -> None:
+    # Shapes, a form placed by name (/Fm… is no subset) and a string's bytes moved by one.
+    record = _record("q 1 0 0 1 5 5 cm /FmA Do Q", "0 0 10 10 re f", r"BT /F1+0 9 Tf 10 TL (A\377) Tj ET")
+    state = _State("F1", {65: 65, ord("色"): 254, ord("有"): 257})
+    assert renumbered(record.lines, record.fonts, {"Sans": state}) == (
+        "q 1 0 0 1 5 5 cm /FmA Do Q", "0 0 10 10 re f", r"BT /F1+0 9 Tf 10 TL (A\376) Tj ET")
+
+
 def _face_drawn_after(earlier: int) -> tuple[list[str], FontUse, Any]:
     """A face of three strings (pnp's way: each placed by its own Tm, the font set once) drawn
     by reportlab into a document that first printed ``earlier`` other glyphs: its lines, its
