@@ -175,10 +175,11 @@ def restore_state(header: dict[str, Any], body: bytes) -> dict[str, Any]:
         columns[name] = values if name in _PACKED else values.tolist()
     if offset != len(body):
         raise ValueError("trailing bytes after the columns")
-    state["charToGlyph"] = dict(zip(columns["charToGlyph.keys"], columns["charToGlyph.values"], strict=True))
-    state["charWidths"] = widths = dict.fromkeys(columns["charWidths.keys"], _decode(header["usualWidth"]))
-    widths.update(zip(columns["charWidths.unusual.keys"], columns["charWidths.unusual.values"], strict=True))
-    if len(widths) != len(columns["charWidths.keys"]):
+    if len(columns["charToGlyph.keys"]) != len(columns["charToGlyph.values"]):
+        raise ValueError("charToGlyph has not as many glyphs as characters")
+    if len(columns["charWidths.unusual.keys"]) != len(columns["charWidths.unusual.values"]):
+        raise ValueError("charWidths has not as many unusual widths as characters")
+    if len(columns["charWidths.unusual.keys"]) > len(columns["charWidths.keys"]):
         raise ValueError("charWidths has widths for characters it does not list")
     keys, counts, chars = (columns[f"glyphToChar.{part}"] for part in ("keys", "counts", "chars"))
     if len(keys) != len(counts) or sum(counts) != len(chars):
@@ -186,7 +187,10 @@ def restore_state(header: dict[str, Any], body: bytes) -> dict[str, Any]:
     if len(columns["hmetrics"]) % 2:
         raise ValueError("hmetrics is not made of pairs")
     state[LAZY] = {"glyphToChar": (keys, counts, chars), "hmetrics": (columns["hmetrics"],),
-                   "glyphPos": (columns["glyphPos"],)}
+                   "glyphPos": (columns["glyphPos"],),
+                   "charToGlyph": (columns["charToGlyph.keys"], columns["charToGlyph.values"]),
+                   "charWidths": (columns["charWidths.keys"], _decode(header["usualWidth"]),
+                                  columns["charWidths.unusual.keys"], columns["charWidths.unusual.values"])}
     return state
 
 
@@ -197,7 +201,8 @@ _MADE = "_pnp_subset_made"
 # are first read, by name. reportlab reads glyphToChar only while it parses a face and when
 # HarfBuzz shapes text, which pnp never asks for (rebuilding its 17,000 lists was a third of
 # restoring a face); it reads hmetrics and glyphPos only to cut a subset, which most faces of
-# a build after a small edit take from the subset cache.
+# a build after a small edit take from the subset cache; charToGlyph and charWidths only to
+# draw or measure text that no cache holds.
 LAZY = "_pnp_packed_tables"
 
 
@@ -222,9 +227,25 @@ def _hmetrics(flat: array[Any] | list[Any]) -> list[tuple[Any, Any]]:
     return list(zip(listed[::2], listed[1::2], strict=True))
 
 
+def _char_to_glyph(chars: Sequence[int], glyphs: Sequence[int]) -> dict[int, int]:
+    return dict(zip(chars, glyphs, strict=True))
+
+
+def _char_widths(chars: Sequence[int], usual: Any, unusual_chars: Sequence[int],
+                 unusual_widths: Sequence[Any]) -> dict[int, Any]:
+    """charWidths: ``usual`` for each of ``chars`` but the unusual ones, in the order of ``chars``."""
+    widths = dict.fromkeys(chars, usual)
+    widths.update(zip(unusual_chars, unusual_widths, strict=True))
+    if len(widths) != len(chars):
+        raise ValueError("charWidths has widths for characters it does not list")
+    return widths
+
+
 _BUILDERS: dict[str, Callable[..., Any]] = {"glyphToChar": glyph_to_char, "hmetrics": _hmetrics,
-                                            "glyphPos": _listed}
-_PACKED = frozenset({"glyphToChar.keys", "glyphToChar.counts", "glyphToChar.chars", "hmetrics", "glyphPos"})
+                                            "glyphPos": _listed, "charToGlyph": _char_to_glyph,
+                                            "charWidths": _char_widths}
+_PACKED = frozenset({"glyphToChar.keys", "glyphToChar.counts", "glyphToChar.chars", "hmetrics", "glyphPos",
+                     "charToGlyph.keys", "charToGlyph.values", "charWidths.keys"})
 
 
 class _Parts:
@@ -283,9 +304,12 @@ class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type inf
         return reportlab_fonts.read_parts(self, lambda read: self._cut(subset, _Parts(read)))
 
     def _cut(self, subset: list[int], data: _Parts) -> bytes:
-        self.hmetrics, self.glyphPos  # noqa: B018 - built on this face, which keeps them, not on the copy
+        # The tables makeSubset reads, built on this face, which keeps them, not on the copy.
+        self.hmetrics, self.glyphPos, self.charToGlyph  # noqa: B018
         reader = object.__new__(type(self))
         reader.__dict__.update(self.__dict__, _ttf_data=data)
+        if LAZY in reader.__dict__:  # a table still packed is built on the copy alone
+            reader.__dict__[LAZY] = dict(reader.__dict__[LAZY])
         return bytes(TTFontFace.makeSubset(reader, subset))
 
     def get_table(self, tag: str) -> Any:
@@ -308,13 +332,23 @@ class CachedFace(TTFontFace):  # type: ignore[misc]  # reportlab has no type inf
             if name in self.__dict__:  # another thread built it just now (a preview server's)
                 return self.__dict__[name]
             raise AttributeError(name)
-        with _no_collection():
-            table = _BUILDERS[name](*columns)
+        table = _built(name, columns)
         setattr(self, name, table)
         packed.pop(name, None)
         if not packed:
             self.__dict__.pop(LAZY, None)
         return table
+
+
+def restored_table(state: dict[str, Any], name: str) -> Any:
+    """Table ``name`` of a state :func:`restore_state` made, built if it is one kept packed."""
+    packed = state[LAZY]
+    return _built(name, packed[name]) if name in packed else state[name]
+
+
+def _built(name: str, columns: tuple[Any, ...]) -> Any:
+    with _no_collection():
+        return _BUILDERS[name](*columns)
 
 
 @contextmanager

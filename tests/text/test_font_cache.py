@@ -68,9 +68,9 @@ def test_a_cached_face_is_the_face_reportlab_parses(cache: Path, parses: list[st
     assert parses == [str(REGULAR)] and entry(cache, REGULAR).is_file()
     cached = _parse(NAME, REGULAR)
     assert parses == [str(REGULAR)]  # the second came from the cache
-    # The tables only subsetting reads stay packed, and the file unread, until first asked
-    # for; once they have been, the face is reportlab's.
-    lazy = ("glyphToChar", "hmetrics", "glyphPos", "_ttf_data")
+    # The tables only subsetting (or drawing text no cache holds) reads stay packed, and the
+    # file unread, until first asked for; once they have been, the face is reportlab's.
+    lazy = ("glyphToChar", "hmetrics", "glyphPos", "charToGlyph", "charWidths", "_ttf_data")
     assert fontcache.LAZY in vars(cached.face) and not set(lazy) & set(vars(cached.face))
     for name in lazy:
         assert getattr(cached.face, name) == getattr(fresh.face, name), name
@@ -235,10 +235,11 @@ def test_widths_come_back_in_their_order_and_their_types() -> None:
     # Mostly one em, as a CJK face's are; then an int, a float equal to the usual int, a bool.
     widths = {0x4E00: 1000, 32: 500, 0x4E01: 1000, 65: 600.5, 66: 1000.0, 67: True, 0x4E02: 1000}
     header, arrays = fontcache.face_state(_face_like(widths))
-    state = fontcache.restore_state(*_packed(header, arrays))
-    assert list(state["charWidths"].items()) == list(widths.items())
-    assert [type(v) for v in state["charWidths"].values()] == [int, int, int, float, float, bool, int]
-    assert fontcache.restore_state(*_packed(*fontcache.face_state(_face_like({}))))["charWidths"] == {}
+    restored = fontcache.restored_table(fontcache.restore_state(*_packed(header, arrays)), "charWidths")
+    assert list(restored.items()) == list(widths.items())
+    assert [type(v) for v in restored.values()] == [int, int, int, float, float, bool, int]
+    empty = fontcache.restore_state(*_packed(*fontcache.face_state(_face_like({}))))
+    assert fontcache.restored_table(empty, "charWidths") == {}
 
 
 def test_widths_for_characters_the_entry_does_not_list_make_it_unusable() -> None:
