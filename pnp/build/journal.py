@@ -30,8 +30,9 @@ import logging
 import os
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from pnp.core.records import record
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ _JOURNAL = re.compile(rf"^\.pnp-swap\.({_TAG})\.json$")
 _LIMIT = 16 * 1024 * 1024  # a journal of 100,000 PNG faces is some 10 MB
 
 
-@dataclass(frozen=True)
+@record
 class Entry:
     """One file of a write: ``new``, a new version is staged for it (else it is removed), whose
     SHA-256 is ``digest``; ``old``, a file was there (and is kept as the backup until the swap
@@ -53,7 +54,7 @@ class Entry:
     digest: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class Recovery:
     """A journal found at an output root and what was done with it: ``finished`` or ``rolled back``."""
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnp.build.manifest import noting_game, rulebook_view
 from pnp.build.outputs import BOOK_DATA, SHEET_OPTIONS, Artifact, OutputKind, Render, Rendered, RenderJob
 from pnp.core.errors import BuildError, DataError, FontError
+from pnp.core.records import record
 from pnp.core.workspace import Workspace
 from pnp.text.convert import converter_for
 
@@ -35,7 +35,7 @@ RULEBOOK_TEMPLATE = "rulebook.md.j2"
 AID_TEMPLATE = "aid.md.j2"
 
 
-@dataclass(frozen=True)
+@record
 class SheetOptions:
     """How component sheets are imposed and printed, beyond the paper size."""
 
@@ -129,7 +129,7 @@ def has_rulebook(workspace: Workspace, slug: str) -> bool:
     return (workspace.templates / slug / RULEBOOK_TEMPLATE).is_file()
 
 
-@dataclass(frozen=True)
+@record
 class BookSources:
     """A game's books as Markdown in its source script (None: no such template) and what
     stops them printing (the tool words found in the two, as :func:`pnp.check.tool_words.

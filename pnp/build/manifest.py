@@ -25,7 +25,6 @@ import hashlib
 import json
 import logging
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +34,7 @@ from pnp.build.templatewalk import template_files
 from pnp.core import files
 from pnp.core.errors import DataError
 from pnp.core.fingerprint import pnp_fingerprint
+from pnp.core.records import record
 from pnp.core.workspace import Workspace
 from pnp.data.cardfiles import card_files
 from pnp.data.iconfiles import icon_files
@@ -51,7 +51,7 @@ FORMAT = 1
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
 
 
-@dataclass(frozen=True)
+@record
 class Record:
     """What the manifest says about one output: its inputs, the files it wrote, its build."""
 

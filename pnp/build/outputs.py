@@ -16,10 +16,11 @@ and hand them to :func:`pnp.build.pipeline.make`. A new output kind is one more 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pnp.core.records import record
 from pnp.data.load import COMPONENTS_FILE, FIGURES_FILE, GAME_FILE, GLOSSARY_FILE, TABLES_FILE
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ BOOK_DATA = (*FACE_DATA, FIGURES_FILE)
 SHEET_OPTIONS = ("paper", "back_offset", "gutter", "ink", "sheet")
 
 
-@dataclass(frozen=True)
+@record
 class Artifact:
     """One output file, rendered in memory and not yet written."""
 
@@ -42,7 +43,7 @@ class Artifact:
     data: bytes
 
 
-@dataclass(frozen=True)
+@record
 class Rendered:
     """What rendering one output gave: its files and, for a book, the card fields it read
     (``<component>/<card>/<field>``) with the digest of the game as the book sees it, so an
@@ -88,7 +89,7 @@ class Params(Mapping[str, str]):
 NO_PARAMS = Params()
 
 
-@dataclass(frozen=True)
+@record
 class RenderJob:
     """One output to render: its game (None for a kind that is not a game's) and script, the
     build's options, the output's own parameters, and a memo shared by every output of one
@@ -113,7 +114,7 @@ class RenderJob:
 Render = Callable[[RenderJob], Rendered]
 
 
-@dataclass(frozen=True)
+@record
 class OutputKind:
     """One kind of output.
 
@@ -164,7 +165,7 @@ class OutputKind:
         return path.match(self.files) and len(path.parts) == len(Path(self.files).parts)
 
 
-@dataclass(frozen=True)
+@record
 class Output:
     """One output of a build: what kind, for which game (``""`` for a kind that is not a
     game's) and script, in which folder of the output root, with which parameters, and, for an

@@ -41,6 +41,7 @@ from pnp.build.staging import Recovery, Transaction, Written, locked, prepare_ro
 from pnp.build.workload import check_workload
 from pnp.core.choices import LANGS, canonical_paper, paper_names
 from pnp.core.errors import BuildError, DataError, FontError, PnpError
+from pnp.core.records import record
 from pnp.core.workspace import Workspace
 from pnp.data.gameset import KeptGames, load_games, resolve_games
 from pnp.data.imagefiles import keeping
@@ -69,7 +70,7 @@ log = logging.getLogger(__name__)
 
 
 
-@dataclass(frozen=True)
+@record
 class Progress:
     """A step of a build, for a progress display: ``done`` of ``total`` renders finished."""
 
@@ -81,7 +82,7 @@ class Progress:
     total: int = 0
 
 
-@dataclass(frozen=True)
+@record
 class Outcome:
     """What became of one output: ``rebuilt`` (with why), ``up-to-date`` or ``removed``."""
 
@@ -231,7 +232,7 @@ def make(workspace: Workspace, root: Path, outputs: Sequence[Output], paper: str
     return report
 
 
-@dataclass(frozen=True)
+@record
 class FileReport:
     """What became of one file a command makes (a sample game's PDF, the calibration sheet)."""
 

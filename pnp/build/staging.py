@@ -27,11 +27,11 @@ import os
 import secrets
 import shutil
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from pnp.build.journal import Entry, Journal, Recovery, recover, side
 from pnp.core.errors import PnpError
+from pnp.core.records import record
 
 try:
     import fcntl
@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 __all__ = ["Recovery", "Transaction", "Written", "locked", "prepare_root", "recover", "recover_folder"]
 
 
-@dataclass(frozen=True)
+@record
 class Written:
     path: Path
     size: int

@@ -15,7 +15,6 @@ import logging
 import os
 import re
 import stat
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from typing import Any
 from pnp.core import diskcache, files
 from pnp.core.errors import DataError
 from pnp.core.fingerprint import pnp_fingerprint
+from pnp.core.records import record
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +131,7 @@ _WALKS_FORMAT = 1
 _MAX_WALK = 1 << 22
 
 
-@dataclass(frozen=True)
+@record
 class _Walk:
     """What finding a game's templates (:func:`template_files`) looked at, as paths: the files
     it started from, each file it read or found to lead out of the workspace (with its stamp,

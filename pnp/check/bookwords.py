@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
+from pnp.core.records import record
 from pnp.data.model import AllowedText, ToolWords
 from pnp.text.convert import make_converter
 
@@ -43,14 +43,14 @@ TOOL_WORDS: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True)
+@record
 class ToolWordHit:
     word: str  # as listed (or the variant's name)
     excerpt: str  # the text around it, as written
     where: str
 
 
-@dataclass(frozen=True)
+@record
 class ToolWordReport:
     hits: tuple[ToolWordHit, ...]
     unused: tuple[AllowedText, ...]  # allowed passages no text holds any more

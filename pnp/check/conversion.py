@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from pnp.check.report import CheckFinding
 from pnp.core.choices import LANGS
+from pnp.core.records import record
 from pnp.data.model import Game, ReviewedReading
 from pnp.text.convert import Converter, converter_for
 from pnp.text.linebreaks import word_offsets
@@ -34,7 +34,7 @@ from pnp.text.readings import Readings, WordReading
 _SENTENCE = re.compile(r"[^。！？!?；;\n]*(?:[。！？!?；;]+[」』”’）)]*)?")
 
 
-@dataclass(frozen=True)
+@record
 class PrintedText:
     """A printed text in the game's source script and where it is written."""
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from pnp.check.literals import Literal
 from pnp.check.report import CheckFinding
+from pnp.core.records import record
 from pnp.data.model import Game, LiteralMark
 from pnp.data.textfile import read_text
 
@@ -27,7 +28,7 @@ _ID_IN_PATH = re.compile(r"^components(?:\.|\[)([a-z0-9][a-z0-9_-]*)\]?(?:[.\[]|
 _LISTED_IDS = 12  # ids a finding lists before "…": enough to spot a typo, short enough to read
 
 
-@dataclass(frozen=True)
+@record
 class _Texts:
     """Each file's lines, for a mark's ``from:``/``until:`` range."""
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,7 @@ import jinja2
 from jinja2 import nodes
 
 from pnp.core.errors import DataError
+from pnp.core.records import record
 from pnp.data.cardfiles import CSV_NAME
 from pnp.data.csvcards import read_csv_cards
 from pnp.data.labelranges import RANGE_NUMBER, is_range
@@ -70,7 +71,7 @@ _ARITHMETIC = (nodes.Add, nodes.Sub, nodes.Mul, nodes.Div, nodes.FloorDiv, nodes
 _CONTAINERS = (nodes.Tuple, nodes.List, nodes.Dict, nodes.Pair)
 
 
-@dataclass(frozen=True)
+@record
 class Literal:
     """Digits typed into a printed text: ``source[start:end]`` of ``name`` at ``line``."""
 

@@ -10,11 +10,11 @@ judges a text; it only gathers them with a ``where`` a designer can open.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.check.places import GamePlaces
 from pnp.core.errors import DataError
+from pnp.core.records import record
 from pnp.core.workspace import Workspace
 from pnp.data.markup import ICON_NAME, plain_text
 from pnp.data.model import Game
@@ -24,7 +24,7 @@ from pnp.play.examples import book_engine
 from pnp.rulebook.source import AID_TEMPLATE, aid_markdown, marks_as_printed, rulebook_markdown
 
 
-@dataclass(frozen=True)
+@record
 class TextItem:
     """A text that gets printed, in the game's source script, and the place it came from."""
 

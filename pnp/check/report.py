@@ -6,11 +6,12 @@ Kept apart from the checks themselves (pnp.check.proof) so a reader of either ho
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any
 
 from pnp.core.problems import Problem
+from pnp.core.records import record
 
 KINDS = ("data", "engine", "table", "reference", "lint", "players", "count", "literal", "typography", "conversion",
          "purity", "glyph")
@@ -18,7 +19,7 @@ KINDS = ("data", "engine", "table", "reference", "lint", "players", "count", "li
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
+@record
 class CheckFinding:
     kind: str
     code: str
@@ -47,7 +48,7 @@ class CheckFinding:
         return found
 
 
-@dataclass(frozen=True)
+@record
 class Acknowledgement:
     """An acknowledged lint code and the findings it covered (hid) in this run."""
 
@@ -65,7 +66,7 @@ class Acknowledgement:
                 "covered": self.covered, "findings": [f.as_json() for f in self.findings]}
 
 
-@dataclass(frozen=True)
+@record
 class GameReport:
     slug: str
     findings: tuple[CheckFinding, ...]
@@ -85,7 +86,7 @@ class GameReport:
         return data
 
 
-@dataclass(frozen=True)
+@record
 class CheckReport:
     games: tuple[GameReport, ...]
 

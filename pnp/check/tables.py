@@ -14,7 +14,6 @@ import json
 import os
 import stat
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
@@ -23,6 +22,7 @@ import yaml
 from pnp.core import files
 from pnp.core.choices import LANGS
 from pnp.core.errors import DataError
+from pnp.core.records import record
 from pnp.data.load import TABLES_FILE
 from pnp.data.model import Game, PrintedTable
 from pnp.data.textfile import shown
@@ -32,7 +32,7 @@ from pnp.games.ruleset import game_rules
 from pnp.text.convert import make_converter
 
 
-@dataclass(frozen=True)
+@record
 class CellDiff:
     """One disagreement between a printed table and the engine.
 

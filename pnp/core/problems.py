@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
+
+from pnp.core.records import record
 
 # A field's place in a document: keys and list indices from its top, ("setup", 0, "players").
 PathKey = tuple[str | int, ...]
@@ -35,7 +37,7 @@ def parse_path(text: str) -> PathKey:
     return tuple(int(index) if index else name for name, index in _PATH_PART.findall(text))
 
 
-@dataclass(frozen=True)
+@record
 class Problem:
     """One problem, located as precisely as its finder knows."""
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.core import files
 from pnp.core.errors import DataError, PnpError
+from pnp.core.records import record
 
 MARKER_DIRS = ("card_data",)
 # What a game is read from (besides the installed package): never a place to write an output.
@@ -23,7 +23,7 @@ BUNDLED_SHEETS = Path(__file__).resolve().parent / "sheets"
 SHEET_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 
-@dataclass(frozen=True)
+@record
 class Workspace:
     root: Path
 

@@ -10,14 +10,14 @@ quotes a computed table, so every other game loads as plain data.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pnp.core.problems import Problem
+from pnp.core.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Unavailable:
     """Why the engine's tables cannot be had; ``located`` are the rules' own problems, each
     placed in game.yaml (reported once, with the card that needed the table)."""

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from pnp.core import files
 from pnp.core.errors import DataError
 from pnp.core.problems import Place, Problem
+from pnp.core.records import record
 from pnp.data.cardfiles import CSV_NAME
 from pnp.data.schema import Reader
 from pnp.data.textfile import read_text
@@ -30,7 +31,7 @@ OWN_COLUMNS = ("id", "count")
 MAX_ROWS = 1000  # as many cards as one generate block may make
 
 
-@dataclass(frozen=True)
+@record
 class CsvLocated(Located):
     """A CSV file's cards as a document: paths under ``prefix`` are located by row and column,
     any other path by the YAML document that named the file."""

@@ -14,13 +14,13 @@ out to the bleed edge.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pnp.core.records import record
 
 MM_PER_INCH = 25.4
 _EDGE = 1e-6  # mm: a box edge this close to the trim edge lies on it
 
 
-@dataclass(frozen=True)
+@record
 class Rect:
     left: float
     top: float
@@ -36,7 +36,7 @@ class Rect:
         return self.top + self.height
 
 
-@dataclass(frozen=True)
+@record
 class Placement:
     """One picture on one face: what is shown, where, and how finely."""
 

@@ -11,13 +11,13 @@ warnings.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pnp.core.choices import BLEED_MM
 from pnp.core.limits import MAX_IMAGES
 from pnp.core.problems import problem_at
+from pnp.core.records import record
 from pnp.data.imagefiles import ImageFileError, read_image_file
 from pnp.data.model import Card, Component, Element, ImageFile, Layout
 from pnp.data.schema import FIELD_REF, Reader, resolve_coord
@@ -104,7 +104,7 @@ def element_placement(element: Element, image: ImageFile, trim: tuple[float, flo
                        int(prop(element, "rotate")), image.raster)
 
 
-@dataclass(frozen=True)
+@record
 class ImageNote:
     """One picture on one card: how finely it prints and whether it reaches where it should."""
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
+
+from pnp.core.records import record
 
 # Named colours, chosen to read on white card stock in both a laser and an inkjet print.
 COLOURS: dict[str, str] = {
@@ -47,7 +48,7 @@ class MarkupError(ValueError):
     """Markup that cannot be read: the message says what and at which character."""
 
 
-@dataclass(frozen=True)
+@record
 class Span:
     """A stretch of text in one style, or one inline icon (``icon`` set, ``text`` empty)."""
 

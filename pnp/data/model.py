@@ -7,14 +7,15 @@ lacks, or a string too long for its box, can be reported against its file, line 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any
 
 from pnp.core.problems import Place
+from pnp.core.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Text:
     """A string of the game's source language and the place it was written."""
 
@@ -25,7 +26,7 @@ class Text:
         return self.value
 
 
-@dataclass(frozen=True)
+@record
 class Element:
     """One drawing instruction of a face layout; ``props`` are already validated."""
 
@@ -37,7 +38,7 @@ class Element:
         return self.props.get(key, default)
 
 
-@dataclass(frozen=True)
+@record
 class Layout:
     id: str
     background: str
@@ -62,7 +63,7 @@ class Layout:
             refers(value) for element in self.elements for value in element.props.values())
 
 
-@dataclass(frozen=True)
+@record
 class Card:
     """One distinct face design of a component, printed ``count`` times."""
 
@@ -73,7 +74,7 @@ class Card:
     where: str
 
 
-@dataclass(frozen=True)
+@record
 class Component:
     id: str
     name: Text
@@ -97,14 +98,14 @@ class Component:
         return self.back is not None
 
 
-@dataclass(frozen=True)
+@record
 class Column:
     key: str
     label: Text
     format: str = ""  # "" prints the value as it is; "thousands" groups digits: 20,000
 
 
-@dataclass(frozen=True)
+@record
 class PrintedTable:
     """A table exactly as printed; ``rows`` are literal values, checked by ``pnp check``.
 
@@ -128,14 +129,14 @@ class PrintedTable:
         return self.engine_table or self.name
 
 
-@dataclass(frozen=True)
+@record
 class GlossaryTerm:
     hans: str
     hant: str
     where: str
 
 
-@dataclass(frozen=True)
+@record
 class ReviewedReading:
     """A phrase of the source text whose conversion the designer read and accepts as the whole
     text converts it, although the words converted alone read otherwise (glossary.yaml
@@ -146,7 +147,7 @@ class ReviewedReading:
     where: str
 
 
-@dataclass(frozen=True)
+@record
 class Acknowledged:
     """A rules-lint finding the designer has reviewed and accepts, with the reason why."""
 
@@ -155,7 +156,7 @@ class Acknowledged:
     where: str
 
 
-@dataclass(frozen=True)
+@record
 class LiteralMark:
     """Digits the designer typed into printed text on purpose (game.yaml ``literal_numbers``).
 
@@ -179,7 +180,7 @@ class LiteralMark:
     card: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class AllowedText:
     """A passage that may print a tool word (game.yaml ``tool_words.allow``), with why."""
 
@@ -188,7 +189,7 @@ class AllowedText:
     where: str
 
 
-@dataclass(frozen=True)
+@record
 class ToolWords:
     """game.yaml ``tool_words``: words about the tool this game's books may not print, besides
     pnp's own list (:data:`pnp.check.bookwords.TOOL_WORDS`), and passages that may print one."""
@@ -197,7 +198,7 @@ class ToolWords:
     allow: tuple[AllowedText, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class ExampleGame:
     """The seeded sample game a rulebook tells as its worked example."""
 
@@ -206,7 +207,7 @@ class ExampleGame:
     variant: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class FontPick:
     """game.yaml ``fonts:``: the face a text role prints in, by family name (looked up in the
     workspace's fonts/, the bundled faces, then the system's fonts as fontconfig finds them)
@@ -219,7 +220,7 @@ class FontPick:
     where: Place
 
 
-@dataclass(frozen=True)
+@record
 class GameInfo:
     slug: str
     name: Text
@@ -244,7 +245,7 @@ class GameInfo:
     fonts: tuple[FontPick, ...] = ()  # the faces the designer chose, by role (game.yaml fonts:)
 
 
-@dataclass(frozen=True)
+@record
 class PathSegment:
     """One drawing command of a symbol path in absolute viewbox units (y points down).
 
@@ -255,7 +256,7 @@ class PathSegment:
     points: tuple[tuple[float, float], ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class SymbolPath:
     segments: tuple[PathSegment, ...]
     fill: str | None  # "#rrggbb"; None leaves the shape unfilled
@@ -264,7 +265,7 @@ class SymbolPath:
     even_odd: bool = False  # fill rule; SVG's default is nonzero
 
 
-@dataclass(frozen=True)
+@record
 class Symbol:
     """A vector shape defined once and drawn by ``symbol`` and ``icons`` elements."""
 
@@ -279,7 +280,7 @@ class Symbol:
         return self.viewbox[2] / self.viewbox[3]
 
 
-@dataclass(frozen=True)
+@record
 class FigurePiece:
     """One piece a table figure lays down: a card face, or a stack of copies of it."""
 
@@ -291,7 +292,7 @@ class FigurePiece:
     over: bool  # laid on the piece before it, centred, taking no room of its own
 
 
-@dataclass(frozen=True)
+@record
 class TableSetup:
     """A table seen from above, to scale: seats round its edge, each with the pieces in
     front of that player (rows, the first nearest the middle), shared pieces in the middle."""
@@ -303,7 +304,7 @@ class TableSetup:
     width: float  # mm the figure may take at most; 0 = the text column
 
 
-@dataclass(frozen=True)
+@record
 class Figure:
     """Miniatures of real card faces for the rulebook, in rows with optional row labels, or
     a table set-up (``table``) with optional seat labels."""
@@ -319,7 +320,7 @@ class Figure:
     table: TableSetup | None = None
 
 
-@dataclass(frozen=True)
+@record
 class IconFile:
     """An inline icon of the game (``icons/NAME.svg`` or ``.png``), its bytes as checked at load."""
 
@@ -329,7 +330,7 @@ class IconFile:
     path: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class ImageFile:
     """A picture a layout draws (``art/…`` in the game folder), read and checked at load."""
 
@@ -345,7 +346,7 @@ class ImageFile:
         return self.format != "SVG"
 
 
-@dataclass(frozen=True)
+@record
 class Game:
     info: GameInfo
     components: tuple[Component, ...]

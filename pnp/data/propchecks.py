@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Protocol
 
 from pnp.core.limits import (
@@ -17,11 +17,12 @@ from pnp.core.limits import (
     MAX_TEXT_CHARS,
     MIN_FONT_PT,
 )
+from pnp.core.records import record
 from pnp.data.refsyntax import COUNT_REF, RULES_REF
 from pnp.data.schema import COLOR, COORD, FIELD_REF, FONT_SIZE, describe
 
 
-@dataclass(frozen=True)
+@record
 class SpecContext:
     """What a property check may consult besides the value."""
 

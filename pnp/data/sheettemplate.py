@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from pnp.core import files
 from pnp.core.choices import MAX_PAPER_MM, canonical_paper, paper_names, paper_size
 from pnp.core.errors import DataError
 from pnp.core.problems import PathKey, Place, Problem
+from pnp.core.records import record
 from pnp.data.yamlmarks import Located, load_yaml
 
 MAX_SLOTS = 200  # more than 200 cards of the smallest size on the largest paper pnp takes
@@ -42,7 +42,7 @@ SLOT_KEYS = ("id", "at", "size", "rotate")
 BACK_KEYS = ("slot", "at")
 
 
-@dataclass(frozen=True)
+@record
 class TemplateSlot:
     """One slot's trim box on the page (mm, top-left origin, as it lies on the sheet), and
     whether the card in it is turned a quarter (its top towards the page's left edge)."""
@@ -73,7 +73,7 @@ class TemplateSlot:
         return (self.height, self.width) if self.rotated else (self.width, self.height)
 
 
-@dataclass(frozen=True)
+@record
 class SheetTemplate:
     """A sheet template as read: its page, the bleed printed round each slot, the slots in
     filling order and, when the file declares them, each slot's back (``backs[i]`` is the back

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from pnp.core.choices import FONT_ROLES
@@ -37,6 +36,7 @@ from pnp.core.limits import (
     MIN_FONT_PT,
     MIN_ICON_MM,
 )
+from pnp.core.records import record
 from pnp.data.imagefiles import name_error
 from pnp.data.labelranges import EXAMPLE, labels_check, row_labels_check
 from pnp.data.propchecks import (
@@ -62,7 +62,7 @@ from pnp.data.propchecks import (
 from pnp.data.schema import COLOR, COORD, FIELD_REF, describe
 
 
-@dataclass(frozen=True)
+@record
 class ValueType:
     """One kind of property value: how it is checked, described and written in JSON Schema."""
 
@@ -72,7 +72,7 @@ class ValueType:
     schema: Callable[[Prop], dict[str, Any]]
 
 
-@dataclass(frozen=True)
+@record
 class Prop:
     name: str
     type: str  # a key of VALUE_TYPES
@@ -88,7 +88,7 @@ class Prop:
         return VALUE_TYPES[self.type]
 
 
-@dataclass(frozen=True)
+@record
 class ElementSpec:
     kind: str
     description: str

@@ -16,13 +16,13 @@ import math
 import re
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from xml.etree.ElementTree import Element
 
 from pnp.core.errors import DataError
 from pnp.core.limits import MAX_NUMBER_CHARS
 from pnp.core.problems import Place, Problem
+from pnp.core.records import record
 from pnp.data.xlsxparts import DOC_RELS, MAIN, Workbook, WorkbookRefused, relationship_targets, text_of
 from pnp.data.yamlmarks import display_path
 
@@ -71,7 +71,7 @@ def _column(letters: str) -> int:
     return number
 
 
-@dataclass(frozen=True)
+@record
 class _Cell:
     """One ``<c>`` of the sheet, read: where it is and what the spreadsheet saved in it."""
 

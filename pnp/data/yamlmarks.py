@@ -6,7 +6,7 @@ on nodes, so the node tree is walked once and each value's line is stored by its
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -16,13 +16,14 @@ import yaml
 from pnp.core.errors import DataError
 from pnp.core.limits import MAX_NUMBER_CHARS, MAX_SCALAR_CHARS
 from pnp.core.problems import PathKey, Place, Problem, format_path
+from pnp.core.records import record
 from pnp.data.textchars import CONTROL, control_message
 from pnp.data.textfile import read_text, shown
 
 __all__ = ["Located", "PathKey", "display_path", "format_path", "load_yaml"]
 
 
-@dataclass(frozen=True)
+@record
 class Located:
     """A loaded YAML document with the line of every value, keyed by its path."""
 

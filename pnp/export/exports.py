@@ -19,7 +19,6 @@ import json
 import logging
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
@@ -28,6 +27,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.build.outputs import Artifact, Output, OutputKind, Rendered, RenderJob, registry
 from pnp.build.pipeline import BuildReport, Callback, converter_for, make, resolve_games, resolve_langs
 from pnp.core.errors import PnpError
+from pnp.core.records import record
 from pnp.core.units import MM
 from pnp.core.workspace import Workspace
 from pnp.data.model import Component, Game
@@ -173,7 +173,7 @@ def _title(game: Game, component: Component, renderer: FaceRenderer) -> str:
     return f"{renderer.convert(game.info.name.value)} {renderer.convert(component.name.value)}"
 
 
-@dataclass(frozen=True)
+@record
 class CmykDeck:
     """How a deck's CMYK file is made: the press's inks and what the file says of itself."""
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core.errors import BuildError
+from pnp.core.records import record
 from pnp.core.units import MM
 from pnp.data.model import Component, Game
 from pnp.layout.presets import sheet_spec
@@ -48,7 +48,7 @@ GLUE_WORD = {"zh-Hant": "黏貼", "zh-Hans": "粘贴"}
 COUNT_WORD = {"zh-Hant": "{count} 張", "zh-Hans": "{count} 张"}
 
 
-@dataclass(frozen=True)
+@record
 class BoxSize:
     width: float  # inner, mm
     height: float

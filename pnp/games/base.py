@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Protocol
 
 from pnp.core.errors import PnpError
 from pnp.core.problems import Problem
+from pnp.core.records import record
 from pnp.data.model import Game
 from pnp.games.calculators import Calculator
 
@@ -67,7 +68,7 @@ class GameUnavailable(GameCodeError):
     registers is not a plugin for that slug)."""
 
 
-@dataclass(frozen=True)
+@record
 class LintFinding:
     """One problem an engine's lint finds in a set of rules; every game's lint returns these."""
 
@@ -97,7 +98,7 @@ class Play(Protocol):
         is a searching bot's iterations a decision (passed only to a plugin with ``play.kit``)."""
 
 
-@dataclass(frozen=True)
+@record
 class Sample:
     """One seeded game: its data, the rules it was played under and the engine's event log."""
 
@@ -109,7 +110,7 @@ class Sample:
     log: Mapping[str, Any]
 
 
-@dataclass(frozen=True)
+@record
 class Plan:
     """Everything a simulation worker needs to play its chunk: plain data, cheap to send to a
     process."""
@@ -123,7 +124,7 @@ class Plan:
     budget: int = DEFAULT_BUDGET
 
 
-@dataclass(frozen=True)
+@record
 class Requirement:
     """How many of one component (or of each matching card design) the rules need.
 
@@ -144,7 +145,7 @@ class Requirement:
     (a bull head too few) is a count the rules check."""
 
 
-@dataclass(frozen=True)
+@record
 class TableColumn:
     """One column of a table the engine computes, as the printed table must show it.
 
@@ -174,7 +175,7 @@ def _no_tables(rules: Any) -> dict[str, TableRows]:
     return {}
 
 
-@dataclass(frozen=True)
+@record
 class RulesPart:
     """How a game's rules are read and checked."""
 
@@ -196,7 +197,7 @@ class RulesPart:
         return (*self.variants, *(name for name in declared if name not in self.variants))
 
 
-@dataclass(frozen=True)
+@record
 class PlayPart:
     """How a game is played, replayed and seated."""
 
@@ -221,7 +222,7 @@ class PlayPart:
         return list(range(low, high + 1))
 
 
-@dataclass(frozen=True)
+@record
 class TablesPart:
     """The tables the engine computes from the rules, and how each must be printed."""
 
@@ -231,7 +232,7 @@ class TablesPart:
     ``pnp check`` holds tables.yaml's headings and cell types to."""
 
 
-@dataclass(frozen=True)
+@record
 class NarrationPart:
     """What ``pnp sample`` and the rulebook tell of played games."""
 
@@ -247,7 +248,7 @@ class NarrationPart:
     inputs the rules refuse; the build names the template line that called it."""
 
 
-@dataclass(frozen=True)
+@record
 class ReportPart:
     """What ``pnp simulate`` reports: one game's summary, the game's own sections and their
     text lines, and how scores read."""
@@ -263,7 +264,7 @@ class ReportPart:
     """Scores are sums of money, shown with thousands separators."""
 
 
-@dataclass(frozen=True)
+@record
 class SupplyPart:
     """What the rules need of the printed components, checked by ``pnp check``."""
 
@@ -275,7 +276,7 @@ class SupplyPart:
     ``pnp check`` holds their fronts to a corner index (a layout's ``index:``)."""
 
 
-@dataclass(frozen=True)
+@record
 class GamePlugin:
     """Everything pnp asks of one game, declared once: a record per concern.
 

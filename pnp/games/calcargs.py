@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from pnp.core.errors import PnpError
 from pnp.core.numbers import shown, too_long
+from pnp.core.records import record
 
 T = TypeVar("T")
 
@@ -51,7 +51,7 @@ def _as_typed(text: str, what: str) -> str:
     return text
 
 
-@dataclass(frozen=True)
+@record
 class Kind(Generic[T]):
     """How a typed string becomes a value.
 
@@ -72,7 +72,7 @@ WHOLE: Kind[int] = Kind("integer", whole_number)
 TEXT: Kind[str] = Kind("text", _as_typed)
 
 
-@dataclass(frozen=True)
+@record
 class Option:
     """``--name VALUE`` (``name`` in snake_case, typed in kebab-case); ``short`` adds ``-s``."""
 
@@ -84,7 +84,7 @@ class Option:
     short: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class Argument:
     """A positional value, shown as ``NAME`` in help; ``many`` takes every one left, as a tuple.
 
@@ -98,7 +98,7 @@ class Argument:
     required: bool = True
 
 
-@dataclass(frozen=True)
+@record
 class Flag:
     """``--name``: True when given."""
 
@@ -106,7 +106,7 @@ class Flag:
     help: str
 
 
-@dataclass(frozen=True)
+@record
 class Toggle:
     """A yes-or-no the rules answer unless the table says: ``--name`` (True) or ``--off``
     (False), neither (None); both at once is a contradiction the user is told about."""

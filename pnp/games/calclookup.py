@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from pnp.core.errors import PnpError
+from pnp.core.records import record
 from pnp.core.workspace import Workspace
 from pnp.games.registry import game_slugs, get_game, has_game
 from pnp.games.ruleset import workspace_rules
 
 
-@dataclass(frozen=True)
+@record
 class GameRules:
     """The rules a calculator uses, and a note when they are not the game's own card_data."""
 

@@ -13,14 +13,14 @@ count from 1 here, as a table counts them. A bad argument raises
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from pnp.core.records import record
 from pnp.games.calcargs import Param
 
 
-@dataclass(frozen=True)
+@record
 class CalcResult:
     data: Mapping[str, Any]
     lines: tuple[str, ...]
@@ -32,7 +32,7 @@ class CalcResult:
         return "\n".join(self.lines)
 
 
-@dataclass(frozen=True)
+@record
 class Calculator:
     """One calculator: ``run(rules, **values)`` with a value for each of ``params``.
 

@@ -5,8 +5,8 @@ of the paper edges for its crop marks when that costs no piece."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+from pnp.core.records import record
 from pnp.layout.freespace import clip, guillotine_split
 from pnp.layout.presets import SheetSpec
 from pnp.layout.printable import EPS, mark_rooms, marked_area
@@ -21,7 +21,7 @@ def _gap(spec: SheetSpec, piece: Piece) -> float:
     return spec.card_gutter
 
 
-@dataclass(frozen=True)
+@record
 class Grid:
     """How a run's pieces sit in a block: quarter turn, trim size as placed, bleed, gap."""
 

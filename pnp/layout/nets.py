@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+from pnp.core.records import record
 
 Point = tuple[float, float]
 
 
-@dataclass(frozen=True)
+@record
 class NetLabel:
     text: str
     x: float
@@ -17,7 +18,7 @@ class NetLabel:
     size: float  # mm of em height
 
 
-@dataclass(frozen=True)
+@record
 class Net:
     width: float
     height: float

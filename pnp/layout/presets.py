@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pnp.core.choices import PAPER_SIZES, canonical_paper, paper_names, paper_size
 from pnp.core.errors import PnpError
+from pnp.core.records import record
 
 
-@dataclass(frozen=True)
+@record
 class SheetSpec:
     """A paper size and the print furniture around the imposed blocks.
 

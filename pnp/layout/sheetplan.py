@@ -7,9 +7,10 @@ the renderer draws them. Backs are the front's slots mirrored left-right (long-e
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from pnp.core.records import record
 from pnp.layout.presets import SheetSpec
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ MIN_MARK = 3.0  # mm: the shortest crop mark printed, long enough to lay a ruler
 MARK_SHORT = 0.5  # a crop mark drawn across a block's bleed stops this far short of the trim
 
 
-@dataclass(frozen=True)
+@record
 class Piece:
     """One physical copy to print: trim size in mm, with its bleed."""
 
@@ -49,7 +50,7 @@ class Piece:
                 self.write_on)
 
 
-@dataclass(frozen=True)
+@record
 class Rect:
     x: float
     y: float
@@ -69,7 +70,7 @@ class Rect:
                 and self.y < other.bottom - eps and other.y < self.bottom - eps)
 
 
-@dataclass(frozen=True)
+@record
 class Slot:
     """Where one piece lands on a sheet (top-left origin, mm); ``rotated`` = quarter turn."""
 
@@ -90,7 +91,7 @@ class Slot:
                     self.bleed_box.width - 2 * b, self.bleed_box.height - 2 * b)
 
 
-@dataclass(frozen=True)
+@record
 class Segment:
     x1: float
     y1: float
@@ -99,7 +100,7 @@ class Segment:
     on_bleed: bool = False  # drawn over a block's outer bleed: needs a light halo to show
 
 
-@dataclass(frozen=True)
+@record
 class PieceBlock:
     slots: tuple[Slot, ...]
     columns: int
@@ -107,7 +108,7 @@ class PieceBlock:
     box: Rect  # the union of the grid's cells
 
 
-@dataclass(frozen=True)
+@record
 class SheetPlan:
     number: int
     spec: SheetSpec

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+
+from pnp.core.records import record
 
 GAP = 6.0  # mm between pieces, rows and groups
 PILE = 1.2  # mm each copy of a squared-up pile shows beneath the one above it
@@ -23,7 +24,7 @@ SAMPLES = 720
 WIDE = 4 / 3  # points on an oval, for spacing seats by distance along it
 
 
-@dataclass(frozen=True)
+@record
 class Item:
     """What to place: a stack of ``count`` copies of a w x h face, each ``spread`` further right
     (0: a pile), or, with ``over``, laid centred on the item before it."""
@@ -43,7 +44,7 @@ class Item:
         return self.width + pile, self.height + pile
 
 
-@dataclass(frozen=True)
+@record
 class Placed:
     """One copy of a face: its trim's lower-left corner and size, in its group's frame."""
 
@@ -54,14 +55,14 @@ class Placed:
     height: float
 
 
-@dataclass(frozen=True)
+@record
 class Group:
     placed: tuple[Placed, ...]
     width: float
     height: float  # the group is centred on its frame's origin
 
 
-@dataclass(frozen=True)
+@record
 class Seat:
     number: int
     group: Group
@@ -71,7 +72,7 @@ class Seat:
     normal: tuple[float, float]  # the outward direction at the seat
 
 
-@dataclass(frozen=True)
+@record
 class TablePlan:
     centre: Group
     seats: tuple[Seat, ...]

@@ -16,8 +16,9 @@ usual on sheets of the template's paper, after the template's sheets (:func:`pla
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from pnp.core.records import record
 from pnp.data.sheettemplate import SheetTemplate, TemplateSlot
 from pnp.layout.impose import impose
 from pnp.layout.presets import SheetSpec, sheet_spec
@@ -49,7 +50,7 @@ def misfits(pieces: list[Piece], template: SheetTemplate) -> list[Piece]:
     return [piece for piece in pieces if not any(fits(piece, slot) for slot in template.slots)]
 
 
-@dataclass(frozen=True)
+@record
 class TemplateShare:
     """Which pieces of a game a sheet template takes and which go on computed sheets: each
     component's id with its number of copies, in the order of components.yaml."""

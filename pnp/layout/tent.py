@@ -9,13 +9,13 @@ becomes a triangle that stands on its own, its base as wide as ``BASE`` of a pan
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pnp.core.records import record
 
 BASE = 0.35  # of a panel's height: the tent's foot, steep enough to read, wide enough to stand
 GLUE = 8.0  # mm: the flap glued inside the other panel's foot
 
 
-@dataclass(frozen=True)
+@record
 class BaseTab:
     base: float  # mm
     glue: float  # mm

@@ -8,8 +8,7 @@ more than one tile needs marks, so only such a build imports this module.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from pnp.core.records import record
 from pnp.layout.tiles import Point, Tile
 
 # A label's character advance as a share of its size: digits and '-' are at most 0.56 em in
@@ -19,7 +18,7 @@ LABEL_ADVANCE = 0.65
 LABEL_PAD = 0.2
 
 
-@dataclass(frozen=True)
+@record
 class Label:
     text: str
     x: float  # centre, tile trim mm
@@ -40,7 +39,7 @@ def _label_size(text: str, size: float, room_along: float, room_across: float) -
     return max(0.0, min(size, room_along / along, room_across / (1 + 2 * LABEL_PAD)))
 
 
-@dataclass(frozen=True)
+@record
 class TileMarks:
     """What a tile's front carries besides the board: in tile trim mm (origin top-left)."""
 

@@ -18,9 +18,9 @@ so a cut a little outside any line never shows white paper.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from pnp.core.records import record
 from pnp.layout.impose import ImposeError, fits_on_sheet
 from pnp.layout.presets import SheetSpec
 
@@ -34,7 +34,7 @@ MAX_TILES_PER_SIDE = 32  # far more than a 600 mm board needs on either paper
 Point = tuple[float, float]
 
 
-@dataclass(frozen=True)
+@record
 class Tile:
     """One tile: the region of the board it shows (its trim) and what each edge is."""
 
@@ -70,7 +70,7 @@ class Tile:
         return board_width - self.x - self.width
 
 
-@dataclass(frozen=True)
+@record
 class Tiling:
     board_width: float
     board_height: float

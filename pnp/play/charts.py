@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from html import escape
 from typing import Any
+
+from pnp.core.records import record
 
 WIDTH, HEIGHT = 480.0, 260.0
 LEFT, RIGHT, TOP, BOTTOM = 52.0, 16.0, 28.0, 40.0
@@ -25,7 +27,7 @@ INK, BAR, WHISKER, GRID = "#222222", "#4a78b5", "#111111", "#cccccc"
 SERIES = ("#4a78b5", "#d9822b", "#3d9970", "#b5475a", "#7a5cb5", "#8a8a3a")
 
 
-@dataclass(frozen=True)
+@record
 class Mark:
     kind: str  # rect | line | text | circle
     x: float
@@ -42,7 +44,7 @@ class Mark:
     data: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@record
 class Chart:
     name: str
     title: str

@@ -17,9 +17,10 @@ comes from the regularized incomplete beta function, evaluated by its continued 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist
+
+from pnp.core.records import record
 
 CONFIDENCE = 0.95
 ALPHA = 1 - CONFIDENCE
@@ -28,7 +29,7 @@ _EPS = 1e-15
 _TINY = 1e-300
 
 
-@dataclass(frozen=True)
+@record
 class Interval:
     value: float
     low: float | None
@@ -41,7 +42,7 @@ class Interval:
         return {"value": r(self.value), "low": r(self.low), "high": r(self.high)}
 
 
-@dataclass(frozen=True)
+@record
 class TestResult:
     test: str
     statistic: float

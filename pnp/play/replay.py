@@ -5,18 +5,18 @@ game.yaml's rules and reports the first step the rules refuse, with its turn and
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pnp.core.errors import DataError, PnpError
 from pnp.core.problems import Problem
+from pnp.core.records import record
 from pnp.core.workspace import Workspace
 from pnp.data.textfile import read_text
 from pnp.play.narrate import check_variant, game_rules, load_game_data, plugin
 
 
-@dataclass(frozen=True)
+@record
 class Replayed:
     """What replaying a log found: no problems means every step was legal and the recorded
     results are the ones the engine reaches."""

@@ -16,10 +16,10 @@ import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pnp.core.errors import PnpError
+from pnp.core.records import record
 from pnp.core.workspace import Workspace
 from pnp.data.model import Game
 from pnp.games.base import DEFAULT_BUDGET, GamePlugin, Plan, ReportPart, Summary
@@ -106,7 +106,7 @@ def _nothing_to_undo() -> Callable[[], None]:
     return lambda: None
 
 
-@dataclass(frozen=True)
+@record
 class PoolSignals:
     """What the process running a worker pool does with signals around it. The library sets
     none (a program that uses pnp keeps its own handlers); the command line passes its own

@@ -15,12 +15,12 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
 from pnp.core.errors import PnpError
+from pnp.core.records import record
 from pnp.core.workspace import Workspace
 from pnp.data.model import Game
 from pnp.games.base import DEFAULT_BUDGET, Plan, RulesError
@@ -48,7 +48,7 @@ _STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d{1,3})\]")
 _RANGE = re.compile(r"(-?\d{1,9})\.\.(-?\d{1,9})")
 
 
-@dataclass(frozen=True)
+@record
 class Axis:
     """One ``--sweep rules.PATH=V1,V2``: the path as written and its values in order."""
 
@@ -57,7 +57,7 @@ class Axis:
     values: tuple[Any, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Setting:
     """One point of the grid: the swept values (by path) and the player count."""
 
@@ -237,7 +237,7 @@ def run_sweep(plans: Sequence[Plan], seed: int, games: int, jobs: int | None = N
     return tallies
 
 
-@dataclass(frozen=True)
+@record
 class SweepRun:
     """What a report is made of: the game, how it was played and one tally per setting."""
 

@@ -14,7 +14,6 @@ The profiles themselves, and where they come from, are in ``icc/README.md``.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from PIL import Image, ImageCms
 from reportlab.lib.colors import CMYKColor, Color, toColor
 
 from pnp.core import files
+from pnp.core.records import record
 
 ICC_DIR = Path(__file__).parent / "icc"
 # sRGB IEC 61966-2.1 (ArgyllCMS reference profile, public domain): what a PNG's pixels and a
@@ -30,7 +30,7 @@ ICC_DIR = Path(__file__).parent / "icc"
 SRGB_PROFILE = ICC_DIR / "sRGB.icm"
 
 
-@dataclass(frozen=True)
+@record
 class PressCondition:
     """A printing condition as a PDF/X output intent names it, with the profile that prints it."""
 

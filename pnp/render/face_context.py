@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +18,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core.errors import DataError
+from pnp.core.records import record
 from pnp.core.units import MM
 from pnp.data.markup import MarkupError, has_markup, parse_markup
 from pnp.data.model import Component, Element, PrintedTable, Text
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from pnp.render.inline_icons import IconForms
 
 
-@dataclass(frozen=True)
+@record
 class FaceContext:
     """What drawing a face needs besides its layout: size, text, fonts and tables."""
 

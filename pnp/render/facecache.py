@@ -46,7 +46,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import PurePath
 from typing import Any
 
@@ -57,6 +57,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core import diskcache
 from pnp.core.fingerprint import pnp_fingerprint
+from pnp.core.records import record
 from pnp.render.glyphrenumber import FontUse, renumbered
 from pnp.render.pdfencoding import pdfdoc_bytes
 
@@ -69,7 +70,7 @@ _MAX_ENTRY = 64 * 1024 * 1024
 _FONT_RESOURCE = re.compile(r"/(F\d+)\b")
 
 
-@dataclass(frozen=True)
+@record
 class KeptForm:
     """A form the face was first to place and defined while it was drawn (a symbol's)."""
 
@@ -78,7 +79,7 @@ class KeptForm:
     content: str  # its content after the canvas's preamble
 
 
-@dataclass(frozen=True)
+@record
 class FaceRecord:
     lines: tuple[str, ...]  # the form's content, as the canvas collected it
     forms: tuple[str, ...]  # the forms it places, in order

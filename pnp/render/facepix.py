@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core.errors import BuildError, FontError
+from pnp.core.records import record
 from pnp.core.units import MM
 from pnp.data.model import Card, Component, Game
 from pnp.render.glyphs import GlyphCheck
@@ -23,7 +23,7 @@ from pnp.render.sheets import FaceForms, face_geometry
 from pnp.text.fonts import FontFamily
 
 
-@dataclass(frozen=True)
+@record
 class FaceRef:
     component: Component
     card: Card

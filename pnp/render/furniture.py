@@ -5,12 +5,12 @@ the hardware margin (a stroke's half width included)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.core.records import record
 from pnp.core.units import MM
 from pnp.data.model import Game
 from pnp.layout.marks import back_marks, crop_marks
@@ -43,7 +43,7 @@ def draw_marks(canvas: Canvas, plan: SheetPlan, back: bool) -> list[Segment]:
     return segments
 
 
-@dataclass(frozen=True)
+@record
 class Furniture:
     """What every sheet prints the same way, laid out once per build: the sheet label's font
     size (fitted to the longest label) and the ruler's caption with its width."""

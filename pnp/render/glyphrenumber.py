@@ -14,16 +14,17 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, NamedTuple
 
 from reportlab.lib.rl_accel import escapePDF
 
+from pnp.core.records import record
+
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
+@record
 class FontUse:
     """One font's part in a face: the code points it prints, in the order of first use, the
     glyph number reportlab gave each (subset × 256 + code) and the font's resource name."""

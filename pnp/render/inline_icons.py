@@ -20,7 +20,6 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -29,6 +28,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core.errors import DataError
+from pnp.core.records import record
 from pnp.data.imagefiles import kept_svg
 from pnp.data.model import IconFile
 
@@ -40,7 +40,7 @@ def icon_form_name(name: str) -> str:
     return f"icon-{name}"
 
 
-@dataclass(frozen=True)
+@record
 class OneColour:
     """How a single-colour icon is drawn when no colour span asks for another: in its own
     colour, or (``current``) in the text's."""

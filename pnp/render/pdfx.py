@@ -14,13 +14,13 @@ from __future__ import annotations
 import datetime
 import io
 import uuid
-from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from reportlab import Version as REPORTLAB_VERSION
 from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream, PDFString, PDFZCompress
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.core.records import record
 from pnp.render.colour import CmykInk
 
 PDFX_VERSION = "PDF/X-4"
@@ -30,7 +30,7 @@ PRODUCER = f"pnp with ReportLab {REPORTLAB_VERSION}"
 ID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://pnp.invalid/print-shop")
 
 
-@dataclass(frozen=True)
+@record
 class DocumentInfo:
     """What a PDF says about itself, in its Info dictionary and its XMP alike."""
 

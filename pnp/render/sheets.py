@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.core import diskcache
 from pnp.core.choices import BLEED_MM
+from pnp.core.records import record
 from pnp.core.units import MM
 from pnp.data.model import Card, Component, Game
 from pnp.layout.presets import SheetSpec
@@ -58,7 +59,7 @@ if TYPE_CHECKING:
     from pnp.render.inline_icons import IconForms
 
 
-@dataclass(frozen=True)
+@record
 class ComponentsPdf:
     data: bytes
     sheets: int

@@ -24,6 +24,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.doctemplate import LayoutError
 
+from pnp.core.records import record
 from pnp.core.units import MM
 from pnp.data.model import Game
 from pnp.render.folding import dashed_line
@@ -52,7 +53,7 @@ CUT_END = 7.5 * MM
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
+@record
 class AidLayout:
     """One way to set the player aid: the page, its columns, the type, and how tall the
     columns run from the top margin (None: down to the bottom margin). ``copies`` pages of
@@ -64,7 +65,7 @@ class AidLayout:
     copies: int = 1
 
 
-@dataclass(frozen=True)
+@record
 class _SetAid:
     data: bytes
     pages: int

@@ -8,7 +8,6 @@ glyphs the same way (:func:`_replay`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -17,6 +16,7 @@ from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Flowable
 
+from pnp.core.records import record
 from pnp.render.glyphs import GlyphCheck
 from pnp.render.inline_icons import IconForms
 from pnp.rulebook.style import (
@@ -46,7 +46,7 @@ _DRAWN_LINES: dict[tuple[Any, ...], KeptText] = {}
 _DRAWN_LINES_CAP = 20_000
 
 
-@dataclass(frozen=True)
+@record
 class FontText:
     """What one font printed in a line: its text, in the order printed, the font's name in the
     document then, and the code points the text looks up (as ``splitString`` looks them up)
@@ -59,7 +59,7 @@ class FontText:
     glyphs: tuple[int | None, ...]
 
 
-@dataclass(frozen=True)
+@record
 class KeptText:
     code: str  # the text object's operators, as the canvas writes them
     fonts: tuple[FontText, ...]

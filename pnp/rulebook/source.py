@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
@@ -27,6 +27,7 @@ import jinja2
 from markdown_it import MarkdownIt
 
 from pnp.core.errors import DataError
+from pnp.core.records import record
 from pnp.core.workspace import Workspace
 from pnp.data.markup import COLOUR_OPEN, ICON_NAME, MarkupError, span_colour
 from pnp.data.model import Game
@@ -43,7 +44,7 @@ RULING_SCHEME = "ruling:"
 RULING_LINK = re.compile(r"\[([^\]\n]+)\]\(ruling:([a-z0-9-]*)\)")
 
 
-@dataclass(frozen=True)
+@record
 class RulingMark:
     """One 〔本版補充〕 of a rendered book: the ruling it applies, on which Markdown line."""
 
@@ -64,7 +65,7 @@ def marks_as_printed(text: str) -> str:
     return RULING_LINK.sub(lambda match: f"〔{match[1]}〕", text)
 
 
-@dataclass(frozen=True)
+@record
 class MarkdownBlock:
     kind: str  # heading | paragraph | bullets | numbers | quote | table | figure
     runs: tuple[Run, ...] = ()
@@ -82,7 +83,7 @@ def template_path(templates: Path, slug: str) -> Path:
     return templates / slug / "rulebook.md.j2"
 
 
-@dataclass(frozen=True)
+@record
 class Engine:
     """What a book's template may ask of the game's rules engine, supplied by the caller (the
     play layer knows the engines; the rulebook names none).

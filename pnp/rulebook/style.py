@@ -5,10 +5,11 @@ page templates (pnp/rulebook/pdf.py, pnp/rulebook/aid.py) and the tables
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 
 from reportlab.lib.colors import HexColor
 
+from pnp.core.records import record
 from pnp.core.units import MM
 
 INK = HexColor("#231f2b")
@@ -24,7 +25,7 @@ RULE = HexColor("#b9ad98")
 EM_ASCENT = 0.88
 
 
-@dataclass(frozen=True)
+@record
 class TextStyle:
     size: float
     leading: float
@@ -43,7 +44,7 @@ H3 = TextStyle(12, 18, INK, True, 8, 3)
 # A heading this many lines long is a paragraph typed as a heading: refused, not typeset.
 HEADING_MAX_LINES = 4
 
-@dataclass(frozen=True)
+@record
 class BookStyles:
     body: TextStyle
     h1: TextStyle

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from pnp.core.choices import LANGS
 from pnp.core.errors import PnpError
+from pnp.core.records import record
 from pnp.core.workspace import Workspace
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -60,7 +61,7 @@ class _Made:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-@dataclass(frozen=True)
+@record
 class Started:
     """What ``pnp new`` did: the game's files, and the workspace files it made or changed."""
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnp.core.errors import PnpError
+from pnp.core.records import record
 from pnp.core.workspace import Workspace
 
 if TYPE_CHECKING:  # the engines load in the worker, and in the server only once a page is read
@@ -70,23 +71,23 @@ class Status(enum.StrEnum):
 # The worker's messages
 
 
-@dataclass(frozen=True)
+@record
 class Planned:
     settings: tuple[Setting, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Played:
     setting: int
     tally: Tally
 
 
-@dataclass(frozen=True)
+@record
 class Failed:
     message: str
 
 
-@dataclass(frozen=True)
+@record
 class Finished:
     pass
 

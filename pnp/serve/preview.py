@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnp.core.errors import PnpError
+from pnp.core.records import record
 from pnp.core.workspace import Workspace
 from pnp.data.gameset import KeptGames
 from pnp.games.registry import tables_from_engine
@@ -68,7 +69,7 @@ def _documents_of_kinds() -> dict[str, str]:
     return {kind.files: kind.title for kind in BUILD_KINDS if kind.single_file and kind.title}
 
 
-@dataclass(frozen=True)
+@record
 class PageImage:
     """One rasterised page: its key (Preview.page; named by its pixels, so an unchanged page
     keeps its address), a digest of its pixels and its PNG."""
@@ -78,7 +79,7 @@ class PageImage:
     png: bytes
 
 
-@dataclass(frozen=True)
+@record
 class PageImages:
     """A PDF's pages as images, and the digest of the PDF they were drawn from."""
 

@@ -30,7 +30,6 @@ import os
 import re
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, ClassVar
 from urllib.parse import unquote_to_bytes
@@ -39,6 +38,7 @@ from pnp.core import files
 from pnp.core.errors import PnpError
 from pnp.core.limits import MAX_FONT_BYTES
 from pnp.core.numbers import too_long
+from pnp.core.records import record
 from pnp.serve.balance_page import SCRIPT as BALANCE_SCRIPT
 from pnp.serve.balance_page import STYLE as BALANCE_STYLE
 from pnp.serve.balance_page import balance_page
@@ -80,7 +80,7 @@ class BadRequest(ValueError):
     """A request target the server cannot read: answered 400 with the reason."""
 
 
-@dataclass(frozen=True)
+@record
 class Target:
     """A request target, percent-decoded: the path and the query's names and values."""
 

@@ -4,23 +4,23 @@ refresh (preview.py) publishes and the page (page.py) renders."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pnp.core.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Face:
     path: str  # relative to the preview's build root
     label: str
     stamp: str  # a digest of the file: a new face is a new URL
 
 
-@dataclass(frozen=True)
+@record
 class FaceGroup:
     title: str
     faces: tuple[Face, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Document:
     title: str
     path: str  # the PDF, relative to the build root
@@ -29,7 +29,7 @@ class Document:
     pending: bool = False  # being built again after a save: no page is shown
 
 
-@dataclass(frozen=True)
+@record
 class Script:
     lang: str
     groups: tuple[FaceGroup, ...]
@@ -37,13 +37,13 @@ class Script:
     pending: bool = False  # its faces are being built again after a save: none is shown
 
 
-@dataclass(frozen=True)
+@record
 class Checked:
     ok: bool
     text: str
 
 
-@dataclass(frozen=True)
+@record
 class GameView:
     slug: str
     title: str
@@ -54,7 +54,7 @@ class GameView:
     sample_note: str = ""  # why there is no sample game
 
 
-@dataclass(frozen=True)
+@record
 class State:
     """One published state of the preview; a new ``version`` whenever what is shown changes."""
 

@@ -12,11 +12,11 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
 from pnp.core.errors import PnpError
+from pnp.core.records import record
 from pnp.core.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -35,7 +35,7 @@ BURST_MS = 1600
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@record
 class Round(Generic[T]):
     """One rebuild: the workspace-relative paths that changed (none for the first build), what
     the rebuild returned, or the error it stopped with, and how long it took."""

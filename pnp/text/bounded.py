@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TypeVar
+
+from pnp.core.records import record
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@record
 class Budget:
     """What one render may use: CPU seconds of its thread, wall-clock seconds, and memory
     beyond what the process had mapped when it began."""

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pnp.core.choices import LANGS
+from pnp.core.records import record
 from pnp.data.model import Game, GlossaryTerm
 from pnp.text.linebreaks import word_offsets
 
@@ -42,7 +42,7 @@ def _converter(config: str) -> Any:
     return opencc.OpenCC(config)
 
 
-@dataclass(frozen=True)
+@record
 class Converter:
     """Converts text from a game's source script into a target script."""
 

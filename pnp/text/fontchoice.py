@@ -23,7 +23,6 @@ import re
 import shutil
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from pnp.core import diskcache, files
 from pnp.core.choices import FONT_ROLES
 from pnp.core.errors import FontError, PnpError
 from pnp.core.limits import MAX_FONT_BYTES
+from pnp.core.records import record
 from pnp.core.workspace import Workspace
 from pnp.data.model import FontPick
 from pnp.text.fontcheck import font_damage_cached
@@ -45,7 +45,7 @@ _FC_TIMEOUT = 30  # seconds: fontconfig builds its cache on a first run
 _HAN = range(0x4E00, 0xA000)
 
 
-@dataclass(frozen=True)
+@record
 class FoundFace:
     """One face of a font file: the file, its index in a collection, the family it was found by."""
 

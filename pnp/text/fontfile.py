@@ -18,13 +18,13 @@ import hashlib
 import os
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
 from pnp.core import diskcache, files
 from pnp.core.errors import DataError, FontError
 from pnp.core.limits import MAX_FONT_BYTES
+from pnp.core.records import record
 
 T = TypeVar("T")
 
@@ -46,7 +46,7 @@ class _CutShort(Exception):
     """The file ended before the bytes asked for: it changed since its stamp was taken."""
 
 
-@dataclass(frozen=True)
+@record
 class FontFile:
     """The font file at ``path``, whose bytes hashed to ``digest`` when it had ``stamp``."""
 

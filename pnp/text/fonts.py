@@ -13,7 +13,6 @@ import struct
 import threading
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from itertools import compress
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 from pnp.core import files
 from pnp.core.errors import FontError
 from pnp.core.limits import MAX_FONT_BYTES
+from pnp.core.records import record
 from pnp.text import reportlab_fonts
 from pnp.text.fontcheck import font_damage_cached, known_sound
 from pnp.text.fontfile import FontFile, Reader
@@ -67,7 +67,7 @@ _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 _VARIATION_SELECTORS = frozenset(range(0xFE00, 0xFE10)) | frozenset(range(0xE0100, 0xE01F0))
 
 
-@dataclass(frozen=True)
+@record
 class FontFace:
     """One registered font file; ``name`` is both its reportlab name and its PostScript name."""
 
@@ -90,7 +90,7 @@ class FontFace:
         return MISSING_GLYPH_ADVICE
 
 
-@dataclass(frozen=True)
+@record
 class FontFamily:
     """The regular and bold faces for one written language (``zh-Hant`` or ``zh-Hans``)."""
 

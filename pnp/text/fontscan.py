@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import struct
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from pnp.core import diskcache
 from pnp.core.choices import FONT_SUFFIXES
 from pnp.core.errors import FontError
 from pnp.core.limits import MAX_FONT_BYTES
+from pnp.core.records import record
 
 MAX_COLLECTION_FACES = 64  # Noto's CJK collections hold 10 faces, AR PL UKai 4
 MAX_SCANNED_FILES = 200
@@ -33,7 +33,7 @@ MAX_FOLDER_ENTRIES = 10_000
 _COLLECTIONS = (".ttc", ".otc")
 
 
-@dataclass(frozen=True)
+@record
 class Entry:
     """One face of a font file, with the names it can be looked up by."""
 

@@ -12,7 +12,8 @@ the same wherever it is measured.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from pnp.core.records import record
 
 # The one character an inline icon stands as in a run's text: one em wide (every measure pnp
 # makes says so), no glyph of any face. U+FFFC OBJECT REPLACEMENT CHARACTER is what Unicode
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 ICON = "\ufffc"
 
 
-@dataclass(frozen=True)
+@record
 class Run:
     """A stretch of text in one style. A ``mark`` run is a label (a rulebook's 〔本版補充〕):
     it prints in the mark colour and is never broken across lines. ``colour`` ('#rrggbb')
@@ -75,7 +76,7 @@ def no_squeeze(ch: str, bold: bool) -> tuple[float, float]:
     return (0.0, 0.0)
 
 
-@dataclass(frozen=True)
+@record
 class SetLine:
     """A broken line: its runs, natural width, how much its punctuation may give up (points),
     and whether it ends its paragraph or a forced break (such a line is not justified)."""

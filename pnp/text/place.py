@@ -7,9 +7,9 @@ line fills its measure exactly (or keeps its natural spacing when it ends a para
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
+from pnp.core.records import record
 from pnp.text.linetypes import EPS, Kern, Measure, SetLine, Squeeze, no_squeeze
 from pnp.text.unitmetrics import pair_cuts
 
@@ -19,7 +19,7 @@ def clear_caches() -> None:
     _char_width.cache_clear()
 
 
-@dataclass(frozen=True)
+@record
 class Placed:
     """A stretch of one line drawn with one font at ``x``, ``char_space`` added after each glyph;
     ``mark``: it is (part of) a label, drawn in the mark colour; ``colour``: drawn in that

@@ -6,10 +6,10 @@ readings, so only it imports these records.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pnp.core.records import record
 
 
-@dataclass(frozen=True)
+@record
 class WordReading:
     """A word the text converted whole prints otherwise than the word converted alone."""
 
@@ -19,7 +19,7 @@ class WordReading:
     alone: str  # the word converted by itself
 
 
-@dataclass(frozen=True)
+@record
 class Readings:
     """A text converted whole (what a build prints) and word by word, and where they differ."""
 

@@ -11,8 +11,8 @@ per canvas, so the same label in the same box is fitted again in each build of i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from pnp.core.records import record
 from pnp.text import breakunits, unitmetrics
 from pnp.text.breakunits import units_of
 from pnp.text.linetypes import EPS, SQUEEZE_PER_LINE, Kern, Line, Measure, Run, SetLine, Squeeze, no_squeeze
@@ -28,7 +28,7 @@ def clear_caches() -> None:
     _fits.clear()
 
 
-@dataclass(frozen=True)
+@record
 class Fit:
     """A text fitted to its box: the size, the leading and the lines as set at that size
     (:func:`pnp.text.place.place` places each, justified or not, as the paragraph needs)."""

@@ -22,9 +22,9 @@ import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 
 from pnp.core import diskcache
+from pnp.core.records import record
 from pnp.text.reportlab_fonts import deflated_entry_name
 
 log = logging.getLogger(__name__)
@@ -40,7 +40,7 @@ Key = tuple[str, tuple[int, ...]]
 _session: ContextVar[diskcache.Rendering[Key, bytes] | None] = ContextVar("pnp_subset_session", default=None)
 
 
-@dataclass(frozen=True)
+@record
 class Subset:
     """One subset's TrueType file, as reportlab makes it and as reportlab deflates it."""
 

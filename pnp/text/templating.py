@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Generator, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cache
 from pathlib import Path
 from types import TracebackType
@@ -27,6 +27,7 @@ from jinja2.exceptions import SecurityError
 
 from pnp.core.errors import DataError
 from pnp.core.problems import Place, Problem, problem_at
+from pnp.core.records import record
 from pnp.data.textfile import read_text, shown
 from pnp.text.bounded import DEFAULT_BUDGET, Budget, Clock, OutOfTime, within_memory
 from pnp.text.sandbox import BoundedSandbox, StepBudget, TemplateLimit, counting
@@ -122,7 +123,7 @@ def markdown_environment(templates: Path) -> jinja2.Environment:
     return env
 
 
-@dataclass(frozen=True)
+@record
 class _Frame:
     """Where in the templates a render failed: the innermost template frame's file and line,
     its local values, and whether that file's top-level code is on the stack more than once
@@ -158,7 +159,7 @@ def _template_frame(tb: TracebackType | None, folder: str) -> _Frame:
 _LOCAL = re.compile(r"^l_\d+_(.+)$")
 
 
-@dataclass(frozen=True)
+@record
 class _Behind:
     """What a template line computes from: the variables it reads, then those each was
     ``set`` (or looped) from, and so on back, nearest first; and per variable the fields the

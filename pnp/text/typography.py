@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
+
+from pnp.core.records import record
 
 # Half-width marks that have a full-width form Chinese text should use instead.
 FULL_WIDTH = {"!": "！", "?": "？", ",": "，", ";": "；", ":": "："}
@@ -26,7 +27,7 @@ _RANGE = re.compile(rf"(?<![\w.])(\d+|[A-Z])\s?([{RANGE_MARKS}])\s?(\d+|[A-Z])(?
 _NAMES = {"～": "full-width tilde ～", "~": "half-width tilde ~", "–": "en dash –", "—": "em dash —"}
 
 
-@dataclass(frozen=True)
+@record
 class Problem:
     code: str
     message: str

@@ -12,8 +12,8 @@ a line is measured the same wherever it is measured.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from pnp.core.records import record
 from pnp.text.breakunits import Unit
 from pnp.text.linetypes import Kern, Measure, Run, Squeeze, no_squeeze
 
@@ -80,7 +80,7 @@ def kerned(chars: Sequence[tuple[str, bool]], squeeze: Squeeze, kern: Kern) -> t
     return cut, lost
 
 
-@dataclass(frozen=True)
+@record
 class UnitMetrics:
     """Per unit, at size 1: full width, printed width if a line ends here, and squeeze (ems),
     each after the compression of the pairs inside the unit; and, between a unit and the next

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from pnp.core.records import record
 from pnp.text.breakunits import units_of
 from pnp.text.linetypes import ICON, Run
 
@@ -35,7 +35,7 @@ CellKind = Literal["upright", "across", "turned"]
 ACROSS_MAX = 2  # 縱中橫: up to this many Latin letters or digits share one cell
 
 
-@dataclass(frozen=True)
+@record
 class Cell:
     text: str
     kind: CellKind
@@ -45,7 +45,7 @@ class Cell:
     icon: str | None = None  # an inline icon's name (its text is ICON)
 
 
-@dataclass(frozen=True)
+@record
 class VerticalFit:
     """A text fitted to a box in columns: the size (pt), the distance from one column's centre
     to the next (pt) and the columns, first (rightmost) first."""

@@ -34,11 +34,11 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 from pnp.core.problems import Problem
+from pnp.core.records import record
 from pnp.games.params import Params, field_problem, raise_problems
 
 slug = "aizhewudi"
@@ -67,13 +67,13 @@ ABILITIES: tuple[str, ...] = tuple(ABILITY_NAMES)
 # docs/rulings.md (aizhewudi-ability-<id> and the sections before them).
 
 
-@dataclass(frozen=True)
+@record
 class BillKind:
     value: int
     count: int
 
 
-@dataclass(frozen=True)
+@record
 class ActionCard:
     id: str
     name: str
@@ -93,7 +93,7 @@ DEFAULT_BONUSES: tuple[tuple[str, int], ...] = (
 )
 
 
-@dataclass(frozen=True)
+@record
 class AizhewudiRules:
     min_players: int = 4
     max_players: int = 6

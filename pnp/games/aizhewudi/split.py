@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from pnp.core.records import record
 from pnp.games.aizhewudi.rules import AizhewudiRules
 from pnp.games.params import is_integer
 
 
-@dataclass(frozen=True)
+@record
 class Split:
     share: int
     groups: tuple[tuple[int, ...], ...]

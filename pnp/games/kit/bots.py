@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
+from pnp.core.records import record
 from pnp.games.base import DEFAULT_BUDGET, GameCodeError
 from pnp.games.kit.contract import Action, State, evaluates, evaluates_class, no_legal_action
 from pnp.games.kit.determinize import determinize
@@ -52,7 +52,7 @@ class GreedyBot:
         return best
 
 
-@dataclass(frozen=True)
+@record
 class BotKind:
     name: str
     make: BotFactory

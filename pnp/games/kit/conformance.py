@@ -20,9 +20,9 @@ import json
 import random
 import sys
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
+from pnp.core.records import record
 from pnp.games.base import GameCodeError
 from pnp.games.kit.contract import (
     CHANCE,
@@ -44,7 +44,7 @@ HIDDEN_CHECKS = 6
 """States of each game (spread over it) whose observations are compared with redeals."""
 
 
-@dataclass(frozen=True)
+@record
 class Breach:
     """A place where a game's code broke the contract: the method and what went wrong."""
 

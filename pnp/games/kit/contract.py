@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol, TypeGuard, runtime_checkable
 
+from pnp.core.records import record
 from pnp.games.base import GameCodeError
 
 CHANCE = -1
@@ -39,7 +39,7 @@ Action = Hashable
 Event = Any  # a frozen dataclass (written with pnp.games.events.to_json) or a JSON-ready value
 
 
-@dataclass(frozen=True)
+@record
 class Outcome:
     """How a finished game ended: every seat's score, its place, and why it ended."""
 

@@ -15,11 +15,12 @@ import random
 import sysconfig
 import traceback
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, TypeVar, get_type_hints
 
 from pnp.core.errors import PnpError
+from pnp.core.records import record
 from pnp.games.base import (
     DEFAULT_BUDGET,
     GameCodeError,
@@ -49,7 +50,7 @@ from pnp.games.kit.rules import declared_variants, read_rules
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@record
 class KitGame:
     slug: str
     title: str

@@ -16,6 +16,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from pnp.core.records import record
 from pnp.games.base import DEFAULT_BUDGET, GameCodeError
 from pnp.games.draws import below
 from pnp.games.kit.contract import CHANCE, Action, State, no_legal_action, outcome_of
@@ -36,7 +37,7 @@ class _Node:
     children: dict[Action, _Node] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@record
 class Ismcts:
     budget: int = DEFAULT_BUDGET
 

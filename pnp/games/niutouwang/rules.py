@@ -40,10 +40,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pnp.core.problems import Problem
+from pnp.core.records import record
 from pnp.games.params import Params, field_problem, raise_problems
 
 slug = "niutouwang"
@@ -72,7 +72,7 @@ RANGES: dict[str, tuple[int, int]] = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class HeadRule:
     multiple_of: int
     heads: int
@@ -86,7 +86,7 @@ DEFAULT_HEAD_RULES: tuple[HeadRule, ...] = (
 )
 
 
-@dataclass(frozen=True)
+@record
 class NiutouwangRules:
     lowest: int = 1
     highest: int = 104

@@ -8,10 +8,10 @@ its true answer checks (``test``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
+from pnp.core.records import record
 from pnp.games.params import is_integer
 
 QUESTION_KINDS = ("is_target", "any_target", "target_count", "is_ghost", "other")
@@ -19,7 +19,7 @@ QUESTION_KINDS = ("is_target", "any_target", "target_count", "is_ghost", "other"
 
 
 
-@dataclass(frozen=True)
+@record
 class Question:
     """An abstract yes/no question; ``other`` stands for one whose answer no rule can check."""
 
@@ -46,7 +46,7 @@ class Question:
         return out
 
 
-@dataclass(frozen=True)
+@record
 class Choice:
     kind: str
     named: tuple[int, ...] = ()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pnp.core.records import record
 from pnp.games.events import fast_init
 from pnp.games.tisigui.choices import Question
 from pnp.games.tisigui.rules import SLUG, End
@@ -95,7 +96,7 @@ class BigRound:
         }
 
 
-@dataclass(frozen=True)
+@record
 class GameLog:
     seed: int
     players: int

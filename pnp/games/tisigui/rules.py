@@ -51,11 +51,12 @@ Seats are numbered from 0 and clockwise: seat s + 1 (mod players) plays after se
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Literal, cast
 
 from pnp.core.problems import Problem
+from pnp.core.records import record
 from pnp.games.params import Params, field_problem, is_integer, raise_problems
 
 SLUG = "tisigui"
@@ -71,7 +72,7 @@ End = Literal["all_confirmed", "no_targets", "rounds_out"]
 # Rules
 
 
-@dataclass(frozen=True)
+@record
 class SetupRow:
     players: int
     big_die: int
@@ -79,7 +80,7 @@ class SetupRow:
     question_markers: int | None  # None when the rules use no markers
 
 
-@dataclass(frozen=True)
+@record
 class StatedExample:
     """A worked example's numbers, as a rules text states them (lint only)."""
 
@@ -88,7 +89,7 @@ class StatedExample:
     round_values: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@record
 class TisiguiRules:
     variant: str | None = None
     min_players: int = 3

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cached_property
 from typing import Any, Literal
 
 from pnp.core.problems import Problem
+from pnp.core.records import record
 from pnp.games.params import Params, field_problem, raise_problems
 
 SLUG = "wurenshenghuan"
@@ -33,7 +34,7 @@ def weapon(kind: int) -> str:
 # --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class ScoreBand:
     """``points`` for the murderer when real kills fall in kills_min..kills_max (inclusive)."""
 
@@ -57,7 +58,7 @@ DEFAULT_BANDS: tuple[ScoreBand, ...] = (
 )
 
 
-@dataclass(frozen=True)
+@record
 class WurenshenghuanRules:
     min_players: int = 2
     max_players: int = 10

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from pnp.core.problems import Problem
+from pnp.core.records import record
 from pnp.games.base import RulesError
 from pnp.games.events import to_json_object
 from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules
@@ -17,7 +18,7 @@ from pnp.games.wurenshenghuan.rules import KEY, WurenshenghuanRules
 _INDEXES: dict[tuple[str, ...], dict[str, int]] = {}
 
 
-@dataclass(frozen=True)
+@record
 class State:
     """Everything on the table; ``rows[i]`` belongs to ``letters[i]``."""
 
@@ -113,7 +114,7 @@ def new_state(rules: WurenshenghuanRules, deck: Sequence[str], murderer: str) ->
     return State(letters=rules.letters, rows=rows, pile=tuple(deck[need:]), murderer=murderer)
 
 
-@dataclass(frozen=True)
+@record
 class Swap:
     character: str
     position: int
@@ -121,7 +122,7 @@ class Swap:
     took: str
 
 
-@dataclass(frozen=True)
+@record
 class NightResult:
     action: str  # "kill" | "frame" | "none"
     killed: tuple[str, ...] = ()
@@ -151,14 +152,14 @@ def refill(rules: WurenshenghuanRules, row: tuple[str, ...],
     return tuple(pile[:count]), tuple(pile[count:])
 
 
-@dataclass(frozen=True)
+@record
 class LookResult:
     character: str
     position: int | None
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class DayResult:
     alive: int
     searches: int
@@ -171,7 +172,7 @@ class DayResult:
 # -- the events a night, a day and a slip emit ---------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class NightEvent:
     night: int
     result: NightResult
@@ -183,7 +184,7 @@ class NightEvent:
                 "table": {c: list(row) for c, row in self.table}}
 
 
-@dataclass(frozen=True)
+@record
 class DayEvent:
     day: int
     dead: tuple[str, ...]  # sorted
@@ -193,7 +194,7 @@ class DayEvent:
         return {"day": self.day, "dead": list(self.dead), **to_json_object(self.result)}
 
 
-@dataclass(frozen=True)
+@record
 class GuessEvent:
     seat: int
     character: str

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from pnp.core.records import record
 from pnp.games.base import Table, TableColumn
 from pnp.games.params import is_integer
 from pnp.games.wurenshenghuan.rules import INNOCENT, MURDERER, Role, WurenshenghuanRules
@@ -43,7 +43,7 @@ def guess_points(rules: WurenshenghuanRules, day: int) -> int:
     return rules.guess_points[day - 1] if day <= len(rules.guess_points) else 0
 
 
-@dataclass(frozen=True)
+@record
 class Score:
     """One player's final score, split the way the narration explains it."""
 

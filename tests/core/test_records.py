@@ -1,0 +1,133 @@
+"""``@record`` makes what ``@dataclass(frozen=True)`` makes: the same equality, hash numbers,
+repr text, refusal of assignment and dataclass machinery, and keeps the methods a body defines."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+from dataclasses import dataclass, field
+
+import pytest
+
+from pnp.core.records import record
+
+
+@record
+class Point:
+    x: int
+    y: float = 0.0
+    note: str = field(default="", compare=False)
+    hidden: tuple[int, ...] = field(default=(), repr=False)
+
+
+@dataclass(frozen=True)
+class PointAsDataclass:
+    x: int
+    y: float = 0.0
+    note: str = field(default="", compare=False)
+    hidden: tuple[int, ...] = field(default=(), repr=False)
+
+
+@record
+class One:
+    value: str
+
+
+@dataclass(frozen=True)
+class OneAsDataclass:
+    value: str
+
+
+@record
+class Empty:
+    pass
+
+
+@dataclass(frozen=True)
+class EmptyAsDataclass:
+    pass
+
+
+@record
+class Labelled(Point):
+    label: str = "a"
+
+
+@record
+class Node:
+    name: str
+    children: list[Node] = field(default_factory=list, hash=False)
+
+
+def _same_as_dataclass(made: object, stdlib: object) -> None:
+    assert repr(made).replace(type(made).__qualname__, "X") == repr(stdlib).replace(type(stdlib).__qualname__, "X")
+    assert hash(made) == hash(stdlib)
+
+
+def test_equality_hash_and_repr_are_the_dataclass_ones() -> None:
+    _same_as_dataclass(Point(1, 2.5, "n", (3,)), PointAsDataclass(1, 2.5, "n", (3,)))
+    _same_as_dataclass(One("草"), OneAsDataclass("草"))
+    _same_as_dataclass(Empty(), EmptyAsDataclass())
+    assert repr(Point(1)) == "Point(x=1, y=0.0, note='')"
+    assert Point(1, 2.0, "a") == Point(1, 2.0, "b")  # note is not compared
+    assert Point(1) != Point(2)
+    assert hash(Point(1, 2.0, "a")) == hash(Point(1, 2.0, "b"))
+    assert Point(1).__eq__(PointAsDataclass(1)) is NotImplemented  # another class, as dataclass says
+    assert Point(1).__eq__((1, 0.0, "", ())) is NotImplemented
+    assert len({One("a"), One("a"), One("b")}) == 2
+
+
+def test_a_subclass_compares_its_own_fields_and_never_equals_its_base() -> None:
+    assert Labelled(1, label="a") == Labelled(1, label="a") != Labelled(1, label="b")
+    assert Labelled(1) != Point(1)
+    assert repr(Labelled(1)) == "Labelled(x=1, y=0.0, note='', label='a')"
+
+
+def test_assignment_is_refused_and_the_dataclass_machinery_works() -> None:
+    point = Point(1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        point.x = 2  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del point.x
+    assert dataclasses.is_dataclass(point)
+    assert [f.name for f in dataclasses.fields(point)] == ["x", "y", "note", "hidden"]
+    assert dataclasses.replace(point, y=3.0) == Point(1, 3.0)
+    assert dataclasses.asdict(point) == {"x": 1, "y": 0.0, "note": "", "hidden": ()}
+    assert pickle.loads(pickle.dumps(Labelled(4, label="z"))) == Labelled(4, label="z")
+    assert copy.deepcopy(point) == point
+    assert Point.__match_args__ == ("x", "y", "note", "hidden")
+
+
+def test_a_recursive_value_shows_an_ellipsis_and_unhashed_fields_are_left_out_of_the_hash() -> None:
+    root = Node("root")
+    root.children.append(root)
+    assert repr(root) == "Node(name='root', children=[...])"
+    assert hash(Node("a", [Node("b")])) == hash(Node("a"))
+
+
+def test_methods_the_body_defines_are_kept() -> None:
+    @record
+    class Own:
+        value: int
+
+        def __repr__(self) -> str:
+            return "own"
+
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        def __hash__(self) -> int:
+            return 7
+
+    assert repr(Own(1)) == "own" and Own(1) == Own(2) and hash(Own(1)) == 7
+
+    @record
+    class EqOnly:
+        value: int
+
+        def __eq__(self, other: object) -> bool:
+            return True
+
+    # A body defining __eq__ alone has no hash of its own: the fields' hash, as dataclass does.
+    assert hash(EqOnly(3)) == hash((3,)) and EqOnly(1) == EqOnly(2)
