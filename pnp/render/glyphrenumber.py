@@ -39,9 +39,7 @@ class FontUse:
 # literal string as reportlab escapes it (rl_accel.escapePDF: its text).
 _SUBSET_NAME = r"/(F\d+)\+(\d+)"
 _LITERAL = r"\(((?:\\[0-7]{3}|\\[\\()]|[^\\()])*)\)"
-# A literal string's text, one byte at a time; what a renumbering within subsets rewrites: the
-# subsets chosen and the strings.
-_STRING = re.compile(rb"\\[0-7]{3}|\\[\\()]|[^\\]")
+# What a renumbering within subsets rewrites: the subsets chosen and the strings.
 _TOKEN = re.compile(f"{_SUBSET_NAME}|{_LITERAL}")
 # A text object read back in pieces: a subset of a TrueType font chosen as reportlab's
 # _formatText chooses it, right before a string (``/F3+1 9.5 Tf 11.4 TL``: font, subset, then
@@ -173,9 +171,11 @@ def _renumbered_in_place(line: str, names: Mapping[str, str], tables: Mapping[tu
 
 
 def _unescaped(text: str) -> bytes:
-    """The bytes of a literal string's text as escapePDF wrote them."""
-    return bytes(int(piece[1:], 8) if len(piece) == 4 else piece[-1]
-                 for piece in _STRING.findall(text.encode("latin-1")))
+    """The bytes of a literal string's text as escapePDF wrote them: each byte as itself, as a
+    backslash and three octal digits, or (a backslash or parenthesis) after a backslash. With
+    the parentheses written in octal too, that is Python's escaping, which its codec reads in C."""
+    octal = text.replace("\\(", "\\050").replace("\\)", "\\051")
+    return octal.encode("latin-1").decode("unicode_escape").encode("latin-1")
 
 
 def _reprinted(line: str, names: Mapping[str, str], glyphs: Mapping[str, Mapping[int, int]]) -> str:

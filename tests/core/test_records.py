@@ -131,3 +131,26 @@ def test_methods_the_body_defines_are_kept() -> None:
 
     # A body defining __eq__ alone has no hash of its own: the fields' hash, as dataclass does.
     assert hash(EqOnly(3)) == hash((3,)) and EqOnly(1) == EqOnly(2)
+
+
+
+@record
+class Fresh:
+    """Compared, hashed and shown by the test below alone."""
+
+    a: int
+    b: str = "x"
+
+
+class Plain(Fresh):  # not a record: Fresh's methods, its own name in the repr
+    pass
+
+
+def test_each_method_is_compiled_on_its_first_call_and_then_stands_in_its_place() -> None:
+    stand_ins = {name: vars(Fresh)[name] for name in ("__eq__", "__hash__", "__repr__")}
+    assert Fresh(1) == Fresh(1) and hash(Fresh(1)) == hash((1, "x")) and repr(Fresh(1)) == "Fresh(a=1, b='x')"
+    for name, stand_in in stand_ins.items():
+        assert vars(Fresh)[name] is not stand_in, name
+        assert vars(Fresh)[name].__qualname__ == f"Fresh.{name}"
+    assert Fresh(1) != Fresh(2) and hash(Fresh(2)) == hash((2, "x")) and repr(Fresh(2)) == "Fresh(a=2, b='x')"
+    assert Plain(3) == Plain(3) != Fresh(3) and repr(Plain(3)) == "Plain(a=3, b='x')"

@@ -16,13 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pypdf import PdfReader
+from reportlab.lib.rl_accel import escapePDF
 
 from pnp.build.manifest import MANIFEST_NAME
 from pnp.build.pipeline import build
 from pnp.core.workspace import Workspace
 from pnp.render.facecache import FaceRecord
-from pnp.render.glyphrenumber import FontUse, renumbered
+from pnp.render.glyphrenumber import FontUse, _unescaped, renumbered
 from tests.conftest import ROOT, edit
 
 GAME = "aizhewudi"
@@ -180,6 +183,11 @@ def test_a_line_whose_glyphs_keep_their_subsets_keeps_its_runs_while_another_is_
     state = _State("F2", {65: 65, ord("色"): 254, ord("有"): 255})
     assert renumbered(record.lines, record.fonts, {"Sans": state}) == (
         r"BT 1 0 0 1 0 0 Tm /F2+0 9 Tf 10 TL [(A\376) 20 (A)] TJ ET", "0 g", r"BT /F2+0 9 Tf 10 TL (\377) Tj ET")
+
+
+@given(st.binary(max_size=40) | st.lists(st.sampled_from(b"\\()0578 \x00\xff\n"), max_size=12).map(bytes))
+def test_a_string_escaped_as_reportlab_escapes_it_reads_back_to_its_bytes(data: bytes) -> None:
+    assert _unescaped(escapePDF(data)) == data
 
 
 def test_two_code_points_one_glyph_then_and_two_now_make_the_face_drawn_again() -> None:
