@@ -21,6 +21,7 @@ import logging
 import os
 import re
 import secrets
+import stat
 import sys
 import tempfile
 import time
@@ -46,23 +47,37 @@ def root() -> Path | None:
     return Path(base) / "pnp"
 
 
-def _own_file(path: Path) -> bool:
-    """A file (not a link) this user owns that nobody else may write: only then is it trusted."""
+def _own_file(path: Path) -> os.stat_result | None:
+    """The status of a file (not a link) this user owns that nobody else may write: only then is
+    it trusted; None for any other."""
     try:
-        info = path.lstat()
+        info = os.lstat(path)
     except OSError:
-        return False
-    if not path.is_file() or path.is_symlink():
-        return False
-    return not (hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022))
+        return None
+    if not stat.S_ISREG(info.st_mode):  # a folder, a link, a device
+        return None
+    if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
+        return None
+    return info
+
+
+# The key last read from each folder, with the status of its file then: a process reads many
+# entries, and the key file is read again only when it is another file or was written since.
+_keys: dict[Path, tuple[tuple[int, int, int, int], bytes]] = {}
 
 
 def _key(folder: Path, create: bool) -> bytes | None:
     """The HMAC key of ``folder``: made (random, owner-only) when missing and ``create``."""
     path = folder / KEY_NAME
-    if _own_file(path):
+    info = _own_file(path)
+    if info is not None:
+        stamp = (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        known = _keys.get(folder)
+        if known is not None and known[0] == stamp:
+            return known[1]
         data = path.read_bytes()
         if len(data) == _KEY_BYTES:
+            _keys[folder] = (stamp, data)
             return data
         log.debug("cache key %s is damaged; ignoring the cache", path)
         return None
@@ -92,7 +107,8 @@ def read(area: str, name: str, max_size: int) -> bytes | None:
         return None
     path = folder / area / name
     try:
-        if not _own_file(path) or path.stat().st_size > max_size + _TAG_BYTES + 1:
+        info = _own_file(path)
+        if info is None or info.st_size > max_size + _TAG_BYTES + 1:
             return None
         key = _key(folder, create=False)
         if key is None:

@@ -1,0 +1,57 @@
+"""pnp's cache folder reads back only what pnp signed, in files only its user may write, under
+the key the folder holds now (a process remembers the key while its file is unchanged)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pnp.core import diskcache
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
+    return folder
+
+
+def test_an_entry_comes_back_as_written(cache: Path) -> None:
+    diskcache.write("area", "name", b"payload\nwith lines")
+    assert diskcache.read("area", "name", 100) == b"payload\nwith lines"
+    assert diskcache.read("area", "name", 5) is None  # larger than the caller takes
+    assert diskcache.read("area", "other", 100) is None
+
+
+def test_a_new_key_refuses_the_entries_signed_with_the_old_one(cache: Path) -> None:
+    diskcache.write("area", "name", b"payload")
+    assert diskcache.read("area", "name", 100) == b"payload"  # the key is remembered now
+    key = cache / diskcache.KEY_NAME
+    key.unlink()
+    assert diskcache.read("area", "name", 100) is None
+    key.write_bytes(os.urandom(32))  # another key of the same size in the same place
+    key.chmod(0o600)
+    assert diskcache.read("area", "name", 100) is None
+    diskcache.write("area", "name", b"again")
+    assert diskcache.read("area", "name", 100) == b"again"
+
+
+def test_a_key_or_entry_others_may_write_or_that_is_no_plain_file_is_not_trusted(cache: Path) -> None:
+    diskcache.write("area", "name", b"payload")
+    entry = cache / "area" / "name"
+    entry.chmod(0o620)
+    assert diskcache.read("area", "name", 100) is None
+    entry.chmod(0o600)
+    key = cache / diskcache.KEY_NAME
+    key.chmod(0o660)
+    assert diskcache.read("area", "name", 100) is None
+    key.chmod(0o600)
+    assert diskcache.read("area", "name", 100) == b"payload"
+    entry.rename(cache / "area" / "real")
+    (cache / "area" / "name").symlink_to(cache / "area" / "real")
+    assert diskcache.read("area", "name", 100) is None
+    (cache / "area" / "name").unlink()
+    (cache / "area" / "name").mkdir()
+    assert diskcache.read("area", "name", 100) is None
