@@ -10,6 +10,7 @@ from click.core import ParameterSource
 
 from pnp.build.pipeline import BuildReport, SheetOptions
 from pnp.build.pipeline import build as run_build
+from pnp.cli import process
 from pnp.cli.options import (
     back_offset_option,
     command,
@@ -80,6 +81,8 @@ def build(ctx: click.Context, game: str, lang: str, paper: str, out: Path | None
                                                              allow_large=allow_large, kept=kept))
         return
     _build_once(found, game, lang, paper, out, png, force, sheet, as_json, allow_large)
+    # Written, closed and swapped into place; no worker or thread outlives the build.
+    process.end_at_once()
 
 
 def _origin(ctx: click.Context, found: Workspace) -> str:

@@ -19,6 +19,9 @@ here (logging is set where the command line parses -v/-q):
   before.
 - :func:`ignore_interrupts`, :func:`hold_interrupts`, :func:`terminate_raises`: how a
   worker pool (``pnp simulate``) meets Ctrl-C and SIGTERM (pnp.play.simulate.PoolSignals).
+- :func:`end_at_once` / :func:`ends_at_once`: a command that has written everything and started
+  nothing still running (``pnp build``) lets the process end without the interpreter's teardown
+  (pnp.__main__.run).
 """
 
 from __future__ import annotations
@@ -89,3 +92,19 @@ def terminate_raises() -> Callable[[], None]:
     def undo() -> None:
         signal.signal(signal.SIGTERM, previous)
     return undo
+
+
+_ending_at_once = False
+
+
+def end_at_once() -> None:
+    """Let the process end, once the command has returned, without the interpreter taking its
+    objects down one by one (pnp.__main__.run): for a command whose files are written and closed
+    and that leaves no worker, thread or temporary folder behind."""
+    global _ending_at_once
+    _ending_at_once = True
+
+
+def ends_at_once() -> bool:
+    """Whether the command asked for :func:`end_at_once`."""
+    return _ending_at_once

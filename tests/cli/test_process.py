@@ -4,10 +4,12 @@ sets them up for itself (pnp.cli.process)."""
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -100,3 +102,42 @@ def test_the_command_lines_pool_turns_sigterm_into_an_unwinding_exit_while_it_ru
     seen = _handlers_while_pooled(POOL_SIGNALS)
     assert seen and all(handler not in (before, signal.SIG_DFL) and not blocked for handler, blocked in seen)
     assert signal.getsignal(signal.SIGTERM) == before  # undone once the pool is gone
+
+
+# The ``pnp`` script running one command, with an atexit handler of its own that prints a
+# line the usual end of the interpreter would run and an ended-at-once process skips; a
+# thread left waiting (a daemon: the usual end does not wait for it) when asked.
+ENDING = textwrap.dedent("""
+    import atexit, os, sys, threading
+    from pnp.__main__ import run
+    atexit.register(lambda: os.write(2, b"torn down\\n"))
+    if sys.argv[1] == "thread":
+        threading.Thread(target=threading.Event().wait, daemon=True).start()
+    sys.argv = ["pnp", "--root", *sys.argv[2:]]
+    run()
+""")
+
+
+def _ended(how: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", ENDING, how, *args], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+
+
+def test_a_build_ends_its_process_at_once_with_its_report_written_whole(tmp_path) -> None:
+    out = tmp_path / "out"
+    done = _ended("alone", str(ROOT), "build", "tisigui", "--lang", "zh-Hant", "--out", str(out),
+                  "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert "torn down" not in done.stderr  # no teardown, so no atexit handler either
+    report = json.loads(done.stdout)  # flushed whole before the end
+    assert {Path(item["path"]).name for item in report["written"]} >= {"components.pdf", "rulebook.pdf", "aid.pdf"}
+    assert (out / "tisigui" / "zh-Hant" / "components.pdf").stat().st_size > 10_000
+
+
+def test_other_commands_failed_builds_and_builds_that_leave_a_thread_end_as_usual(tmp_path) -> None:
+    listed = _ended("alone", str(ROOT), "list")
+    assert listed.returncode == 0 and "torn down" in listed.stderr
+    failed = _ended("alone", str(tmp_path), "build", "tisigui")  # no workspace there
+    assert failed.returncode == 1 and "torn down" in failed.stderr
+    threaded = _ended("thread", str(ROOT), "build", "tisigui", "--lang", "zh-Hant", "--out", str(tmp_path / "out"))
+    assert threaded.returncode == 0 and "torn down" in threaded.stderr
