@@ -1,16 +1,24 @@
-"""``@record``: a frozen dataclass whose comparison, hash and repr are compiled when first used.
+"""``@record``: a frozen dataclass whose methods are made when first used.
 
 pnp's values are frozen dataclasses. On the Python pnp supports (3.11), ``dataclass`` writes six
 methods as source text for each class and compiles each, about half a millisecond a class; a
 build's command imports about eighty of them, and a one-card rebuild spent a tenth of its time
-there. Most of those classes are never compared, hashed or shown in a given run. ``@record``
-lets ``dataclass`` make the three methods a frozen class needs from the start (its
-``__init__`` and the ``__setattr__``/``__delattr__`` that refuse assignment) and gives it
-``__eq__``, ``__hash__`` and ``__repr__`` that each compile, on their first call, the method
-``@dataclass(frozen=True)`` would have made (the same source, so the same values, hash numbers
-and text, and as fast from then on), put it on the class and run it. ``dataclasses.fields``,
-``replace``, ``asdict`` and pickling see a dataclass as before; type checkers are told by
-``dataclass_transform``.
+there. Many of those classes are never made, compared, hashed or shown in a given run.
+
+``@record`` lets ``dataclass`` collect the fields (``fields``, ``replace``, ``asdict`` and
+pickling see a dataclass as before; type checkers are told by ``dataclass_transform``) and gives
+the class, instead of the methods ``@dataclass(frozen=True)`` compiles:
+
+- ``__setattr__`` and ``__delattr__`` that refuse as a frozen dataclass's do, made once as
+  closures (they need no source of their own);
+- ``__init__``, ``__eq__``, ``__hash__`` and ``__repr__`` that each compile, on their first
+  call, the source ``dataclass`` writes for a frozen class (so the same arguments, defaults and
+  factories, the same values, hash numbers and text, and as fast from then on), put it on the
+  class and run it.
+
+As with ``dataclass``, methods the class body defines itself are kept. A class with an
+``InitVar`` pseudo-field is made by ``dataclass`` itself (pnp has none). Until a class is first
+made, ``inspect.signature`` shows its stand-in's ``(*args, **kwargs)``.
 """
 
 from __future__ import annotations
@@ -23,17 +31,37 @@ from typing import Any, TypeVar, cast, dataclass_transform
 _Class = TypeVar("_Class", bound=type)
 
 
+class _Factory:
+    """The default a field with a ``default_factory`` shows in ``__init__``'s signature."""
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_FACTORY = _Factory()
+
+
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field, dataclasses.Field))
 def record(cls: _Class) -> _Class:
-    """``@dataclass(frozen=True)``, with ``__eq__``, ``__hash__`` and ``__repr__`` compiled when
-    first called (see the module). As there, methods the class body defines itself are kept."""
+    """``@dataclass(frozen=True)``, its methods made when first called (see the module)."""
     body = dict(cls.__dict__)
-    made: Any = dataclasses.dataclass(frozen=True, eq=False, repr=False)(cls)
+    if any("InitVar" in str(kind) for kind in body.get("__annotations__", {}).values()):
+        made: Any = dataclasses.dataclass(frozen=True, eq=False, repr=False)(cls)
+    else:
+        for name in ("__setattr__", "__delattr__"):
+            if name in body:  # as dataclass says of a frozen class
+                raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}")
+        made = dataclasses.dataclass(init=False, eq=False, repr=False)(cls)
+        fields = dataclasses.fields(made)
+        if "__init__" not in body:
+            source = _init_source(fields, hasattr(made, "__post_init__"))  # checks the fields' order now
+            made.__init__ = _on_first_call(made, "__init__", lambda: _init(source, fields))
+        made.__setattr__, made.__delattr__ = _refusals(made, tuple(f.name for f in fields))
     fields = dataclasses.fields(made)
-    compared = [f.name for f in fields if f.compare]
     if "__repr__" not in body:
         made.__repr__ = _on_first_call(made, "__repr__", lambda: _repr([f.name for f in fields if f.repr]))
     if "__eq__" not in body:
+        compared = [f.name for f in fields if f.compare]
         made.__eq__ = _on_first_call(made, "__eq__", lambda: _eq(compared))
     # As dataclass: a __hash__ of the body's own is kept (Python sets it to None in a body that
     # defines __eq__ alone, which is no hash of its own).
@@ -47,21 +75,94 @@ def _on_first_call(cls: type, name: str, compile_method: Callable[[], Callable[.
     """A stand-in for method ``name`` of ``cls`` that compiles the method when first called and
     puts it in its place (two threads calling it at once compile the same method twice)."""
 
-    def first_call(self: Any, *args: Any) -> Any:
+    def first_call(self: Any, *args: Any, **kwargs: Any) -> Any:
         method = compile_method()
         method.__qualname__ = f"{cls.__qualname__}.{name}"
         setattr(cls, name, method)
-        return method(self, *args)
+        return method(self, *args, **kwargs)
 
     first_call.__name__ = name
     first_call.__qualname__ = f"{cls.__qualname__}.{name}"
     return first_call
 
 
-def _compiled(source: str, name: str) -> Callable[..., Any]:
-    scope: dict[str, Any] = {}
-    exec(source, {}, scope)  # noqa: S102 - the source is made here from a class's field names
-    return cast(Callable[..., Any], scope[name])
+def _refusals(cls: Any, names: tuple[str, ...]) -> tuple[Callable[..., None], Callable[..., None]]:
+    """The ``__setattr__`` and ``__delattr__`` of a frozen dataclass ``cls`` with fields ``names``."""
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    for method in (__setattr__, __delattr__):
+        method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
+    return __setattr__, __delattr__
+
+
+def _compiled(source: str, name: str, scope: dict[str, Any] | None = None) -> Callable[..., Any]:
+    local: dict[str, Any] = {}
+    exec(source, dict(scope or {}), local)  # the source is made here from a class's field names
+    return cast(Callable[..., Any], local[name])
+
+
+def _default(field: dataclasses.Field[Any]) -> str:
+    return f"__dataclass_dflt_{field.name}__"
+
+
+def _init_source(fields: tuple[dataclasses.Field[Any], ...], post_init: bool) -> str:
+    """The ``__init__`` dataclass writes for a frozen class with ``fields`` (3.11's): arguments
+    in order, keyword-only ones after a ``*``, each default by name and each factory's sentinel
+    by ``_FACTORY``; fields outside ``__init__`` set from their default or factory."""
+    ordered: list[str] = []
+    keyword: list[str] = []
+    seen_default = False
+    for field in fields:
+        if not field.init:
+            continue
+        has_default = field.default is not dataclasses.MISSING or field.default_factory is not dataclasses.MISSING
+        if field.kw_only:
+            keyword.append(field.name + (f"={_default(field)}" if field.default is not dataclasses.MISSING
+                                         else "=__dataclass_HAS_DEFAULT_FACTORY__" if has_default else ""))
+            continue
+        if seen_default and not has_default:
+            raise TypeError(f"non-default argument {field.name!r} follows default argument")
+        seen_default = seen_default or has_default
+        ordered.append(field.name + (f"={_default(field)}" if field.default is not dataclasses.MISSING
+                                     else "=__dataclass_HAS_DEFAULT_FACTORY__" if has_default else ""))
+    lines = []
+    for field in fields:
+        factory = field.default_factory is not dataclasses.MISSING
+        if field.init:
+            value = (f"{_default(field)}() if {field.name} is __dataclass_HAS_DEFAULT_FACTORY__ else {field.name}"
+                     if factory else field.name)
+        elif factory:
+            value = f"{_default(field)}()"
+        elif field.default is not dataclasses.MISSING:
+            value = _default(field)
+        else:
+            continue
+        lines.append(f"  __dataclass_builtins_object__.__setattr__(self,{field.name!r},{value})")
+    if post_init:
+        lines.append("  self.__post_init__()")
+    arguments = ", ".join(["self", *ordered, *(["*", *keyword] if keyword else [])])
+    return f"def __init__({arguments}):\n" + ("\n".join(lines) or "  pass") + "\n"
+
+
+def _init(source: str, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[..., Any]:
+    scope: dict[str, Any] = {"__dataclass_builtins_object__": object, "__dataclass_HAS_DEFAULT_FACTORY__": _FACTORY}
+    for field in fields:
+        if field.default_factory is not dataclasses.MISSING:
+            scope[_default(field)] = field.default_factory
+        elif field.default is not dataclasses.MISSING:
+            scope[_default(field)] = field.default
+    method = _compiled(source, "__init__", scope)
+    method.__annotations__ = {**{field.name: field.type for field in fields if field.init}, "return": None}
+    return method
 
 
 def _values(owner: str, names: list[str]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import inspect
 import pickle
 from dataclasses import dataclass, field
 
@@ -154,3 +155,75 @@ def test_each_method_is_compiled_on_its_first_call_and_then_stands_in_its_place(
         assert vars(Fresh)[name].__qualname__ == f"Fresh.{name}"
     assert Fresh(1) != Fresh(2) and hash(Fresh(2)) == hash((2, "x")) and repr(Fresh(2)) == "Fresh(a=2, b='x')"
     assert Plain(3) == Plain(3) != Fresh(3) and repr(Plain(3)) == "Plain(a=3, b='x')"
+
+
+@record
+class Made:
+    """Defaults, factories, a field outside ``__init__`` and a keyword-only one."""
+
+    name: str
+    size: int = 3
+    tags: list[str] = field(default_factory=list)
+    derived: str = field(init=False, default="d")
+    later: tuple[int, ...] = field(init=False, default_factory=tuple)
+    label: str = field(default="x", kw_only=True)
+    count: int = field(default_factory=int, kw_only=True)
+
+
+@dataclass(frozen=True)
+class MadeAsDataclass:
+    name: str
+    size: int = 3
+    tags: list[str] = field(default_factory=list)
+    derived: str = field(init=False, default="d")
+    later: tuple[int, ...] = field(init=False, default_factory=tuple)
+    label: str = field(default="x", kw_only=True)
+    count: int = field(default_factory=int, kw_only=True)
+
+
+@record
+class Checked:
+    letters: str
+    upper: str = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "upper", self.letters.upper())
+
+
+def test_init_takes_the_arguments_dataclass_takes_and_sets_what_it_sets() -> None:
+    Made("first")  # compiles __init__, whose signature is then dataclass's
+    assert str(inspect.signature(Made)) == str(inspect.signature(MadeAsDataclass))
+    for args, kwargs in ((("a",), {}), (("a", 5, ["t"]), {"label": "y", "count": 2}), ((), {"name": "n"})):
+        made, stdlib = Made(*args, **kwargs), MadeAsDataclass(*args, **kwargs)
+        assert dataclasses.asdict(made) == dataclasses.asdict(stdlib)
+    assert Made("a").tags is not Made("a").tags  # a new list from the factory each time
+    with pytest.raises(TypeError):
+        Made("a", 5, [], "too many")  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Made()  # type: ignore[call-arg]
+    assert Checked("ab").upper == "AB" and Checked("ab") == Checked("ab")
+    assert dataclasses.replace(Made("a", label="q"), size=9) == Made("a", 9, label="q")
+
+
+def test_a_field_without_a_default_after_one_with_is_refused_as_dataclass_refuses_it() -> None:
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+        @record
+        class Wrong:
+            a: int = 1
+            b: int  # type: ignore[misc]
+
+
+def test_a_record_extends_a_record_with_fields_of_its_own() -> None:
+    @record
+    class Base:
+        a: int
+        b: str = "b"
+
+    @record
+    class Extended(Base):
+        c: float = 0.5
+
+    assert Extended(1, "x", 2.0) == Extended(1, "x", 2.0) != Extended(1)
+    assert repr(Extended(1)).endswith("Extended(a=1, b='b', c=0.5)")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Extended(1).c = 1.0  # type: ignore[misc]
