@@ -134,6 +134,14 @@ def _state(font: TTFont, canvas: Canvas) -> Any:
     return font.state.get(canvas._doc)
 
 
+# Digests of values many faces share, by identity and reduction, for every document the process
+# draws: both scripts of a game place the same sheet plans (pnp.render.keptplans). Each is kept
+# with its value, so no id is reused while it is remembered; all are forgotten at the limit (a
+# long `pnp serve` draws new values at every save).
+_shared_digests: dict[tuple[int, Callable[[Any], Any]], tuple[Any, str]] = {}
+_SHARED_LIMIT = 4096
+
+
 class FaceKeeper:
     """Keeps and replays the faces of one canvas inside :func:`kept_faces`.
 
@@ -157,7 +165,6 @@ class FaceKeeper:
         # The document's version before anything was drawn: a drawing that leaves it there asked
         # for none, whatever drawing before it asked.
         self._first_version = canvas._doc._pdfVersion
-        self._digests: dict[int, tuple[Any, str]] = {}
 
     def key(self, name: str, component: Any, card: Any, layouts: Sequence[Any], *rest: Any) -> str | None:
         """The face's key: ``component`` is taken without its cards (a card's edit must not
@@ -170,11 +177,14 @@ class FaceKeeper:
             return None
 
     def _shared(self, value: Any, reduced: Callable[[Any], Any]) -> str:
-        """The digest of ``reduced(value)``, made once per ``value`` (a component or layout many faces
-        share; kept with the value, so its id is not reused while the memo lives)."""
-        known = self._digests.get(id(value))
-        if known is None:
-            known = self._digests[id(value)] = (value, digest(reduced(value)))
+        """The digest of ``reduced(value)``, made once per ``value`` (a component, layout or sheet
+        plan many faces and pages share) in the process: see :data:`_shared_digests`."""
+        memo = (id(value), reduced)
+        known = _shared_digests.get(memo)
+        if known is None or known[0] is not value:
+            if len(_shared_digests) >= _SHARED_LIMIT:
+                _shared_digests.clear()
+            known = _shared_digests[memo] = (value, digest(reduced(value)))
         return known[1]
 
     def page_key(self, plan: Any, *rest: Any) -> str | None:
