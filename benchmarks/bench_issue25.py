@@ -154,7 +154,7 @@ def main(baseline: str | None, rounds: int, modes: tuple[str, ...]) -> None:
                 values = [run[step] for run in runs[(label, mode)]]
                 median, least = statistics.median(values), min(values)
                 full = statistics.median(run[FULL] for run in runs[(label, mode)])
-                share = f"{100 * median / full:.0f} %" if step in RATIOED else "—"
+                share = f"{100 * median / full:.1f} %" if step in RATIOED else "—"
                 cells.append(f"{median:.2f} ({least:.2f}) | {median / anchor:.2f}× | {share}")
             print(f"| {step} | " + " | ".join(cells) + " |")
 
