@@ -7,6 +7,7 @@ import copy
 import dataclasses
 import inspect
 import pickle
+import typing
 from dataclasses import dataclass, field
 
 import pytest
@@ -227,3 +228,88 @@ def test_a_record_extends_a_record_with_fields_of_its_own() -> None:
     assert repr(Extended(1)).endswith("Extended(a=1, b='b', c=0.5)")
     with pytest.raises(dataclasses.FrozenInstanceError):
         Extended(1).c = 1.0  # type: ignore[misc]
+
+
+def test_records_and_frozen_dataclasses_extend_each_other() -> None:
+    @record
+    class Base:
+        a: int
+
+    @dataclass(frozen=True)
+    class Frozen(Base):
+        b: int = 2
+
+    @dataclass(frozen=True)
+    class Plain:
+        a: int
+
+    @record
+    class OnFrozen(Plain):
+        b: int = 2
+
+    assert Frozen(1) == Frozen(1) and OnFrozen(1) == OnFrozen(1, 2) != OnFrozen(1, 3)
+    assert repr(OnFrozen(1)).endswith("OnFrozen(a=1, b=2)")
+    params = Base.__dataclass_params__  # type: ignore[attr-defined]
+    assert params.frozen and params.init and params.eq and params.repr
+    with pytest.raises(TypeError, match="non-frozen dataclass from a frozen one"):
+        @dataclass
+        class Thawed(Base):  # as dataclass refuses it for a frozen base
+            c: int = 3
+
+
+def test_a_field_outside_init_with_a_plain_default_is_left_to_the_class_attribute() -> None:
+    @record
+    class Kinded:
+        name: str
+        kind: str = field(init=False, default="a")
+
+    class Special(Kinded):
+        kind = "p"
+
+    @dataclass(frozen=True)
+    class KindedAsDataclass:
+        name: str
+        kind: str = field(init=False, default="a")
+
+    class SpecialAsDataclass(KindedAsDataclass):
+        kind = "p"
+
+    assert Special("x").kind == SpecialAsDataclass("x").kind == "p"
+    assert vars(Kinded("x")) == vars(KindedAsDataclass("x")) == {"name": "x"}
+
+
+def test_a_field_named_self_and_a_body_of_its_own() -> None:
+    @record
+    class Selfish:
+        self: int
+        other: int = 0
+
+    assert Selfish(self=1).self == 1 and Selfish(2, 3) == Selfish(2, 3)
+
+    with pytest.raises(TypeError, match="non-default argument"):
+        @record
+        class Unordered:  # its own __init__ does not excuse the order dataclass requires
+            a: int = 1
+            b: int  # type: ignore[misc]
+
+            def __init__(self) -> None:
+                pass
+
+
+def test_compiled_methods_live_in_the_records_module_and_the_docstring_shows_the_signature() -> None:
+    @record
+    class Undocumented:
+        size: int
+        tags: tuple[str, ...] = ()
+        more: list[int] = field(default_factory=list)
+
+    @dataclass(frozen=True)
+    class UndocumentedAsDataclass:
+        size: int
+        tags: tuple[str, ...] = ()
+        more: list[int] = field(default_factory=list)
+
+    assert Undocumented.__doc__ == UndocumentedAsDataclass.__doc__.replace("AsDataclass", "")  # type: ignore[union-attr]
+    Undocumented(1)
+    assert Undocumented.__init__.__module__ == __name__
+    assert typing.get_type_hints(Undocumented.__init__) == typing.get_type_hints(UndocumentedAsDataclass.__init__)
