@@ -20,8 +20,8 @@ ends its process without the interpreter's teardown, which frees every object on
 tenth of a second's worth of a small edit's rebuild went to freeing the fonts' tables, the
 kept faces and the modules just before the process ended anyway (Bazaar's ``bzr`` ended so for
 the same reason). Logging is shut down and the standard streams flushed first; a command that
-left another thread or a worker process running, or streams that cannot be flushed, end the
-usual way.
+left another thread or a worker process running, streams that cannot be flushed, or a process
+run under a profiler, a tracer (coverage) or ``python -i`` end the usual way.
 """
 
 from __future__ import annotations
@@ -83,19 +83,23 @@ def _end(ended: SystemExit) -> None:
     is left running (see above); else return, and the interpreter ends it as usual."""
     from pnp.cli import process
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the status is set: nothing is left to stop
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     status = 0 if ended.code is None else ended.code
     if not process.ends_at_once() or not isinstance(status, int) or threading.active_count() > 1:
+        return
+    # Under a profiler, a coverage tracer or `python -i`, whose work is done at the usual end.
+    if sys.getprofile() is not None or sys.gettrace() is not None or sys.flags.inspect:
         return
     pools = sys.modules.get("multiprocessing")
     if pools is not None and pools.active_children():  # workers its usual exit would join
         return
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if "logging" in sys.modules:
         sys.modules["logging"].shutdown()
     try:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:  # None when the descriptor was closed at start
+                stream.flush()
     except (OSError, ValueError):  # a closed pipe: the usual exit reports it as usual
         return
     os._exit(status)
