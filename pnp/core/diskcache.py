@@ -63,7 +63,9 @@ def _own_file(path: Path) -> os.stat_result | None:
 
 # The key last read from each folder, with the status of its file then: a process reads many
 # entries, and the key file is read again only when it is another file or was written since.
-_keys: dict[Path, tuple[tuple[int, int, int, int], bytes]] = {}
+# Only a key written long enough ago is remembered (see RACY_NS): one replaced within the same
+# clock tick, at the same size and in the same inode, would keep the status it replaced.
+_keys: dict[Path, tuple[FileStamp, bytes]] = {}
 
 
 def _key(folder: Path, create: bool) -> bytes | None:
@@ -71,13 +73,14 @@ def _key(folder: Path, create: bool) -> bytes | None:
     path = folder / KEY_NAME
     info = _own_file(path)
     if info is not None:
-        stamp = (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        stamp = file_stamp(info)
         known = _keys.get(folder)
         if known is not None and known[0] == stamp:
             return known[1]
         data = path.read_bytes()
         if len(data) == _KEY_BYTES:
-            _keys[folder] = (stamp, data)
+            if settled(stamp):
+                _keys[folder] = (stamp, data)
             return data
         log.debug("cache key %s is damaged; ignoring the cache", path)
         return None

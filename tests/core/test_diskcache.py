@@ -55,3 +55,28 @@ def test_a_key_or_entry_others_may_write_or_that_is_no_plain_file_is_not_trusted
     (cache / "area" / "name").unlink()
     (cache / "area" / "name").mkdir()
     assert diskcache.read("area", "name", 100) is None
+
+
+def test_a_remembered_key_is_read_again_once_its_file_changes(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every file taken as settled, so the key is remembered at once (else only keys written
+    # two seconds before are).
+    monkeypatch.setattr(diskcache, "RACY_NS", -(10 ** 18))
+    diskcache.write("area", "name", b"payload")
+    reads: list[Path] = []
+    real = Path.read_bytes
+
+    def counted(path: Path) -> bytes:
+        reads.append(path)
+        return real(path)
+
+    monkeypatch.setattr(Path, "read_bytes", counted)
+    for _ in range(3):
+        assert diskcache.read("area", "name", 100) == b"payload"
+    assert reads.count(cache / diskcache.KEY_NAME) <= 1  # remembered
+    key = cache / diskcache.KEY_NAME
+    before = key.stat().st_mtime_ns
+    key.unlink()
+    key.write_bytes(os.urandom(32))
+    key.chmod(0o600)
+    os.utime(key, ns=(before + 10 ** 9, before + 10 ** 9))  # another mtime even on a coarse clock
+    assert diskcache.read("area", "name", 100) is None  # the new key, read again, refuses it
