@@ -58,6 +58,9 @@ def record(cls: _Class) -> _Class:
         for name in ("__setattr__", "__delattr__"):
             if name in body:  # as dataclass says of a frozen class
                 raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}")
+        undocumented = not body.get("__doc__")
+        if undocumented:  # dataclass would write one from the __init__ it does not make (in vain)
+            cls.__doc__ = "written below"
         made = dataclasses.dataclass(init=False, eq=False, repr=False)(cls)
         fields = dataclasses.fields(made)
         if len(fields) != len(made.__dataclass_fields__):  # a pseudo-field the annotations hid
@@ -67,7 +70,7 @@ def record(cls: _Class) -> _Class:
         if "__init__" not in body:
             made.__init__ = _on_first_call(made, "__init__", lambda: _init(made, source, fields))
         made.__setattr__, made.__delattr__ = _refusals(made, tuple(f.name for f in fields))
-        if not body.get("__doc__"):  # dataclass wrote one from the __init__ it did not make
+        if undocumented:
             made.__doc__ = made.__name__ + _shown_signature(fields)
         made.__dataclass_params__.init = made.__dataclass_params__.frozen = True
     # What the class behaves as, for dataclass's own checks of a class that extends it.
