@@ -54,6 +54,7 @@ def record(cls: _Class) -> _Class:
     made: Any
     if _made_by_dataclass(cls, body):
         made = dataclasses.dataclass(frozen=True, eq=False, repr=False)(cls)
+        fields = dataclasses.fields(made)
     else:
         for name in ("__setattr__", "__delattr__"):
             if name in body:  # as dataclass says of a frozen class
@@ -75,7 +76,6 @@ def record(cls: _Class) -> _Class:
         made.__dataclass_params__.init = made.__dataclass_params__.frozen = True
     # What the class behaves as, for dataclass's own checks of a class that extends it.
     made.__dataclass_params__.repr = made.__dataclass_params__.eq = True
-    fields = dataclasses.fields(made)
     if "__repr__" not in body:
         made.__repr__ = _on_first_call(made, "__repr__", lambda: _repr(made, [f.name for f in fields if f.repr]))
     if "__eq__" not in body:
