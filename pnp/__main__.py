@@ -66,16 +66,19 @@ def run() -> None:
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
         # Not when started with it ignored (nohup-like starters keep that choice).
         signal.signal(signal.SIGTERM, _terminate)
+    ended: SystemExit | None = None
     try:
         main()
-    except SystemExit as ended:
-        _end(ended)
+    except SystemExit as status:
+        ended = status
         raise
     finally:
         # The command has ended (its status is set): Ctrl-C now could only cut the
         # interpreter's own exit short and kill it by the signal, with nothing left to stop.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if ended is not None:
+            _end(ended)
 
 
 def _end(ended: SystemExit) -> None:
@@ -83,8 +86,6 @@ def _end(ended: SystemExit) -> None:
     is left running (see above); else return, and the interpreter ends it as usual."""
     from pnp.cli import process
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the status is set: nothing is left to stop
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     status = 0 if ended.code is None else ended.code
     if not process.ends_at_once() or not isinstance(status, int) or threading.active_count() > 1:
         return
